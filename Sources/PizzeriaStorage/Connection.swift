@@ -1,0 +1,277 @@
+internal import CPizzeriaSQLite
+import Foundation
+
+/// One SQLite connection: the handle, its per-connection settings and its statement cache.
+///
+/// A connection is used by one thread at a time and is not `Sendable`; share a ``Database``
+/// instead, which hands connections to closures. Every connection gets the same setup, because
+/// SQLite keeps these settings per connection, not per file:
+/// `foreign_keys=ON`, a busy timeout, `synchronous=NORMAL` and the checkpoint policy.
+///
+/// ```swift
+/// try database.write { db in
+///     try db.run("UPDATE pizzas SET price_cents = ? WHERE id = ?", [650, id])
+/// }
+/// ```
+public final class Connection {
+    /// How to open the file.
+    public enum OpenMode: Sendable {
+        /// Read and write an existing file.
+        case readWrite
+        /// Read and write, creating the file when it does not exist.
+        case readWriteCreate
+        /// Read only; the connection can never write.
+        case readOnly
+    }
+
+    let handle: OpaquePointer
+    /// The database file's path.
+    public let path: String
+    let configuration: DatabaseConfiguration
+    private var statements: [String: Statement] = [:]
+    private var savepointDepth = 0
+    /// Pages in the WAL after the last commit, reported by SQLite's WAL hook.
+    fileprivate(set) var walPageCount = 0
+
+    /// Opens a connection and applies the per-connection settings.
+    ///
+    /// The journal mode is left alone here: switching a file to WAL writes to it, and a file that
+    /// turns out to belong to someone else must stay untouched. ``enableWAL()`` does it.
+    /// - Throws: ``DatabaseError`` when the file cannot be opened.
+    public init(path: String, mode: OpenMode, configuration: DatabaseConfiguration = .init()) throws {
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        switch mode {
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        }
+        var db: OpaquePointer?
+        let code = sqlite3_open_v2(path, &db, flags, nil)
+        guard code == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open database"
+            sqlite3_close_v2(db)
+            throw DatabaseError(extendedResultCode: code, message: "\(message): \(path)")
+        }
+        self.handle = db
+        self.path = path
+        self.configuration = configuration
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, configuration.busyTimeoutMilliseconds)
+        try configure()
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_wal_hook(handle, nil, nil)
+        sqlite3_close_v2(handle)
+    }
+
+    private func configure() throws {
+        try execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
+        switch configuration.checkpointPolicy {
+        case .sqliteAutomatic(let pages):
+            sqlite3_wal_autocheckpoint(handle, Int32(clamping: pages))
+        case .manualWithWriterLock:
+            // wal_autocheckpoint(0) removes SQLite's passive auto-checkpoint; the hook below only
+            // counts pages, and the writer checkpoints after commit (see `checkpointIfNeeded`).
+            sqlite3_wal_autocheckpoint(handle, 0)
+            sqlite3_wal_hook(handle, { context, _, _, pages in
+                guard let context else { return SQLITE_OK }
+                Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue().walPageCount = Int(pages)
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(self).toOpaque())
+        }
+    }
+
+    /// Switches the file to write-ahead logging (persistent: it stays in WAL mode).
+    /// - Throws: ``DatabaseError`` when SQLite cannot switch, such as on a read-only file.
+    public func enableWAL() throws {
+        let mode = try fetchOne("PRAGMA journal_mode = WAL") { try $0.string(0) }
+        guard mode?.lowercased() == "wal" else {
+            throw DatabaseError(extendedResultCode: SQLITE_CANTOPEN,
+                                message: "cannot switch to WAL journal mode (got \(mode ?? "nothing"))")
+        }
+    }
+
+    // MARK: - Running SQL
+
+    /// Runs one or more SQL statements that take no parameters, such as a migration script.
+    /// - Throws: ``DatabaseError`` from the first statement that fails.
+    public func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw DatabaseError(extendedResultCode: sqlite3_extended_errcode(handle), message: text, sql: sql)
+        }
+    }
+
+    /// The connection's cached statement for `sql`, prepared on first use.
+    ///
+    /// A statement that a live cursor is still iterating is not handed out twice: the caller gets
+    /// a fresh, uncached one instead.
+    public func statement(_ sql: String) throws -> Statement {
+        if let cached = statements[sql] {
+            return cached.isBusy ? try Statement(connection: self, sql: sql) : cached
+        }
+        let statement = try Statement(connection: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs one statement with bound `arguments` and ignores any rows.
+    /// - Returns: the number of rows changed (``changes``).
+    /// - Throws: ``DatabaseError``.
+    @discardableResult
+    public func run(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws -> Int {
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        while try statement.step() {}
+        return changes
+    }
+
+    /// Starts a query; rows are produced one at a time by the returned cursor.
+    /// - Throws: ``DatabaseError`` when the SQL does not prepare or a value does not bind.
+    public func query(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws -> RowCursor {
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        return RowCursor(statement: statement)
+    }
+
+    /// Calls `body` for each row, without collecting them.
+    public func forEach(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
+                        _ body: (Row) throws -> Void) throws {
+        let cursor = try query(sql, arguments)
+        while let row = try cursor.next() { try body(row) }
+    }
+
+    /// Maps every row with `transform` and returns the results.
+    public func fetchAll<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
+                            _ transform: (Row) throws -> T) throws -> [T] {
+        var results: [T] = []
+        try forEach(sql, arguments) { results.append(try transform($0)) }
+        return results
+    }
+
+    /// Maps the first row with `transform`, or returns `nil` when there is none.
+    public func fetchOne<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
+                            _ transform: (Row) throws -> T) throws -> T? {
+        let cursor = try query(sql, arguments)
+        guard let row = try cursor.next() else { return nil }
+        return try transform(row)
+    }
+
+    /// Rows changed by the most recent `INSERT`, `UPDATE` or `DELETE`.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// The rowid of the most recent successful `INSERT`.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Whether a transaction is open on this connection.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    func error(code: Int32, sql: String?) -> DatabaseError {
+        // The connection's extended code is more precise than a step's primary code.
+        let extended = sqlite3_extended_errcode(handle)
+        let useExtended = extended & 0xFF == code & 0xFF
+        return DatabaseError(extendedResultCode: useExtended ? extended : code,
+                             message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    // MARK: - Transactions
+
+    /// How a transaction takes its locks (<https://sqlite.org/lang_transaction.html>).
+    public enum TransactionKind: Sendable {
+        /// Locks on first use. Fine for reads; a read that later writes can fail with
+        /// `SQLITE_BUSY` at once, whatever the timeout, if another connection wrote meanwhile.
+        case deferred
+        /// Takes the write lock at `BEGIN`, waiting up to the busy timeout. Use it whenever the
+        /// transaction may write: two writers then queue instead of deadlocking on an upgrade.
+        case immediate
+    }
+
+    /// Runs `body` in a transaction: commits when it returns, rolls back when it throws.
+    ///
+    /// - Throws: what `body` throws, or ``DatabaseError`` (``DatabaseError/Kind/busy`` when the
+    ///   write lock stayed taken past the busy timeout). Calling it inside another transaction
+    ///   is a misuse: nest with ``savepoint(_:)``.
+    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+        guard !isInTransaction else {
+            throw DatabaseError.misuse("a transaction is already open on this connection; nest with savepoint")
+        }
+        try run(kind == .immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        let result: T
+        do {
+            result = try body()
+            try run("COMMIT")
+        } catch {
+            rollbackIfOpen()
+            throw error
+        }
+        return result
+    }
+
+    /// Runs `body` inside a savepoint: released when it returns, rolled back (to the state before
+    /// `body`) when it throws, leaving the enclosing transaction open. Outside a transaction it
+    /// is an immediate ``transaction(_:_:)``.
+    public func savepoint<T>(_ body: () throws -> T) throws -> T {
+        guard isInTransaction else { return try transaction(.immediate, body) }
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
+        // The name is built from a counter, never from input.
+        let name = "pizzeria_savepoint_\(savepointDepth)"
+        try execute("SAVEPOINT \(name)")
+        let result: T
+        do {
+            result = try body()
+            try execute("RELEASE \(name)")
+        } catch {
+            // After SQLITE_FULL, IOERR, BUSY or NOMEM SQLite may have rolled back the whole
+            // transaction already; only roll back to the savepoint if it still exists.
+            if isInTransaction {
+                try? execute("ROLLBACK TO \(name); RELEASE \(name)")
+            }
+            throw error
+        }
+        return result
+    }
+
+    /// Rolls back the open transaction, if SQLite has not already done so.
+    func rollbackIfOpen() {
+        guard isInTransaction else { return }
+        _ = try? run("ROLLBACK")
+    }
+
+    // MARK: - Checkpoints
+
+    /// The checkpoint modes that take the writer lock (<https://sqlite.org/c3ref/wal_checkpoint_v2.html>).
+    public enum CheckpointMode: Sendable {
+        /// Copies the whole WAL, then waits for readers so the next writer restarts it.
+        case restart
+        /// As ``restart``, and truncates the WAL file to zero bytes.
+        case truncate
+    }
+
+    /// Checkpoints the WAL into the database file.
+    /// - Returns: frames in the WAL and frames checkpointed.
+    /// - Throws: ``DatabaseError`` (``DatabaseError/Kind/busy`` when readers kept it from finishing).
+    @discardableResult
+    public func checkpoint(_ mode: CheckpointMode) throws -> (walFrames: Int, checkpointed: Int) {
+        var log: Int32 = 0
+        var done: Int32 = 0
+        let code = sqlite3_wal_checkpoint_v2(handle, nil, mode == .restart ? SQLITE_CHECKPOINT_RESTART : SQLITE_CHECKPOINT_TRUNCATE, &log, &done)
+        guard code == SQLITE_OK else { throw error(code: code, sql: nil) }
+        walPageCount = 0
+        return (Int(log), Int(done))
+    }
+
+    /// After a commit, under the manual policy: checkpoints once the WAL passes the threshold.
+    /// A busy checkpoint is not an error for the commit that triggered it; the next one retries.
+    func checkpointIfNeeded() {
+        guard case .manualWithWriterLock(let threshold) = configuration.checkpointPolicy,
+              walPageCount >= threshold else { return }
+        _ = try? checkpoint(.restart)
+    }
+}

@@ -1,0 +1,46 @@
+/// One schema migration: a file `Migrations/NNNN_short_name.sql` compiled into the binary.
+public struct Migration: Sendable, Hashable {
+    /// The number at the start of the file name; migrations apply in this order.
+    public let version: Int
+    /// The file name without number and extension, such as `pizzas_and_users`.
+    public let name: String
+    /// The file's exact text.
+    public let sql: String
+    /// SHA-256 of the text, hex. A shipped migration is never edited: a database that recorded
+    /// another checksum for this version is refused.
+    public let checksum: String
+
+    /// A migration from its file name (`0001_pizzas_and_users.sql`) and text, or `nil` when the
+    /// name does not follow the pattern.
+    public init?(fileName: String, sql: String) {
+        guard fileName.hasSuffix(".sql") else { return nil }
+        let stem = fileName.dropLast(4)
+        guard let underscore = stem.firstIndex(of: "_"),
+              let version = Int(stem[..<underscore]), version > 0 else { return nil }
+        self.version = version
+        self.name = String(stem[stem.index(after: underscore)...])
+        self.sql = sql
+        self.checksum = SHA256.hex(sql.utf8)
+    }
+
+    /// The migrations compiled into this binary, in version order. Files whose names do not
+    /// follow `NNNN_name.sql` are left out (a test fails when there is any).
+    public static let embedded: [Migration] = EmbeddedMigrations.files
+        .compactMap { Migration(fileName: $0.fileName, sql: $0.sql) }
+        .sorted { $0.version < $1.version }
+
+    /// How many migration files are embedded, whether or not their names parse.
+    static var embeddedFileCount: Int { EmbeddedMigrations.files.count }
+}
+
+/// A migration as recorded in a database's `schema_migrations` table.
+public struct AppliedMigration: Sendable, Hashable {
+    /// The migration's version.
+    public let version: Int
+    /// Its name when it was applied.
+    public let name: String
+    /// The checksum of the text that was applied.
+    public let checksum: String
+    /// When it was applied (ISO-8601 UTC).
+    public let appliedAt: String
+}

@@ -1,0 +1,30 @@
+/// Why a database file was refused before anything was written to it.
+public enum SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A SQLite database with tables but no `schema_migrations`: someone else's file.
+    case foreignDatabase(path: String, objects: [String])
+    /// The database has migrations this binary does not know: it was made by a newer version.
+    case newerSchema(databaseVersion: Int, knownVersion: Int)
+    /// An applied migration's recorded checksum differs from the embedded file's.
+    case checksumMismatch(version: Int, name: String, recorded: String, embedded: String)
+    /// The database is older than this binary and the caller asked for a current schema.
+    case migrationsPending(databaseVersion: Int, knownVersion: Int)
+    /// A migration left rows that break a foreign key; it was rolled back.
+    case foreignKeyViolation(version: Int, details: [String])
+
+    /// A sentence for people, with what to do about it.
+    public var description: String {
+        switch self {
+        case .foreignDatabase(let path, let objects):
+            let shown = objects.prefix(5).joined(separator: ", ") + (objects.count > 5 ? ", …" : "")
+            return "\(path) is a SQLite database that Pizzeria did not create (it has \(shown) but no schema_migrations); refusing to touch it"
+        case .newerSchema(let found, let known):
+            return "the database schema is at version \(found), newer than this pizzeria binary knows (\(known)); use a newer pizzeria"
+        case .checksumMismatch(let version, let name, let recorded, let embedded):
+            return "migration \(version) (\(name)) was applied with checksum \(recorded.prefix(12))…, but this binary's file has \(embedded.prefix(12))…; a shipped migration must never be edited"
+        case .migrationsPending(let found, let known):
+            return "the database schema is at version \(found) and this binary needs \(known); run `pizzeria init` to migrate it"
+        case .foreignKeyViolation(let version, let details):
+            return "migration \(version) would leave broken foreign keys: \(details.joined(separator: "; "))"
+        }
+    }
+}

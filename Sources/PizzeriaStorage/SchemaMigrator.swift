@@ -1,0 +1,142 @@
+/// Applies the embedded migrations and refuses databases it must not touch.
+///
+/// Each pending migration runs in its own `BEGIN IMMEDIATE` transaction together with its row in
+/// `schema_migrations` and `PRAGMA user_version`, and commits only when `foreign_key_check` finds
+/// nothing. Two processes migrating at once queue on the write lock; the second finds the work
+/// done and does nothing.
+public struct SchemaMigrator: Sendable {
+    /// What a caller needs from the schema when opening a file.
+    public enum Access: Sendable {
+        /// Create the file if missing and apply pending migrations (`pizzeria init`).
+        case migrate
+        /// The file must exist and be fully migrated (every domain command).
+        case requireCurrent
+        /// The file must exist and be a Pizzeria database of any known version; change nothing
+        /// (`migrations`, `check`, `backup`).
+        case inspect
+    }
+
+    /// The migrations this migrator knows, in version order.
+    public let migrations: [Migration]
+
+    /// A migrator for `migrations`, by default the ones compiled into the binary.
+    public init(migrations: [Migration] = Migration.embedded) {
+        self.migrations = migrations
+    }
+
+    /// The highest version this migrator knows.
+    public var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    // MARK: - Opening
+
+    /// Opens the file at `path` for the given access.
+    ///
+    /// Refusals happen before the file is switched to WAL or written in any way, so a refused file
+    /// stays byte-for-byte as it was.
+    /// - Throws: ``SchemaError`` or ``DatabaseError``.
+    public func open(path: String, access: Access, configuration: DatabaseConfiguration = .init()) throws -> Database {
+        let database = try Database(path: path, configuration: configuration, create: access == .migrate) { db in
+            let status = try self.status(of: db)
+            if access == .requireCurrent, !status.pending.isEmpty {
+                throw SchemaError.migrationsPending(databaseVersion: status.version, knownVersion: latestVersion)
+            }
+        }
+        if access == .migrate {
+            try migrate(database)
+        }
+        return database
+    }
+
+    // MARK: - Status
+
+    /// Reads the schema state of `db` and validates it against the known migrations.
+    /// - Throws: ``SchemaError`` for a foreign database, a newer schema or a checksum mismatch.
+    public func status(of db: Connection) throws -> SchemaStatus {
+        let objects = try db.fetchAll(
+            "SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name") { try $0.string(0) }
+        guard !objects.isEmpty else { return SchemaStatus(applied: [], pending: migrations) }
+        guard objects.contains("schema_migrations") else {
+            throw SchemaError.foreignDatabase(path: db.path, objects: objects)
+        }
+        let applied = try db.fetchAll(
+            "SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version") { row in
+            AppliedMigration(version: try row.int(0), name: try row.string(1),
+                             checksum: try row.string(2), appliedAt: try row.string(3))
+        }
+        let userVersion = try db.fetchOne("PRAGMA user_version") { try $0.int(0) } ?? 0
+        let databaseVersion = max(userVersion, applied.last?.version ?? 0)
+        guard databaseVersion <= latestVersion else {
+            throw SchemaError.newerSchema(databaseVersion: databaseVersion, knownVersion: latestVersion)
+        }
+        let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.version, $0) })
+        for record in applied {
+            guard let migration = known[record.version] else {
+                throw SchemaError.newerSchema(databaseVersion: record.version, knownVersion: latestVersion)
+            }
+            guard migration.checksum == record.checksum else {
+                throw SchemaError.checksumMismatch(version: record.version, name: migration.name,
+                                                   recorded: record.checksum, embedded: migration.checksum)
+            }
+        }
+        let done = Set(applied.map(\.version))
+        return SchemaStatus(applied: applied, pending: migrations.filter { !done.contains($0.version) })
+    }
+
+    // MARK: - Migrating
+
+    /// Applies every pending migration, each in its own transaction.
+    /// - Returns: the migrations this call applied (empty when the schema was current).
+    /// - Throws: ``SchemaError`` or ``DatabaseError``; migrations applied before the failing one
+    ///   stay applied, the failing one leaves no trace.
+    @discardableResult
+    public func migrate(_ database: Database) throws -> [Migration] {
+        try database.withWriter { db in
+            var appliedNow: [Migration] = []
+            for migration in migrations {
+                let applied = try db.transaction(.immediate) { () -> Bool in
+                    // Re-read under the write lock: another process may have migrated meanwhile.
+                    try db.execute(Self.bookkeepingTable)
+                    guard try !status(of: db).applied.contains(where: { $0.version == migration.version }) else { return false }
+                    try db.execute(migration.sql)
+                    try db.run("INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
+                               [migration.version, migration.name, migration.checksum])
+                    // PRAGMA takes no bound parameters; the value is an Int from the embedded list.
+                    try db.execute("PRAGMA user_version = \(migration.version)")
+                    let violations = try db.fetchAll("PRAGMA foreign_key_check") { row in
+                        "\(try row.string(0)) row \(row[1]) → \(try row.string(2))"
+                    }
+                    guard violations.isEmpty else {
+                        throw SchemaError.foreignKeyViolation(version: migration.version, details: violations)
+                    }
+                    return true
+                }
+                if applied { appliedNow.append(migration) }
+            }
+            return appliedNow
+        }
+    }
+
+    /// The migrator's own record of what it applied; not part of any migration file because it
+    /// must exist before the first one runs.
+    static let bookkeepingTable = """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+            version    INTEGER PRIMARY KEY CHECK (version >= 1),
+            name       TEXT NOT NULL CHECK (length(name) > 0),
+            checksum   TEXT NOT NULL CHECK (length(checksum) = 64),
+            applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        ) STRICT;
+        """
+}
+
+/// Which migrations a database has and which it lacks.
+public struct SchemaStatus: Sendable, Equatable {
+    /// Recorded in `schema_migrations`, in version order.
+    public let applied: [AppliedMigration]
+    /// Known to this binary but not applied, in version order.
+    public let pending: [Migration]
+
+    /// The highest applied version (0 for an empty database).
+    public var version: Int { applied.last?.version ?? 0 }
+    /// Whether nothing is pending.
+    public var isCurrent: Bool { pending.isEmpty }
+}

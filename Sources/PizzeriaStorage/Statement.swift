@@ -1,0 +1,86 @@
+internal import CPizzeriaSQLite
+import Foundation
+
+/// A prepared statement. It finalizes itself when released.
+///
+/// Statements belong to one ``Connection`` and are not `Sendable`. Most code never holds one:
+/// ``Connection/run(_:_:)`` and ``Connection/query(_:_:)`` take SQL text and reuse the
+/// connection's cached statement for it.
+public final class Statement {
+    let handle: OpaquePointer
+    /// The SQL text, as prepared.
+    public let sql: String
+    unowned let connection: Connection
+    /// Set while a cursor iterates this statement, so a nested query with the same SQL prepares
+    /// its own statement instead of resetting this one under the cursor.
+    var isBusy = false
+
+    init(connection: Connection, sql: String) throws {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            throw connection.error(code: code, sql: sql)
+        }
+        self.handle = statement
+        self.sql = sql
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// The number of `?` parameters.
+    public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+
+    /// Resets the statement and binds `arguments` to its parameters, in order.
+    /// - Throws: ``DatabaseError`` when the count does not match or SQLite refuses a value.
+    public func bind(_ arguments: [any DatabaseValueConvertible]) throws {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        guard arguments.count == parameterCount else {
+            throw DatabaseError.misuse("statement has \(parameterCount) parameters, \(arguments.count) values given: \(sql)")
+        }
+        for (offset, argument) in arguments.enumerated() {
+            try bind(argument.databaseValue, at: Int32(offset + 1))
+        }
+    }
+
+    private func bind(_ value: DatabaseValue, at index: Int32) throws {
+        let code: Int32
+        switch value {
+        case .null:
+            code = sqlite3_bind_null(handle, index)
+        case .integer(let integer):
+            code = sqlite3_bind_int64(handle, index, integer)
+        case .real(let real):
+            code = sqlite3_bind_double(handle, index, real)
+        case .text(let text):
+            code = sqlite3_bind_text64(handle, index, text, UInt64(text.utf8.count), pizzeria_sqlite_transient(), UInt8(SQLITE_UTF8))
+        case .blob(let data):
+            code = data.withUnsafeBytes { bytes in
+                // A zero-length blob must still be a blob, not NULL: bind_zeroblob says so.
+                bytes.count == 0
+                    ? sqlite3_bind_zeroblob(handle, index, 0)
+                    : sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), pizzeria_sqlite_transient())
+            }
+        }
+        guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
+    }
+
+    /// Advances one step: `true` when a row is available, `false` when done.
+    func step() throws -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let code:
+            let error = connection.error(code: code, sql: sql)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    /// Releases the statement's read snapshot and bound text, ready for the next use.
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+}

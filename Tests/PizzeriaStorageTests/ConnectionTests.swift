@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+@testable import PizzeriaStorage
+
+@Suite("Connection: values, statements, transactions")
+struct ConnectionTests {
+    let directory = TemporaryDirectory()
+
+    func openScratch() throws -> Database {
+        let database = try Database(path: directory.path("scratch.sqlite"), create: true)
+        try database.withWriter { db in
+            try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v ANY) STRICT")
+        }
+        return database
+    }
+
+    @Test("every value type round-trips, NULL and empty values included",
+          arguments: [
+            DatabaseValue.null,
+            .integer(0), .integer(Int64.max), .integer(Int64.min),
+            .real(3.25), .real(-0.5),
+            .text(""), .text("Margherita"), .text("Pizza 🍕 «Quattro Stagioni» 四季 é"),
+            .text("'); DROP TABLE t;--"),
+            .blob(Data()), .blob(Data([0, 1, 2, 255])),
+            .blob(Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })),
+          ])
+    func roundTrip(value: DatabaseValue) throws {
+        let database = try openScratch()
+        try database.write { db in try db.run("INSERT INTO t (id, v) VALUES (1, ?)", [value]) }
+        let read = try database.read { db in try db.fetchOne("SELECT v FROM t WHERE id = 1") { $0[0] } }
+        #expect(read == value)
+        let type = try database.read { db in try db.fetchOne("SELECT typeof(v) FROM t") { try $0.string(0) } }
+        #expect(type?.uppercased() == value.typeName)
+    }
+
+    @Test("typed readers refuse NULL and other types with a type-mismatch error")
+    func typedReaders() throws {
+        let database = try openScratch()
+        try database.write { db in try db.run("INSERT INTO t (id, v) VALUES (1, NULL), (2, 'x')") }
+        try database.read { db throws in
+            #expect(try db.fetchOne("SELECT v FROM t WHERE id = 1") { try $0.optionalString(0) } == .some(nil))
+            #expect(throws: DatabaseError.self) { try db.fetchOne("SELECT v FROM t WHERE id = 1") { try $0.string(0) } }
+            let error = #expect(throws: DatabaseError.self) { try db.fetchOne("SELECT v FROM t WHERE id = 2") { try $0.int64(0) } }
+            #expect(error?.kind == .typeMismatch)
+            #expect(try db.fetchOne("SELECT v FROM t WHERE id = 2") { try $0.get(0, as: String?.self) } == "x")
+        }
+    }
+
+    @Test("a cursor yields rows one by one and a nested query with the same SQL works")
+    func cursorIteration() throws {
+        let database = try openScratch()
+        try database.write { db throws in
+            for i in 1...100 { try db.run("INSERT INTO t (id, v) VALUES (?, ?)", [i, i * i]) }
+        }
+        let pairs = try database.read { db -> [(Int, Int)] in
+            var pairs: [(Int, Int)] = []
+            let cursor = try db.query("SELECT id, v FROM t WHERE id <= ? ORDER BY id", [3])
+            while let row = try cursor.next() {
+                let id = try row.int(0)
+                // Same SQL while the outer cursor is live: must not disturb it.
+                let inner = try db.fetchOne("SELECT id, v FROM t WHERE id <= ? ORDER BY id", [1]) { try $0.int(1) }
+                pairs.append((id, try row.int(1) + (inner ?? 0) - 1))
+            }
+            return pairs
+        }
+        #expect(pairs.map(\.0) == [1, 2, 3])
+        #expect(pairs.map(\.1) == [1, 4, 9])
+    }
+
+    @Test("a transaction that throws leaves nothing behind")
+    func rollbackOnThrow() throws {
+        struct Boom: Error {}
+        let database = try openScratch()
+        #expect(throws: Boom.self) {
+            try database.write { db throws in
+                try db.run("INSERT INTO t (id, v) VALUES (1, 'a')")
+                throw Boom()
+            }
+        }
+        #expect(try database.read { db in try db.fetchOne("SELECT count(*) FROM t") { try $0.int(0) } } == 0)
+        // The connection is usable afterwards.
+        try database.write { db in try db.run("INSERT INTO t (id, v) VALUES (1, 'a')") }
+        #expect(try database.read { db in try db.fetchOne("SELECT count(*) FROM t") { try $0.int(0) } } == 1)
+    }
+
+    @Test("a failing nested savepoint rolls back only its own work")
+    func nestedSavepoints() throws {
+        struct Boom: Error {}
+        let database = try openScratch()
+        try database.write { db throws in
+            try db.run("INSERT INTO t (id, v) VALUES (1, 'outer')")
+            try db.savepoint {
+                try db.run("INSERT INTO t (id, v) VALUES (2, 'middle')")
+                #expect(throws: Boom.self) {
+                    try db.savepoint {
+                        try db.run("INSERT INTO t (id, v) VALUES (3, 'inner')")
+                        throw Boom()
+                    }
+                }
+            }
+        }
+        let ids = try database.read { db in try db.fetchAll("SELECT id FROM t ORDER BY id") { try $0.int(0) } }
+        #expect(ids == [1, 2])
+    }
+
+    @Test("a write transaction inside another is refused as misuse")
+    func nestedTransactionIsMisuse() throws {
+        let database = try openScratch()
+        try database.write { db throws in
+            let error = #expect(throws: DatabaseError.self) { try db.transaction { } }
+            #expect(error?.kind == .misuse)
+        }
+    }
+
+    @Test("a constraint failure is reported with codes and SQL, without bound values")
+    func constraintError() throws {
+        let database = try openScratch()
+        try database.write { db in try db.run("INSERT INTO t (id, v) VALUES (1, 'secret-value')") }
+        let error = #expect(throws: DatabaseError.self) {
+            try database.write { db in try db.run("INSERT INTO t (id, v) VALUES (?, ?)", [1, "secret-value"]) }
+        }
+        #expect(error?.isConstraint == true)
+        #expect(error?.resultCode == 19)
+        #expect(error?.extendedResultCode == 1555) // SQLITE_CONSTRAINT_PRIMARYKEY
+        #expect(error?.sql == "INSERT INTO t (id, v) VALUES (?, ?)")
+        #expect(error?.description.contains("secret-value") == false)
+    }
+
+    @Test("a writer waiting past the busy timeout gets a distinct busy error")
+    func busyError() throws {
+        var configuration = DatabaseConfiguration()
+        configuration.busyTimeoutMilliseconds = 100
+        let path = directory.path("busy.sqlite")
+        let database = try Database(path: path, configuration: configuration, create: true)
+        try database.withWriter { db in try db.execute("CREATE TABLE t (x INTEGER) STRICT") }
+
+        // Another connection (as another process would) holds the write lock.
+        let other = try Connection(path: path, mode: .readWrite, configuration: configuration)
+        try other.execute("BEGIN IMMEDIATE; INSERT INTO t VALUES (1)")
+        let error = #expect(throws: DatabaseError.self) {
+            try database.write { db in try db.run("INSERT INTO t VALUES (2)") }
+        }
+        #expect(error?.kind == .busy)
+        #expect(error?.isBusy == true)
+        // Readers are not blocked by the writer (WAL): they see the last committed state.
+        #expect(try database.read { db in try db.fetchOne("SELECT count(*) FROM t") { try $0.int(0) } } == 0)
+        try other.execute("COMMIT")
+        try database.write { db in try db.run("INSERT INTO t VALUES (2)") }
+        #expect(try database.read { db in try db.fetchOne("SELECT count(*) FROM t") { try $0.int(0) } } == 2)
+    }
+
+    @Test("many threads share one Database: every write lands, reads stay consistent")
+    func manyThreads() async throws {
+        let database = try openScratch()
+        try database.withWriter { db in try db.execute("CREATE TABLE counter (n INTEGER NOT NULL) STRICT; INSERT INTO counter VALUES (0)") }
+        let writers = 8, perWriter = 50
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for w in 0..<writers {
+                group.addTask {
+                    for i in 0..<perWriter {
+                        try database.write { db throws in
+                            // Read-modify-write: only safe because writes are serialized.
+                            let n = try db.fetchOne("SELECT n FROM counter") { try $0.int(0) } ?? 0
+                            try db.run("UPDATE counter SET n = ?", [n + 1])
+                            try db.run("INSERT INTO t (v) VALUES (?)", [w * 1000 + i])
+                        }
+                    }
+                }
+                group.addTask {
+                    for _ in 0..<perWriter {
+                        // In one read transaction the two queries see the same snapshot.
+                        let (n, rows) = try database.read { db in
+                            (try db.fetchOne("SELECT n FROM counter") { try $0.int(0) } ?? -1,
+                             try db.fetchOne("SELECT count(*) FROM t") { try $0.int(0) } ?? -2)
+                        }
+                        #expect(n == rows)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let final = try database.read { db in try db.fetchOne("SELECT n FROM counter") { try $0.int(0) } }
+        #expect(final == writers * perWriter)
+    }
+}
