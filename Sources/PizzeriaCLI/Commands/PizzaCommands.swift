@@ -1,0 +1,117 @@
+import PizzeriaServices
+
+/// `pizzeria pizza …`: the menu.
+enum PizzaCommands {
+    static let command = Command(
+        name: "pizza",
+        abstract: "Manage the menu: list, show, add, edit, archive and restore pizzas.",
+        discussion: """
+            PIZZA names a pizza by its id, a unique id prefix of at least 4 characters, or its name
+            (ignoring case). Prices accept 6, 6.5, 6.50 or 6,50, with an optional € or EUR.
+            """,
+        subcommands: [list, show, add, edit, archive, restore])
+
+    static let pizzaArgument = Argument(name: "pizza", help: "Id, unique id prefix (4+ characters) or name.")
+
+    static let list = Command(
+        name: "list",
+        abstract: "Show the menu: name and price, by name.",
+        options: [.flag("all", help: "Include archived pizzas.")],
+        run: { invocation in
+            let context = invocation.context
+            let pizzas = try context.open(.requireCurrent).menu.list(includeArchived: invocation.flag("all"))
+            try context.emit(pizzas) { PizzaText.table(pizzas, showStatus: invocation.flag("all")) }
+            return .ok
+        })
+
+    static let show = Command(
+        name: "show",
+        abstract: "Show one pizza with its full history of changes.",
+        arguments: [pizzaArgument],
+        run: { invocation in
+            let context = invocation.context
+            let menu = try context.open(.requireCurrent).menu
+            let pizza = try menu.find(try invocation.required("pizza"))
+            let history = try menu.history(of: pizza.id)
+            try context.emit(PizzaText.Detail(pizza: pizza, history: history)) { PizzaText.detail(pizza, history: history) }
+            return .ok
+        })
+
+    static let add = Command(
+        name: "add",
+        abstract: "Add a pizza to the menu (the add sheet).",
+        discussion: "Without --name and --price on a terminal, opens an interactive form.",
+        options: [.value("name", "name", help: "The name: 1 to 60 characters, unique ignoring case."),
+                  .value("price", "price", help: "The price in EUR, more than 0 and at most 1000.00.")],
+        examples: ["pizzeria pizza add --name Diavola --price 8.50", "pizzeria pizza add   # on a terminal: the form"],
+        run: { invocation in
+            let context = invocation.context
+            let menu = try context.open(.requireCurrent).menu
+            let name = invocation.option("name"), price = invocation.option("price")
+            let pizza: Pizza
+            if let name, let price {
+                pizza = try menu.save(try PizzaText.draft(from: .blank, name: name, price: price))
+            } else if context.terminal.isInteractive {
+                guard let saved = try PizzaForm(context: context, menu: menu).run(.blank, presetName: name, presetPrice: price) else {
+                    return .refused
+                }
+                pizza = saved
+            } else {
+                throw invocation.usage("give --name and --price (the interactive form needs a terminal)")
+            }
+            try context.emit(pizza) { "Added \(pizza.name) (\(pizza.price.formatted)), id \(pizza.id).\n" }
+            return .ok
+        })
+
+    static let edit = Command(
+        name: "edit",
+        abstract: "Change a pizza's name and/or price (the edit sheet).",
+        discussion: """
+            Refused as a conflict (exit 1) if the pizza changed since the edit started. Without --name and
+            --price on a terminal, opens an interactive form showing the current values.
+            """,
+        arguments: [pizzaArgument],
+        options: [.value("name", "name", help: "The new name."), .value("price", "price", help: "The new price in EUR.")],
+        examples: ["pizzeria pizza edit Margherita --price 6.50"],
+        run: { invocation in
+            let context = invocation.context
+            let menu = try context.open(.requireCurrent).menu
+            let draft = try menu.editDraft(for: try invocation.required("pizza"))
+            let name = invocation.option("name"), price = invocation.option("price")
+            let pizza: Pizza
+            if name != nil || price != nil {
+                pizza = try menu.save(try PizzaText.draft(from: draft, name: name, price: price))
+            } else if context.terminal.isInteractive {
+                guard let saved = try PizzaForm(context: context, menu: menu).run(draft, presetName: nil, presetPrice: nil) else {
+                    return .refused
+                }
+                pizza = saved
+            } else {
+                throw invocation.usage("give --name and/or --price (the interactive form needs a terminal)")
+            }
+            try context.emit(pizza) { "Saved \(pizza.name) (\(pizza.price.formatted)), version \(pizza.version).\n" }
+            return .ok
+        })
+
+    static let archive = Command(
+        name: "archive",
+        abstract: "Take a pizza off the menu (it is kept: orders refer to it).",
+        arguments: [pizzaArgument],
+        run: { invocation in
+            let context = invocation.context
+            let pizza = try context.open(.requireCurrent).menu.archive(try invocation.required("pizza"))
+            try context.emit(pizza) { "Archived \(pizza.name).\n" }
+            return .ok
+        })
+
+    static let restore = Command(
+        name: "restore",
+        abstract: "Put an archived pizza back on the menu.",
+        arguments: [pizzaArgument],
+        run: { invocation in
+            let context = invocation.context
+            let pizza = try context.open(.requireCurrent).menu.restore(try invocation.required("pizza"))
+            try context.emit(pizza) { "Restored \(pizza.name) to the menu.\n" }
+            return .ok
+        })
+}

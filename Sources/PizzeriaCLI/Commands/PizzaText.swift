@@ -1,0 +1,72 @@
+import PizzeriaServices
+
+/// How pizzas look on a terminal, and how flag values become a draft.
+enum PizzaText {
+    static func table(_ pizzas: [Pizza], showStatus: Bool) -> String {
+        guard !pizzas.isEmpty else { return "The menu is empty.\n" }
+        var table = showStatus ? Table("ID", "NAME", "PRICE", "STATUS", rightAligned: [2]) : Table("ID", "NAME", "PRICE", rightAligned: [2])
+        for pizza in pizzas {
+            if showStatus {
+                table.add(String(pizza.id.prefix(8)), pizza.name, pizza.price.formatted, pizza.isArchived ? "archived" : "on menu")
+            } else {
+                table.add(String(pizza.id.prefix(8)), pizza.name, pizza.price.formatted)
+            }
+        }
+        return table.rendered
+    }
+
+    static func detail(_ pizza: Pizza, history: [PizzaChange]) -> String {
+        var text = """
+            \(pizza.name)
+              id        \(pizza.id)
+              price     \(pizza.price.formatted)
+              status    \(pizza.isArchived ? "archived \(pizza.archivedAt ?? "")" : "on the menu")
+              version   \(pizza.version)
+              created   \(pizza.createdAt)
+              updated   \(pizza.updatedAt)
+
+            History:
+
+            """
+        var table = Table("WHEN", "CHANGE", "NAME", "PRICE", "VERSION")
+        for change in history {
+            let name = change.oldName.map { $0 == change.newName ? $0 : "\($0) → \(change.newName)" } ?? change.newName
+            let price = change.oldPrice.map { $0 == change.newPrice ? $0.formatted : "\($0.formatted) → \(change.newPrice.formatted)" }
+                ?? change.newPrice.formatted
+            table.add(change.changedAt, change.change.rawValue, name, price, "\(change.version)")
+        }
+        text += table.rendered
+        return text
+    }
+
+    /// The pizza's documented JSON plus its `history`.
+    struct Detail: Encodable {
+        let pizza: Pizza
+        let history: [PizzaChange]
+
+        enum CodingKeys: String, CodingKey { case history }
+
+        func encode(to encoder: Encoder) throws {
+            try pizza.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(history, forKey: .history)
+        }
+    }
+
+    /// `draft` with the fields given on the command line; a price that does not parse becomes
+    /// a field error reported together with the draft's other errors.
+    static func draft(from draft: PizzaDraft, name: String?, price: String?) throws -> PizzaDraft {
+        var draft = draft
+        var priceErrors: [FieldError] = []
+        if let name { draft.name = name }
+        if let price {
+            switch Money.parse(price) {
+            case .success(let money): draft.price = money
+            case .failure(let error): priceErrors.append(FieldError(field: "price", message: error.message))
+            }
+        }
+        let problems = draft.validate().filter { $0.field != "price" || priceErrors.isEmpty } + priceErrors
+        guard problems.isEmpty else { throw ValidationError(problems) }
+        return draft
+    }
+}

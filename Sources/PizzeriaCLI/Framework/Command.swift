@@ -1,0 +1,80 @@
+/// One node of the command tree: a group of subcommands, or a command that runs.
+///
+/// Help texts, usage lines and "did you mean" suggestions are all generated from these
+/// definitions, so a command cannot exist without its help.
+struct Command: Sendable {
+    /// The word that selects it, kebab-case.
+    let name: String
+    /// One line: what it does.
+    let abstract: String
+    /// More paragraphs for its help page.
+    var discussion: String?
+    /// Positional arguments, in order.
+    var arguments: [Argument] = []
+    /// Its own options (the global ones are added by the parser).
+    var options: [Option] = []
+    /// Examples for the help page, each a command line.
+    var examples: [String] = []
+    /// Subcommands; non-empty for groups.
+    var subcommands: [Command] = []
+    /// The action; `nil` for groups.
+    var run: (@Sendable (Invocation) throws -> ExitCode)?
+
+    func subcommand(named name: String) -> Command? { subcommands.first { $0.name == name } }
+}
+
+/// A positional argument.
+struct Argument: Sendable {
+    /// Shown as `<name>`.
+    let name: String
+    /// What it is.
+    let help: String
+    /// Whether it may be left out.
+    var isOptional = false
+    /// Whether it takes every remaining positional (`<name>...`).
+    var isVariadic = false
+}
+
+/// A `--long` option, with an optional one-letter form; a flag when `valueName` is `nil`.
+struct Option: Sendable {
+    /// Without the dashes.
+    let long: String
+    /// The one-letter form, without the dash.
+    var short: Character?
+    /// Shown as `<valueName>`; `nil` for a flag.
+    var valueName: String?
+    /// What it does.
+    let help: String
+    /// Shown as `(default: …)`.
+    var defaultValue: String?
+
+    /// A flag: present or absent.
+    static func flag(_ long: String, short: Character? = nil, help: String) -> Option {
+        Option(long: long, short: short, valueName: nil, help: help)
+    }
+
+    /// An option that takes a value.
+    static func value(_ long: String, _ valueName: String, help: String, default defaultValue: String? = nil) -> Option {
+        Option(long: long, short: nil, valueName: valueName, help: help, defaultValue: defaultValue)
+    }
+
+    var takesValue: Bool { valueName != nil }
+
+    /// `-h, --help` or `--db <path>`.
+    var synopsis: String {
+        var text = short.map { "-\($0), " } ?? ""
+        text += "--\(long)"
+        if let valueName { text += " <\(valueName)>" }
+        return text
+    }
+}
+
+/// The options every command accepts.
+enum GlobalOptions {
+    static let database = Option.value("db", "path", help: "The database file. Default: $PIZZERIA_DB, else ./pizzeria.sqlite.")
+    static let json = Option.flag("json", help: "Print JSON instead of text (a stable, documented shape).")
+    static let help = Option.flag("help", short: "h", help: "Show help information.")
+    static let version = Option.flag("version", help: "Show the version.")
+
+    static let all = [database, json, help]
+}

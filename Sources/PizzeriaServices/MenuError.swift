@@ -1,0 +1,54 @@
+/// Why the menu refused a lookup or a change.
+public enum MenuError: PizzeriaFailure, Equatable {
+    /// No pizza has this id, id prefix or name.
+    case notFound(query: String)
+    /// An id prefix that starts more than one pizza's id.
+    case ambiguous(query: String, candidates: [Pizza])
+    /// Another pizza already has this name, ignoring case (archived pizzas included).
+    case duplicateName(name: String, existing: Pizza)
+    /// The pizza changed since the edit started (another admin, another process).
+    case conflict(pizza: Pizza, draftVersion: Int)
+    /// Archiving a pizza that is already archived.
+    case alreadyArchived(Pizza)
+    /// Restoring a pizza that is on the menu.
+    case notArchived(Pizza)
+
+    /// Not found, invalid input (ambiguous reference) or refused by the current state.
+    public var category: FailureCategory {
+        switch self {
+        case .notFound: .notFound
+        case .ambiguous: .invalidInput
+        case .duplicateName, .conflict, .alreadyArchived, .notArchived: .refused
+        }
+    }
+
+    /// A sentence for people.
+    public var description: String {
+        switch self {
+        case .notFound(let query):
+            "no pizza with id, id prefix or name '\(query)'"
+        case .ambiguous(let query, let candidates):
+            "'\(query)' matches \(candidates.count) pizzas: "
+                + candidates.map { "\($0.id.prefix(8)) \($0.name)" }.joined(separator: ", ")
+        case .duplicateName(let name, let existing):
+            "name: '\(name)' is already taken by \(existing.isArchived ? "archived pizza" : "pizza") '\(existing.name)' (names are unique ignoring case)"
+        case .conflict(let pizza, let draftVersion):
+            "'\(pizza.name)' was changed by someone else since this edit started (version \(draftVersion), now \(pizza.version)); nothing was overwritten"
+        case .alreadyArchived(let pizza):
+            "'\(pizza.name)' is already archived"
+        case .notArchived(let pizza):
+            "'\(pizza.name)' is on the menu, not archived"
+        }
+    }
+
+    /// What to do next.
+    public var hint: String? {
+        switch self {
+        case .notFound: "see `pizzeria pizza list --all`"
+        case .ambiguous: "type more characters of the id"
+        case .conflict(let pizza, _): "look at `pizzeria pizza show \(pizza.id.prefix(8))` and edit again"
+        case .duplicateName(_, let existing) where existing.isArchived: "restore it with `pizzeria pizza restore \(existing.id.prefix(8))`"
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+@testable import PizzeriaStorage
+
+@Suite("Schema migrations")
+struct SchemaMigratorTests {
+    let directory = TemporaryDirectory()
+
+    func tables(_ database: Database) throws -> [String] {
+        try database.read { db in
+            try db.fetchAll("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { try $0.string(0) }
+        }
+    }
+
+    @Test("the embedded migrations are exactly the files in Migrations/, numbered 1...n")
+    func embeddedMatchesSources() throws {
+        let folder = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Migrations")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(".sql") }.sorted()
+        #expect(Migration.embeddedFileCount == files.count)
+        #expect(Migration.embedded.map(\.version) == Array(1...files.count))
+        for (file, migration) in zip(files, Migration.embedded) {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            #expect(migration.sql == text, "embedded \(file) is stale")
+            #expect(file == String(format: "%04d_%@.sql", migration.version, migration.name))
+        }
+    }
+
+    @Test("a new database gets every migration, recorded with checksum and user_version, mode 0600")
+    func freshDatabase() throws {
+        let path = directory.path("fresh.sqlite")
+        let migrator = SchemaMigrator()
+        let database = try migrator.open(path: path, access: .migrate)
+        let status = try database.read { try migrator.status(of: $0) }
+        #expect(status.isCurrent)
+        #expect(status.applied.map(\.version) == Migration.embedded.map(\.version))
+        #expect(status.applied.map(\.checksum) == Migration.embedded.map(\.checksum))
+        #expect(try database.read { db in try db.fetchOne("PRAGMA user_version") { try $0.int(0) } } == migrator.latestVersion)
+        #expect(try tables(database).contains("pizzas"))
+        #expect(try database.journalMode() == "wal")
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    @Test("re-running the migrator applies nothing and changes nothing")
+    func rerunIsNoOp() throws {
+        let path = directory.path("again.sqlite")
+        let migrator = SchemaMigrator()
+        let first = try migrator.open(path: path, access: .migrate)
+        let before = try first.read { try migrator.status(of: $0) }
+        #expect(try migrator.migrate(first).isEmpty)
+        let second = try migrator.open(path: path, access: .migrate)
+        #expect(try second.read { try migrator.status(of: $0) } == before)
+    }
+
+    @Test("an older database is upgraded in order and keeps its data")
+    func upgrade() throws {
+        let path = directory.path("old.sqlite")
+        let old = SchemaMigrator(migrations: Array(Migration.embedded.prefix(1)))
+        do {
+            let database = try old.open(path: path, access: .migrate)
+            try database.write { db in
+                try db.run("INSERT INTO pizzas (name, price_cents) VALUES (?, ?)", ["Margherita", 600])
+            }
+        }
+        let current = SchemaMigrator()
+        // Domain code refuses the old schema until it is migrated…
+        let refusal = #expect(throws: SchemaError.self) { try current.open(path: path, access: .requireCurrent) }
+        #expect(refusal == .migrationsPending(databaseVersion: 1, knownVersion: current.latestVersion))
+        // …and inspection shows what is pending.
+        let inspected = try current.open(path: path, access: .inspect)
+        #expect(try inspected.read { try current.status(of: $0) }.pending.map(\.version) == Array(2...current.latestVersion))
+
+        let database = try current.open(path: path, access: .migrate)
+        #expect(try database.read { try current.status(of: $0) }.isCurrent)
+        // 0002 back-filled the history of the pizza that existed before it.
+        let history = try database.read { db in
+            try db.fetchAll("SELECT change, new_name FROM pizza_history") { "\(try $0.string(0)) \(try $0.string(1))" }
+        }
+        #expect(history == ["created Margherita"])
+    }
+
+    @Test("two migrators racing on one new file: each migration is applied exactly once")
+    func concurrentMigrations() async throws {
+        let path = directory.path("race.sqlite")
+        let migrator = SchemaMigrator()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { _ = try migrator.open(path: path, access: .migrate) } }
+            try await group.waitForAll()
+        }
+        let database = try migrator.open(path: path, access: .inspect)
+        let versions = try database.read { db in try db.fetchAll("SELECT version FROM schema_migrations") { try $0.int(0) } }
+        #expect(versions == Migration.embedded.map(\.version))
+    }
+
+    // MARK: - Refusals, each leaving the file byte-for-byte unchanged
+
+    @Test("a file that is not SQLite is refused and untouched")
+    func notSQLite() throws {
+        let path = directory.path("notes.sqlite")
+        try Data("these are my notes, not a database\n".utf8).write(to: URL(fileURLWithPath: path))
+        let before = fileBytes(path)
+        for access in [SchemaMigrator.Access.migrate, .requireCurrent, .inspect] {
+            let error = #expect(throws: DatabaseError.self) { try SchemaMigrator().open(path: path, access: access) }
+            #expect(error?.kind == .notADatabase)
+        }
+        #expect(fileBytes(path) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test("an unrelated SQLite database is refused and untouched")
+    func foreignDatabase() throws {
+        let path = directory.path("other.sqlite")
+        do {
+            let other = try Connection(path: path, mode: .readWriteCreate)
+            try other.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, amount REAL); INSERT INTO invoices VALUES (1, 9.5)")
+        }
+        let before = fileBytes(path)
+        let error = #expect(throws: SchemaError.self) { try SchemaMigrator().open(path: path, access: .migrate) }
+        guard case .foreignDatabase(_, let objects) = error else {
+            Issue.record("expected foreignDatabase, got \(String(describing: error))"); return
+        }
+        #expect(objects == ["invoices"])
+        #expect(fileBytes(path) == before)
+    }
+
+    @Test("a database from a newer binary is refused and untouched")
+    func newerSchema() throws {
+        let path = directory.path("newer.sqlite")
+        do {
+            let database = try SchemaMigrator().open(path: path, access: .migrate)
+            try database.write { db in
+                try db.run("INSERT INTO schema_migrations (version, name, checksum) VALUES (?, 'from_the_future', ?)",
+                           [999, String(repeating: "0", count: 64)])
+                try db.execute("PRAGMA user_version = 999")
+            }
+        }
+        let before = fileBytes(path)
+        for access in [SchemaMigrator.Access.migrate, .requireCurrent, .inspect] {
+            let error = #expect(throws: SchemaError.self) { try SchemaMigrator().open(path: path, access: access) }
+            #expect(error == .newerSchema(databaseVersion: 999, knownVersion: SchemaMigrator().latestVersion))
+        }
+        #expect(fileBytes(path) == before)
+    }
+
+    @Test("an applied migration whose text changed is refused and the file untouched")
+    func checksumMismatch() throws {
+        let path = directory.path("edited.sqlite")
+        let shipped = Migration.embedded
+        _ = try SchemaMigrator(migrations: Array(shipped.prefix(2))).open(path: path, access: .migrate)
+        let before = fileBytes(path)
+        // A binary whose 0002 was edited after it shipped.
+        guard let edited = Migration(fileName: "0002_\(shipped[1].name).sql", sql: shipped[1].sql + "\n-- edited\n") else {
+            Issue.record("could not build the edited migration"); return
+        }
+        let tampered = SchemaMigrator(migrations: [shipped[0], edited] + shipped.dropFirst(2))
+        let error = #expect(throws: SchemaError.self) { try tampered.open(path: path, access: .migrate) }
+        guard case .checksumMismatch(let version, _, let recorded, let embedded) = error else {
+            Issue.record("expected checksumMismatch, got \(String(describing: error))"); return
+        }
+        #expect(version == 2 && recorded == shipped[1].checksum && embedded == edited.checksum)
+        #expect(fileBytes(path) == before)
+    }
+
+    @Test("a missing file is an error for every access but migrate, and nothing is created")
+    func missingFile() throws {
+        let path = directory.path("missing.sqlite")
+        for access in [SchemaMigrator.Access.requireCurrent, .inspect] {
+            #expect(throws: DatabaseError.self) { try SchemaMigrator().open(path: path, access: access) }
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("a migration that fails leaves no trace of itself")
+    func failingMigrationRollsBack() throws {
+        let path = directory.path("broken.sqlite")
+        guard let broken = Migration(fileName: "0002_broken.sql",
+                                     sql: "CREATE TABLE half_done (x INTEGER) STRICT; INSERT INTO no_such_table VALUES (1);") else {
+            Issue.record("could not build the migration"); return
+        }
+        let migrator = SchemaMigrator(migrations: [Migration.embedded[0], broken])
+        #expect(throws: DatabaseError.self) { try migrator.open(path: path, access: .migrate) }
+        let database = try SchemaMigrator(migrations: [Migration.embedded[0]]).open(path: path, access: .inspect)
+        #expect(try !tables(database).contains("half_done"))
+        #expect(try database.read { db in try db.fetchOne("PRAGMA user_version") { try $0.int(0) } } == 1)
+    }
+}
