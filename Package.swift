@@ -48,9 +48,12 @@ let package = Package(
             dependencies: ["pizzeria-embed-migrations"]
         ),
 
-        .testTarget(name: "PizzeriaStorageTests", dependencies: ["PizzeriaStorage"]),
-        .testTarget(name: "PizzeriaServicesTests", dependencies: ["PizzeriaServices"]),
-        .testTarget(name: "PizzeriaCLITests", dependencies: ["PizzeriaCLI"]),
+        // Helpers shared by the test targets: temporary directories, the binary runner, a pty.
+        .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
+        .target(name: "PizzeriaTestSupport", dependencies: ["CPseudoTerminal"], path: "Tests/PizzeriaTestSupport"),
+        .testTarget(name: "PizzeriaStorageTests", dependencies: ["PizzeriaStorage", "PizzeriaTestSupport"]),
+        .testTarget(name: "PizzeriaServicesTests", dependencies: ["PizzeriaServices", "PizzeriaTestSupport"]),
+        .testTarget(name: "PizzeriaCLITests", dependencies: ["PizzeriaCLI", "PizzeriaTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PizzeriaStorage
+import PizzeriaTestSupport
 
 @Suite("Connection: values, statements, transactions")
 struct ConnectionTests {

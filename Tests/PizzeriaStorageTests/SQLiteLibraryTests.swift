@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PizzeriaStorage
+import PizzeriaTestSupport
 
 @Suite("SQLite library facts and the WAL-reset mitigation")
 struct SQLiteLibraryTests {

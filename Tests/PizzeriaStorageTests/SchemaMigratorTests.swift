@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PizzeriaStorage
+import PizzeriaTestSupport
 
 @Suite("Schema migrations")
 struct SchemaMigratorTests {
@@ -14,9 +15,7 @@ struct SchemaMigratorTests {
 
     @Test("the embedded migrations are exactly the files in Migrations/, numbered 1...n")
     func embeddedMatchesSources() throws {
-        let folder = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Migrations")
+        let folder = packageRoot.appendingPathComponent("Migrations")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasSuffix(".sql") }.sorted()
         #expect(Migration.embeddedFileCount == files.count)

@@ -8,20 +8,24 @@ enum Suggestion {
         return best.1 <= tolerance || best.0.hasPrefix(typed) && typed.count >= 2 ? best.0 : nil
     }
 
-    /// Levenshtein distance.
+    /// Edit distance where a swap of two neighbouring letters counts as one typo
+    /// (optimal string alignment: `lsit` is one step from `list`).
     static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
-        var current = previous
+        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
         for i in 1...a.count {
-            current[0] = i
             for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
             }
-            swap(&previous, &current)
         }
-        return previous[b.count]
+        return d[a.count][b.count]
     }
 }

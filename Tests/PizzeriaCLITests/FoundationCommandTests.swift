@@ -1,0 +1,172 @@
+import Foundation
+import PizzeriaTestSupport
+import Testing
+
+@Suite("CLI: help, usage errors, init, check, backup, migrations (the real binary)")
+struct FoundationCommandTests {
+    static let commandPaths: [[String]] = [
+        [], ["init"], ["migrations"], ["check"], ["backup"], ["demo"],
+        ["pizza"], ["pizza", "list"], ["pizza", "show"], ["pizza", "add"], ["pizza", "edit"],
+        ["pizza", "archive"], ["pizza", "restore"],
+    ]
+
+    @Test("every command has help, with -h, --help and `help`", arguments: commandPaths)
+    func help(path: [String]) throws {
+        let cli = CLI()
+        for arguments in [path + ["--help"], path + ["-h"], ["help"] + path] {
+            let result = try cli.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result)")
+            #expect(result.stdout.hasPrefix("OVERVIEW: "))
+            #expect(result.stdout.contains("USAGE: pizzeria" + path.map { " " + $0 }.joined()))
+            #expect(result.stdout.contains("--db <path>") && result.stdout.contains("--json"))
+            #expect(result.stderr.isEmpty)
+        }
+        #expect(!FileManager.default.fileExists(atPath: cli.databasePath))
+    }
+
+    @Test("--version prints the version")
+    func version() throws {
+        let result = try CLI().ok("--version")
+        #expect(result.stdout.hasPrefix("pizzeria "))
+    }
+
+    @Test("unknown commands and options are usage errors (64) with a suggestion", arguments: [
+        (["pizzza", "list"], "unknown command 'pizzza'", "did you mean 'pizza'?"),
+        (["pizza", "lsit"], "unknown command 'lsit'", "did you mean 'list'?"),
+        (["pizza", "list", "--al"], "unknown option '--al'", "did you mean '--all'?"),
+        (["inti"], "unknown command 'inti'", "did you mean 'init'?"),
+        (["--jsno", "check"], "unknown option '--jsno'", "did you mean '--json'?"),
+        (["backup"], "missing argument <file>", nil),
+        (["pizza", "show", "a", "b"], "unexpected argument 'b'", nil),
+        (["pizza"], "needs a subcommand", nil),
+        (["pizza", "list", "--db"], "needs a value", nil),
+    ] as [([String], String, String?)])
+    func usageErrors(arguments: [String], message: String, hint: String?) throws {
+        let cli = CLI()
+        let result = try cli.run(arguments)
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.hasPrefix("error: ") && result.stderr.contains(message), "\(result)")
+        if let hint { #expect(result.stderr.contains(hint), "\(result)") }
+        #expect(result.stderr.contains("usage: pizzeria"))
+        #expect(result.stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: cli.databasePath))
+    }
+
+    @Test("init creates a 0600 database that check passes; init again changes nothing")
+    func initAndCheck() throws {
+        let cli = CLI()
+        let created = try cli.ok("init")
+        #expect(created.stdout.contains("Created"))
+        let mode = try FileManager.default.attributesOfItem(atPath: cli.databasePath)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let check = try cli.ok("check")
+        #expect(check.stdout.contains("All checks passed"))
+        #expect(check.stdout.contains("3.40") || check.stdout.contains("sqlite"))
+        let again = try cli.ok("init")
+        #expect(again.stdout.contains("up to date"))
+        let report = try cli.json("check") as? [String: Any]
+        #expect(report?["ok"] as? Bool == true)
+        #expect(report?["wal_reset_mitigation"] as? Bool == report?["wal_reset_bug"] as? Bool)
+        #expect(report?["sqlite_version"] as? String != nil)
+    }
+
+    @Test("the database path comes from --db, else $PIZZERIA_DB, else ./pizzeria.sqlite")
+    func databasePath() throws {
+        var cli = CLI()
+        try cli.ok("--db", "flag.sqlite", "init")
+        cli.environment["PIZZERIA_DB"] = cli.directory.path("env.sqlite")
+        try cli.ok("init")
+        try cli.ok("init", "--db=flag2.sqlite")
+        for name in ["flag.sqlite", "env.sqlite", "flag2.sqlite"] {
+            #expect(FileManager.default.fileExists(atPath: cli.directory.path(name)), "\(name)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: cli.databasePath))
+    }
+
+    @Test("commands other than init and demo on a missing file: exit 66, a hint, nothing created", arguments: [
+        ["check"], ["migrations"], ["backup", "copy.sqlite"], ["pizza", "list"], ["pizza", "show", "x"],
+        ["pizza", "add", "--name", "X", "--price", "5"], ["pizza", "archive", "x"],
+    ])
+    func missingDatabase(arguments: [String]) throws {
+        let cli = CLI()
+        let result = try cli.run(arguments)
+        #expect(result.status == 66, "\(result)")
+        #expect(result.stderr.contains("error: no database at pizzeria.sqlite"))
+        #expect(result.stderr.contains("pizzeria init"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: cli.directory.url.path).filter { !$0.hasPrefix(".") }
+        #expect(files.isEmpty, "\(files)")
+    }
+
+    @Test("backup writes a consistent 0600 copy that passes check, and never overwrites")
+    func backup() throws {
+        let cli = CLI()
+        try cli.ok("demo")
+        try cli.ok("backup", "copy.sqlite")
+        let mode = try FileManager.default.attributesOfItem(atPath: cli.directory.path("copy.sqlite"))[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        try cli.ok("--db", "copy.sqlite", "check")
+        let menu = try cli.ok("--db", "copy.sqlite", "pizza", "list")
+        #expect(menu.stdout.contains("Margherita") && menu.stdout.contains("Porcini"))
+        let before = fileBytes(cli.directory.path("copy.sqlite"))
+        let again = try cli.run("backup", "copy.sqlite")
+        #expect(again.status == 1 && again.stderr.contains("already exists"))
+        #expect(fileBytes(cli.directory.path("copy.sqlite")) == before)
+    }
+
+    @Test("backup while another process keeps writing still yields a sound copy")
+    func backupUnderLoad() throws {
+        let cli = CLI()
+        try cli.ok("init")
+        let writer = Process()
+        writer.executableURL = PizzeriaBinary.url
+        writer.currentDirectoryURL = cli.directory.url
+        writer.environment = PizzeriaBinary.environment([:])
+        // A second process writing continuously: a shell loop adding pizzas.
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", "for i in $(seq 1 60); do \(PizzeriaBinary.url.path) pizza add --name \"Load $i\" --price 5 >/dev/null || exit 1; done"]
+        try writer.run()
+        var copies = 0
+        while writer.isRunning, copies < 5 {
+            copies += 1
+            try cli.ok("backup", "copy\(copies).sqlite")
+            try cli.ok("--db", "copy\(copies).sqlite", "check")
+        }
+        writer.waitUntilExit()
+        #expect(writer.terminationStatus == 0)
+        #expect(copies >= 1)
+    }
+
+    @Test("migrations lists applied versions with checksums; JSON has the documented shape")
+    func migrations() throws {
+        let cli = CLI()
+        try cli.ok("init")
+        let text = try cli.ok("migrations")
+        #expect(text.stdout.contains("0001") && text.stdout.contains("pizzas_and_users") && text.stdout.contains("applied"))
+        let json = try cli.json("migrations") as? [String: Any]
+        let entries = json?["migrations"] as? [[String: Any]] ?? []
+        #expect(!entries.isEmpty)
+        #expect(entries.allSatisfy { ($0["checksum"] as? String)?.count == 64 && $0["status"] as? String == "applied" })
+        #expect(json?["schema_version"] as? Int == json?["latest_version"] as? Int)
+    }
+
+    @Test("refused files: not SQLite, someone else's database; exit 65 and the file unchanged")
+    func refusedFiles() throws {
+        let cli = CLI()
+        try Data("hello, not a database".utf8).write(to: URL(fileURLWithPath: cli.databasePath))
+        var before = cli.databaseBytes()
+        for arguments in [["init"], ["check"], ["pizza", "list"], ["demo"]] {
+            let result = try cli.run(arguments)
+            #expect(result.status == 65, "\(arguments): \(result)")
+            #expect(result.stderr.hasPrefix("error: "))
+        }
+        #expect(cli.databaseBytes() == before)
+
+        try FileManager.default.removeItem(atPath: cli.databasePath)
+        let made = try cli.sqlite("CREATE TABLE invoices (id INTEGER PRIMARY KEY); INSERT INTO invoices VALUES (1);")
+        #expect(made.status == 0)
+        before = cli.databaseBytes()
+        let result = try cli.run("init")
+        #expect(result.status == 65 && result.stderr.contains("did not create"), "\(result)")
+        #expect(cli.databaseBytes() == before)
+    }
+}

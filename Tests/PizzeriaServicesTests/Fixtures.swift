@@ -1,0 +1,36 @@
+import Foundation
+import PizzeriaServices
+import PizzeriaTestSupport
+
+/// A fresh Pizzeria on a new file, kept alive with its directory.
+struct Fixture {
+    let directory = TemporaryDirectory()
+    let pizzeria: Pizzeria
+    var path: String { directory.path("pizzeria.sqlite") }
+
+    init() throws {
+        pizzeria = try Pizzeria.open(path: directory.path("pizzeria.sqlite"))
+    }
+
+    /// Adds a pizza through the add flow.
+    @discardableResult
+    func add(_ name: String, _ cents: Int64) throws -> Pizza {
+        var draft = PizzaDraft.blank
+        draft.name = name
+        draft.price = Money(cents: cents)
+        return try pizzeria.menu.save(draft)
+    }
+
+    /// Every row of a table, as text, to prove a refused change wrote nothing.
+    func snapshot() throws -> [String] {
+        try pizzeria.database.read { db in
+            let tables = try db.fetchAll("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { try $0.string(0) }
+            // Table names come from sqlite_schema itself, not from input.
+            return try tables.flatMap { table in
+                try db.fetchAll("SELECT * FROM \"\(table)\"") { row in
+                    table + ": " + (0..<row.count).map { "\(row[$0])" }.joined(separator: "|")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+@testable import PizzeriaServices
+import PizzeriaStorage
+import PizzeriaTestSupport
+
+@Suite("Menu: the add and edit flows on a real database")
+struct MenuServiceTests {
+    @Test("add saves a valid draft and returns the stored pizza")
+    func add() throws {
+        let fixture = try Fixture()
+        let pizza = try fixture.add("  Margherita ", 600)
+        #expect(pizza.name == "Margherita")
+        #expect(pizza.price == Money(cents: 600))
+        #expect(pizza.version == 1 && !pizza.isArchived)
+        #expect(try fixture.pizzeria.menu.list().map(\.name) == ["Margherita"])
+        #expect(try fixture.pizzeria.menu.history(of: pizza.id).map(\.change) == [.created])
+    }
+
+    @Test("an invalid draft is refused with every field error and writes nothing")
+    func invalidDraft() throws {
+        let fixture = try Fixture()
+        let before = try fixture.snapshot()
+        let error = #expect(throws: ValidationError.self) { try fixture.pizzeria.menu.save(.blank) }
+        #expect(error?.errors.map(\.field) == ["name", "price"])
+        #expect(try fixture.snapshot() == before)
+    }
+
+    @Test("names are unique ignoring case, Unicode included, archived pizzas included")
+    func uniqueNames() throws {
+        let fixture = try Fixture()
+        let cafe = try fixture.add("Café", 500)
+        try fixture.add("Porcini", 1200)
+        try fixture.pizzeria.menu.archive("Porcini")
+        let before = try fixture.snapshot()
+        for name in ["CAFÉ", "cafe\u{0301}", "porcini", "PORCINI"] {
+            let error = #expect(throws: MenuError.self) { try fixture.add(name, 700) }
+            guard case .duplicateName = error else { Issue.record("\(name): \(String(describing: error))"); continue }
+        }
+        #expect(try fixture.snapshot() == before)
+        // Renaming a pizza to its own name in another case is not a duplicate.
+        var draft = PizzaDraft(editing: cafe)
+        draft.name = "CAFÉ"
+        #expect(try fixture.pizzeria.menu.save(draft).name == "CAFÉ")
+    }
+
+    @Test("an edit changes name and price, bumps the version and keeps the history")
+    func edit() throws {
+        let fixture = try Fixture()
+        let pizza = try fixture.add("Margherita", 600)
+        var draft = try fixture.pizzeria.menu.editDraft(for: "margherita")
+        #expect(draft.name == "Margherita" && draft.price.cents == 600)
+        draft.price = Money(cents: 650)
+        draft.name = "Margherita DOP"
+        let saved = try fixture.pizzeria.menu.save(draft)
+        #expect(saved.id == pizza.id && saved.version == 2 && saved.price.cents == 650 && saved.name == "Margherita DOP")
+        let history = try fixture.pizzeria.menu.history(of: pizza.id)
+        #expect(history.map(\.change) == [.created, .edited])
+        #expect(history[1].oldName == "Margherita" && history[1].newName == "Margherita DOP")
+        #expect(history[1].oldPrice?.cents == 600 && history[1].newPrice.cents == 650 && history[1].version == 2)
+    }
+
+    @Test("an edit from a stale draft is a conflict and overwrites nothing")
+    func conflict() throws {
+        let fixture = try Fixture()
+        let pizza = try fixture.add("Margherita", 600)
+        var mine = PizzaDraft(editing: pizza)
+        var theirs = PizzaDraft(editing: pizza)
+        theirs.price = Money(cents: 700)
+        _ = try fixture.pizzeria.menu.save(theirs)
+        let before = try fixture.snapshot()
+        mine.price = Money(cents: 800)
+        let error = #expect(throws: MenuError.self) { try fixture.pizzeria.menu.save(mine) }
+        guard case .conflict(let current, let draftVersion) = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(current.price.cents == 700 && current.version == 2 && draftVersion == 1)
+        #expect(try fixture.snapshot() == before)
+    }
+
+    @Test("an edit typed into sqlite3 also bumps the version, so a draft taken before it conflicts")
+    func handEditConflicts() throws {
+        let fixture = try Fixture()
+        let pizza = try fixture.add("Margherita", 600)
+        let draft = PizzaDraft(editing: pizza)
+        try fixture.pizzeria.database.write { db in
+            try db.run("UPDATE pizzas SET price_cents = 990 WHERE id = ?", [pizza.id])
+        }
+        #expect(try fixture.pizzeria.menu.pizza(id: pizza.id)?.version == 2)
+        #expect(throws: MenuError.self) { try fixture.pizzeria.menu.save(draft) }
+    }
+
+    @Test("archive takes a pizza off the menu, restore puts it back; both are recorded")
+    func archiveAndRestore() throws {
+        let fixture = try Fixture()
+        let pizza = try fixture.add("Porcini", 1200)
+        try fixture.add("Marinara", 400)
+        let archived = try fixture.pizzeria.menu.archive("porcini")
+        #expect(archived.isArchived && archived.version == 2)
+        #expect(try fixture.pizzeria.menu.list().map(\.name) == ["Marinara"])
+        #expect(try fixture.pizzeria.menu.list(includeArchived: true).map(\.name) == ["Marinara", "Porcini"])
+        #expect(throws: MenuError.alreadyArchived(archived)) { try fixture.pizzeria.menu.archive(pizza.id) }
+        let restored = try fixture.pizzeria.menu.restore(String(pizza.id.prefix(6)))
+        #expect(!restored.isArchived && restored.version == 3)
+        #expect(throws: MenuError.self) { try fixture.pizzeria.menu.restore(pizza.id) }
+        #expect(try fixture.pizzeria.menu.history(of: pizza.id).map(\.change) == [.created, .archived, .restored])
+    }
+
+    @Test("lookup by id, by name ignoring case, and by a unique id prefix of 4+ characters")
+    func lookup() throws {
+        let fixture = try Fixture()
+        let pizza = try fixture.add("Quattro Formaggi", 900)
+        #expect(try fixture.pizzeria.menu.find(pizza.id).id == pizza.id)
+        #expect(try fixture.pizzeria.menu.find(pizza.id.uppercased()).id == pizza.id)
+        #expect(try fixture.pizzeria.menu.find("quattro FORMAGGI").id == pizza.id)
+        #expect(try fixture.pizzeria.menu.find(String(pizza.id.prefix(4))).id == pizza.id)
+        #expect(throws: MenuError.notFound(query: "abc")) { try fixture.pizzeria.menu.find("abc") }
+        #expect(throws: MenuError.notFound(query: "Diavola")) { try fixture.pizzeria.menu.find("Diavola") }
+    }
+
+    @Test("an ambiguous id prefix lists the candidates")
+    func ambiguousPrefix() throws {
+        let fixture = try Fixture()
+        // Ids chosen by hand (as an analyst's INSERT could) so that they share a prefix.
+        try fixture.pizzeria.database.write { db in
+            try db.run("INSERT INTO pizzas (id, name, price_cents) VALUES ('abcd0000-0000-4000-8000-000000000001', 'One', 500)")
+            try db.run("INSERT INTO pizzas (id, name, price_cents) VALUES ('abcd0000-0000-4000-8000-000000000002', 'Two', 600)")
+        }
+        let error = #expect(throws: MenuError.self) { try fixture.pizzeria.menu.find("abcd") }
+        guard case .ambiguous(_, let candidates) = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(candidates.map(\.name) == ["One", "Two"])
+        #expect(error?.description.contains("One") == true && error?.description.contains("Two") == true)
+        #expect(try fixture.pizzeria.menu.find("abcd0000-0000-4000-8000-000000000002").name == "Two")
+    }
+
+    @Test("hostile text is stored verbatim, never executed")
+    func injection() throws {
+        let fixture = try Fixture()
+        let name = "'); DROP TABLE pizzas;--"
+        let pizza = try fixture.add(name, 600)
+        #expect(try fixture.pizzeria.menu.find(name).id == pizza.id)
+        #expect(try fixture.pizzeria.menu.list().map(\.name) == [name])
+    }
+
+    @Test("the database itself refuses what validation refuses", arguments: [
+        "INSERT INTO pizzas (name, price_cents) VALUES ('', 500)",
+        "INSERT INTO pizzas (name, price_cents) VALUES (' Padded', 500)",
+        "INSERT INTO pizzas (name, price_cents) VALUES ('Line' || char(10) || 'break', 500)",
+        "INSERT INTO pizzas (name, price_cents) VALUES ('Free', 0)",
+        "INSERT INTO pizzas (name, price_cents) VALUES ('Negative', -100)",
+        "INSERT INTO pizzas (name, price_cents) VALUES ('Gold', 100001)",
+        "INSERT INTO pizzas (name, price_cents) VALUES ('Text price', '6.50')",
+        "INSERT INTO pizzas (name, price_cents) VALUES ('margherita', 500)",
+        "DELETE FROM pizzas",
+        "UPDATE pizza_history SET new_name = 'rewritten'",
+    ])
+    func databaseConstraints(sql: String) throws {
+        let fixture = try Fixture()
+        try fixture.add("Margherita", 600)
+        let before = try fixture.snapshot()
+        let error = #expect(throws: DatabaseError.self) { try fixture.pizzeria.database.write { db in try db.execute(sql) } }
+        #expect(error?.isConstraint == true)
+        #expect(try fixture.snapshot() == before)
+    }
+
+    @Test("a valid hand-typed INSERT gets an id, timestamps and history from the schema")
+    func handInsert() throws {
+        let fixture = try Fixture()
+        try fixture.pizzeria.database.write { db in
+            try db.execute("INSERT INTO pizzas (name, price_cents) VALUES ('Diavola', 850)")
+        }
+        let pizza = try fixture.pizzeria.menu.find("diavola")
+        #expect(pizza.id.count == 36 && pizza.version == 1 && pizza.price.cents == 850)
+        #expect(try fixture.pizzeria.menu.history(of: pizza.id).map(\.change) == [.created])
+    }
+}
