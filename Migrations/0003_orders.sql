@@ -49,8 +49,9 @@ CREATE TABLE orders (
     total_cents     INTEGER NOT NULL DEFAULT 0 CHECK (total_cents >= 0),
     -- Optional client-chosen key: booking again with it returns this order instead of a new one.
     idempotency_key TEXT UNIQUE CHECK (idempotency_key IS NULL OR length(idempotency_key) BETWEEN 1 AND 128),
-    -- What was asked for under that key (user, pickup, lines), to refuse a reuse with other content.
-    request_digest  TEXT,
+    -- What was asked for under that key, as readable text (user, pickup, pizza×quantity…), so a
+    -- reuse of the key with other content can be refused.
+    request_fingerprint TEXT,
     created_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     updated_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 ) STRICT;

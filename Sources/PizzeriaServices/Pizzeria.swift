@@ -20,17 +20,28 @@ public final class Pizzeria: Sendable {
     public let database: Database
     /// Pizzas and the add/edit flows.
     public let menu: MenuService
+    /// Users.
+    public let users: UserService
+    /// Slot length, capacity, opening hours, time zone.
+    public let settings: SettingsService
+    /// Booking, lifecycle, slots and sales.
+    public let orders: OrderService
 
     /// Wraps an open database whose schema is current.
-    public init(database: Database) {
+    /// - Parameter now: the clock; tests pass a fixed one.
+    public init(database: Database, now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
         self.menu = MenuService(database: database)
+        self.users = UserService(database: database)
+        self.settings = SettingsService(database: database)
+        self.orders = OrderService(database: database, now: now)
     }
 
     /// Opens (by default creating and migrating) the database at `path`.
     /// - Throws: ``SchemaError`` when the file is not one Pizzeria may use; ``DatabaseError``.
     public static func open(path: String, access: SchemaMigrator.Access = .migrate,
-                            configuration: DatabaseConfiguration = .init()) throws -> Pizzeria {
-        Pizzeria(database: try SchemaMigrator().open(path: path, access: access, configuration: configuration))
+                            configuration: DatabaseConfiguration = .init(),
+                            now: @escaping @Sendable () -> Date = { Date() }) throws -> Pizzeria {
+        Pizzeria(database: try SchemaMigrator().open(path: path, access: access, configuration: configuration), now: now)
     }
 }

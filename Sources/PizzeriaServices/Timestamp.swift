@@ -3,6 +3,9 @@ import Foundation
 /// ISO-8601 UTC timestamps with milliseconds, as the schema's defaults write them:
 /// `2026-11-30T12:00:00.000Z`. Text in this form sorts in time order.
 public enum Timestamp {
+    /// The current time in this form.
+    public static func now() -> String { string(from: Date()) }
+
     /// `date` as `YYYY-MM-DDTHH:MM:SS.sssZ`.
     public static func string(from date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))

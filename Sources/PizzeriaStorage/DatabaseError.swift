@@ -63,6 +63,11 @@ public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible
         DatabaseError(libraryMessage: message, kind: .misuse)
     }
 
+    /// A row the schema guarantees is missing (someone deleted it by hand).
+    public static func missingRow(_ table: String) -> DatabaseError {
+        DatabaseError(extendedResultCode: SQLITE_CORRUPT, message: "the required row of \(table) is missing")
+    }
+
     /// The kind, derived from the primary result code.
     public var kind: Kind {
         switch resultCode {

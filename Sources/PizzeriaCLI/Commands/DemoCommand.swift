@@ -1,32 +1,70 @@
+import Foundation
 import PizzeriaServices
 
 /// `pizzeria demo`: a database with the tutorial's data, to see the product working.
 enum DemoCommand {
     static let command = Command(
         name: "demo",
-        abstract: "Create the database if needed, put the tutorial's menu on it, and show it.",
-        discussion: "Safe to run again: nothing is duplicated.",
+        abstract: "Create the database if needed, put demo data on it (menu, users, orders for tomorrow) and show it.",
+        discussion: "Safe to run again: nothing is duplicated (orders are booked with idempotency keys).",
         run: run)
 
     /// The tutorial's menu.
     static let menu: [(name: String, cents: Int64)] = [("Margherita", 600), ("Porcini", 1200), ("Marinara", 400)]
+    static let users: [(handle: String, name: String)] = [("anna", "Anna Rossi"), ("marco", "Marco Bianchi")]
+    /// Tomorrow's orders: user, local pickup time, items.
+    static let orders: [(user: String, time: String, items: [OrderRequest.Item])] = [
+        ("anna", "19:00", [.init(pizza: "Margherita", quantity: 2), .init(pizza: "Porcini")]),
+        ("marco", "19:00", [.init(pizza: "Marinara", quantity: 3)]),
+        ("marco", "20:30", [.init(pizza: "Porcini", quantity: 2)]),
+    ]
+
+    struct Report: Encodable {
+        let database: String
+        let menu: [Pizza]
+        let users: [User]
+        let orders: [Order]
+    }
 
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let context = invocation.context
         let pizzeria = try context.open(.migrate)
-        var added: [String] = []
+        var notes: [String] = []
+
         for item in menu where try pizzeria.menu.nameTakenBy(item.name, excluding: nil) == nil {
             _ = try pizzeria.menu.save(PizzaDraft(mode: .add, name: item.name, price: Money(cents: item.cents)))
-            added.append(item.name)
+            notes.append("added \(item.name) to the menu")
         }
-        let pizzas = try pizzeria.menu.list()
-        if context.json {
-            try context.printJSON(pizzas)
-        } else {
-            context.console.line("Database: \(context.databasePath)")
-            context.console.line(added.isEmpty ? "The menu was already there." : "Added to the menu: \(added.joined(separator: ", ")).")
-            context.console.line("")
-            context.console.out(PizzaText.table(pizzas, showStatus: false))
+        let existing = Set(try pizzeria.users.list().map(\.handle))
+        for user in users where !existing.contains(user.handle) {
+            try pizzeria.users.add(handle: user.handle, displayName: user.name)
+            notes.append("added user \(user.handle)")
+        }
+
+        let zone = try pizzeria.settings.current().timeZone
+        let tomorrow = PickupTime.dayString(Date().addingTimeInterval(86_400), in: zone)
+        var booked: [Order] = []
+        for (number, order) in orders.enumerated() {
+            guard case .success(let pickup) = PickupTime.parse("\(tomorrow)T\(order.time)", timeZone: zone, now: Date()) else { continue }
+            do {
+                let result = try pizzeria.orders.place(OrderRequest(user: order.user, items: order.items, pickup: pickup,
+                                                                    idempotencyKey: "demo-\(tomorrow)-\(number + 1)"))
+                booked.append(result.order)
+                if result.created { notes.append("booked order \(result.order.id.prefix(8)) for \(order.user)") }
+            } catch let failure as PizzeriaFailure {
+                // The demo shows the product; a refusal (a slot filled by hand, say) is shown, not fatal.
+                notes.append("could not book for \(order.user) at \(order.time): \(failure)")
+            }
+        }
+
+        let report = Report(database: context.databasePath, menu: try pizzeria.menu.list(),
+                            users: try pizzeria.users.list(), orders: booked)
+        try context.emit(report) {
+            var text = "Database: \(context.databasePath)\n"
+            text += notes.isEmpty ? "The demo data was already there.\n" : notes.map { "- \($0)\n" }.joined()
+            text += "\nMenu:\n" + PizzaText.table(report.menu, showStatus: false)
+            text += "\nOrders for tomorrow (\(tomorrow), \(zone.identifier)):\n" + OrderText.table(booked)
+            return text
         }
         return .ok
     }

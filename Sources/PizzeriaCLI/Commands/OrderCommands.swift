@@ -1,0 +1,126 @@
+import Foundation
+import PizzeriaServices
+
+/// `pizzeria order …`: booking and the order lifecycle.
+enum OrderCommands {
+    static let command = Command(
+        name: "order",
+        abstract: "Book orders for a pickup slot and move them through their lifecycle.",
+        discussion: "Lifecycle: placed → preparing → ready → collected; cancelled from placed or preparing.",
+        subcommands: [place, list, show, advance, cancel])
+
+    static let orderArgument = Argument(name: "order", help: "Order id or unique id prefix (4+ characters).")
+
+    struct Placed: Encodable {
+        let order: Order
+        let created: Bool
+
+        enum CodingKeys: String, CodingKey { case created }
+
+        func encode(to encoder: Encoder) throws {
+            try order.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(created, forKey: .created)
+        }
+    }
+
+    static let place = Command(
+        name: "place",
+        abstract: "Book an order for a pickup slot.",
+        discussion: """
+            ITEM is PIZZA or PIZZA=QTY (1 to 20); the same pizza twice is merged. TIME is HH:MM (today),
+            YYYY-MM-DDTHH:MM (both in the pizzeria's time zone) or ISO-8601 with an offset or Z. With --key,
+            booking again with the same content returns the first order instead of a new one.
+            """,
+        arguments: [Argument(name: "user", help: "The user's handle."),
+                    Argument(name: "item", help: "PIZZA or PIZZA=QTY.", isVariadic: true)],
+        options: [.value("pickup", "time", help: "The start of the pickup slot."),
+                  .value("key", "key", help: "An idempotency key (1 to 128 characters).")],
+        examples: ["pizzeria order place anna --pickup 19:30 Margherita=2 Porcini",
+                   "pizzeria order place anna --pickup 2026-12-24T19:30 --key xmas-anna Marinara"],
+        run: { invocation in
+            let context = invocation.context
+            guard let pickupText = invocation.option("pickup") else { throw invocation.usage("missing option --pickup <time>") }
+            let pizzeria = try context.open(.requireCurrent)
+            let items = try invocation.variadic("item").map(parseItem)
+            let zone = try pizzeria.settings.current().timeZone
+            let pickup: Date
+            switch PickupTime.parse(pickupText, timeZone: zone, now: Date()) {
+            case .success(let date): pickup = date
+            case .failure(let error): throw ValidationError([FieldError(field: "pickup", message: error.message)])
+            }
+            let (order, created) = try pizzeria.orders.place(OrderRequest(
+                user: try invocation.required("user"), items: items, pickup: pickup, idempotencyKey: invocation.option("key")))
+            try context.emit(Placed(order: order, created: created)) {
+                (created ? "Booked" : "Already booked with key '\(order.idempotencyKey ?? "")':")
+                    + " order \(order.id.prefix(8)) for \(order.handle), pickup \(order.pickupLocal): "
+                    + "\(OrderText.items(order)), total \(order.total.formatted).\n"
+            }
+            return .ok
+        })
+
+    /// `Margherita` or `Margherita=2`.
+    static func parseItem(_ text: String) throws -> OrderRequest.Item {
+        guard let equals = text.lastIndex(of: "=") else { return OrderRequest.Item(pizza: text, quantity: 1) }
+        let name = String(text[..<equals]), count = String(text[text.index(after: equals)...])
+        guard !name.isEmpty, let quantity = Int(count) else {
+            throw ValidationError([FieldError(field: "item", message: "must be PIZZA or PIZZA=QTY with a whole number, not '\(text)'")])
+        }
+        return OrderRequest.Item(pizza: name, quantity: quantity)
+    }
+
+    static let list = Command(
+        name: "list",
+        abstract: "List orders by pickup time, optionally filtered.",
+        options: [.value("user", "handle", help: "Only this user's orders."),
+                  .value("status", "status", help: "Only orders with this status (placed, preparing, ready, collected, cancelled)."),
+                  .value("date", "date", help: "Only pickups on this day, YYYY-MM-DD (pizzeria time).")],
+        run: { invocation in
+            let context = invocation.context
+            var status: OrderStatus?
+            if let text = invocation.option("status") {
+                guard let parsed = OrderStatus(rawValue: text.lowercased()) else {
+                    throw ValidationError([FieldError(field: "status", message: "must be one of "
+                        + OrderStatus.allCases.map(\.rawValue).joined(separator: ", ") + ", not '\(text)'")])
+                }
+                status = parsed
+            }
+            let orders = try context.open(.requireCurrent).orders.list(
+                user: invocation.option("user"), status: status, day: invocation.option("date"))
+            try context.emit(orders) { OrderText.table(orders) }
+            return .ok
+        })
+
+    static let show = Command(
+        name: "show",
+        abstract: "Show an order: lines with their price snapshots, total, status history.",
+        arguments: [orderArgument],
+        run: { invocation in
+            let context = invocation.context
+            let order = try context.open(.requireCurrent).orders.find(try invocation.required("order"))
+            try context.emit(order) { OrderText.detail(order) }
+            return .ok
+        })
+
+    static let advance = Command(
+        name: "advance",
+        abstract: "Move an order to its next status (placed → preparing → ready → collected).",
+        arguments: [orderArgument],
+        run: { invocation in
+            let context = invocation.context
+            let order = try context.open(.requireCurrent).orders.advance(try invocation.required("order"))
+            try context.emit(order) { "Order \(order.id.prefix(8)) is now \(order.status.rawValue).\n" }
+            return .ok
+        })
+
+    static let cancel = Command(
+        name: "cancel",
+        abstract: "Cancel a placed or preparing order (frees its capacity).",
+        arguments: [orderArgument],
+        run: { invocation in
+            let context = invocation.context
+            let order = try context.open(.requireCurrent).orders.cancel(try invocation.required("order"))
+            try context.emit(order) { "Order \(order.id.prefix(8)) is cancelled.\n" }
+            return .ok
+        })
+}

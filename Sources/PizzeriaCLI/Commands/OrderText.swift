@@ -1,0 +1,38 @@
+import PizzeriaServices
+
+/// How orders look on a terminal.
+enum OrderText {
+    static func items(_ order: Order) -> String {
+        order.lines.map { "\($0.quantity) × \($0.pizzaName)" }.joined(separator: ", ")
+    }
+
+    static func table(_ orders: [Order]) -> String {
+        guard !orders.isEmpty else { return "No orders.\n" }
+        var table = Table("ID", "USER", "PICKUP", "STATUS", "TOTAL", "ITEMS", rightAligned: [4])
+        for order in orders {
+            table.add(String(order.id.prefix(8)), order.handle, order.pickupLocal, order.status.rawValue,
+                      order.total.formatted, items(order))
+        }
+        return table.rendered
+    }
+
+    static func detail(_ order: Order) -> String {
+        var text = """
+            Order \(order.id)
+              user      \(order.handle)
+              pickup    \(order.pickupLocal) (\(order.pickupAt.formatted(.iso8601)))
+              status    \(order.status.rawValue)
+
+            """
+        if let key = order.idempotencyKey { text += "  key       \(key)\n" }
+        var lines = Table("QTY", "PIZZA", "UNIT", "AMOUNT", rightAligned: [0, 2, 3])
+        for line in order.lines {
+            lines.add("\(line.quantity)", line.pizzaName, line.unitPrice.formatted, line.total.formatted)
+        }
+        lines.add("", "Total", "", order.total.formatted)
+        text += "\n" + lines.rendered + "\nStatus history:\n"
+        var history = Table("WHEN", "FROM", "TO")
+        for change in order.history { history.add(change.at, change.from?.rawValue ?? "-", change.to.rawValue) }
+        return text + history.rendered
+    }
+}

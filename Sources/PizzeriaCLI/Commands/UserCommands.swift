@@ -1,0 +1,70 @@
+import PizzeriaServices
+
+/// `pizzeria user …`: the people who order and navigate.
+enum UserCommands {
+    static let command = Command(
+        name: "user",
+        abstract: "Manage users: add, list, show (with their orders).",
+        discussion: "A handle is 1 to 32 characters of a-z 0-9 . _ - (stored lowercase).",
+        subcommands: [add, list, show])
+
+    static let handleArgument = Argument(name: "handle", help: "The user's handle.")
+
+    static let add = Command(
+        name: "add",
+        abstract: "Add a user.",
+        arguments: [handleArgument],
+        options: [.value("name", "name", help: "A display name (optional, at most 80 characters).")],
+        examples: ["pizzeria user add anna --name \"Anna Rossi\""],
+        run: { invocation in
+            let context = invocation.context
+            let user = try context.open(.requireCurrent).users.add(handle: try invocation.required("handle"),
+                                                                   displayName: invocation.option("name"))
+            try context.emit(user) { "Added user \(user.handle)\(user.displayName.map { " (\($0))" } ?? "").\n" }
+            return .ok
+        })
+
+    static let list = Command(
+        name: "list",
+        abstract: "List users by handle.",
+        run: { invocation in
+            let context = invocation.context
+            let users = try context.open(.requireCurrent).users.list()
+            try context.emit(users) {
+                guard !users.isEmpty else { return "No users yet.\n" }
+                var table = Table("HANDLE", "NAME", "SINCE")
+                for user in users { table.add(user.handle, user.displayName ?? "-", user.createdAt) }
+                return table.rendered
+            }
+            return .ok
+        })
+
+    struct Detail: Encodable {
+        let user: User
+        let orders: [Order]
+
+        enum CodingKeys: String, CodingKey { case orders }
+
+        func encode(to encoder: Encoder) throws {
+            try user.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(orders, forKey: .orders)
+        }
+    }
+
+    static let show = Command(
+        name: "show",
+        abstract: "Show a user and their orders.",
+        arguments: [handleArgument],
+        run: { invocation in
+            let context = invocation.context
+            let pizzeria = try context.open(.requireCurrent)
+            let user = try pizzeria.users.find(try invocation.required("handle"))
+            let orders = try pizzeria.orders.list(user: user.handle)
+            try context.emit(Detail(user: user, orders: orders)) {
+                "\(user.handle)\(user.displayName.map { " (\($0))" } ?? "")\n  id     \(user.id)\n  since  \(user.createdAt)\n\nOrders:\n"
+                    + OrderText.table(orders)
+            }
+            return .ok
+        })
+}

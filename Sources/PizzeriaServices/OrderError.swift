@@ -1,0 +1,72 @@
+/// Why an order was refused or not found. Every refusal leaves the database unchanged.
+public enum OrderError: PizzeriaFailure, Equatable {
+    /// No order has this id or id prefix.
+    case notFound(query: String)
+    /// An id prefix shared by several orders.
+    case ambiguous(query: String, candidates: [String])
+    /// The pizza is archived: off the menu, not bookable.
+    case archivedPizza(name: String)
+    /// The pickup time has passed.
+    case pickupInPast(local: String)
+    /// The pickup slot is not within the opening hours.
+    case outsideOpeningHours(local: String, openingHours: String)
+    /// The time is not the start of a slot; `nearest` are the closest valid slots.
+    case notOnSlotBoundary(local: String, slotMinutes: Int, nearest: [String])
+    /// The slot cannot take this many more pizzas.
+    case slotFull(slot: String, remaining: Int, requested: Int)
+    /// The idempotency key was used for an order with other content.
+    case keyReused(key: String, orderID: String)
+    /// The status change is not allowed from the current status.
+    case illegalTransition(orderID: String, from: OrderStatus, action: String)
+    /// A merged line asks for more than the maximum of one pizza.
+    case tooMany(name: String, quantity: Int)
+
+    /// Not found, invalid input, or refused by the current state.
+    public var category: FailureCategory {
+        switch self {
+        case .notFound: .notFound
+        case .ambiguous, .tooMany: .invalidInput
+        default: .refused
+        }
+    }
+
+    /// A sentence for people.
+    public var description: String {
+        switch self {
+        case .notFound(let query):
+            "no order with id or id prefix '\(query)'"
+        case .ambiguous(let query, let candidates):
+            "'\(query)' matches \(candidates.count) orders: " + candidates.map { String($0.prefix(8)) }.joined(separator: ", ")
+        case .archivedPizza(let name):
+            "'\(name)' is archived and cannot be ordered"
+        case .pickupInPast(let local):
+            "pickup: \(local) is in the past"
+        case .outsideOpeningHours(let local, let hours):
+            "pickup: \(local) is outside the opening hours (\(hours), the last slot ends at closing)"
+        case .notOnSlotBoundary(let local, let minutes, let nearest):
+            "pickup: \(local) is not the start of a \(minutes)-minute slot"
+                + (nearest.isEmpty ? "" : "; nearest slots: " + nearest.joined(separator: ", "))
+        case .slotFull(let slot, let remaining, let requested):
+            remaining == 0
+                ? "the \(slot) slot is full (asked for \(requested) pizzas, 0 left)"
+                : "the \(slot) slot has only \(remaining) pizza\(remaining == 1 ? "" : "s") left (asked for \(requested))"
+        case .keyReused(let key, let orderID):
+            "key '\(key)' was already used for order \(orderID.prefix(8)) with different content"
+        case .illegalTransition(let id, let from, let action):
+            "order \(id.prefix(8)) is \(from.rawValue); it cannot be \(action == "cancel" ? "cancelled" : "advanced")"
+                + (action == "cancel" ? " (only placed or preparing orders can)" : " (it is finished)")
+        case .tooMany(let name, let quantity):
+            "quantity: must be from 1 to \(OrderRequest.maximumQuantity) per pizza (\(name): \(quantity) after merging)"
+        }
+    }
+
+    /// What to do next.
+    public var hint: String? {
+        switch self {
+        case .slotFull: "see `pizzeria slots` for slots with room"
+        case .notFound: "see `pizzeria order list`"
+        case .keyReused: "use a new key for a new order"
+        default: nil
+        }
+    }
+}

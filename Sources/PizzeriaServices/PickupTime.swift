@@ -1,0 +1,165 @@
+import Foundation
+
+/// Pickup times: parsing what people type, and formatting in UTC (stored) and local time (shown).
+public enum PickupTime {
+    /// Why a typed time was not understood (the CLI reports it as invalid input).
+    public struct ParseError: Error, Sendable, Equatable {
+        /// The rule it breaks.
+        public let message: String
+    }
+
+    /// Parses a pickup time.
+    ///
+    /// - `HH:MM`: today, in `timeZone`;
+    /// - `YYYY-MM-DDTHH:MM` (or with a space, or with `:SS`): in `timeZone`;
+    /// - ISO-8601 with `Z` or an offset: `2026-12-01T18:30Z`, `2026-12-01T19:30:00+01:00`.
+    public static func parse(_ text: String, timeZone: TimeZone, now: Date) -> Result<Date, ParseError> {
+        let input = text.trimmingWhitespace()
+        let failure = ParseError(message: "must be HH:MM (today), YYYY-MM-DDTHH:MM (pizzeria time) or ISO-8601 with an offset or Z, not '\(input)'")
+        if let minutes = Settings.minutes(input), minutes < 24 * 60 {
+            let day = calendar(timeZone).dateComponents([.year, .month, .day], from: now)
+            guard let date = localDate(year: day.year ?? 0, month: day.month ?? 0, day: day.day ?? 0,
+                                       minutes: minutes, seconds: 0, in: timeZone) else { return .failure(failure) }
+            return .success(date)
+        }
+        guard let parsed = parseDateTime(input) else { return .failure(failure) }
+        let zone: TimeZone
+        if let offset = parsed.offsetSeconds {
+            guard let fixed = TimeZone(secondsFromGMT: offset) else { return .failure(failure) }
+            zone = fixed
+        } else {
+            zone = timeZone
+        }
+        guard let date = localDate(year: parsed.year, month: parsed.month, day: parsed.day,
+                                   minutes: parsed.hour * 60 + parsed.minute, seconds: parsed.second, in: zone) else {
+            return .failure(failure)
+        }
+        return .success(date)
+    }
+
+    /// A calendar date `YYYY-MM-DD` in `timeZone`: the instant it starts and the next day's start.
+    public static func day(_ text: String, timeZone: TimeZone) -> (start: Date, end: Date)? {
+        let parts = text.trimmingWhitespace().split(separator: "-")
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              let start = localDate(year: year, month: month, day: day, minutes: 0, seconds: 0, in: timeZone),
+              let end = calendar(timeZone).date(byAdding: .day, value: 1, to: start) else { return nil }
+        return (start, end)
+    }
+
+    /// The local calendar date of `date`, `YYYY-MM-DD`.
+    public static func dayString(_ date: Date, in timeZone: TimeZone) -> String {
+        let parts = calendar(timeZone).dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    /// `2026-12-01T18:30:00Z`: how pickup times are stored.
+    public static func utc(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+
+    /// Parses the stored form back.
+    public static func fromUTC(_ text: String) -> Date? {
+        guard let parsed = parseDateTime(text), parsed.offsetSeconds == 0 else { return nil }
+        return localDate(year: parsed.year, month: parsed.month, day: parsed.day,
+                         minutes: parsed.hour * 60 + parsed.minute, seconds: parsed.second, in: TimeZone(secondsFromGMT: 0) ?? .current)
+    }
+
+    /// `2026-12-01 19:30` in `timeZone`.
+    public static func local(_ date: Date, in timeZone: TimeZone) -> String {
+        "\(dayString(date, in: timeZone)) \(clock(date, in: timeZone))"
+    }
+
+    /// `19:30` in `timeZone`.
+    public static func clock(_ date: Date, in timeZone: TimeZone) -> String {
+        Settings.clock(minutesOfDay(date, in: timeZone))
+    }
+
+    /// Minutes after local midnight.
+    static func minutesOfDay(_ date: Date, in timeZone: TimeZone) -> Int {
+        let parts = calendar(timeZone).dateComponents([.hour, .minute], from: date)
+        return (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+    }
+
+    /// Seconds past the minute (a slot starts at :00).
+    static func secondsPastMinute(_ date: Date) -> Double {
+        date.timeIntervalSince1970 - (date.timeIntervalSince1970 / 60).rounded(.down) * 60
+    }
+
+    /// The instant of a local date and time, or `nil` when it does not exist.
+    static func localDate(year: Int, month: Int, day: Int, minutes: Int, seconds: Int, in timeZone: TimeZone) -> Date? {
+        guard (1...12).contains(month), (1...31).contains(day), (0...59).contains(seconds) else { return nil }
+        var components = DateComponents()
+        components.year = year
+        components.month = month
+        components.day = day
+        components.hour = minutes / 60
+        components.minute = minutes % 60
+        components.second = seconds
+        let calendar = calendar(timeZone)
+        guard let date = calendar.date(from: components) else { return nil }
+        // Reject dates the calendar rolled over (February 30th).
+        let check = calendar.dateComponents([.year, .month, .day], from: date)
+        guard check.year == year, check.month == month, check.day == day else { return nil }
+        return date
+    }
+
+    static func calendar(_ timeZone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar
+    }
+
+    private struct DateTime {
+        var year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0
+        var offsetSeconds: Int?
+    }
+
+    /// `YYYY-MM-DD[T| ]HH:MM[:SS][Z|±HH:MM|±HHMM]`.
+    private static func parseDateTime(_ text: String) -> DateTime? {
+        let scalars = Array(text.unicodeScalars)
+        var index = 0
+        func number(_ digits: Int) -> Int? {
+            guard index + digits <= scalars.count else { return nil }
+            var value = 0
+            for scalar in scalars[index..<index + digits] {
+                guard let digit = Int(String(scalar)), scalar.isASCII else { return nil }
+                value = value * 10 + digit
+            }
+            index += digits
+            return value
+        }
+        func expect(_ characters: String) -> Bool {
+            guard index < scalars.count, characters.unicodeScalars.contains(scalars[index]) else { return false }
+            index += 1
+            return true
+        }
+        var result = DateTime()
+        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+              expect("Tt "), let hour = number(2), expect(":"), let minute = number(2),
+              hour < 24, minute < 60 else { return nil }
+        (result.year, result.month, result.day, result.hour, result.minute) = (year, month, day, hour, minute)
+        if index < scalars.count, scalars[index] == ":" {
+            index += 1
+            guard let second = number(2), second < 60 else { return nil }
+            result.second = second
+        }
+        if index == scalars.count { return result }
+        if expect("Zz"), index == scalars.count {
+            result.offsetSeconds = 0
+            return result
+        }
+        guard index < scalars.count, "+-".unicodeScalars.contains(scalars[index]) else { return nil }
+        let sign = scalars[index] == "-" ? -1 : 1
+        index += 1
+        guard let hours = number(2) else { return nil }
+        _ = expect(":")
+        guard let minutes = number(2), index == scalars.count, hours < 24, minutes < 60 else { return nil }
+        result.offsetSeconds = sign * (hours * 3600 + minutes * 60)
+        return result
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// The pizzeria's booking settings, stored in the database's single `settings` row.
+///
+/// JSON: `{"slot_minutes", "slot_capacity", "opening_hours": "12:00-23:00", "opens_at",
+/// "closes_at", "time_zone", "time_zone_is_default"}`.
+public struct Settings: Sendable, Hashable, Encodable {
+    /// Length of a pickup slot; divides 60.
+    public let slotMinutes: Int
+    /// Pizzas the kitchen makes per slot.
+    public let slotCapacity: Int
+    /// Opening time, minutes after local midnight.
+    public let opensAt: Int
+    /// Closing time, minutes after local midnight (1440 = midnight). The last slot starts
+    /// `slotMinutes` before it.
+    public let closesAt: Int
+    /// The stored IANA zone, or `nil` for the machine's zone.
+    public let storedTimeZone: String?
+
+    /// The zone times are shown and typed in: the stored one, else the machine's.
+    public var timeZone: TimeZone {
+        storedTimeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
+    }
+
+    /// `12:00-23:00`.
+    public var openingHours: String { "\(Self.clock(opensAt))-\(Self.clock(closesAt))" }
+
+    /// `HH:MM` for minutes after midnight.
+    public static func clock(_ minutes: Int) -> String {
+        String(format: "%02d:%02d", minutes / 60, minutes % 60)
+    }
+
+    /// Minutes after midnight for `HH:MM` (00:00…24:00), or `nil`.
+    public static func minutes(_ clock: String) -> Int? {
+        let parts = clock.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2,
+              parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
+              let hours = Int(parts[0]), let minutes = Int(parts[1]), minutes < 60,
+              hours < 24 || (hours == 24 && minutes == 0) else { return nil }
+        return hours * 60 + minutes
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case slotMinutes = "slot_minutes", slotCapacity = "slot_capacity", openingHours = "opening_hours"
+        case opensAt = "opens_at", closesAt = "closes_at", timeZone = "time_zone", timeZoneIsDefault = "time_zone_is_default"
+    }
+
+    /// The documented JSON shape.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(slotMinutes, forKey: .slotMinutes)
+        try container.encode(slotCapacity, forKey: .slotCapacity)
+        try container.encode(openingHours, forKey: .openingHours)
+        try container.encode(Self.clock(opensAt), forKey: .opensAt)
+        try container.encode(Self.clock(closesAt), forKey: .closesAt)
+        try container.encode(timeZone.identifier, forKey: .timeZone)
+        try container.encode(storedTimeZone == nil, forKey: .timeZoneIsDefault)
+    }
+}
+
+/// A setting that `config set` can change, by its CLI key.
+public enum SettingKey: String, Sendable, CaseIterable {
+    /// `slot-minutes`: 1–60, dividing 60.
+    case slotMinutes = "slot-minutes"
+    /// `slot-capacity`: 1–10000 pizzas.
+    case slotCapacity = "slot-capacity"
+    /// `opening-hours`: `HH:MM-HH:MM`, opening before closing.
+    case openingHours = "opening-hours"
+    /// `time-zone`: an IANA name such as `Europe/Rome`, or `system` for the machine's.
+    case timeZone = "time-zone"
+
+    /// What values it takes, for errors and help.
+    public var rule: String {
+        switch self {
+        case .slotMinutes: "a whole number of minutes that divides 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30 or 60)"
+        case .slotCapacity: "a whole number of pizzas from 1 to 10000"
+        case .openingHours: "HH:MM-HH:MM with opening before closing, such as 12:00-23:00 (24:00 is midnight)"
+        case .timeZone: "an IANA time zone such as Europe/Rome, or 'system' for this machine's zone"
+        }
+    }
+}

@@ -1,0 +1,92 @@
+/// A person using the app or booking orders, named by a handle.
+///
+/// JSON: `{"id", "handle", "display_name", "created_at"}`.
+public struct User: Sendable, Hashable, Identifiable, Encodable {
+    /// Lowercase UUID text.
+    public let id: String
+    /// 1–32 characters of `a-z 0-9 . _ -`, lowercase, unique.
+    public let handle: String
+    /// Optional name for people.
+    public let displayName: String?
+    /// When it was added (ISO-8601 UTC).
+    public let createdAt: String
+
+    private enum CodingKeys: String, CodingKey {
+        case id, handle, displayName = "display_name", createdAt = "created_at"
+    }
+}
+
+/// The rules for handles and display names.
+public enum UserRules {
+    /// The longest handle.
+    public static let maximumHandleLength = 32
+    /// The longest display name, in user-perceived characters.
+    public static let maximumDisplayNameLength = 80
+
+    /// `raw` trimmed and lowercased: handles are stored lowercase.
+    public static func normalizeHandle(_ raw: String) -> String { raw.trimmingWhitespace().lowercased() }
+
+    /// The rules a normalised handle breaks.
+    public static func handleProblems(_ handle: String) -> [FieldError] {
+        if handle.isEmpty { return [FieldError(field: "handle", message: "must not be empty")] }
+        var errors: [FieldError] = []
+        if handle.count > maximumHandleLength {
+            errors.append(FieldError(field: "handle", message: "must be at most \(maximumHandleLength) characters (has \(handle.count))"))
+        }
+        if !handle.unicodeScalars.allSatisfy({ "abcdefghijklmnopqrstuvwxyz0123456789._-".unicodeScalars.contains($0) }) {
+            errors.append(FieldError(field: "handle", message: "may contain only a-z, 0-9, '.', '_' and '-'"))
+        }
+        return errors
+    }
+
+    /// The trimmed display name, `nil` when blank.
+    public static func normalizeDisplayName(_ raw: String?) -> String? {
+        guard let trimmed = raw.map({ $0.trimmingWhitespace().precomposedStringWithCanonicalMapping }), !trimmed.isEmpty else { return nil }
+        return trimmed
+    }
+
+    /// The rules a normalised display name breaks.
+    public static func displayNameProblems(_ name: String?) -> [FieldError] {
+        guard let name else { return [] }
+        var errors: [FieldError] = []
+        if name.count > maximumDisplayNameLength {
+            errors.append(FieldError(field: "name", message: "must be at most \(maximumDisplayNameLength) characters (has \(name.count))"))
+        }
+        if name.unicodeScalars.contains(where: PizzaName.isForbidden) {
+            errors.append(FieldError(field: "name", message: "must not contain control characters or line breaks"))
+        }
+        return errors
+    }
+}
+
+/// Why a user lookup or change was refused.
+public enum UserError: PizzeriaFailure, Equatable {
+    /// No user has this handle.
+    case notFound(handle: String)
+    /// The handle is taken.
+    case duplicateHandle(String)
+
+    /// Not found, or refused.
+    public var category: FailureCategory {
+        switch self {
+        case .notFound: .notFound
+        case .duplicateHandle: .refused
+        }
+    }
+
+    /// A sentence for people.
+    public var description: String {
+        switch self {
+        case .notFound(let handle): "no user with handle '\(handle)'"
+        case .duplicateHandle(let handle): "handle: '\(handle)' is already taken"
+        }
+    }
+
+    /// What to do next.
+    public var hint: String? {
+        switch self {
+        case .notFound(let handle): "add it with `pizzeria user add \(UserRules.normalizeHandle(handle))`, or see `pizzeria user list`"
+        case .duplicateHandle: nil
+        }
+    }
+}
