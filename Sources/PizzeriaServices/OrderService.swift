@@ -24,6 +24,7 @@ public final class OrderService: Sendable {
     ///   names; ``OrderError`` when the state refuses it (archived pizza, pickup in the past,
     ///   outside opening hours, not on a slot boundary, not enough capacity, key reused with
     ///   other content). Nothing is written when it throws.
+    @discardableResult
     public func place(_ request: OrderRequest) throws -> (order: Order, created: Bool) {
         let problems = request.problems()
         guard problems.isEmpty else { throw ValidationError(problems) }

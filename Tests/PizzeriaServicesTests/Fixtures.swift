@@ -4,12 +4,13 @@ import PizzeriaTestSupport
 
 /// A fresh Pizzeria on a new file, kept alive with its directory.
 struct Fixture {
-    let directory = TemporaryDirectory()
+    let directory: TemporaryDirectory
     let pizzeria: Pizzeria
     var path: String { directory.path("pizzeria.sqlite") }
 
-    init() throws {
-        pizzeria = try Pizzeria.open(path: directory.path("pizzeria.sqlite"))
+    init(directory: TemporaryDirectory = TemporaryDirectory(), now: @escaping @Sendable () -> Date = { Date() }) throws {
+        self.directory = directory
+        pizzeria = try Pizzeria.open(path: directory.path("pizzeria.sqlite"), now: now)
     }
 
     /// Adds a pizza through the add flow.

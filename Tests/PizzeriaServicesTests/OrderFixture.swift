@@ -1,0 +1,38 @@
+import Foundation
+import PizzeriaServices
+import PizzeriaTestSupport
+
+/// A Pizzeria on a new file with a fixed clock (2026-12-01 10:00 in Rome), a menu and two
+/// users: the order tests' starting point.
+struct OrderFixture {
+    static let zone = "Europe/Rome"
+    let base: Fixture
+    let now: Date
+    var pizzeria: Pizzeria { base.pizzeria }
+
+    init(capacity: Int = 12) throws {
+        let directory = TemporaryDirectory()
+        let now = try PickupTime.parse("2026-12-01T10:00", timeZone: TimeZone(identifier: Self.zone) ?? .current, now: Date()).get()
+        self.now = now
+        base = try Fixture(directory: directory, now: { now })
+        try pizzeria.settings.set(.timeZone, to: Self.zone)
+        try pizzeria.settings.set(.slotCapacity, to: "\(capacity)")
+        try base.add("Margherita", 600)
+        try base.add("Porcini", 1200)
+        try base.add("Marinara", 400)
+        try pizzeria.users.add(handle: "anna", displayName: "Anna")
+        try pizzeria.users.add(handle: "marco")
+    }
+
+    /// A local time in Rome on 2026-12-01 (or `day`).
+    func at(_ time: String, day: String = "2026-12-01") throws -> Date {
+        try PickupTime.parse("\(day)T\(time)", timeZone: TimeZone(identifier: Self.zone) ?? .current, now: now).get()
+    }
+
+    @discardableResult
+    func place(_ user: String = "anna", _ time: String = "19:00", day: String = "2026-12-01", key: String? = nil,
+               _ items: (String, Int)...) throws -> (order: Order, created: Bool) {
+        try pizzeria.orders.place(OrderRequest(user: user, items: items.map { .init(pizza: $0.0, quantity: $0.1) },
+                                               pickup: try at(time, day: day), idempotencyKey: key))
+    }
+}

@@ -1,0 +1,254 @@
+import Foundation
+import Testing
+@testable import PizzeriaServices
+import PizzeriaStorage
+import PizzeriaTestSupport
+
+@Suite("Orders: booking, capacity, idempotency, lifecycle")
+struct OrderServiceTests {
+    @Test("a booking snapshots names and prices, merges repeats and totals in cents")
+    func booking() throws {
+        let fixture = try OrderFixture()
+        let (order, created) = try fixture.place("anna", "19:30", ("margherita", 2), ("Porcini", 1), ("MARGHERITA", 1))
+        #expect(created)
+        #expect(order.lines.map(\.pizzaName) == ["Margherita", "Porcini"])
+        #expect(order.lines.map(\.quantity) == [3, 1])
+        #expect(order.total == Money(cents: 3 * 600 + 1200))
+        #expect(order.status == .placed && order.history.map(\.to) == [.placed])
+        #expect(order.pickupLocal == "2026-12-01 19:30")
+        #expect(PickupTime.utc(order.pickupAt) == "2026-12-01T18:30:00Z")
+
+        // A later menu edit does not change the booked order.
+        var draft = try fixture.pizzeria.menu.editDraft(for: "Margherita")
+        draft.price = Money(cents: 999)
+        draft.name = "Margherita Nuova"
+        _ = try fixture.pizzeria.menu.save(draft)
+        let again = try fixture.pizzeria.orders.find(order.id)
+        #expect(again.lines[0].pizzaName == "Margherita" && again.lines[0].unitPrice.cents == 600)
+        #expect(again.total == order.total)
+    }
+
+    @Test("every refusal says why and leaves the database unchanged")
+    func refusals() throws {
+        let fixture = try OrderFixture(capacity: 5)
+        try fixture.place("marco", "19:00", ("Marinara", 3))
+        try fixture.pizzeria.menu.archive("Porcini")
+        let before = try fixture.base.snapshot()
+        func refused(_ expected: String, file: String = #fileID, line: Int = #line, _ body: () throws -> Void) {
+            do {
+                try body()
+                Issue.record("accepted, expected: \(expected)", sourceLocation: SourceLocation(fileID: file, filePath: file, line: line, column: 1))
+            } catch {
+                #expect("\(error)".contains(expected), "\(error)", sourceLocation: SourceLocation(fileID: file, filePath: file, line: line, column: 1))
+            }
+        }
+        refused("no user with handle 'nobody'") { try fixture.place("nobody", "19:00", ("Margherita", 1)) }
+        refused("no pizza with id, id prefix or name 'Hawaii'") { try fixture.place("anna", "19:00", ("Hawaii", 1)) }
+        refused("'Porcini' is archived") { try fixture.place("anna", "19:00", ("Porcini", 1)) }
+        refused("is in the past") { try fixture.place("anna", "09:45", ("Margherita", 1)) }
+        refused("outside the opening hours (12:00-23:00") { try fixture.place("anna", "11:45", ("Margherita", 1)) }
+        refused("outside the opening hours") { try fixture.place("anna", "23:00", ("Margherita", 1)) }
+        refused("not the start of a 15-minute slot; nearest slots: 19:00, 19:15") { try fixture.place("anna", "19:07", ("Margherita", 1)) }
+        refused("nearest slots: 22:45") { try fixture.place("anna", "22:50", ("Margherita", 1)) }
+        refused("not the start of a 15-minute slot") {
+            _ = try fixture.pizzeria.orders.place(OrderRequest(user: "anna", items: [.init(pizza: "Margherita")],
+                                                               pickup: try fixture.at("19:00").addingTimeInterval(30)))
+        }
+        refused("has only 2 pizzas left (asked for 3)") { try fixture.place("anna", "19:00", ("Margherita", 3)) }
+        refused("items: must name at least one pizza") { try fixture.place("anna", "19:00") }
+        refused("quantity: must be from 1 to 20 (Margherita: 21)") { try fixture.place("anna", "19:00", ("Margherita", 21)) }
+        refused("quantity: must be from 1 to 20 (Margherita: 0)") { try fixture.place("anna", "19:00", ("Margherita", 0)) }
+        refused("Margherita: 22 after merging") { try fixture.place("anna", "19:00", ("Margherita", 11), ("margherita", 11)) }
+        #expect(try fixture.base.snapshot() == before)
+    }
+
+    @Test("the categories of refusals", arguments: [
+        (OrderError.pickupInPast(local: ""), FailureCategory.refused),
+        (OrderError.slotFull(slot: "", remaining: 0, requested: 1), .refused),
+        (OrderError.keyReused(key: "", orderID: ""), .refused),
+        (OrderError.notFound(query: ""), .notFound),
+        (OrderError.tooMany(name: "", quantity: 21), .invalidInput),
+    ])
+    func categories(error: OrderError, category: FailureCategory) {
+        #expect(error.category == category)
+    }
+
+    @Test("capacity: a slot takes exactly its capacity; a cancellation frees it")
+    func capacity() throws {
+        let fixture = try OrderFixture(capacity: 4)
+        let first = try fixture.place("anna", "19:00", ("Margherita", 3)).order
+        #expect(throws: OrderError.slotFull(slot: "2026-12-01 19:00", remaining: 1, requested: 2)) {
+            try fixture.place("marco", "19:00", ("Marinara", 2))
+        }
+        try fixture.place("marco", "19:00", ("Marinara", 1))
+        #expect(throws: OrderError.slotFull(slot: "2026-12-01 19:00", remaining: 0, requested: 1)) {
+            try fixture.place("marco", "19:00", ("Marinara", 1))
+        }
+        // Another slot is unaffected.
+        try fixture.place("marco", "19:15", ("Marinara", 4))
+        _ = try fixture.pizzeria.orders.cancel(first.id)
+        try fixture.place("marco", "19:00", ("Porcini", 3))
+        let slot = try fixture.pizzeria.orders.slots(day: "2026-12-01").first { $0.local == "19:00" }
+        #expect(slot?.booked == 4 && slot?.remaining == 0)
+    }
+
+    @Test("the database refuses an overbooking line whoever writes it")
+    func capacityTrigger() throws {
+        let fixture = try OrderFixture(capacity: 2)
+        let order = try fixture.place("anna", "19:00", ("Margherita", 2)).order
+        let error = #expect(throws: DatabaseError.self) {
+            try fixture.pizzeria.database.write { db in
+                try db.execute("INSERT INTO orders (id, user_id, pickup_at) SELECT 'aaaaaaaa-0000-4000-8000-000000000000', user_id, pickup_at FROM orders")
+                try db.run("INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity) SELECT 'aaaaaaaa-0000-4000-8000-000000000000', 1, pizza_id, pizza_name, unit_price_cents, 1 FROM order_lines WHERE order_id = ?", [order.id])
+            }
+        }
+        #expect(error?.message.contains("slot capacity exceeded") == true)
+    }
+
+    @Test("idempotency: same key and content returns the first order; other content is refused")
+    func idempotency() throws {
+        let fixture = try OrderFixture()
+        let first = try fixture.place("anna", "19:00", key: "k1", ("Margherita", 2))
+        let before = try fixture.base.snapshot()
+        let retry = try fixture.place("anna", "19:00", key: "k1", ("margherita", 1), ("Margherita", 1))
+        #expect(!retry.created && retry.order.id == first.order.id)
+        #expect(try fixture.base.snapshot() == before)
+        for attempt in [{ try fixture.place("anna", "19:15", key: "k1", ("Margherita", 2)) },
+                        { try fixture.place("marco", "19:00", key: "k1", ("Margherita", 2)) },
+                        { try fixture.place("anna", "19:00", key: "k1", ("Margherita", 3)) }] {
+            let error = #expect(throws: OrderError.self) { try attempt() }
+            guard case .keyReused = error else { Issue.record("\(String(describing: error))"); continue }
+        }
+        #expect(try fixture.base.snapshot() == before)
+        // A retry still returns the order after the pizza was archived and the slot filled.
+        try fixture.pizzeria.menu.archive("Margherita")
+        #expect(try fixture.place("anna", "19:00", key: "k1", ("Margherita", 2)).order.id == first.order.id)
+    }
+
+    @Test("the status machine, exhaustively: only the lifecycle's transitions are allowed")
+    func statusMachine() throws {
+        let allowed: Set<[OrderStatus]> = [[.placed, .preparing], [.preparing, .ready], [.ready, .collected],
+                                           [.placed, .cancelled], [.preparing, .cancelled]]
+        for from in OrderStatus.allCases {
+            for to in OrderStatus.allCases where to != from {
+                #expect(from.canChange(to: to) == allowed.contains([from, to]), "\(from) → \(to)")
+            }
+        }
+        // The schema's trigger holds the same table.
+        let fixture = try OrderFixture()
+        for from in OrderStatus.allCases {
+            for to in OrderStatus.allCases where to != from {
+                let order = try fixture.place("anna", "19:00", ("Margherita", 1)).order
+                for step in path(to: from) {
+                    try fixture.pizzeria.database.write { db in try db.run("UPDATE orders SET status = ? WHERE id = ?", [step.rawValue, order.id]) }
+                }
+                let accepted = (try? fixture.pizzeria.database.write { db in
+                    try db.run("UPDATE orders SET status = ? WHERE id = ?", [to.rawValue, order.id])
+                }) != nil
+                #expect(accepted == allowed.contains([from, to]), "trigger: \(from) → \(to)")
+                if from != .cancelled, to != .cancelled, (try? fixture.pizzeria.orders.find(order.id))?.status != .cancelled {
+                    _ = try? fixture.pizzeria.orders.cancel(order.id)
+                }
+            }
+        }
+    }
+
+    /// The statuses to walk through, from placed, to reach `status`.
+    func path(to status: OrderStatus) -> [OrderStatus] {
+        switch status {
+        case .placed: []
+        case .preparing: [.preparing]
+        case .ready: [.preparing, .ready]
+        case .collected: [.preparing, .ready, .collected]
+        case .cancelled: [.cancelled]
+        }
+    }
+
+    @Test("advance and cancel through the service, recording each change; refusals name the status")
+    func lifecycle() throws {
+        let fixture = try OrderFixture()
+        let order = try fixture.place("anna", "19:00", ("Margherita", 1)).order
+        #expect(try fixture.pizzeria.orders.advance(order.id).status == .preparing)
+        #expect(try fixture.pizzeria.orders.advance(String(order.id.prefix(8))).status == .ready)
+        #expect(throws: OrderError.illegalTransition(orderID: order.id, from: .ready, action: "cancel")) {
+            try fixture.pizzeria.orders.cancel(order.id)
+        }
+        let collected = try fixture.pizzeria.orders.advance(order.id)
+        #expect(collected.history.map(\.to) == [.placed, .preparing, .ready, .collected])
+        #expect(collected.history.map(\.from) == [nil, .placed, .preparing, .ready])
+        let error = #expect(throws: OrderError.self) { try fixture.pizzeria.orders.advance(order.id) }
+        #expect(error?.description.contains("is collected") == true)
+
+        let other = try fixture.place("marco", "19:15", ("Marinara", 1)).order
+        #expect(try fixture.pizzeria.orders.cancel(other.id).status == .cancelled)
+        #expect(throws: OrderError.illegalTransition(orderID: other.id, from: .cancelled, action: "advance")) {
+            try fixture.pizzeria.orders.advance(other.id)
+        }
+    }
+
+    @Test("lists by user, status and day; slots; sales from the snapshots without cancelled orders")
+    func reports() throws {
+        let fixture = try OrderFixture()
+        try fixture.place("anna", "19:00", ("Margherita", 2))
+        let cancelled = try fixture.place("anna", "19:00", ("Porcini", 5)).order
+        _ = try fixture.pizzeria.orders.cancel(cancelled.id)
+        try fixture.place("marco", "20:00", ("Porcini", 1), ("Margherita", 1))
+        try fixture.place("marco", "12:00", day: "2026-12-02", ("Marinara", 4))
+
+        #expect(try fixture.pizzeria.orders.list(user: "anna").count == 2)
+        #expect(try fixture.pizzeria.orders.list(status: .cancelled).map(\.id) == [cancelled.id])
+        #expect(try fixture.pizzeria.orders.list(day: "2026-12-02").map(\.handle) == ["marco"])
+        #expect(throws: UserError.notFound(handle: "nobody")) { try fixture.pizzeria.orders.list(user: "nobody") }
+
+        let slots = try fixture.pizzeria.orders.slots(day: "2026-12-01")
+        #expect(slots.count == 44 && slots.first?.local == "12:00" && slots.last?.local == "22:45")
+        #expect(slots.first { $0.local == "19:00" }?.booked == 2)
+        #expect(slots.first { $0.local == "20:00" }?.booked == 2)
+
+        let sales = try fixture.pizzeria.orders.sales(from: "2026-12-01", to: "2026-12-01")
+        #expect(sales.rows.map(\.name) == ["Margherita", "Porcini"])
+        #expect(sales.quantity == 4 && sales.revenue == Money(cents: 3 * 600 + 1200))
+        #expect(try fixture.pizzeria.orders.sales().revenue == Money(cents: 3 * 600 + 1200 + 4 * 400))
+    }
+
+    @Test("the queries use indexes: a user's orders, a slot's load, an order's lines", arguments: [
+        ("SELECT id FROM orders WHERE user_id = ? ORDER BY pickup_at", "orders_by_user"),
+        ("SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id WHERE o.pickup_at = ? AND o.status <> 'cancelled'", "orders_by_pickup"),
+        ("SELECT pizza_id, pizza_name, unit_price_cents, quantity FROM order_lines WHERE order_id = ? ORDER BY line_no", "PRIMARY KEY"),
+        ("SELECT from_status, to_status, at FROM order_status_events WHERE order_id = ? ORDER BY id", "order_status_events_by_order"),
+    ])
+    func queryPlans(sql: String, index: String) throws {
+        let fixture = try OrderFixture()
+        let plan = try fixture.pizzeria.database.read { db in
+            try db.fetchAll("EXPLAIN QUERY PLAN " + sql, ["x"]) { try $0.string(3) }
+        }
+        #expect(plan.contains { $0.contains(index) }, "\(plan)")
+        #expect(!plan.contains { $0.hasPrefix("SCAN") }, "\(plan)")
+    }
+
+    @Test("settings are validated, naming the key and the rule", arguments: [
+        (SettingKey.slotMinutes, "7"), (.slotMinutes, "0"), (.slotMinutes, "abc"), (.slotCapacity, "0"),
+        (.slotCapacity, "10001"), (.openingHours, "23:00-12:00"), (.openingHours, "12-23"), (.openingHours, "12:00-24:30"),
+        (.timeZone, "Mars/Olympus"), (.timeZone, ""),
+    ])
+    func invalidSettings(key: SettingKey, value: String) throws {
+        let fixture = try Fixture()
+        let before = try fixture.pizzeria.settings.current()
+        let error = #expect(throws: ValidationError.self) { try fixture.pizzeria.settings.set(key, to: value) }
+        #expect(error?.errors.first?.field == key.rawValue)
+        #expect(try fixture.pizzeria.settings.current() == before)
+    }
+
+    @Test("settings change and shape the slots")
+    func settingsShapeSlots() throws {
+        let fixture = try OrderFixture()
+        try fixture.pizzeria.settings.set(.slotMinutes, to: "30")
+        try fixture.pizzeria.settings.set(.openingHours, to: "18:00-20:00")
+        try fixture.pizzeria.settings.set(.slotCapacity, to: "3")
+        #expect(try fixture.pizzeria.orders.slots(day: "2026-12-01").map(\.local) == ["18:00", "18:30", "19:00", "19:30"])
+        #expect(throws: OrderError.self) { try fixture.place("anna", "19:15", ("Margherita", 1)) }
+        #expect(try fixture.place("anna", "19:30", ("Margherita", 3)).created)
+        let settings = try fixture.pizzeria.settings.set(.timeZone, to: "system")
+        #expect(settings.storedTimeZone == nil)
+    }
+}
