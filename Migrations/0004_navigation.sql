@@ -99,7 +99,7 @@ SELECT u.handle,
 FROM users u
 ORDER BY u.handle;
 
--- The history with handles and route labels instead of ids.
+-- The history with handles and route labels instead of ids (opaque elements show their type).
 CREATE VIEW navigation_history AS
 SELECT e.id AS event_id,
        u.handle,
@@ -109,6 +109,7 @@ SELECT e.id AS event_id,
                    coalesce(p.name,
                             CASE WHEN json_extract(j.value, '$.order.id') IS NOT NULL
                                  THEN 'order ' || substr(json_extract(j.value, '$.order.id'), 1, 8) END,
+                            json_extract(j.value, '$.opaque.type'),
                             j.value),
                    ' › ')
         FROM json_each(e.routes) j

@@ -26,6 +26,8 @@ public final class Pizzeria: Sendable {
     public let settings: SettingsService
     /// Booking, lifecycle, slots and sales.
     public let orders: OrderService
+    /// Each user's router: stack, sheet, history, deep links.
+    public let navigation: NavigationService
 
     /// Wraps an open database whose schema is current.
     /// - Parameter now: the clock; tests pass a fixed one.
@@ -35,6 +37,7 @@ public final class Pizzeria: Sendable {
         self.users = UserService(database: database)
         self.settings = SettingsService(database: database)
         self.orders = OrderService(database: database, now: now)
+        self.navigation = NavigationService(database: database)
     }
 
     /// Opens (by default creating and migrating) the database at `path`.

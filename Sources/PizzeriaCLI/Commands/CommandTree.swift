@@ -11,6 +11,7 @@ enum CommandTree {
         subcommands: [
             InitCommand.command, MigrationsCommand.command, CheckCommand.command, BackupCommand.command,
             DemoCommand.command, PizzaCommands.command, UserCommands.command, ConfigCommands.command,
-            OrderCommands.command, SlotsCommand.command, ReportCommands.command,
+            OrderCommands.command, SlotsCommand.command, ReportCommands.command, NavigationCommands.command,
+            SheetCommands.command,
         ])
 }

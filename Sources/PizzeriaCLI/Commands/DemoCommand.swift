@@ -5,7 +5,7 @@ import PizzeriaServices
 enum DemoCommand {
     static let command = Command(
         name: "demo",
-        abstract: "Create the database if needed, put demo data on it (menu, users, orders for tomorrow) and show it.",
+        abstract: "Create the database if needed, put demo data on it (menu, users, orders, navigation) and show it.",
         discussion: "Safe to run again: nothing is duplicated (orders are booked with idempotency keys).",
         run: run)
 
@@ -24,6 +24,8 @@ enum DemoCommand {
         let menu: [Pizza]
         let users: [User]
         let orders: [Order]
+        let navigation: NavigationState
+        let history: [NavigationEvent]
     }
 
     static func run(_ invocation: Invocation) throws -> ExitCode {
@@ -57,13 +59,30 @@ enum DemoCommand {
             }
         }
 
+        // Anna browses the menu as in the app, once: the walk is history, not repeated on re-runs.
+        let navigation = pizzeria.navigation
+        if try navigation.history(of: "anna", limit: 1).isEmpty {
+            let margherita = try navigation.route(from: "pizza:Margherita"), porcini = try navigation.route(from: "pizza:Porcini")
+            try navigation.push("anna", [margherita])
+            try navigation.push("anna", [porcini])
+            try navigation.pop("anna")
+            try navigation.random("anna", seed: 42)
+            if let order = booked.first(where: { $0.handle == "anna" }) {
+                try navigation.push("anna", [.order(id: order.id)])
+            }
+            notes.append("walked anna through the menu")
+        }
+
         let report = Report(database: context.databasePath, menu: try pizzeria.menu.list(),
-                            users: try pizzeria.users.list(), orders: booked)
+                            users: try pizzeria.users.list(), orders: booked,
+                            navigation: try navigation.state(of: "anna"), history: try navigation.history(of: "anna", limit: 20))
         try context.emit(report) {
             var text = "Database: \(context.databasePath)\n"
             text += notes.isEmpty ? "The demo data was already there.\n" : notes.map { "- \($0)\n" }.joined()
             text += "\nMenu:\n" + PizzaText.table(report.menu, showStatus: false)
             text += "\nOrders for tomorrow (\(tomorrow), \(zone.identifier)):\n" + OrderText.table(booked)
+            text += "\nAnna's navigation:\n" + NavigationText.state(report.navigation)
+            text += "\nAnna's history:\n" + NavigationText.history(report.history)
             return text
         }
         return .ok

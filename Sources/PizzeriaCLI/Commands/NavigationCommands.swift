@@ -1,0 +1,186 @@
+import Foundation
+import PizzeriaServices
+
+/// `pizzeria nav …`: each user's router.
+enum NavigationCommands {
+    static let command = Command(
+        name: "nav",
+        abstract: "Each user's navigation: the stack over the menu, router operations, deep links, history.",
+        discussion: """
+            ROUTE is pizza:PIZZA (id, id prefix or name) or order:ORDER (id or id prefix). Every operation is
+            one transaction that updates the stack and appends to the history; a refused one changes nothing.
+            """,
+        subcommands: [show, push, pop, root, random, open, history, export, importCommand, stats])
+
+    static let user = Argument(name: "user", help: "The user's handle.")
+
+    /// Prints the state after an operation.
+    static func report(_ state: NavigationState, _ context: Context) throws -> ExitCode {
+        try context.emit(state) { NavigationText.state(state) }
+        return .ok
+    }
+
+    static let show = Command(
+        name: "show",
+        abstract: "Show the user's path, current and previous route, and sheet.",
+        arguments: [user],
+        run: { invocation in
+            try report(try invocation.context.open(.requireCurrent).navigation.state(of: try invocation.required("user")), invocation.context)
+        })
+
+    static let push = Command(
+        name: "push",
+        abstract: "Push one or several routes (several at once are one change).",
+        arguments: [user, Argument(name: "route", help: "pizza:PIZZA or order:ORDER.", isVariadic: true)],
+        examples: ["pizzeria nav push anna pizza:Margherita", "pizzeria nav push anna pizza:Margherita pizza:Porcini"],
+        run: { invocation in
+            let navigation = try invocation.context.open(.requireCurrent).navigation
+            let routes = try invocation.variadic("route").map(navigation.route(from:))
+            return try report(try navigation.push(try invocation.required("user"), routes), invocation.context)
+        })
+
+    static let pop = Command(
+        name: "pop",
+        abstract: "Pop the top route, COUNT routes, or back to a depth.",
+        discussion: "Refused (exit 1) on an empty stack or when COUNT is greater than the depth.",
+        arguments: [user, Argument(name: "count", help: "How many routes to pop (default 1).", isOptional: true)],
+        options: [.value("to", "depth", help: "Pop back to this depth instead (0 is the menu).")],
+        run: { invocation in
+            let context = invocation.context
+            let handle = try invocation.required("user")
+            if let depth = try invocation.integer("to", in: 0...Int(Int32.max)) {
+                guard invocation.argument("count") == nil else { throw invocation.usage("give COUNT or --to, not both") }
+                return try report(try context.open(.requireCurrent).navigation.popTo(handle, depth: depth), context)
+            }
+            var count = 1
+            if let text = invocation.argument("count") {
+                guard let parsed = Int(text) else {
+                    throw ValidationError([FieldError(field: "count", message: "must be a whole number, not '\(text)'")])
+                }
+                count = parsed
+            }
+            return try report(try context.open(.requireCurrent).navigation.pop(handle, count: count), context)
+        })
+
+    static let root = Command(
+        name: "root",
+        abstract: "Pop to the root: back to the menu.",
+        arguments: [user],
+        run: { invocation in
+            try report(try invocation.context.open(.requireCurrent).navigation.popToRoot(try invocation.required("user")), invocation.context)
+        })
+
+    static let random = Command(
+        name: "random",
+        abstract: "Push the detail of a random pizza on the menu (the app's Random button).",
+        arguments: [user],
+        options: [.value("seed", "n", help: "Pick deterministically: the same seed and menu give the same pizza.")],
+        run: { invocation in
+            let context = invocation.context
+            var seed: UInt64?
+            if let text = invocation.option("seed") {
+                guard let value = UInt64(text) else { throw invocation.usage("--seed must be a whole number from 0 to \(UInt64.max), not '\(text)'") }
+                seed = value
+            }
+            return try report(try context.open(.requireCurrent).navigation.random(try invocation.required("user"), seed: seed), context)
+        })
+
+    static let open = Command(
+        name: "open",
+        abstract: "Open a deep link: its routes replace the whole stack.",
+        discussion: "pizzeria://pizza/ID, pizzeria://order/ID, or several: pizzeria://pizza/ID/pizza/ID2. A pizza may be named by its URL-encoded name.",
+        arguments: [user, Argument(name: "url", help: "The deep link.")],
+        examples: ["pizzeria nav open anna pizzeria://pizza/Quattro%20Formaggi", "pizzeria nav open anna pizzeria://pizza/4f1c/order/9a2b"],
+        run: { invocation in
+            let context = invocation.context
+            return try report(try context.open(.requireCurrent).navigation.open(try invocation.required("user"), url: try invocation.required("url")), context)
+        })
+
+    static let history = Command(
+        name: "history",
+        abstract: "Show the user's latest navigation events, oldest first.",
+        arguments: [user],
+        options: [.value("limit", "n", help: "How many events.", default: "20")],
+        run: { invocation in
+            let context = invocation.context
+            let limit = try invocation.integer("limit", default: 20, in: 1...1_000_000) ?? 20
+            let events = try context.open(.requireCurrent).navigation.history(of: try invocation.required("user"), limit: limit)
+            try context.emit(events) { NavigationText.history(events) }
+            return .ok
+        })
+
+    static let formatOption = Option.value("format", "format", help: "routes (a JSON array of Route) or navigation-path (NavigationPath.CodableRepresentation).")
+    static let typeNameOption = Option.value("type-name", "name", help: "The app's module-qualified route type name.", default: NavigationFormat.defaultRouteTypeName)
+
+    static func format(_ invocation: Invocation) throws -> NavigationFormat? {
+        guard let text = invocation.option("format") else { return nil }
+        guard let format = NavigationFormat(rawValue: text) else {
+            throw invocation.usage("--format must be routes or navigation-path, not '\(text)'")
+        }
+        return format
+    }
+
+    static let export = Command(
+        name: "export",
+        abstract: "Print the user's stack as JSON, for the app to restore.",
+        arguments: [user],
+        options: [formatOption, typeNameOption],
+        run: { invocation in
+            let context = invocation.context
+            let (text, omitted) = try context.open(.requireCurrent).navigation.export(
+                try invocation.required("user"), format: try format(invocation) ?? .routes,
+                routeTypeName: invocation.option("type-name") ?? NavigationFormat.defaultRouteTypeName)
+            context.console.line(text)
+            if omitted > 0 {
+                context.console.note("\(omitted) element(s) of other types cannot be written as routes; use --format navigation-path to keep them")
+            }
+            return .ok
+        })
+
+    static let importCommand = Command(
+        name: "import",
+        abstract: "Replace the user's stack with an exported one (from FILE, or - for standard input).",
+        discussion: """
+            Routes whose pizza or order no longer exists are dropped and reported; archived pizzas stay.
+            Elements of unknown types are kept as they are. Without --format, an array of strings is read as
+            a navigation path and anything else as routes.
+            """,
+        arguments: [user, Argument(name: "file", help: "The JSON file, or - (the default) for standard input.", isOptional: true)],
+        options: [formatOption, typeNameOption],
+        run: { invocation in
+            let context = invocation.context
+            let source = invocation.argument("file") ?? "-"
+            let data: Data
+            if source == "-" {
+                data = StandardInput.readAll()
+            } else {
+                guard let contents = FileManager.default.contents(atPath: source) else {
+                    throw FileError(message: "cannot read \(source)")
+                }
+                data = contents
+            }
+            let result = try context.open(.requireCurrent).navigation.importPath(
+                try invocation.required("user"), text: String(decoding: data, as: UTF8.self), format: try format(invocation),
+                routeTypeName: invocation.option("type-name") ?? NavigationFormat.defaultRouteTypeName)
+            try context.emit(result) {
+                NavigationText.state(result.state) + result.dropped.map { "  dropped   \($0.kind) \($0.id) (no longer exists)\n" }.joined()
+            }
+            return .ok
+        })
+
+    static let stats = Command(
+        name: "stats",
+        abstract: "The most viewed pizzas: how often each detail was pushed, over all users.",
+        options: [.value("limit", "n", help: "How many pizzas.", default: "10")],
+        run: { invocation in
+            let context = invocation.context
+            let views = try context.open(.requireCurrent).navigation.mostViewed(limit: try invocation.integer("limit", default: 10, in: 1...10_000) ?? 10)
+            try context.emit(views) {
+                guard !views.isEmpty else { return "No pizza has been viewed yet.\n" }
+                var table = Table("PIZZA", "VIEWS", rightAligned: [1])
+                for entry in views { table.add(entry.name, "\(entry.views)") }
+                return table.rendered
+            }
+            return .ok
+        })
+}

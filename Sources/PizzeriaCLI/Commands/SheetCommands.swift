@@ -1,0 +1,83 @@
+import PizzeriaServices
+
+/// `pizzeria sheet …`: the add/edit-pizza sheet over a user's stack, kept between runs.
+enum SheetCommands {
+    static let command = Command(
+        name: "sheet",
+        abstract: "The add-pizza and edit-pizza sheet of a user: open, set fields, save, dismiss.",
+        discussion: "One sheet at a time per user. Saving runs the menu's validation: invalid drafts keep the sheet open.",
+        subcommands: [show, open, set, save, dismiss])
+
+    static let user = NavigationCommands.user
+
+    static let show = Command(
+        name: "show",
+        abstract: "Show the open sheet and its draft's errors.",
+        arguments: [user],
+        run: { invocation in
+            let context = invocation.context
+            let state = try context.open(.requireCurrent).navigation.state(of: try invocation.required("user"))
+            guard let sheet = state.sheet else { throw NavigationError.noSheet }
+            try context.emit(sheet) { NavigationText.sheet(sheet) }
+            return .ok
+        })
+
+    static let open = Command(
+        name: "open",
+        abstract: "Open the add sheet (blank draft) or the edit sheet of a pizza.",
+        arguments: [user, Argument(name: "kind", help: "add or edit."),
+                    Argument(name: "pizza", help: "For edit: id, id prefix or name.", isOptional: true)],
+        examples: ["pizzeria sheet open anna add", "pizzeria sheet open anna edit Margherita"],
+        run: { invocation in
+            let context = invocation.context
+            let request: NavigationService.SheetRequest
+            switch (try invocation.required("kind"), invocation.argument("pizza")) {
+            case ("add", nil): request = .addPizza
+            case ("edit", let pizza?): request = .editPizza(pizza)
+            case ("add", _): throw invocation.usage("the add sheet takes no pizza")
+            case ("edit", nil): throw invocation.usage("missing argument <pizza> for the edit sheet")
+            case (let kind, _): throw invocation.usage("unknown sheet '\(kind)': add or edit")
+            }
+            return try NavigationCommands.report(try context.open(.requireCurrent).navigation.openSheet(try invocation.required("user"), request), context)
+        })
+
+    static let set = Command(
+        name: "set",
+        abstract: "Change the draft's fields (the draft may stay invalid until saved).",
+        arguments: [user],
+        options: [.value("name", "name", help: "The pizza's name."), .value("price", "price", help: "The price in EUR.")],
+        run: { invocation in
+            let context = invocation.context
+            let name = invocation.option("name")
+            var price: Money?
+            if let text = invocation.option("price") {
+                switch Money.parse(text) {
+                case .success(let money): price = money
+                case .failure(let error): throw ValidationError([FieldError(field: "price", message: error.message)])
+                }
+            }
+            guard name != nil || price != nil else { throw invocation.usage("give --name and/or --price") }
+            return try NavigationCommands.report(try context.open(.requireCurrent).navigation.setSheet(
+                try invocation.required("user"), name: name, price: price), context)
+        })
+
+    static let save = Command(
+        name: "save",
+        abstract: "Save the sheet: validate, save the pizza and dismiss the sheet.",
+        arguments: [user],
+        run: { invocation in
+            let context = invocation.context
+            let (pizza, _) = try context.open(.requireCurrent).navigation.saveSheet(try invocation.required("user"))
+            try context.emit(pizza) { "Saved \(pizza.name) (\(pizza.price.formatted)); the sheet is dismissed.\n" }
+            return .ok
+        })
+
+    static let dismiss = Command(
+        name: "dismiss",
+        abstract: "Dismiss the sheet, discarding its draft.",
+        arguments: [user],
+        run: { invocation in
+            try NavigationCommands.report(try invocation.context.open(.requireCurrent).navigation.dismissSheet(try invocation.required("user")),
+                                          invocation.context)
+        })
+}

@@ -1,0 +1,86 @@
+import Foundation
+import PizzeriaStorage
+
+/// The add-pizza and edit-pizza sheets, presented over a user's stack and kept between runs.
+extension NavigationService {
+    /// Which sheet to open.
+    public enum SheetRequest: Sendable {
+        /// A blank draft.
+        case addPizza
+        /// A draft of the pizza the reference names (id, id prefix or name).
+        case editPizza(String)
+    }
+
+    /// Opens a sheet. Only one sheet at a time.
+    /// - Throws: ``NavigationError/sheetAlreadyOpen(kind:)``; ``MenuError/notFound(query:)``.
+    @discardableResult
+    public func openSheet(_ handle: String, _ request: SheetRequest) throws -> NavigationState {
+        try sheetChange(handle, action: "sheet_open") { db, user, sheet in
+            if let sheet { throw NavigationError.sheetAlreadyOpen(kind: sheet.kind) }
+            let draft: PizzaDraft
+            switch request {
+            case .addPizza: draft = .blank
+            case .editPizza(let reference): draft = PizzaDraft(editing: try MenuService.find(reference, in: db))
+            }
+            try NavigationStore.openSheet(draft, userID: user.id, in: db)
+            if case .edit(let id, _) = draft.mode { return ([.route(.pizza(id: id))], "edit_pizza") }
+            return ([], "add_pizza")
+        }
+    }
+
+    /// Changes the open sheet's draft. The draft may be invalid: that is what the form shows.
+    /// - Throws: ``NavigationError/noSheet``.
+    @discardableResult
+    public func setSheet(_ handle: String, name: String? = nil, price: Money? = nil) throws -> NavigationState {
+        try sheetChange(handle, action: "sheet_set") { db, user, sheet in
+            guard let sheet else { throw NavigationError.noSheet }
+            try NavigationStore.updateSheet(userID: user.id, name: name ?? sheet.draft.name, price: price ?? sheet.draft.price,
+                                            at: Timestamp.now(), in: db)
+            return ([], [name.map { "name=\($0)" }, price.map { "price=\($0.plain)" }].compactMap { $0 }.joined(separator: " "))
+        }
+    }
+
+    /// Saves the sheet: runs the menu's validation; when valid, saves the pizza and dismisses the
+    /// sheet in the same transaction.
+    /// - Returns: the saved pizza and the state after.
+    /// - Throws: ``ValidationError`` (the sheet stays open, unchanged); ``MenuError`` for a
+    ///   duplicate name or an edit conflict (the sheet stays open); ``NavigationError/noSheet``.
+    public func saveSheet(_ handle: String) throws -> (pizza: Pizza, state: NavigationState) {
+        var saved: Pizza?
+        let state = try sheetChange(handle, action: "sheet_save") { db, user, sheet in
+            guard let sheet else { throw NavigationError.noSheet }
+            let problems = sheet.draft.validate()
+            guard problems.isEmpty else { throw ValidationError(problems) }
+            let pizza = try MenuService.save(sheet.draft, in: db)
+            try NavigationStore.closeSheet(userID: user.id, in: db)
+            saved = pizza
+            return ([.route(.pizza(id: pizza.id))], sheet.kind)
+        }
+        guard let saved else { throw NavigationError.noSheet }
+        return (saved, state)
+    }
+
+    /// Dismisses the sheet, discarding its draft.
+    /// - Throws: ``NavigationError/noSheet``.
+    @discardableResult
+    public func dismissSheet(_ handle: String) throws -> NavigationState {
+        try sheetChange(handle, action: "sheet_dismiss") { db, user, sheet in
+            guard let sheet else { throw NavigationError.noSheet }
+            try NavigationStore.closeSheet(userID: user.id, in: db)
+            return ([], sheet.kind)
+        }
+    }
+
+    /// One write transaction: read the user and their sheet, let `body` act, append the event.
+    private func sheetChange(_ handle: String, action: String,
+                             _ body: (Connection, User, Sheet?) throws -> (routes: [NavigationElement], detail: String)) throws -> NavigationState {
+        try database.write { db in
+            let user = try UserStore.required(handle: handle, in: db)
+            let (routes, detail) = try body(db, user, try NavigationStore.sheet(userID: user.id, in: db))
+            let depth = try NavigationStore.stack(userID: user.id, in: db).count
+            try NavigationStore.appendEvent(userID: user.id, action: action, routes: routes, depthAfter: depth,
+                                            topBefore: nil, detail: detail.isEmpty ? nil : detail, in: db)
+            return try Self.state(of: user, in: db)
+        }
+    }
+}

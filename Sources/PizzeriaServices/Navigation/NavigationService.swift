@@ -1,0 +1,205 @@
+import Foundation
+import PizzeriaStorage
+
+/// Each user's router: the stack of routes over the menu, the sheet on top, and the history.
+///
+/// The operations are those of the app's router — push one or several, pop, pop several, pop to
+/// root, pop to a depth or a route, replace, open a deep link, random — and each is one
+/// `BEGIN IMMEDIATE` transaction that updates the stack and appends its history event together.
+/// A refused operation changes nothing. Two processes navigating one user queue on the write
+/// lock, so every operation lands and the history replays to the stack.
+///
+/// ```swift
+/// let router = pizzeria.navigation
+/// try router.push("anna", [.pizza(id: margherita.id)])
+/// let state = try router.state(of: "anna")   // state.current, state.previous, state.depth
+/// ```
+public final class NavigationService: Sendable {
+    let database: Database
+
+    init(database: Database) { self.database = database }
+
+    // MARK: - Reading
+
+    /// The user's stack, labels, previous route and sheet.
+    public func state(of handle: String) throws -> NavigationState {
+        try database.read { db in try Self.state(of: try UserStore.required(handle: handle, in: db), in: db) }
+    }
+
+    static func state(of user: User, in db: Connection) throws -> NavigationState {
+        let path = try NavigationStore.stack(userID: user.id, in: db)
+        let previous = try NavigationStore.previous(userID: user.id, in: db)
+        return NavigationState(handle: user.handle, path: path, labels: try NavigationStore.labels(path, in: db),
+                               previous: previous, previousLabel: try previous.map { try NavigationStore.labels([$0], in: db)[0] },
+                               sheet: try NavigationStore.sheet(userID: user.id, in: db))
+    }
+
+    /// The user's latest `limit` events, oldest of them first.
+    public func history(of handle: String, limit: Int = 50) throws -> [NavigationEvent] {
+        try database.read { db in
+            try NavigationStore.history(userID: try UserStore.required(handle: handle, in: db).id, limit: max(0, limit), in: db)
+        }
+    }
+
+    /// The most viewed pizzas: how often each detail was pushed, over all users.
+    public func mostViewed(limit: Int = 10) throws -> [PizzaViews] {
+        try database.read { try NavigationStore.views(limit: max(0, limit), in: $0) }
+    }
+
+    /// The stack in an export format, and how many elements the format could not hold.
+    public func export(_ handle: String, format: NavigationFormat = .routes,
+                       routeTypeName: String = NavigationFormat.defaultRouteTypeName) throws -> (text: String, omitted: Int) {
+        try NavigationCodec.export(try state(of: handle).path, format: format, routeTypeName: routeTypeName)
+    }
+
+    // MARK: - The router
+
+    /// Pushes one or several routes at once.
+    /// - Throws: ``NavigationError/unknownTarget(_:)`` when a pizza or order does not exist.
+    @discardableResult
+    public func push(_ handle: String, _ routes: [Route]) throws -> NavigationState {
+        guard !routes.isEmpty else { throw ValidationError([FieldError(field: "route", message: "must name at least one route")]) }
+        return try change(handle, action: "push") { db, stack in
+            try Self.requireExisting(routes, in: db)
+            let pushed = routes.map(NavigationElement.route)
+            return (stack + pushed, pushed)
+        }
+    }
+
+    /// Pops `count` routes (1 by default).
+    /// - Throws: ``NavigationError/emptyStack`` on the menu; ``NavigationError/cannotPop(count:depth:)``
+    ///   when `count` is below 1 or above the depth.
+    @discardableResult
+    public func pop(_ handle: String, count: Int = 1) throws -> NavigationState {
+        try change(handle, action: "pop", detail: count == 1 ? nil : "count=\(count)") { _, stack in
+            guard count >= 1 else { throw NavigationError.cannotPop(count: count, depth: stack.count) }
+            guard !stack.isEmpty else { throw NavigationError.emptyStack }
+            guard count <= stack.count else { throw NavigationError.cannotPop(count: count, depth: stack.count) }
+            return (Array(stack.dropLast(count)), Array(stack.suffix(count)))
+        }
+    }
+
+    /// Back to the menu. Always succeeds (on the menu it records that nothing was left to pop).
+    @discardableResult
+    public func popToRoot(_ handle: String) throws -> NavigationState {
+        try change(handle, action: "pop_to_root") { _, stack in ([], stack) }
+    }
+
+    /// Back to `depth` (0 is the menu).
+    /// - Throws: ``NavigationError/cannotPopTo(depth:current:)`` outside 0…depth.
+    @discardableResult
+    public func popTo(_ handle: String, depth: Int) throws -> NavigationState {
+        try change(handle, action: "pop_to", detail: "depth=\(depth)") { _, stack in
+            guard (0...stack.count).contains(depth) else { throw NavigationError.cannotPopTo(depth: depth, current: stack.count) }
+            return (Array(stack.prefix(depth)), Array(stack.dropFirst(depth)))
+        }
+    }
+
+    /// Back to the last occurrence of `route`, which stays on top.
+    /// - Throws: ``NavigationError/routeNotInStack(_:)``.
+    @discardableResult
+    public func popTo(_ handle: String, route: Route) throws -> NavigationState {
+        try change(handle, action: "pop_to", detail: "\(route.kind):\(route.id)") { _, stack in
+            guard let index = stack.lastIndex(of: .route(route)) else { throw NavigationError.routeNotInStack(route) }
+            return (Array(stack.prefix(index + 1)), Array(stack.dropFirst(index + 1)))
+        }
+    }
+
+    /// Replaces the whole stack.
+    /// - Throws: ``NavigationError/unknownTarget(_:)``.
+    @discardableResult
+    public func replace(_ handle: String, path: [NavigationElement]) throws -> NavigationState {
+        try change(handle, action: "replace") { db, _ in
+            try Self.requireExisting(path.compactMap(\.route), in: db)
+            return (path, path)
+        }
+    }
+
+    /// Opens a deep link: its routes replace the whole stack (the usual practice for deep links).
+    /// Pizzas may be named by id, id prefix or (URL-encoded) name.
+    /// - Throws: ``NavigationError/malformedLink(url:reason:)``; not-found errors for
+    ///   unresolvable references. Nothing changes when it throws.
+    @discardableResult
+    public func open(_ handle: String, url: String) throws -> NavigationState {
+        let pairs = try DeepLink.parse(url)
+        return try change(handle, action: "open_url", detail: url) { db, _ in
+            let routes = try pairs.map { try Self.resolve(kind: $0.kind, reference: $0.reference, in: db) }
+            let path = routes.map(NavigationElement.route)
+            return (path, path)
+        }
+    }
+
+    /// Pushes the detail of a random pizza on the menu, as the app's "Random" button does; the
+    /// same `seed` picks the same pizza from the same menu.
+    /// - Throws: ``NavigationError/emptyMenu``.
+    @discardableResult
+    public func random(_ handle: String, seed: UInt64? = nil) throws -> NavigationState {
+        try change(handle, action: "random", detail: seed.map { "seed=\($0)" }) { db, stack in
+            let menu = try PizzaStore.list(includeArchived: false, in: db).map(\.id).sorted()
+            guard !menu.isEmpty else { throw NavigationError.emptyMenu }
+            var generator: any RandomNumberGenerator = seed.map { SeededGenerator(seed: $0) } ?? SystemRandomNumberGenerator()
+            let pushed = NavigationElement.route(.pizza(id: menu[Int(generator.next() % UInt64(menu.count))]))
+            return (stack + [pushed], [pushed])
+        }
+    }
+
+    /// Restores a stack from an export: routes whose pizza or order no longer exists are dropped
+    /// and reported; archived pizzas stay (their detail is still viewable).
+    /// - Throws: ``NavigationError/malformedImport(reason:)``; nothing changes.
+    public func importPath(_ handle: String, text: String, format: NavigationFormat? = nil,
+                           routeTypeName: String = NavigationFormat.defaultRouteTypeName) throws -> ImportResult {
+        let elements = try NavigationCodec.parse(text, format: format, routeTypeName: routeTypeName)
+        var dropped: [Route] = []
+        let state = try change(handle, action: "import", detail: "\(elements.count) element(s)") { db, _ in
+            dropped = []
+            let kept = try elements.filter { element in
+                guard let route = element.route else { return true }
+                if try NavigationStore.exists(route, in: db) { return true }
+                dropped.append(route)
+                return false
+            }
+            return (kept, kept)
+        }
+        return ImportResult(state: state, dropped: dropped)
+    }
+
+    /// `pizza:PIZZA` or `order:ORDER` resolved to a route (PIZZA as in the menu lookup).
+    public func route(from text: String) throws -> Route {
+        guard let colon = text.firstIndex(of: ":") else { throw NavigationError.malformedRoute(text) }
+        let kind = text[..<colon].lowercased(), reference = String(text[text.index(after: colon)...])
+        guard kind == "pizza" || kind == "order", !reference.isEmpty else { throw NavigationError.malformedRoute(text) }
+        return try database.read { db in try Self.resolve(kind: kind, reference: reference, in: db) }
+    }
+
+    // MARK: - One mechanism for every stack change
+
+    /// Runs a stack change in one write transaction: reads the user's stack, lets `body` compute
+    /// the new one (and the routes involved), writes the difference and appends the event.
+    func change(_ handle: String, action: String, detail: String? = nil,
+                _ body: (Connection, [NavigationElement]) throws -> (stack: [NavigationElement], involved: [NavigationElement])) throws -> NavigationState {
+        try database.write { db in
+            let user = try UserStore.required(handle: handle, in: db)
+            let old = try NavigationStore.stack(userID: user.id, in: db)
+            let (new, involved) = try body(db, old)
+            // Keep the common bottom of the stack; rewrite only what differs above it.
+            let common = zip(old, new).prefix { $0 == $1 }.count
+            if common < old.count { try NavigationStore.truncate(userID: user.id, to: common, in: db) }
+            try NavigationStore.push(Array(new.dropFirst(common)), userID: user.id, above: common, in: db)
+            try NavigationStore.appendEvent(userID: user.id, action: action, routes: involved, depthAfter: new.count,
+                                            topBefore: old.last, detail: detail, in: db)
+            return try Self.state(of: user, in: db)
+        }
+    }
+
+    static func requireExisting(_ routes: [Route], in db: Connection) throws {
+        for route in routes where try !NavigationStore.exists(route, in: db) {
+            throw NavigationError.unknownTarget(route)
+        }
+    }
+
+    static func resolve(kind: String, reference: String, in db: Connection) throws -> Route {
+        kind == "pizza"
+            ? .pizza(id: try MenuService.find(reference, in: db).id)
+            : .order(id: try OrderService.findHeader(reference, in: db).id)
+    }
+}

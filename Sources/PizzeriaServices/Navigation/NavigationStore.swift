@@ -1,0 +1,145 @@
+import PizzeriaStorage
+
+/// The SQL of navigation. Every query is by `user_id` first, through the primary key of
+/// `navigation_stack`/`navigation_sheets` or the `(user_id, id)` index of the history, so its cost
+/// does not grow with the history's length. One user's operations touch only that user's rows.
+enum NavigationStore {
+    static let stackSQL = """
+        SELECT kind, pizza_id, order_id, opaque_type, opaque_json FROM navigation_stack
+        WHERE user_id = ? ORDER BY depth
+        """
+
+    /// The latest change to the stack; its `top_before` is the router's "previous".
+    static let previousSQL = """
+        SELECT top_before FROM navigation_events
+        WHERE user_id = ? AND action NOT IN ('sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss')
+        ORDER BY id DESC LIMIT 1
+        """
+
+    static let historySQL = """
+        SELECT id, at, action, routes, depth_after, detail FROM navigation_events
+        WHERE user_id = ? ORDER BY id DESC LIMIT ?
+        """
+
+    static func stack(userID: String, in db: Connection) throws -> [NavigationElement] {
+        try db.fetchAll(stackSQL, [userID]) { row in
+            switch try row.string(0) {
+            case "pizza": .route(.pizza(id: try row.string(1)))
+            case "order": .route(.order(id: try row.string(2)))
+            default: .opaque(typeName: try row.string(3), json: try row.string(4))
+            }
+        }
+    }
+
+    /// Puts `elements` on top of a stack of `depth`.
+    static func push(_ elements: [NavigationElement], userID: String, above depth: Int, in db: Connection) throws {
+        for (offset, element) in elements.enumerated() {
+            let position = depth + offset + 1
+            switch element {
+            case .route(.pizza(let id)):
+                try db.run("INSERT INTO navigation_stack (user_id, depth, kind, pizza_id) VALUES (?, ?, 'pizza', ?)", [userID, position, id])
+            case .route(.order(let id)):
+                try db.run("INSERT INTO navigation_stack (user_id, depth, kind, order_id) VALUES (?, ?, 'order', ?)", [userID, position, id])
+            case .opaque(let type, let json):
+                try db.run("INSERT INTO navigation_stack (user_id, depth, kind, opaque_type, opaque_json) VALUES (?, ?, 'opaque', ?, ?)",
+                           [userID, position, type, json])
+            }
+        }
+    }
+
+    /// Removes everything above `depth`.
+    static func truncate(userID: String, to depth: Int, in db: Connection) throws {
+        try db.run("DELETE FROM navigation_stack WHERE user_id = ? AND depth > ?", [userID, depth])
+    }
+
+    static func appendEvent(userID: String, action: String, routes: [NavigationElement], depthAfter: Int,
+                            topBefore: NavigationElement?, detail: String?, in db: Connection) throws {
+        try db.run("""
+            INSERT INTO navigation_events (user_id, action, routes, depth_after, top_before, detail)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """, [userID, action, try RouteJSON.encode(routes), depthAfter, try topBefore.map(RouteJSON.encode), detail])
+    }
+
+    static func previous(userID: String, in db: Connection) throws -> NavigationElement? {
+        let text = try db.fetchOne(previousSQL, [userID]) { try $0.optionalString(0) }
+        return try text.flatMap { $0 }.map { try RouteJSON.decode(NavigationElement.self, from: $0) }
+    }
+
+    static func history(userID: String, limit: Int, in db: Connection) throws -> [NavigationEvent] {
+        try db.fetchAll(historySQL, [userID, limit]) { row in
+            NavigationEvent(id: try row.int64(0), at: try row.string(1), action: try row.string(2),
+                            routes: try RouteJSON.decode([NavigationElement].self, from: try row.string(3)),
+                            depthAfter: try row.int(4), detail: try row.optionalString(5))
+        }.reversed()
+    }
+
+    /// A label for each element, one query per element through primary keys.
+    static func labels(_ elements: [NavigationElement], in db: Connection) throws -> [String] {
+        try elements.map { element in
+            switch element {
+            case .route(.pizza(let id)):
+                let pizza = try PizzaStore.pizza(id: id, in: db)
+                return pizza.map { $0.isArchived ? "\($0.name) (archived)" : $0.name } ?? "pizza \(id.prefix(8))"
+            case .route(.order(let id)):
+                return "order \(id.prefix(8))"
+            case .opaque(let type, let json):
+                return "\(type) \(json)"
+            }
+        }
+    }
+
+    /// Whether the route's pizza or order exists (archived pizzas do).
+    static func exists(_ route: Route, in db: Connection) throws -> Bool {
+        switch route {
+        case .pizza(let id): try db.fetchOne("SELECT 1 FROM pizzas WHERE id = ?", [id]) { _ in true } ?? false
+        case .order(let id): try db.fetchOne("SELECT 1 FROM orders WHERE id = ?", [id]) { _ in true } ?? false
+        }
+    }
+
+    // MARK: - Sheets
+
+    static func sheet(userID: String, in db: Connection) throws -> Sheet? {
+        try db.fetchOne("""
+            SELECT kind, pizza_id, base_version, draft_name, draft_price_cents, opened_at, updated_at
+            FROM navigation_sheets WHERE user_id = ?
+            """, [userID]) { row in
+            let mode: PizzaDraft.Mode = try row.string(0) == "edit_pizza"
+                ? .edit(pizzaID: try row.string(1), baseVersion: try row.int(2)) : .add
+            return Sheet(draft: PizzaDraft(mode: mode, name: try row.string(3), price: Money(cents: try row.int64(4))),
+                         openedAt: try row.string(5), updatedAt: try row.string(6))
+        }
+    }
+
+    static func openSheet(_ draft: PizzaDraft, userID: String, in db: Connection) throws {
+        var pizzaID: String?, version: Int?
+        if case .edit(let id, let base) = draft.mode { (pizzaID, version) = (id, base) }
+        try db.run("""
+            INSERT INTO navigation_sheets (user_id, kind, pizza_id, base_version, draft_name, draft_price_cents)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """, [userID, pizzaID == nil ? "add_pizza" : "edit_pizza", pizzaID, version, draft.name, draft.price.cents])
+    }
+
+    static func updateSheet(userID: String, name: String, price: Money, at timestamp: String, in db: Connection) throws {
+        try db.run("UPDATE navigation_sheets SET draft_name = ?, draft_price_cents = ?, updated_at = ? WHERE user_id = ?",
+                   [name, price.cents, timestamp, userID])
+    }
+
+    static func closeSheet(userID: String, in db: Connection) throws {
+        try db.run("DELETE FROM navigation_sheets WHERE user_id = ?", [userID])
+    }
+
+    // MARK: - Statistics
+
+    /// Pushes per pizza over the whole history (an analytic scan, not a hot path).
+    static func views(limit: Int, in db: Connection) throws -> [PizzaViews] {
+        try db.fetchAll("""
+            SELECT p.id, p.name, count(*) AS views
+            FROM navigation_events e, json_each(e.routes) j
+            JOIN pizzas p ON p.id = json_extract(j.value, '$.pizza.id')
+            WHERE e.action IN ('push', 'random')
+            GROUP BY p.id ORDER BY views DESC, p.name LIMIT ?
+            """, [limit]) { row in
+            PizzaViews(pizzaID: try row.string(0), name: try row.string(1), views: try row.int(2))
+        }
+    }
+}

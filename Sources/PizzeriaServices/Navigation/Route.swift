@@ -1,0 +1,83 @@
+import Foundation
+
+/// A destination the backend knows: the detail screen of a pizza or of an order.
+///
+/// `Codable` in exactly the JSON form Swift synthesises for such an enum —
+/// `{"pizza":{"id":"…"}}` — so an app that declares the same enum (with `String` or `UUID`
+/// ids) decodes the backend's output directly. Routes hold ids only, never names or prices.
+public enum Route: Codable, Hashable, Sendable {
+    /// A pizza's detail.
+    case pizza(id: String)
+    /// An order's detail.
+    case order(id: String)
+
+    /// `pizza` or `order`, as in deep links and the CLI's `pizza:ID` form.
+    public var kind: String {
+        switch self {
+        case .pizza: "pizza"
+        case .order: "order"
+        }
+    }
+
+    /// The pizza's or order's id.
+    public var id: String {
+        switch self {
+        case .pizza(let id), .order(let id): id
+        }
+    }
+}
+
+/// One element of a user's navigation stack: a ``Route``, or an element of a type the backend
+/// does not know, kept opaque (its type name and JSON text) so a client's path round-trips.
+///
+/// Encodes as the route itself, or as `{"opaque":{"type":"Swift.Int","json":"42"}}`.
+public enum NavigationElement: Codable, Hashable, Sendable {
+    /// A known route.
+    case route(Route)
+    /// Something else: the client's module-qualified type name and the element's JSON.
+    case opaque(typeName: String, json: String)
+
+    /// The route, if this element is one.
+    public var route: Route? {
+        if case .route(let route) = self { route } else { nil }
+    }
+
+    private enum OpaqueKeys: String, CodingKey { case opaque }
+    private enum OpaqueFields: String, CodingKey { case type, json }
+
+    /// The route's own form, or the opaque form.
+    public func encode(to encoder: Encoder) throws {
+        switch self {
+        case .route(let route):
+            try route.encode(to: encoder)
+        case .opaque(let typeName, let json):
+            var container = encoder.container(keyedBy: OpaqueKeys.self)
+            var fields = container.nestedContainer(keyedBy: OpaqueFields.self, forKey: .opaque)
+            try fields.encode(typeName, forKey: .type)
+            try fields.encode(json, forKey: .json)
+        }
+    }
+
+    /// Either form.
+    public init(from decoder: Decoder) throws {
+        if let container = try? decoder.container(keyedBy: OpaqueKeys.self), container.contains(.opaque) {
+            let fields = try container.nestedContainer(keyedBy: OpaqueFields.self, forKey: .opaque)
+            self = .opaque(typeName: try fields.decode(String.self, forKey: .type), json: try fields.decode(String.self, forKey: .json))
+        } else {
+            self = .route(try Route(from: decoder))
+        }
+    }
+}
+
+/// Compact JSON with sorted keys: how routes are stored in the history and exported.
+enum RouteJSON {
+    static func encode<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
+        try JSONDecoder().decode(type, from: Data(text.utf8))
+    }
+}
