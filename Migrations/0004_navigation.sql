@@ -66,6 +66,12 @@ CREATE TABLE navigation_events (
 -- A user's latest events, newest first, in constant time however long the history.
 CREATE INDEX navigation_events_by_user ON navigation_events (user_id, id);
 
+-- A user's latest change to the stack (the router's "previous"), in constant time even after
+-- any number of sheet events. The query repeats this WHERE clause word for word, which is what
+-- lets SQLite use a partial index.
+CREATE INDEX navigation_events_stack_changes ON navigation_events (user_id, id)
+WHERE action NOT IN ('sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss');
+
 CREATE TRIGGER navigation_events_append_only_update BEFORE UPDATE ON navigation_events
 BEGIN
     SELECT RAISE(ABORT, 'navigation_events is append-only');

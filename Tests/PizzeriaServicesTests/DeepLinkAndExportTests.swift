@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+@testable import PizzeriaServices
+import PizzeriaStorage
+import PizzeriaTestSupport
+
+@Suite("Navigation: deep links, export and import")
+struct DeepLinkAndExportTests {
+    @Test("deep links replace the whole stack: ids, prefixes, names, several routes")
+    func validLinks() throws {
+        let f = try NavigationFixture()
+        try f.router.push("anna", [f.marinara, f.marinara])
+        _ = try f.pizzeria.menu.save(PizzaDraft(mode: .add, name: "Quattro Formaggi", price: Money(cents: 950)))
+        let quattro = Route.pizza(id: try f.pizzeria.menu.find("Quattro Formaggi").id)
+        let cases: [(String, [Route])] = [
+            ("pizzeria://pizza/\(f.margherita.id)", [f.margherita]),
+            ("pizzeria://order/\(f.order.id)", [f.order]),
+            ("pizzeria://pizza/\(f.margherita.id)/pizza/\(f.porcini.id)", [f.margherita, f.porcini]),
+            ("pizzeria://pizza/\(f.margherita.id.prefix(6))/order/\(f.order.id.prefix(6))", [f.margherita, f.order]),
+            ("pizzeria://pizza/Quattro%20Formaggi", [quattro]),
+            ("pizzeria://pizza/quattro%20formaggi/", [quattro]),
+            ("PIZZERIA://Pizza/porcini", [f.porcini]),
+        ]
+        for (url, expected) in cases {
+            let state = try f.router.open("anna", url: url)
+            #expect(state.path.map(\.route) == expected, "\(url)")
+        }
+        #expect(try f.router.history(of: "anna", limit: 1).first?.detail == "PIZZERIA://Pizza/porcini")
+    }
+
+    @Test("malformed links, unknown kinds and unresolvable ids are refused and change nothing", arguments: [
+        "", "pizza/123", "http://pizza/123", "pizzeria:pizza/123", "pizzeria://", "pizzeria:///",
+        "pizzeria://pizza", "pizzeria://pizza/", "pizzeria://pizza//", "pizzeria://pizza/Margherita/pizza",
+        "pizzeria://cart/1", "pizzeria://pizza/Margherita/menu/x", "pizzeria://pizza/%ZZ", "pizzeria://pizza/%",
+        "pizzeria://pizza/Margherita?x=1", "pizzeria://pizza/Margherita#top", "pizzeria://pizza/Marghe rita",
+        "pizzeria://pizza/Hawaii", "pizzeria://order/00000000", "pizzeria://pizza/Margherita/order/ffff",
+        "pizzeria://pizza/%00", "pizzeria://pizza/" + String(repeating: "x/pizza/", count: 51) + "x",
+    ])
+    func malformedLinks(url: String) throws {
+        let f = try NavigationFixture()
+        try f.router.push("anna", [f.porcini])
+        let before = try f.orders.base.snapshot()
+        #expect(throws: (any Error).self) { try f.router.open("anna", url: url) }
+        #expect(try f.orders.base.snapshot() == before)
+    }
+
+    @Test("Route encodes in the form Swift synthesises")
+    func routeJSON() throws {
+        #expect(try RouteJSON.encode(Route.pizza(id: "abc")) == #"{"pizza":{"id":"abc"}}"#)
+        #expect(try RouteJSON.encode(Route.order(id: "def")) == #"{"order":{"id":"def"}}"#)
+        // An app's own enum with UUID ids, synthesised, reads the backend's output.
+        enum AppRoute: Codable, Equatable { case pizza(id: UUID), order(id: UUID) }
+        let id = UUID()
+        let decoded = try JSONDecoder().decode(AppRoute.self, from: Data(try RouteJSON.encode(Route.pizza(id: id.uuidString.lowercased())).utf8))
+        #expect(decoded == .pizza(id: id))
+    }
+
+    @Test("both export formats round-trip, unknown element types included")
+    func roundTrip() throws {
+        let f = try NavigationFixture()
+        let path: [NavigationElement] = [
+            .route(f.margherita), .opaque(typeName: "Swift.Int", json: "42"), .route(f.order),
+            .opaque(typeName: "PizzeriaApp.Route", json: #"{"settings":{}}"#), .route(f.porcini),
+        ]
+        try f.router.replace("anna", path: path)
+        let (navigationPath, omitted) = try f.router.export("anna", format: .navigationPath)
+        #expect(omitted == 0)
+        let strings = try JSONDecoder().decode([String].self, from: Data(navigationPath.utf8))
+        #expect(strings.count == 10)
+        #expect(strings[0] == "PizzeriaApp.Route" && strings[1] == #"{"pizza":{"id":"\#(f.porcini.id)"}}"#)  // last first
+        #expect(strings[6] == "Swift.Int" && strings[7] == "42")
+
+        try f.router.popToRoot("anna")
+        let restored = try f.router.importPath("anna", text: navigationPath)
+        #expect(restored.state.path == path && restored.dropped.isEmpty)
+        #expect(try f.router.export("anna", format: .navigationPath).text == navigationPath)
+
+        let (routes, skipped) = try f.router.export("anna", format: .routes)
+        #expect(skipped == 1)  // Swift.Int has no place in a [Route] array
+        try f.router.popToRoot("anna")
+        let fromRoutes = try f.router.importPath("anna", text: routes, format: .routes)
+        #expect(fromRoutes.state.path == path.filter { $0 != .opaque(typeName: "Swift.Int", json: "42") })
+        #expect(try f.router.export("anna", format: .routes).text == routes)
+    }
+
+    @Test("a hand-written NavigationPath is imported correctly, with a custom route type name")
+    func handWritten() throws {
+        let f = try NavigationFixture()
+        let text = """
+            ["Swift.Int","42","MyApp.Route","{\\"pizza\\":{\\"id\\":\\"\(f.porcini.id)\\"}}","MyApp.Route","{\\"order\\":{\\"id\\":\\"\(f.order.id)\\"}}"]
+            """
+        let result = try f.router.importPath("anna", text: text, format: .navigationPath, routeTypeName: "MyApp.Route")
+        #expect(result.state.path == [.route(f.order), .route(f.porcini), .opaque(typeName: "Swift.Int", json: "42")])
+        // With the default type name, MyApp.Route elements are someone else's: kept opaque.
+        let other = try f.router.importPath("anna", text: text)
+        #expect(other.state.path.allSatisfy { $0.route == nil })
+        #expect(try f.router.export("anna", format: .navigationPath).text.contains(#""MyApp.Route""#))
+    }
+
+    @Test("on import, routes whose target is gone are dropped and reported; archived pizzas stay")
+    func dropsMissing() throws {
+        let f = try NavigationFixture()
+        try f.pizzeria.menu.archive("Marinara")
+        let gone = Route.pizza(id: "00000000-0000-4000-8000-000000000000")
+        let text = try RouteJSON.encode([f.marinara, gone, f.order, Route.order(id: "11111111-0000-4000-8000-000000000000")])
+        let result = try f.router.importPath("anna", text: text)
+        #expect(result.state.path.map(\.route) == [f.marinara, f.order])
+        #expect(result.dropped == [gone, .order(id: "11111111-0000-4000-8000-000000000000")])
+    }
+
+    @Test("malformed imports are refused and change nothing", arguments: [
+        "", "not json", "{}", "42", #"["PizzeriaApp.Route"]"#, #"["PizzeriaApp.Route","{not json"]"#,
+        #"["", "42"]"#, #"[1, "x"]"#,
+    ])
+    func malformedImports(text: String) throws {
+        let f = try NavigationFixture()
+        try f.router.push("anna", [f.porcini])
+        let before = try f.orders.base.snapshot()
+        let format: NavigationFormat? = text == #"[1, "x"]"# ? .navigationPath : nil
+        #expect(throws: NavigationError.self) { try f.router.importPath("anna", text: text, format: format) }
+        #expect(try f.orders.base.snapshot() == before)
+    }
+}
