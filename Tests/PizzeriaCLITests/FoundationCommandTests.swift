@@ -8,6 +8,12 @@ struct FoundationCommandTests {
         [], ["init"], ["migrations"], ["check"], ["backup"], ["demo"],
         ["pizza"], ["pizza", "list"], ["pizza", "show"], ["pizza", "add"], ["pizza", "edit"],
         ["pizza", "archive"], ["pizza", "restore"],
+        ["user"], ["user", "add"], ["user", "list"], ["user", "show"], ["config"], ["config", "show"], ["config", "set"],
+        ["order"], ["order", "place"], ["order", "list"], ["order", "show"], ["order", "advance"], ["order", "cancel"],
+        ["slots"], ["report"], ["report", "sales"],
+        ["nav"], ["nav", "show"], ["nav", "push"], ["nav", "pop"], ["nav", "root"], ["nav", "random"], ["nav", "open"],
+        ["nav", "history"], ["nav", "export"], ["nav", "import"], ["nav", "stats"],
+        ["sheet"], ["sheet", "show"], ["sheet", "open"], ["sheet", "set"], ["sheet", "save"], ["sheet", "dismiss"],
     ]
 
     @Test("every command has help, with -h, --help and `help`", arguments: commandPaths)
