@@ -91,7 +91,9 @@ public final class MenuService: Sendable {
         case .edit(let id, let baseVersion):
             let current = try required(id, in: db)
             guard current.version == baseVersion else { throw MenuError.conflict(pizza: current, draftVersion: baseVersion) }
-            if let other = try PizzaStore.sameName(as: name, in: db).first(where: { $0.id != id }) {
+            // Only a new name can collide; a price edit skips the (partly scanning) name check.
+            if PizzaName.foldKey(name) != PizzaName.foldKey(current.name),
+               let other = try PizzaStore.sameName(as: name, in: db).first(where: { $0.id != id }) {
                 throw MenuError.duplicateName(name: name, existing: other)
             }
             guard try PizzaStore.update(id: id, version: baseVersion, name: name, price: draft.price, in: db) else {

@@ -1,0 +1,88 @@
+import Foundation
+
+/// The reference workload of BENCHMARK.md: sizes (defaults as documented) and one seeded
+/// random sequence, so the project and the baseline do exactly the same operations.
+struct Workload {
+    var pizzas = 10_000
+    var users = 1_000
+    var orders = 20_000
+    var navigations = 100_000
+    var pathReads = 100_000
+    var menuReads = 200
+    var edits = 10_000
+    var seed: UInt64 = 2026
+    /// Days of pickup slots the orders spread over, starting tomorrow.
+    var days = 60
+    /// Capacity per slot for the benchmark, so most bookings fit (the check still runs).
+    var slotCapacity = 100
+
+    func pizzaName(_ index: Int) -> String { String(format: "Pizza %05d", index + 1) }
+    func handle(_ index: Int) -> String { String(format: "user%04d", index + 1) }
+    /// 4.00–20.00 EUR, spread evenly.
+    func priceCents(_ index: Int) -> Int64 { 400 + Int64(index) * 1600 / Int64(max(1, pizzas - 1)) }
+
+    /// One booking: a user, 1–3 distinct pizzas with quantities 1–3, a slot.
+    struct Booking {
+        let user: Int
+        let lines: [(pizza: Int, quantity: Int)]
+        let day: Int
+        let slot: Int
+    }
+
+    /// One navigation operation.
+    enum Navigation {
+        case push(user: Int, pizza: Int)
+        case pop(user: Int)
+        case popToRoot(user: Int)
+    }
+
+    func bookings() -> [Booking] {
+        var random = SplitMix(seed: seed)
+        return (0..<orders).map { _ in
+            var chosen: [Int] = []
+            let count = 1 + Int(random.next() % 3)
+            while chosen.count < count {
+                let pizza = Int(random.next() % UInt64(pizzas))
+                if !chosen.contains(pizza) { chosen.append(pizza) }
+            }
+            return Booking(user: Int(random.next() % UInt64(users)),
+                           lines: chosen.map { ($0, 1 + Int(random.next() % 3)) },
+                           day: 1 + Int(random.next() % UInt64(days)), slot: Int(random.next() % 44))
+        }
+    }
+
+    func navigationOperations() -> [Navigation] {
+        var random = SplitMix(seed: seed &+ 1)
+        return (0..<navigations).map { _ in
+            let user = Int(random.next() % UInt64(users))
+            switch random.next() % 10 {
+            case 0..<6: return .push(user: user, pizza: Int(random.next() % UInt64(pizzas)))
+            case 6..<9: return .pop(user: user)
+            default: return .popToRoot(user: user)
+            }
+        }
+    }
+
+    func pathReadUsers() -> [Int] {
+        var random = SplitMix(seed: seed &+ 2)
+        return (0..<pathReads).map { _ in Int(random.next() % UInt64(users)) }
+    }
+
+    func editOperations() -> [(pizza: Int, cents: Int64)] {
+        var random = SplitMix(seed: seed &+ 3)
+        return (0..<edits).map { _ in (Int(random.next() % UInt64(pizzas)), 400 + Int64(random.next() % 1601)) }
+    }
+}
+
+/// SplitMix64: small, fast, and the same sequence everywhere.
+struct SplitMix {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
