@@ -1,4 +1,5 @@
 import Foundation
+import PizzeriaServices
 
 /// The reference workload of BENCHMARK.md: sizes (defaults as documented) and one seeded
 /// random sequence, so the project and the baseline do exactly the same operations.
@@ -74,15 +75,5 @@ struct Workload {
     }
 }
 
-/// SplitMix64: small, fast, and the same sequence everywhere.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The project's seeded generator: the same sequence for the project and the baseline.
+typealias SplitMix = SeededGenerator

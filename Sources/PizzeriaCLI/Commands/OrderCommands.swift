@@ -11,19 +11,6 @@ enum OrderCommands {
 
     static let orderArgument = Argument(name: "order", help: "Order id or unique id prefix (4+ characters).")
 
-    struct Placed: Encodable {
-        let order: Order
-        let created: Bool
-
-        enum CodingKeys: String, CodingKey { case created }
-
-        func encode(to encoder: Encoder) throws {
-            try order.encode(to: encoder)
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(created, forKey: .created)
-        }
-    }
-
     static let place = Command(
         name: "place",
         abstract: "Book an order for a pickup slot.",
@@ -51,7 +38,7 @@ enum OrderCommands {
             }
             let (order, created) = try pizzeria.orders.place(OrderRequest(
                 user: try invocation.required("user"), items: items, pickup: pickup, idempotencyKey: invocation.option("key")))
-            try context.emit(Placed(order: order, created: created)) {
+            try context.emit(Extended(base: order, key: "created", extra: created)) {
                 (created ? "Booked" : "Already booked with key '\(order.idempotencyKey ?? "")':")
                     + " order \(order.id.prefix(8)) for \(order.handle), pickup \(order.pickupLocal): "
                     + "\(OrderText.items(order)), total \(order.total.formatted).\n"

@@ -33,7 +33,7 @@ enum PizzaCommands {
             let menu = try context.open(.requireCurrent).menu
             let pizza = try menu.find(try invocation.required("pizza"))
             let history = try menu.history(of: pizza.id)
-            try context.emit(PizzaText.Detail(pizza: pizza, history: history)) { PizzaText.detail(pizza, history: history) }
+            try context.emit(Extended(base: pizza, key: "history", extra: history)) { PizzaText.detail(pizza, history: history) }
             return .ok
         })
 

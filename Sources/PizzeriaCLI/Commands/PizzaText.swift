@@ -39,20 +39,6 @@ enum PizzaText {
         return text
     }
 
-    /// The pizza's documented JSON plus its `history`.
-    struct Detail: Encodable {
-        let pizza: Pizza
-        let history: [PizzaChange]
-
-        enum CodingKeys: String, CodingKey { case history }
-
-        func encode(to encoder: Encoder) throws {
-            try pizza.encode(to: encoder)
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(history, forKey: .history)
-        }
-    }
-
     /// `draft` with the fields given on the command line; a price that does not parse becomes
     /// a field error reported together with the draft's other errors.
     static func draft(from draft: PizzaDraft, name: String?, price: String?) throws -> PizzaDraft {

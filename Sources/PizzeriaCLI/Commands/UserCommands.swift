@@ -39,19 +39,6 @@ enum UserCommands {
             return .ok
         })
 
-    struct Detail: Encodable {
-        let user: User
-        let orders: [Order]
-
-        enum CodingKeys: String, CodingKey { case orders }
-
-        func encode(to encoder: Encoder) throws {
-            try user.encode(to: encoder)
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(orders, forKey: .orders)
-        }
-    }
-
     static let show = Command(
         name: "show",
         abstract: "Show a user and their orders.",
@@ -61,7 +48,7 @@ enum UserCommands {
             let pizzeria = try context.open(.requireCurrent)
             let user = try pizzeria.users.find(try invocation.required("handle"))
             let orders = try pizzeria.orders.list(user: user.handle)
-            try context.emit(Detail(user: user, orders: orders)) {
+            try context.emit(Extended(base: user, key: "orders", extra: orders)) {
                 "\(user.handle)\(user.displayName.map { " (\($0))" } ?? "")\n  id     \(user.id)\n  since  \(user.createdAt)\n\nOrders:\n"
                     + OrderText.table(orders)
             }
