@@ -142,6 +142,19 @@ struct FoundationCommandTests {
         #expect(copies >= 1)
     }
 
+    @Test("check fails (65) on a damaged file")
+    func damagedFile() throws {
+        let cli = CLI()
+        try cli.ok("demo")
+        guard var bytes = cli.databaseBytes(), bytes.count > 8 * 4096 else { Issue.record("database too small"); return }
+        // Scribble over the middle pages, leaving the header intact.
+        for offset in stride(from: 2 * 4096, to: min(bytes.count, 8 * 4096), by: 7) { bytes[offset] = 0xA5 }
+        try bytes.write(to: URL(fileURLWithPath: cli.databasePath))
+        let result = try cli.run("check")
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.hasPrefix("error: ") || result.stdout.contains("FAILED"), "\(result)")
+    }
+
     @Test("migrations lists applied versions with checksums; JSON has the documented shape")
     func migrations() throws {
         let cli = CLI()
