@@ -21,13 +21,13 @@ enum OrderCommands {
             """,
         arguments: [Argument(name: "user", help: "The user's handle."),
                     Argument(name: "item", help: "PIZZA or PIZZA=QTY.", isVariadic: true)],
-        options: [.value("pickup", "time", help: "The start of the pickup slot."),
+        options: [.value("pickup", "time", help: "The start of the pickup slot.", required: true),
                   .value("key", "key", help: "An idempotency key (1 to 128 characters).")],
         examples: ["pizzeria order place anna --pickup 19:30 Margherita=2 Porcini",
                    "pizzeria order place anna --pickup 2026-12-24T19:30 --key xmas-anna Marinara"],
         run: { invocation in
             let context = invocation.context
-            guard let pickupText = invocation.option("pickup") else { throw invocation.usage("missing option --pickup <time>") }
+            let pickupText = invocation.option("pickup") ?? ""
             let pizzeria = try context.open(.requireCurrent)
             let items = try invocation.variadic("item").map(parseItem)
             let zone = try pizzeria.settings.current().timeZone

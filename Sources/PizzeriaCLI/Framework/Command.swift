@@ -47,6 +47,8 @@ struct Option: Sendable {
     let help: String
     /// Shown as `(default: …)`.
     var defaultValue: String?
+    /// Whether the command cannot run without it (the parser refuses a command line that lacks it).
+    var isRequired = false
 
     /// A flag: present or absent.
     static func flag(_ long: String, short: Character? = nil, help: String) -> Option {
@@ -54,8 +56,9 @@ struct Option: Sendable {
     }
 
     /// An option that takes a value.
-    static func value(_ long: String, _ valueName: String, help: String, default defaultValue: String? = nil) -> Option {
-        Option(long: long, short: nil, valueName: valueName, help: help, defaultValue: defaultValue)
+    static func value(_ long: String, _ valueName: String, help: String, default defaultValue: String? = nil,
+                      required: Bool = false) -> Option {
+        Option(long: long, short: nil, valueName: valueName, help: help, defaultValue: defaultValue, isRequired: required)
     }
 
     var takesValue: Bool { valueName != nil }

@@ -6,7 +6,8 @@ enum Help {
             parts.append("<subcommand>")
         } else {
             for option in command.options {
-                parts.append("[" + (option.valueName.map { "--\(option.long) <\($0)>" } ?? "--\(option.long)") + "]")
+                let text = option.valueName.map { "--\(option.long) <\($0)>" } ?? "--\(option.long)"
+                parts.append(option.isRequired ? text : "[\(text)]")
             }
             for argument in command.arguments {
                 var text = "<\(argument.name)>" + (argument.isVariadic ? " ..." : "")

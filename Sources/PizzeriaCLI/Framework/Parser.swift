@@ -86,7 +86,7 @@ struct Parser {
             if command.name == root.name, arguments.isEmpty { return .help(command, path: path) }
             throw UsageError(message: "'\(path.joined(separator: " "))' needs a subcommand", path: path, command: command)
         }
-        try checkArity(positionals, of: command, path: path)
+        try checkArity(positionals, values: values, of: command, path: path)
         return .run(Invocation(command: command, path: path, values: values, flags: flags,
                                positionals: positionals, context: context(values, flags)))
     }
@@ -108,7 +108,10 @@ struct Parser {
         return error
     }
 
-    private func checkArity(_ positionals: [String], of command: Command, path: [String]) throws {
+    private func checkArity(_ positionals: [String], values: [String: [String]], of command: Command, path: [String]) throws {
+        if let missing = command.options.first(where: { $0.isRequired && values[$0.long] == nil }) {
+            throw UsageError(message: "missing option --\(missing.long) <\(missing.valueName ?? "value")>", path: path, command: command)
+        }
         let required = command.arguments.filter { !$0.isOptional && !$0.isVariadic }
         if positionals.count < required.count {
             let missing = required[positionals.count]
