@@ -1,5 +1,6 @@
 internal import CPizzeriaSQLite
 import Foundation
+import Synchronization
 
 /// A database file shared by any number of threads: the `Sendable` entry point of the storage
 /// layer.
@@ -31,6 +32,9 @@ public final class Database: @unchecked Sendable {
     public let configuration: DatabaseConfiguration
     private let writer: Connection
     private let writerLock = NSLock()
+    /// The thread holding the writer (0 when free), so a nested `write` on the same thread is
+    /// reported as misuse instead of waiting for itself forever.
+    private let writerThread = Atomic<UInt>(0)
     private let readers: ReaderPool
 
     /// Opens the file at `path`, switching it to WAL.
@@ -77,9 +81,19 @@ public final class Database: @unchecked Sendable {
     /// Runs `body` on the writer connection without opening a transaction, for work that manages
     /// its own (migrations, one transaction each) or must run outside one (checkpoints, backups).
     @discardableResult
+    /// - Throws: ``DatabaseError`` of kind ``DatabaseError/Kind/misuse`` when called from inside
+    ///   another `write` or `withWriter` on this database on the same thread.
     public func withWriter<T>(_ body: (Connection) throws -> T) throws -> T {
+        let me = UInt(bitPattern: Int(bitPattern: pthread_self()))
+        guard writerThread.load(ordering: .acquiring) != me else {
+            throw DatabaseError.misuse("write called inside another write on the same database; nest with the connection's savepoint")
+        }
         writerLock.lock()
-        defer { writerLock.unlock() }
+        writerThread.store(me, ordering: .releasing)
+        defer {
+            writerThread.store(0, ordering: .releasing)
+            writerLock.unlock()
+        }
         return try body(writer)
     }
 

@@ -142,6 +142,40 @@ struct FoundationCommandTests {
         #expect(copies >= 1)
     }
 
+    @Test("a write while another process holds the lock: exit 75 after the busy timeout, nothing written")
+    func busy() throws {
+        var cli = CLI()
+        try cli.ok("demo")
+        // An analyst's sqlite3 shell that holds the write lock until told to stop.
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        shell.arguments = ["sqlite3", cli.databasePath]
+        let input = Pipe()
+        shell.standardInput = input
+        shell.standardOutput = FileHandle.nullDevice
+        try shell.run()
+        input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 1;\n".utf8))
+        // Wait until the lock is really held: a zero-timeout write must be refused.
+        cli.environment["PIZZERIA_BUSY_TIMEOUT_MS"] = "0"
+        var attempts = 0
+        while try cli.run("user", "add", "probe\(attempts)").status != 75, attempts < 50 {
+            attempts += 1
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        cli.environment["PIZZERIA_BUSY_TIMEOUT_MS"] = "300"
+        let result = try cli.run("pizza", "add", "--name", "Diavola", "--price", "8")
+        #expect(result.status == 75, "\(result)")
+        #expect(result.stderr.contains("busy") && result.stderr.contains("hint: try again"))
+        // Reads are not blocked by the writer.
+        #expect(try cli.run("pizza", "list").status == 0)
+        input.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
+        try input.fileHandleForWriting.close()
+        shell.waitUntilExit()
+        #expect(try cli.run("pizza", "show", "Diavola").status == 66)
+        cli.environment["PIZZERIA_BUSY_TIMEOUT_MS"] = "soon"
+        #expect(try cli.run("pizza", "list").status == 65)
+    }
+
     @Test("check fails (65) on a damaged file")
     func damagedFile() throws {
         let cli = CLI()

@@ -113,6 +113,17 @@ struct ConnectionTests {
         }
     }
 
+    @Test("a write inside a write on the same database is misuse, not a deadlock")
+    func nestedWriteIsMisuse() throws {
+        let database = try openScratch()
+        try database.write { _ in
+            let error = #expect(throws: DatabaseError.self) { try database.write { _ in } }
+            #expect(error?.kind == .misuse)
+        }
+        // The writer is free again afterwards.
+        try database.write { db in try db.run("INSERT INTO t (v) VALUES (1)") }
+    }
+
     @Test("a constraint failure is reported with codes and SQL, without bound values")
     func constraintError() throws {
         let database = try openScratch()

@@ -28,7 +28,20 @@ struct Context: Sendable {
         if access != .migrate, !FileManager.default.fileExists(atPath: databasePath) {
             throw MissingDatabase(path: databasePath)
         }
-        return try Pizzeria.open(path: databasePath, access: access)
+        return try Pizzeria.open(path: databasePath, access: access, configuration: try configuration())
+    }
+
+    /// The connection settings: defaults, with the busy timeout from `$PIZZERIA_BUSY_TIMEOUT_MS`
+    /// when set (how long to wait for another process's lock before exiting 75).
+    func configuration() throws -> DatabaseConfiguration {
+        var configuration = DatabaseConfiguration()
+        if let text = environment["PIZZERIA_BUSY_TIMEOUT_MS"], !text.isEmpty {
+            guard let milliseconds = Int32(text), (0...600_000).contains(milliseconds) else {
+                throw ValidationError([FieldError(field: "PIZZERIA_BUSY_TIMEOUT_MS", message: "must be a whole number of milliseconds from 0 to 600000, not '\(text)'")])
+            }
+            configuration.busyTimeoutMilliseconds = milliseconds
+        }
+        return configuration
     }
 
     // MARK: - Output
