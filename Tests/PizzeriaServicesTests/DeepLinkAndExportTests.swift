@@ -55,6 +55,17 @@ struct DeepLinkAndExportTests {
         #expect(decoded == .pizza(id: id))
     }
 
+    @Test("stored elements decode the same through the fast path and the JSON decoder", arguments: [
+        NavigationElement.route(.pizza(id: "0987c569-fd6b-47b0-95be-cf4fe0df1738")), .route(.order(id: "43cbd711")),
+        .route(.pizza(id: #"odd"id\"#)), .opaque(typeName: "Swift.Int", json: "42"),
+        .opaque(typeName: "PizzeriaApp.Route", json: #"{"pizza":{"id":"x","extra":1}}"#),
+    ])
+    func fastDecoding(element: NavigationElement) throws {
+        let text = try RouteJSON.encode(element)
+        #expect(try RouteJSON.decodeElement(text) == element)
+        #expect(try RouteJSON.decode(NavigationElement.self, from: text) == element)
+    }
+
     @Test("both export formats round-trip, unknown element types included")
     func roundTrip() throws {
         let f = try NavigationFixture()

@@ -62,7 +62,7 @@ enum NavigationStore {
 
     static func previous(userID: String, in db: Connection) throws -> NavigationElement? {
         let text = try db.fetchOne(previousSQL, [userID]) { try $0.optionalString(0) }
-        return try text.flatMap { $0 }.map { try RouteJSON.decode(NavigationElement.self, from: $0) }
+        return try text.flatMap { $0 }.map(RouteJSON.decodeElement)
     }
 
     static func history(userID: String, limit: Int, in db: Connection) throws -> [NavigationEvent] {
