@@ -19,9 +19,10 @@ import Synchronization
 /// }
 /// ```
 ///
-/// Do not let a ``Connection`` escape the closure that received it, and do not call ``write(_:)``
-/// from inside another `write` on the same database (that would wait for itself): nest with
-/// ``Connection/savepoint(_:)``.
+/// Do not let a ``Connection`` escape the closure that received it. A ``write(_:)`` inside another
+/// `write` on the same thread would wait for itself; it throws a misuse error instead: nest with
+/// ``Connection/savepoint(_:)``. A ``read(_:)`` inside a `write` uses another connection and does
+/// not see the write's uncommitted changes.
 public final class Database: @unchecked Sendable {
     // @unchecked: the writer is only touched while `writerLock` is held, and each reader
     // connection by one thread at a time (see ReaderPool). Everything else is immutable.
