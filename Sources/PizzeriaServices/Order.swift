@@ -59,10 +59,8 @@ public struct OrderLine: Sendable, Hashable, Encodable {
         try container.encode(pizzaID, forKey: .pizzaID)
         try container.encode(pizzaName, forKey: .pizzaName)
         try container.encode(quantity, forKey: .quantity)
-        try container.encode(unitPrice.plain, forKey: .unitPrice)
-        try container.encode(unitPrice.cents, forKey: .unitPriceCents)
-        try container.encode(total.plain, forKey: .total)
-        try container.encode(total.cents, forKey: .totalCents)
+        try container.encode(unitPrice, forKey: .unitPrice, centsKey: .unitPriceCents)
+        try container.encode(total, forKey: .total, centsKey: .totalCents)
     }
 }
 
@@ -126,8 +124,7 @@ public struct Order: Sendable, Hashable, Identifiable, Encodable {
         try container.encode(timeZone.identifier, forKey: .timeZone)
         try container.encode(status, forKey: .status)
         try container.encode(lines, forKey: .lines)
-        try container.encode(total.plain, forKey: .total)
-        try container.encode(total.cents, forKey: .totalCents)
+        try container.encode(total, forKey: .total, centsKey: .totalCents)
         try container.encode("EUR", forKey: .currency)
         try container.encode(idempotencyKey, forKey: .idempotencyKey)
         try container.encode(createdAt, forKey: .createdAt)

@@ -50,8 +50,7 @@ public struct SalesReport: Sendable, Hashable, Encodable {
             try container.encode(pizzaID, forKey: .pizzaID)
             try container.encode(name, forKey: .name)
             try container.encode(quantity, forKey: .quantity)
-            try container.encode(revenue.plain, forKey: .revenue)
-            try container.encode(revenue.cents, forKey: .revenueCents)
+            try container.encode(revenue, forKey: .revenue, centsKey: .revenueCents)
         }
     }
 
@@ -78,8 +77,7 @@ public struct SalesReport: Sendable, Hashable, Encodable {
         try container.encode(to, forKey: .to)
         try container.encode(rows, forKey: .rows)
         try container.encode(quantity, forKey: .quantity)
-        try container.encode(revenue.plain, forKey: .revenue)
-        try container.encode(revenue.cents, forKey: .revenueCents)
+        try container.encode(revenue, forKey: .revenue, centsKey: .revenueCents)
         try container.encode("EUR", forKey: .currency)
     }
 }

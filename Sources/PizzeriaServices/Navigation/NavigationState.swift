@@ -74,8 +74,7 @@ public struct Sheet: Sendable, Hashable, Encodable {
         }
         var fields = container.nestedContainer(keyedBy: DraftKeys.self, forKey: .draft)
         try fields.encode(draft.name, forKey: .name)
-        try fields.encode(draft.price.plain, forKey: .price)
-        try fields.encode(draft.price.cents, forKey: .priceCents)
+        try fields.encode(draft.price, forKey: .price, centsKey: .priceCents)
         let errors = draft.validate()
         try container.encode(errors, forKey: .errors)
         try container.encode(errors.isEmpty, forKey: .canSave)
