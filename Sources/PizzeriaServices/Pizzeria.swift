@@ -40,11 +40,39 @@ public final class Pizzeria: Sendable {
         self.navigation = NavigationService(database: database)
     }
 
+    /// How ``open(path:access:configuration:now:)`` treats the file.
+    public enum Access: Sendable, Equatable {
+        /// Create the file if missing and apply pending migrations.
+        case migrate
+        /// The file must exist and be fully migrated; it is never created or migrated.
+        case requireCurrent
+    }
+
     /// Opens (by default creating and migrating) the database at `path`.
-    /// - Throws: ``SchemaError`` when the file is not one Pizzeria may use; ``DatabaseError``.
-    public static func open(path: String, access: SchemaMigrator.Access = .migrate,
-                            configuration: DatabaseConfiguration = .init(),
+    /// - Throws: ``MaintenanceError/noDatabase(path:)`` when the file is missing and `access` does
+    ///   not create it; `SchemaError` when the file is not one Pizzeria may use (a foreign or
+    ///   newer file, an edited migration, pending migrations with ``Access/requireCurrent``);
+    ///   `DatabaseError`. ``FailureReport`` classifies any of them.
+    public static func open(path: String, access: Access = .migrate, configuration: PizzeriaConfiguration = .init(),
                             now: @escaping @Sendable () -> Date = { Date() }) throws -> Pizzeria {
-        Pizzeria(database: try SchemaMigrator().open(path: path, access: access, configuration: configuration), now: now)
+        if access != .migrate { try requireFile(path) }
+        let database = try SchemaMigrator().open(path: path, access: access == .migrate ? .migrate : .requireCurrent,
+                                                 configuration: configuration.database)
+        return Pizzeria(database: database, now: now)
+    }
+
+    /// Throws ``MaintenanceError/noDatabase(path:)`` when nothing (not even a link) is at `path`.
+    static func requireFile(_ path: String) throws {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: path) || manager.isSymbolicLink(path) else {
+            throw MaintenanceError.noDatabase(path: path)
+        }
+    }
+}
+
+extension FileManager {
+    /// Whether `path` is a symbolic link (dangling or not).
+    fileprivate func isSymbolicLink(_ path: String) -> Bool {
+        (try? attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeSymbolicLink
     }
 }

@@ -6,7 +6,12 @@ import Foundation
 /// A connection is used by one thread at a time and is not `Sendable`; share a ``Database``
 /// instead, which hands connections to closures. Every connection gets the same setup, because
 /// SQLite keeps these settings per connection, not per file:
-/// `foreign_keys=ON`, a busy timeout, `synchronous=NORMAL` and the checkpoint policy.
+/// `foreign_keys=ON`, a busy timeout, `synchronous` from the durability, and the checkpoint
+/// policy.
+///
+/// A connection handed to a closure by ``Database`` is confined to that closure: used after the
+/// closure returned, or from another thread, it throws a ``DatabaseError/Kind/misuse`` error
+/// instead of touching a handle that may by then belong to another caller.
 ///
 /// ```swift
 /// try database.write { db in
@@ -22,6 +27,10 @@ public final class Connection {
         case readWriteCreate
         /// Read only; the connection can never write.
         case readOnly
+        /// Read only, and the file is taken as unchanging (`immutable=1`): SQLite creates no `-wal`
+        /// or `-shm` file and takes no locks. Only for a file with no WAL content, opened to be
+        /// inspected.
+        case readOnlyImmutable
     }
 
     let handle: OpaquePointer
@@ -32,6 +41,9 @@ public final class Connection {
     private var savepointDepth = 0
     /// Pages in the WAL after the last commit, reported by SQLite's WAL hook.
     fileprivate(set) var walPageCount = 0
+    /// For a connection that belongs to a ``Database``: the thread it is lent to (0 while it is
+    /// not lent). `nil` for a connection its creator owns outright.
+    private var borrower: UInt?
 
     /// Opens a connection and applies the per-connection settings.
     ///
@@ -40,13 +52,17 @@ public final class Connection {
     /// - Throws: ``DatabaseError`` when the file cannot be opened.
     public init(path: String, mode: OpenMode, configuration: DatabaseConfiguration = .init()) throws {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        var location = path
         switch mode {
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .readOnlyImmutable:
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            location = Self.immutableURI(path)
         }
         var db: OpaquePointer?
-        let code = sqlite3_open_v2(path, &db, flags, nil)
+        let code = sqlite3_open_v2(location, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open database"
             sqlite3_close_v2(db)
@@ -67,19 +83,57 @@ public final class Connection {
     }
 
     private func configure() throws {
-        try execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
+        // The value comes from a two-case enum, never from input.
+        try execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = \(configuration.synchronous.pragmaValue)")
         switch configuration.checkpointPolicy {
         case .sqliteAutomatic(let pages):
             sqlite3_wal_autocheckpoint(handle, Int32(clamping: pages))
         case .manualWithWriterLock:
             // wal_autocheckpoint(0) removes SQLite's passive auto-checkpoint; the hook below only
-            // counts pages, and the writer checkpoints after commit (see `checkpointIfNeeded`).
+            // counts pages, and the writer checkpoints after commit (see `Checkpointer`).
             sqlite3_wal_autocheckpoint(handle, 0)
             sqlite3_wal_hook(handle, { context, _, _, pages in
                 guard let context else { return SQLITE_OK }
                 Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue().walPageCount = Int(pages)
                 return SQLITE_OK
             }, Unmanaged.passUnretained(self).toOpaque())
+        case .external:
+            sqlite3_wal_autocheckpoint(handle, 0)
+        }
+    }
+
+    /// `file:` URI for `path` with `immutable=1`; `%`, `?` and `#` are escaped so any file name
+    /// works (<https://sqlite.org/uri.html>).
+    private static func immutableURI(_ path: String) -> String {
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return "file:" + escaped + "?immutable=1"
+    }
+
+    // MARK: - Confinement
+
+    /// Marks the connection as owned by a ``Database``: from now on it may be used only while lent.
+    func confine() { borrower = 0 }
+
+    /// Lends the connection to the calling thread until ``giveBack()``.
+    func lend() { borrower = UInt(bitPattern: Int(bitPattern: pthread_self())) }
+
+    /// Ends the current loan.
+    func giveBack() { borrower = 0 }
+
+    /// Throws unless the connection is used where it may be: by its owner, or inside the closure
+    /// (and on the thread) it was lent to.
+    func checkAccess() throws {
+        guard let borrower else { return }
+        guard borrower != 0, borrower == UInt(bitPattern: Int(bitPattern: pthread_self())) else {
+            throw DatabaseError.misuse("a connection was used outside the closure that received it; do the work inside the closure")
         }
     }
 
@@ -98,6 +152,7 @@ public final class Connection {
     /// Runs one or more SQL statements that take no parameters, such as a migration script.
     /// - Throws: ``DatabaseError`` from the first statement that fails.
     public func execute(_ sql: String) throws {
+        try checkAccess()
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         guard code == SQLITE_OK else {
@@ -112,6 +167,7 @@ public final class Connection {
     /// A statement that a live cursor is still iterating is not handed out twice: the caller gets
     /// a fresh, uncached one instead.
     public func statement(_ sql: String) throws -> Statement {
+        try checkAccess()
         if let cached = statements[sql] {
             return cached.isBusy ? try Statement(connection: self, sql: sql) : cached
         }
@@ -207,7 +263,7 @@ public final class Connection {
             result = try body()
             try run("COMMIT")
         } catch {
-            rollbackIfOpen()
+            try rollbackIfOpen(after: error)
             throw error
         }
         return result
@@ -231,7 +287,11 @@ public final class Connection {
             // After SQLITE_FULL, IOERR, BUSY or NOMEM SQLite may have rolled back the whole
             // transaction already; only roll back to the savepoint if it still exists.
             if isInTransaction {
-                try? execute("ROLLBACK TO \(name); RELEASE \(name)")
+                do {
+                    try execute("ROLLBACK TO \(name); RELEASE \(name)")
+                } catch let rollback as DatabaseError {
+                    throw rollback.afterFailure(error)
+                }
             }
             throw error
         }
@@ -239,39 +299,14 @@ public final class Connection {
     }
 
     /// Rolls back the open transaction, if SQLite has not already done so.
-    func rollbackIfOpen() {
+    /// - Throws: the rollback's own failure, naming `cause` (the error that made it roll back),
+    ///   so neither is lost.
+    func rollbackIfOpen(after cause: any Error) throws {
         guard isInTransaction else { return }
-        _ = try? run("ROLLBACK")
-    }
-
-    // MARK: - Checkpoints
-
-    /// The checkpoint modes that take the writer lock (<https://sqlite.org/c3ref/wal_checkpoint_v2.html>).
-    public enum CheckpointMode: Sendable {
-        /// Copies the whole WAL, then waits for readers so the next writer restarts it.
-        case restart
-        /// As ``restart``, and truncates the WAL file to zero bytes.
-        case truncate
-    }
-
-    /// Checkpoints the WAL into the database file.
-    /// - Returns: frames in the WAL and frames checkpointed.
-    /// - Throws: ``DatabaseError`` (``DatabaseError/Kind/busy`` when readers kept it from finishing).
-    @discardableResult
-    public func checkpoint(_ mode: CheckpointMode) throws -> (walFrames: Int, checkpointed: Int) {
-        var log: Int32 = 0
-        var done: Int32 = 0
-        let code = sqlite3_wal_checkpoint_v2(handle, nil, mode == .restart ? SQLITE_CHECKPOINT_RESTART : SQLITE_CHECKPOINT_TRUNCATE, &log, &done)
-        guard code == SQLITE_OK else { throw error(code: code, sql: nil) }
-        walPageCount = 0
-        return (Int(log), Int(done))
-    }
-
-    /// After a commit, under the manual policy: checkpoints once the WAL passes the threshold.
-    /// A busy checkpoint is not an error for the commit that triggered it; the next one retries.
-    func checkpointIfNeeded() {
-        guard case .manualWithWriterLock(let threshold) = configuration.checkpointPolicy,
-              walPageCount >= threshold else { return }
-        _ = try? checkpoint(.restart)
+        do {
+            try run("ROLLBACK")
+        } catch let rollback as DatabaseError {
+            throw rollback.afterFailure(cause)
+        }
     }
 }

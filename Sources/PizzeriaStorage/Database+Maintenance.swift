@@ -7,36 +7,61 @@ extension Database {
     /// Copies the database to a new file at `destination` with SQLite's online backup API
     /// (<https://sqlite.org/backup.html>).
     ///
-    /// The copy is taken in a single step inside one read transaction, so it is one consistent
-    /// snapshot even while other connections and processes keep writing (WAL lets them). The
-    /// destination is created with mode 0600 and must not exist: an existing file is never
-    /// overwritten. On failure the partial copy is removed.
+    /// The copy is one consistent snapshot even while other connections and processes keep
+    /// writing: every step runs inside one read transaction on the source. It is written to a
+    /// temporary file beside `destination`, synced, and only then linked into place with a call
+    /// that fails if `destination` exists — so an existing file is never overwritten, of two
+    /// concurrent backups to one name exactly one wins, and a backup killed midway leaves nothing
+    /// at `destination`. The copy has mode 0600.
+    ///
+    /// - Parameter progress: called after each step with pages copied and pages in all; when
+    ///   given, the copy is made in steps of 1,024 pages.
     /// - Returns: the number of pages copied.
-    /// - Throws: ``DatabaseError``; of kind ``DatabaseError/Kind/io`` when `destination` exists
-    ///   or cannot be created.
+    /// - Throws: ``BackupError/destinationExists(_:)``; ``DatabaseError`` when reading or writing
+    ///   fails (the temporary file is removed).
     @discardableResult
-    public func backup(to destination: String) throws -> Int {
-        if DatabaseFile.exists(destination) {
-            throw DatabaseError(extendedResultCode: SQLITE_CANTOPEN, message: "\(destination) already exists; refusing to overwrite it")
-        }
-        try DatabaseFile.createPrivate(destination)
-        do {
-            return try readWithoutTransaction { source in
-                let target = try Connection(path: destination, mode: .readWrite, configuration: configuration)
-                guard let backup = sqlite3_backup_init(target.handle, "main", source.handle, "main") else {
-                    throw target.error(code: sqlite3_errcode(target.handle), sql: nil)
-                }
-                let code = sqlite3_backup_step(backup, -1)
-                let pages = Int(sqlite3_backup_pagecount(backup))
-                let finish = sqlite3_backup_finish(backup)
-                guard code == SQLITE_DONE else { throw target.error(code: code, sql: nil) }
-                guard finish == SQLITE_OK else { throw target.error(code: finish, sql: nil) }
-                return pages
+    public func backup(to destination: String, progress: ((_ copied: Int, _ total: Int) -> Void)? = nil) throws -> Int {
+        guard !DatabaseFile.exists(destination) else { throw BackupError.destinationExists(destination) }
+        let temporary = try BackupFile.createTemporary(beside: destination)
+        defer { unlink(temporary) }
+        let pages = try readWithoutTransaction { source in
+            try source.transaction(.deferred) {
+                try Self.requireSQLiteHeader(source)
+                return try Self.copy(from: source, to: temporary, configuration: configuration, progress: progress)
             }
-        } catch {
-            try? FileManager.default.removeItem(atPath: destination)
-            throw error
         }
+        try BackupFile.sync(temporary)
+        guard link(temporary, destination) == 0 else {
+            if errno == EEXIST { throw BackupError.destinationExists(destination) }
+            throw DatabaseError(extendedResultCode: SQLITE_CANTOPEN,
+                                message: "cannot create \(destination): \(String(cString: strerror(errno)))")
+        }
+        try BackupFile.syncDirectory(of: destination)
+        return pages
+    }
+
+    private static func requireSQLiteHeader(_ db: Connection) throws {
+        _ = try db.fetchOne("SELECT count(*) FROM sqlite_schema") { try $0.int(0) }
+    }
+
+    private static func copy(from source: Connection, to path: String, configuration: DatabaseConfiguration,
+                             progress: ((Int, Int) -> Void)?) throws -> Int {
+        let target = try Connection(path: path, mode: .readWrite, configuration: configuration)
+        guard let backup = sqlite3_backup_init(target.handle, "main", source.handle, "main") else {
+            throw target.error(code: sqlite3_errcode(target.handle), sql: nil)
+        }
+        let stepPages: Int32 = progress == nil ? -1 : 1_024
+        var code: Int32
+        repeat {
+            code = sqlite3_backup_step(backup, stepPages)
+            let total = Int(sqlite3_backup_pagecount(backup))
+            progress?(total - Int(sqlite3_backup_remaining(backup)), total)
+        } while code == SQLITE_OK
+        let pages = Int(sqlite3_backup_pagecount(backup))
+        let finish = sqlite3_backup_finish(backup)
+        guard code == SQLITE_DONE else { throw target.error(code: code, sql: nil) }
+        guard finish == SQLITE_OK else { throw target.error(code: finish, sql: nil) }
+        return pages
     }
 
     // MARK: - Health
@@ -54,9 +79,59 @@ extension Database {
         }
     }
 
-    /// The journal mode the file is in (`wal` once opened by ``Database``).
+    /// The journal mode the file is in (`wal` once opened for writing by ``Database``).
     public func journalMode() throws -> String {
         try read { db in try db.fetchOne("PRAGMA journal_mode") { try $0.string(0) } ?? "unknown" }
+    }
+}
+
+/// Why a backup was refused.
+public enum BackupError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Something already exists at the destination; a backup never overwrites.
+    case destinationExists(String)
+
+    /// A sentence for people.
+    public var description: String {
+        switch self {
+        case .destinationExists(let path): "\(path) already exists; a backup never overwrites a file"
+        }
+    }
+}
+
+/// The temporary file a backup is written to, and syncing it into place.
+private enum BackupFile {
+    /// Creates `.NAME.XXXXXX.partial` (mode 0600) in the destination's directory, where a link
+    /// to `destination` stays on the same file system.
+    static func createTemporary(beside destination: String) throws -> String {
+        let url = URL(fileURLWithPath: destination)
+        var template = Array(url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).XXXXXX.partial").path.utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.map { mkstemps($0, 8) } ?? -1
+        }
+        guard fd >= 0 else {
+            throw DatabaseError(extendedResultCode: SQLITE_CANTOPEN,
+                                message: "cannot create a file beside \(destination): \(String(cString: strerror(errno)))")
+        }
+        // Nobody else has this new file open or locked: closing it is safe.
+        close(fd)
+        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// `fsync` of a file no connection has open any more.
+    static func sync(_ path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("cannot open \(path) to sync it") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw failure("cannot sync \(path)") }
+    }
+
+    /// `fsync` of the directory, so the new name survives power loss too.
+    static func syncDirectory(of path: String) throws {
+        try sync(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+    }
+
+    private static func failure(_ message: String) -> DatabaseError {
+        DatabaseError(extendedResultCode: SQLITE_IOERR, message: "\(message): \(String(cString: strerror(errno)))")
     }
 }
 

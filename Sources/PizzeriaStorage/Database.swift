@@ -6,8 +6,8 @@ import Synchronization
 /// layer.
 ///
 /// Writes are serialized on one writer connection and run in `BEGIN IMMEDIATE` transactions.
-/// Reads run on their own connections in deferred transactions, so in WAL mode a reader sees one
-/// consistent snapshot and never waits for the writer.
+/// Reads run on their own read-only connections in deferred transactions, so in WAL mode a reader
+/// sees one consistent snapshot and never waits for the writer.
 ///
 /// ```swift
 /// let database = try Database(path: "pizzeria.sqlite", create: true)
@@ -19,87 +19,136 @@ import Synchronization
 /// }
 /// ```
 ///
-/// Do not let a ``Connection`` escape the closure that received it. A ``write(_:)`` inside another
-/// `write` on the same thread would wait for itself; it throws a misuse error instead: nest with
+/// A ``Connection`` is confined to the closure that received it: used after the closure returned
+/// or from another thread it throws a misuse error. A ``write(_:)`` inside another `write` on the
+/// same thread would wait for itself; it throws a misuse error instead: nest with
 /// ``Connection/savepoint(_:)``. A ``read(_:)`` inside a `write` uses another connection and does
 /// not see the write's uncommitted changes.
 public final class Database: @unchecked Sendable {
-    // @unchecked: the writer is only touched while `writerLock` is held, and each reader
-    // connection by one thread at a time (see ReaderPool). Everything else is immutable.
+    // @unchecked: the writer is only touched while its gate is held, and each reader connection
+    // by one thread at a time (see ReaderPool). Statistics sit behind a Mutex; the rest is
+    // immutable.
 
     /// The database file's path.
     public let path: String
     /// The settings every connection gets.
     public let configuration: DatabaseConfiguration
-    private let writer: Connection
-    private let writerLock = NSLock()
-    /// The thread holding the writer (0 when free), so a nested `write` on the same thread is
-    /// reported as misuse instead of waiting for itself forever.
-    private let writerThread = Atomic<UInt>(0)
+    /// Whether this handle only reads: opened to inspect, or the file is not writable by this
+    /// process. ``write(_:)`` then throws.
+    public let isReadOnly: Bool
+    private let writer: Connection?
+    private let gate: WriterGate
+    private let checkpointer: Checkpointer?
+    private let statistics = Mutex(CheckpointStatistics())
     private let readers: ReaderPool
 
-    /// Opens the file at `path`, switching it to WAL.
+    /// Opens the file at `path`: for reading and writing (switching it to WAL), or only to read.
+    ///
+    /// Anything but a regular file (after following links) is refused before it is opened, and
+    /// nothing is ever created through a link to a missing file.
     ///
     /// - Parameters:
     ///   - create: create the file (mode 0600) when it does not exist; otherwise a missing file
     ///     is an error of kind ``DatabaseError/Kind/io`` and nothing is created.
-    ///   - prepare: runs on the writer before the file is switched to WAL, for checks that must
-    ///     leave a foreign file untouched (the migrator's). Throwing aborts the open.
+    ///   - readOnly: open only to read: the file, its `-wal` and its `-shm` stay byte for byte as
+    ///     they were, and none is created (a file without companions is opened `immutable`).
+    ///     A file this process cannot write is opened this way too.
+    ///   - prepare: runs before the file is switched to WAL (on the writer; on a reader inside a
+    ///     read transaction when read-only), for checks that must leave a foreign file untouched
+    ///     (the migrator's). Throwing aborts the open.
     /// - Throws: ``DatabaseError``; of kind ``DatabaseError/Kind/notADatabase`` when the file is
-    ///   not SQLite.
+    ///   not SQLite or not a regular file.
     public init(path: String, configuration: DatabaseConfiguration = .init(), create: Bool = false,
-                prepare: (Connection) throws -> Void = { _ in }) throws {
-        if !DatabaseFile.exists(path) {
-            guard create else {
-                throw DatabaseError(extendedResultCode: SQLITE_CANTOPEN, message: "no database file at \(path)")
-            }
-            try DatabaseFile.createPrivate(path)
-        }
-        try DatabaseFile.requireSQLiteOrEmpty(path)
-        let writer = try Connection(path: path, mode: .readWrite, configuration: configuration)
-        try prepare(writer)
-        try writer.enableWAL()
+                readOnly: Bool = false, prepare: (Connection) throws -> Void = { _ in }) throws {
+        let file = try DatabaseFile.requireRegularFile(path, create: create && !readOnly)
+        let onlyReads = readOnly || !DatabaseFile.isWritable(path)
         self.path = path
         self.configuration = configuration
-        self.writer = writer
-        self.readers = ReaderPool(path: path, configuration: configuration)
+        self.isReadOnly = onlyReads
+        self.gate = WriterGate.shared(for: file)
+        if onlyReads {
+            self.writer = nil
+            self.checkpointer = nil
+            self.readers = ReaderPool(path: path, configuration: configuration,
+                                      mode: DatabaseFile.hasNoCompanions(path) ? .readOnlyImmutable : .readOnly)
+            try readers.withReader { db in
+                try db.transaction(.deferred) {
+                    try Self.requireSQLite(db)
+                    try prepare(db)
+                }
+            }
+        } else {
+            DatabaseFile.alignCompanionModes(with: file, path: path)
+            let writer = try Connection(path: path, mode: .readWrite, configuration: configuration)
+            try Self.requireSQLite(writer)
+            try prepare(writer)
+            try writer.enableWAL()
+            writer.confine()
+            self.writer = writer
+            if case .manualWithWriterLock(let threshold) = configuration.checkpointPolicy {
+                self.checkpointer = Checkpointer(threshold: threshold)
+            } else {
+                self.checkpointer = nil
+            }
+            self.readers = ReaderPool(path: path, configuration: configuration, mode: .readOnly)
+        }
+    }
+
+    deinit {
+        // Readers first: the last connection to close checkpoints the WAL into the file and
+        // deletes it (holding an exclusive lock, so no other connection can race it), and only
+        // the read-write writer can. Closing it last leaves a database file complete by itself.
+        readers.closeAll()
+    }
+
+    /// Reads the header through SQLite, which refuses a file that is not a database
+    /// (`SQLITE_NOTADB`) before anything is written.
+    private static func requireSQLite(_ db: Connection) throws {
+        _ = try db.fetchOne("PRAGMA schema_version") { try $0.int(0) }
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`): committed when it returns, rolled
     /// back when it throws. Writers from all threads of this process queue here; writers in other
     /// processes queue on SQLite's lock for up to the busy timeout.
+    ///
+    /// After the commit, under the manual checkpoint policy, the WAL may be checkpointed: that
+    /// never waits for readers, and its outcome is counted in ``checkpointStatistics``.
     /// - Throws: what `body` throws, or ``DatabaseError`` (``DatabaseError/Kind/busy`` after the
     ///   timeout).
     @discardableResult
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
         try withWriter { db in
             let result = try db.transaction(.immediate) { try body(db) }
-            db.checkpointIfNeeded()
+            checkpointIfDue(db)
             return result
         }
     }
 
+    private func checkpointIfDue(_ db: Connection) {
+        guard let checkpointer, let outcome = checkpointer.afterCommit(walPages: db.walPageCount, on: db) else { return }
+        statistics.withLock { $0.record(outcome, at: Date()) }
+    }
+
     /// Runs `body` on the writer connection without opening a transaction, for work that manages
-    /// its own (migrations, one transaction each) or must run outside one (checkpoints, backups).
-    @discardableResult
+    /// its own (migrations, one transaction each) or must run outside one.
     /// - Throws: ``DatabaseError`` of kind ``DatabaseError/Kind/misuse`` when called from inside
-    ///   another `write` or `withWriter` on this database on the same thread.
+    ///   another `write` or `withWriter` on this file on the same thread; of kind
+    ///   ``DatabaseError/Kind/io`` (`SQLITE_READONLY`) when the database was opened read-only.
+    @discardableResult
     public func withWriter<T>(_ body: (Connection) throws -> T) throws -> T {
-        let me = UInt(bitPattern: Int(bitPattern: pthread_self()))
-        guard writerThread.load(ordering: .acquiring) != me else {
-            throw DatabaseError.misuse("write called inside another write on the same database; nest with the connection's savepoint")
+        guard let writer else {
+            throw DatabaseError(extendedResultCode: SQLITE_READONLY,
+                                message: "\(path) is open read-only (opened to inspect, or not writable by this user)")
         }
-        writerLock.lock()
-        writerThread.store(me, ordering: .releasing)
-        defer {
-            writerThread.store(0, ordering: .releasing)
-            writerLock.unlock()
+        return try gate.run {
+            writer.lend()
+            defer { writer.giveBack() }
+            return try body(writer)
         }
-        return try body(writer)
     }
 
     /// Runs `body` on a reader connection inside a deferred transaction: every query in it sees
-    /// the same snapshot. Readers never write (`query_only`).
+    /// the same snapshot. Readers are opened read-only and can never write.
     @discardableResult
     public func read<T>(_ body: (Connection) throws -> T) throws -> T {
         try readers.withReader { db in try db.transaction(.deferred) { try body(db) } }
@@ -109,21 +158,83 @@ public final class Database: @unchecked Sendable {
     func readWithoutTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
         try readers.withReader(body)
     }
+
+    // MARK: - Checkpoints and the WAL
+
+    /// The checkpoints this handle attempted since it was opened, and the last outcome.
+    public var checkpointStatistics: CheckpointStatistics { statistics.withLock { $0 } }
+
+    /// The WAL's size, how much of it is checkpointed, and whether another process's reader is
+    /// holding it back.
+    public func walStatus() throws -> WALStatus {
+        try read { db in
+            let pageSize = try db.fetchOne("PRAGMA page_size") { try $0.int(0) } ?? 4096
+            return WALStatus.read(databasePath: path, pageSize: pageSize)
+        }
+    }
 }
 
-/// Reader connections, opened on demand up to a limit and reused.
+/// The in-process write lock of one database file, shared by every ``Database`` of this process
+/// that opens the file, so they queue here rather than on SQLite's file lock — and so a
+/// checkpoint can know that no other connection of this process is writing.
+///
+/// This registry is the process's one piece of global state, for the reason SQLite keeps its own
+/// list of open files: locks belong to files, not to handles.
+final class WriterGate: @unchecked Sendable {
+    // @unchecked: `lock` guards the writer; `owner` is atomic.
+    private let lock = NSLock()
+    /// The thread holding the gate (0 when free), so a nested write on the same thread is
+    /// reported as misuse instead of waiting for itself forever.
+    private let owner = Atomic<UInt>(0)
+
+    private struct FileID: Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    private static let gates = Mutex<[FileID: WriterGate]>([:])
+
+    /// The gate of the file `status` describes.
+    static func shared(for status: stat) -> WriterGate {
+        let id = FileID(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        return gates.withLock { gates in
+            if let gate = gates[id] { return gate }
+            let gate = WriterGate()
+            gates[id] = gate
+            return gate
+        }
+    }
+
+    func run<T>(_ body: () throws -> T) throws -> T {
+        let me = UInt(bitPattern: Int(bitPattern: pthread_self()))
+        guard owner.load(ordering: .acquiring) != me else {
+            throw DatabaseError.misuse("write called inside another write on the same database; nest with the connection's savepoint")
+        }
+        lock.lock()
+        owner.store(me, ordering: .releasing)
+        defer {
+            owner.store(0, ordering: .releasing)
+            lock.unlock()
+        }
+        return try body()
+    }
+}
+
+/// Read-only connections, opened on demand up to a limit and reused.
 private final class ReaderPool: @unchecked Sendable {
     // @unchecked: `idle` is guarded by `lock`; a connection taken out of `idle` belongs to the
     // one thread that took it until it is put back.
     private let path: String
     private let configuration: DatabaseConfiguration
+    private let mode: Connection.OpenMode
     private let lock = NSLock()
     private var idle: [Connection] = []
     private let slots: DispatchSemaphore
 
-    init(path: String, configuration: DatabaseConfiguration) {
+    init(path: String, configuration: DatabaseConfiguration, mode: Connection.OpenMode) {
         self.path = path
         self.configuration = configuration
+        self.mode = mode
         self.slots = DispatchSemaphore(value: max(1, configuration.maximumReaderCount))
     }
 
@@ -132,6 +243,8 @@ private final class ReaderPool: @unchecked Sendable {
         defer { slots.signal() }
         let connection = try take()
         defer { put(connection) }
+        connection.lend()
+        defer { connection.giveBack() }
         return try body(connection)
     }
 
@@ -140,9 +253,16 @@ private final class ReaderPool: @unchecked Sendable {
         let reused = idle.popLast()
         lock.unlock()
         if let reused { return reused }
-        let connection = try Connection(path: path, mode: .readWrite, configuration: configuration)
-        try connection.execute("PRAGMA query_only = ON")
+        let connection = try Connection(path: path, mode: mode, configuration: configuration)
+        connection.confine()
         return connection
+    }
+
+    /// Closes the idle connections.
+    func closeAll() {
+        lock.lock()
+        idle.removeAll()
+        lock.unlock()
     }
 
     private func put(_ connection: Connection) {

@@ -7,11 +7,29 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     /// The most reader connections open at once; further readers wait for one to be free.
     public var maximumReaderCount = 4
 
+    /// Whether a commit survives power loss. Default ``Synchronous/full``.
+    public var synchronous: Synchronous = .full
+
     /// Who checkpoints the WAL into the database file.
     public var checkpointPolicy: CheckpointPolicy = .recommended
 
-    /// The defaults: 5 s busy timeout, 4 readers, the recommended checkpoint policy.
+    /// The defaults: 5 s busy timeout, 4 readers, durable commits, the recommended checkpoint
+    /// policy.
     public init() {}
+}
+
+/// What an acknowledged commit survives (<https://sqlite.org/pragma.html#pragma_synchronous>).
+public enum Synchronous: String, Sendable, Equatable, CaseIterable {
+    /// `synchronous=FULL`: the WAL is synced to the device at every commit, so a commit that
+    /// returned survives power loss. The default, as in PostgreSQL and SQLite itself.
+    case full
+    /// `synchronous=NORMAL`: the WAL is synced only at checkpoints. Faster (no sync per commit);
+    /// the database stays consistent, but the last commits before a power loss or OS crash can
+    /// be lost. A crash of the process alone loses nothing.
+    case normal
+
+    /// The `PRAGMA synchronous` value.
+    var pragmaValue: String { self == .full ? "FULL" : "NORMAL" }
 }
 
 /// Who checkpoints the write-ahead log, and how.
@@ -19,14 +37,17 @@ public struct DatabaseConfiguration: Sendable, Equatable {
 /// On libraries with the WAL-reset bug (<https://sqlite.org/wal.html#walresetbug>) SQLite's own
 /// automatic checkpoints are unsafe: they are *passive* and can overlap another connection's WAL
 /// reset. ``manualWithWriterLock(thresholdPages:)`` turns them off on every connection and
-/// checkpoints after a commit, on the writer, in `RESTART` mode, which takes the writer lock so no
-/// WAL reset can run at the same time.
+/// checkpoints after a commit, on the writer, holding the write lock, so no WAL reset can run at
+/// the same time; it never waits for readers (see ``CheckpointStatistics``).
 public enum CheckpointPolicy: Sendable, Equatable {
     /// SQLite's automatic passive checkpoint once the WAL holds `thresholdPages` pages.
     case sqliteAutomatic(thresholdPages: Int)
-    /// No automatic checkpoints; the writer runs a `RESTART` checkpoint after a commit that
-    /// leaves at least `thresholdPages` pages in the WAL.
+    /// No automatic checkpoints; after a commit that leaves at least `thresholdPages` pages in
+    /// the WAL, the writer checkpoints holding the write lock, without waiting for readers.
     case manualWithWriterLock(thresholdPages: Int)
+    /// Pizzeria never checkpoints: another program owns checkpoints (a replicator such as
+    /// Litestream, which must see every WAL frame before it is checkpointed away).
+    case external
 
     /// The safe choice for the linked library: manual when it has the WAL-reset bug, SQLite's
     /// automatic checkpoints otherwise. 1,000 pages, SQLite's default threshold, either way.
@@ -36,8 +57,20 @@ public enum CheckpointPolicy: Sendable, Equatable {
             : .sqliteAutomatic(thresholdPages: 1_000)
     }
 
-    /// Whether the WAL-reset mitigation (no passive checkpoints) is in force.
+    /// Whether no passive checkpoint can run from this process (the WAL-reset mitigation).
     public var isWALResetMitigation: Bool {
-        if case .manualWithWriterLock = self { true } else { false }
+        switch self {
+        case .manualWithWriterLock, .external: true
+        case .sqliteAutomatic: false
+        }
+    }
+
+    /// `manual`, `sqlite-automatic` or `external`, as `check` reports it.
+    public var name: String {
+        switch self {
+        case .sqliteAutomatic: "sqlite-automatic"
+        case .manualWithWriterLock: "manual"
+        case .external: "external"
+        }
     }
 }

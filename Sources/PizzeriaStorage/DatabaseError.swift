@@ -63,6 +63,12 @@ public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible
         DatabaseError(libraryMessage: message, kind: .misuse)
     }
 
+    /// This error, raised while rolling back after `cause`: the message names both.
+    func afterFailure(_ cause: any Error) -> DatabaseError {
+        DatabaseError(extendedResultCode: extendedResultCode,
+                      message: "rolling back after \(cause) failed: \(message)", sql: sql)
+    }
+
     /// A row the schema guarantees is missing (someone deleted it by hand).
     public static func missingRow(_ table: String) -> DatabaseError {
         DatabaseError(extendedResultCode: SQLITE_CORRUPT, message: "the required row of \(table) is missing")

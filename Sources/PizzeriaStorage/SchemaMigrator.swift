@@ -11,7 +11,8 @@ public struct SchemaMigrator: Sendable {
         case migrate
         /// The file must exist and be fully migrated (every domain command).
         case requireCurrent
-        /// The file must exist and be a Pizzeria database of any known version; change nothing
+        /// The file must exist and be a Pizzeria database of any known version; it is opened
+        /// read-only and every byte of it, its `-wal` and its `-shm` stays as it was
         /// (`migrations`, `check`, `backup`).
         case inspect
     }
@@ -35,7 +36,8 @@ public struct SchemaMigrator: Sendable {
     /// stays byte-for-byte as it was.
     /// - Throws: ``SchemaError`` or ``DatabaseError``.
     public func open(path: String, access: Access, configuration: DatabaseConfiguration = .init()) throws -> Database {
-        let database = try Database(path: path, configuration: configuration, create: access == .migrate) { db in
+        let database = try Database(path: path, configuration: configuration, create: access == .migrate,
+                                    readOnly: access == .inspect) { db in
             let status = try self.status(of: db)
             if access == .requireCurrent, !status.pending.isEmpty {
                 throw SchemaError.migrationsPending(databaseVersion: status.version, knownVersion: latestVersion)

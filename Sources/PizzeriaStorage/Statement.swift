@@ -34,6 +34,7 @@ public final class Statement {
     /// Resets the statement and binds `arguments` to its parameters, in order.
     /// - Throws: ``DatabaseError`` when the count does not match or SQLite refuses a value.
     public func bind(_ arguments: [any DatabaseValueConvertible]) throws {
+        try connection.checkAccess()
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         guard arguments.count == parameterCount else {
@@ -68,6 +69,7 @@ public final class Statement {
 
     /// Advances one step: `true` when a row is available, `false` when done.
     func step() throws -> Bool {
+        try connection.checkAccess()
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false

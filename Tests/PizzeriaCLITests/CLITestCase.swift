@@ -14,8 +14,13 @@ struct CLI {
         try run(arguments, stdin: stdin)
     }
 
-    func run(_ arguments: [String], stdin: String? = nil) throws -> ProcessResult {
-        try PizzeriaBinary.run(arguments, in: directory.url, environment: environment, stdin: stdin)
+    func run(_ arguments: [String], stdin: String? = nil, timeout: Double? = nil) throws -> ProcessResult {
+        try PizzeriaBinary.run(arguments, in: directory.url, environment: environment, stdin: stdin, timeout: timeout)
+    }
+
+    /// Starts `pizzeria arguments…` without waiting.
+    func start(_ arguments: [String]) throws -> RunningProcess {
+        try PizzeriaBinary.start(arguments, in: directory.url, environment: environment)
     }
 
     /// Runs and requires exit 0, recording the output otherwise.

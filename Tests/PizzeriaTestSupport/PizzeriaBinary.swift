@@ -42,36 +42,77 @@ public enum PizzeriaBinary {
         return environment
     }
 
-    /// Runs `pizzeria arguments…` in `directory` and waits for it.
+    /// Runs `pizzeria arguments…` in `directory` and waits for it (killing it after `timeout`
+    /// seconds, when given: the result then has status -9).
     public static func run(_ arguments: [String], in directory: URL, environment extra: [String: String] = [:],
-                           stdin: String? = nil) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = url
+                           stdin: String? = nil, timeout: Double? = nil) throws -> ProcessResult {
+        let running = try RunningProcess(executable: url, arguments: arguments, in: directory,
+                                         environment: environment(extra), stdin: stdin)
+        return try running.wait(timeout: timeout)
+    }
+
+    /// Starts `pizzeria arguments…` in `directory` without waiting for it.
+    public static func start(_ arguments: [String], in directory: URL, environment extra: [String: String] = [:]) throws -> RunningProcess {
+        try RunningProcess(executable: url, arguments: arguments, in: directory, environment: environment(extra), stdin: nil)
+    }
+}
+
+/// A started process whose output goes to files (never pipes: a chatty process can never block
+/// on a full pipe).
+public final class RunningProcess: @unchecked Sendable {
+    // @unchecked: `process` is only started, waited for and signalled, which Process allows from
+    // any thread; the URLs are immutable.
+    private let process = Process()
+    private let outURL: URL
+    private let errURL: URL
+
+    /// The process id.
+    public var pid: Int32 { process.processIdentifier }
+    /// Whether it is still running.
+    public var isRunning: Bool { process.isRunning }
+
+    /// Starts `executable arguments…` in `directory`.
+    public init(executable: URL, arguments: [String], in directory: URL, environment: [String: String], stdin: String? = nil) throws {
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
-        process.environment = environment(extra)
-        // Files, not pipes: a chatty process can never block on a full pipe.
-        let outURL = directory.appendingPathComponent(".out-\(UUID().uuidString)")
-        let errURL = directory.appendingPathComponent(".err-\(UUID().uuidString)")
+        process.environment = environment
+        outURL = directory.appendingPathComponent(".out-\(UUID().uuidString)")
+        errURL = directory.appendingPathComponent(".err-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outURL)
-            try? FileManager.default.removeItem(at: errURL)
-        }
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
+        defer {
+            try? out.close()
+            try? err.close()
+        }
         process.standardOutput = out
         process.standardError = err
         let input = Pipe()
         process.standardInput = input
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        if let stdin { try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
+    }
+
+    /// Sends SIGKILL.
+    public func kill() { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
+
+    /// Waits for the end (killing it after `timeout` seconds, when given) and collects the output.
+    public func wait(timeout: Double? = nil) throws -> ProcessResult {
+        if let timeout {
+            let deadline = Date().addingTimeInterval(timeout)
+            while process.isRunning && Date() < deadline { usleep(2_000) }
+            if process.isRunning { kill() }
+        }
         process.waitUntilExit()
-        try out.close()
-        try err.close()
-        return ProcessResult(status: process.terminationStatus,
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        let killed = process.terminationReason == .uncaughtSignal
+        return ProcessResult(status: killed ? -process.terminationStatus : process.terminationStatus,
                              stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
                              stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
     }

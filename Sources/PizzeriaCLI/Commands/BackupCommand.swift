@@ -1,4 +1,4 @@
-import Foundation
+import PizzeriaServices
 
 /// `pizzeria backup FILE`: a consistent copy while others keep writing.
 enum BackupCommand {
@@ -6,8 +6,10 @@ enum BackupCommand {
         name: "backup",
         abstract: "Copy the database to a new file with SQLite's online backup API.",
         discussion: """
-            The copy is one consistent snapshot even while other processes write. FILE must not exist:
-            an existing file is never overwritten. The copy is created with mode 0600.
+            The copy is one consistent snapshot even while other processes write. It is written to a
+            temporary file beside FILE, synced, then put in place with a call that fails if FILE exists:
+            an existing file is never overwritten, and a backup that is interrupted leaves nothing at
+            FILE. The copy has mode 0600. An empty or never-migrated database is refused.
             """,
         arguments: [Argument(name: "file", help: "The new file to write.")],
         examples: ["pizzeria backup /backups/pizzeria-$(date +%F).sqlite"],
@@ -22,10 +24,7 @@ enum BackupCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let context = invocation.context
         let destination = try invocation.required("file")
-        if FileManager.default.fileExists(atPath: destination) {
-            throw Refusal("\(destination) already exists; a backup never overwrites a file", hint: "choose a new file name")
-        }
-        let pages = try context.open(.inspect).database.backup(to: destination)
+        let pages = try Maintenance.backup(path: context.databasePath, to: destination, configuration: try context.configuration())
         try context.emit(Report(source: context.databasePath, destination: destination, pages: pages)) {
             "Backed up \(context.databasePath) to \(destination) (\(pages) pages).\n"
         }

@@ -1,15 +1,32 @@
-import PizzeriaStorage
+import PizzeriaServices
 
 /// `pizzeria check`: is the file sound and current?
 enum CheckCommand {
     static let command = Command(
         name: "check",
-        abstract: "Check the database: integrity_check, foreign_key_check, schema version, SQLite version.",
+        abstract: "Check the database: integrity_check, foreign_key_check, schema version, SQLite version, WAL.",
         discussion: """
-            Exits 0 only when every check passes. Also reports the SQLite library version and whether the
-            WAL-reset mitigation (no passive checkpoints; RESTART checkpoints after commits) is active.
+            Exits 0 only when every check passes. Reads the file without changing it (nor its -wal and
+            -shm files). Also reports the SQLite library version and whether the WAL-reset mitigation is
+            active, the checkpoint policy and durability writers use (PIZZERIA_CHECKPOINTS,
+            PIZZERIA_SYNCHRONOUS), and the WAL: its size, how much of it checkpoints have copied into
+            the database file, and whether another process's read transaction is holding it back.
             """,
         run: run)
+
+    struct WAL: Encodable {
+        let fileBytes: Int64
+        let frames: Int?
+        let checkpointedFrames: Int?
+        let pendingFrames: Int?
+        let readerPIDs: [Int32]?
+        let heldBackByReader: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case fileBytes = "file_bytes", frames, checkpointedFrames = "checkpointed_frames"
+            case pendingFrames = "pending_frames", readerPIDs = "reader_pids", heldBackByReader = "held_back_by_reader"
+        }
+    }
 
     struct Report: Encodable {
         let integrity: [String]
@@ -20,42 +37,67 @@ enum CheckCommand {
         let sqliteVersion: String
         let walResetBug: Bool
         let walResetMitigation: Bool
+        let checkpointPolicy: String
+        let synchronous: String
+        let wal: WAL
         let ok: Bool
 
         enum CodingKeys: String, CodingKey {
             case integrity = "integrity_problems", foreignKeys = "foreign_key_problems"
             case schemaVersion = "schema_version", latestVersion = "latest_version", journalMode = "journal_mode"
             case sqliteVersion = "sqlite_version", walResetBug = "wal_reset_bug"
-            case walResetMitigation = "wal_reset_mitigation", ok
+            case walResetMitigation = "wal_reset_mitigation", checkpointPolicy = "checkpoint_policy", synchronous, wal, ok
         }
     }
 
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let context = invocation.context
-        let database = try context.open(.inspect).database
-        let migrator = SchemaMigrator()
-        let health = try database.healthProblems()
-        let status = try database.read { try migrator.status(of: $0) }
+        let result = try Maintenance.check(path: context.databasePath, configuration: try context.configuration())
+        let wal = result.wal
         let report = Report(
-            integrity: health.integrityProblems, foreignKeys: health.foreignKeyProblems,
-            schemaVersion: status.version, latestVersion: migrator.latestVersion,
-            journalMode: try database.journalMode(), sqliteVersion: SQLiteLibrary.version,
-            walResetBug: SQLiteLibrary.hasWALResetBug,
-            walResetMitigation: database.configuration.checkpointPolicy.isWALResetMitigation,
-            ok: health.isHealthy && status.isCurrent)
+            integrity: result.integrityProblems, foreignKeys: result.foreignKeyProblems,
+            schemaVersion: result.migrations.version, latestVersion: result.migrations.latestVersion,
+            journalMode: result.journalMode, sqliteVersion: result.sqliteVersion, walResetBug: result.hasWALResetBug,
+            walResetMitigation: result.walResetMitigation, checkpointPolicy: result.checkpoints == .automatic ? "auto" : "external",
+            synchronous: result.durability == .durable ? "full" : "normal",
+            wal: WAL(fileBytes: wal.fileBytes, frames: wal.frames, checkpointedFrames: wal.checkpointedFrames,
+                     pendingFrames: wal.pendingFrames, readerPIDs: wal.readerProcesses, heldBackByReader: wal.isHeldBackByReader),
+            ok: result.isHealthy)
         try context.emit(report) {
             func verdict(_ problems: [String]) -> String { problems.isEmpty ? "ok" : problems.joined(separator: "\n  ") }
             var table = Table("CHECK", "RESULT")
-            table.add("integrity_check", verdict(health.integrityProblems))
-            table.add("foreign_key_check", verdict(health.foreignKeyProblems))
-            table.add("schema", "version \(status.version) of \(migrator.latestVersion)"
-                      + (status.isCurrent ? " (current)" : " (run `pizzeria init`)"))
-            table.add("journal_mode", report.journalMode)
-            table.add("sqlite", SQLiteLibrary.version + (report.walResetBug
-                ? " (has the WAL-reset bug; mitigation \(report.walResetMitigation ? "active: no passive checkpoints, RESTART checkpoints after commits" : "OFF"))"
+            table.add("integrity_check", verdict(result.integrityProblems))
+            table.add("foreign_key_check", verdict(result.foreignKeyProblems))
+            table.add("schema", "version \(result.migrations.version) of \(result.migrations.latestVersion)"
+                      + (result.migrations.isCurrent ? " (current)" : " (run `pizzeria init`)"))
+            table.add("journal_mode", result.journalMode)
+            table.add("sqlite", result.sqliteVersion + (result.hasWALResetBug
+                ? " (has the WAL-reset bug; mitigation \(report.walResetMitigation ? "active: no passive checkpoints" : "OFF"))"
                 : " (no WAL-reset bug)"))
+            table.add("checkpoints", result.checkpoints == .automatic
+                ? "auto: pizzeria checkpoints" + (result.walResetMitigation ? " holding the write lock, never waiting for readers" : "")
+                : "external: pizzeria never checkpoints (PIZZERIA_CHECKPOINTS=external; a replicator does)")
+            table.add("durability", result.durability == .durable
+                ? "full (synchronous=FULL: every commit is synced)"
+                : "normal (synchronous=NORMAL: the last commits before a power loss can be lost)")
+            table.add("wal", walText(wal))
             return table.rendered + (report.ok ? "All checks passed.\n" : "Some checks FAILED.\n")
         }
         return report.ok ? .ok : .invalidInput
+    }
+
+    static func walText(_ wal: Maintenance.WALReport) -> String {
+        guard wal.fileBytes > 0 else { return "empty" }
+        var text = "\(wal.fileBytes) bytes"
+        if let frames = wal.frames, let done = wal.checkpointedFrames {
+            text += "; \(frames) frames, \(done) copied into the database by the last checkpoint"
+        }
+        if wal.isHeldBackByReader, let readers = wal.readerProcesses {
+            text += "; HELD BACK by a read transaction in process \(readers.map(String.init).joined(separator: ", "))"
+                + " (the WAL grows until it ends)"
+        } else if let readers = wal.readerProcesses, !readers.isEmpty {
+            text += "; readers: process \(readers.map(String.init).joined(separator: ", "))"
+        }
+        return text
     }
 }

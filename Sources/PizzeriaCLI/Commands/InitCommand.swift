@@ -1,6 +1,4 @@
-import Foundation
 import PizzeriaServices
-import PizzeriaStorage
 
 /// `pizzeria init`: create the database, or bring an existing one up to date.
 enum InitCommand {
@@ -22,24 +20,17 @@ enum InitCommand {
 
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let context = invocation.context
-        let existed = FileManager.default.fileExists(atPath: context.databasePath)
-        let before: SchemaStatus? = existed
-            ? try context.open(.inspect).database.read { try SchemaMigrator().status(of: $0) }
-            : nil
-        let pizzeria = try context.open(.migrate)
-        let after = try pizzeria.database.read { try SchemaMigrator().status(of: $0) }
-        let appliedNow = after.applied.filter { record in !(before?.applied.contains { $0.version == record.version } ?? false) }
-        let report = Report(path: context.databasePath, created: !existed,
-                            applied: appliedNow.map { MigrationsCommand.Entry(applied: $0) },
-                            schemaVersion: after.version)
+        let result = try Maintenance.initialize(path: context.databasePath, configuration: try context.configuration())
+        let report = Report(path: context.databasePath, created: result.created,
+                            applied: result.applied.map(MigrationsCommand.Entry.init), schemaVersion: result.version)
         try context.emit(report) {
-            if !existed {
-                return "Created \(context.databasePath) (schema version \(after.version)).\n"
-            } else if appliedNow.isEmpty {
-                return "\(context.databasePath) is up to date (schema version \(after.version)).\n"
+            if result.created {
+                return "Created \(context.databasePath) (schema version \(result.version)).\n"
+            } else if result.applied.isEmpty {
+                return "\(context.databasePath) is up to date (schema version \(result.version)).\n"
             }
-            let names = appliedNow.map { String(format: "%04d %@", $0.version, $0.name) }.joined(separator: ", ")
-            return "Migrated \(context.databasePath) from version \(before?.version ?? 0) to \(after.version): \(names).\n"
+            let names = result.applied.map { "\(MigrationsCommand.number($0.version)) \($0.name)" }.joined(separator: ", ")
+            return "Migrated \(context.databasePath) from version \(result.previousVersion) to \(result.version): \(names).\n"
         }
         return .ok
     }

@@ -1,10 +1,11 @@
-import PizzeriaStorage
+import PizzeriaServices
 
 /// `pizzeria migrations`: which migrations are applied and which are pending.
 enum MigrationsCommand {
     static let command = Command(
         name: "migrations",
         abstract: "List the schema migrations: applied ones with their checksums, and pending ones.",
+        discussion: "Reads the file without changing it (nor its -wal and -shm files).",
         run: run)
 
     struct Entry: Encodable {
@@ -16,20 +17,12 @@ enum MigrationsCommand {
 
         enum CodingKeys: String, CodingKey { case version, name, status, checksum, appliedAt = "applied_at" }
 
-        init(applied: AppliedMigration) {
-            version = applied.version
-            name = applied.name
-            status = "applied"
-            checksum = applied.checksum
-            appliedAt = applied.appliedAt
-        }
-
-        init(pending: Migration) {
-            version = pending.version
-            name = pending.name
-            status = "pending"
-            checksum = pending.checksum
-            appliedAt = nil
+        init(_ entry: Maintenance.MigrationEntry) {
+            version = entry.version
+            name = entry.name
+            status = entry.isApplied ? "applied" : "pending"
+            checksum = entry.checksum
+            appliedAt = entry.appliedAt
         }
     }
 
@@ -41,19 +34,24 @@ enum MigrationsCommand {
         enum CodingKeys: String, CodingKey { case schemaVersion = "schema_version", latestVersion = "latest_version", migrations }
     }
 
+    /// `0004`.
+    static func number(_ version: Int) -> String {
+        let digits = String(version)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let context = invocation.context
-        let migrator = SchemaMigrator()
-        let status = try context.open(.inspect).database.read { try migrator.status(of: $0) }
-        let entries = status.applied.map(Entry.init(applied:)) + status.pending.map(Entry.init(pending:))
-        try context.emit(Report(schemaVersion: status.version, latestVersion: migrator.latestVersion, migrations: entries)) {
+        let status = try Maintenance.migrations(path: context.databasePath, configuration: try context.configuration())
+        let entries = status.entries.map(Entry.init)
+        try context.emit(Report(schemaVersion: status.version, latestVersion: status.latestVersion, migrations: entries)) {
             var table = Table("VERSION", "NAME", "STATUS", "CHECKSUM", "APPLIED AT")
             for entry in entries {
-                table.add(String(format: "%04d", entry.version), entry.name, entry.status,
-                          String(entry.checksum.prefix(16)), entry.appliedAt ?? "-")
+                table.add(number(entry.version), entry.name, entry.status, String(entry.checksum.prefix(16)), entry.appliedAt ?? "-")
             }
-            return table.rendered + "Schema version \(status.version) of \(migrator.latestVersion)"
-                + (status.isCurrent ? " (current).\n" : "; run `pizzeria init` to apply \(status.pending.count) pending.\n")
+            let pending = entries.count { $0.appliedAt == nil }
+            return table.rendered + "Schema version \(status.version) of \(status.latestVersion)"
+                + (status.isCurrent ? " (current).\n" : "; run `pizzeria init` to apply \(pending) pending.\n")
         }
         return .ok
     }

@@ -1,6 +1,5 @@
 import Foundation
 import PizzeriaServices
-import PizzeriaStorage
 
 /// What every command runs with: the database path, the output mode, the console, the terminal.
 struct Context: Sendable {
@@ -22,26 +21,15 @@ struct Context: Sendable {
     }
 
     /// Opens the database for `access`. Any access but `.migrate` requires the file to exist
-    /// and never creates it.
-    /// - Throws: ``MissingDatabase`` (exit 66) when the file is missing.
-    func open(_ access: SchemaMigrator.Access) throws -> Pizzeria {
-        if access != .migrate, !FileManager.default.fileExists(atPath: databasePath) {
-            throw MissingDatabase(path: databasePath)
-        }
-        return try Pizzeria.open(path: databasePath, access: access, configuration: try configuration())
+    /// and never creates it (a missing file is ``MaintenanceError/noDatabase(path:)``, exit 66).
+    func open(_ access: Pizzeria.Access) throws -> Pizzeria {
+        try Pizzeria.open(path: databasePath, access: access, configuration: try configuration())
     }
 
-    /// The connection settings: defaults, with the busy timeout from `$PIZZERIA_BUSY_TIMEOUT_MS`
-    /// when set (how long to wait for another process's lock before exiting 75).
-    func configuration() throws -> DatabaseConfiguration {
-        var configuration = DatabaseConfiguration()
-        if let text = environment["PIZZERIA_BUSY_TIMEOUT_MS"], !text.isEmpty {
-            guard let milliseconds = Int32(text), (0...600_000).contains(milliseconds) else {
-                throw ValidationError([FieldError(field: "PIZZERIA_BUSY_TIMEOUT_MS", message: "must be a whole number of milliseconds from 0 to 600000, not '\(text)'")])
-            }
-            configuration.busyTimeoutMilliseconds = milliseconds
-        }
-        return configuration
+    /// The connection settings: defaults, changed by `$PIZZERIA_BUSY_TIMEOUT_MS`,
+    /// `$PIZZERIA_SYNCHRONOUS` and `$PIZZERIA_CHECKPOINTS`.
+    func configuration() throws -> PizzeriaConfiguration {
+        try PizzeriaConfiguration(environment: environment)
     }
 
     // MARK: - Output
@@ -58,9 +46,4 @@ struct Context: Sendable {
     func emit<T: Encodable>(_ value: T, text: () -> String) throws {
         if json { try printJSON(value) } else { console.out(text()) }
     }
-}
-
-/// The database file does not exist, and this command does not create one.
-struct MissingDatabase: Error {
-    let path: String
 }

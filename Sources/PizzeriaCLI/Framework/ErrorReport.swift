@@ -1,8 +1,8 @@
 import PizzeriaServices
-import PizzeriaStorage
 
 /// Turns any error into its `error: …` lines on stderr and its exit code. One place decides,
-/// so every command reports the same failure the same way.
+/// so every command reports the same failure the same way: the services classify the error
+/// (``FailureReport``), the CLI adds its exit code and its hints.
 enum ErrorReport {
     static func report(_ error: Error, console: Console) -> ExitCode {
         switch error {
@@ -14,61 +14,40 @@ enum ErrorReport {
             console.err(text)
             return .usage
 
-        case let validation as ValidationError:
-            for field in validation.errors { console.error(field.description) }
-            return .invalidInput
-
-        case let failure as PizzeriaFailure:
-            console.error(failure.description, hint: failure.hint)
-            switch failure.category {
-            case .invalidInput: return .invalidInput
-            case .notFound: return .notFound
-            case .refused: return .refused
-            }
-
-        case let missing as MissingDatabase:
-            console.error("no database at \(missing.path)", hint: "create it with `pizzeria init` (or pass --db PATH / set PIZZERIA_DB)")
-            return .notFound
-
-        case let schema as SchemaError:
-            switch schema {
-            case .migrationsPending:
-                console.error(schema.description)
-                return .invalidInput
-            case .foreignKeyViolation:
-                console.error(schema.description)
-                return .internal
-            default:
-                console.error(schema.description, hint: "point --db at a Pizzeria database, or at a new file to create one")
-                return .invalidInput
-            }
-
-        case let database as DatabaseError:
-            switch database.kind {
-            case .busy:
-                console.error("the database is busy: another process held its lock past the timeout", hint: "try again in a moment")
-                return .busy
-            case .notADatabase:
-                console.error("\(database.message)", hint: "point --db at a Pizzeria database, or at a new file to create one")
-                return .invalidInput
-            case .io:
-                console.error(database.message)
-                return .io
-            case .constraint:
-                console.error("the database refused the change: \(database.message)")
-                return .invalidInput
-            case .typeMismatch, .misuse, .other:
-                console.error("internal error: \(database)")
-                return .internal
-            }
-
         case let io as FileError:
             console.error(io.message)
             return .io
 
         default:
-            console.error("internal error: \(error)")
-            return .internal
+            let report = FailureReport(error)
+            for (index, message) in report.messages.enumerated() {
+                console.error(message, hint: index == report.messages.count - 1 ? hint(for: error, report: report) : nil)
+            }
+            return exitCode(report.category)
+        }
+    }
+
+    static func exitCode(_ category: FailureCategory) -> ExitCode {
+        switch category {
+        case .invalidInput, .unusableDatabase: .invalidInput
+        case .notFound: .notFound
+        case .refused: .refused
+        case .busy: .busy
+        case .io: .io
+        case .internal: .internal
+        }
+    }
+
+    /// What to do next, in the CLI's words.
+    static func hint(for error: Error, report: FailureReport) -> String? {
+        if let failure = error as? PizzeriaFailure, let hint = failure.hint { return hint }
+        switch report.remedy {
+        case .migrate: return "run `pizzeria init` to apply the pending migrations"
+        case .createDatabase: return "create it with `pizzeria init` (or pass --db PATH / set PIZZERIA_DB)"
+        case .useAnotherFile: return "point --db at a Pizzeria database, or at a new file to create one"
+        case .chooseAnotherDestination: return "choose a new file name"
+        case .retryLater: return "try again in a moment"
+        case nil: return nil
         }
     }
 }

@@ -8,6 +8,15 @@ public enum FailureCategory: Sendable, Equatable {
     /// The input is fine but the current state refuses it: an empty stack, a full slot, an edit
     /// conflict, a duplicate name, an illegal status change.
     case refused
+    /// The database file cannot be used: not SQLite, not a regular file, someone else's, a newer
+    /// schema, an edited migration, pending migrations, a damaged row.
+    case unusableDatabase
+    /// Another process held the database's lock past the busy timeout: try again.
+    case busy
+    /// A file could not be read or written (permissions, a full disk, an I/O error).
+    case io
+    /// A bug: something the code should never meet.
+    case `internal`
 }
 
 /// An error of the service layer: a category, a sentence for people and, where one helps, a hint.

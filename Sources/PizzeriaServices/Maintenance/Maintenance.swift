@@ -1,0 +1,200 @@
+import Foundation
+import PizzeriaStorage
+
+/// Work on the database file itself: create and migrate it, inspect its migrations and health,
+/// back it up. The inspecting calls open the file read-only and leave every byte of it, its
+/// `-wal` and its `-shm` as they were.
+public enum Maintenance {
+    // MARK: - Init
+
+    /// What ``initialize(path:configuration:)`` did.
+    public struct InitResult: Sendable, Equatable {
+        /// Whether the file was created.
+        public let created: Bool
+        /// The schema version before (0 for a new or empty file).
+        public let previousVersion: Int
+        /// The migrations applied now, in order.
+        public let applied: [MigrationEntry]
+        /// The schema version now.
+        public let version: Int
+    }
+
+    /// Creates the database at `path` (mode 0600) or applies its pending migrations.
+    /// - Throws: ``SchemaError`` or ``DatabaseError`` for a file Pizzeria must not touch (it stays
+    ///   as it was).
+    public static func initialize(path: String, configuration: PizzeriaConfiguration = .init()) throws -> InitResult {
+        let existed = FileManager.default.fileExists(atPath: path)
+        let before = existed ? try migrations(path: path, configuration: configuration) : nil
+        let pizzeria = try Pizzeria.open(path: path, access: .migrate, configuration: configuration)
+        let after = try pizzeria.database.read { try SchemaMigrator().status(of: $0) }
+        let earlier = Set(before?.entries.filter(\.isApplied).map(\.version) ?? [])
+        return InitResult(created: !existed, previousVersion: before?.version ?? 0,
+                          applied: after.applied.filter { !earlier.contains($0.version) }.map(MigrationEntry.init(applied:)),
+                          version: after.version)
+    }
+
+    // MARK: - Migrations
+
+    /// One migration, applied or pending.
+    public struct MigrationEntry: Sendable, Equatable {
+        /// Its number.
+        public let version: Int
+        /// Its file name without number and extension.
+        public let name: String
+        /// SHA-256 of its text, hex.
+        public let checksum: String
+        /// When it was applied (ISO-8601 UTC); `nil` while pending.
+        public let appliedAt: String?
+        /// Whether it is applied.
+        public var isApplied: Bool { appliedAt != nil }
+
+        init(applied: AppliedMigration) {
+            (version, name, checksum, appliedAt) = (applied.version, applied.name, applied.checksum, applied.appliedAt)
+        }
+
+        init(pending: Migration) {
+            (version, name, checksum, appliedAt) = (pending.version, pending.name, pending.checksum, nil)
+        }
+    }
+
+    /// The schema state of a file.
+    public struct MigrationStatus: Sendable, Equatable {
+        /// The highest applied version.
+        public let version: Int
+        /// The highest version this binary knows.
+        public let latestVersion: Int
+        /// Applied migrations, then pending ones.
+        public let entries: [MigrationEntry]
+        /// Whether nothing is pending.
+        public var isCurrent: Bool { entries.allSatisfy(\.isApplied) }
+    }
+
+    /// Applied and pending migrations, read without changing the file.
+    public static func migrations(path: String, configuration: PizzeriaConfiguration = .init()) throws -> MigrationStatus {
+        try status(of: try inspect(path, configuration))
+    }
+
+    private static func status(of database: Database) throws -> MigrationStatus {
+        let migrator = SchemaMigrator()
+        let status = try database.read { try migrator.status(of: $0) }
+        return MigrationStatus(version: status.version, latestVersion: migrator.latestVersion,
+                               entries: status.applied.map(MigrationEntry.init(applied:)) + status.pending.map(MigrationEntry.init(pending:)))
+    }
+
+    // MARK: - Check
+
+    /// Everything `check` looks at.
+    public struct CheckResult: Sendable, Equatable {
+        /// `integrity_check` lines other than `ok`.
+        public let integrityProblems: [String]
+        /// Rows whose foreign key points nowhere.
+        public let foreignKeyProblems: [String]
+        /// The schema state.
+        public let migrations: MigrationStatus
+        /// `wal` for a file Pizzeria has written.
+        public let journalMode: String
+        /// The linked SQLite library's version.
+        public let sqliteVersion: String
+        /// Whether that version has the WAL-reset bug.
+        public let hasWALResetBug: Bool
+        /// Who checkpoints, with this configuration.
+        public let checkpoints: PizzeriaConfiguration.Checkpoints
+        /// Whether no passive checkpoint runs from Pizzeria (needed on a library with the bug).
+        public let walResetMitigation: Bool
+        /// The durability writers use with this configuration.
+        public let durability: PizzeriaConfiguration.Durability
+        /// The WAL: size, checkpointed frames, readers holding it back.
+        public let wal: WALReport
+
+        /// Whether every check passed: sound file, current schema.
+        public var isHealthy: Bool { integrityProblems.isEmpty && foreignKeyProblems.isEmpty && migrations.isCurrent }
+    }
+
+    /// Checks the file without changing it.
+    public static func check(path: String, configuration: PizzeriaConfiguration = .init()) throws -> CheckResult {
+        let database = try inspect(path, configuration)
+        let health = try database.healthProblems()
+        return CheckResult(integrityProblems: health.integrityProblems, foreignKeyProblems: health.foreignKeyProblems,
+                           migrations: try status(of: database), journalMode: try database.journalMode(),
+                           sqliteVersion: SQLiteLibrary.version, hasWALResetBug: SQLiteLibrary.hasWALResetBug,
+                           checkpoints: configuration.checkpoints,
+                           walResetMitigation: configuration.database.checkpointPolicy.isWALResetMitigation,
+                           durability: configuration.durability, wal: WALReport(try database.walStatus()))
+    }
+
+    /// The write-ahead log as `check` sees it.
+    public struct WALReport: Sendable, Equatable {
+        /// Size of the `-wal` file in bytes (0 when there is none).
+        public let fileBytes: Int64
+        /// Frames in the current WAL, when known.
+        public let frames: Int?
+        /// Frames the checkpoints so far have copied into the database file.
+        public let checkpointedFrames: Int?
+        /// Other processes in a read transaction on a WAL snapshot (Linux).
+        public let readerProcesses: [Int32]?
+        /// Whether frames wait to be checkpointed while another process reads an older snapshot:
+        /// the WAL grows until that transaction ends.
+        public let isHeldBackByReader: Bool
+
+        /// Frames not yet in the database file.
+        public var pendingFrames: Int? {
+            guard let frames, let checkpointedFrames else { return nil }
+            return max(0, frames - checkpointedFrames)
+        }
+
+        init(_ status: WALStatus) {
+            fileBytes = status.fileBytes
+            frames = status.frames
+            checkpointedFrames = status.checkpointedFrames
+            readerProcesses = status.readerProcesses
+            isHeldBackByReader = status.isHeldBackByReader
+        }
+    }
+
+    // MARK: - Backup
+
+    /// Copies the database to a new file with SQLite's online backup API: one consistent
+    /// snapshot while others write; never over an existing file (see ``Database/backup(to:progress:)``).
+    /// - Returns: pages copied.
+    /// - Throws: ``MaintenanceError/nothingToBackUp(path:)`` for an empty or never-migrated file;
+    ///   ``BackupError/destinationExists(_:)``; storage errors.
+    @discardableResult
+    public static func backup(path: String, to destination: String, configuration: PizzeriaConfiguration = .init(),
+                              progress: ((_ copied: Int, _ total: Int) -> Void)? = nil) throws -> Int {
+        let database = try inspect(path, configuration)
+        guard try status(of: database).version > 0 else { throw MaintenanceError.nothingToBackUp(path: path) }
+        return try database.backup(to: destination, progress: progress)
+    }
+
+    // MARK: - Opening
+
+    /// Opens an existing Pizzeria file read-only.
+    static func inspect(_ path: String, _ configuration: PizzeriaConfiguration) throws -> Database {
+        try Pizzeria.requireFile(path)
+        return try SchemaMigrator().open(path: path, access: .inspect, configuration: configuration.database)
+    }
+}
+
+/// Why maintenance refused a file.
+public enum MaintenanceError: PizzeriaFailure, Equatable {
+    /// No file at the path (and the call does not create one).
+    case noDatabase(path: String)
+    /// The file is empty or was never migrated: there is nothing to back up.
+    case nothingToBackUp(path: String)
+
+    /// Not found, or an unusable file.
+    public var category: FailureCategory {
+        switch self {
+        case .noDatabase: .notFound
+        case .nothingToBackUp: .unusableDatabase
+        }
+    }
+
+    /// A sentence for people.
+    public var description: String {
+        switch self {
+        case .noDatabase(let path): "no database at \(path)"
+        case .nothingToBackUp(let path): "\(path) holds no Pizzeria data (empty or never migrated); there is nothing to back up"
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import PizzeriaStorage
+
+/// How a ``Pizzeria`` uses its database file: how long it waits for other processes, what a
+/// commit survives, who checkpoints.
+///
+/// ```swift
+/// var configuration = PizzeriaConfiguration()
+/// configuration.durability = .fast          // opt in: faster commits, see Durability
+/// let pizzeria = try Pizzeria.open(path: "pizzeria.sqlite", configuration: configuration)
+/// ```
+public struct PizzeriaConfiguration: Sendable, Equatable {
+    /// How long a write waits for another process's lock before it fails as busy, in
+    /// milliseconds (0–600000). Default 5000.
+    public var busyTimeoutMilliseconds: Int32 = 5_000
+    /// What an acknowledged write survives. Default ``Durability/durable``.
+    public var durability: Durability = .durable
+    /// Who checkpoints the WAL. Default ``Checkpoints/automatic``.
+    public var checkpoints: Checkpoints = .automatic
+    /// The most reads that run at once on their own connections. Default 4.
+    public var maximumConcurrentReads = 4
+
+    /// What an acknowledged write survives.
+    public enum Durability: String, Sendable, Equatable, CaseIterable {
+        /// Every commit is synced to the device before the call returns (`synchronous=FULL`): a
+        /// booking the customer was told about survives power loss. The default.
+        case durable
+        /// Commits are synced only at checkpoints (`synchronous=NORMAL`): several times faster
+        /// per write; the database stays consistent, and a crash of the process loses nothing,
+        /// but the last commits before a power loss or OS crash can be lost.
+        case fast
+    }
+
+    /// Who checkpoints the write-ahead log into the database file.
+    public enum Checkpoints: String, Sendable, Equatable, CaseIterable {
+        /// Pizzeria does, safely for the linked SQLite (on a library with the WAL-reset bug, only
+        /// while holding the write lock, and never waiting for readers).
+        case automatic
+        /// Pizzeria never does: another program owns checkpoints (a replicator such as Litestream).
+        case external
+    }
+
+    /// The defaults.
+    public init() {}
+
+    /// The storage layer's settings.
+    var database: DatabaseConfiguration {
+        var configuration = DatabaseConfiguration()
+        configuration.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        configuration.synchronous = durability == .durable ? .full : .normal
+        configuration.checkpointPolicy = checkpoints == .automatic ? .recommended : .external
+        configuration.maximumReaderCount = max(1, maximumConcurrentReads)
+        return configuration
+    }
+
+    // MARK: - From the environment
+
+    /// The environment variables that change the defaults, each with its rule.
+    public enum Variable: String, Sendable, CaseIterable {
+        /// How long to wait for another process's lock, in milliseconds.
+        case busyTimeout = "PIZZERIA_BUSY_TIMEOUT_MS"
+        /// `full` (durable, the default) or `normal` (fast).
+        case synchronous = "PIZZERIA_SYNCHRONOUS"
+        /// `auto` (the default) or `external`.
+        case checkpoints = "PIZZERIA_CHECKPOINTS"
+
+        /// The values it takes, for errors and help.
+        public var rule: String {
+            switch self {
+            case .busyTimeout: "a whole number of milliseconds from 0 to 600000"
+            case .synchronous: "full (every commit is synced) or normal (faster; the last commits before a power loss can be lost)"
+            case .checkpoints: "auto (pizzeria checkpoints) or external (a replicator such as Litestream does)"
+            }
+        }
+    }
+
+    /// The defaults, changed by whichever of ``Variable``'s variables `environment` sets (empty
+    /// values are ignored).
+    /// - Throws: ``ValidationError`` naming each variable whose value breaks its rule.
+    public init(environment: [String: String]) throws {
+        var problems: [FieldError] = []
+        for variable in Variable.allCases {
+            guard let text = environment[variable.rawValue], !text.isEmpty else { continue }
+            switch (variable, text.lowercased()) {
+            case (.busyTimeout, _):
+                if let milliseconds = Int32(text), (0...600_000).contains(milliseconds) { busyTimeoutMilliseconds = milliseconds; continue }
+            case (.synchronous, "full"): durability = .durable; continue
+            case (.synchronous, "normal"): durability = .fast; continue
+            case (.checkpoints, "auto"): checkpoints = .automatic; continue
+            case (.checkpoints, "external"): checkpoints = .external; continue
+            default: break
+            }
+            problems.append(FieldError(field: variable.rawValue, message: "must be \(variable.rule), not '\(text)'"))
+        }
+        guard problems.isEmpty else { throw ValidationError(problems) }
+    }
+}
