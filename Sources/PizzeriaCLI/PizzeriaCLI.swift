@@ -6,6 +6,21 @@ public enum PizzeriaCLI {
     /// The version `--version` prints.
     public static let version = "0.1.0"
 
+    /// The `pizzeria` process: secures the standard streams, checks that every argument is
+    /// valid UTF-8 (65 otherwise, instead of a silent U+FFFD), runs the command line and exits.
+    public static func main() -> Never {
+        StandardStream.secure()
+        var arguments: [String] = []
+        for index in 1..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index], let argument = String(validatingCString: pointer) else {
+                _ = StandardStream.write("error: argument \(index) is not valid UTF-8\n", to: STDERR_FILENO)
+                exit(ExitCode.invalidInput.rawValue)
+            }
+            arguments.append(argument)
+        }
+        exit(run(arguments: arguments))
+    }
+
     /// Runs one command line and returns its exit code; never exits the process.
     ///
     /// - Parameters:
@@ -15,6 +30,20 @@ public enum PizzeriaCLI {
     ///   - terminal: whether a person is typing, and their input.
     public static func run(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
                            console: Console = .standard, terminal: Terminal = .standard) -> Int32 {
+        if let failure = console.outputFailure {
+            console.error("cannot write to standard output: \(failure); nothing was done")
+            return ExitCode.io.rawValue
+        }
+        let code = execute(arguments: arguments, environment: environment, console: console, terminal: terminal)
+        if let failure = console.outputFailure {
+            console.error("cannot write to standard output: \(failure)",
+                          hint: code == ExitCode.ok.rawValue ? "the command itself succeeded; `order place --key KEY` makes a retry safe" : nil)
+            return ExitCode.io.rawValue
+        }
+        return code
+    }
+
+    private static func execute(arguments: [String], environment: [String: String], console: Console, terminal: Terminal) -> Int32 {
         let parser = Parser(root: CommandTree.root)
         do {
             let outcome = try parser.parse(arguments) { values, flags in

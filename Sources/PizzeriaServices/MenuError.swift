@@ -29,7 +29,7 @@ public enum MenuError: PizzeriaFailure, Equatable {
             "no pizza with id, id prefix or name '\(query)'"
         case .ambiguous(let query, let candidates):
             "'\(query)' matches \(candidates.count) pizzas: "
-                + candidates.map { "\($0.id.prefix(8)) \($0.name)" }.joined(separator: ", ")
+                + zip(IDPrefix.distinguishing(candidates.map(\.id)), candidates).map { "\($0) \($1.name)" }.joined(separator: ", ")
         case .duplicateName(let name, let existing):
             "name: '\(name)' is already taken by \(existing.isArchived ? "archived pizza" : "pizza") '\(existing.name)' (names are unique ignoring case)"
         case .conflict(let pizza, let draftVersion):

@@ -7,8 +7,12 @@ import PizzeriaStorage
 /// nothing. Thread-safe: share one instance.
 public final class MenuService: Sendable {
     let database: Database
+    let now: @Sendable () -> Date
 
-    init(database: Database) { self.database = database }
+    init(database: Database, now: @escaping @Sendable () -> Date) {
+        self.database = database
+        self.now = now
+    }
 
     // MARK: - Reading
 
@@ -33,8 +37,7 @@ public final class MenuService: Sendable {
     static func find(_ query: String, in db: Connection) throws -> Pizza {
         let trimmed = query.trimmingWhitespace()
         if let exact = try PizzaStore.pizza(id: trimmed.lowercased(), in: db) { return exact }
-        let named = try PizzaStore.sameName(as: PizzaName.normalize(trimmed), in: db)
-        if let pizza = named.first { return pizza }
+        if let pizza = try PizzaStore.sameName(as: trimmed, in: db) { return pizza }
         if trimmed.count >= 4 {
             let matches = try PizzaStore.withIDPrefix(trimmed.lowercased(), limit: 10, in: db)
             if matches.count == 1 { return matches[0] }
@@ -47,7 +50,7 @@ public final class MenuService: Sendable {
     /// the one with id `excluding`; `nil` when the name is free.
     public func nameTakenBy(_ name: String, excluding id: String?) throws -> Pizza? {
         try database.read { db in
-            try PizzaStore.sameName(as: PizzaName.normalize(name), in: db).first { $0.id != id }
+            try PizzaStore.sameName(as: name, in: db).flatMap { $0.id == id ? nil : $0 }
         }
     }
 
@@ -81,7 +84,7 @@ public final class MenuService: Sendable {
         let name = PizzaName.normalize(draft.name)
         switch draft.mode {
         case .add:
-            if let existing = try PizzaStore.sameName(as: name, in: db).first {
+            if let existing = try PizzaStore.sameName(as: name, in: db) {
                 throw MenuError.duplicateName(name: name, existing: existing)
             }
             let id = UUID().uuidString.lowercased()
@@ -91,9 +94,9 @@ public final class MenuService: Sendable {
         case .edit(let id, let baseVersion):
             let current = try required(id, in: db)
             guard current.version == baseVersion else { throw MenuError.conflict(pizza: current, draftVersion: baseVersion) }
-            // Only a new name can collide; a price edit skips the (partly scanning) name check.
+            // Only a new name can collide; a price edit skips the name check.
             if PizzaName.foldKey(name) != PizzaName.foldKey(current.name),
-               let other = try PizzaStore.sameName(as: name, in: db).first(where: { $0.id != id }) {
+               let other = try PizzaStore.sameName(as: name, in: db), other.id != id {
                 throw MenuError.duplicateName(name: name, existing: other)
             }
             guard try PizzaStore.update(id: id, version: baseVersion, name: name, price: draft.price, in: db) else {
@@ -112,7 +115,7 @@ public final class MenuService: Sendable {
         try database.write { db in
             let pizza = try Self.find(query, in: db)
             guard !pizza.isArchived else { throw MenuError.alreadyArchived(pizza) }
-            try PizzaStore.setArchived(id: pizza.id, at: Timestamp.string(from: Date()), in: db)
+            try PizzaStore.setArchived(id: pizza.id, at: Timestamp.string(from: now()), in: db)
             return try Self.required(pizza.id, in: db)
         }
     }

@@ -8,6 +8,8 @@ public enum OrderError: PizzeriaFailure, Equatable {
     case archivedPizza(name: String)
     /// The pickup time has passed.
     case pickupInPast(local: String)
+    /// The pickup is further ahead than the booking horizon allows.
+    case beyondHorizon(local: String, days: Int)
     /// The pickup slot is not within the opening hours.
     case outsideOpeningHours(local: String, openingHours: String)
     /// The time is not the start of a slot; `nearest` are the closest valid slots.
@@ -36,11 +38,13 @@ public enum OrderError: PizzeriaFailure, Equatable {
         case .notFound(let query):
             "no order with id or id prefix '\(query)'"
         case .ambiguous(let query, let candidates):
-            "'\(query)' matches \(candidates.count) orders: " + candidates.map { String($0.prefix(8)) }.joined(separator: ", ")
+            "'\(query)' matches \(candidates.count) orders: " + IDPrefix.distinguishing(candidates).joined(separator: ", ")
         case .archivedPizza(let name):
             "'\(name)' is archived and cannot be ordered"
         case .pickupInPast(let local):
             "pickup: \(local) is in the past"
+        case .beyondHorizon(let local, let days):
+            "pickup: \(local) is more than \(days) days ahead (the booking horizon)"
         case .outsideOpeningHours(let local, let hours):
             "pickup: \(local) is outside the opening hours (\(hours), the last slot ends at closing)"
         case .notOnSlotBoundary(let local, let minutes, let nearest):
@@ -48,8 +52,8 @@ public enum OrderError: PizzeriaFailure, Equatable {
                 + (nearest.isEmpty ? "" : "; nearest slots: " + nearest.joined(separator: ", "))
         case .slotFull(let slot, let remaining, let requested):
             remaining == 0
-                ? "the \(slot) slot is full (asked for \(requested) pizzas, 0 left)"
-                : "the \(slot) slot has only \(remaining) pizza\(remaining == 1 ? "" : "s") left (asked for \(requested))"
+                ? "the \(slot) slot is full (asked for \(pizzas(requested)), 0 left)"
+                : "the \(slot) slot has only \(pizzas(remaining)) left (asked for \(requested))"
         case .keyReused(let key, let orderID):
             "key '\(key)' was already used for order \(orderID.prefix(8)) with different content"
         case .illegalTransition(let id, let from, let action):
@@ -70,3 +74,6 @@ public enum OrderError: PizzeriaFailure, Equatable {
         }
     }
 }
+
+/// `1 pizza`, `2 pizzas`.
+func pizzas(_ count: Int) -> String { count == 1 ? "1 pizza" : "\(count) pizzas" }

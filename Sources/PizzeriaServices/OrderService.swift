@@ -77,22 +77,81 @@ public final class OrderService: Sendable {
         return lines
     }
 
-    /// Refuses a pickup time in the past, off a slot boundary, or outside the opening hours.
+    /// Refuses a pickup time in the past, beyond the booking horizon, off a slot boundary, or
+    /// outside the opening hours.
     static func checkSlot(_ pickup: Date, settings: Settings, now: Date) throws {
         let zone = settings.timeZone
         let local = PickupTime.local(pickup, in: zone)
         guard pickup > now else { throw OrderError.pickupInPast(local: local) }
+        guard pickup <= now.addingTimeInterval(Double(settings.bookingHorizonDays) * 86_400) else {
+            throw OrderError.beyondHorizon(local: local, days: settings.bookingHorizonDays)
+        }
         let minutes = PickupTime.minutesOfDay(pickup, in: zone)
         let slot = settings.slotMinutes
-        let isOpen = { (start: Int) in start >= settings.opensAt && start + slot <= settings.closesAt }
         guard minutes % slot == 0, PickupTime.secondsPastMinute(pickup) == 0 else {
             let before = minutes - minutes % slot
-            let nearest = [before, before + slot].filter(isOpen).map(Settings.clock)
+            let nearest = [before, before + slot].filter { settings.isOpen(minutes: $0) }.map(Settings.clock)
             throw OrderError.notOnSlotBoundary(local: local, slotMinutes: slot, nearest: nearest)
         }
-        guard isOpen(minutes) else {
+        guard settings.isOpen(minutes: minutes) else {
             throw OrderError.outsideOpeningHours(local: local, openingHours: settings.openingHours)
         }
+    }
+
+    /// The pickup instant a person typed (`HH:MM`, `YYYY-MM-DDTHH:MM` in the pizzeria's zone, or
+    /// ISO-8601 with an offset), as the CLI and the app's forms take it.
+    /// - Throws: ``ValidationError`` for the field `pickup`: malformed, with seconds, a local time
+    ///   the clocks skip (naming the nearest slots) or one they pass twice without an offset
+    ///   (naming both instants).
+    public func pickup(parsing text: String) throws -> Date {
+        let settings = try settings()
+        switch PickupTime.parse(text, timeZone: settings.timeZone, now: now()) {
+        case .success(let date):
+            return date
+        case .failure(let error):
+            var message = error.message
+            if case .nonexistent = error, let nearest = Self.nearestSlots(to: text, settings: settings), !nearest.isEmpty {
+                message += "; nearest slots: " + nearest.joined(separator: ", ")
+            }
+            throw ValidationError([FieldError(field: "pickup", message: message)])
+        }
+    }
+
+    private func settings() throws -> Settings { try database.read { try SettingsService.current(in: $0) } }
+
+    /// The open slots on either side of a local time the clocks skip: the last one before the
+    /// gap and the first one after it, as local times.
+    static func nearestSlots(to text: String, settings: Settings) -> [String]? {
+        let input = text.trimmingWhitespace()
+        guard input.count >= 16, let day = PickupTime.day(String(input.prefix(10)), timeZone: settings.timeZone),
+              let minutes = Settings.minutes(String(input.dropFirst(11).prefix(5))) else { return nil }
+        let zone = settings.timeZone
+        let slots = Self.slotStarts(from: day.start, to: day.end, settings: settings)
+        let before = slots.last { PickupTime.minutesOfDay($0, in: zone) < minutes }
+        let after = slots.first { PickupTime.minutesOfDay($0, in: zone) > minutes }
+        return [before, after].compactMap { $0 }.map { PickupTime.clock($0, in: zone) }
+    }
+
+    /// Every slot start in `[from, to)` that lies on the slot grid of local time and within the
+    /// opening hours: each real instant once, so a day has 23 or 25 hours of slots when the
+    /// clocks change.
+    static func slotStarts(from start: Date, to end: Date, settings: Settings) -> [Date] {
+        let zone = settings.timeZone
+        let step = Double(settings.slotMinutes * 60)
+        var starts: [Date] = []
+        var instant = start
+        while instant < end {
+            let minutes = PickupTime.minutesOfDay(instant, in: zone)
+            let offGrid = minutes % settings.slotMinutes
+            if offGrid != 0 {
+                // A clock change by a part of a slot: move to the next start on the local grid.
+                instant = instant.addingTimeInterval(Double((settings.slotMinutes - offGrid) * 60))
+                continue
+            }
+            if settings.isOpen(minutes: minutes) { starts.append(instant) }
+            instant = instant.addingTimeInterval(step)
+        }
+        return starts
     }
 
     // MARK: - Reading
@@ -125,7 +184,9 @@ public final class OrderService: Sendable {
         }
     }
 
-    /// Every slot of a day (`YYYY-MM-DD`, pizzeria time; today when `nil`) with its load.
+    /// Every slot of a day (`YYYY-MM-DD`, pizzeria time; today when `nil`) with its load. On a
+    /// day the clocks change, each real slot appears once (an hour that happens twice shows
+    /// twice, with its offset), and every booking counts in exactly one slot.
     public func slots(day: String? = nil) throws -> [SlotUsage] {
         try database.read { db in
             let settings = try SettingsService.current(in: db)
@@ -135,19 +196,12 @@ public final class OrderService: Sendable {
                 throw ValidationError([FieldError(field: "date", message: "must be a date YYYY-MM-DD, not '\(dayText)'")])
             }
             let loads = try OrderStore.slotLoads(from: PickupTime.utc(bounds.start), to: PickupTime.utc(bounds.end), in: db)
-            let calendar = PickupTime.calendar(zone)
-            let parts = calendar.dateComponents([.year, .month, .day], from: bounds.start)
-            var slots: [SlotUsage] = []
-            var minute = settings.opensAt + (settings.slotMinutes - settings.opensAt % settings.slotMinutes) % settings.slotMinutes
-            while minute + settings.slotMinutes <= settings.closesAt {
-                if let start = PickupTime.localDate(year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0,
-                                                    minutes: minute, seconds: 0, in: zone) {
-                    slots.append(SlotUsage(start: start, local: Settings.clock(minute),
-                                           booked: loads[PickupTime.utc(start)] ?? 0, capacity: settings.slotCapacity))
-                }
-                minute += settings.slotMinutes
+            return Self.slotStarts(from: bounds.start, to: bounds.end, settings: settings).map { start in
+                let label = PickupTime.clock(start, in: zone)
+                return SlotUsage(start: start,
+                                 local: PickupTime.isAmbiguous(start, in: zone) ? label + " " + String(PickupTime.withOffset(start, in: zone).suffix(6)) : label,
+                                 booked: loads[PickupTime.utc(start)] ?? 0, capacity: settings.slotCapacity)
             }
-            return slots
         }
     }
 
@@ -164,6 +218,9 @@ public final class OrderService: Sendable {
             }
             let lower = try bound(from, field: "from", end: false) ?? "0000"
             let upper = try bound(to, field: "to", end: true) ?? "9999"
+            guard lower < upper else {
+                throw ValidationError([FieldError(field: "from", message: "must not be after --to (\(from ?? "") is after \(to ?? ""))")])
+            }
             return SalesReport(from: from, to: to, rows: try OrderStore.sales(from: lower, to: upper, in: db))
         }
     }
@@ -208,8 +265,10 @@ public final class OrderService: Sendable {
     }
 
     static func order(_ header: OrderStore.Header, settings: Settings, in db: Connection) throws -> Order {
-        Order(id: header.id, handle: header.handle,
-              pickupAt: PickupTime.fromUTC(header.pickupAt) ?? Date(timeIntervalSince1970: 0),
+        guard let pickupAt = PickupTime.fromUTC(header.pickupAt) else {
+            throw DataError.damagedRow(table: "orders", id: header.id, problem: "pickup_at '\(header.pickupAt)' is not a real UTC time")
+        }
+        return Order(id: header.id, handle: header.handle, pickupAt: pickupAt,
               status: header.status, lines: try OrderStore.lines(of: header.id, in: db),
               total: Money(cents: header.totalCents), idempotencyKey: header.key,
               createdAt: header.createdAt, updatedAt: header.updatedAt,

@@ -16,10 +16,19 @@ enum OrderStore {
     }
 
     static func decodeHeader(_ row: Row) throws -> Header {
-        Header(id: try row.string(0), handle: try row.string(1), pickupAt: try row.string(2),
-               status: OrderStatus(rawValue: try row.string(3)) ?? .placed, totalCents: try row.int64(4),
+        let id = try row.string(0)
+        return Header(id: id, handle: try row.string(1), pickupAt: try row.string(2),
+               status: try status(try row.string(3), table: "orders", id: id), totalCents: try row.int64(4),
                key: try row.optionalString(5), fingerprint: try row.optionalString(6),
                createdAt: try row.string(7), updatedAt: try row.string(8))
+    }
+
+    /// A stored status; anything else is a damaged row (the schema's CHECK makes it rare).
+    static func status(_ text: String, table: String, id: String) throws -> OrderStatus {
+        guard let status = OrderStatus(rawValue: text) else {
+            throw DataError.damagedRow(table: table, id: id, problem: "unknown status '\(text)'")
+        }
+        return status
     }
 
     static func header(id: String, in db: Connection) throws -> Header? {
@@ -72,8 +81,8 @@ enum OrderStore {
     static func history(of orderID: String, in db: Connection) throws -> [OrderStatusChange] {
         try db.fetchAll("SELECT from_status, to_status, at FROM order_status_events WHERE order_id = ? ORDER BY id",
                         [orderID]) { row in
-            OrderStatusChange(from: try row.optionalString(0).flatMap(OrderStatus.init(rawValue:)),
-                              to: OrderStatus(rawValue: try row.string(1)) ?? .placed, at: try row.string(2))
+            OrderStatusChange(from: try row.optionalString(0).map { try status($0, table: "order_status_events", id: orderID) },
+                              to: try status(try row.string(1), table: "order_status_events", id: orderID), at: try row.string(2))
         }
     }
 
@@ -83,6 +92,14 @@ enum OrderStore {
             SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
             WHERE o.pickup_at = ? AND o.status <> 'cancelled'
             """, [pickupAt]) { try $0.int(0) } ?? 0
+    }
+
+    /// Booked pizzas per future slot (pickup after `after`), by pickup time.
+    static func futureLoads(after: String, in db: Connection) throws -> [(String, Int)] {
+        try db.fetchAll("""
+            SELECT o.pickup_at, sum(l.quantity) FROM orders o JOIN order_lines l ON l.order_id = o.id
+            WHERE o.pickup_at > ? AND o.status <> 'cancelled' GROUP BY o.pickup_at ORDER BY o.pickup_at
+            """, [after]) { (try $0.string(0), try $0.int(1)) }
     }
 
     /// Booked pizzas per slot start in `[from, to)`.

@@ -2,39 +2,104 @@ import Foundation
 
 /// Pickup times: parsing what people type, and formatting in UTC (stored) and local time (shown).
 public enum PickupTime {
-    /// Why a typed time was not understood (the CLI reports it as invalid input).
-    public struct ParseError: Error, Sendable, Equatable {
-        /// The rule it breaks.
-        public let message: String
+    /// Why a typed time was not understood or does not name one instant.
+    public enum ParseError: Error, Sendable, Equatable {
+        /// Not one of the accepted forms.
+        case malformed(String)
+        /// Seconds other than `:00` (a pickup slot starts on the minute).
+        case seconds(String)
+        /// A local time that does not exist: the clocks skip it (spring forward).
+        case nonexistent(local: String, zone: String)
+        /// A local time that happens twice (fall back); `instants` are both, earliest first.
+        case ambiguous(local: String, zone: String, instants: [Date])
+
+        /// The rule it breaks, after the field name.
+        public var message: String {
+            switch self {
+            case .malformed(let text):
+                "must be HH:MM (today), YYYY-MM-DDTHH:MM (pizzeria time) or ISO-8601 with an offset or Z, not '\(text)'"
+            case .seconds(let text):
+                "'\(text)' has seconds; a pickup slot starts on the minute (HH:MM)"
+            case .nonexistent(let local, let zone):
+                "\(local) does not exist in \(zone): the clocks skip that hour (daylight saving time)"
+            case .ambiguous(let local, let zone, let instants):
+                "\(local) happens twice in \(zone) (daylight saving time ends): add the offset, "
+                    + instants.map { PickupTime.withOffset($0, in: TimeZone(identifier: zone) ?? .current) }.joined(separator: " or ")
+            }
+        }
     }
 
     /// Parses a pickup time.
     ///
     /// - `HH:MM`: today, in `timeZone`;
-    /// - `YYYY-MM-DDTHH:MM` (or with a space, or with `:SS`): in `timeZone`;
+    /// - `YYYY-MM-DDTHH:MM` (or with a space, or with `:00`): in `timeZone`;
     /// - ISO-8601 with `Z` or an offset: `2026-12-01T18:30Z`, `2026-12-01T19:30:00+01:00`.
+    ///
+    /// A local time the clocks skip is refused, and one they pass twice is refused unless an
+    /// offset says which.
     public static func parse(_ text: String, timeZone: TimeZone, now: Date) -> Result<Date, ParseError> {
         let input = text.trimmingWhitespace()
-        let failure = ParseError(message: "must be HH:MM (today), YYYY-MM-DDTHH:MM (pizzeria time) or ISO-8601 with an offset or Z, not '\(input)'")
         if let minutes = Settings.minutes(input), minutes < 24 * 60 {
             let day = calendar(timeZone).dateComponents([.year, .month, .day], from: now)
-            guard let date = localDate(year: day.year ?? 0, month: day.month ?? 0, day: day.day ?? 0,
-                                       minutes: minutes, seconds: 0, in: timeZone) else { return .failure(failure) }
-            return .success(date)
+            return resolve(year: day.year ?? 0, month: day.month ?? 0, day: day.day ?? 0, minutes: minutes, in: timeZone, text: input)
         }
-        guard let parsed = parseDateTime(input) else { return .failure(failure) }
-        let zone: TimeZone
-        if let offset = parsed.offsetSeconds {
-            guard let fixed = TimeZone(secondsFromGMT: offset) else { return .failure(failure) }
-            zone = fixed
-        } else {
-            zone = timeZone
+        guard let parsed = parseDateTime(input) else { return .failure(.malformed(input)) }
+        guard parsed.second == 0 else { return .failure(.seconds(input)) }
+        let minutes = parsed.hour * 60 + parsed.minute
+        guard let offset = parsed.offsetSeconds else {
+            return resolve(year: parsed.year, month: parsed.month, day: parsed.day, minutes: minutes, in: timeZone, text: input)
         }
-        guard let date = localDate(year: parsed.year, month: parsed.month, day: parsed.day,
-                                   minutes: parsed.hour * 60 + parsed.minute, seconds: parsed.second, in: zone) else {
-            return .failure(failure)
+        guard let naive = naiveInstant(year: parsed.year, month: parsed.month, day: parsed.day, minutes: minutes) else {
+            return .failure(.malformed(input))
         }
-        return .success(date)
+        return .success(naive.addingTimeInterval(TimeInterval(-offset)))
+    }
+
+    /// The one instant a local date and time names, or why there is not exactly one.
+    private static func resolve(year: Int, month: Int, day: Int, minutes: Int, in zone: TimeZone, text: String) -> Result<Date, ParseError> {
+        guard naiveInstant(year: year, month: month, day: day, minutes: minutes) != nil else { return .failure(.malformed(text)) }
+        let found = instants(year: year, month: month, day: day, minutes: minutes, in: zone)
+        let local = String(format: "%04d-%02d-%02d %@", year, month, day, Settings.clock(minutes))
+        switch found.count {
+        case 1: return .success(found[0])
+        case 0: return .failure(.nonexistent(local: local, zone: zone.identifier))
+        default: return .failure(.ambiguous(local: local, zone: zone.identifier, instants: found))
+        }
+    }
+
+    /// Every instant whose local time in `zone` is the given one: none in a spring-forward gap,
+    /// two in a fall-back overlap, one otherwise. Earliest first.
+    static func instants(year: Int, month: Int, day: Int, minutes: Int, in zone: TimeZone) -> [Date] {
+        guard let naive = naiveInstant(year: year, month: month, day: day, minutes: minutes) else { return [] }
+        // The offsets in force a day either side cover any transition that day.
+        let offsets = Set([-86_400.0, 0, 86_400].map { zone.secondsFromGMT(for: naive.addingTimeInterval($0)) })
+        // A candidate is real when the zone's offset at that instant is the one that made it.
+        return offsets.compactMap { offset in
+            let candidate = naive.addingTimeInterval(TimeInterval(-offset))
+            return zone.secondsFromGMT(for: candidate) == offset ? candidate : nil
+        }.sorted()
+    }
+
+    /// The instant the local date and time would be in UTC, or `nil` for a date that does not
+    /// exist (February 30th).
+    private static func naiveInstant(year: Int, month: Int, day: Int, minutes: Int) -> Date? {
+        guard let utc = TimeZone(secondsFromGMT: 0) else { return nil }
+        return localDate(year: year, month: month, day: day, minutes: minutes, seconds: 0, in: utc)
+    }
+
+    /// `2027-10-31T02:30+01:00`: an instant with the zone's offset then.
+    static func withOffset(_ date: Date, in zone: TimeZone) -> String {
+        let offset = zone.secondsFromGMT(for: date)
+        let sign = offset < 0 ? "-" : "+"
+        let minutes = abs(offset) / 60
+        return "\(dayString(date, in: zone))T\(clock(date, in: zone))\(sign)\(String(format: "%02d:%02d", minutes / 60, minutes % 60))"
+    }
+
+    /// Whether the local time of `date` also names another instant that day (fall back).
+    static func isAmbiguous(_ date: Date, in zone: TimeZone) -> Bool {
+        let parts = calendar(zone).dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        return instants(year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0,
+                        minutes: (parts.hour ?? 0) * 60 + (parts.minute ?? 0), in: zone).count > 1
     }
 
     /// A calendar date `YYYY-MM-DD` in `timeZone`: the instant it starts and the next day's start.
@@ -69,9 +134,11 @@ public enum PickupTime {
                          minutes: parsed.hour * 60 + parsed.minute, seconds: parsed.second, in: TimeZone(secondsFromGMT: 0) ?? .current)
     }
 
-    /// `2026-12-01 19:30` in `timeZone`.
+    /// `2026-12-01 19:30` in `timeZone`; a time that happens twice that day (daylight saving
+    /// time ends) carries its offset: `2027-10-31 02:30 +01:00`.
     public static func local(_ date: Date, in timeZone: TimeZone) -> String {
-        "\(dayString(date, in: timeZone)) \(clock(date, in: timeZone))"
+        let text = "\(dayString(date, in: timeZone)) \(clock(date, in: timeZone))"
+        return isAmbiguous(date, in: timeZone) ? text + " " + String(withOffset(date, in: timeZone).suffix(6)) : text
     }
 
     /// `19:30` in `timeZone`.

@@ -33,11 +33,11 @@ public final class Pizzeria: Sendable {
     /// - Parameter now: the clock; tests pass a fixed one.
     public init(database: Database, now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
-        self.menu = MenuService(database: database)
+        self.menu = MenuService(database: database, now: now)
         self.users = UserService(database: database)
-        self.settings = SettingsService(database: database)
+        self.settings = SettingsService(database: database, now: now)
         self.orders = OrderService(database: database, now: now)
-        self.navigation = NavigationService(database: database)
+        self.navigation = NavigationService(database: database, now: now)
     }
 
     /// How ``open(path:access:configuration:now:)`` treats the file.
@@ -56,10 +56,13 @@ public final class Pizzeria: Sendable {
     public static func open(path: String, access: Access = .migrate, configuration: PizzeriaConfiguration = .init(),
                             now: @escaping @Sendable () -> Date = { Date() }) throws -> Pizzeria {
         if access != .migrate { try requireFile(path) }
-        let database = try SchemaMigrator().open(path: path, access: access == .migrate ? .migrate : .requireCurrent,
-                                                 configuration: configuration.database)
+        let database = try migrator.open(path: path, access: access == .migrate ? .migrate : .requireCurrent,
+                                         configuration: configuration.database)
         return Pizzeria(database: database, now: now)
     }
+
+    /// The embedded migrations, with the steps in Swift that complete them.
+    static let migrator = SchemaMigrator(dataSteps: [5: PizzaStore.fillNameKeys])
 
     /// Throws ``MaintenanceError/noDatabase(path:)`` when nothing (not even a link) is at `path`.
     static func requireFile(_ path: String) throws {

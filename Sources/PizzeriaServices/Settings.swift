@@ -16,6 +16,31 @@ public struct Settings: Sendable, Hashable, Encodable {
     public let closesAt: Int
     /// The stored IANA zone, or `nil` for the machine's zone.
     public let storedTimeZone: String?
+    /// How many days ahead a pickup may be booked.
+    public let bookingHorizonDays: Int
+
+    /// A value from its parts.
+    public init(slotMinutes: Int, slotCapacity: Int, opensAt: Int, closesAt: Int, storedTimeZone: String?,
+                bookingHorizonDays: Int = 365) {
+        self.slotMinutes = slotMinutes
+        self.slotCapacity = slotCapacity
+        self.opensAt = opensAt
+        self.closesAt = closesAt
+        self.storedTimeZone = storedTimeZone
+        self.bookingHorizonDays = bookingHorizonDays
+    }
+
+    /// Whether a slot starting `minutes` after local midnight lies within the opening hours.
+    func isOpen(minutes: Int) -> Bool { minutes >= opensAt && minutes + slotMinutes <= closesAt }
+
+    /// Why a slot starting at `date` cannot be booked under these settings (off the slot grid
+    /// or outside the opening hours), or `nil`.
+    func slotProblem(_ date: Date) -> String? {
+        let minutes = PickupTime.minutesOfDay(date, in: timeZone)
+        if minutes % slotMinutes != 0 || PickupTime.secondsPastMinute(date) != 0 { return "not the start of a \(slotMinutes)-minute slot" }
+        if !isOpen(minutes: minutes) { return "outside the opening hours \(openingHours)" }
+        return nil
+    }
 
     /// The zone times are shown and typed in: the stored one, else the machine's.
     public var timeZone: TimeZone {
@@ -43,6 +68,7 @@ public struct Settings: Sendable, Hashable, Encodable {
     private enum CodingKeys: String, CodingKey {
         case slotMinutes = "slot_minutes", slotCapacity = "slot_capacity", openingHours = "opening_hours"
         case opensAt = "opens_at", closesAt = "closes_at", timeZone = "time_zone", timeZoneIsDefault = "time_zone_is_default"
+        case bookingHorizonDays = "booking_horizon_days"
     }
 
     /// The documented JSON shape.
@@ -55,6 +81,7 @@ public struct Settings: Sendable, Hashable, Encodable {
         try container.encode(Self.clock(closesAt), forKey: .closesAt)
         try container.encode(timeZone.identifier, forKey: .timeZone)
         try container.encode(storedTimeZone == nil, forKey: .timeZoneIsDefault)
+        try container.encode(bookingHorizonDays, forKey: .bookingHorizonDays)
     }
 }
 
@@ -68,6 +95,8 @@ public enum SettingKey: String, Sendable, CaseIterable {
     case openingHours = "opening-hours"
     /// `time-zone`: an IANA name such as `Europe/Rome`, or `system` for the machine's.
     case timeZone = "time-zone"
+    /// `booking-horizon-days`: 1–3650 days ahead.
+    case bookingHorizonDays = "booking-horizon-days"
 
     /// What values it takes, for errors and help.
     public var rule: String {
@@ -76,6 +105,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
         case .slotCapacity: "a whole number of pizzas from 1 to 10000"
         case .openingHours: "HH:MM-HH:MM with opening before closing, such as 12:00-23:00 (24:00 is midnight)"
         case .timeZone: "an IANA time zone such as Europe/Rome, or 'system' for this machine's zone"
+        case .bookingHorizonDays: "a whole number of days from 1 to 3650 (how far ahead a pickup may be booked)"
         }
     }
 }

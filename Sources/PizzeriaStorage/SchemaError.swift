@@ -10,6 +10,9 @@ public enum SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
     case migrationsPending(databaseVersion: Int, knownVersion: Int)
     /// A migration left rows that break a foreign key; it was rolled back.
     case foreignKeyViolation(version: Int, details: [String])
+    /// A migration's SQL (or its data step) failed on this file, which does not match what its
+    /// recorded history says (a table already there, a row it cannot convert); rolled back.
+    case migrationFailed(version: Int, name: String, reason: String)
 
     /// A sentence for people, with what to do about it.
     public var description: String {
@@ -25,6 +28,8 @@ public enum SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the database schema is at version \(found) and this binary needs \(known); run `pizzeria init` to migrate it"
         case .foreignKeyViolation(let version, let details):
             return "migration \(version) would leave broken foreign keys: \(details.joined(separator: "; "))"
+        case .migrationFailed(let version, let name, let reason):
+            return "migration \(version) (\(name)) failed on this file and was rolled back: \(reason)"
         }
     }
 }

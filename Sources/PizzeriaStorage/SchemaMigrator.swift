@@ -20,9 +20,16 @@ public struct SchemaMigrator: Sendable {
     /// The migrations this migrator knows, in version order.
     public let migrations: [Migration]
 
-    /// A migrator for `migrations`, by default the ones compiled into the binary.
-    public init(migrations: [Migration] = Migration.embedded) {
+    /// Work in Swift that runs right after a migration's SQL, in its transaction, for what SQL
+    /// cannot compute (such as full Unicode case folding). Keyed by migration version.
+    public typealias DataStep = @Sendable (Connection) throws -> Void
+    private let dataSteps: [Int: DataStep]
+
+    /// A migrator for `migrations`, by default the ones compiled into the binary, with the data
+    /// steps that complete some of them.
+    public init(migrations: [Migration] = Migration.embedded, dataSteps: [Int: DataStep] = [:]) {
         self.migrations = migrations
+        self.dataSteps = dataSteps
     }
 
     /// The highest version this migrator knows.
@@ -99,7 +106,12 @@ public struct SchemaMigrator: Sendable {
                     // Re-read under the write lock: another process may have migrated meanwhile.
                     try db.execute(Self.bookkeepingTable)
                     guard try !status(of: db).applied.contains(where: { $0.version == migration.version }) else { return false }
-                    try db.execute(migration.sql)
+                    do {
+                        try db.execute(migration.sql)
+                        try dataSteps[migration.version]?(db)
+                    } catch let error as DatabaseError {
+                        throw SchemaError.migrationFailed(version: migration.version, name: migration.name, reason: error.message)
+                    }
                     try db.run("INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
                                [migration.version, migration.name, migration.checksum])
                     // PRAGMA takes no bound parameters; the value is an Int from the embedded list.

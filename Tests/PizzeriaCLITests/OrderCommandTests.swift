@@ -4,19 +4,19 @@ import Testing
 
 @Suite("CLI: users, settings, orders, slots, reports (the real binary)")
 struct OrderCommandTests {
-    /// Tomorrow's date in Rome, where the tests put the pizzeria: always in the future.
-    static var tomorrow: String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "Europe/Rome") ?? .current
-        let date = calendar.date(byAdding: .day, value: 1, to: Date()) ?? Date()
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
-    }
+    /// The clock every command of these tests runs with (`PIZZERIA_NOW`): 23:30 UTC, when it is
+    /// already the next day in Rome — the hour at which "tomorrow" used to differ between the
+    /// demo and the tests.
+    static let now = "2026-12-01T23:30:00Z"
+    /// Tomorrow in Rome at ``now``.
+    static let tomorrow = "2026-12-03"
 
     func pizzeria(capacity: Int = 12) throws -> CLI {
-        let cli = CLI()
-        try cli.ok("demo")
+        var cli = CLI()
+        cli.environment["PIZZERIA_NOW"] = Self.now
+        try cli.ok("init")
         try cli.ok("config", "set", "time-zone", "Europe/Rome")
+        try cli.ok("demo")
         try cli.ok("config", "set", "slot-capacity", "\(capacity)")
         try cli.ok("user", "add", "luca", "--name", "Luca")
         return cli
@@ -51,9 +51,21 @@ struct OrderCommandTests {
         #expect(bad.status == 65 && bad.stderr.contains("error: slot-minutes: must be a whole number of minutes that divides 60"))
         let unknown = try cli.run("config", "set", "slot-minute", "10")
         #expect(unknown.status == 64 && unknown.stderr.contains("did you mean 'slot-minutes'?"))
-        try cli.ok("config", "set", "opening-hours", "18:00-20:00")
+        // Settings that would contradict the bookings are refused, naming the slots.
+        let hours = try cli.run("config", "set", "opening-hours", "18:00-20:00")
+        #expect(hours.status == 1 && hours.stderr.contains("\(Self.tomorrow) 20:30 (outside the opening hours 18:00-20:00)"), "\(hours)")
+        let capacity = try cli.run("config", "set", "slot-capacity", "5")
+        #expect(capacity.status == 1 && capacity.stderr.contains("\(Self.tomorrow) 19:00 (6 pizzas booked)"), "\(capacity)")
+        let minutes = try cli.run("config", "set", "slot-minutes", "60")
+        #expect(minutes.status == 1 && minutes.stderr.contains("not the start of a 60-minute slot"), "\(minutes)")
+        let negative = try cli.run("config", "set", "slot-capacity", "-1")
+        #expect(negative.status == 65 && negative.stderr.contains("slot-capacity: must be"), "\(negative)")
+        try cli.ok("config", "set", "opening-hours", "18:00-21:00")
         let slots = try cli.json("slots", "--date", Self.tomorrow) as? [[String: Any]] ?? []
-        #expect(slots.map { $0["local"] as? String } == ["18:00", "18:15", "18:30", "18:45", "19:00", "19:15", "19:30", "19:45"])
+        #expect(slots.map { $0["local"] as? String } == ["18:00", "18:15", "18:30", "18:45", "19:00", "19:15", "19:30", "19:45",
+                                                          "20:00", "20:15", "20:30", "20:45"])
+        let horizon = try cli.run("order", "place", "luca", "--pickup", "9999-12-31T19:00", "Margherita")
+        #expect(horizon.status == 1 && horizon.stderr.contains("more than 365 days ahead"), "\(horizon)")
     }
 
     @Test("order place: items, merges, every time form; show, list, advance, cancel")
@@ -89,7 +101,7 @@ struct OrderCommandTests {
         (["order", "place", "luca", "--pickup", "TOMORROWT19:07", "Margherita"], 1, "nearest slots: 19:00, 19:15"),
         (["order", "place", "luca", "--pickup", "TOMORROWT08:00", "Margherita"], 1, "outside the opening hours"),
         (["order", "place", "luca", "--pickup", "2020-01-01T19:00", "Margherita"], 1, "in the past"),
-        (["order", "place", "luca", "--pickup", "TOMORROWT19:00", "Margherita=13"], 1, "has only 12 pizzas left (asked for 13)"),
+        (["order", "place", "luca", "--pickup", "TOMORROWT19:00", "Margherita=13"], 1, "has only 6 pizzas left (asked for 13)"),
         (["order", "place", "luca", "--pickup", "TOMORROWT19:00", "Margherita=21"], 65, "quantity: must be from 1 to 20"),
         (["order", "place", "luca", "--pickup", "TOMORROWT19:00", "Margherita=two"], 65, "item:"),
         (["order", "place", "luca", "--pickup", "teatime", "Margherita"], 65, "pickup: must be HH:MM"),
@@ -111,9 +123,10 @@ struct OrderCommandTests {
 
     /// Starts `count` processes running `pizzeria arguments(i)…` at once and waits for all.
     func concurrently(_ cli: CLI, count: Int, _ arguments: @escaping @Sendable (Int) -> [String]) async throws -> [ProcessResult] {
-        try await withThrowingTaskGroup(of: ProcessResult.self) { group in
+        let environment = cli.environment
+        return try await withThrowingTaskGroup(of: ProcessResult.self) { group in
             for index in 0..<count {
-                group.addTask { try PizzeriaBinary.run(arguments(index), in: cli.directory.url, environment: cli.environment) }
+                group.addTask { try PizzeriaBinary.run(arguments(index), in: cli.directory.url, environment: environment) }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }

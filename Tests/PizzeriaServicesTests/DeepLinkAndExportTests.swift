@@ -19,6 +19,9 @@ struct DeepLinkAndExportTests {
             ("pizzeria://pizza/\(f.margherita.id.prefix(6))/order/\(f.order.id.prefix(6))", [f.margherita, f.order]),
             ("pizzeria://pizza/Quattro%20Formaggi", [quattro]),
             ("pizzeria://pizza/quattro%20formaggi/", [quattro]),
+            ("pizzeria://pizza/Margherita?utm_source=share", [f.margherita]),
+            ("pizzeria://pizza/Margherita#top", [f.margherita]),
+            ("pizzeria://pizza/\(f.porcini.id.uppercased())?a=1#b", [f.porcini]),
             ("PIZZERIA://Pizza/porcini", [f.porcini]),
         ]
         for (url, expected) in cases {
@@ -32,7 +35,7 @@ struct DeepLinkAndExportTests {
         "", "pizza/123", "http://pizza/123", "pizzeria:pizza/123", "pizzeria://", "pizzeria:///",
         "pizzeria://pizza", "pizzeria://pizza/", "pizzeria://pizza//", "pizzeria://pizza/Margherita/pizza",
         "pizzeria://cart/1", "pizzeria://pizza/Margherita/menu/x", "pizzeria://pizza/%ZZ", "pizzeria://pizza/%",
-        "pizzeria://pizza/Margherita?x=1", "pizzeria://pizza/Margherita#top", "pizzeria://pizza/Marghe rita",
+        "pizzeria://pizza/Marghe rita", "pizzeria://?x=1", "pizzeria://pizza/?x=1",
         "pizzeria://pizza/Hawaii", "pizzeria://order/00000000", "pizzeria://pizza/Margherita/order/ffff",
         "pizzeria://pizza/%00", "pizzeria://pizza/" + String(repeating: "x/pizza/", count: 51) + "x",
     ])
@@ -87,10 +90,13 @@ struct DeepLinkAndExportTests {
         #expect(try f.router.export("anna", format: .navigationPath).text == navigationPath)
 
         let (routes, skipped) = try f.router.export("anna", format: .routes)
-        #expect(skipped == 1)  // Swift.Int has no place in a [Route] array
+        #expect(skipped == 2)  // opaque elements have no place in a [Route] array
+        // What the app does with it: decode [Route] with its own enum.
+        enum AppRoute: Codable, Equatable { case pizza(id: UUID), order(id: UUID) }
+        #expect(try JSONDecoder().decode([AppRoute].self, from: Data(routes.utf8)).count == 3)
         try f.router.popToRoot("anna")
         let fromRoutes = try f.router.importPath("anna", text: routes, format: .routes)
-        #expect(fromRoutes.state.path == path.filter { $0 != .opaque(typeName: "Swift.Int", json: "42") })
+        #expect(fromRoutes.state.path == path.filter { $0.route != nil })
         #expect(try f.router.export("anna", format: .routes).text == routes)
     }
 
@@ -129,6 +135,68 @@ struct DeepLinkAndExportTests {
         let before = try f.orders.base.snapshot()
         let format: NavigationFormat? = text == #"[1, "x"]"# ? .navigationPath : nil
         #expect(throws: NavigationError.self) { try f.router.importPath("anna", text: text, format: format) }
+        #expect(try f.orders.base.snapshot() == before)
+    }
+
+    @Test("JSON as Swift's JSONEncoder writes it (uppercase UUIDs) restores the stack, in both formats")
+    func uppercaseIDs() throws {
+        let f = try NavigationFixture()
+        enum AppRoute: Codable { case pizza(id: UUID), order(id: UUID) }
+        let appPath = [AppRoute.pizza(id: try #require(UUID(uuidString: f.margherita.id))),
+                       .order(id: try #require(UUID(uuidString: f.order.id)))]
+        let routes = String(decoding: try JSONEncoder().encode(appPath), as: UTF8.self)
+        #expect(routes.contains(f.margherita.id.uppercased()))
+        let restored = try f.router.importPath("anna", text: routes, format: .routes)
+        #expect(restored.state.path.map(\.route) == [f.margherita, f.order] && restored.dropped.isEmpty)
+        // SwiftUI's NavigationPath.CodableRepresentation holds the same JSON, last element first.
+        let elements = try appPath.reversed().flatMap { ["PizzeriaApp.Route", String(decoding: try JSONEncoder().encode($0), as: UTF8.self)] }
+        let navigationPath = String(decoding: try JSONEncoder().encode(elements), as: UTF8.self)
+        try f.router.popToRoot("anna")
+        let fromPath = try f.router.importPath("anna", text: navigationPath, format: .navigationPath)
+        #expect(fromPath.state.path.map(\.route) == [f.margherita, f.order])
+        #expect(try f.router.export("anna").text.contains(f.margherita.id))  // stored lowercase
+    }
+
+    @Test("an import none of whose routes exists changes nothing and says so (66)")
+    func nothingToImport() throws {
+        let f = try NavigationFixture()
+        try f.router.push("anna", [f.porcini])
+        let before = try f.orders.base.snapshot()
+        let text = try RouteJSON.encode([Route.pizza(id: "00000000-0000-4000-8000-000000000000"), .order(id: "11111111-0000-4000-8000-000000000000")])
+        let error = #expect(throws: NavigationError.self) { try f.router.importPath("anna", text: text) }
+        #expect(error == .nothingToImport(missing: 2) && error?.category == .notFound)
+        #expect(try f.orders.base.snapshot() == before)
+    }
+
+    @Test("the routes format holds routes only; limits; duplicate keys and depth alike in both formats", arguments: [
+        (#"[{"pizza":{"id":"nope"}}, {"foo": 1}, 42]"#, NavigationFormat.routes, "element 2 is not a route"),
+        (#"["PizzeriaApp.Route","{\"pizza\":{\"id\":\"x\"}}"]"#, .routes, "--format navigation-path"),
+        (#"[{"pizza":{"id":"a","id":"b"}}]"#, .routes, "the key \"id\" twice"),
+        (#"["Swift.Int","{\"a\":1,\"a\":2}"]"#, .navigationPath, "the key \"a\" twice"),
+        (String(repeating: "[", count: 40) + String(repeating: "]", count: 40), .routes, "nested too deep"),
+        (#"["Swift.Int",""# + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + #""]"#, .navigationPath, "nested too deep"),
+        (#"["Bad\u0000Name","42"]"#, .navigationPath, "type name must not contain control characters"),
+        ("[" + Array(repeating: #"{"pizza":{"id":"x"}}"#, count: 501).joined(separator: ",") + "]", .routes, "at most 500"),
+        ("[" + String(repeating: " ", count: 1 << 20) + "]", .routes, "larger than"),
+    ])
+    func strictImports(text: String, format: NavigationFormat, message: String) throws {
+        let f = try NavigationFixture()
+        try f.router.push("anna", [f.porcini])
+        let before = try f.orders.base.snapshot()
+        let error = #expect(throws: NavigationError.self) { try f.router.importPath("anna", text: text, format: format) }
+        #expect(error?.description.contains(message) == true, "\(String(describing: error))")
+        #expect(error?.category == .invalidInput)
+        #expect(try f.orders.base.snapshot() == before)
+    }
+
+    @Test("type names: empty or with control characters are refused on export too; stacks have a maximum depth")
+    func typeNamesAndDepth() throws {
+        let f = try NavigationFixture()
+        #expect(throws: NavigationError.malformedTypeName("must not be empty")) { try f.router.export("anna", format: .navigationPath, routeTypeName: "") }
+        #expect(throws: NavigationError.self) { try f.router.export("anna", format: .navigationPath, routeTypeName: "A\u{7}B") }
+        try f.router.push("anna", Array(repeating: f.porcini, count: NavigationLimits.maximumDepth))
+        let before = try f.orders.base.snapshot()
+        #expect(throws: NavigationError.tooDeep(depth: NavigationLimits.maximumDepth + 1)) { try f.router.push("anna", [f.porcini]) }
         #expect(try f.orders.base.snapshot() == before)
     }
 }

@@ -32,7 +32,7 @@ struct RouterTests {
         // Pop to root on the menu succeeds and is recorded (the top before was the menu).
         state = try f.router.popToRoot("anna")
         #expect(state.previous == nil)
-        #expect(try f.router.history(of: "anna").map(\.action) == ["push", "push", "pop", "push", "pop", "pop_to_root", "pop_to_root"])
+        #expect(try f.router.history(of: "anna").map(\.action.rawValue) == ["push", "push", "pop", "push", "pop", "pop_to_root", "pop_to_root"])
     }
 
     @Test("pop to a depth and to the last occurrence of a route")
@@ -167,10 +167,10 @@ enum Replay {
         var stack: [NavigationElement] = []
         for event in events {
             switch event.action {
-            case "push", "random": stack += event.routes
-            case "pop", "pop_to", "pop_to_root": stack = Array(stack.prefix(event.depthAfter))
-            case "replace", "open_url", "import": stack = event.routes
-            default: break
+            case .push, .random: stack += event.routes
+            case .pop, .popTo, .popToRoot: stack = Array(stack.prefix(event.depthAfter))
+            case .replace, .openURL, .import: stack = event.routes
+            case .sheetOpen, .sheetSet, .sheetSave, .sheetDismiss: break
             }
         }
         return stack

@@ -24,7 +24,7 @@ struct SheetTests {
         try f.router.setSheet("anna", price: Money(cents: 850))
         let (pizza, after) = try f.router.saveSheet("anna")
         #expect(pizza.name == "Diavola" && pizza.price.cents == 850 && after.sheet == nil)
-        #expect(try f.router.history(of: "anna").map(\.action) == ["sheet_open", "sheet_set", "sheet_set", "sheet_save"])
+        #expect(try f.router.history(of: "anna").map(\.action.rawValue) == ["sheet_open", "sheet_set", "sheet_set", "sheet_save"])
     }
 
     @Test("edit sheet: prefilled, conflict when the pizza changed meanwhile, sheet stays open")
@@ -84,7 +84,7 @@ struct SheetTests {
         #expect((count ?? 0) > 1_000_000)
         let state = try f.router.state(of: "anna")
         #expect(state.current == .route(f.porcini) && state.previous == .route(f.margherita))
-        #expect(try f.router.history(of: "anna", limit: 2).map(\.action) == ["sheet_set", "sheet_set"])
+        #expect(try f.router.history(of: "anna", limit: 2).map(\.action.rawValue) == ["sheet_set", "sheet_set"])
 
         for sql in [NavigationStore.stackSQL, NavigationStore.previousSQL, NavigationStore.historySQL] {
             let arguments: [any DatabaseValueConvertible] = sql == NavigationStore.historySQL ? ["x", 5] : ["x"]

@@ -180,7 +180,9 @@ struct SchemaMigratorTests {
             Issue.record("could not build the migration"); return
         }
         let migrator = SchemaMigrator(migrations: [Migration.embedded[0], broken])
-        #expect(throws: DatabaseError.self) { try migrator.open(path: path, access: .migrate) }
+        let error = #expect(throws: SchemaError.self) { try migrator.open(path: path, access: .migrate) }
+        #expect(error == .migrationFailed(version: 2, name: "broken", reason: "no such table: no_such_table"))
+        #expect(error?.description.contains("INSERT") == false)  // no SQL for the user
         let database = try SchemaMigrator(migrations: [Migration.embedded[0]]).open(path: path, access: .inspect)
         #expect(try !tables(database).contains("half_done"))
         #expect(try database.read { db in try db.fetchOne("PRAGMA user_version") { try $0.int(0) } } == 1)

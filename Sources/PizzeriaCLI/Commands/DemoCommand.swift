@@ -43,12 +43,16 @@ enum DemoCommand {
             notes.append("added user \(user.handle)")
         }
 
+        // Tomorrow in the pizzeria's zone, by its calendar (a day is not always 24 hours).
         let zone = try pizzeria.settings.current().timeZone
-        let tomorrow = PickupTime.dayString(Date().addingTimeInterval(86_400), in: zone)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let now = try context.clock()()
+        let tomorrow = PickupTime.dayString(calendar.date(byAdding: .day, value: 1, to: now) ?? now, in: zone)
         var booked: [Order] = []
         for (number, order) in orders.enumerated() {
-            guard case .success(let pickup) = PickupTime.parse("\(tomorrow)T\(order.time)", timeZone: zone, now: Date()) else { continue }
             do {
+                let pickup = try pizzeria.orders.pickup(parsing: "\(tomorrow)T\(order.time)")
                 let result = try pizzeria.orders.place(OrderRequest(user: order.user, items: order.items, pickup: pickup,
                                                                     idempotencyKey: "demo-\(tomorrow)-\(number + 1)"))
                 booked.append(result.order)

@@ -141,26 +141,24 @@ enum NavigationCommands {
         name: "import",
         abstract: "Replace the user's stack with an exported one (from FILE, or - for standard input).",
         discussion: """
-            Routes whose pizza or order no longer exists are dropped and reported; archived pizzas stay.
-            Elements of unknown types are kept as they are. Without --format, an array of strings is read as
-            a navigation path and anything else as routes.
+            Routes whose pizza or order no longer exists are dropped and reported; archived pizzas stay;
+            if none of the routes exists, nothing is imported (exit 66). Ids match in any case. In the
+            routes format every element must be a route; elements of other types are kept only in the
+            navigation-path format. Without --format, an array of strings is read as a navigation path and
+            anything else as routes. Limits: 1 MiB of input, 500 elements, JSON nested 32 deep, no
+            duplicate keys.
             """,
         arguments: [user, Argument(name: "file", help: "The JSON file, or - (the default) for standard input.", isOptional: true)],
         options: [formatOption, typeNameOption],
         run: { invocation in
             let context = invocation.context
             let source = invocation.argument("file") ?? "-"
-            let data: Data
-            if source == "-" {
-                data = StandardInput.readAll()
-            } else {
-                guard let contents = FileManager.default.contents(atPath: source) else {
-                    throw FileError(message: "cannot read \(source)")
-                }
-                data = contents
+            let data = try StandardInput.read(source, limit: NavigationLimits.maximumImportBytes)
+            guard let text = String(validating: data, as: UTF8.self) else {
+                throw ValidationError([FieldError(field: "input", message: "is not valid UTF-8")])
             }
             let result = try context.open(.requireCurrent).navigation.importPath(
-                try invocation.required("user"), text: String(decoding: data, as: UTF8.self), format: try format(invocation),
+                try invocation.required("user"), text: text, format: try format(invocation),
                 routeTypeName: invocation.option("type-name") ?? NavigationFormat.defaultRouteTypeName)
             try context.emit(result) {
                 NavigationText.state(result.state) + result.dropped.map { "  dropped   \($0.kind) \($0.id) (no longer exists)\n" }.joined()

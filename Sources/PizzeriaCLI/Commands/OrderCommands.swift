@@ -16,8 +16,9 @@ enum OrderCommands {
         abstract: "Book an order for a pickup slot.",
         discussion: """
             ITEM is PIZZA or PIZZA=QTY (1 to 20); the same pizza twice is merged. TIME is HH:MM (today),
-            YYYY-MM-DDTHH:MM (both in the pizzeria's time zone) or ISO-8601 with an offset or Z. With --key,
-            booking again with the same content returns the first order instead of a new one.
+            YYYY-MM-DDTHH:MM (both in the pizzeria's time zone) or ISO-8601 with an offset or Z. A local time
+            the clocks skip is refused; one they pass twice needs its offset. With --key, booking again with
+            the same content returns the first order instead of a new one, so a retry is always safe.
             """,
         arguments: [Argument(name: "user", help: "The user's handle."),
                     Argument(name: "item", help: "PIZZA or PIZZA=QTY.", isVariadic: true)],
@@ -30,12 +31,7 @@ enum OrderCommands {
             let pickupText = invocation.option("pickup") ?? ""
             let pizzeria = try context.open(.requireCurrent)
             let items = try invocation.variadic("item").map(parseItem)
-            let zone = try pizzeria.settings.current().timeZone
-            let pickup: Date
-            switch PickupTime.parse(pickupText, timeZone: zone, now: Date()) {
-            case .success(let date): pickup = date
-            case .failure(let error): throw ValidationError([FieldError(field: "pickup", message: error.message)])
-            }
+            let pickup = try pizzeria.orders.pickup(parsing: pickupText)
             let (order, created) = try pizzeria.orders.place(OrderRequest(
                 user: try invocation.required("user"), items: items, pickup: pickup, idempotencyKey: invocation.option("key")))
             try context.emit(Extended(base: order, key: "created", extra: created)) {

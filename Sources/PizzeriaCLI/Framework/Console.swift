@@ -1,24 +1,36 @@
 import Foundation
+import Synchronization
 
 /// Where a command's output goes: data to `out`, diagnostics to `err`.
 ///
-/// The binary writes to the process's stdout and stderr; tests capture both.
+/// The binary writes to the process's stdout and stderr with `write(2)`, never with a call that
+/// traps: a closed, full or broken stdout is recorded (``outputFailure``) and the command exits 74
+/// instead of crashing after its work is done. Tests capture both streams.
 public struct Console: Sendable {
     /// Writes data (already newline-terminated).
     public let out: @Sendable (String) -> Void
     /// Writes diagnostics (already newline-terminated).
     public let err: @Sendable (String) -> Void
+    private let failures: FailureRecord?
 
     /// A console writing through the given closures.
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
         self.out = out
         self.err = err
+        self.failures = nil
+    }
+
+    private init(failures: FailureRecord) {
+        self.failures = failures
+        self.out = { text in failures.record(StandardStream.write(text, to: STDOUT_FILENO)) }
+        self.err = { text in _ = StandardStream.write(text, to: STDERR_FILENO) }
     }
 
     /// The process's standard output and error.
-    public static let standard = Console(
-        out: { FileHandle.standardOutput.write(Data($0.utf8)) },
-        err: { FileHandle.standardError.write(Data($0.utf8)) })
+    public static var standard: Console { Console(failures: FailureRecord(closedAtStart: StandardStream.stdoutWasClosed)) }
+
+    /// Why writing the data failed (`strerror` text), if it did.
+    public var outputFailure: String? { failures?.message }
 
     /// Prints a line of data.
     func line(_ text: String = "") { out(text + "\n") }
@@ -32,4 +44,57 @@ public struct Console: Sendable {
 
     /// Prints a note on stderr (for things that are not data, such as a warning).
     func note(_ message: String) { err("note: \(message)\n") }
+}
+
+/// The first output error of a console.
+private final class FailureRecord: Sendable {
+    private let error = Mutex<Int32?>(nil)
+
+    init(closedAtStart: Bool) {
+        if closedAtStart { error.withLock { $0 = EBADF } }
+    }
+
+    func record(_ code: Int32?) {
+        guard let code else { return }
+        error.withLock { if $0 == nil { $0 = code } }
+    }
+
+    var message: String? { error.withLock { $0 }.map { String(cString: strerror($0)) } }
+}
+
+/// The process's standard streams, written without traps.
+enum StandardStream {
+    /// Whether stdout was closed when the process started (``secure()`` notes it).
+    static var stdoutWasClosed: Bool { closedAtStart.load(ordering: .relaxed) }
+    private static let closedAtStart = Atomic<Bool>(false)
+
+    /// Called once at start-up, before anything opens a file: ignores SIGPIPE (a closed pipe
+    /// becomes an `EPIPE` error instead of killing the process, possibly after a commit), and puts
+    /// `/dev/null` on any of descriptors 0–2 that is closed, so no file the process opens later —
+    /// the database least of all — can end up being written as stdout.
+    static func secure() {
+        signal(SIGPIPE, SIG_IGN)
+        for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            if fd == STDOUT_FILENO { closedAtStart.store(true, ordering: .relaxed) }
+            let null = open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+            if null >= 0, null != fd {
+                dup2(null, fd)
+                close(null)
+            }
+        }
+    }
+
+    /// Writes all of `text`; returns the `errno` of a failure.
+    static func write(_ text: String, to fd: Int32) -> Int32? {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            bytes = bytes.dropFirst(written)
+        }
+        return nil
+    }
 }

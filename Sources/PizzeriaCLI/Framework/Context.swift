@@ -23,7 +23,18 @@ struct Context: Sendable {
     /// Opens the database for `access`. Any access but `.migrate` requires the file to exist
     /// and never creates it (a missing file is ``MaintenanceError/noDatabase(path:)``, exit 66).
     func open(_ access: Pizzeria.Access) throws -> Pizzeria {
-        try Pizzeria.open(path: databasePath, access: access, configuration: try configuration())
+        let clock = try self.clock()
+        return try Pizzeria.open(path: databasePath, access: access, configuration: try configuration(), now: clock)
+    }
+
+    /// The clock: `$PIZZERIA_NOW` (an ISO-8601 UTC time, for tests and demos that must not depend
+    /// on the hour they run at), else the system's.
+    func clock() throws -> @Sendable () -> Date {
+        guard let text = environment["PIZZERIA_NOW"], !text.isEmpty else { return { Date() } }
+        guard let fixed = Timestamp.date(from: text) else {
+            throw ValidationError([FieldError(field: "PIZZERIA_NOW", message: "must be an ISO-8601 UTC time such as 2026-12-01T10:00:00Z, not '\(text)'")])
+        }
+        return { fixed }
     }
 
     /// The connection settings: defaults, changed by `$PIZZERIA_BUSY_TIMEOUT_MS`,

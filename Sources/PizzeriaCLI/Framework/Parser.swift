@@ -2,7 +2,8 @@
 ///
 /// Accepted forms: `--option value`, `--option=value`, `-h`, flags anywhere after the command
 /// words, `--` to end options (so a value may start with a dash), and `-` as a positional
-/// (standard input). Global options (`--db`, `--json`, `--help`) work at every level.
+/// (standard input). Global options (`--db`, `--json`, `--help`) work at every level. A negative
+/// number (`-1`) is a value, not an option.
 struct Parser {
     let root: Command
 
@@ -40,7 +41,7 @@ struct Parser {
             index += 1
             if !optionsEnded, argument == "--" { optionsEnded = true; continue }
 
-            if !optionsEnded, argument.hasPrefix("-"), argument != "-" {
+            if !optionsEnded, argument.hasPrefix("-"), argument != "-", !Self.isNegativeNumber(argument) {
                 let (name, inline) = split(argument)
                 let available = command.options + GlobalOptions.all + (command.name == root.name ? [GlobalOptions.version] : [])
                 guard let option = available.first(where: { matches($0, name) }) else {
@@ -89,6 +90,13 @@ struct Parser {
         try checkArity(positionals, values: values, of: command, path: path)
         return .run(Invocation(command: command, path: path, values: values, flags: flags,
                                positionals: positionals, context: context(values, flags)))
+    }
+
+    /// `-1`, `-2.5`: a value (the rule that refuses it names the field), never an option.
+    static func isNegativeNumber(_ argument: String) -> Bool {
+        let rest = argument.dropFirst()
+        let digit: (Character) -> Bool = { $0.isASCII && $0.isNumber }
+        return rest.first.map(digit) == true && rest.allSatisfy { digit($0) || $0 == "." || $0 == "," }
     }
 
     private func split(_ argument: String) -> (name: String, inline: String?) {

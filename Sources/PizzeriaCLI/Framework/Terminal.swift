@@ -1,4 +1,5 @@
 import Foundation
+import PizzeriaServices
 
 /// The interactive side of a command: whether a person is typing, and their lines.
 public struct Terminal: Sendable {
@@ -22,9 +23,29 @@ public struct Terminal: Sendable {
     public static let none = Terminal(isInteractive: false, readLine: { nil })
 }
 
-/// Standard input as a whole, for commands that read a file or `-`.
+/// Input read whole by commands that take a file or `-` (standard input), within a size limit
+/// and never holding more than the limit in memory.
 enum StandardInput {
-    static func readAll() -> Data {
-        FileHandle.standardInput.readDataToEndOfFile()
+    /// The bytes of `source` (a path, or `-` for standard input).
+    /// - Throws: ``FileError`` (exit 74) when it cannot be read; ``ValidationError`` (65) when it
+    ///   is larger than `limit` bytes.
+    static func read(_ source: String, limit: Int) throws -> Data {
+        let fd = source == "-" ? STDIN_FILENO : open(source, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError(message: "cannot read \(source): \(String(cString: strerror(errno)))") }
+        defer { if fd != STDIN_FILENO { close(fd) } }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileError(message: "cannot read \(source): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return data }
+            data.append(contentsOf: buffer[..<count])
+            guard data.count <= limit else {
+                throw ValidationError([FieldError(field: "input", message: "is larger than \(limit) bytes")])
+            }
+        }
     }
 }

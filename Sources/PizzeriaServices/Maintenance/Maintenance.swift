@@ -26,7 +26,7 @@ public enum Maintenance {
         let existed = FileManager.default.fileExists(atPath: path)
         let before = existed ? try migrations(path: path, configuration: configuration) : nil
         let pizzeria = try Pizzeria.open(path: path, access: .migrate, configuration: configuration)
-        let after = try pizzeria.database.read { try SchemaMigrator().status(of: $0) }
+        let after = try pizzeria.database.read { try Pizzeria.migrator.status(of: $0) }
         let earlier = Set(before?.entries.filter(\.isApplied).map(\.version) ?? [])
         return InitResult(created: !existed, previousVersion: before?.version ?? 0,
                           applied: after.applied.filter { !earlier.contains($0.version) }.map(MigrationEntry.init(applied:)),
@@ -75,7 +75,7 @@ public enum Maintenance {
     }
 
     private static func status(of database: Database) throws -> MigrationStatus {
-        let migrator = SchemaMigrator()
+        let migrator = Pizzeria.migrator
         let status = try database.read { try migrator.status(of: $0) }
         return MigrationStatus(version: status.version, latestVersion: migrator.latestVersion,
                                entries: status.applied.map(MigrationEntry.init(applied:)) + status.pending.map(MigrationEntry.init(pending:)))
@@ -171,7 +171,7 @@ public enum Maintenance {
     /// Opens an existing Pizzeria file read-only.
     static func inspect(_ path: String, _ configuration: PizzeriaConfiguration) throws -> Database {
         try Pizzeria.requireFile(path)
-        return try SchemaMigrator().open(path: path, access: .inspect, configuration: configuration.database)
+        return try Pizzeria.migrator.open(path: path, access: .inspect, configuration: configuration.database)
     }
 }
 

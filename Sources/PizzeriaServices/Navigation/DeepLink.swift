@@ -5,16 +5,15 @@ enum DeepLink {
     /// The largest number of routes one link may name.
     static let maximumRoutes = 50
 
-    /// The `(kind, reference)` pairs of a link, references percent-decoded.
+    /// The `(kind, reference)` pairs of a link, references percent-decoded. A query and a
+    /// fragment (`?utm_source=share`, `#top`), which shared links carry, are ignored, as apps do.
     /// - Throws: ``NavigationError/malformedLink(url:reason:)``.
     static func parse(_ url: String) throws -> [(kind: String, reference: String)] {
         func malformed(_ reason: String) -> NavigationError { .malformedLink(url: url, reason: reason) }
         let scheme = "pizzeria://"
         guard url.lowercased().hasPrefix(scheme) else { throw malformed("must start with pizzeria://") }
-        var rest = String(url.dropFirst(scheme.count))
-        guard !rest.contains(where: { $0 == "?" || $0 == "#" || $0.isWhitespace }) else {
-            throw malformed("must not contain spaces, a query or a fragment")
-        }
+        var rest = String(url.dropFirst(scheme.count).prefix { $0 != "?" && $0 != "#" })
+        guard !rest.contains(where: \.isWhitespace) else { throw malformed("must not contain spaces") }
         if rest.hasSuffix("/") { rest.removeLast() }
         guard !rest.isEmpty else { throw malformed("names no screen") }
         let segments = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)

@@ -22,12 +22,19 @@ public enum NavigationError: PizzeriaFailure, Equatable {
     case noSheet
     /// A route in `kind:REF` form that does not parse.
     case malformedRoute(String)
+    /// A client type name (`--type-name`) that breaks the rules.
+    case malformedTypeName(String)
+    /// The change would make the stack deeper than ``NavigationLimits/maximumDepth``.
+    case tooDeep(depth: Int)
+    /// An import whose every route names a pizza or order that does not exist: nothing would be
+    /// left of a non-empty path, so nothing is imported.
+    case nothingToImport(missing: Int)
 
     /// Invalid input, not found, or refused by the current state.
     public var category: FailureCategory {
         switch self {
-        case .malformedLink, .malformedImport, .malformedRoute: .invalidInput
-        case .unknownTarget: .notFound
+        case .malformedLink, .malformedImport, .malformedRoute, .malformedTypeName, .tooDeep: .invalidInput
+        case .unknownTarget, .nothingToImport: .notFound
         case .cannotPop(let count, _) where count < 1: .invalidInput
         default: .refused
         }
@@ -48,6 +55,10 @@ public enum NavigationError: PizzeriaFailure, Equatable {
         case .sheetAlreadyOpen(let kind): "a sheet is already open (\(kind)); save or dismiss it first"
         case .noSheet: "no sheet is open"
         case .malformedRoute(let text): "route: '\(text)' must be pizza:PIZZA or order:ORDER"
+        case .malformedTypeName(let problem): "type-name: \(problem)"
+        case .tooDeep(let depth): "the stack would have depth \(depth); at most \(NavigationLimits.maximumDepth) screens are kept"
+        case .nothingToImport(let missing):
+            "input: none of its \(missing) route\(missing == 1 ? "" : "s") names an existing pizza or order (another database's ids?); nothing was imported"
         }
     }
 

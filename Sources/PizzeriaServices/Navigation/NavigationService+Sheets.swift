@@ -15,7 +15,7 @@ extension NavigationService {
     /// - Throws: ``NavigationError/sheetAlreadyOpen(kind:)``; ``MenuError/notFound(query:)``.
     @discardableResult
     public func openSheet(_ handle: String, _ request: SheetRequest) throws -> NavigationState {
-        try sheetChange(handle, action: "sheet_open") { db, user, sheet in
+        try sheetChange(handle, action: .sheetOpen) { db, user, sheet in
             if let sheet { throw NavigationError.sheetAlreadyOpen(kind: sheet.kind) }
             let draft: PizzaDraft
             switch request {
@@ -32,10 +32,10 @@ extension NavigationService {
     /// - Throws: ``NavigationError/noSheet``.
     @discardableResult
     public func setSheet(_ handle: String, name: String? = nil, price: Money? = nil) throws -> NavigationState {
-        try sheetChange(handle, action: "sheet_set") { db, user, sheet in
+        try sheetChange(handle, action: .sheetSet) { db, user, sheet in
             guard let sheet else { throw NavigationError.noSheet }
             try NavigationStore.updateSheet(userID: user.id, name: name ?? sheet.draft.name, price: price ?? sheet.draft.price,
-                                            at: Timestamp.now(), in: db)
+                                            at: Timestamp.string(from: now()), in: db)
             return ([], [name.map { "name=\($0)" }, price.map { "price=\($0.plain)" }].compactMap { $0 }.joined(separator: " "))
         }
     }
@@ -47,7 +47,7 @@ extension NavigationService {
     ///   duplicate name or an edit conflict (the sheet stays open); ``NavigationError/noSheet``.
     public func saveSheet(_ handle: String) throws -> (pizza: Pizza, state: NavigationState) {
         var saved: Pizza?
-        let state = try sheetChange(handle, action: "sheet_save") { db, user, sheet in
+        let state = try sheetChange(handle, action: .sheetSave) { db, user, sheet in
             guard let sheet else { throw NavigationError.noSheet }
             let problems = sheet.draft.validate()
             guard problems.isEmpty else { throw ValidationError(problems) }
@@ -64,7 +64,7 @@ extension NavigationService {
     /// - Throws: ``NavigationError/noSheet``.
     @discardableResult
     public func dismissSheet(_ handle: String) throws -> NavigationState {
-        try sheetChange(handle, action: "sheet_dismiss") { db, user, sheet in
+        try sheetChange(handle, action: .sheetDismiss) { db, user, sheet in
             guard let sheet else { throw NavigationError.noSheet }
             try NavigationStore.closeSheet(userID: user.id, in: db)
             return ([], sheet.kind)
@@ -72,7 +72,7 @@ extension NavigationService {
     }
 
     /// One write transaction: read the user and their sheet, let `body` act, append the event.
-    private func sheetChange(_ handle: String, action: String,
+    private func sheetChange(_ handle: String, action: NavigationAction,
                              _ body: (Connection, User, Sheet?) throws -> (routes: [NavigationElement], detail: String)) throws -> NavigationState {
         try database.write { db in
             let user = try UserStore.required(handle: handle, in: db)

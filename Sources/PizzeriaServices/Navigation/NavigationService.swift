@@ -16,8 +16,12 @@ import PizzeriaStorage
 /// ```
 public final class NavigationService: Sendable {
     let database: Database
+    let now: @Sendable () -> Date
 
-    init(database: Database) { self.database = database }
+    init(database: Database, now: @escaping @Sendable () -> Date) {
+        self.database = database
+        self.now = now
+    }
 
     // MARK: - Reading
 
@@ -49,7 +53,8 @@ public final class NavigationService: Sendable {
     /// The stack in an export format, and how many elements the format could not hold.
     public func export(_ handle: String, format: NavigationFormat = .routes,
                        routeTypeName: String = NavigationFormat.defaultRouteTypeName) throws -> (text: String, omitted: Int) {
-        try NavigationCodec.export(try state(of: handle).path, format: format, routeTypeName: routeTypeName)
+        if let problem = NavigationLimits.problems(typeName: routeTypeName) { throw NavigationError.malformedTypeName(problem) }
+        return try NavigationCodec.export(try state(of: handle).path, format: format, routeTypeName: routeTypeName)
     }
 
     // MARK: - The router
@@ -59,7 +64,7 @@ public final class NavigationService: Sendable {
     @discardableResult
     public func push(_ handle: String, _ routes: [Route]) throws -> NavigationState {
         guard !routes.isEmpty else { throw ValidationError([FieldError(field: "route", message: "must name at least one route")]) }
-        return try change(handle, action: "push") { db, stack in
+        return try change(handle, action: .push) { db, stack in
             try Self.requireExisting(routes, in: db)
             let pushed = routes.map(NavigationElement.route)
             return (stack + pushed, pushed)
@@ -71,7 +76,7 @@ public final class NavigationService: Sendable {
     ///   when `count` is below 1 or above the depth.
     @discardableResult
     public func pop(_ handle: String, count: Int = 1) throws -> NavigationState {
-        try change(handle, action: "pop", detail: count == 1 ? nil : "count=\(count)") { _, stack in
+        try change(handle, action: .pop, detail: count == 1 ? nil : "count=\(count)") { _, stack in
             guard count >= 1 else { throw NavigationError.cannotPop(count: count, depth: stack.count) }
             guard !stack.isEmpty else { throw NavigationError.emptyStack }
             guard count <= stack.count else { throw NavigationError.cannotPop(count: count, depth: stack.count) }
@@ -82,14 +87,14 @@ public final class NavigationService: Sendable {
     /// Back to the menu. Always succeeds (on the menu it records that nothing was left to pop).
     @discardableResult
     public func popToRoot(_ handle: String) throws -> NavigationState {
-        try change(handle, action: "pop_to_root") { _, stack in ([], stack) }
+        try change(handle, action: .popToRoot) { _, stack in ([], stack) }
     }
 
     /// Back to `depth` (0 is the menu).
     /// - Throws: ``NavigationError/cannotPopTo(depth:current:)`` outside 0…depth.
     @discardableResult
     public func popTo(_ handle: String, depth: Int) throws -> NavigationState {
-        try change(handle, action: "pop_to", detail: "depth=\(depth)") { _, stack in
+        try change(handle, action: .popTo, detail: "depth=\(depth)") { _, stack in
             guard (0...stack.count).contains(depth) else { throw NavigationError.cannotPopTo(depth: depth, current: stack.count) }
             return (Array(stack.prefix(depth)), Array(stack.dropFirst(depth)))
         }
@@ -99,7 +104,7 @@ public final class NavigationService: Sendable {
     /// - Throws: ``NavigationError/routeNotInStack(_:)``.
     @discardableResult
     public func popTo(_ handle: String, route: Route) throws -> NavigationState {
-        try change(handle, action: "pop_to", detail: "\(route.kind):\(route.id)") { _, stack in
+        try change(handle, action: .popTo, detail: "\(route.kind):\(route.id)") { _, stack in
             guard let index = stack.lastIndex(of: .route(route)) else { throw NavigationError.routeNotInStack(route) }
             return (Array(stack.prefix(index + 1)), Array(stack.dropFirst(index + 1)))
         }
@@ -109,7 +114,7 @@ public final class NavigationService: Sendable {
     /// - Throws: ``NavigationError/unknownTarget(_:)``.
     @discardableResult
     public func replace(_ handle: String, path: [NavigationElement]) throws -> NavigationState {
-        try change(handle, action: "replace") { db, _ in
+        try change(handle, action: .replace) { db, _ in
             try Self.requireExisting(path.compactMap(\.route), in: db)
             return (path, path)
         }
@@ -122,7 +127,7 @@ public final class NavigationService: Sendable {
     @discardableResult
     public func open(_ handle: String, url: String) throws -> NavigationState {
         let pairs = try DeepLink.parse(url)
-        return try change(handle, action: "open_url", detail: url) { db, _ in
+        return try change(handle, action: .openURL, detail: url) { db, _ in
             let routes = try pairs.map { try Self.resolve(kind: $0.kind, reference: $0.reference, in: db) }
             let path = routes.map(NavigationElement.route)
             return (path, path)
@@ -134,7 +139,7 @@ public final class NavigationService: Sendable {
     /// - Throws: ``NavigationError/emptyMenu``.
     @discardableResult
     public func random(_ handle: String, seed: UInt64? = nil) throws -> NavigationState {
-        try change(handle, action: "random", detail: seed.map { "seed=\($0)" }) { db, stack in
+        try change(handle, action: .random, detail: seed.map { "seed=\($0)" }) { db, stack in
             let menu = try PizzaStore.list(includeArchived: false, in: db).map(\.id).sorted()
             guard !menu.isEmpty else { throw NavigationError.emptyMenu }
             var generator: any RandomNumberGenerator = seed.map { SeededGenerator(seed: $0) } ?? SystemRandomNumberGenerator()
@@ -144,13 +149,15 @@ public final class NavigationService: Sendable {
     }
 
     /// Restores a stack from an export: routes whose pizza or order no longer exists are dropped
-    /// and reported; archived pizzas stay (their detail is still viewable).
-    /// - Throws: ``NavigationError/malformedImport(reason:)``; nothing changes.
+    /// and reported; archived pizzas stay (their detail is still viewable). Ids match in any case.
+    /// - Throws: ``NavigationError/malformedImport(reason:)`` (see ``NavigationLimits``);
+    ///   ``NavigationError/nothingToImport(missing:)`` when not one route of a non-empty input
+    ///   exists here. Nothing changes when it throws.
     public func importPath(_ handle: String, text: String, format: NavigationFormat? = nil,
                            routeTypeName: String = NavigationFormat.defaultRouteTypeName) throws -> ImportResult {
         let elements = try NavigationCodec.parse(text, format: format, routeTypeName: routeTypeName)
         var dropped: [Route] = []
-        let state = try change(handle, action: "import", detail: "\(elements.count) element(s)") { db, _ in
+        let state = try change(handle, action: .import, detail: "\(elements.count) element(s)") { db, _ in
             dropped = []
             let kept = try elements.filter { element in
                 guard let route = element.route else { return true }
@@ -158,6 +165,7 @@ public final class NavigationService: Sendable {
                 dropped.append(route)
                 return false
             }
+            if !elements.isEmpty, kept.isEmpty { throw NavigationError.nothingToImport(missing: dropped.count) }
             return (kept, kept)
         }
         return ImportResult(state: state, dropped: dropped)
@@ -175,12 +183,13 @@ public final class NavigationService: Sendable {
 
     /// Runs a stack change in one write transaction: reads the user's stack, lets `body` compute
     /// the new one (and the routes involved), writes the difference and appends the event.
-    func change(_ handle: String, action: String, detail: String? = nil,
+    func change(_ handle: String, action: NavigationAction, detail: String? = nil,
                 _ body: (Connection, [NavigationElement]) throws -> (stack: [NavigationElement], involved: [NavigationElement])) throws -> NavigationState {
         try database.write { db in
             let user = try UserStore.required(handle: handle, in: db)
             let old = try NavigationStore.stack(userID: user.id, in: db)
             let (new, involved) = try body(db, old)
+            guard new.count <= NavigationLimits.maximumDepth else { throw NavigationError.tooDeep(depth: new.count) }
             // Keep the common bottom of the stack; rewrite only what differs above it.
             let common = zip(old, new).prefix { $0 == $1 }.count
             if common < old.count { try NavigationStore.truncate(userID: user.id, to: common, in: db) }

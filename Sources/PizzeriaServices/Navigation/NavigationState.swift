@@ -89,9 +89,8 @@ public struct NavigationEvent: Sendable, Hashable, Encodable {
     public let id: Int64
     /// When (ISO-8601 UTC).
     public let at: String
-    /// `push`, `pop`, `pop_to`, `pop_to_root`, `replace`, `open_url`, `import`, `random`,
-    /// `sheet_open`, `sheet_set`, `sheet_save`, `sheet_dismiss`.
-    public let action: String
+    /// What happened.
+    public let action: NavigationAction
     /// The routes involved: pushed, popped, or the new stack.
     public let routes: [NavigationElement]
     /// The stack depth after the change.

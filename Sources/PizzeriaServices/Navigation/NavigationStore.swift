@@ -11,7 +11,7 @@ enum NavigationStore {
 
     /// The latest change to the stack; its `top_before` is the router's "previous".
     static let previousSQL = """
-        SELECT top_before FROM navigation_events
+        SELECT top_before, id FROM navigation_events
         WHERE user_id = ? AND action NOT IN ('sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss')
         ORDER BY id DESC LIMIT 1
         """
@@ -52,25 +52,42 @@ enum NavigationStore {
         try db.run("DELETE FROM navigation_stack WHERE user_id = ? AND depth > ?", [userID, depth])
     }
 
-    static func appendEvent(userID: String, action: String, routes: [NavigationElement], depthAfter: Int,
+    static func appendEvent(userID: String, action: NavigationAction, routes: [NavigationElement], depthAfter: Int,
                             topBefore: NavigationElement?, detail: String?, in db: Connection) throws {
         try db.run("""
             INSERT INTO navigation_events (user_id, action, routes, depth_after, top_before, detail)
             VALUES (?, ?, ?, ?, ?, ?)
-            """, [userID, action, try RouteJSON.encode(routes), depthAfter, try topBefore.map(RouteJSON.encode), detail])
+            """, [userID, action.rawValue, try RouteJSON.encode(routes), depthAfter, try topBefore.map(RouteJSON.encode), detail])
     }
 
     static func previous(userID: String, in db: Connection) throws -> NavigationElement? {
-        let text = try db.fetchOne(previousSQL, [userID]) { try $0.optionalString(0) }
-        return try text.flatMap { $0 }.map(RouteJSON.decodeElement)
+        let row = try db.fetchOne(previousSQL, [userID]) { (try $0.optionalString(0), try $0.int64(1)) }
+        guard let (text, id) = row, let text else { return nil }
+        return try readable(table: "navigation_events", id: id, column: "top_before") { try RouteJSON.decodeElement(text) }
     }
 
     static func history(userID: String, limit: Int, in db: Connection) throws -> [NavigationEvent] {
         try db.fetchAll(historySQL, [userID, limit]) { row in
-            NavigationEvent(id: try row.int64(0), at: try row.string(1), action: try row.string(2),
-                            routes: try RouteJSON.decode([NavigationElement].self, from: try row.string(3)),
-                            depthAfter: try row.int(4), detail: try row.optionalString(5))
+            let id = try row.int64(0), routes = try row.string(3)
+            let actionText = try row.string(2)
+            guard let action = NavigationAction(rawValue: actionText) else {
+                throw DataError.damagedRow(table: "navigation_events", id: String(id), problem: "unknown action '\(actionText)'")
+            }
+            return NavigationEvent(id: id, at: try row.string(1), action: action,
+                                   routes: try readable(table: "navigation_events", id: id, column: "routes") {
+                                       try RouteJSON.decode([NavigationElement].self, from: routes)
+                                   },
+                                   depthAfter: try row.int(4), detail: try row.optionalString(5))
         }.reversed()
+    }
+
+    /// Decodes a stored JSON column; a value the router could not have written is a damaged row.
+    private static func readable<T>(table: String, id: Int64, column: String, _ decode: () throws -> T) throws -> T {
+        do {
+            return try decode()
+        } catch is DecodingError {
+            throw DataError.damagedRow(table: table, id: String(id), problem: "\(column) is not a route or an opaque element")
+        }
     }
 
     /// A label for each element, one query per element through primary keys.

@@ -25,6 +25,14 @@ public enum Route: Codable, Hashable, Sendable {
         case .pizza(let id), .order(let id): id
         }
     }
+
+    /// The same route with its id in lowercase, as stored (ids match in any case).
+    var normalized: Route {
+        switch self {
+        case .pizza(let id): .pizza(id: id.lowercased())
+        case .order(let id): .order(id: id.lowercased())
+        }
+    }
 }
 
 /// One element of a user's navigation stack: a ``Route``, or an element of a type the backend

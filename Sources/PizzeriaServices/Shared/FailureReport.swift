@@ -65,7 +65,7 @@ public struct FailureReport: Sendable, Equatable {
             self.init(category: .internal, messages: [error.description])
         case .migrationsPending:
             self.init(category: .unusableDatabase, messages: [error.description], remedy: .migrate)
-        case .foreignDatabase, .newerSchema, .checksumMismatch:
+        case .foreignDatabase, .newerSchema, .checksumMismatch, .migrationFailed:
             self.init(category: .unusableDatabase, messages: [error.description], remedy: .useAnotherFile)
         }
     }
@@ -80,9 +80,21 @@ public struct FailureReport: Sendable, Equatable {
         case .io:
             self.init(category: .io, messages: [error.message])
         case .constraint:
-            self.init(category: .invalidInput, messages: ["the database refused the change: \(error.message)"])
+            self.init(category: .invalidInput, messages: ["the database refused the change: " + Self.constraintReason(error)])
         case .typeMismatch, .misuse, .other:
             self.init(category: .internal, messages: ["internal error: \(error)"])
         }
+    }
+
+    /// A constraint failure in words: a trigger's own sentence, or which kind of rule and
+    /// column, without SQL.
+    private static func constraintReason(_ error: DatabaseError) -> String {
+        if error.isTriggerRefusal { return error.message }
+        let message = error.message
+        let columns = message.split(separator: ":", maxSplits: 1).dropFirst().first.map { $0.trimmingWhitespace() } ?? ""
+        if error.isUniqueViolation { return "another row already has the same \(columns)" }
+        if message.hasPrefix("NOT NULL") { return "\(columns) must have a value" }
+        if message.hasPrefix("FOREIGN KEY") { return "it refers to a row that does not exist" }
+        return "it breaks a rule of the schema (a CHECK constraint)"
     }
 }
