@@ -3,6 +3,13 @@
 // No package dependencies: the toolchain and the system libsqlite3 only.
 import PackageDescription
 
+// scripts/fuzz sets PIZZERIA_FUZZ=1: the fuzzed modules get libFuzzer's coverage and
+// AddressSanitizer, and pizzeria-fuzz links libFuzzer (which brings its own main). Build tools
+// (the migration embedder) are left alone. Normal builds see none of this.
+let fuzzing = Context.environment["PIZZERIA_FUZZ"] == "1"
+let fuzzed: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"]), .define("FUZZING")] : []
+let fuzzLinked: [LinkerSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])] : []
+
 let package = Package(
     name: "Pizzeria",
     products: [
@@ -24,14 +31,15 @@ let package = Package(
         .target(
             name: "PizzeriaStorage",
             dependencies: ["CPizzeriaSQLite"],
+            swiftSettings: fuzzed,
             plugins: ["EmbedMigrations"]
         ),
 
         // Domain models, validation, stores (SQL) and the flows the app and the CLI share.
-        .target(name: "PizzeriaServices", dependencies: ["PizzeriaStorage"]),
+        .target(name: "PizzeriaServices", dependencies: ["PizzeriaStorage"], swiftSettings: fuzzed),
 
         // The command tree, argument parsing and output; in a library so tests run it in-process.
-        .target(name: "PizzeriaCLI", dependencies: ["PizzeriaServices"]),
+        .target(name: "PizzeriaCLI", dependencies: ["PizzeriaServices"], swiftSettings: fuzzed),
         .executableTarget(name: "pizzeria", dependencies: ["PizzeriaCLI"]),
 
         // The reference workload of ../shared/BENCHMARK.md, against a raw-C-API baseline.
@@ -39,6 +47,11 @@ let package = Package(
             name: "pizzeria-bench",
             dependencies: ["PizzeriaServices", "CPizzeriaSQLite"]
         ),
+
+        // Fuzz targets for the parsers (scripts/fuzz builds them with libFuzzer; a plain build
+        // replays the seed corpora in Fuzz/corpus).
+        .executableTarget(name: "pizzeria-fuzz", dependencies: ["PizzeriaCLI", "PizzeriaServices"],
+                         swiftSettings: fuzzed, linkerSettings: fuzzLinked),
 
         // Build-time tool: turns Migrations/*.sql into one Swift source file.
         .executableTarget(name: "pizzeria-embed-migrations"),

@@ -21,6 +21,29 @@ public enum PizzeriaCLI {
         exit(run(arguments: arguments))
     }
 
+    /// Parses a command line against the command tree without running anything (for fuzzing and
+    /// for tools that check command lines).
+    /// - Returns: whether it is a valid command line; a usage error's message otherwise.
+    public static func check(arguments: [String]) -> Result<Void, UsageFailure> {
+        do {
+            _ = try Parser(root: CommandTree.root).parse(arguments) { _, flags in
+                Context(databasePath: "", json: flags.contains("json"), console: Console(out: { _ in }, err: { _ in }),
+                        terminal: .none, environment: [:])
+            }
+            return .success(())
+        } catch let usage as UsageError {
+            return .failure(UsageFailure(message: usage.message))
+        } catch {
+            return .failure(UsageFailure(message: "\(error)"))
+        }
+    }
+
+    /// Why a command line is not valid.
+    public struct UsageFailure: Error, Sendable, Equatable {
+        /// The usage error, as `pizzeria` would print it after `error: `.
+        public let message: String
+    }
+
     /// Runs one command line and returns its exit code; never exits the process.
     ///
     /// - Parameters:

@@ -62,36 +62,46 @@ enum OrderStore {
         if let from { conditions.append("o.pickup_at >= ?"); arguments.append(from) }
         if let to { conditions.append("o.pickup_at < ?"); arguments.append(to) }
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        let sql = "SELECT o.id, u.handle, o.pickup_at, o.status, o.total_cents, o.idempotency_key, "
-            + "o.request_fingerprint, o.created_at, o.updated_at FROM orders o JOIN users u ON u.id = o.user_id"
-            + filter + " ORDER BY o.pickup_at, o.created_at"
-        return try db.fetchAll(sql, arguments, decodeHeader)
+        return try db.fetchAll(headersSQL(filter: filter), arguments, decodeHeader)
     }
 
+    /// The list query for a `WHERE` clause made of the constant fragments above. In pickup order,
+    /// ties by id: one of the `orders_by_…` indexes gives that order, so nothing is sorted.
+    static func headersSQL(filter: String) -> String {
+        "SELECT o.id, u.handle, o.pickup_at, o.status, o.total_cents, o.idempotency_key, "
+            + "o.request_fingerprint, o.created_at, o.updated_at FROM orders o JOIN users u ON u.id = o.user_id"
+            + filter + " ORDER BY o.pickup_at, o.id"
+    }
+
+    static let linesSQL = """
+        SELECT pizza_id, pizza_name, unit_price_cents, quantity FROM order_lines
+        WHERE order_id = ? ORDER BY line_no
+        """
+
     static func lines(of orderID: String, in db: Connection) throws -> [OrderLine] {
-        try db.fetchAll("""
-            SELECT pizza_id, pizza_name, unit_price_cents, quantity FROM order_lines
-            WHERE order_id = ? ORDER BY line_no
-            """, [orderID]) { row in
+        try db.fetchAll(linesSQL, [orderID]) { row in
             OrderLine(pizzaID: try row.string(0), pizzaName: try row.string(1),
                       unitPrice: Money(cents: try row.int64(2)), quantity: try row.int(3))
         }
     }
 
+    static let historySQL = "SELECT from_status, to_status, at FROM order_status_events WHERE order_id = ? ORDER BY id"
+
     static func history(of orderID: String, in db: Connection) throws -> [OrderStatusChange] {
-        try db.fetchAll("SELECT from_status, to_status, at FROM order_status_events WHERE order_id = ? ORDER BY id",
-                        [orderID]) { row in
+        try db.fetchAll(historySQL, [orderID]) { row in
             OrderStatusChange(from: try row.optionalString(0).map { try status($0, table: "order_status_events", id: orderID) },
                               to: try status(try row.string(1), table: "order_status_events", id: orderID), at: try row.string(2))
         }
     }
 
     /// Pizzas booked in the slot starting at `pickupAt` by orders that are not cancelled.
+    static let slotLoadSQL = """
+        SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+        WHERE o.pickup_at = ? AND o.status <> 'cancelled'
+        """
+
     static func slotLoad(pickupAt: String, in db: Connection) throws -> Int {
-        try db.fetchOne("""
-            SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
-            WHERE o.pickup_at = ? AND o.status <> 'cancelled'
-            """, [pickupAt]) { try $0.int(0) } ?? 0
+        try db.fetchOne(slotLoadSQL, [pickupAt]) { try $0.int(0) } ?? 0
     }
 
     /// Booked pizzas per future slot (pickup after `after`), by pickup time.

@@ -88,7 +88,7 @@ public enum PickupTime {
     }
 
     /// `2027-10-31T02:30+01:00`: an instant with the zone's offset then.
-    static func withOffset(_ date: Date, in zone: TimeZone) -> String {
+    public static func withOffset(_ date: Date, in zone: TimeZone) -> String {
         let offset = zone.secondsFromGMT(for: date)
         let sign = offset < 0 ? "-" : "+"
         let minutes = abs(offset) / 60

@@ -158,6 +158,28 @@ struct RouterTests {
         let history = try f.router.history(of: "anna", limit: 1000)
         #expect(Replay.stack(history) == (try f.router.state(of: "anna")).path)
     }
+
+    @Test("the actions agree: the Swift enum, the schema's CHECK list, the partial index, and the query that uses it")
+    func actionsAgree() throws {
+        let sql = try #require(Migration.embedded.first { $0.version == 4 }?.sql)
+        func quoted(after marker: String, until end: String) throws -> [String] {
+            let start = try #require(sql.range(of: marker)).upperBound
+            let rest = sql[start...]
+            let list = rest[..<(try #require(rest.range(of: end)).lowerBound)]
+            return list.split(separator: "'", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        }
+        #expect(try quoted(after: "CHECK (action IN (", until: "))") == NavigationAction.allCases.map(\.rawValue))
+        #expect(try quoted(after: "WHERE action NOT IN (", until: ")") == NavigationAction.allCases.filter { !$0.changesStack }.map(\.rawValue))
+        // SQLite uses a partial index only when the query repeats its WHERE clause.
+        let start = try #require(sql.range(of: "WHERE action NOT IN (")).lowerBound
+        let condition = sql.index(start, offsetBy: "WHERE ".count)
+        let clause = String(sql[condition...].prefix { $0 != ";" })
+        #expect(NavigationStore.previousSQL.contains(clause), "\(clause)")
+        let plan = try NavigationFixture().pizzeria.database.read { db in
+            try db.fetchAll("EXPLAIN QUERY PLAN " + NavigationStore.previousSQL, ["x"]) { try $0.string(3) }
+        }
+        #expect(plan.contains { $0.contains("navigation_events_stack_changes") }, "\(plan)")
+    }
 }
 
 /// Rebuilds a stack from history events: pushes add their routes, pops keep `depth_after`,

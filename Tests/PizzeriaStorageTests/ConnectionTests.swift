@@ -124,18 +124,26 @@ struct ConnectionTests {
         try database.write { db in try db.run("INSERT INTO t (v) VALUES (1)") }
     }
 
-    @Test("a constraint failure is reported with codes and SQL, without bound values")
-    func constraintError() throws {
+    @Test("errors keep the SQL as prepared (with ?) and never the values: constraint, type mismatch, parameter count")
+    func errorsWithoutValues() throws {
         let database = try openScratch()
-        try database.write { db in try db.run("INSERT INTO t (id, v) VALUES (1, 'secret-value')") }
-        let error = #expect(throws: DatabaseError.self) {
+        try database.write { db in try db.run("INSERT INTO t (id, v) VALUES (?, ?)", [1, "secret-value"]) }
+        let constraint = #expect(throws: DatabaseError.self) {
             try database.write { db in try db.run("INSERT INTO t (id, v) VALUES (?, ?)", [1, "secret-value"]) }
         }
-        #expect(error?.isConstraint == true)
-        #expect(error?.resultCode == 19)
-        #expect(error?.extendedResultCode == 1555) // SQLITE_CONSTRAINT_PRIMARYKEY
-        #expect(error?.sql == "INSERT INTO t (id, v) VALUES (?, ?)")
-        #expect(error?.description.contains("secret-value") == false)
+        #expect(constraint?.isConstraint == true && constraint?.extendedResultCode == 1555)  // SQLITE_CONSTRAINT_PRIMARYKEY
+        #expect(constraint?.sql == "INSERT INTO t (id, v) VALUES (?, ?)")
+        // The library's own messages: reading the secret as a number, binding the wrong count.
+        let mismatch = #expect(throws: DatabaseError.self) {
+            try database.read { db in try db.fetchOne("SELECT v FROM t WHERE id = ?", [1]) { try $0.int64(0) } }
+        }
+        let count = #expect(throws: DatabaseError.self) {
+            try database.write { db in try db.run("INSERT INTO t (id, v) VALUES (?, ?)", [2, "secret-value", "other-secret"]) }
+        }
+        for error in [constraint, mismatch, count] {
+            #expect(error != nil)
+            #expect(error?.description.contains("secret") == false, "\(String(describing: error))")
+        }
     }
 
     @Test("a writer waiting past the busy timeout gets a distinct busy error")

@@ -1,14 +1,17 @@
 import Foundation
 
 /// Deep links: `pizzeria://pizza/ID`, `pizzeria://order/ID`, several pairs in one link.
-enum DeepLink {
+///
+/// ``NavigationService/open(_:url:)`` resolves a link's references against the database; `parse`
+/// alone checks its form, for a service that validates links before storing them.
+public enum DeepLink {
     /// The largest number of routes one link may name.
-    static let maximumRoutes = 50
+    public static let maximumRoutes = 50
 
     /// The `(kind, reference)` pairs of a link, references percent-decoded. A query and a
     /// fragment (`?utm_source=share`, `#top`), which shared links carry, are ignored, as apps do.
     /// - Throws: ``NavigationError/malformedLink(url:reason:)``.
-    static func parse(_ url: String) throws -> [(kind: String, reference: String)] {
+    public static func parse(_ url: String) throws -> [(kind: String, reference: String)] {
         func malformed(_ reason: String) -> NavigationError { .malformedLink(url: url, reason: reason) }
         let scheme = "pizzeria://"
         guard url.lowercased().hasPrefix(scheme) else { throw malformed("must start with pizzeria://") }

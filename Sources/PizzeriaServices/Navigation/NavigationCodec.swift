@@ -12,12 +12,13 @@ public enum NavigationFormat: String, Sendable, CaseIterable {
     public static let defaultRouteTypeName = "PizzeriaApp.Route"
 }
 
-/// Converts a stack to and from the export formats. Elements of unknown types are kept opaque,
-/// with their JSON text untouched, so a client's path comes back exactly as it went in.
-enum NavigationCodec {
+/// Converts a stack to and from the export formats, without a database. Elements of unknown types
+/// are kept opaque, with their JSON text untouched, so a client's path comes back exactly as it
+/// went in. ``NavigationService`` uses it for `export` and `importPath`.
+public enum NavigationCodec {
     /// The stack as text, and how many elements the format could not hold (opaque elements have
     /// no place in a `[Route]` array: the app's decoder would fail on the whole array).
-    static func export(_ path: [NavigationElement], format: NavigationFormat, routeTypeName: String) throws -> (text: String, omitted: Int) {
+    public static func export(_ path: [NavigationElement], format: NavigationFormat, routeTypeName: String) throws -> (text: String, omitted: Int) {
         switch format {
         case .routes:
             var parts: [String] = []
@@ -50,7 +51,7 @@ enum NavigationCodec {
     /// stored lowercase. The text is checked first (``JSONCheck``): syntax, nesting and duplicate
     /// keys, within ``NavigationLimits``.
     /// - Throws: ``NavigationError/malformedImport(reason:)``.
-    static func parse(_ text: String, format: NavigationFormat?, routeTypeName: String) throws -> [NavigationElement] {
+    public static func parse(_ text: String, format: NavigationFormat?, routeTypeName: String) throws -> [NavigationElement] {
         func malformed(_ reason: String) -> NavigationError { .malformedImport(reason: reason) }
         if let problem = NavigationLimits.problems(typeName: routeTypeName) { throw NavigationError.malformedTypeName(problem) }
         guard text.utf8.count <= NavigationLimits.maximumImportBytes else {

@@ -1,0 +1,84 @@
+import Foundation
+import PizzeriaCLI
+import PizzeriaServices
+
+/// The parsers that take text from people and programs, each with the properties a fuzzer checks:
+/// never crash or hang, and what parses formats back to text that parses to the same value.
+enum FuzzTarget: String, CaseIterable {
+    case money
+    case pickupTime = "pickup-time"
+    case deepLink = "deep-link"
+    case importRoutes = "import-routes"
+    case importNavigationPath = "import-navigation-path"
+    case arguments
+
+    /// Runs one input; a broken property stops the process (that is how a fuzzer learns of it).
+    func run(_ data: Data) {
+        let text = String(decoding: data, as: UTF8.self)
+        switch self {
+        case .money: Self.money(text)
+        case .pickupTime: Self.pickupTime(text)
+        case .deepLink: Self.deepLink(text)
+        case .importRoutes: Self.importPath(text, format: .routes)
+        case .importNavigationPath: Self.importPath(text, format: .navigationPath)
+        case .arguments: Self.arguments(data)
+        }
+    }
+
+    static func require(_ condition: Bool, _ message: @autoclosure () -> String) {
+        guard condition else {
+            FileHandle.standardError.write(Data("property broken: \(message())\n".utf8))
+            abort()
+        }
+    }
+
+    static func money(_ text: String) {
+        guard case .success(let money) = Money.parse(text) else { return }
+        require(money.cents > 0 && money <= Money.maximum, "\(text) parsed to \(money.cents)")
+        require(Money.parse(money.plain) == .success(money), "\(text) → \(money.plain) does not parse back")
+        require(Money.parse(money.formatted) == .success(money), "\(text) → \(money.formatted) does not parse back")
+    }
+
+    static let rome = TimeZone(identifier: "Europe/Rome") ?? .current
+    static let now = Date(timeIntervalSince1970: 1_798_761_600)
+
+    static func pickupTime(_ text: String) {
+        guard case .success(let date) = PickupTime.parse(text, timeZone: rome, now: now) else { return }
+        let withOffset = PickupTime.withOffset(date, in: rome)
+        require(PickupTime.parse(withOffset, timeZone: rome, now: now) == .success(date), "\(text) → \(withOffset) does not parse back")
+        let utc = PickupTime.utc(date)
+        require(PickupTime.fromUTC(utc) == date, "\(text) → \(utc) does not read back")
+    }
+
+    static func deepLink(_ text: String) {
+        guard let pairs = try? DeepLink.parse(text) else { return }
+        require(!pairs.isEmpty && pairs.count <= DeepLink.maximumRoutes, "\(text): \(pairs.count) pairs")
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let rebuilt = "pizzeria://" + pairs.map { pair in
+            "\(pair.kind)/\(pair.reference.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
+        }.joined(separator: "/")
+        guard let again = try? DeepLink.parse(rebuilt) else {
+            return require(false, "\(text) → \(rebuilt) does not parse back")
+        }
+        require(again.map(\.kind) == pairs.map(\.kind) && again.map(\.reference) == pairs.map(\.reference), "\(text) → \(rebuilt)")
+    }
+
+    static func importPath(_ text: String, format: NavigationFormat) {
+        let type = NavigationFormat.defaultRouteTypeName
+        guard let elements = try? NavigationCodec.parse(text, format: format, routeTypeName: type) else { return }
+        require(elements.count <= NavigationLimits.maximumDepth, "\(elements.count) elements")
+        guard let exported = try? NavigationCodec.export(elements, format: format, routeTypeName: type) else {
+            return require(false, "\(text): parsed but does not export")
+        }
+        let kept = format == .routes ? elements.filter { $0.route != nil } : elements
+        let again = try? NavigationCodec.parse(exported.text, format: format, routeTypeName: type)
+        require(again == kept, "\(text) → \(exported.text) does not parse back")
+    }
+
+    /// The input split at NUL bytes into arguments, as `argv` would be.
+    static func arguments(_ data: Data) {
+        let arguments = data.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        _ = PizzeriaCLI.check(arguments: arguments)
+    }
+}
