@@ -28,6 +28,8 @@ public final class Pizzeria: Sendable {
     public let orders: OrderService
     /// Each user's router: stack, sheet, history, deep links.
     public let navigation: NavigationService
+    /// Forgiving lookups for people at a keyboard (id prefixes, names, handles).
+    public let lookup: LookupService
 
     /// Wraps an open database whose schema is current.
     /// - Parameter now: the clock; tests pass a fixed one.
@@ -38,6 +40,7 @@ public final class Pizzeria: Sendable {
         self.settings = SettingsService(database: database, now: now)
         self.orders = OrderService(database: database, now: now)
         self.navigation = NavigationService(database: database, now: now)
+        self.lookup = LookupService(database: database)
     }
 
     /// How ``open(path:access:configuration:now:)`` treats the file.

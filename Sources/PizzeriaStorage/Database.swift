@@ -41,6 +41,14 @@ public final class Database: @unchecked Sendable {
     private let checkpointer: Checkpointer?
     private let statistics = Mutex(CheckpointStatistics())
     private let readers: ReaderPool
+    /// Where ``perform(_:_:)`` runs reads: as many at once as there are reader connections.
+    let readQueue: OperationQueue
+    /// The writer thread of ``perform(_:_:)``.
+    private(set) var batcher: WriteBatcher
+    /// Whether the writer thread has a batch's transaction open (its writes become savepoints).
+    let batchOpen = Atomic<Bool>(false)
+    /// Signalled after every commit of this handle's writer.
+    public let commits = CommitSignal()
 
     /// Opens the file at `path`: for reading and writing (switching it to WAL), or only to read.
     ///
@@ -66,6 +74,11 @@ public final class Database: @unchecked Sendable {
         self.configuration = configuration
         self.isReadOnly = onlyReads
         self.gate = WriterGate.shared(for: file)
+        let queue = OperationQueue()
+        queue.name = "pizzeria.readers"
+        queue.maxConcurrentOperationCount = max(1, configuration.maximumReaderCount)
+        self.readQueue = queue
+        self.batcher = WriteBatcher(maximumBatch: 1, execute: { _ in })
         if onlyReads {
             self.writer = nil
             self.checkpointer = nil
@@ -92,6 +105,14 @@ public final class Database: @unchecked Sendable {
             }
             self.readers = ReaderPool(path: path, configuration: configuration, mode: .readOnly)
         }
+        // The batcher calls back into this handle without keeping it alive.
+        self.batcher = WriteBatcher(maximumBatch: configuration.maximumWriteBatch) { [weak self] jobs in
+            guard let self else {
+                for job in jobs { job.finish(overriding: CancellationError()) }
+                return
+            }
+            self.runBatch(jobs)
+        }
     }
 
     deinit {
@@ -117,14 +138,22 @@ public final class Database: @unchecked Sendable {
     ///   timeout).
     @discardableResult
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
-        try withWriter { db in
+        if let writer, isInsideBatch {
+            // On the writer thread, inside a batch of perform(.write): a savepoint of its transaction.
+            return try writer.savepoint { try body(writer) }
+        }
+        return try withWriter { db in
             let result = try db.transaction(.immediate) { try body(db) }
+            commits.notify()
             checkpointIfDue(db)
             return result
         }
     }
 
-    private func checkpointIfDue(_ db: Connection) {
+    /// Whether the calling thread is the writer thread with a batch open.
+    private var isInsideBatch: Bool { batchOpen.load(ordering: .acquiring) && gate.isHeldByCurrentThread }
+
+    func checkpointIfDue(_ db: Connection) {
         guard let checkpointer, let outcome = checkpointer.afterCommit(walPages: db.walPageCount, on: db) else { return }
         statistics.withLock { $0.record(outcome, at: Date()) }
     }
@@ -203,6 +232,11 @@ final class WriterGate: @unchecked Sendable {
             gates[id] = gate
             return gate
         }
+    }
+
+    /// Whether the calling thread holds the gate.
+    var isHeldByCurrentThread: Bool {
+        owner.load(ordering: .acquiring) == UInt(bitPattern: Int(bitPattern: pthread_self()))
     }
 
     func run<T>(_ body: () throws -> T) throws -> T {

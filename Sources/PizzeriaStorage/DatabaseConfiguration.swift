@@ -13,6 +13,10 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     /// Who checkpoints the WAL into the database file.
     public var checkpointPolicy: CheckpointPolicy = .recommended
 
+    /// The most writes of ``Database/perform(_:_:)`` committed together (group commit). 1 turns
+    /// batching off. Default 64.
+    public var maximumWriteBatch = 64
+
     /// The defaults: 5 s busy timeout, 4 readers, durable commits, the recommended checkpoint
     /// policy.
     public init() {}

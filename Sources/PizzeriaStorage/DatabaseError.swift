@@ -53,6 +53,12 @@ public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible
         self.sql = nil
     }
 
+    /// A stored value that does not convert to the type a caller's ``DatabaseValueConvertible``
+    /// asked for (`expected` describes it, such as "a UUID"); the value itself is not included.
+    public static func typeMismatchValue(_ expected: String) -> DatabaseError {
+        typeMismatch("expected \(expected)")
+    }
+
     /// A value that does not have the type a caller asked for.
     static func typeMismatch(_ message: String) -> DatabaseError {
         DatabaseError(libraryMessage: message, kind: .typeMismatch)

@@ -5,12 +5,13 @@ import PizzeriaServices
 struct ProjectRunner {
     let pizzeria: Pizzeria
     let workload: Workload
-    let pizzaIDs: [String]
+    let pizzaIDs: [Pizza.ID]
+    let userIDs: [User.ID]
 
     func placeOrders(_ bookings: [Workload.Booking], pickup: (Workload.Booking) -> Date) throws -> Int {
         var refused = 0
         for booking in bookings {
-            let request = OrderRequest(user: workload.handle(booking.user),
+            let request = OrderRequest(user: userIDs[booking.user],
                                        items: booking.lines.map { .init(pizza: pizzaIDs[$0.pizza], quantity: $0.quantity) },
                                        pickup: pickup(booking))
             do { try pizzeria.orders.place(request) } catch OrderError.slotFull { refused += 1 }
@@ -23,11 +24,11 @@ struct ProjectRunner {
         for operation in operations {
             switch operation {
             case .push(let user, let pizza):
-                try pizzeria.navigation.push(workload.handle(user), [.pizza(id: pizzaIDs[pizza])])
+                try pizzeria.navigation.push(userIDs[user], [.pizza(id: pizzaIDs[pizza])])
             case .pop(let user):
-                do { try pizzeria.navigation.pop(workload.handle(user)) } catch NavigationError.emptyStack { refused += 1 }
+                do { try pizzeria.navigation.pop(userIDs[user]) } catch NavigationError.emptyStack { refused += 1 }
             case .popToRoot(let user):
-                try pizzeria.navigation.popToRoot(workload.handle(user))
+                try pizzeria.navigation.popToRoot(userIDs[user])
             }
         }
         return refused
@@ -35,7 +36,7 @@ struct ProjectRunner {
 
     func readPaths(_ users: [Int]) throws -> Int {
         var total = 0
-        for user in users { total += try pizzeria.navigation.state(of: workload.handle(user)).depth }
+        for user in users { total += try pizzeria.navigation.state(of: userIDs[user]).depth }
         return total
     }
 

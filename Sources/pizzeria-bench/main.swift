@@ -84,22 +84,24 @@ for path in [projectPath, baselinePath] {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
 }
 let pizzeria = try Pizzeria.open(path: projectPath)
-try pizzeria.settings.set(.timeZone, to: "UTC")
-try pizzeria.settings.set(.slotCapacity, to: "\(workload.slotCapacity)")
-var pizzaIDs: [String] = []
+try pizzeria.settings.update(.timeZone(TimeZone(identifier: "UTC")))
+try pizzeria.settings.update(.slotCapacity(workload.slotCapacity))
+var pizzaIDs: [Pizza.ID] = [], userIDs: [User.ID] = []
 try pizzeria.database.write { db in
     for index in 0..<workload.pizzas {
-        let id = UUID().uuidString.lowercased()
+        let id = Pizza.ID.random()
         pizzaIDs.append(id)
         try db.run("INSERT INTO pizzas (id, name, price_cents) VALUES (?, ?, ?)", [id, workload.pizzaName(index), workload.priceCents(index)])
     }
     for index in 0..<workload.users {
-        try db.run("INSERT INTO users (handle) VALUES (?)", [workload.handle(index)])
+        let id = User.ID.random()
+        userIDs.append(id)
+        try db.run("INSERT INTO users (id, handle) VALUES (?, ?)", [id, workload.handle(index)])
     }
 }
 try pizzeria.database.backup(to: baselinePath)
-let project = ProjectRunner(pizzeria: pizzeria, workload: workload, pizzaIDs: pizzaIDs)
-let baseline = BaselineRunner(sqlite: try RawSQLite(path: baselinePath), workload: workload, pizzaIDs: pizzaIDs)
+let project = ProjectRunner(pizzeria: pizzeria, workload: workload, pizzaIDs: pizzaIDs, userIDs: userIDs)
+let baseline = BaselineRunner(sqlite: try RawSQLite(path: baselinePath), workload: workload, pizzaIDs: pizzaIDs.map(\.description))
 
 let today = Calendar(identifier: .gregorian).startOfDay(for: Date())
 @MainActor

@@ -20,25 +20,45 @@ enum ConfigCommands {
     static let set = Command(
         name: "set",
         abstract: "Change one setting (validated).",
-        discussion: "KEY is one of:\n" + SettingKey.allCases.map { "  \($0.rawValue.padding(to: 15)) \($0.rule)" }.joined(separator: "\n"),
-        arguments: [Argument(name: "key", help: "slot-minutes, slot-capacity, opening-hours or time-zone."),
+        discussion: "KEY is one of:\n" + SettingKey.allCases.map { "  \(spelling($0).padding(to: 21)) \($0.rule)" }.joined(separator: "\n"),
+        arguments: [Argument(name: "key", help: SettingKey.allCases.map(spelling).joined(separator: ", ") + "."),
                     Argument(name: "value", help: "The new value.")],
         examples: ["pizzeria config set slot-capacity 20", "pizzeria config set opening-hours 11:30-22:00",
                    "pizzeria config set time-zone Europe/Rome"],
         run: { invocation in
             let context = invocation.context
             let name = try invocation.required("key")
-            guard let key = SettingKey(rawValue: name) else {
+            guard let key = SettingKey.allCases.first(where: { spelling($0) == name }) else {
                 var error = invocation.usage("unknown setting '\(name)'")
-                if let close = Suggestion.closest(to: name, among: SettingKey.allCases.map(\.rawValue)) {
+                if let close = Suggestion.closest(to: name, among: SettingKey.allCases.map(spelling)) {
                     error.suggestion = "did you mean '\(close)'?"
                 }
                 throw error
             }
-            let settings = try context.open(.requireCurrent).settings.set(key, to: try invocation.required("value"))
+            let settings: Settings
+            do {
+                settings = try context.open(.requireCurrent).settings.update(key, parsing: try invocation.required("value"))
+            } catch SettingsError.invalidValue(let key, let value) {
+                throw ValidationError([FieldError(field: spelling(key), message: "must be \(key.rule), not '\(value)'")])
+            } catch SettingsError.conflictsWithBookings(let key, let slots) {
+                let shown = slots.prefix(5).joined(separator: ", ") + (slots.count > 5 ? ", and \(slots.count - 5) more" : "")
+                throw Refusal("\(spelling(key)): the new value does not fit \(slots.count) future slot\(slots.count == 1 ? "" : "s") already booked: \(shown)",
+                              hint: "see `pizzeria order list`; cancel or move those orders first")
+            }
             try context.emit(settings) { text(settings) }
             return .ok
         })
+
+    /// The CLI's spelling of a setting.
+    static func spelling(_ key: SettingKey) -> String {
+        switch key {
+        case .slotMinutes: "slot-minutes"
+        case .slotCapacity: "slot-capacity"
+        case .openingHours: "opening-hours"
+        case .timeZone: "time-zone"
+        case .bookingHorizonDays: "booking-horizon-days"
+        }
+    }
 
     static func text(_ settings: Settings) -> String {
         var table = Table("SETTING", "VALUE")
@@ -46,6 +66,7 @@ enum ConfigCommands {
         table.add("slot-capacity", "\(settings.slotCapacity) pizzas")
         table.add("opening-hours", settings.openingHours + " (every day)")
         table.add("time-zone", settings.timeZone.identifier + (settings.storedTimeZone == nil ? " (this machine's)" : ""))
+        table.add("booking-horizon-days", "\(settings.bookingHorizonDays) days")
         return table.rendered
     }
 }

@@ -13,10 +13,10 @@ enum DemoCommand {
     static let menu: [(name: String, cents: Int64)] = [("Margherita", 600), ("Porcini", 1200), ("Marinara", 400)]
     static let users: [(handle: String, name: String)] = [("anna", "Anna Rossi"), ("marco", "Marco Bianchi")]
     /// Tomorrow's orders: user, local pickup time, items.
-    static let orders: [(user: String, time: String, items: [OrderRequest.Item])] = [
-        ("anna", "19:00", [.init(pizza: "Margherita", quantity: 2), .init(pizza: "Porcini")]),
-        ("marco", "19:00", [.init(pizza: "Marinara", quantity: 3)]),
-        ("marco", "20:30", [.init(pizza: "Porcini", quantity: 2)]),
+    static let orders: [(user: String, time: String, items: [(pizza: String, quantity: Int)])] = [
+        ("anna", "19:00", [("Margherita", 2), ("Porcini", 1)]),
+        ("marco", "19:00", [("Marinara", 3)]),
+        ("marco", "20:30", [("Porcini", 2)]),
     ]
 
     struct Report: Encodable {
@@ -33,7 +33,7 @@ enum DemoCommand {
         let pizzeria = try context.open(.migrate)
         var notes: [String] = []
 
-        for item in menu where try pizzeria.menu.nameTakenBy(item.name, excluding: nil) == nil {
+        for item in menu where try pizzeria.menu.pizza(named: item.name) == nil {
             _ = try pizzeria.menu.save(PizzaDraft(mode: .add, name: item.name, price: Money(cents: item.cents)))
             notes.append("added \(item.name) to the menu")
         }
@@ -53,10 +53,11 @@ enum DemoCommand {
         for (number, order) in orders.enumerated() {
             do {
                 let pickup = try pizzeria.orders.pickup(parsing: "\(tomorrow)T\(order.time)")
-                let result = try pizzeria.orders.place(OrderRequest(user: order.user, items: order.items, pickup: pickup,
-                                                                    idempotencyKey: "demo-\(tomorrow)-\(number + 1)"))
+                let items = try order.items.map { OrderRequest.Item(pizza: try pizzeria.lookup.pizza($0.pizza).id, quantity: $0.quantity) }
+                let result = try pizzeria.orders.place(OrderRequest(user: try pizzeria.lookup.user(order.user).id, items: items,
+                                                                    pickup: pickup, idempotencyKey: "demo-\(tomorrow)-\(number + 1)"))
                 booked.append(result.order)
-                if result.created { notes.append("booked order \(result.order.id.prefix(8)) for \(order.user)") }
+                if result.created { notes.append("booked order \(result.order.id.short) for \(order.user)") }
             } catch let failure as PizzeriaFailure {
                 // The demo shows the product; a refusal (a slot filled by hand, say) is shown, not fatal.
                 notes.append("could not book for \(order.user) at \(order.time): \(failure)")
@@ -65,21 +66,22 @@ enum DemoCommand {
 
         // Anna browses the menu as in the app, once: the walk is history, not repeated on re-runs.
         let navigation = pizzeria.navigation
-        if try navigation.history(of: "anna", limit: 1).isEmpty {
-            let margherita = try navigation.route(from: "pizza:Margherita"), porcini = try navigation.route(from: "pizza:Porcini")
-            try navigation.push("anna", [margherita])
-            try navigation.push("anna", [porcini])
-            try navigation.pop("anna")
-            try navigation.random("anna", seed: 42)
+        let anna = try pizzeria.lookup.user("anna").id
+        if try navigation.history(of: anna, limit: 1).isEmpty {
+            let margherita = try pizzeria.lookup.route("pizza:Margherita"), porcini = try pizzeria.lookup.route("pizza:Porcini")
+            try navigation.push(anna, [margherita])
+            try navigation.push(anna, [porcini])
+            try navigation.pop(anna)
+            try navigation.random(anna, seed: 42)
             if let order = booked.first(where: { $0.handle == "anna" }) {
-                try navigation.push("anna", [.order(id: order.id)])
+                try navigation.push(anna, [.order(id: order.id)])
             }
             notes.append("walked anna through the menu")
         }
 
         let report = Report(database: context.databasePath, menu: try pizzeria.menu.list(),
                             users: try pizzeria.users.list(), orders: booked,
-                            navigation: try navigation.state(of: "anna"), history: try navigation.history(of: "anna", limit: 20))
+                            navigation: try navigation.state(of: anna), history: try navigation.history(of: anna, limit: 20))
         try context.emit(report) {
             var text = "Database: \(context.databasePath)\n"
             text += notes.isEmpty ? "The demo data was already there.\n" : notes.map { "- \($0)\n" }.joined()

@@ -12,7 +12,13 @@ enum NavigationCommands {
             """,
         subcommands: [show, push, pop, root, random, open, history, export, importCommand, stats])
 
-    static let user = Argument(name: "user", help: "The user's handle.")
+    static let user = Argument(name: "user", help: "The user's handle (or id).")
+
+    /// Opens the database and resolves the USER argument (a handle, or an id).
+    static func open(_ invocation: Invocation) throws -> (navigation: NavigationService, user: User.ID, pizzeria: Pizzeria) {
+        let pizzeria = try invocation.context.open(.requireCurrent)
+        return (pizzeria.navigation, try pizzeria.lookup.user(try invocation.required("user")).id, pizzeria)
+    }
 
     /// Prints the state after an operation.
     static func report(_ state: NavigationState, _ context: Context) throws -> ExitCode {
@@ -25,7 +31,8 @@ enum NavigationCommands {
         abstract: "Show the user's path, current and previous route, and sheet.",
         arguments: [user],
         run: { invocation in
-            try report(try invocation.context.open(.requireCurrent).navigation.state(of: try invocation.required("user")), invocation.context)
+            let (navigation, user, _) = try open(invocation)
+            return try report(try navigation.state(of: user), invocation.context)
         })
 
     static let push = Command(
@@ -34,9 +41,9 @@ enum NavigationCommands {
         arguments: [user, Argument(name: "route", help: "pizza:PIZZA or order:ORDER.", isVariadic: true)],
         examples: ["pizzeria nav push anna pizza:Margherita", "pizzeria nav push anna pizza:Margherita pizza:Porcini"],
         run: { invocation in
-            let navigation = try invocation.context.open(.requireCurrent).navigation
-            let routes = try invocation.variadic("route").map(navigation.route(from:))
-            return try report(try navigation.push(try invocation.required("user"), routes), invocation.context)
+            let (navigation, user, pizzeria) = try open(invocation)
+            let routes = try invocation.variadic("route").map(pizzeria.lookup.route)
+            return try report(try navigation.push(user, routes), invocation.context)
         })
 
     static let pop = Command(
@@ -47,10 +54,10 @@ enum NavigationCommands {
         options: [.value("to", "depth", help: "Pop back to this depth instead (0 is the menu).")],
         run: { invocation in
             let context = invocation.context
-            let handle = try invocation.required("user")
+            let (navigation, user, _) = try open(invocation)
             if let depth = try invocation.integer("to", in: 0...Int(Int32.max)) {
                 guard invocation.argument("count") == nil else { throw invocation.usage("give COUNT or --to, not both") }
-                return try report(try context.open(.requireCurrent).navigation.popTo(handle, depth: depth), context)
+                return try report(try navigation.popTo(user, depth: depth), context)
             }
             var count = 1
             if let text = invocation.argument("count") {
@@ -59,7 +66,7 @@ enum NavigationCommands {
                 }
                 count = parsed
             }
-            return try report(try context.open(.requireCurrent).navigation.pop(handle, count: count), context)
+            return try report(try navigation.pop(user, count: count), context)
         })
 
     static let root = Command(
@@ -67,7 +74,8 @@ enum NavigationCommands {
         abstract: "Pop to the root: back to the menu.",
         arguments: [user],
         run: { invocation in
-            try report(try invocation.context.open(.requireCurrent).navigation.popToRoot(try invocation.required("user")), invocation.context)
+            let (navigation, user, _) = try open(invocation)
+            return try report(try navigation.popToRoot(user), invocation.context)
         })
 
     static let random = Command(
@@ -82,7 +90,8 @@ enum NavigationCommands {
                 guard let value = UInt64(text) else { throw invocation.usage("--seed must be a whole number from 0 to \(UInt64.max), not '\(text)'") }
                 seed = value
             }
-            return try report(try context.open(.requireCurrent).navigation.random(try invocation.required("user"), seed: seed), context)
+            let (navigation, user, _) = try open(invocation)
+            return try report(try navigation.random(user, seed: seed), context)
         })
 
     static let open = Command(
@@ -93,7 +102,8 @@ enum NavigationCommands {
         examples: ["pizzeria nav open anna pizzeria://pizza/Quattro%20Formaggi", "pizzeria nav open anna pizzeria://pizza/4f1c/order/9a2b"],
         run: { invocation in
             let context = invocation.context
-            return try report(try context.open(.requireCurrent).navigation.open(try invocation.required("user"), url: try invocation.required("url")), context)
+            let (navigation, user, _) = try open(invocation)
+            return try report(try navigation.open(user, url: try invocation.required("url")), context)
         })
 
     static let history = Command(
@@ -104,7 +114,8 @@ enum NavigationCommands {
         run: { invocation in
             let context = invocation.context
             let limit = try invocation.integer("limit", default: 20, in: 1...1_000_000) ?? 20
-            let events = try context.open(.requireCurrent).navigation.history(of: try invocation.required("user"), limit: limit)
+            let (navigation, user, _) = try open(invocation)
+            let events = try navigation.history(of: user, limit: limit)
             try context.emit(events) { NavigationText.history(events) }
             return .ok
         })
@@ -127,8 +138,9 @@ enum NavigationCommands {
         options: [formatOption, typeNameOption],
         run: { invocation in
             let context = invocation.context
-            let (text, omitted) = try context.open(.requireCurrent).navigation.export(
-                try invocation.required("user"), format: try format(invocation) ?? .routes,
+            let (navigation, user, _) = try open(invocation)
+            let (text, omitted) = try navigation.export(
+                user, format: try format(invocation) ?? .routes,
                 routeTypeName: invocation.option("type-name") ?? NavigationFormat.defaultRouteTypeName)
             context.console.line(text)
             if omitted > 0 {
@@ -157,8 +169,9 @@ enum NavigationCommands {
             guard let text = String(validating: data, as: UTF8.self) else {
                 throw ValidationError([FieldError(field: "input", message: "is not valid UTF-8")])
             }
-            let result = try context.open(.requireCurrent).navigation.importPath(
-                try invocation.required("user"), text: text, format: try format(invocation),
+            let (navigation, user, _) = try open(invocation)
+            let result = try navigation.importPath(
+                user, text: text, format: try format(invocation),
                 routeTypeName: invocation.option("type-name") ?? NavigationFormat.defaultRouteTypeName)
             try context.emit(result) {
                 NavigationText.state(result.state) + result.dropped.map { "  dropped   \($0.kind) \($0.id) (no longer exists)\n" }.joined()

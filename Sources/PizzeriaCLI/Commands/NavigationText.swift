@@ -28,7 +28,7 @@ enum NavigationText {
                 case .opaque(let type, _): type
                 }
             }.joined(separator: " ")
-            table.add(event.at, event.action.rawValue, routes.isEmpty ? "-" : routes, "\(event.depthAfter)", event.detail ?? "")
+            table.add(event.at.timestamp, event.action.rawValue, routes.isEmpty ? "-" : routes, "\(event.depthAfter)", event.detail ?? "")
         }
         return table.rendered
     }

@@ -30,26 +30,30 @@ enum OrderCommands {
             let context = invocation.context
             let pickupText = invocation.option("pickup") ?? ""
             let pizzeria = try context.open(.requireCurrent)
-            let items = try invocation.variadic("item").map(parseItem)
+            let items = try invocation.variadic("item").map { try parseItem($0, lookup: pizzeria.lookup) }
+            let user = try pizzeria.lookup.user(try invocation.required("user"))
             let pickup = try pizzeria.orders.pickup(parsing: pickupText)
             let (order, created) = try pizzeria.orders.place(OrderRequest(
-                user: try invocation.required("user"), items: items, pickup: pickup, idempotencyKey: invocation.option("key")))
+                user: user.id, items: items, pickup: pickup, idempotencyKey: invocation.option("key")))
             try context.emit(Extended(base: order, key: "created", extra: created)) {
                 (created ? "Booked" : "Already booked with key '\(order.idempotencyKey ?? "")':")
-                    + " order \(order.id.prefix(8)) for \(order.handle), pickup \(order.pickupLocal): "
+                    + " order \(order.id.short) for \(order.handle), pickup \(order.pickupLocal): "
                     + "\(OrderText.items(order)), total \(order.total.formatted).\n"
             }
             return .ok
         })
 
-    /// `Margherita` or `Margherita=2`.
-    static func parseItem(_ text: String) throws -> OrderRequest.Item {
-        guard let equals = text.lastIndex(of: "=") else { return OrderRequest.Item(pizza: text, quantity: 1) }
+    /// `Margherita` or `Margherita=2`, the pizza looked up as PIZZA.
+    static func parseItem(_ text: String, lookup: LookupService) throws -> OrderRequest.Item {
+        guard let equals = text.lastIndex(of: "=") else { return OrderRequest.Item(pizza: try lookup.pizza(text).id, quantity: 1) }
         let name = String(text[..<equals]), count = String(text[text.index(after: equals)...])
         guard !name.isEmpty, let quantity = Int(count) else {
             throw ValidationError([FieldError(field: "item", message: "must be PIZZA or PIZZA=QTY with a whole number, not '\(text)'")])
         }
-        return OrderRequest.Item(pizza: name, quantity: quantity)
+        guard (1...OrderRequest.maximumQuantity).contains(quantity) else {
+            throw ValidationError([FieldError(field: "quantity", message: "must be from 1 to \(OrderRequest.maximumQuantity) (\(name): \(quantity))")])
+        }
+        return OrderRequest.Item(pizza: try lookup.pizza(name).id, quantity: quantity)
     }
 
     static let list = Command(
@@ -57,7 +61,9 @@ enum OrderCommands {
         abstract: "List orders by pickup time, optionally filtered.",
         options: [.value("user", "handle", help: "Only this user's orders."),
                   .value("status", "status", help: "Only orders with this status (placed, preparing, ready, collected, cancelled)."),
-                  .value("date", "date", help: "Only pickups on this day, YYYY-MM-DD (pizzeria time).")],
+                  .value("date", "date", help: "Only pickups on this day, YYYY-MM-DD (pizzeria time)."),
+                  .value("limit", "n", help: "At most this many orders (a page; its JSON gives `next`)."),
+                  .value("after", "cursor", help: "Start after this cursor (the `next` of the previous page).")],
         run: { invocation in
             let context = invocation.context
             var status: OrderStatus?
@@ -68,8 +74,23 @@ enum OrderCommands {
                 }
                 status = parsed
             }
-            let orders = try context.open(.requireCurrent).orders.list(
-                user: invocation.option("user"), status: status, day: invocation.option("date"))
+            let pizzeria = try context.open(.requireCurrent)
+            var filter = OrderFilter(status: status)
+            if let user = invocation.option("user") { filter.user = try pizzeria.lookup.user(user).id }
+            if let date = invocation.option("date") {
+                let day = try pizzeria.orders.day(date)
+                (filter.pickupFrom, filter.pickupBefore) = (day.start, day.end)
+            }
+            let limit = try invocation.integer("limit", in: 1...10_000)
+            let after = try invocation.cursor("after")
+            if limit != nil || after != nil {
+                let page = try pizzeria.orders.page(filter, limit: limit ?? 100, after: after)
+                try context.emit(Extended(base: page.items, key: "next", extra: page.next)) {
+                    OrderText.table(page.items) + (page.next.map { "More: --after \($0)\n" } ?? "")
+                }
+                return .ok
+            }
+            let orders = try pizzeria.orders.list(filter)
             try context.emit(orders) { OrderText.table(orders) }
             return .ok
         })
@@ -80,7 +101,7 @@ enum OrderCommands {
         arguments: [orderArgument],
         run: { invocation in
             let context = invocation.context
-            let order = try context.open(.requireCurrent).orders.find(try invocation.required("order"))
+            let order = try context.open(.requireCurrent).lookup.order(try invocation.required("order"))
             try context.emit(order) { OrderText.detail(order) }
             return .ok
         })
@@ -91,8 +112,9 @@ enum OrderCommands {
         arguments: [orderArgument],
         run: { invocation in
             let context = invocation.context
-            let order = try context.open(.requireCurrent).orders.advance(try invocation.required("order"))
-            try context.emit(order) { "Order \(order.id.prefix(8)) is now \(order.status.rawValue).\n" }
+            let pizzeria = try context.open(.requireCurrent)
+            let order = try pizzeria.orders.advance(id: try pizzeria.lookup.order(try invocation.required("order")).id)
+            try context.emit(order) { "Order \(order.id.short) is now \(order.status.rawValue).\n" }
             return .ok
         })
 
@@ -102,8 +124,9 @@ enum OrderCommands {
         arguments: [orderArgument],
         run: { invocation in
             let context = invocation.context
-            let order = try context.open(.requireCurrent).orders.cancel(try invocation.required("order"))
-            try context.emit(order) { "Order \(order.id.prefix(8)) is cancelled.\n" }
+            let pizzeria = try context.open(.requireCurrent)
+            let order = try pizzeria.orders.cancel(id: try pizzeria.lookup.order(try invocation.required("order")).id)
+            try context.emit(order) { "Order \(order.id.short) is cancelled.\n" }
             return .ok
         })
 }

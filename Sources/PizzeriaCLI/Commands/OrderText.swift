@@ -10,7 +10,7 @@ enum OrderText {
         guard !orders.isEmpty else { return "No orders.\n" }
         var table = Table("ID", "USER", "PICKUP", "STATUS", "TOTAL", "ITEMS", rightAligned: [4])
         for order in orders {
-            table.add(String(order.id.prefix(8)), order.handle, order.pickupLocal, order.status.rawValue,
+            table.add(order.id.short, order.handle, order.pickupLocal, order.status.rawValue,
                       order.total.formatted, items(order))
         }
         return table.rendered
@@ -32,7 +32,7 @@ enum OrderText {
         lines.add("", "Total", "", order.total.formatted)
         text += "\n" + lines.rendered + "\nStatus history:\n"
         var history = Table("WHEN", "FROM", "TO")
-        for change in order.history { history.add(change.at, change.from?.rawValue ?? "-", change.to.rawValue) }
+        for change in order.history { history.add(change.at.timestamp, change.from?.rawValue ?? "-", change.to.rawValue) }
         return text + history.rendered
     }
 }

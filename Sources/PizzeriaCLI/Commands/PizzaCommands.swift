@@ -30,9 +30,9 @@ enum PizzaCommands {
         arguments: [pizzaArgument],
         run: { invocation in
             let context = invocation.context
-            let menu = try context.open(.requireCurrent).menu
-            let pizza = try menu.find(try invocation.required("pizza"))
-            let history = try menu.history(of: pizza.id)
+            let pizzeria = try context.open(.requireCurrent)
+            let pizza = try pizzeria.lookup.pizza(try invocation.required("pizza"))
+            let history = try pizzeria.menu.history(of: pizza.id)
             try context.emit(Extended(base: pizza, key: "history", extra: history)) { PizzaText.detail(pizza, history: history) }
             return .ok
         })
@@ -75,8 +75,9 @@ enum PizzaCommands {
         examples: ["pizzeria pizza edit Margherita --price 6.50"],
         run: { invocation in
             let context = invocation.context
-            let menu = try context.open(.requireCurrent).menu
-            let draft = try menu.editDraft(for: try invocation.required("pizza"))
+            let pizzeria = try context.open(.requireCurrent)
+            let menu = pizzeria.menu
+            let draft = PizzaDraft(editing: try pizzeria.lookup.pizza(try invocation.required("pizza")))
             let name = invocation.option("name"), price = invocation.option("price")
             let pizza: Pizza
             if name != nil || price != nil {
@@ -99,7 +100,8 @@ enum PizzaCommands {
         arguments: [pizzaArgument],
         run: { invocation in
             let context = invocation.context
-            let pizza = try context.open(.requireCurrent).menu.archive(try invocation.required("pizza"))
+            let pizzeria = try context.open(.requireCurrent)
+            let pizza = try pizzeria.menu.archive(id: try pizzeria.lookup.pizza(try invocation.required("pizza")).id)
             try context.emit(pizza) { "Archived \(pizza.name).\n" }
             return .ok
         })
@@ -110,7 +112,8 @@ enum PizzaCommands {
         arguments: [pizzaArgument],
         run: { invocation in
             let context = invocation.context
-            let pizza = try context.open(.requireCurrent).menu.restore(try invocation.required("pizza"))
+            let pizzeria = try context.open(.requireCurrent)
+            let pizza = try pizzeria.menu.restore(id: try pizzeria.lookup.pizza(try invocation.required("pizza")).id)
             try context.emit(pizza) { "Restored \(pizza.name) to the menu.\n" }
             return .ok
         })

@@ -11,7 +11,7 @@ struct PizzaForm {
     func run(_ draft: PizzaDraft, presetName: String?, presetPrice: String?) throws -> Pizza? {
         var draft = draft
         let console = context.console
-        let editing: String?
+        let editing: Pizza.ID?
         if case .edit(let id, _) = draft.mode { editing = id } else { editing = nil }
         console.line(editing == nil ? "Add a pizza (Ctrl-D cancels)." : "Edit \(draft.name) (Enter keeps the current value; Ctrl-D cancels).")
 
@@ -27,7 +27,7 @@ struct PizzaForm {
                 if presetName != nil { throw ValidationError(problems) }
                 continue
             }
-            if let taken = try menu.nameTakenBy(candidate, excluding: editing) {
+            if let taken = try menu.pizza(named: candidate), taken.id != editing {
                 console.line("  error: name: '\(PizzaName.normalize(candidate))' is already taken by '\(taken.name)'")
                 if presetName != nil { throw MenuError.duplicateName(name: candidate, existing: taken) }
                 continue

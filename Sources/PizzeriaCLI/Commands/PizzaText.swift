@@ -7,9 +7,9 @@ enum PizzaText {
         var table = showStatus ? Table("ID", "NAME", "PRICE", "STATUS", rightAligned: [2]) : Table("ID", "NAME", "PRICE", rightAligned: [2])
         for pizza in pizzas {
             if showStatus {
-                table.add(String(pizza.id.prefix(8)), pizza.name, pizza.price.formatted, pizza.isArchived ? "archived" : "on menu")
+                table.add(pizza.id.short, pizza.name, pizza.price.formatted, pizza.isArchived ? "archived" : "on menu")
             } else {
-                table.add(String(pizza.id.prefix(8)), pizza.name, pizza.price.formatted)
+                table.add(pizza.id.short, pizza.name, pizza.price.formatted)
             }
         }
         return table.rendered
@@ -20,10 +20,10 @@ enum PizzaText {
             \(pizza.name)
               id        \(pizza.id)
               price     \(pizza.price.formatted)
-              status    \(pizza.isArchived ? "archived \(pizza.archivedAt ?? "")" : "on the menu")
+              status    \(pizza.isArchived ? "archived \(pizza.archivedAt?.timestamp ?? "")" : "on the menu")
               version   \(pizza.version)
-              created   \(pizza.createdAt)
-              updated   \(pizza.updatedAt)
+              created   \(pizza.createdAt.timestamp)
+              updated   \(pizza.updatedAt.timestamp)
 
             History:
 
@@ -33,7 +33,7 @@ enum PizzaText {
             let name = change.oldName.map { $0 == change.newName ? $0 : "\($0) → \(change.newName)" } ?? change.newName
             let price = change.oldPrice.map { $0 == change.newPrice ? $0.formatted : "\($0.formatted) → \(change.newPrice.formatted)" }
                 ?? change.newPrice.formatted
-            table.add(change.changedAt, change.change.rawValue, name, price, "\(change.version)")
+            table.add(change.changedAt.timestamp, change.change.rawValue, name, price, "\(change.version)")
         }
         text += table.rendered
         return text

@@ -16,7 +16,8 @@ enum SheetCommands {
         arguments: [user],
         run: { invocation in
             let context = invocation.context
-            let state = try context.open(.requireCurrent).navigation.state(of: try invocation.required("user"))
+            let (navigation, user, _) = try NavigationCommands.open(invocation)
+            let state = try navigation.state(of: user)
             guard let sheet = state.sheet else { throw NavigationError.noSheet }
             try context.emit(sheet) { NavigationText.sheet(sheet) }
             return .ok
@@ -30,15 +31,16 @@ enum SheetCommands {
         examples: ["pizzeria sheet open anna add", "pizzeria sheet open anna edit Margherita"],
         run: { invocation in
             let context = invocation.context
+            let (navigation, user, pizzeria) = try NavigationCommands.open(invocation)
             let request: NavigationService.SheetRequest
             switch (try invocation.required("kind"), invocation.argument("pizza")) {
             case ("add", nil): request = .addPizza
-            case ("edit", let pizza?): request = .editPizza(pizza)
+            case ("edit", let pizza?): request = .editPizza(try pizzeria.lookup.pizza(pizza).id)
             case ("add", _): throw invocation.usage("the add sheet takes no pizza")
             case ("edit", nil): throw invocation.usage("missing argument <pizza> for the edit sheet")
             case (let kind, _): throw invocation.usage("unknown sheet '\(kind)': add or edit")
             }
-            return try NavigationCommands.report(try context.open(.requireCurrent).navigation.openSheet(try invocation.required("user"), request), context)
+            return try NavigationCommands.report(try navigation.openSheet(user, request), context)
         })
 
     static let set = Command(
@@ -57,8 +59,8 @@ enum SheetCommands {
                 }
             }
             guard name != nil || price != nil else { throw invocation.usage("give --name and/or --price") }
-            return try NavigationCommands.report(try context.open(.requireCurrent).navigation.setSheet(
-                try invocation.required("user"), name: name, price: price), context)
+            let (navigation, user, _) = try NavigationCommands.open(invocation)
+            return try NavigationCommands.report(try navigation.setSheet(user, name: name, price: price), context)
         })
 
     static let save = Command(
@@ -67,7 +69,8 @@ enum SheetCommands {
         arguments: [user],
         run: { invocation in
             let context = invocation.context
-            let (pizza, _) = try context.open(.requireCurrent).navigation.saveSheet(try invocation.required("user"))
+            let (navigation, user, _) = try NavigationCommands.open(invocation)
+            let (pizza, _) = try navigation.saveSheet(user)
             try context.emit(pizza) { "Saved \(pizza.name) (\(pizza.price.formatted)); the sheet is dismissed.\n" }
             return .ok
         })
@@ -77,7 +80,7 @@ enum SheetCommands {
         abstract: "Dismiss the sheet, discarding its draft.",
         arguments: [user],
         run: { invocation in
-            try NavigationCommands.report(try invocation.context.open(.requireCurrent).navigation.dismissSheet(try invocation.required("user")),
-                                          invocation.context)
+            let (navigation, user, _) = try NavigationCommands.open(invocation)
+            return try NavigationCommands.report(try navigation.dismissSheet(user), invocation.context)
         })
 }

@@ -33,7 +33,7 @@ enum UserCommands {
             try context.emit(users) {
                 guard !users.isEmpty else { return "No users yet.\n" }
                 var table = Table("HANDLE", "NAME", "SINCE")
-                for user in users { table.add(user.handle, user.displayName ?? "-", user.createdAt) }
+                for user in users { table.add(user.handle, user.displayName ?? "-", user.createdAt.timestamp) }
                 return table.rendered
             }
             return .ok
@@ -46,10 +46,10 @@ enum UserCommands {
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
-            let user = try pizzeria.users.find(try invocation.required("handle"))
-            let orders = try pizzeria.orders.list(user: user.handle)
+            let user = try pizzeria.lookup.user(try invocation.required("handle"))
+            let orders = try pizzeria.orders.list(OrderFilter(user: user.id))
             try context.emit(Extended(base: user, key: "orders", extra: orders)) {
-                "\(user.handle)\(user.displayName.map { " (\($0))" } ?? "")\n  id     \(user.id)\n  since  \(user.createdAt)\n\nOrders:\n"
+                "\(user.handle)\(user.displayName.map { " (\($0))" } ?? "")\n  id     \(user.id)\n  since  \(Timestamp.string(from: user.createdAt))\n\nOrders:\n"
                     + OrderText.table(orders)
             }
             return .ok

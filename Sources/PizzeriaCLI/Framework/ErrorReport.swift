@@ -40,7 +40,7 @@ enum ErrorReport {
 
     /// What to do next, in the CLI's words.
     static func hint(for error: Error, report: FailureReport) -> String? {
-        if let failure = error as? PizzeriaFailure, let hint = failure.hint { return hint }
+        if let hint = serviceHint(error) { return hint }
         switch report.remedy {
         case .migrate: return "run `pizzeria init` to apply the pending migrations"
         case .createDatabase: return "create it with `pizzeria init` (or pass --db PATH / set PIZZERIA_DB)"
@@ -48,6 +48,31 @@ enum ErrorReport {
         case .chooseAnotherDestination: return "choose a new file name"
         case .retryLater: return "try again in a moment"
         case nil: return nil
+        }
+    }
+}
+
+extension ErrorReport {
+    /// Advice for a service error, naming the command that helps. The services describe the
+    /// problem; only the CLI knows its own commands.
+    static func serviceHint(_ error: Error) -> String? {
+        switch error {
+        case let refusal as Refusal: return refusal.hint
+        case MenuError.notFound: return "see `pizzeria pizza list --all`"
+        case MenuError.ambiguous: return "type more characters of the id"
+        case MenuError.conflict(let pizza, _): return "look at `pizzeria pizza show \(pizza.id.short)` and edit again"
+        case MenuError.duplicateName(_, let existing) where existing.isArchived:
+            return "restore it with `pizzeria pizza restore \(existing.id.short)`"
+        case OrderError.slotFull: return "see `pizzeria slots` for slots with room"
+        case OrderError.notFound: return "see `pizzeria order list`"
+        case OrderError.keyReused: return "use a new key for a new order"
+        case UserError.notFound(let reference):
+            return "add it with `pizzeria user add \(UserRules.normalizeHandle(reference))`, or see `pizzeria user list`"
+        case NavigationError.malformedLink: return "deep links look like pizzeria://pizza/ID, pizzeria://order/ID or pizzeria://pizza/ID/pizza/ID2"
+        case NavigationError.sheetAlreadyOpen: return "`pizzeria sheet dismiss USER` discards it"
+        case NavigationError.noSheet: return "open one with `pizzeria sheet open USER add` or `… edit PIZZA`"
+        case DataError.damagedRow: return "fix the row with sqlite3, or restore a backup; `pizzeria check` checks the whole file"
+        default: return nil
         }
     }
 }

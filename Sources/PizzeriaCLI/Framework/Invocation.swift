@@ -1,3 +1,4 @@
+import PizzeriaServices
 /// A parsed command line: the command chosen, its options and its positional arguments, plus
 /// the context to run it in.
 struct Invocation: Sendable {
@@ -45,9 +46,18 @@ struct Invocation: Sendable {
     func integer(_ name: String, default fallback: Int? = nil, in range: ClosedRange<Int> = Int.min...Int.max) throws -> Int? {
         guard let text = option(name) else { return fallback }
         guard let value = Int(text), range.contains(value) else {
-            throw usage("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            throw ValidationError([FieldError(field: name, message: "must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")])
         }
         return value
+    }
+
+    /// A page cursor given as `--name CURSOR`, if any.
+    func cursor(_ name: String) throws -> PageCursor? {
+        guard let text = option(name) else { return nil }
+        guard let cursor = PageCursor(text) else {
+            throw ValidationError([FieldError(field: name, message: "is not a cursor printed by this command ('next')")])
+        }
+        return cursor
     }
 
     /// A usage error for this command.

@@ -1,7 +1,7 @@
 /// Why the menu refused a lookup or a change.
 public enum MenuError: PizzeriaFailure, Equatable {
-    /// No pizza has this id, id prefix or name.
-    case notFound(query: String)
+    /// No pizza has this id (or, through ``LookupService``, id prefix or name).
+    case notFound(_ reference: String)
     /// An id prefix that starts more than one pizza's id.
     case ambiguous(query: String, candidates: [Pizza])
     /// Another pizza already has this name, ignoring case (archived pizzas included).
@@ -25,11 +25,11 @@ public enum MenuError: PizzeriaFailure, Equatable {
     /// A sentence for people.
     public var description: String {
         switch self {
-        case .notFound(let query):
-            "no pizza with id, id prefix or name '\(query)'"
+        case .notFound(let reference):
+            "no pizza with id, id prefix or name '\(reference)'"
         case .ambiguous(let query, let candidates):
             "'\(query)' matches \(candidates.count) pizzas: "
-                + zip(IDPrefix.distinguishing(candidates.map(\.id)), candidates).map { "\($0) \($1.name)" }.joined(separator: ", ")
+                + zip(IDPrefix.distinguishing(candidates.map(\.id.description)), candidates).map { "\($0) \($1.name)" }.joined(separator: ", ")
         case .duplicateName(let name, let existing):
             "name: '\(name)' is already taken by \(existing.isArchived ? "archived pizza" : "pizza") '\(existing.name)' (names are unique ignoring case)"
         case .conflict(let pizza, let draftVersion):
@@ -38,17 +38,6 @@ public enum MenuError: PizzeriaFailure, Equatable {
             "'\(pizza.name)' is already archived"
         case .notArchived(let pizza):
             "'\(pizza.name)' is on the menu, not archived"
-        }
-    }
-
-    /// What to do next.
-    public var hint: String? {
-        switch self {
-        case .notFound: "see `pizzeria pizza list --all`"
-        case .ambiguous: "type more characters of the id"
-        case .conflict(let pizza, _): "look at `pizzeria pizza show \(pizza.id.prefix(8))` and edit again"
-        case .duplicateName(_, let existing) where existing.isArchived: "restore it with `pizzeria pizza restore \(existing.id.prefix(8))`"
-        default: nil
         }
     }
 }

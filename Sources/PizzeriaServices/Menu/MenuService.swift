@@ -1,10 +1,12 @@
 import Foundation
 import PizzeriaStorage
 
-/// The menu: listing and looking up pizzas, and the add/edit sheet flows.
+/// The menu: listing pizzas, and the add/edit sheet flows.
 ///
 /// Every change validates first, then runs in one write transaction; a refused change writes
-/// nothing. Thread-safe: share one instance.
+/// nothing. Pizzas are named by exact id (or exact name); the CLI's forgiving lookup by id prefix
+/// lives in ``LookupService``. Thread-safe: share one instance. Each method has an `async` twin
+/// (see `MenuService+Async.swift`).
 public final class MenuService: Sendable {
     let database: Database
     let now: @Sendable () -> Date
@@ -21,49 +23,45 @@ public final class MenuService: Sendable {
         try database.read { try PizzaStore.list(includeArchived: includeArchived, in: $0) }
     }
 
-    /// The pizza with this exact id, or `nil`.
-    public func pizza(id: String) throws -> Pizza? {
+    /// Up to `limit` pizzas by name, starting after `cursor`.
+    public func page(includeArchived: Bool = false, limit: Int = 100, after cursor: PageCursor? = nil) throws -> Page<Pizza> {
+        let after = try cursor?.parts(1)[0] ?? ""
+        let items = try database.read { try PizzaStore.list(includeArchived: includeArchived, after: after, limit: max(1, limit), in: $0) }
+        return Page(items: items, next: items.count < max(1, limit) ? nil : items.last.map { PageCursor([PizzaStore.nameKey($0)]) })
+    }
+
+    /// Calls `body` with each pizza by name, inside one read, without holding the whole menu in
+    /// memory (for exports of very large menus).
+    public func forEach(includeArchived: Bool = false, _ body: (Pizza) throws -> Void) throws {
+        try database.read { try PizzaStore.forEach(includeArchived: includeArchived, in: $0, body) }
+    }
+
+    /// The pizza with this id, or `nil`.
+    public func pizza(id: Pizza.ID) throws -> Pizza? {
         try database.read { try PizzaStore.pizza(id: id, in: $0) }
     }
 
-    /// The pizza that `query` names: its id, its name ignoring case, or a unique prefix of at
-    /// least four characters of its id — in that order of precedence.
-    /// - Throws: ``MenuError/notFound(query:)``, or ``MenuError/ambiguous(query:candidates:)``
-    ///   listing the pizzas a prefix matches.
-    public func find(_ query: String) throws -> Pizza {
-        try database.read { try Self.find(query, in: $0) }
-    }
-
-    static func find(_ query: String, in db: Connection) throws -> Pizza {
-        let trimmed = query.trimmingWhitespace()
-        if let exact = try PizzaStore.pizza(id: trimmed.lowercased(), in: db) { return exact }
-        if let pizza = try PizzaStore.sameName(as: trimmed, in: db) { return pizza }
-        if trimmed.count >= 4 {
-            let matches = try PizzaStore.withIDPrefix(trimmed.lowercased(), limit: 10, in: db)
-            if matches.count == 1 { return matches[0] }
-            if matches.count > 1 { throw MenuError.ambiguous(query: query, candidates: matches) }
-        }
-        throw MenuError.notFound(query: query)
-    }
-
-    /// The pizza that already has `name` (ignoring case, archived ones included), other than
-    /// the one with id `excluding`; `nil` when the name is free.
-    public func nameTakenBy(_ name: String, excluding id: String?) throws -> Pizza? {
-        try database.read { db in
-            try PizzaStore.sameName(as: name, in: db).flatMap { $0.id == id ? nil : $0 }
-        }
+    /// The pizza with this name, ignoring case (full Unicode case folding; archived ones
+    /// included), or `nil`.
+    public func pizza(named name: String) throws -> Pizza? {
+        try database.read { try PizzaStore.sameName(as: name, in: $0) }
     }
 
     /// A pizza's changes, oldest first.
-    public func history(of pizzaID: String) throws -> [PizzaChange] {
-        try database.read { try PizzaStore.history(of: pizzaID, in: $0) }
+    /// - Throws: ``MenuError/notFound(_:)``.
+    public func history(of id: Pizza.ID) throws -> [PizzaChange] {
+        try database.read { db in
+            _ = try Self.required(id, in: db)
+            return try PizzaStore.history(of: id, in: db)
+        }
     }
 
     // MARK: - The sheet flows
 
-    /// A draft for the edit sheet of the pizza `query` names.
-    public func editDraft(for query: String) throws -> PizzaDraft {
-        PizzaDraft(editing: try find(query))
+    /// A draft for the edit sheet of a pizza.
+    /// - Throws: ``MenuError/notFound(_:)``.
+    public func editDraft(for id: Pizza.ID) throws -> PizzaDraft {
+        PizzaDraft(editing: try database.read { try Self.required(id, in: $0) })
     }
 
     /// Saves a draft: validates it (every field error at once), then adds or edits in one
@@ -71,7 +69,7 @@ public final class MenuService: Sendable {
     /// - Returns: the pizza as saved.
     /// - Throws: ``ValidationError`` listing every broken rule; ``MenuError/duplicateName(name:existing:)``;
     ///   ``MenuError/conflict(pizza:draftVersion:)`` when an edited pizza changed since the
-    ///   draft was taken; ``MenuError/notFound(query:)``.
+    ///   draft was taken; ``MenuError/notFound(_:)``.
     public func save(_ draft: PizzaDraft) throws -> Pizza {
         let problems = draft.validate()
         guard problems.isEmpty else { throw ValidationError(problems) }
@@ -87,53 +85,49 @@ public final class MenuService: Sendable {
             if let existing = try PizzaStore.sameName(as: name, in: db) {
                 throw MenuError.duplicateName(name: name, existing: existing)
             }
-            let id = UUID().uuidString.lowercased()
-            try PizzaStore.insert(id: id, name: name, price: draft.price, in: db)
-            return try required(id, in: db)
+            return try PizzaStore.insert(id: .random(), name: name, price: draft.price, in: db)
 
         case .edit(let id, let baseVersion):
-            let current = try required(id, in: db)
-            guard current.version == baseVersion else { throw MenuError.conflict(pizza: current, draftVersion: baseVersion) }
-            // Only a new name can collide; a price edit skips the name check.
-            if PizzaName.foldKey(name) != PizzaName.foldKey(current.name),
-               let other = try PizzaStore.sameName(as: name, in: db), other.id != id {
+            // Only a new name can collide: a price edit skips the name check.
+            if let other = try PizzaStore.sameName(as: name, in: db), other.id != id {
                 throw MenuError.duplicateName(name: name, existing: other)
             }
-            guard try PizzaStore.update(id: id, version: baseVersion, name: name, price: draft.price, in: db) else {
-                throw MenuError.conflict(pizza: try required(id, in: db), draftVersion: baseVersion)
+            if let saved = try PizzaStore.update(id: id, version: baseVersion, name: name, price: draft.price, in: db) {
+                return saved
             }
-            return try required(id, in: db)
+            throw MenuError.conflict(pizza: try required(id, in: db), draftVersion: baseVersion)
         }
     }
 
     // MARK: - Archive and restore
 
     /// Takes the pizza off the menu. It stays in the database: orders and history refer to it.
-    /// - Throws: ``MenuError/notFound(query:)``, ``MenuError/alreadyArchived(_:)``.
+    /// - Throws: ``MenuError/notFound(_:)``, ``MenuError/alreadyArchived(_:)``.
     @discardableResult
-    public func archive(_ query: String) throws -> Pizza {
-        try database.write { db in
-            let pizza = try Self.find(query, in: db)
+    public func archive(id: Pizza.ID) throws -> Pizza {
+        let now = now()
+        return try database.write { db in
+            let pizza = try Self.required(id, in: db)
             guard !pizza.isArchived else { throw MenuError.alreadyArchived(pizza) }
-            try PizzaStore.setArchived(id: pizza.id, at: Timestamp.string(from: now()), in: db)
-            return try Self.required(pizza.id, in: db)
+            try PizzaStore.setArchived(id: id, at: now, in: db)
+            return try Self.required(id, in: db)
         }
     }
 
     /// Puts an archived pizza back on the menu.
-    /// - Throws: ``MenuError/notFound(query:)``, ``MenuError/notArchived(_:)``.
+    /// - Throws: ``MenuError/notFound(_:)``, ``MenuError/notArchived(_:)``.
     @discardableResult
-    public func restore(_ query: String) throws -> Pizza {
+    public func restore(id: Pizza.ID) throws -> Pizza {
         try database.write { db in
-            let pizza = try Self.find(query, in: db)
+            let pizza = try Self.required(id, in: db)
             guard pizza.isArchived else { throw MenuError.notArchived(pizza) }
-            try PizzaStore.setArchived(id: pizza.id, at: nil, in: db)
-            return try Self.required(pizza.id, in: db)
+            try PizzaStore.setArchived(id: id, at: nil, in: db)
+            return try Self.required(id, in: db)
         }
     }
 
-    static func required(_ id: String, in db: Connection) throws -> Pizza {
-        guard let pizza = try PizzaStore.pizza(id: id, in: db) else { throw MenuError.notFound(query: id) }
+    static func required(_ id: Pizza.ID, in db: Connection) throws -> Pizza {
+        guard let pizza = try PizzaStore.pizza(id: id, in: db) else { throw MenuError.notFound(id.description) }
         return pizza
     }
 }

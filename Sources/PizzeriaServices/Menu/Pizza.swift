@@ -1,27 +1,31 @@
+import Foundation
+
 /// A pizza as stored: on the menu, or archived.
 ///
-/// Encodes to the CLI's documented JSON shape:
+/// `Codable` in the documented JSON shape:
 /// `{"id", "name", "price": "6.00", "price_cents": 600, "currency": "EUR", "archived": false,
 ///   "archived_at", "version", "created_at", "updated_at"}`.
-public struct Pizza: Sendable, Hashable, Identifiable, Encodable {
-    /// Lowercase UUID text.
-    public let id: String
-    /// Trimmed, NFC-normalised, unique ignoring case.
+public struct Pizza: Sendable, Hashable, Identifiable, Codable {
+    /// A pizza's id.
+    public typealias ID = Identifier<Pizza>
+
+    /// Its id.
+    public let id: ID
+    /// Trimmed, NFC-normalised, unique by full case folding.
     public let name: String
     /// More than zero, at most ``Money/maximum``.
     public let price: Money
     /// When it was taken off the menu; `nil` while on it.
-    public let archivedAt: String?
+    public let archivedAt: Date?
     /// Incremented by every change; edits name the version they started from.
     public let version: Int
-    /// When it was added (ISO-8601 UTC).
-    public let createdAt: String
-    /// When it last changed (ISO-8601 UTC).
-    public let updatedAt: String
+    /// When it was added.
+    public let createdAt: Date
+    /// When it last changed.
+    public let updatedAt: Date
 
     /// Creates a value; stores use it when reading rows.
-    public init(id: String, name: String, price: Money, archivedAt: String?, version: Int,
-                createdAt: String, updatedAt: String) {
+    public init(id: ID, name: String, price: Money, archivedAt: Date?, version: Int, createdAt: Date, updatedAt: Date) {
         self.id = id
         self.name = name
         self.price = price
@@ -47,17 +51,28 @@ public struct Pizza: Sendable, Hashable, Identifiable, Encodable {
         try container.encode(price, forKey: .price, centsKey: .priceCents)
         try container.encode("EUR", forKey: .currency)
         try container.encode(isArchived, forKey: .archived)
-        try container.encode(archivedAt, forKey: .archivedAt)
+        try container.encodeTimestamp(archivedAt, forKey: .archivedAt)
         try container.encode(version, forKey: .version)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encodeTimestamp(createdAt, forKey: .createdAt)
+        try container.encodeTimestamp(updatedAt, forKey: .updatedAt)
+    }
+
+    /// Reads the documented JSON shape.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decode(ID.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
+                  price: try container.decodeMoney(centsKey: .priceCents),
+                  archivedAt: try container.decodeTimestampIfPresent(forKey: .archivedAt),
+                  version: try container.decode(Int.self, forKey: .version),
+                  createdAt: try container.decodeTimestamp(forKey: .createdAt),
+                  updatedAt: try container.decodeTimestamp(forKey: .updatedAt))
     }
 }
 
 /// One entry of a pizza's append-only history.
-public struct PizzaChange: Sendable, Hashable, Encodable {
+public struct PizzaChange: Sendable, Hashable, Codable {
     /// What happened.
-    public enum Kind: String, Sendable, Hashable, Encodable {
+    public enum Kind: String, Sendable, Hashable, Codable {
         /// Added to the menu.
         case created
         /// Name and/or price changed.
@@ -80,8 +95,19 @@ public struct PizzaChange: Sendable, Hashable, Encodable {
     public let newPrice: Money
     /// The pizza's version after the change.
     public let version: Int
-    /// When (ISO-8601 UTC).
-    public let changedAt: String
+    /// When.
+    public let changedAt: Date
+
+    /// Creates a value; stores use it when reading rows.
+    public init(change: Kind, oldName: String?, newName: String, oldPrice: Money?, newPrice: Money, version: Int, changedAt: Date) {
+        self.change = change
+        self.oldName = oldName
+        self.newName = newName
+        self.oldPrice = oldPrice
+        self.newPrice = newPrice
+        self.version = version
+        self.changedAt = changedAt
+    }
 
     private enum CodingKeys: String, CodingKey {
         case change, oldName = "old_name", newName = "new_name", oldPrice = "old_price"
@@ -98,6 +124,18 @@ public struct PizzaChange: Sendable, Hashable, Encodable {
         try container.encode(oldPrice, forKey: .oldPrice, centsKey: .oldPriceCents)
         try container.encode(newPrice, forKey: .newPrice, centsKey: .newPriceCents)
         try container.encode(version, forKey: .version)
-        try container.encode(changedAt, forKey: .changedAt)
+        try container.encodeTimestamp(changedAt, forKey: .changedAt)
+    }
+
+    /// Reads the JSON shape.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(change: try container.decode(Kind.self, forKey: .change),
+                  oldName: try container.decodeIfPresent(String.self, forKey: .oldName),
+                  newName: try container.decode(String.self, forKey: .newName),
+                  oldPrice: try container.decodeMoneyIfPresent(centsKey: .oldPriceCents),
+                  newPrice: try container.decodeMoney(centsKey: .newPriceCents),
+                  version: try container.decode(Int.self, forKey: .version),
+                  changedAt: try container.decodeTimestamp(forKey: .changedAt))
     }
 }

@@ -18,7 +18,7 @@ public struct PizzaDraft: Sendable, Hashable {
         /// A new pizza.
         case add
         /// An existing pizza, as it was at `baseVersion`.
-        case edit(pizzaID: String, baseVersion: Int)
+        case edit(pizzaID: Pizza.ID, baseVersion: Int)
     }
 
     /// Add or edit.

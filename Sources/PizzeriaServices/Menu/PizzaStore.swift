@@ -1,3 +1,4 @@
+import Foundation
 import PizzeriaStorage
 
 /// The SQL of the menu. Every function takes the connection of an open transaction, so the
@@ -8,18 +9,27 @@ enum PizzaStore {
     static let columns = "id, name, price_cents, archived_at, version, created_at, updated_at"
 
     static func decode(_ row: Row) throws -> Pizza {
-        Pizza(id: try row.string(0), name: try row.string(1), price: Money(cents: try row.int64(2)),
-              archivedAt: try row.optionalString(3), version: try row.int(4),
-              createdAt: try row.string(5), updatedAt: try row.string(6))
+        let id: Pizza.ID = try row.id(0)
+        return Pizza(id: id, name: try row.string(1), price: Money(cents: try row.int64(2)),
+                     archivedAt: try row.optionalTimestamp(3, table: "pizzas", id: id), version: try row.int(4),
+                     createdAt: try row.timestamp(5, table: "pizzas", id: id), updatedAt: try row.timestamp(6, table: "pizzas", id: id))
     }
 
-    static func pizza(id: String, in db: Connection) throws -> Pizza? {
+    static func pizza(id: Pizza.ID, in db: Connection) throws -> Pizza? {
         try db.fetchOne("SELECT " + columns + " FROM pizzas WHERE id = ?", [id], decode)
     }
 
-    static func list(includeArchived: Bool, in db: Connection) throws -> [Pizza] {
-        try db.fetchAll("SELECT " + columns + " FROM pizzas WHERE ? OR archived_at IS NULL ORDER BY name_key",
-                        [includeArchived], decode)
+    /// The menu in name order, straight from the `name_key` index (no sort), after `after` (a
+    /// name key) when paging.
+    static let listSQL = "SELECT " + columns + " FROM pizzas WHERE (? OR archived_at IS NULL) AND name_key > ? ORDER BY name_key LIMIT ?"
+
+    static func list(includeArchived: Bool, after: String = "", limit: Int = -1, in db: Connection) throws -> [Pizza] {
+        try db.fetchAll(listSQL, [includeArchived, after, limit], decode)
+    }
+
+    /// Calls `body` with each pizza of the menu in name order, without collecting them.
+    static func forEach(includeArchived: Bool, in db: Connection, _ body: (Pizza) throws -> Void) throws {
+        try db.forEach(listSQL, [includeArchived, "", -1]) { try body(try decode($0)) }
     }
 
     /// The pizza whose name equals `name` ignoring case, with full Unicode case folding: one
@@ -28,42 +38,60 @@ enum PizzaStore {
         try db.fetchOne("SELECT " + columns + " FROM pizzas WHERE name_key = ?", [PizzaName.foldKey(name)], decode)
     }
 
+    /// The name key of a pizza, for a page cursor.
+    static func nameKey(_ pizza: Pizza) -> String { PizzaName.foldKey(pizza.name) }
+
     /// Pizzas whose id starts with `prefix`, through the primary key index (a range, not LIKE).
     static func withIDPrefix(_ prefix: String, limit: Int, in db: Connection) throws -> [Pizza] {
         try db.fetchAll("SELECT " + columns + " FROM pizzas WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
                         [prefix, prefix + "\u{10FFFF}", limit], decode)
     }
 
-    static func insert(id: String, name: String, price: Money, in db: Connection) throws {
-        try db.run("INSERT INTO pizzas (id, name, name_key, price_cents) VALUES (?, ?, ?, ?)",
-                   [id, name, PizzaName.foldKey(name), price.cents])
-    }
-
-    /// Compare-and-set: changes the row only if it is still at `version`. The history trigger
-    /// bumps the version and records the change. Returns whether the row was at `version`.
-    static func update(id: String, version: Int, name: String, price: Money, in db: Connection) throws -> Bool {
-        try db.run("UPDATE pizzas SET name = ?, name_key = ?, price_cents = ? WHERE id = ? AND version = ?",
-                   [name, PizzaName.foldKey(name), price.cents, id, version]) == 1
-    }
-
-    static func setArchived(id: String, at timestamp: String?, in db: Connection) throws {
-        try db.run("UPDATE pizzas SET archived_at = ? WHERE id = ?", [timestamp, id])
-    }
-
-    static func history(of id: String, in db: Connection) throws -> [PizzaChange] {
-        try db.fetchAll("""
-            SELECT change, old_name, new_name, old_price_cents, new_price_cents, version, changed_at, id
-            FROM pizza_history WHERE pizza_id = ? ORDER BY id
-            """, [id]) { row in
-            guard let change = PizzaChange.Kind(rawValue: try row.string(0)) else {
-                throw DataError.damagedRow(table: "pizza_history", id: String(try row.int64(7)), problem: "unknown change '\(try row.string(0))'")
-            }
-            return PizzaChange(change: change,
-                               oldName: try row.optionalString(1), newName: try row.string(2),
-                               oldPrice: try row.optionalInt64(3).map(Money.init(cents:)),
-                               newPrice: Money(cents: try row.int64(4)), version: try row.int(5),
-                               changedAt: try row.string(6))
+    /// Inserts a new pizza; `RETURNING` gives the row as stored (defaults and all), so nothing
+    /// is read back.
+    static func insert(id: Pizza.ID, name: String, price: Money, in db: Connection) throws -> Pizza {
+        guard let pizza = try db.fetchOne("INSERT INTO pizzas (id, name, name_key, price_cents) VALUES (?, ?, ?, ?) RETURNING " + columns,
+                                          [id, name, PizzaName.foldKey(name), price.cents], decode) else {
+            throw DataError.damagedRow(table: "pizzas", id: id.description, problem: "the inserted row did not come back")
         }
+        return pizza
+    }
+
+    /// Compare-and-set: changes the row only if it is still at `version`; the history trigger
+    /// records the change and bumps the version. Returns the pizza as changed, or `nil` when it
+    /// was not at `version` (or does not exist).
+    static func update(id: Pizza.ID, version: Int, name: String, price: Money, in db: Connection) throws -> Pizza? {
+        guard try db.run("UPDATE pizzas SET name = ?, name_key = ?, price_cents = ? WHERE id = ? AND version = ?",
+                         [name, PizzaName.foldKey(name), price.cents, id, version]) == 1 else { return nil }
+        // The trigger's changes (version, updated_at) are not visible to RETURNING: read once.
+        return try pizza(id: id, in: db)
+    }
+
+    static func setArchived(id: Pizza.ID, at date: Date?, in db: Connection) throws {
+        try db.run("UPDATE pizzas SET archived_at = ? WHERE id = ?", [date.map(Timestamp.string(from:)), id])
+    }
+
+    /// The columns ``decodeChange(_:)`` reads, in its order.
+    static let changeColumns = "change, old_name, new_name, old_price_cents, new_price_cents, version, changed_at, id, pizza_id"
+
+    static func decodeChange(_ row: Row) throws -> (cursor: Int64, pizzaID: Pizza.ID, change: PizzaChange) {
+        let rowID = try row.int64(7)
+        guard let change = PizzaChange.Kind(rawValue: try row.string(0)) else {
+            throw DataError.damagedRow(table: "pizza_history", id: String(rowID), problem: "unknown change '\(try row.string(0))'")
+        }
+        return (rowID, try row.id(8), PizzaChange(change: change, oldName: try row.optionalString(1), newName: try row.string(2),
+                                                  oldPrice: try row.optionalInt64(3).map(Money.init(cents:)),
+                                                  newPrice: Money(cents: try row.int64(4)), version: try row.int(5),
+                                                  changedAt: try row.timestamp(6, table: "pizza_history", id: rowID)))
+    }
+
+    static func history(of id: Pizza.ID, in db: Connection) throws -> [PizzaChange] {
+        try db.fetchAll("SELECT " + changeColumns + " FROM pizza_history WHERE pizza_id = ? ORDER BY id", [id]) { try decodeChange($0).change }
+    }
+
+    /// Menu changes after `cursor` (the history table's id), oldest first.
+    static func events(after cursor: Int64, limit: Int, in db: Connection) throws -> [(cursor: Int64, pizzaID: Pizza.ID, change: PizzaChange)] {
+        try db.fetchAll("SELECT " + changeColumns + " FROM pizza_history WHERE id > ? ORDER BY id LIMIT ?", [cursor, limit], decodeChange)
     }
 
     /// Migration 5's data step: names with non-ASCII characters get their full case folding as

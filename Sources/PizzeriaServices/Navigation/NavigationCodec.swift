@@ -77,7 +77,7 @@ public enum NavigationCodec {
                     let hint = item is String ? " (an array of strings is --format navigation-path)" : ""
                     throw malformed("element \(index + 1) is not a route such as {\"pizza\":{\"id\":\"…\"}}\(hint)")
                 }
-                return .route(route.normalized)
+                return .route(route)
             }
         case .navigationPath:
             guard let strings = array as? [String] else {
@@ -101,7 +101,7 @@ public enum NavigationCodec {
                     throw malformed("element \(number) (\(type)) \(error.reason)")
                 }
                 if type == routeTypeName, let route = try? RouteJSON.decode(Route.self, from: json) {
-                    elements.append(.route(route.normalized))
+                    elements.append(.route(route))
                 } else {
                     elements.append(.opaque(typeName: type, json: json))
                 }

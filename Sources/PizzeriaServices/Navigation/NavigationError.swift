@@ -61,14 +61,4 @@ public enum NavigationError: PizzeriaFailure, Equatable {
             "input: none of its \(missing) route\(missing == 1 ? "" : "s") names an existing pizza or order (another database's ids?); nothing was imported"
         }
     }
-
-    /// What to do next.
-    public var hint: String? {
-        switch self {
-        case .malformedLink: "deep links look like pizzeria://pizza/ID, pizzeria://order/ID or pizzeria://pizza/ID/pizza/ID2"
-        case .sheetAlreadyOpen: "`pizzeria sheet dismiss USER` discards it"
-        case .noSheet: "open one with `pizzeria sheet open USER add` or `… edit PIZZA`"
-        default: nil
-        }
-    }
 }

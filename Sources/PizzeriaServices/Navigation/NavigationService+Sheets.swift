@@ -7,20 +7,20 @@ extension NavigationService {
     public enum SheetRequest: Sendable {
         /// A blank draft.
         case addPizza
-        /// A draft of the pizza the reference names (id, id prefix or name).
-        case editPizza(String)
+        /// A draft of this pizza, at its current version.
+        case editPizza(Pizza.ID)
     }
 
     /// Opens a sheet. Only one sheet at a time.
-    /// - Throws: ``NavigationError/sheetAlreadyOpen(kind:)``; ``MenuError/notFound(query:)``.
+    /// - Throws: ``NavigationError/sheetAlreadyOpen(kind:)``; ``MenuError/notFound(_:)``.
     @discardableResult
-    public func openSheet(_ handle: String, _ request: SheetRequest) throws -> NavigationState {
-        try sheetChange(handle, action: .sheetOpen) { db, user, sheet in
+    public func openSheet(_ user: User.ID, _ request: SheetRequest) throws -> NavigationState {
+        try sheetChange(user, action: .sheetOpen) { db, user, sheet in
             if let sheet { throw NavigationError.sheetAlreadyOpen(kind: sheet.kind) }
             let draft: PizzaDraft
             switch request {
             case .addPizza: draft = .blank
-            case .editPizza(let reference): draft = PizzaDraft(editing: try MenuService.find(reference, in: db))
+            case .editPizza(let id): draft = PizzaDraft(editing: try MenuService.required(id, in: db))
             }
             try NavigationStore.openSheet(draft, userID: user.id, in: db)
             if case .edit(let id, _) = draft.mode { return ([.route(.pizza(id: id))], "edit_pizza") }
@@ -31,11 +31,11 @@ extension NavigationService {
     /// Changes the open sheet's draft. The draft may be invalid: that is what the form shows.
     /// - Throws: ``NavigationError/noSheet``.
     @discardableResult
-    public func setSheet(_ handle: String, name: String? = nil, price: Money? = nil) throws -> NavigationState {
-        try sheetChange(handle, action: .sheetSet) { db, user, sheet in
+    public func setSheet(_ user: User.ID, name: String? = nil, price: Money? = nil) throws -> NavigationState {
+        try sheetChange(user, action: .sheetSet) { db, user, sheet in
             guard let sheet else { throw NavigationError.noSheet }
             try NavigationStore.updateSheet(userID: user.id, name: name ?? sheet.draft.name, price: price ?? sheet.draft.price,
-                                            at: Timestamp.string(from: now()), in: db)
+                                            at: now(), in: db)
             return ([], [name.map { "name=\($0)" }, price.map { "price=\($0.plain)" }].compactMap { $0 }.joined(separator: " "))
         }
     }
@@ -45,9 +45,9 @@ extension NavigationService {
     /// - Returns: the saved pizza and the state after.
     /// - Throws: ``ValidationError`` (the sheet stays open, unchanged); ``MenuError`` for a
     ///   duplicate name or an edit conflict (the sheet stays open); ``NavigationError/noSheet``.
-    public func saveSheet(_ handle: String) throws -> (pizza: Pizza, state: NavigationState) {
+    public func saveSheet(_ user: User.ID) throws -> (pizza: Pizza, state: NavigationState) {
         var saved: Pizza?
-        let state = try sheetChange(handle, action: .sheetSave) { db, user, sheet in
+        let state = try sheetChange(user, action: .sheetSave) { db, user, sheet in
             guard let sheet else { throw NavigationError.noSheet }
             let problems = sheet.draft.validate()
             guard problems.isEmpty else { throw ValidationError(problems) }
@@ -63,8 +63,8 @@ extension NavigationService {
     /// Dismisses the sheet, discarding its draft.
     /// - Throws: ``NavigationError/noSheet``.
     @discardableResult
-    public func dismissSheet(_ handle: String) throws -> NavigationState {
-        try sheetChange(handle, action: .sheetDismiss) { db, user, sheet in
+    public func dismissSheet(_ user: User.ID) throws -> NavigationState {
+        try sheetChange(user, action: .sheetDismiss) { db, user, sheet in
             guard let sheet else { throw NavigationError.noSheet }
             try NavigationStore.closeSheet(userID: user.id, in: db)
             return ([], sheet.kind)
@@ -72,10 +72,10 @@ extension NavigationService {
     }
 
     /// One write transaction: read the user and their sheet, let `body` act, append the event.
-    private func sheetChange(_ handle: String, action: NavigationAction,
+    private func sheetChange(_ user: User.ID, action: NavigationAction,
                              _ body: (Connection, User, Sheet?) throws -> (routes: [NavigationElement], detail: String)) throws -> NavigationState {
         try database.write { db in
-            let user = try UserStore.required(handle: handle, in: db)
+            let user = try UserStore.required(user, in: db)
             let (routes, detail) = try body(db, user, try NavigationStore.sheet(userID: user.id, in: db))
             let depth = try NavigationStore.stack(userID: user.id, in: db).count
             try NavigationStore.appendEvent(userID: user.id, action: action, routes: routes, depthAfter: depth,

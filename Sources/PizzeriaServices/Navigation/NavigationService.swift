@@ -26,22 +26,35 @@ public final class NavigationService: Sendable {
     // MARK: - Reading
 
     /// The user's stack, labels, previous route and sheet.
-    public func state(of handle: String) throws -> NavigationState {
-        try database.read { db in try Self.state(of: try UserStore.required(handle: handle, in: db), in: db) }
+    /// - Throws: ``UserError/notFound(_:)``.
+    public func state(of user: User.ID) throws -> NavigationState {
+        try database.read { db in try Self.state(of: try UserStore.required(user, in: db), in: db) }
+    }
+
+    /// The user's stack alone, bottom first: what the app needs to restore its
+    /// `NavigationStack` (one indexed query; no labels, no previous route, no sheet).
+    /// - Throws: ``UserError/notFound(_:)``.
+    public func path(of user: User.ID) throws -> [NavigationElement] {
+        try database.read { db in
+            let path = try NavigationStore.stack(userID: user, in: db)
+            if path.isEmpty { _ = try UserStore.required(user, in: db) }
+            return path
+        }
     }
 
     static func state(of user: User, in db: Connection) throws -> NavigationState {
         let path = try NavigationStore.stack(userID: user.id, in: db)
         let previous = try NavigationStore.previous(userID: user.id, in: db)
-        return NavigationState(handle: user.handle, path: path, labels: try NavigationStore.labels(path, in: db),
+        return NavigationState(userID: user.id, handle: user.handle, path: path, labels: try NavigationStore.labels(path, in: db),
                                previous: previous, previousLabel: try previous.map { try NavigationStore.labels([$0], in: db)[0] },
                                sheet: try NavigationStore.sheet(userID: user.id, in: db))
     }
 
     /// The user's latest `limit` events, oldest of them first.
-    public func history(of handle: String, limit: Int = 50) throws -> [NavigationEvent] {
+    /// - Throws: ``UserError/notFound(_:)``.
+    public func history(of user: User.ID, limit: Int = 50) throws -> [NavigationEvent] {
         try database.read { db in
-            try NavigationStore.history(userID: try UserStore.required(handle: handle, in: db).id, limit: max(0, limit), in: db)
+            try NavigationStore.history(userID: try UserStore.required(user, in: db).id, limit: max(0, limit), in: db)
         }
     }
 
@@ -51,10 +64,10 @@ public final class NavigationService: Sendable {
     }
 
     /// The stack in an export format, and how many elements the format could not hold.
-    public func export(_ handle: String, format: NavigationFormat = .routes,
+    public func export(_ user: User.ID, format: NavigationFormat = .routes,
                        routeTypeName: String = NavigationFormat.defaultRouteTypeName) throws -> (text: String, omitted: Int) {
         if let problem = NavigationLimits.problems(typeName: routeTypeName) { throw NavigationError.malformedTypeName(problem) }
-        return try NavigationCodec.export(try state(of: handle).path, format: format, routeTypeName: routeTypeName)
+        return try NavigationCodec.export(try path(of: user), format: format, routeTypeName: routeTypeName)
     }
 
     // MARK: - The router
@@ -62,9 +75,9 @@ public final class NavigationService: Sendable {
     /// Pushes one or several routes at once.
     /// - Throws: ``NavigationError/unknownTarget(_:)`` when a pizza or order does not exist.
     @discardableResult
-    public func push(_ handle: String, _ routes: [Route]) throws -> NavigationState {
+    public func push(_ user: User.ID, _ routes: [Route]) throws -> NavigationState {
         guard !routes.isEmpty else { throw ValidationError([FieldError(field: "route", message: "must name at least one route")]) }
-        return try change(handle, action: .push) { db, stack in
+        return try change(user, action: .push) { db, stack in
             try Self.requireExisting(routes, in: db)
             let pushed = routes.map(NavigationElement.route)
             return (stack + pushed, pushed)
@@ -75,8 +88,8 @@ public final class NavigationService: Sendable {
     /// - Throws: ``NavigationError/emptyStack`` on the menu; ``NavigationError/cannotPop(count:depth:)``
     ///   when `count` is below 1 or above the depth.
     @discardableResult
-    public func pop(_ handle: String, count: Int = 1) throws -> NavigationState {
-        try change(handle, action: .pop, detail: count == 1 ? nil : "count=\(count)") { _, stack in
+    public func pop(_ user: User.ID, count: Int = 1) throws -> NavigationState {
+        try change(user, action: .pop, detail: count == 1 ? nil : "count=\(count)") { _, stack in
             guard count >= 1 else { throw NavigationError.cannotPop(count: count, depth: stack.count) }
             guard !stack.isEmpty else { throw NavigationError.emptyStack }
             guard count <= stack.count else { throw NavigationError.cannotPop(count: count, depth: stack.count) }
@@ -86,15 +99,15 @@ public final class NavigationService: Sendable {
 
     /// Back to the menu. Always succeeds (on the menu it records that nothing was left to pop).
     @discardableResult
-    public func popToRoot(_ handle: String) throws -> NavigationState {
-        try change(handle, action: .popToRoot) { _, stack in ([], stack) }
+    public func popToRoot(_ user: User.ID) throws -> NavigationState {
+        try change(user, action: .popToRoot) { _, stack in ([], stack) }
     }
 
     /// Back to `depth` (0 is the menu).
     /// - Throws: ``NavigationError/cannotPopTo(depth:current:)`` outside 0…depth.
     @discardableResult
-    public func popTo(_ handle: String, depth: Int) throws -> NavigationState {
-        try change(handle, action: .popTo, detail: "depth=\(depth)") { _, stack in
+    public func popTo(_ user: User.ID, depth: Int) throws -> NavigationState {
+        try change(user, action: .popTo, detail: "depth=\(depth)") { _, stack in
             guard (0...stack.count).contains(depth) else { throw NavigationError.cannotPopTo(depth: depth, current: stack.count) }
             return (Array(stack.prefix(depth)), Array(stack.dropFirst(depth)))
         }
@@ -103,8 +116,8 @@ public final class NavigationService: Sendable {
     /// Back to the last occurrence of `route`, which stays on top.
     /// - Throws: ``NavigationError/routeNotInStack(_:)``.
     @discardableResult
-    public func popTo(_ handle: String, route: Route) throws -> NavigationState {
-        try change(handle, action: .popTo, detail: "\(route.kind):\(route.id)") { _, stack in
+    public func popTo(_ user: User.ID, route: Route) throws -> NavigationState {
+        try change(user, action: .popTo, detail: "\(route.kind):\(route.id)") { _, stack in
             guard let index = stack.lastIndex(of: .route(route)) else { throw NavigationError.routeNotInStack(route) }
             return (Array(stack.prefix(index + 1)), Array(stack.dropFirst(index + 1)))
         }
@@ -113,8 +126,8 @@ public final class NavigationService: Sendable {
     /// Replaces the whole stack.
     /// - Throws: ``NavigationError/unknownTarget(_:)``.
     @discardableResult
-    public func replace(_ handle: String, path: [NavigationElement]) throws -> NavigationState {
-        try change(handle, action: .replace) { db, _ in
+    public func replace(_ user: User.ID, path: [NavigationElement]) throws -> NavigationState {
+        try change(user, action: .replace) { db, _ in
             try Self.requireExisting(path.compactMap(\.route), in: db)
             return (path, path)
         }
@@ -125,10 +138,10 @@ public final class NavigationService: Sendable {
     /// - Throws: ``NavigationError/malformedLink(url:reason:)``; not-found errors for
     ///   unresolvable references. Nothing changes when it throws.
     @discardableResult
-    public func open(_ handle: String, url: String) throws -> NavigationState {
+    public func open(_ user: User.ID, url: String) throws -> NavigationState {
         let pairs = try DeepLink.parse(url)
-        return try change(handle, action: .openURL, detail: url) { db, _ in
-            let routes = try pairs.map { try Self.resolve(kind: $0.kind, reference: $0.reference, in: db) }
+        return try change(user, action: .openURL, detail: url) { db, _ in
+            let routes = try pairs.map { try LookupService.route(kind: $0.kind, reference: $0.reference, in: db) }
             let path = routes.map(NavigationElement.route)
             return (path, path)
         }
@@ -138,9 +151,9 @@ public final class NavigationService: Sendable {
     /// same `seed` picks the same pizza from the same menu.
     /// - Throws: ``NavigationError/emptyMenu``.
     @discardableResult
-    public func random(_ handle: String, seed: UInt64? = nil) throws -> NavigationState {
-        try change(handle, action: .random, detail: seed.map { "seed=\($0)" }) { db, stack in
-            let menu = try PizzaStore.list(includeArchived: false, in: db).map(\.id).sorted()
+    public func random(_ user: User.ID, seed: UInt64? = nil) throws -> NavigationState {
+        try change(user, action: .random, detail: seed.map { "seed=\($0)" }) { db, stack in
+            let menu = try PizzaStore.list(includeArchived: false, in: db).map(\.id).sorted()  // ids in text order
             guard !menu.isEmpty else { throw NavigationError.emptyMenu }
             var generator: any RandomNumberGenerator = seed.map { SeededGenerator(seed: $0) } ?? SystemRandomNumberGenerator()
             let pushed = NavigationElement.route(.pizza(id: menu[Int(generator.next() % UInt64(menu.count))]))
@@ -153,11 +166,11 @@ public final class NavigationService: Sendable {
     /// - Throws: ``NavigationError/malformedImport(reason:)`` (see ``NavigationLimits``);
     ///   ``NavigationError/nothingToImport(missing:)`` when not one route of a non-empty input
     ///   exists here. Nothing changes when it throws.
-    public func importPath(_ handle: String, text: String, format: NavigationFormat? = nil,
+    public func importPath(_ user: User.ID, text: String, format: NavigationFormat? = nil,
                            routeTypeName: String = NavigationFormat.defaultRouteTypeName) throws -> ImportResult {
         let elements = try NavigationCodec.parse(text, format: format, routeTypeName: routeTypeName)
         var dropped: [Route] = []
-        let state = try change(handle, action: .import, detail: "\(elements.count) element(s)") { db, _ in
+        let state = try change(user, action: .import, detail: "\(elements.count) element(s)") { db, _ in
             dropped = []
             let kept = try elements.filter { element in
                 guard let route = element.route else { return true }
@@ -171,22 +184,14 @@ public final class NavigationService: Sendable {
         return ImportResult(state: state, dropped: dropped)
     }
 
-    /// `pizza:PIZZA` or `order:ORDER` resolved to a route (PIZZA as in the menu lookup).
-    public func route(from text: String) throws -> Route {
-        guard let colon = text.firstIndex(of: ":") else { throw NavigationError.malformedRoute(text) }
-        let kind = text[..<colon].lowercased(), reference = String(text[text.index(after: colon)...])
-        guard kind == "pizza" || kind == "order", !reference.isEmpty else { throw NavigationError.malformedRoute(text) }
-        return try database.read { db in try Self.resolve(kind: kind, reference: reference, in: db) }
-    }
-
     // MARK: - One mechanism for every stack change
 
     /// Runs a stack change in one write transaction: reads the user's stack, lets `body` compute
     /// the new one (and the routes involved), writes the difference and appends the event.
-    func change(_ handle: String, action: NavigationAction, detail: String? = nil,
+    func change(_ user: User.ID, action: NavigationAction, detail: String? = nil,
                 _ body: (Connection, [NavigationElement]) throws -> (stack: [NavigationElement], involved: [NavigationElement])) throws -> NavigationState {
         try database.write { db in
-            let user = try UserStore.required(handle: handle, in: db)
+            let user = try UserStore.required(user, in: db)
             let old = try NavigationStore.stack(userID: user.id, in: db)
             let (new, involved) = try body(db, old)
             guard new.count <= NavigationLimits.maximumDepth else { throw NavigationError.tooDeep(depth: new.count) }
@@ -204,11 +209,5 @@ public final class NavigationService: Sendable {
         for route in routes where try !NavigationStore.exists(route, in: db) {
             throw NavigationError.unknownTarget(route)
         }
-    }
-
-    static func resolve(kind: String, reference: String, in db: Connection) throws -> Route {
-        kind == "pizza"
-            ? .pizza(id: try MenuService.find(reference, in: db).id)
-            : .order(id: try OrderService.findHeader(reference, in: db).id)
     }
 }

@@ -1,8 +1,12 @@
+import Foundation
+
 /// A user's navigation as the app restores it: the stack over the menu, and the sheet on top.
 ///
-/// JSON: `{"user", "depth", "path": [route…], "labels": […], "current", "previous",
+/// JSON: `{"user", "user_id", "depth", "path": [route…], "labels": […], "current", "previous",
 /// "previous_label", "sheet"}`.
-public struct NavigationState: Sendable, Hashable, Encodable {
+public struct NavigationState: Sendable, Hashable, Codable {
+    /// The user.
+    public let userID: User.ID
     /// The user's handle.
     public let handle: String
     /// The stack, bottom first; empty means the menu (the root).
@@ -16,17 +20,32 @@ public struct NavigationState: Sendable, Hashable, Encodable {
     /// The sheet presented over the stack, if any.
     public let sheet: Sheet?
 
+    /// A state from its parts.
+    public init(userID: User.ID, handle: String, path: [NavigationElement], labels: [String], previous: NavigationElement?,
+                previousLabel: String?, sheet: Sheet?) {
+        self.userID = userID
+        self.handle = handle
+        self.path = path
+        self.labels = labels
+        self.previous = previous
+        self.previousLabel = previousLabel
+        self.sheet = sheet
+    }
+
     /// The number of screens above the menu.
     public var depth: Int { path.count }
     /// The top of the stack (`nil`: the menu).
     public var current: NavigationElement? { path.last }
 
-    private enum CodingKeys: String, CodingKey { case user, depth, path, labels, current, previous, previousLabel = "previous_label", sheet }
+    private enum CodingKeys: String, CodingKey {
+        case user, userID = "user_id", depth, path, labels, current, previous, previousLabel = "previous_label", sheet
+    }
 
     /// The documented JSON shape.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(handle, forKey: .user)
+        try container.encode(userID, forKey: .userID)
         try container.encode(depth, forKey: .depth)
         try container.encode(path, forKey: .path)
         try container.encode(labels, forKey: .labels)
@@ -35,19 +54,37 @@ public struct NavigationState: Sendable, Hashable, Encodable {
         try container.encode(previousLabel, forKey: .previousLabel)
         try container.encode(sheet, forKey: .sheet)
     }
+
+    /// Reads the documented JSON shape.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(userID: try container.decode(User.ID.self, forKey: .userID), handle: try container.decode(String.self, forKey: .user),
+                  path: try container.decode([NavigationElement].self, forKey: .path),
+                  labels: try container.decode([String].self, forKey: .labels),
+                  previous: try container.decodeIfPresent(NavigationElement.self, forKey: .previous),
+                  previousLabel: try container.decodeIfPresent(String.self, forKey: .previousLabel),
+                  sheet: try container.decodeIfPresent(Sheet.self, forKey: .sheet))
+    }
 }
 
 /// The add-pizza or edit-pizza sheet, with its draft as last edited.
 ///
 /// JSON: `{"kind": "add_pizza"|"edit_pizza", "pizza_id", "base_version", "draft": {"name",
 /// "price", "price_cents"}, "errors": [{"field", "message"}], "can_save", "opened_at", "updated_at"}`.
-public struct Sheet: Sendable, Hashable, Encodable {
+public struct Sheet: Sendable, Hashable, Codable {
     /// Which sheet: add, or edit (with the pizza and the version the draft was taken at).
     public let draft: PizzaDraft
-    /// When it was opened (ISO-8601 UTC).
-    public let openedAt: String
-    /// When its draft last changed (ISO-8601 UTC).
-    public let updatedAt: String
+    /// When it was opened.
+    public let openedAt: Date
+    /// When its draft last changed.
+    public let updatedAt: Date
+
+    /// A sheet from its parts.
+    public init(draft: PizzaDraft, openedAt: Date, updatedAt: Date) {
+        self.draft = draft
+        self.openedAt = openedAt
+        self.updatedAt = updatedAt
+    }
 
     /// `add_pizza` or `edit_pizza`.
     public var kind: String {
@@ -78,17 +115,32 @@ public struct Sheet: Sendable, Hashable, Encodable {
         let errors = draft.validate()
         try container.encode(errors, forKey: .errors)
         try container.encode(errors.isEmpty, forKey: .canSave)
-        try container.encode(openedAt, forKey: .openedAt)
-        try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encodeTimestamp(openedAt, forKey: .openedAt)
+        try container.encodeTimestamp(updatedAt, forKey: .updatedAt)
+    }
+
+    /// Reads the documented JSON shape.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let fields = try container.nestedContainer(keyedBy: DraftKeys.self, forKey: .draft)
+        let mode: PizzaDraft.Mode
+        if let id = try container.decodeIfPresent(Pizza.ID.self, forKey: .pizzaID) {
+            mode = .edit(pizzaID: id, baseVersion: try container.decode(Int.self, forKey: .baseVersion))
+        } else {
+            mode = .add
+        }
+        self.init(draft: PizzaDraft(mode: mode, name: try fields.decode(String.self, forKey: .name),
+                                    price: try fields.decodeMoney(centsKey: .priceCents)),
+                  openedAt: try container.decodeTimestamp(forKey: .openedAt), updatedAt: try container.decodeTimestamp(forKey: .updatedAt))
     }
 }
 
 /// One entry of a user's navigation history.
-public struct NavigationEvent: Sendable, Hashable, Encodable {
+public struct NavigationEvent: Sendable, Hashable, Codable {
     /// Increasing: the order of events.
     public let id: Int64
-    /// When (ISO-8601 UTC).
-    public let at: String
+    /// When.
+    public let at: Date
     /// What happened.
     public let action: NavigationAction
     /// The routes involved: pushed, popped, or the new stack.
@@ -98,25 +150,69 @@ public struct NavigationEvent: Sendable, Hashable, Encodable {
     /// The URL opened, the sheet field set, the seed used, …
     public let detail: String?
 
+    /// An event from its parts.
+    public init(id: Int64, at: Date, action: NavigationAction, routes: [NavigationElement], depthAfter: Int, detail: String?) {
+        self.id = id
+        self.at = at
+        self.action = action
+        self.routes = routes
+        self.depthAfter = depthAfter
+        self.detail = detail
+    }
+
     private enum CodingKeys: String, CodingKey { case id, at, action, routes, depthAfter = "depth_after", detail }
+
+    /// `{"id", "at", "action", "routes", "depth_after", "detail"}`.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encodeTimestamp(at, forKey: .at)
+        try container.encode(action, forKey: .action)
+        try container.encode(routes, forKey: .routes)
+        try container.encode(depthAfter, forKey: .depthAfter)
+        try container.encode(detail, forKey: .detail)
+    }
+
+    /// Reads the JSON shape.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decode(Int64.self, forKey: .id), at: try container.decodeTimestamp(forKey: .at),
+                  action: try container.decode(NavigationAction.self, forKey: .action),
+                  routes: try container.decode([NavigationElement].self, forKey: .routes),
+                  depthAfter: try container.decode(Int.self, forKey: .depthAfter),
+                  detail: try container.decodeIfPresent(String.self, forKey: .detail))
+    }
 }
 
 /// Pushes per pizza, from the navigation history.
-public struct PizzaViews: Sendable, Hashable, Encodable {
+public struct PizzaViews: Sendable, Hashable, Codable {
     /// The pizza's id.
-    public let pizzaID: String
+    public let pizzaID: Pizza.ID
     /// Its name now.
     public let name: String
     /// How many times its detail was pushed.
     public let views: Int
 
+    /// A row.
+    public init(pizzaID: Pizza.ID, name: String, views: Int) {
+        self.pizzaID = pizzaID
+        self.name = name
+        self.views = views
+    }
+
     private enum CodingKeys: String, CodingKey { case pizzaID = "pizza_id", name, views }
 }
 
 /// What an import restored, and what it had to drop.
-public struct ImportResult: Sendable, Hashable, Encodable {
+public struct ImportResult: Sendable, Hashable, Codable {
     /// The user's state after the import.
     public let state: NavigationState
     /// Routes whose pizza or order no longer exists, in path order.
     public let dropped: [Route]
+
+    /// A result.
+    public init(state: NavigationState, dropped: [Route]) {
+        self.state = state
+        self.dropped = dropped
+    }
 }

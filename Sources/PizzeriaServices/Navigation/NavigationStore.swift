@@ -1,3 +1,4 @@
+import Foundation
 import PizzeriaStorage
 
 /// The SQL of navigation. Every query is by `user_id` first, through the primary key of
@@ -21,18 +22,18 @@ enum NavigationStore {
         WHERE user_id = ? ORDER BY id DESC LIMIT ?
         """
 
-    static func stack(userID: String, in db: Connection) throws -> [NavigationElement] {
+    static func stack(userID: User.ID, in db: Connection) throws -> [NavigationElement] {
         try db.fetchAll(stackSQL, [userID]) { row in
             switch try row.string(0) {
-            case "pizza": .route(.pizza(id: try row.string(1)))
-            case "order": .route(.order(id: try row.string(2)))
+            case "pizza": .route(.pizza(id: try row.id(1)))
+            case "order": .route(.order(id: try row.id(2)))
             default: .opaque(typeName: try row.string(3), json: try row.string(4))
             }
         }
     }
 
     /// Puts `elements` on top of a stack of `depth`.
-    static func push(_ elements: [NavigationElement], userID: String, above depth: Int, in db: Connection) throws {
+    static func push(_ elements: [NavigationElement], userID: User.ID, above depth: Int, in db: Connection) throws {
         for (offset, element) in elements.enumerated() {
             let position = depth + offset + 1
             switch element {
@@ -48,11 +49,11 @@ enum NavigationStore {
     }
 
     /// Removes everything above `depth`.
-    static func truncate(userID: String, to depth: Int, in db: Connection) throws {
+    static func truncate(userID: User.ID, to depth: Int, in db: Connection) throws {
         try db.run("DELETE FROM navigation_stack WHERE user_id = ? AND depth > ?", [userID, depth])
     }
 
-    static func appendEvent(userID: String, action: NavigationAction, routes: [NavigationElement], depthAfter: Int,
+    static func appendEvent(userID: User.ID, action: NavigationAction, routes: [NavigationElement], depthAfter: Int,
                             topBefore: NavigationElement?, detail: String?, in db: Connection) throws {
         try db.run("""
             INSERT INTO navigation_events (user_id, action, routes, depth_after, top_before, detail)
@@ -60,20 +61,20 @@ enum NavigationStore {
             """, [userID, action.rawValue, try RouteJSON.encode(routes), depthAfter, try topBefore.map(RouteJSON.encode), detail])
     }
 
-    static func previous(userID: String, in db: Connection) throws -> NavigationElement? {
+    static func previous(userID: User.ID, in db: Connection) throws -> NavigationElement? {
         let row = try db.fetchOne(previousSQL, [userID]) { (try $0.optionalString(0), try $0.int64(1)) }
         guard let (text, id) = row, let text else { return nil }
         return try readable(table: "navigation_events", id: id, column: "top_before") { try RouteJSON.decodeElement(text) }
     }
 
-    static func history(userID: String, limit: Int, in db: Connection) throws -> [NavigationEvent] {
+    static func history(userID: User.ID, limit: Int, in db: Connection) throws -> [NavigationEvent] {
         try db.fetchAll(historySQL, [userID, limit]) { row in
             let id = try row.int64(0), routes = try row.string(3)
             let actionText = try row.string(2)
             guard let action = NavigationAction(rawValue: actionText) else {
                 throw DataError.damagedRow(table: "navigation_events", id: String(id), problem: "unknown action '\(actionText)'")
             }
-            return NavigationEvent(id: id, at: try row.string(1), action: action,
+            return NavigationEvent(id: id, at: try row.timestamp(1, table: "navigation_events", id: id), action: action,
                                    routes: try readable(table: "navigation_events", id: id, column: "routes") {
                                        try RouteJSON.decode([NavigationElement].self, from: routes)
                                    },
@@ -96,9 +97,9 @@ enum NavigationStore {
             switch element {
             case .route(.pizza(let id)):
                 let pizza = try PizzaStore.pizza(id: id, in: db)
-                return pizza.map { $0.isArchived ? "\($0.name) (archived)" : $0.name } ?? "pizza \(id.prefix(8))"
+                return pizza.map { $0.isArchived ? "\($0.name) (archived)" : $0.name } ?? "pizza \(id.description.prefix(8))"
             case .route(.order(let id)):
-                return "order \(id.prefix(8))"
+                return "order \(id.description.prefix(8))"
             case .opaque(let type, let json):
                 return "\(type) \(json)"
             }
@@ -115,20 +116,21 @@ enum NavigationStore {
 
     // MARK: - Sheets
 
-    static func sheet(userID: String, in db: Connection) throws -> Sheet? {
+    static func sheet(userID: User.ID, in db: Connection) throws -> Sheet? {
         try db.fetchOne("""
             SELECT kind, pizza_id, base_version, draft_name, draft_price_cents, opened_at, updated_at
             FROM navigation_sheets WHERE user_id = ?
             """, [userID]) { row in
             let mode: PizzaDraft.Mode = try row.string(0) == "edit_pizza"
-                ? .edit(pizzaID: try row.string(1), baseVersion: try row.int(2)) : .add
+                ? .edit(pizzaID: try row.id(1), baseVersion: try row.int(2)) : .add
             return Sheet(draft: PizzaDraft(mode: mode, name: try row.string(3), price: Money(cents: try row.int64(4))),
-                         openedAt: try row.string(5), updatedAt: try row.string(6))
+                         openedAt: try row.timestamp(5, table: "navigation_sheets", id: userID),
+                         updatedAt: try row.timestamp(6, table: "navigation_sheets", id: userID))
         }
     }
 
-    static func openSheet(_ draft: PizzaDraft, userID: String, in db: Connection) throws {
-        var pizzaID: String?, version: Int?
+    static func openSheet(_ draft: PizzaDraft, userID: User.ID, in db: Connection) throws {
+        var pizzaID: Pizza.ID?, version: Int?
         if case .edit(let id, let base) = draft.mode { (pizzaID, version) = (id, base) }
         try db.run("""
             INSERT INTO navigation_sheets (user_id, kind, pizza_id, base_version, draft_name, draft_price_cents)
@@ -136,12 +138,12 @@ enum NavigationStore {
             """, [userID, pizzaID == nil ? "add_pizza" : "edit_pizza", pizzaID, version, draft.name, draft.price.cents])
     }
 
-    static func updateSheet(userID: String, name: String, price: Money, at timestamp: String, in db: Connection) throws {
+    static func updateSheet(userID: User.ID, name: String, price: Money, at date: Date, in db: Connection) throws {
         try db.run("UPDATE navigation_sheets SET draft_name = ?, draft_price_cents = ?, updated_at = ? WHERE user_id = ?",
-                   [name, price.cents, timestamp, userID])
+                   [name, price.cents, Timestamp.string(from: date), userID])
     }
 
-    static func closeSheet(userID: String, in db: Connection) throws {
+    static func closeSheet(userID: User.ID, in db: Connection) throws {
         try db.run("DELETE FROM navigation_sheets WHERE user_id = ?", [userID])
     }
 
@@ -156,7 +158,7 @@ enum NavigationStore {
             WHERE e.action IN ('push', 'random')
             GROUP BY p.id ORDER BY views DESC, p.name LIMIT ?
             """, [limit]) { row in
-            PizzaViews(pizzaID: try row.string(0), name: try row.string(1), views: try row.int(2))
+            PizzaViews(pizzaID: try row.id(0), name: try row.string(1), views: try row.int(2))
         }
     }
 }

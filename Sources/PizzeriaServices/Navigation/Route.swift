@@ -4,12 +4,13 @@ import Foundation
 ///
 /// `Codable` in exactly the JSON form Swift synthesises for such an enum —
 /// `{"pizza":{"id":"…"}}` — so an app that declares the same enum (with `String` or `UUID`
-/// ids) decodes the backend's output directly. Routes hold ids only, never names or prices.
+/// ids) decodes the backend's output directly, and the backend reads the app's (ids in any
+/// case). Routes hold ids only, never names or prices.
 public enum Route: Codable, Hashable, Sendable {
     /// A pizza's detail.
-    case pizza(id: String)
+    case pizza(id: Pizza.ID)
     /// An order's detail.
-    case order(id: String)
+    case order(id: Order.ID)
 
     /// `pizza` or `order`, as in deep links and the CLI's `pizza:ID` form.
     public var kind: String {
@@ -19,18 +20,11 @@ public enum Route: Codable, Hashable, Sendable {
         }
     }
 
-    /// The pizza's or order's id.
+    /// The pizza's or order's id, as text.
     public var id: String {
         switch self {
-        case .pizza(let id), .order(let id): id
-        }
-    }
-
-    /// The same route with its id in lowercase, as stored (ids match in any case).
-    var normalized: Route {
-        switch self {
-        case .pizza(let id): .pizza(id: id.lowercased())
-        case .order(let id): .order(id: id.lowercased())
+        case .pizza(let id): id.description
+        case .order(let id): id.description
         }
     }
 }
@@ -95,11 +89,9 @@ enum RouteJSON {
     static func decodeElement(_ text: String) throws -> NavigationElement {
         for kind in ["pizza", "order"] {
             let prefix = #"{""# + kind + #"":{"id":""#, suffix = #""}}"#
-            if text.hasPrefix(prefix), text.hasSuffix(suffix), text.utf8.count > prefix.utf8.count + suffix.utf8.count {
-                let id = String(text.dropFirst(prefix.count).dropLast(suffix.count))
-                if !id.contains(where: { $0 == "\"" || $0 == "\\" }) {
-                    return .route(kind == "pizza" ? .pizza(id: id) : .order(id: id))
-                }
+            if text.hasPrefix(prefix), text.hasSuffix(suffix), text.utf8.count == prefix.utf8.count + 36 + suffix.utf8.count,
+               let uuid = UUID(uuidString: String(text.dropFirst(prefix.count).dropLast(suffix.count))) {
+                return .route(kind == "pizza" ? .pizza(id: Pizza.ID(uuid: uuid)) : .order(id: Order.ID(uuid: uuid)))
             }
         }
         return try decode(NavigationElement.self, from: text)

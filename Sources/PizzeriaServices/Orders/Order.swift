@@ -35,15 +35,23 @@ public enum OrderStatus: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// One pizza of an order, with the name and unit price as they were at booking time.
-public struct OrderLine: Sendable, Hashable, Encodable {
+public struct OrderLine: Sendable, Hashable, Codable {
     /// The pizza's id.
-    public let pizzaID: String
+    public let pizzaID: Pizza.ID
     /// Its name when the order was booked.
     public let pizzaName: String
     /// Its price when the order was booked.
     public let unitPrice: Money
     /// 1–20.
     public let quantity: Int
+
+    /// A line.
+    public init(pizzaID: Pizza.ID, pizzaName: String, unitPrice: Money, quantity: Int) {
+        self.pizzaID = pizzaID
+        self.pizzaName = pizzaName
+        self.unitPrice = unitPrice
+        self.quantity = quantity
+    }
 
     /// quantity × unit price.
     public var total: Money { Money(cents: unitPrice.cents * Int64(quantity)) }
@@ -62,26 +70,65 @@ public struct OrderLine: Sendable, Hashable, Encodable {
         try container.encode(unitPrice, forKey: .unitPrice, centsKey: .unitPriceCents)
         try container.encode(total, forKey: .total, centsKey: .totalCents)
     }
+
+    /// Reads the JSON shape.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(pizzaID: try container.decode(Pizza.ID.self, forKey: .pizzaID),
+                  pizzaName: try container.decode(String.self, forKey: .pizzaName),
+                  unitPrice: try container.decodeMoney(centsKey: .unitPriceCents),
+                  quantity: try container.decode(Int.self, forKey: .quantity))
+    }
 }
 
 /// One status change of an order.
-public struct OrderStatusChange: Sendable, Hashable, Encodable {
+public struct OrderStatusChange: Sendable, Hashable, Codable {
     /// The status before; `nil` for the first event (the order was placed).
     public let from: OrderStatus?
     /// The status after.
     public let to: OrderStatus
-    /// When (ISO-8601 UTC).
-    public let at: String
+    /// When.
+    public let at: Date
+
+    /// A change.
+    public init(from: OrderStatus?, to: OrderStatus, at: Date) {
+        self.from = from
+        self.to = to
+        self.at = at
+    }
+
+    private enum CodingKeys: String, CodingKey { case from, to, at }
+
+    /// `{"from", "to", "at"}`.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(from, forKey: .from)
+        try container.encode(to, forKey: .to)
+        try container.encodeTimestamp(at, forKey: .at)
+    }
+
+    /// Reads the JSON shape.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(from: try container.decodeIfPresent(OrderStatus.self, forKey: .from),
+                  to: try container.decode(OrderStatus.self, forKey: .to), at: try container.decodeTimestamp(forKey: .at))
+    }
 }
 
 /// A booked order.
 ///
-/// JSON: `{"id", "user", "pickup_at" (UTC), "pickup_local", "status", "lines": […], "total",
-/// "total_cents", "currency", "idempotency_key", "created_at", "updated_at", "history": […]}`.
-public struct Order: Sendable, Hashable, Identifiable, Encodable {
-    /// Lowercase UUID text.
-    public let id: String
-    /// The user's handle.
+/// JSON: `{"id", "user", "user_id", "pickup_at" (UTC), "pickup_local", "time_zone", "status",
+/// "lines": […], "total", "total_cents", "currency", "idempotency_key", "created_at",
+/// "updated_at", "history": […]}`.
+public struct Order: Sendable, Hashable, Identifiable, Codable {
+    /// An order's id.
+    public typealias ID = Identifier<Order>
+
+    /// Its id.
+    public let id: ID
+    /// Who booked it.
+    public let userID: User.ID
+    /// Their handle.
     public let handle: String
     /// The start of the pickup slot.
     public let pickupAt: Date
@@ -93,14 +140,32 @@ public struct Order: Sendable, Hashable, Identifiable, Encodable {
     public let total: Money
     /// The key it was booked with, if any.
     public let idempotencyKey: String?
-    /// When it was booked (ISO-8601 UTC).
-    public let createdAt: String
-    /// When its status last changed (ISO-8601 UTC).
-    public let updatedAt: String
+    /// When it was booked.
+    public let createdAt: Date
+    /// When its status last changed.
+    public let updatedAt: Date
     /// Every status it has had, oldest first.
     public let history: [OrderStatusChange]
-    /// The pizzeria's time zone, for `pickup_local`.
-    let timeZone: TimeZone
+    /// The pizzeria's time zone, for ``pickupLocal``.
+    public let timeZone: TimeZone
+
+    /// An order from its parts; stores use it when reading rows.
+    public init(id: ID, userID: User.ID, handle: String, pickupAt: Date, status: OrderStatus, lines: [OrderLine],
+                total: Money, idempotencyKey: String?, createdAt: Date, updatedAt: Date,
+                history: [OrderStatusChange], timeZone: TimeZone) {
+        self.id = id
+        self.userID = userID
+        self.handle = handle
+        self.pickupAt = pickupAt
+        self.status = status
+        self.lines = lines
+        self.total = total
+        self.idempotencyKey = idempotencyKey
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.history = history
+        self.timeZone = timeZone
+    }
 
     /// The number of pizzas.
     public var pizzaCount: Int { lines.reduce(0) { $0 + $1.quantity } }
@@ -109,8 +174,8 @@ public struct Order: Sendable, Hashable, Identifiable, Encodable {
     public var pickupLocal: String { PickupTime.local(pickupAt, in: timeZone) }
 
     private enum CodingKeys: String, CodingKey {
-        case id, user, pickupAt = "pickup_at", pickupLocal = "pickup_local", timeZone = "time_zone", status, lines
-        case total, totalCents = "total_cents", currency, idempotencyKey = "idempotency_key"
+        case id, user, userID = "user_id", pickupAt = "pickup_at", pickupLocal = "pickup_local", timeZone = "time_zone"
+        case status, lines, total, totalCents = "total_cents", currency, idempotencyKey = "idempotency_key"
         case createdAt = "created_at", updatedAt = "updated_at", history
     }
 
@@ -119,6 +184,7 @@ public struct Order: Sendable, Hashable, Identifiable, Encodable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(handle, forKey: .user)
+        try container.encode(userID, forKey: .userID)
         try container.encode(PickupTime.utc(pickupAt), forKey: .pickupAt)
         try container.encode(pickupLocal, forKey: .pickupLocal)
         try container.encode(timeZone.identifier, forKey: .timeZone)
@@ -127,39 +193,63 @@ public struct Order: Sendable, Hashable, Identifiable, Encodable {
         try container.encode(total, forKey: .total, centsKey: .totalCents)
         try container.encode("EUR", forKey: .currency)
         try container.encode(idempotencyKey, forKey: .idempotencyKey)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encodeTimestamp(createdAt, forKey: .createdAt)
+        try container.encodeTimestamp(updatedAt, forKey: .updatedAt)
         try container.encode(history, forKey: .history)
+    }
+
+    /// Reads the documented JSON shape.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let zoneName = try container.decode(String.self, forKey: .timeZone)
+        guard let zone = TimeZone(identifier: zoneName) else {
+            throw DecodingError.dataCorruptedError(forKey: .timeZone, in: container, debugDescription: "unknown time zone '\(zoneName)'")
+        }
+        self.init(id: try container.decode(ID.self, forKey: .id), userID: try container.decode(User.ID.self, forKey: .userID),
+                  handle: try container.decode(String.self, forKey: .user), pickupAt: try container.decodeTimestamp(forKey: .pickupAt),
+                  status: try container.decode(OrderStatus.self, forKey: .status),
+                  lines: try container.decode([OrderLine].self, forKey: .lines),
+                  total: try container.decodeMoney(centsKey: .totalCents),
+                  idempotencyKey: try container.decodeIfPresent(String.self, forKey: .idempotencyKey),
+                  createdAt: try container.decodeTimestamp(forKey: .createdAt), updatedAt: try container.decodeTimestamp(forKey: .updatedAt),
+                  history: try container.decode([OrderStatusChange].self, forKey: .history), timeZone: zone)
     }
 }
 
 /// What to book: a user, pizzas and quantities, a pickup time, optionally an idempotency key.
+///
+/// ```swift
+/// let request = OrderRequest(user: anna.id, items: [.init(pizza: margherita.id, quantity: 2)],
+///                            pickup: try pizzeria.orders.pickup(parsing: "19:30"), idempotencyKey: "app-7f3a")
+/// let (order, created) = try pizzeria.orders.place(request)
+/// ```
 public struct OrderRequest: Sendable, Hashable {
     /// One pizza and how many.
     public struct Item: Sendable, Hashable {
-        /// Id, unique id prefix or name, as for the menu.
-        public var pizza: String
+        /// The pizza.
+        public var pizza: Pizza.ID
         /// 1–20.
         public var quantity: Int
 
         /// An item.
-        public init(pizza: String, quantity: Int = 1) {
+        public init(pizza: Pizza.ID, quantity: Int = 1) {
             self.pizza = pizza
             self.quantity = quantity
         }
     }
 
-    /// The user's handle.
-    public var user: String
+    /// Who books.
+    public var user: User.ID
     /// One or more items; the same pizza twice is merged.
     public var items: [Item]
     /// The start of a pickup slot.
     public var pickup: Date
-    /// Booking again with the same key and content returns the first order.
+    /// Booking again with the same key and content returns the first order: a retry after a
+    /// lost answer never books twice.
     public var idempotencyKey: String?
 
     /// A request.
-    public init(user: String, items: [Item], pickup: Date, idempotencyKey: String? = nil) {
+    public init(user: User.ID, items: [Item], pickup: Date, idempotencyKey: String? = nil) {
         self.user = user
         self.items = items
         self.pickup = pickup
@@ -168,11 +258,14 @@ public struct OrderRequest: Sendable, Hashable {
 
     /// The largest quantity of one pizza in one order.
     public static let maximumQuantity = 20
+    /// The most lines (distinct pizzas) in one order.
+    public static let maximumItems = 50
 
     /// Shape problems, found without the database.
     func problems() -> [FieldError] {
         var errors: [FieldError] = []
         if items.isEmpty { errors.append(FieldError(field: "items", message: "must name at least one pizza")) }
+        if items.count > Self.maximumItems { errors.append(FieldError(field: "items", message: "must be at most \(Self.maximumItems)")) }
         for item in items where !(1...Self.maximumQuantity).contains(item.quantity) {
             errors.append(FieldError(field: "quantity", message: "must be from 1 to \(Self.maximumQuantity) (\(item.pizza): \(item.quantity))"))
         }

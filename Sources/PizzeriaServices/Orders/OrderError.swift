@@ -1,9 +1,17 @@
+/// A change of an order's status that a person asks for.
+public enum OrderAction: String, Sendable, Hashable, Codable {
+    /// To the next status: placed → preparing → ready → collected.
+    case advance
+    /// To cancelled, from placed or preparing.
+    case cancel
+}
+
 /// Why an order was refused or not found. Every refusal leaves the database unchanged.
 public enum OrderError: PizzeriaFailure, Equatable {
-    /// No order has this id or id prefix.
-    case notFound(query: String)
+    /// No order has this id (or, through ``LookupService``, id prefix).
+    case notFound(_ reference: String)
     /// An id prefix shared by several orders.
-    case ambiguous(query: String, candidates: [String])
+    case ambiguous(query: String, candidates: [Order.ID])
     /// The pizza is archived: off the menu, not bookable.
     case archivedPizza(name: String)
     /// The pickup time has passed.
@@ -17,9 +25,9 @@ public enum OrderError: PizzeriaFailure, Equatable {
     /// The slot cannot take this many more pizzas.
     case slotFull(slot: String, remaining: Int, requested: Int)
     /// The idempotency key was used for an order with other content.
-    case keyReused(key: String, orderID: String)
+    case keyReused(key: String, orderID: Order.ID)
     /// The status change is not allowed from the current status.
-    case illegalTransition(orderID: String, from: OrderStatus, action: String)
+    case illegalTransition(orderID: Order.ID, from: OrderStatus, action: OrderAction)
     /// A merged line asks for more than the maximum of one pizza.
     case tooMany(name: String, quantity: Int)
 
@@ -35,10 +43,10 @@ public enum OrderError: PizzeriaFailure, Equatable {
     /// A sentence for people.
     public var description: String {
         switch self {
-        case .notFound(let query):
-            "no order with id or id prefix '\(query)'"
+        case .notFound(let reference):
+            "no order with id or id prefix '\(reference)'"
         case .ambiguous(let query, let candidates):
-            "'\(query)' matches \(candidates.count) orders: " + IDPrefix.distinguishing(candidates).joined(separator: ", ")
+            "'\(query)' matches \(candidates.count) orders: " + IDPrefix.distinguishing(candidates.map(\.description)).joined(separator: ", ")
         case .archivedPizza(let name):
             "'\(name)' is archived and cannot be ordered"
         case .pickupInPast(let local):
@@ -55,22 +63,12 @@ public enum OrderError: PizzeriaFailure, Equatable {
                 ? "the \(slot) slot is full (asked for \(pizzas(requested)), 0 left)"
                 : "the \(slot) slot has only \(pizzas(remaining)) left (asked for \(requested))"
         case .keyReused(let key, let orderID):
-            "key '\(key)' was already used for order \(orderID.prefix(8)) with different content"
+            "key '\(key)' was already used for order \(orderID.description.prefix(8)) with different content"
         case .illegalTransition(let id, let from, let action):
-            "order \(id.prefix(8)) is \(from.rawValue); it cannot be \(action == "cancel" ? "cancelled" : "advanced")"
-                + (action == "cancel" ? " (only placed or preparing orders can)" : " (it is finished)")
+            "order \(id.description.prefix(8)) is \(from.rawValue); it cannot be \(action == .cancel ? "cancelled" : "advanced")"
+                + (action == .cancel ? " (only placed or preparing orders can)" : " (it is finished)")
         case .tooMany(let name, let quantity):
             "quantity: must be from 1 to \(OrderRequest.maximumQuantity) per pizza (\(name): \(quantity) after merging)"
-        }
-    }
-
-    /// What to do next.
-    public var hint: String? {
-        switch self {
-        case .slotFull: "see `pizzeria slots` for slots with room"
-        case .notFound: "see `pizzeria order list`"
-        case .keyReused: "use a new key for a new order"
-        default: nil
         }
     }
 }

@@ -20,59 +20,64 @@ public final class OrderService: Sendable {
     /// Books an order, or returns the order already booked under the same idempotency key.
     ///
     /// - Throws: ``ValidationError`` for malformed input (no items, quantity outside 1–20, bad
-    ///   key); ``UserError/notFound(handle:)`` and ``MenuError/notFound(query:)`` for unknown
-    ///   names; ``OrderError`` when the state refuses it (archived pizza, pickup in the past,
-    ///   outside opening hours, not on a slot boundary, not enough capacity, key reused with
-    ///   other content). Nothing is written when it throws.
+    ///   key); ``UserError/notFound(_:)`` and ``MenuError/notFound(_:)`` for unknown ids;
+    ///   ``OrderError`` when the state refuses it (archived pizza, pickup in the past or beyond
+    ///   the horizon, outside opening hours, not on a slot boundary, not enough capacity, key
+    ///   reused with other content). Nothing is written when it throws.
     @discardableResult
     public func place(_ request: OrderRequest) throws -> (order: Order, created: Bool) {
         let problems = request.problems()
         guard problems.isEmpty else { throw ValidationError(problems) }
         let now = now()
-        return try database.write { db in
-            let user = try UserStore.required(handle: request.user, in: db)
-            let lines = try Self.resolveLines(request.items, in: db)
-            let pickupAt = PickupTime.utc(request.pickup)
-            let fingerprint = "user=\(user.id);pickup=\(pickupAt);lines="
-                + lines.sorted { $0.pizzaID < $1.pizzaID }.map { "\($0.pizzaID)x\($0.quantity)" }.joined(separator: ",")
-
-            let settings = try SettingsService.current(in: db)
-            if let key = request.idempotencyKey, let existing = try OrderStore.header(key: key, in: db) {
-                guard existing.fingerprint == fingerprint else { throw OrderError.keyReused(key: key, orderID: existing.id) }
-                return (try Self.order(existing, settings: settings, in: db), false)
-            }
-            if let archived = try lines.first(where: { try PizzaStore.pizza(id: $0.pizzaID, in: db)?.isArchived ?? true }) {
-                throw OrderError.archivedPizza(name: archived.pizzaName)
-            }
-            try Self.checkSlot(request.pickup, settings: settings, now: now)
-
-            let requested = lines.reduce(0) { $0 + $1.quantity }
-            let booked = try OrderStore.slotLoad(pickupAt: pickupAt, in: db)
-            guard booked + requested <= settings.slotCapacity else {
-                throw OrderError.slotFull(slot: PickupTime.local(request.pickup, in: settings.timeZone),
-                                          remaining: max(0, settings.slotCapacity - booked), requested: requested)
-            }
-            let id = UUID().uuidString.lowercased()
-            try OrderStore.insert(id: id, userID: user.id, pickupAt: pickupAt, key: request.idempotencyKey,
-                                  fingerprint: request.idempotencyKey == nil ? nil : fingerprint, lines: lines, in: db)
-            guard let header = try OrderStore.header(id: id, in: db) else { throw OrderError.notFound(query: id) }
-            return (try Self.order(header, settings: settings, in: db), true)
-        }
+        return try database.write { db in try Self.place(request, now: now, in: db) }
     }
 
-    /// Resolves each item to a pizza and merges repeats, keeping first-mention order; each line
-    /// snapshots the pizza's current name and price.
+    /// The transactional half of ``place(_:)``: the fewest statements that keep its guarantees —
+    /// the settings row, the user, each pizza once, the key (if any), the slot's load, then the
+    /// inserts; nothing is read back that is already known.
+    static func place(_ request: OrderRequest, now: Date, in db: Connection) throws -> (order: Order, created: Bool) {
+        let settings = try SettingsService.current(in: db)
+        guard let user = try UserStore.user(id: request.user, in: db) else { throw UserError.notFound(request.user.description) }
+        let lines = try resolveLines(request.items, in: db)
+        let pickupAt = PickupTime.utc(request.pickup)
+        let fingerprint = "user=\(user.id);pickup=\(pickupAt);lines="
+            + lines.sorted { $0.pizzaID < $1.pizzaID }.map { "\($0.pizzaID)x\($0.quantity)" }.joined(separator: ",")
+        if let key = request.idempotencyKey, let existing = try OrderStore.header(key: key, in: db) {
+            guard existing.fingerprint == fingerprint else { throw OrderError.keyReused(key: key, orderID: existing.id) }
+            return (try orders([existing], settings: settings, in: db)[0], false)
+        }
+        try checkSlot(request.pickup, settings: settings, now: now)
+        let requested = lines.reduce(0) { $0 + $1.quantity }
+        let booked = try OrderStore.slotLoad(pickupAt: pickupAt, in: db)
+        guard booked + requested <= settings.slotCapacity else {
+            throw OrderError.slotFull(slot: PickupTime.local(request.pickup, in: settings.timeZone),
+                                      remaining: max(0, settings.slotCapacity - booked), requested: requested)
+        }
+        let id = Order.ID.random()
+        let created = try OrderStore.insert(id: id, userID: user.id, pickupAt: pickupAt, key: request.idempotencyKey,
+                                            fingerprint: request.idempotencyKey == nil ? nil : fingerprint, lines: lines, in: db)
+        let order = Order(id: id, userID: user.id, handle: user.handle, pickupAt: request.pickup, status: .placed, lines: lines,
+                          total: Money(cents: lines.reduce(0) { $0 + $1.total.cents }), idempotencyKey: request.idempotencyKey,
+                          createdAt: created, updatedAt: created, history: [OrderStatusChange(from: nil, to: .placed, at: created)],
+                          timeZone: settings.timeZone)
+        return (order, true)
+    }
+
+    /// Reads each pizza once and merges repeats, keeping first-mention order; each line
+    /// snapshots the pizza's current name and price. An archived pizza cannot be ordered.
     static func resolveLines(_ items: [OrderRequest.Item], in db: Connection) throws -> [OrderLine] {
         var lines: [OrderLine] = []
         for item in items {
-            let pizza = try MenuService.find(item.pizza, in: db)
-            if let index = lines.firstIndex(where: { $0.pizzaID == pizza.id }) {
-                let quantity = lines[index].quantity + item.quantity
-                guard quantity <= OrderRequest.maximumQuantity else { throw OrderError.tooMany(name: pizza.name, quantity: quantity) }
-                lines[index] = OrderLine(pizzaID: pizza.id, pizzaName: pizza.name, unitPrice: pizza.price, quantity: quantity)
-            } else {
-                lines.append(OrderLine(pizzaID: pizza.id, pizzaName: pizza.name, unitPrice: pizza.price, quantity: item.quantity))
+            if let index = lines.firstIndex(where: { $0.pizzaID == item.pizza }) {
+                let line = lines[index]
+                let quantity = line.quantity + item.quantity
+                guard quantity <= OrderRequest.maximumQuantity else { throw OrderError.tooMany(name: line.pizzaName, quantity: quantity) }
+                lines[index] = OrderLine(pizzaID: line.pizzaID, pizzaName: line.pizzaName, unitPrice: line.unitPrice, quantity: quantity)
+                continue
             }
+            guard let pizza = try PizzaStore.pizza(id: item.pizza, in: db) else { throw MenuError.notFound(item.pizza.description) }
+            guard !pizza.isArchived else { throw OrderError.archivedPizza(name: pizza.name) }
+            lines.append(OrderLine(pizzaID: pizza.id, pizzaName: pizza.name, unitPrice: pizza.price, quantity: item.quantity))
         }
         return lines
     }
@@ -156,32 +161,48 @@ public final class OrderService: Sendable {
 
     // MARK: - Reading
 
-    /// The order with this id or unique id prefix (4+ characters), with lines and history.
-    public func find(_ query: String) throws -> Order {
+    /// The order with this id, with its lines and history, or `nil`.
+    public func order(id: Order.ID) throws -> Order? {
         try database.read { db in
-            let settings = try SettingsService.current(in: db)
-            return try Self.order(try Self.findHeader(query, in: db), settings: settings, in: db)
+            guard let header = try OrderStore.header(id: id, in: db) else { return nil }
+            return try Self.orders([header], settings: try SettingsService.current(in: db), in: db)[0]
         }
     }
 
-    /// Orders matching every filter given, by pickup time.
-    /// - Parameters:
-    ///   - user: a handle (unknown → ``UserError/notFound(handle:)``).
-    ///   - day: `YYYY-MM-DD` in the pizzeria's time zone.
-    public func list(user: String? = nil, status: OrderStatus? = nil, day: String? = nil) throws -> [Order] {
-        try database.read { db in
-            let settings = try SettingsService.current(in: db)
-            let userID = try user.map { try UserStore.required(handle: $0, in: db).id }
-            var range: (String, String)?
-            if let day {
-                guard let bounds = PickupTime.day(day, timeZone: settings.timeZone) else {
-                    throw ValidationError([FieldError(field: "date", message: "must be a date YYYY-MM-DD, not '\(day)'")])
-                }
-                range = (PickupTime.utc(bounds.start), PickupTime.utc(bounds.end))
-            }
-            return try OrderStore.headers(userID: userID, status: status, from: range?.0, to: range?.1, in: db)
-                .map { try Self.order($0, settings: settings, in: db) }
+    /// Up to `limit` orders matching `filter`, by pickup time, starting after `cursor`. The
+    /// page's lines and histories come in one query each, however many orders it holds.
+    public func page(_ filter: OrderFilter = OrderFilter(), limit: Int = 100, after cursor: PageCursor? = nil) throws -> Page<Order> {
+        let after = try cursor.map { try $0.parts(2) }.map { ($0[0], $0[1]) }
+        let size = min(max(1, limit), 10_000)
+        let orders = try database.read { db in
+            try Self.orders(try OrderStore.headers(filter, after: after, limit: size, in: db),
+                            settings: try SettingsService.current(in: db), in: db)
         }
+        let next = orders.count < size ? nil : orders.last.map { PageCursor([PickupTime.utc($0.pickupAt), $0.id.description]) }
+        return Page(items: orders, next: next)
+    }
+
+    /// Every order matching `filter`, by pickup time (page by page, each page in three queries).
+    public func list(_ filter: OrderFilter = OrderFilter()) throws -> [Order] {
+        var all: [Order] = []
+        var page = try page(filter, limit: 1_000)
+        all += page.items
+        while let next = page.next {
+            page = try self.page(filter, limit: 1_000, after: next)
+            all += page.items
+        }
+        return all
+    }
+
+    /// The instants a local calendar day (`YYYY-MM-DD`, pizzeria time) starts and ends: 23, 24
+    /// or 25 hours apart.
+    /// - Throws: ``ValidationError`` for the field `date`.
+    public func day(_ text: String) throws -> DateInterval {
+        let zone = try database.read { try SettingsService.current(in: $0) }.timeZone
+        guard let bounds = PickupTime.day(text, timeZone: zone) else {
+            throw ValidationError([FieldError(field: "date", message: "must be a date YYYY-MM-DD, not '\(text)'")])
+        }
+        return DateInterval(start: bounds.start, end: bounds.end)
     }
 
     /// Every slot of a day (`YYYY-MM-DD`, pizzeria time; today when `nil`) with its load. On a
@@ -228,50 +249,76 @@ public final class OrderService: Sendable {
     // MARK: - Lifecycle
 
     /// Moves the order to its next status: placed → preparing → ready → collected.
-    /// - Throws: ``OrderError/illegalTransition(orderID:from:action:)`` naming the current status.
-    public func advance(_ query: String) throws -> Order {
-        try change(query, action: "advance") { $0.next }
+    /// - Throws: ``OrderError/notFound(_:)``; ``OrderError/illegalTransition(orderID:from:action:)``
+    ///   naming the current status.
+    @discardableResult
+    public func advance(id: Order.ID) throws -> Order {
+        try change(id, action: .advance) { $0.next }
     }
 
     /// Cancels a placed or preparing order, which frees its pizzas' capacity.
-    /// - Throws: ``OrderError/illegalTransition(orderID:from:action:)`` naming the current status.
-    public func cancel(_ query: String) throws -> Order {
-        try change(query, action: "cancel") { $0.isCancellable ? .cancelled : nil }
+    /// - Throws: ``OrderError/notFound(_:)``; ``OrderError/illegalTransition(orderID:from:action:)``.
+    @discardableResult
+    public func cancel(id: Order.ID) throws -> Order {
+        try change(id, action: .cancel) { $0.isCancellable ? .cancelled : nil }
     }
 
-    private func change(_ query: String, action: String, target: (OrderStatus) -> OrderStatus?) throws -> Order {
+    private func change(_ id: Order.ID, action: OrderAction, target: (OrderStatus) -> OrderStatus?) throws -> Order {
         try database.write { db in
-            let header = try Self.findHeader(query, in: db)
+            guard let header = try OrderStore.header(id: id, in: db) else { throw OrderError.notFound(id.description) }
             guard let next = target(header.status), header.status.canChange(to: next),
                   try OrderStore.setStatus(id: header.id, from: header.status, to: next, in: db),
                   let updated = try OrderStore.header(id: header.id, in: db) else {
                 throw OrderError.illegalTransition(orderID: header.id, from: header.status, action: action)
             }
-            return try Self.order(updated, settings: try SettingsService.current(in: db), in: db)
+            return try Self.orders([updated], settings: try SettingsService.current(in: db), in: db)[0]
         }
+    }
+
+    // MARK: - The feed of changes
+
+    /// The order events after `cursor`, oldest first: each booking, status change and
+    /// cancellation, with the order as it is now. The cursor of the last event resumes the feed.
+    public func events(after cursor: Int64, limit: Int = 100) throws -> [OrderEvent] {
+        try database.read { db in
+            let rows = try OrderStore.events(after: cursor, limit: min(max(1, limit), 1_000), in: db)
+            guard !rows.isEmpty else { return [] }
+            let settings = try SettingsService.current(in: db)
+            var headers: [Order.ID: OrderStore.Header] = [:]
+            for row in rows where headers[row.orderID] == nil {
+                guard let header = try OrderStore.header(id: row.orderID, in: db) else {
+                    throw DataError.damagedRow(table: "order_status_events", id: String(row.id), problem: "its order is missing")
+                }
+                headers[row.orderID] = header
+            }
+            let orders = Dictionary(uniqueKeysWithValues: try Self.orders(Array(headers.values), settings: settings, in: db).map { ($0.id, $0) })
+            return try rows.map { row in
+                guard let order = orders[row.orderID] else {
+                    throw DataError.damagedRow(table: "order_status_events", id: String(row.id), problem: "its order is missing")
+                }
+                return OrderEvent(cursor: row.id, from: row.from, to: row.to, at: row.at, order: order)
+            }
+        }
+    }
+
+    /// The cursor of the newest event: a feed started from it sees only what happens next.
+    public func latestEventCursor() throws -> Int64 {
+        try database.read { try OrderStore.latestEvent(in: $0) }
     }
 
     // MARK: - Helpers
 
-    static func findHeader(_ query: String, in db: Connection) throws -> OrderStore.Header {
-        let text = query.trimmingWhitespace().lowercased()
-        if let exact = try OrderStore.header(id: text, in: db) { return exact }
-        if text.count >= 4 {
-            let ids = try OrderStore.ids(withPrefix: text, in: db)
-            if ids.count > 1 { throw OrderError.ambiguous(query: query, candidates: ids) }
-            if let id = ids.first, let header = try OrderStore.header(id: id, in: db) { return header }
+    /// Full orders for headers: their lines and histories in one query each.
+    static func orders(_ headers: [OrderStore.Header], settings: Settings, in db: Connection) throws -> [Order] {
+        guard !headers.isEmpty else { return [] }
+        let ids = headers.map(\.id)
+        let lines = try OrderStore.lines(of: ids, in: db)
+        let history = try OrderStore.history(of: ids, in: db)
+        return headers.map { header in
+            Order(id: header.id, userID: header.userID, handle: header.handle, pickupAt: header.pickupAt, status: header.status,
+                  lines: lines[header.id] ?? [], total: Money(cents: header.totalCents), idempotencyKey: header.key,
+                  createdAt: header.createdAt, updatedAt: header.updatedAt, history: history[header.id] ?? [],
+                  timeZone: settings.timeZone)
         }
-        throw OrderError.notFound(query: query)
-    }
-
-    static func order(_ header: OrderStore.Header, settings: Settings, in db: Connection) throws -> Order {
-        guard let pickupAt = PickupTime.fromUTC(header.pickupAt) else {
-            throw DataError.damagedRow(table: "orders", id: header.id, problem: "pickup_at '\(header.pickupAt)' is not a real UTC time")
-        }
-        return Order(id: header.id, handle: header.handle, pickupAt: pickupAt,
-              status: header.status, lines: try OrderStore.lines(of: header.id, in: db),
-              total: Money(cents: header.totalCents), idempotencyKey: header.key,
-              createdAt: header.createdAt, updatedAt: header.updatedAt,
-              history: try OrderStore.history(of: header.id, in: db), timeZone: settings.timeZone)
     }
 }

@@ -1,26 +1,40 @@
 import Foundation
 import PizzeriaStorage
 
-/// The SQL of orders. Functions take the connection of an open transaction.
+/// The SQL of orders. Functions take the connection of an open transaction; values are always
+/// bound. Column lists are constants, spliced in with `+` (never input).
 enum OrderStore {
+    /// An order's own row, before its lines and history are attached.
     struct Header {
-        let id: String
+        let id: Order.ID
+        let userID: User.ID
         let handle: String
-        let pickupAt: String
+        let pickupAt: Date
         let status: OrderStatus
         let totalCents: Int64
         let key: String?
         let fingerprint: String?
-        let createdAt: String
-        let updatedAt: String
+        let createdAt: Date
+        let updatedAt: Date
     }
 
+    /// The columns ``decodeHeader(_:)`` reads, in its order.
+    static let headerColumns = """
+        o.id, o.user_id, u.handle, o.pickup_at, o.status, o.total_cents, o.idempotency_key, o.request_fingerprint, \
+        o.created_at, o.updated_at
+        """
+    static let headerFrom = " FROM orders o JOIN users u ON u.id = o.user_id"
+
     static func decodeHeader(_ row: Row) throws -> Header {
-        let id = try row.string(0)
-        return Header(id: id, handle: try row.string(1), pickupAt: try row.string(2),
-               status: try status(try row.string(3), table: "orders", id: id), totalCents: try row.int64(4),
-               key: try row.optionalString(5), fingerprint: try row.optionalString(6),
-               createdAt: try row.string(7), updatedAt: try row.string(8))
+        let id: Order.ID = try row.id(0)
+        let pickupText = try row.string(3)
+        guard let pickupAt = PickupTime.fromUTC(pickupText) else {
+            throw DataError.damagedRow(table: "orders", id: id.description, problem: "pickup_at '\(pickupText)' is not a real UTC time")
+        }
+        return Header(id: id, userID: try row.id(1), handle: try row.string(2), pickupAt: pickupAt,
+                      status: try status(try row.string(4), table: "orders", id: id.description), totalCents: try row.int64(5),
+                      key: try row.optionalString(6), fingerprint: try row.optionalString(7),
+                      createdAt: try row.timestamp(8, table: "orders", id: id), updatedAt: try row.timestamp(9, table: "orders", id: id))
     }
 
     /// A stored status; anything else is a damaged row (the schema's CHECK makes it rare).
@@ -31,70 +45,85 @@ enum OrderStore {
         return status
     }
 
-    static func header(id: String, in db: Connection) throws -> Header? {
-        try db.fetchOne("""
-            SELECT o.id, u.handle, o.pickup_at, o.status, o.total_cents, o.idempotency_key,
-                   o.request_fingerprint, o.created_at, o.updated_at
-            FROM orders o JOIN users u ON u.id = o.user_id WHERE o.id = ?
-            """, [id], decodeHeader)
+    static func header(id: Order.ID, in db: Connection) throws -> Header? {
+        try db.fetchOne("SELECT " + headerColumns + headerFrom + " WHERE o.id = ?", [id], decodeHeader)
     }
 
     static func header(key: String, in db: Connection) throws -> Header? {
-        try db.fetchOne("""
-            SELECT o.id, u.handle, o.pickup_at, o.status, o.total_cents, o.idempotency_key,
-                   o.request_fingerprint, o.created_at, o.updated_at
-            FROM orders o JOIN users u ON u.id = o.user_id WHERE o.idempotency_key = ?
-            """, [key], decodeHeader)
+        try db.fetchOne("SELECT " + headerColumns + headerFrom + " WHERE o.idempotency_key = ?", [key], decodeHeader)
     }
 
-    static func ids(withPrefix prefix: String, in db: Connection) throws -> [String] {
+    static func ids(withPrefix prefix: String, in db: Connection) throws -> [Order.ID] {
         try db.fetchAll("SELECT id FROM orders WHERE id >= ? AND id < ? ORDER BY id LIMIT 10",
-                        [prefix, prefix + "\u{10FFFF}"]) { try $0.string(0) }
+                        [prefix, prefix + "\u{10FFFF}"]) { try $0.id(0) }
     }
 
-    /// Orders matching every given filter, by pickup time. Each filter adds a constant SQL
-    /// fragment with a `?`; values are bound.
-    static func headers(userID: String?, status: OrderStatus?, from: String?, to: String?, in db: Connection) throws -> [Header] {
+    // MARK: - Lists
+
+    /// A page of orders matching every given filter, by pickup time then id, after the keyset
+    /// `(pickupAt, id)`. Each filter adds a constant SQL fragment with a `?`; values are bound.
+    static func headers(_ filter: OrderFilter, after: (String, String)?, limit: Int, in db: Connection) throws -> [Header] {
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
-        if let userID { conditions.append("o.user_id = ?"); arguments.append(userID) }
-        if let status { conditions.append("o.status = ?"); arguments.append(status.rawValue) }
-        if let from { conditions.append("o.pickup_at >= ?"); arguments.append(from) }
-        if let to { conditions.append("o.pickup_at < ?"); arguments.append(to) }
-        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        return try db.fetchAll(headersSQL(filter: filter), arguments, decodeHeader)
+        if let user = filter.user { conditions.append("o.user_id = ?"); arguments.append(user) }
+        if let status = filter.status { conditions.append("o.status = ?"); arguments.append(status.rawValue) }
+        if let from = filter.pickupFrom { conditions.append("o.pickup_at >= ?"); arguments.append(PickupTime.utc(from)) }
+        if let to = filter.pickupBefore { conditions.append("o.pickup_at < ?"); arguments.append(PickupTime.utc(to)) }
+        if let (pickup, id) = after { conditions.append("(o.pickup_at, o.id) > (?, ?)"); arguments += [pickup, id] }
+        let filterSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return try db.fetchAll(headersSQL(filter: filterSQL) + " LIMIT ?", arguments + [limit], decodeHeader)
     }
 
     /// The list query for a `WHERE` clause made of the constant fragments above. In pickup order,
     /// ties by id: one of the `orders_by_…` indexes gives that order, so nothing is sorted.
     static func headersSQL(filter: String) -> String {
-        "SELECT o.id, u.handle, o.pickup_at, o.status, o.total_cents, o.idempotency_key, "
-            + "o.request_fingerprint, o.created_at, o.updated_at FROM orders o JOIN users u ON u.id = o.user_id"
-            + filter + " ORDER BY o.pickup_at, o.id"
+        "SELECT " + headerColumns + headerFrom + filter + " ORDER BY o.pickup_at, o.id"
     }
+
+    // MARK: - Lines and history, for one order or a whole page
 
     static let linesSQL = """
-        SELECT pizza_id, pizza_name, unit_price_cents, quantity FROM order_lines
-        WHERE order_id = ? ORDER BY line_no
+        SELECT order_id, pizza_id, pizza_name, unit_price_cents, quantity FROM order_lines
+        WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, line_no
         """
 
-    static func lines(of orderID: String, in db: Connection) throws -> [OrderLine] {
-        try db.fetchAll(linesSQL, [orderID]) { row in
-            OrderLine(pizzaID: try row.string(0), pizzaName: try row.string(1),
-                      unitPrice: Money(cents: try row.int64(2)), quantity: try row.int(3))
+    static let historySQL = """
+        SELECT order_id, from_status, to_status, at, id FROM order_status_events
+        WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, id
+        """
+
+    /// The lines of every order in `ids`, in one query (the ids travel as one JSON array).
+    static func lines(of ids: [Order.ID], in db: Connection) throws -> [Order.ID: [OrderLine]] {
+        var lines: [Order.ID: [OrderLine]] = [:]
+        try db.forEach(linesSQL, [jsonArray(ids)]) { row in
+            lines[try row.id(0), default: []].append(
+                OrderLine(pizzaID: try row.id(1), pizzaName: try row.string(2), unitPrice: Money(cents: try row.int64(3)),
+                          quantity: try row.int(4)))
         }
+        return lines
     }
 
-    static let historySQL = "SELECT from_status, to_status, at FROM order_status_events WHERE order_id = ? ORDER BY id"
-
-    static func history(of orderID: String, in db: Connection) throws -> [OrderStatusChange] {
-        try db.fetchAll(historySQL, [orderID]) { row in
-            OrderStatusChange(from: try row.optionalString(0).map { try status($0, table: "order_status_events", id: orderID) },
-                              to: try status(try row.string(1), table: "order_status_events", id: orderID), at: try row.string(2))
+    /// The status history of every order in `ids`, in one query.
+    static func history(of ids: [Order.ID], in db: Connection) throws -> [Order.ID: [OrderStatusChange]] {
+        var history: [Order.ID: [OrderStatusChange]] = [:]
+        try db.forEach(historySQL, [jsonArray(ids)]) { row in
+            let orderID: Order.ID = try row.id(0)
+            let eventID = try row.int64(4)
+            history[orderID, default: []].append(OrderStatusChange(
+                from: try row.optionalString(1).map { try status($0, table: "order_status_events", id: String(eventID)) },
+                to: try status(try row.string(2), table: "order_status_events", id: String(eventID)),
+                at: try row.timestamp(3, table: "order_status_events", id: eventID)))
         }
+        return history
     }
 
-    /// Pizzas booked in the slot starting at `pickupAt` by orders that are not cancelled.
+    /// `["id1","id2"]`: ids are UUID text, so no escaping is needed.
+    static func jsonArray(_ ids: [Order.ID]) -> String {
+        "[" + ids.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+    }
+
+    // MARK: - Slots
+
     static let slotLoadSQL = """
         SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
         WHERE o.pickup_at = ? AND o.status <> 'cancelled'
@@ -123,20 +152,30 @@ enum OrderStore {
         return loads
     }
 
-    static func insert(id: String, userID: String, pickupAt: String, key: String?, fingerprint: String?,
-                       lines: [OrderLine], in db: Connection) throws {
-        try db.run("INSERT INTO orders (id, user_id, pickup_at, idempotency_key, request_fingerprint) VALUES (?, ?, ?, ?, ?)",
-                   [id, userID, pickupAt, key, fingerprint])
+    // MARK: - Writing
+
+    /// Inserts the order and its lines (the schema's triggers check the capacity, keep the total
+    /// and record the first status event).
+    /// - Returns: the creation time the database gave it.
+    static func insert(id: Order.ID, userID: User.ID, pickupAt: String, key: String?, fingerprint: String?,
+                       lines: [OrderLine], in db: Connection) throws -> Date {
+        guard let created = try db.fetchOne("""
+            INSERT INTO orders (id, user_id, pickup_at, idempotency_key, request_fingerprint) VALUES (?, ?, ?, ?, ?)
+            RETURNING created_at
+            """, [id, userID, pickupAt, key, fingerprint], { try $0.timestamp(0, table: "orders", id: id) }) else {
+            throw DataError.damagedRow(table: "orders", id: id.description, problem: "the inserted row did not come back")
+        }
         for (number, line) in lines.enumerated() {
             try db.run("""
                 INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity)
                 VALUES (?, ?, ?, ?, ?, ?)
                 """, [id, number + 1, line.pizzaID, line.pizzaName, line.unitPrice.cents, line.quantity])
         }
+        return created
     }
 
     /// Compare-and-set status change; the trigger records the event.
-    static func setStatus(id: String, from: OrderStatus, to: OrderStatus, in db: Connection) throws -> Bool {
+    static func setStatus(id: Order.ID, from: OrderStatus, to: OrderStatus, in db: Connection) throws -> Bool {
         try db.run("UPDATE orders SET status = ? WHERE id = ? AND status = ?", [to.rawValue, id, from.rawValue]) == 1
     }
 
@@ -148,8 +187,27 @@ enum OrderStore {
             GROUP BY l.pizza_id, l.pizza_name
             ORDER BY 4 DESC, 2
             """, [from, to]) { row in
-            SalesReport.Row(pizzaID: try row.string(0), name: try row.string(1), quantity: try row.int(2),
+            SalesReport.Row(pizzaID: try row.id(0), name: try row.string(1), quantity: try row.int(2),
                             revenue: Money(cents: try row.int64(3)))
         }
+    }
+
+    // MARK: - Events
+
+    /// Status events after `cursor` (the append-only table's id), oldest first.
+    static func events(after cursor: Int64, limit: Int, in db: Connection) throws -> [(id: Int64, orderID: Order.ID, from: OrderStatus?, to: OrderStatus, at: Date)] {
+        try db.fetchAll("""
+            SELECT id, order_id, from_status, to_status, at FROM order_status_events WHERE id > ? ORDER BY id LIMIT ?
+            """, [cursor, limit]) { row in
+            let id = try row.int64(0)
+            return (id, try row.id(1), try row.optionalString(2).map { try status($0, table: "order_status_events", id: String(id)) },
+                    try status(try row.string(3), table: "order_status_events", id: String(id)),
+                    try row.timestamp(4, table: "order_status_events", id: id))
+        }
+    }
+
+    /// The newest event's cursor (0 when there is none).
+    static func latestEvent(in db: Connection) throws -> Int64 {
+        try db.fetchOne("SELECT coalesce(max(id), 0) FROM order_status_events") { try $0.int64(0) } ?? 0
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
 
 /// One pickup slot of a day and how full it is.
-public struct SlotUsage: Sendable, Hashable, Encodable {
-    /// Its start (UTC).
+public struct SlotUsage: Sendable, Hashable, Codable {
+    /// Its start.
     public let start: Date
-    /// `19:30`, pizzeria time.
+    /// `19:30`, pizzeria time (`02:30 +01:00` for an hour that happens twice that day).
     public let local: String
     /// Pizzas booked by orders that are not cancelled.
     public let booked: Int
@@ -12,6 +12,14 @@ public struct SlotUsage: Sendable, Hashable, Encodable {
     public let capacity: Int
     /// `capacity - booked`, never negative.
     public var remaining: Int { max(0, capacity - booked) }
+
+    /// A slot.
+    public init(start: Date, local: String, booked: Int, capacity: Int) {
+        self.start = start
+        self.local = local
+        self.booked = booked
+        self.capacity = capacity
+    }
 
     private enum CodingKeys: String, CodingKey { case start, local, booked, capacity, remaining }
 
@@ -24,21 +32,36 @@ public struct SlotUsage: Sendable, Hashable, Encodable {
         try container.encode(capacity, forKey: .capacity)
         try container.encode(remaining, forKey: .remaining)
     }
+
+    /// Reads the JSON shape.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(start: try container.decodeTimestamp(forKey: .start), local: try container.decode(String.self, forKey: .local),
+                  booked: try container.decode(Int.self, forKey: .booked), capacity: try container.decode(Int.self, forKey: .capacity))
+    }
 }
 
 /// Quantity and revenue per pizza over a period, from the orders' snapshots (cancelled orders
 /// excluded).
-public struct SalesReport: Sendable, Hashable, Encodable {
+public struct SalesReport: Sendable, Hashable, Codable {
     /// One pizza's sales (one row per name it was sold under).
-    public struct Row: Sendable, Hashable, Encodable {
+    public struct Row: Sendable, Hashable, Codable {
         /// The pizza's id.
-        public let pizzaID: String
+        public let pizzaID: Pizza.ID
         /// The name on the orders.
         public let name: String
         /// Pizzas sold.
         public let quantity: Int
         /// Σ quantity × unit price at booking.
         public let revenue: Money
+
+        /// A row.
+        public init(pizzaID: Pizza.ID, name: String, quantity: Int, revenue: Money) {
+            self.pizzaID = pizzaID
+            self.name = name
+            self.quantity = quantity
+            self.revenue = revenue
+        }
 
         private enum CodingKeys: String, CodingKey {
             case pizzaID = "pizza_id", name, quantity, revenue, revenueCents = "revenue_cents"
@@ -52,6 +75,13 @@ public struct SalesReport: Sendable, Hashable, Encodable {
             try container.encode(quantity, forKey: .quantity)
             try container.encode(revenue, forKey: .revenue, centsKey: .revenueCents)
         }
+
+        /// Reads the JSON shape.
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(pizzaID: try container.decode(Pizza.ID.self, forKey: .pizzaID), name: try container.decode(String.self, forKey: .name),
+                      quantity: try container.decode(Int.self, forKey: .quantity), revenue: try container.decodeMoney(centsKey: .revenueCents))
+        }
     }
 
     /// First day included (`YYYY-MM-DD`, pizzeria time), if limited.
@@ -64,6 +94,13 @@ public struct SalesReport: Sendable, Hashable, Encodable {
     public var quantity: Int { rows.reduce(0) { $0 + $1.quantity } }
     /// All revenue.
     public var revenue: Money { Money(cents: rows.reduce(0) { $0 + $1.revenue.cents }) }
+
+    /// A report.
+    public init(from: String?, to: String?, rows: [Row]) {
+        self.from = from
+        self.to = to
+        self.rows = rows
+    }
 
     private enum CodingKeys: String, CodingKey {
         case from, to, rows = "pizzas", quantity = "total_quantity", revenue = "total_revenue"
@@ -79,5 +116,32 @@ public struct SalesReport: Sendable, Hashable, Encodable {
         try container.encode(quantity, forKey: .quantity)
         try container.encode(revenue, forKey: .revenue, centsKey: .revenueCents)
         try container.encode("EUR", forKey: .currency)
+    }
+
+    /// Reads the JSON shape.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(from: try container.decodeIfPresent(String.self, forKey: .from), to: try container.decodeIfPresent(String.self, forKey: .to),
+                  rows: try container.decode([Row].self, forKey: .rows))
+    }
+}
+
+/// Which orders a list shows; every field given must match.
+public struct OrderFilter: Sendable, Hashable {
+    /// Orders of this user.
+    public var user: User.ID?
+    /// Orders in this status.
+    public var status: OrderStatus?
+    /// Pickups at or after this time.
+    public var pickupFrom: Date?
+    /// Pickups before this time.
+    public var pickupBefore: Date?
+
+    /// A filter; with no arguments, every order.
+    public init(user: User.ID? = nil, status: OrderStatus? = nil, pickupFrom: Date? = nil, pickupBefore: Date? = nil) {
+        self.user = user
+        self.status = status
+        self.pickupFrom = pickupFrom
+        self.pickupBefore = pickupBefore
     }
 }

@@ -85,18 +85,18 @@ public struct Settings: Sendable, Hashable, Encodable {
     }
 }
 
-/// A setting that `config set` can change, by its CLI key.
-public enum SettingKey: String, Sendable, CaseIterable {
-    /// `slot-minutes`: 1–60, dividing 60.
-    case slotMinutes = "slot-minutes"
-    /// `slot-capacity`: 1–10000 pizzas.
-    case slotCapacity = "slot-capacity"
-    /// `opening-hours`: `HH:MM-HH:MM`, opening before closing.
-    case openingHours = "opening-hours"
-    /// `time-zone`: an IANA name such as `Europe/Rome`, or `system` for the machine's.
-    case timeZone = "time-zone"
-    /// `booking-horizon-days`: 1–3650 days ahead.
-    case bookingHorizonDays = "booking-horizon-days"
+/// A setting that can be changed.
+public enum SettingKey: Sendable, Hashable, CaseIterable {
+    /// Minutes per pickup slot: 1–60, dividing 60.
+    case slotMinutes
+    /// Pizzas per slot: 1–10000.
+    case slotCapacity
+    /// Opening and closing time, every day.
+    case openingHours
+    /// The IANA time zone times are typed and shown in, or the machine's.
+    case timeZone
+    /// How many days ahead a pickup may be booked: 1–3650.
+    case bookingHorizonDays
 
     /// What values it takes, for errors and help.
     public var rule: String {
@@ -107,5 +107,80 @@ public enum SettingKey: String, Sendable, CaseIterable {
         case .timeZone: "an IANA time zone such as Europe/Rome, or 'system' for this machine's zone"
         case .bookingHorizonDays: "a whole number of days from 1 to 3650 (how far ahead a pickup may be booked)"
         }
+    }
+}
+
+/// One change of a setting, with a typed value.
+///
+/// ```swift
+/// try pizzeria.settings.update(.slotCapacity(10))
+/// try pizzeria.settings.update(.openingHours(opens: 18 * 60, closes: 23 * 60))
+/// ```
+public enum SettingsChange: Sendable, Hashable {
+    /// Minutes per slot (1–60, dividing 60).
+    case slotMinutes(Int)
+    /// Pizzas per slot (1–10000).
+    case slotCapacity(Int)
+    /// Opening and closing, minutes after local midnight (closing up to 1440, after opening).
+    case openingHours(opens: Int, closes: Int)
+    /// A time zone, or `nil` for the machine's.
+    case timeZone(TimeZone?)
+    /// Days ahead a pickup may be booked (1–3650).
+    case bookingHorizonDays(Int)
+
+    /// The setting it changes.
+    public var key: SettingKey {
+        switch self {
+        case .slotMinutes: .slotMinutes
+        case .slotCapacity: .slotCapacity
+        case .openingHours: .openingHours
+        case .timeZone: .timeZone
+        case .bookingHorizonDays: .bookingHorizonDays
+        }
+    }
+
+    /// Whether the value keeps its key's rule.
+    var isValid: Bool {
+        switch self {
+        case .slotMinutes(let minutes): (1...60).contains(minutes) && 60 % minutes == 0
+        case .slotCapacity(let capacity): (1...10_000).contains(capacity)
+        case .openingHours(let opens, let closes): opens >= 0 && opens < closes && opens < 24 * 60 && closes <= 24 * 60
+        case .timeZone: true
+        case .bookingHorizonDays(let days): (1...3650).contains(days)
+        }
+    }
+
+    /// Parses a value as people type it: numbers, `HH:MM-HH:MM`, an IANA zone or `system`.
+    /// - Throws: ``SettingsError/invalidValue(key:value:)``.
+    public static func parse(_ key: SettingKey, _ text: String) throws -> SettingsChange {
+        let value = text.trimmingWhitespace()
+        let invalid = SettingsError.invalidValue(key: key, value: value)
+        let change: SettingsChange
+        switch key {
+        case .slotMinutes: change = .slotMinutes(try Int(value).orThrow(invalid))
+        case .slotCapacity: change = .slotCapacity(try Int(value).orThrow(invalid))
+        case .bookingHorizonDays: change = .bookingHorizonDays(try Int(value).orThrow(invalid))
+        case .openingHours:
+            let parts = value.split(separator: "-").map { String($0).trimmingWhitespace() }
+            guard parts.count == 2, let opens = Settings.minutes(parts[0]), let closes = Settings.minutes(parts[1]) else { throw invalid }
+            change = .openingHours(opens: opens, closes: closes)
+        case .timeZone:
+            if value.lowercased() == "system" {
+                change = .timeZone(nil)
+            } else {
+                guard !value.isEmpty, let zone = TimeZone(identifier: value) else { throw invalid }
+                change = .timeZone(zone)
+            }
+        }
+        guard change.isValid else { throw invalid }
+        return change
+    }
+}
+
+extension Optional {
+    /// The value, or `error` thrown.
+    func orThrow(_ error: @autoclosure () -> any Error) throws -> Wrapped {
+        guard let self else { throw error() }
+        return self
     }
 }

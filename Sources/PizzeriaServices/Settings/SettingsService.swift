@@ -37,44 +37,27 @@ public final class SettingsService: Sendable {
     }
 
     /// Changes one setting.
-    /// - Throws: ``ValidationError`` naming the key and the rule when `value` is not valid;
-    ///   ``SettingsError/conflictsWithBookings(key:slots:)`` naming the future slots the new
-    ///   value would break. Nothing changes when it throws.
+    /// - Throws: ``SettingsError/invalidValue(key:value:)`` when the value breaks its rule;
+    ///   ``SettingsError/conflictsWithBookings(key:slots:)`` naming the future slots the new value
+    ///   would break. Nothing changes when it throws.
     @discardableResult
-    public func set(_ key: SettingKey, to value: String) throws -> Settings {
-        let text = value.trimmingWhitespace()
-        let invalid = ValidationError([FieldError(field: key.rawValue, message: "must be \(key.rule), not '\(text)'")])
+    public func update(_ change: SettingsChange) throws -> Settings {
+        guard change.isValid else { throw SettingsError.invalidValue(key: change.key, value: "\(change)") }
         let now = now()
         return try database.write { db in
             let old = try Self.current(in: db)
             var new = (old.slotMinutes, old.slotCapacity, old.opensAt, old.closesAt, old.storedTimeZone, old.bookingHorizonDays)
-            switch key {
-            case .slotMinutes:
-                guard let minutes = Int(text), (1...60).contains(minutes), 60 % minutes == 0 else { throw invalid }
-                new.0 = minutes
-            case .slotCapacity:
-                guard let capacity = Int(text), (1...10_000).contains(capacity) else { throw invalid }
-                new.1 = capacity
-            case .openingHours:
-                let parts = text.split(separator: "-").map { String($0).trimmingWhitespace() }
-                guard parts.count == 2, let opens = Settings.minutes(parts[0]), let closes = Settings.minutes(parts[1]),
-                      opens < closes, opens < 24 * 60 else { throw invalid }
-                (new.2, new.3) = (opens, closes)
-            case .timeZone:
-                if text.lowercased() == "system" {
-                    new.4 = nil
-                } else {
-                    guard !text.isEmpty, TimeZone(identifier: text) != nil else { throw invalid }
-                    new.4 = text
-                }
-            case .bookingHorizonDays:
-                guard let days = Int(text), (1...3650).contains(days) else { throw invalid }
-                new.5 = days
+            switch change {
+            case .slotMinutes(let minutes): new.0 = minutes
+            case .slotCapacity(let capacity): new.1 = capacity
+            case .openingHours(let opens, let closes): (new.2, new.3) = (opens, closes)
+            case .timeZone(let zone): new.4 = zone?.identifier
+            case .bookingHorizonDays(let days): new.5 = days
             }
             let settings = Settings(slotMinutes: new.0, slotCapacity: new.1, opensAt: new.2, closesAt: new.3,
                                     storedTimeZone: new.4, bookingHorizonDays: new.5)
             let broken = try Self.futureSlotsBroken(by: settings, after: now, in: db)
-            guard broken.isEmpty else { throw SettingsError.conflictsWithBookings(key: key, slots: broken) }
+            guard broken.isEmpty else { throw SettingsError.conflictsWithBookings(key: change.key, slots: broken) }
             try db.run("""
                 UPDATE settings SET slot_minutes = ?, slot_capacity = ?, opens_at = ?, closes_at = ?, time_zone = ?,
                        booking_horizon_days = ?, updated_at = ? WHERE id = 1
@@ -82,6 +65,12 @@ public final class SettingsService: Sendable {
                       settings.storedTimeZone, settings.bookingHorizonDays, Timestamp.string(from: now)])
             return settings
         }
+    }
+
+    /// Changes one setting from text as people type it (see ``SettingsChange/parse(_:_:)``).
+    @discardableResult
+    public func update(_ key: SettingKey, parsing text: String) throws -> Settings {
+        try update(try SettingsChange.parse(key, text))
     }
 
     /// Future slots with bookings that `settings` would break: each `local time: problem`.
@@ -104,18 +93,27 @@ public final class SettingsService: Sendable {
 
 /// Why a settings change was refused.
 public enum SettingsError: PizzeriaFailure, Equatable {
+    /// The value breaks the setting's rule (``SettingKey/rule``).
+    case invalidValue(key: SettingKey, value: String)
     /// Orders already booked for these future slots would no longer fit.
     case conflictsWithBookings(key: SettingKey, slots: [String])
 
-    /// Refused by the current state.
-    public var category: FailureCategory { .refused }
+    /// Invalid input, or refused by the current state.
+    public var category: FailureCategory {
+        switch self {
+        case .invalidValue: .invalidInput
+        case .conflictsWithBookings: .refused
+        }
+    }
 
     /// A sentence for people.
     public var description: String {
         switch self {
+        case .invalidValue(let key, let value):
+            return "\(key): must be \(key.rule), not '\(value)'"
         case .conflictsWithBookings(let key, let slots):
             let shown = slots.prefix(5).joined(separator: ", ") + (slots.count > 5 ? ", and \(slots.count - 5) more" : "")
-            return "\(key.rawValue): the new value does not fit \(slots.count) future slot\(slots.count == 1 ? "" : "s") already booked: \(shown)"
+            return "\(key): the new value does not fit \(slots.count) future slot\(slots.count == 1 ? "" : "s") already booked: \(shown)"
         }
     }
 }

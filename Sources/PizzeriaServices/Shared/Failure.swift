@@ -19,17 +19,11 @@ public enum FailureCategory: Sendable, Equatable {
     case `internal`
 }
 
-/// An error of the service layer: a category, a sentence for people and, where one helps, a hint.
+/// An error of the service layer: a category and a sentence in the domain's words. Front ends
+/// add their own advice (the CLI's hints name its commands).
 public protocol PizzeriaFailure: Error, CustomStringConvertible {
     /// How front ends should treat it.
     var category: FailureCategory { get }
-    /// What to do about it, when there is something to say.
-    var hint: String? { get }
-}
-
-extension PizzeriaFailure {
-    /// No hint by default.
-    public var hint: String? { nil }
 }
 
 /// One rule broken by one field of an input, such as `name: must not be empty`.

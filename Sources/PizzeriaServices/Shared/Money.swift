@@ -113,15 +113,6 @@ public struct Money: Sendable, Hashable, Comparable, Codable, CustomStringConver
     }
 }
 
-extension KeyedEncodingContainer {
-    /// Writes money the one way every JSON shape does: `"6.00"` under `key` and integer cents
-    /// under `centsKey` (both `null` for `nil`).
-    mutating func encode(_ money: Money?, forKey key: Key, centsKey: Key) throws {
-        try encode(money?.plain, forKey: key)
-        try encode(money?.cents, forKey: centsKey)
-    }
-}
-
 extension Character {
     /// `0`…`9` only; other scripts' digits are not amounts here.
     var isASCIIDigit: Bool { isASCII && isNumber }

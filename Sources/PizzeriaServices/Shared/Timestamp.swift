@@ -5,7 +5,7 @@ import Foundation
 public enum Timestamp {
     /// `date` as `YYYY-MM-DDTHH:MM:SS.sssZ`.
     public static func string(from date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         var seconds = time_t(milliseconds / 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)

@@ -1,18 +1,48 @@
+import Foundation
+
 /// A person using the app or booking orders, named by a handle.
 ///
 /// JSON: `{"id", "handle", "display_name", "created_at"}`.
-public struct User: Sendable, Hashable, Identifiable, Encodable {
-    /// Lowercase UUID text.
-    public let id: String
+public struct User: Sendable, Hashable, Identifiable, Codable {
+    /// A user's id.
+    public typealias ID = Identifier<User>
+
+    /// Its id.
+    public let id: ID
     /// 1–32 characters of `a-z 0-9 . _ -`, lowercase, unique.
     public let handle: String
     /// Optional name for people.
     public let displayName: String?
-    /// When it was added (ISO-8601 UTC).
-    public let createdAt: String
+    /// When it was added.
+    public let createdAt: Date
+
+    /// A user; stores use it when reading rows.
+    public init(id: ID, handle: String, displayName: String?, createdAt: Date) {
+        self.id = id
+        self.handle = handle
+        self.displayName = displayName
+        self.createdAt = createdAt
+    }
 
     private enum CodingKeys: String, CodingKey {
         case id, handle, displayName = "display_name", createdAt = "created_at"
+    }
+
+    /// The documented JSON shape.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(handle, forKey: .handle)
+        try container.encode(displayName, forKey: .displayName)
+        try container.encodeTimestamp(createdAt, forKey: .createdAt)
+    }
+
+    /// Reads the documented JSON shape.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decode(ID.self, forKey: .id), handle: try container.decode(String.self, forKey: .handle),
+                  displayName: try container.decodeIfPresent(String.self, forKey: .displayName),
+                  createdAt: try container.decodeTimestamp(forKey: .createdAt))
     }
 }
 
@@ -61,8 +91,8 @@ public enum UserRules {
 
 /// Why a user lookup or change was refused.
 public enum UserError: PizzeriaFailure, Equatable {
-    /// No user has this handle.
-    case notFound(handle: String)
+    /// No user has this id or handle.
+    case notFound(_ reference: String)
     /// The handle is taken.
     case duplicateHandle(String)
 
@@ -77,16 +107,8 @@ public enum UserError: PizzeriaFailure, Equatable {
     /// A sentence for people.
     public var description: String {
         switch self {
-        case .notFound(let handle): "no user with handle '\(handle)'"
+        case .notFound(let reference): "no user with handle or id '\(reference)'"
         case .duplicateHandle(let handle): "handle: '\(handle)' is already taken"
-        }
-    }
-
-    /// What to do next.
-    public var hint: String? {
-        switch self {
-        case .notFound(let handle): "add it with `pizzeria user add \(UserRules.normalizeHandle(handle))`, or see `pizzeria user list`"
-        case .duplicateHandle: nil
         }
     }
 }

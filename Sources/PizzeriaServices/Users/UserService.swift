@@ -1,8 +1,8 @@
 import Foundation
 import PizzeriaStorage
 
-/// Users: adding, listing, looking up by handle. Orders and navigation name users by handle,
-/// and an unknown handle is always an error, never a silent creation.
+/// Users: adding, listing, finding by id or handle. An unknown user is always an error, never a
+/// silent creation. Thread-safe; each method has an `async` twin.
 public final class UserService: Sendable {
     let database: Database
 
@@ -21,10 +21,7 @@ public final class UserService: Sendable {
         guard problems.isEmpty else { throw ValidationError(problems) }
         return try database.write { db in
             guard try UserStore.user(handle: handle, in: db) == nil else { throw UserError.duplicateHandle(handle) }
-            let id = UUID().uuidString.lowercased()
-            try UserStore.insert(id: id, handle: handle, displayName: name, in: db)
-            guard let user = try UserStore.user(id: id, in: db) else { throw UserError.notFound(handle: handle) }
-            return user
+            return try UserStore.insert(id: .random(), handle: handle, displayName: name, in: db)
         }
     }
 
@@ -33,9 +30,21 @@ public final class UserService: Sendable {
         try database.read { try UserStore.list(in: $0) }
     }
 
-    /// The user with `handle` (any case).
-    /// - Throws: ``UserError/notFound(handle:)``.
-    public func find(_ handle: String) throws -> User {
-        try database.read { try UserStore.required(handle: handle, in: $0) }
+    /// Up to `limit` users by handle, starting after `cursor`.
+    public func page(limit: Int = 100, after cursor: PageCursor? = nil) throws -> Page<User> {
+        let after = try cursor?.parts(1)[0] ?? ""
+        let size = max(1, limit)
+        let users = try database.read { try UserStore.list(after: after, limit: size, in: $0) }
+        return Page(items: users, next: users.count < size ? nil : users.last.map { PageCursor([$0.handle]) })
+    }
+
+    /// The user with this id, or `nil`.
+    public func user(id: User.ID) throws -> User? {
+        try database.read { try UserStore.user(id: id, in: $0) }
+    }
+
+    /// The user with this handle (in any case), or `nil`.
+    public func user(handle: String) throws -> User? {
+        try database.read { try UserStore.user(handle: handle, in: $0) }
     }
 }

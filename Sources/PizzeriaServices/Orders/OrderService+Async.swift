@@ -1,0 +1,70 @@
+import Foundation
+
+/// The `async` API of ``OrderService``: each method runs its synchronous twin on the database's own
+/// threads (reads concurrently, writes batched on the writer thread into one commit) and
+/// suspends the caller meanwhile, so Swift's cooperative thread pool is never blocked. A task
+/// cancelled before its work starts throws `CancellationError` and changes nothing.
+extension OrderService {
+    /// The `async` form of ``place(_:)``, run on the database's own threads.
+    @discardableResult
+    public func place(_ request: OrderRequest) async throws -> (order: Order, created: Bool) {
+        try await database.perform(.write) { try self.place(request) }
+    }
+
+    /// The `async` form of ``pickup(parsing:)``, run on the database's own threads.
+    public func pickup(parsing text: String) async throws -> Date {
+        try await database.perform(.read) { try self.pickup(parsing: text) }
+    }
+
+    /// The `async` form of ``order(id:)``, run on the database's own threads.
+    public func order(id: Order.ID) async throws -> Order? {
+        try await database.perform(.read) { try self.order(id: id) }
+    }
+
+    /// The `async` form of ``page(_:limit:after:)``, run on the database's own threads.
+    public func page(_ filter: OrderFilter = OrderFilter(), limit: Int = 100, after cursor: PageCursor? = nil) async throws -> Page<Order> {
+        try await database.perform(.read) { try self.page(filter, limit: limit, after: cursor) }
+    }
+
+    /// The `async` form of ``list(_:)``, run on the database's own threads.
+    public func list(_ filter: OrderFilter = OrderFilter()) async throws -> [Order] {
+        try await database.perform(.read) { try self.list(filter) }
+    }
+
+    /// The `async` form of ``day(_:)``, run on the database's own threads.
+    public func day(_ text: String) async throws -> DateInterval {
+        try await database.perform(.read) { try self.day(text) }
+    }
+
+    /// The `async` form of ``slots(day:)``, run on the database's own threads.
+    public func slots(day: String? = nil) async throws -> [SlotUsage] {
+        try await database.perform(.read) { try self.slots(day: day) }
+    }
+
+    /// The `async` form of ``sales(from:to:)``, run on the database's own threads.
+    public func sales(from: String? = nil, to: String? = nil) async throws -> SalesReport {
+        try await database.perform(.read) { try self.sales(from: from, to: to) }
+    }
+
+    /// The `async` form of ``advance(id:)``, run on the database's own threads.
+    @discardableResult
+    public func advance(id: Order.ID) async throws -> Order {
+        try await database.perform(.write) { try self.advance(id: id) }
+    }
+
+    /// The `async` form of ``cancel(id:)``, run on the database's own threads.
+    @discardableResult
+    public func cancel(id: Order.ID) async throws -> Order {
+        try await database.perform(.write) { try self.cancel(id: id) }
+    }
+
+    /// The `async` form of ``events(after:limit:)``, run on the database's own threads.
+    public func events(after cursor: Int64, limit: Int = 100) async throws -> [OrderEvent] {
+        try await database.perform(.read) { try self.events(after: cursor, limit: limit) }
+    }
+
+    /// The `async` form of ``latestEventCursor()``, run on the database's own threads.
+    public func latestEventCursor() async throws -> Int64 {
+        try await database.perform(.read) { try self.latestEventCursor() }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import PizzeriaStorage
+
+/// A live feed of changes read from an append-only table by its integer key: every change made
+/// by any process, in commit order, resumable from a cursor. It wakes at once when this process
+/// commits, and polls (cheaply: one indexed query) for other processes' commits. It ends — the
+/// loop finishes — when the task is cancelled.
+///
+/// ```swift
+/// for try await event in pizzeria.orders.feed() {   // from now on
+///     print(event.kind, event.order.id)             // event.cursor resumes the feed later
+/// }
+/// ```
+public struct ChangeFeed<Event: Sendable>: AsyncSequence, Sendable {
+    /// The events, oldest first.
+    public typealias Element = Event
+
+    let start: Int64
+    let pollInterval: Duration
+    let signal: CommitSignal
+    let fetch: @Sendable (Int64) async throws -> [Event]
+    let cursor: @Sendable (Event) -> Int64
+
+    /// The iterator.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(feed: self, position: start)
+    }
+
+    /// Reads batches of events and hands them out one at a time.
+    public struct Iterator: AsyncIteratorProtocol {
+        let feed: ChangeFeed
+        var position: Int64
+        var buffer: [Event] = []
+
+        /// The next event; `nil` once the task is cancelled.
+        public mutating func next() async throws -> Event? {
+            while buffer.isEmpty {
+                if Task.isCancelled { return nil }
+                let batch: [Event]
+                do {
+                    batch = try await feed.fetch(position)
+                } catch is CancellationError {
+                    return nil
+                }
+                if let last = batch.last {
+                    position = feed.cursor(last)
+                    buffer = batch
+                } else {
+                    await Self.wait(for: feed.signal, upTo: feed.pollInterval)
+                }
+            }
+            return buffer.removeFirst()
+        }
+
+        /// Until this process commits, or the poll interval passes, or the task is cancelled.
+        static func wait(for signal: CommitSignal, upTo interval: Duration) async {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await signal.next() }
+                group.addTask { try? await Task.sleep(for: interval) }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+}
+
+extension OrderService {
+    /// Every booking, status change and cancellation after `cursor` (from now on when `nil`), by
+    /// any process, as it happens. See ``ChangeFeed``.
+    public func feed(after cursor: Int64? = nil, pollInterval: Duration = .milliseconds(200)) async throws -> ChangeFeed<OrderEvent> {
+        let start: Int64
+        if let cursor { start = cursor } else { start = try await latestEventCursor() }
+        return ChangeFeed(start: start, pollInterval: pollInterval, signal: database.commits,
+                          fetch: { [self] position in try await events(after: position) }, cursor: \.cursor)
+    }
+}
+
+extension MenuService {
+    /// Every change to the menu (added, edited, archived, restored) after `cursor` (from now on
+    /// when `nil`), by any process, as it happens. See ``ChangeFeed``.
+    public func feed(after cursor: Int64? = nil, pollInterval: Duration = .milliseconds(200)) async throws -> ChangeFeed<MenuEvent> {
+        let start: Int64
+        if let cursor { start = cursor } else { start = try await latestEventCursor() }
+        return ChangeFeed(start: start, pollInterval: pollInterval, signal: database.commits,
+                          fetch: { [self] position in try await events(after: position) }, cursor: \.cursor)
+    }
+}

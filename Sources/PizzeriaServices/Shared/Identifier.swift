@@ -1,0 +1,80 @@
+import Foundation
+import PizzeriaStorage
+
+/// A typed id: `Pizza.ID`, `Order.ID` and `User.ID` are distinct types over a UUID, so one can
+/// never be passed where another is expected.
+///
+/// Written as lowercase UUID text (in the database, in JSON, by `description`); read in any case,
+/// since Swift's `JSONEncoder` writes `UUID`s in uppercase.
+///
+/// ```swift
+/// let id = Pizza.ID("3D83A1B2-0C5E-4F7A-9B1D-2E3F4A5B6C7D")   // an id, or nil
+/// try pizzeria.menu.pizza(id: id!)
+/// ```
+public struct Identifier<Entity>: Hashable, Comparable, Sendable, Codable, LosslessStringConvertible {
+    /// The UUID.
+    public let uuid: UUID
+
+    /// The id of a UUID.
+    public init(uuid: UUID) { self.uuid = uuid }
+
+    /// Parses UUID text in any case; `nil` for anything else.
+    public init?(_ description: String) {
+        guard description.utf8.count == 36, let uuid = UUID(uuidString: description) else { return nil }
+        self.uuid = uuid
+    }
+
+    /// A new random (version 4) id. Drawn from the system's random generator (`getrandom` on
+    /// Linux), without opening `/dev/urandom` for each id as Foundation's `UUID()` does there.
+    public static func random() -> Self {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = (generator.next() as UInt64, generator.next() as UInt64)
+        return withUnsafeMutableBytes(of: &bytes) { raw in
+            raw[6] = (raw[6] & 0x0F) | 0x40  // version 4
+            raw[8] = (raw[8] & 0x3F) | 0x80  // RFC 4122 variant
+            return Self(uuid: UUID(uuid: (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
+                                          raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15])))
+        }
+    }
+
+    /// Lowercase UUID text, as stored.
+    public var description: String { uuid.uuidString.lowercased() }
+
+    /// Ordered as their text is (as the database orders them).
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.description < rhs.description }
+
+    /// Reads UUID text in any case.
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let id = Self(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not a UUID"))
+        }
+        self = id
+    }
+
+    /// Writes lowercase UUID text.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+extension Identifier: DatabaseValueConvertible {
+    /// Bound as lowercase text.
+    public var databaseValue: DatabaseValue { .text(description) }
+
+    /// Reads stored text.
+    public init(databaseValue: DatabaseValue) throws {
+        guard case .text(let text) = databaseValue, let id = Self(text) else {
+            throw DatabaseError.typeMismatchValue("a UUID")
+        }
+        self = id
+    }
+}
+
+extension Row {
+    /// A UUID column as a typed id.
+    func id<Entity>(_ index: Int, as type: Identifier<Entity>.Type = Identifier<Entity>.self) throws -> Identifier<Entity> {
+        try get(index)
+    }
+}

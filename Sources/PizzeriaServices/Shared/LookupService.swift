@@ -1,0 +1,81 @@
+import PizzeriaStorage
+
+/// The forgiving lookups people use at a keyboard: a pizza by id, name or id prefix; an order
+/// by id or id prefix; a user by handle or id. The CLI resolves what admins type through this,
+/// then calls the exact-id APIs; a program should keep ids and use those directly.
+public final class LookupService: Sendable {
+    let database: Database
+
+    init(database: Database) { self.database = database }
+
+    /// The shortest id prefix accepted.
+    public static let minimumPrefix = 4
+
+    /// The pizza `query` names: its id (any case), its name ignoring case, or a unique prefix of
+    /// at least four characters of its id — in that order of precedence.
+    /// - Throws: ``MenuError/notFound(_:)``, or ``MenuError/ambiguous(query:candidates:)``
+    ///   listing the pizzas a prefix matches.
+    public func pizza(_ query: String) throws -> Pizza {
+        try database.read { try Self.pizza(query, in: $0) }
+    }
+
+    /// The order `query` names: its id (any case) or a unique prefix of at least four characters.
+    /// - Throws: ``OrderError/notFound(_:)``, ``OrderError/ambiguous(query:candidates:)``.
+    public func order(_ query: String) throws -> Order {
+        try database.read { db in
+            let id = try Self.orderID(query, in: db)
+            guard let header = try OrderStore.header(id: id, in: db) else { throw OrderError.notFound(query) }
+            return try OrderService.orders([header], settings: try SettingsService.current(in: db), in: db)[0]
+        }
+    }
+
+    /// The user `reference` names: a handle (any case) or an id.
+    /// - Throws: ``UserError/notFound(_:)``.
+    public func user(_ reference: String) throws -> User {
+        try database.read { try Self.user(reference, in: $0) }
+    }
+
+    /// `pizza:PIZZA` or `order:ORDER` as a route, each part looked up as above.
+    /// - Throws: ``NavigationError/malformedRoute(_:)``; not-found errors.
+    public func route(_ text: String) throws -> Route {
+        guard let colon = text.firstIndex(of: ":") else { throw NavigationError.malformedRoute(text) }
+        let kind = text[..<colon].lowercased(), reference = String(text[text.index(after: colon)...])
+        guard kind == "pizza" || kind == "order", !reference.isEmpty else { throw NavigationError.malformedRoute(text) }
+        return try database.read { db in try Self.route(kind: kind, reference: reference, in: db) }
+    }
+
+    // MARK: - Inside a transaction
+
+    static func pizza(_ query: String, in db: Connection) throws -> Pizza {
+        let trimmed = query.trimmingWhitespace()
+        if let id = Pizza.ID(trimmed), let exact = try PizzaStore.pizza(id: id, in: db) { return exact }
+        if let named = try PizzaStore.sameName(as: trimmed, in: db) { return named }
+        if trimmed.count >= minimumPrefix {
+            let matches = try PizzaStore.withIDPrefix(trimmed.lowercased(), limit: 10, in: db)
+            if matches.count == 1 { return matches[0] }
+            if matches.count > 1 { throw MenuError.ambiguous(query: query, candidates: matches) }
+        }
+        throw MenuError.notFound(query)
+    }
+
+    static func orderID(_ query: String, in db: Connection) throws -> Order.ID {
+        let text = query.trimmingWhitespace().lowercased()
+        if let id = Order.ID(text), try OrderStore.header(id: id, in: db) != nil { return id }
+        if text.count >= minimumPrefix {
+            let ids = try OrderStore.ids(withPrefix: text, in: db)
+            if ids.count > 1 { throw OrderError.ambiguous(query: query, candidates: ids) }
+            if let id = ids.first { return id }
+        }
+        throw OrderError.notFound(query)
+    }
+
+    static func user(_ reference: String, in db: Connection) throws -> User {
+        if let user = try UserStore.user(handle: reference, in: db) { return user }
+        if let id = User.ID(reference.trimmingWhitespace()), let user = try UserStore.user(id: id, in: db) { return user }
+        throw UserError.notFound(reference)
+    }
+
+    static func route(kind: String, reference: String, in db: Connection) throws -> Route {
+        kind == "pizza" ? .pizza(id: try pizza(reference, in: db).id) : .order(id: try orderID(reference, in: db))
+    }
+}

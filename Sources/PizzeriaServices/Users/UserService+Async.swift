@@ -1,0 +1,33 @@
+import Foundation
+
+/// The `async` API of ``UserService``: each method runs its synchronous twin on the database's own
+/// threads (reads concurrently, writes batched on the writer thread into one commit) and
+/// suspends the caller meanwhile, so Swift's cooperative thread pool is never blocked. A task
+/// cancelled before its work starts throws `CancellationError` and changes nothing.
+extension UserService {
+    /// The `async` form of ``add(handle:displayName:)``, run on the database's own threads.
+    @discardableResult
+    public func add(handle: String, displayName: String? = nil) async throws -> User {
+        try await database.perform(.write) { try self.add(handle: handle, displayName: displayName) }
+    }
+
+    /// The `async` form of ``list()``, run on the database's own threads.
+    public func list() async throws -> [User] {
+        try await database.perform(.read) { try self.list() }
+    }
+
+    /// The `async` form of ``page(limit:after:)``, run on the database's own threads.
+    public func page(limit: Int = 100, after cursor: PageCursor? = nil) async throws -> Page<User> {
+        try await database.perform(.read) { try self.page(limit: limit, after: cursor) }
+    }
+
+    /// The `async` form of ``user(id:)``, run on the database's own threads.
+    public func user(id: User.ID) async throws -> User? {
+        try await database.perform(.read) { try self.user(id: id) }
+    }
+
+    /// The `async` form of ``user(handle:)``, run on the database's own threads.
+    public func user(handle: String) async throws -> User? {
+        try await database.perform(.read) { try self.user(handle: handle) }
+    }
+}
