@@ -57,7 +57,7 @@ struct EdgeCommandTests {
         #expect((imported?["dropped"] as? [Any])?.isEmpty == true)
 
         let mixed = cli.directory.path("mixed.json")
-        try Data(#"[{"pizza":{"id":"nope"}}, {"foo": 1}, 42]"#.utf8).write(to: URL(fileURLWithPath: mixed))
+        try Data(#"[{"pizza":{"id":"\#(ids[0])"}}, {"foo": 1}, 42]"#.utf8).write(to: URL(fileURLWithPath: mixed))
         let refused = try cli.run("nav", "import", "marco", mixed, "--format", "routes")
         #expect(refused.status == 65 && refused.stderr.contains("element 2 is not a route"), "\(refused)")
         let gone = cli.directory.path("gone.json")

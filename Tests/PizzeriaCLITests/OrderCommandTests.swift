@@ -36,7 +36,7 @@ struct OrderCommandTests {
         let shown = try cli.json("user", "show", "anna") as? [String: Any]
         #expect((shown?["orders"] as? [Any])?.count == 1)
         let unknown = try cli.run("user", "show", "nobody")
-        #expect(unknown.status == 66 && unknown.stderr.contains("no user with handle 'nobody'"))
+        #expect(unknown.status == 66 && unknown.stderr.contains("no user with handle or id 'nobody'"))
         let order = try cli.run("order", "place", "nobody", "--pickup", "\(Self.tomorrow)T19:00", "Margherita")
         #expect(order.status == 66, "\(order)")
     }

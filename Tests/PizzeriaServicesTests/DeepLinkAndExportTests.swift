@@ -9,9 +9,9 @@ struct DeepLinkAndExportTests {
     @Test("deep links replace the whole stack: ids, prefixes, names, several routes")
     func validLinks() throws {
         let f = try NavigationFixture()
-        try f.router.push("anna", [f.marinara, f.marinara])
+        try f.router.push(f.anna, [f.marinara, f.marinara])
         _ = try f.pizzeria.menu.save(PizzaDraft(mode: .add, name: "Quattro Formaggi", price: Money(cents: 950)))
-        let quattro = Route.pizza(id: try f.pizzeria.menu.find("Quattro Formaggi").id)
+        let quattro = Route.pizza(id: try f.pizzeria.lookup.pizza("Quattro Formaggi").id)
         let cases: [(String, [Route])] = [
             ("pizzeria://pizza/\(f.margherita.id)", [f.margherita]),
             ("pizzeria://order/\(f.order.id)", [f.order]),
@@ -25,10 +25,10 @@ struct DeepLinkAndExportTests {
             ("PIZZERIA://Pizza/porcini", [f.porcini]),
         ]
         for (url, expected) in cases {
-            let state = try f.router.open("anna", url: url)
+            let state = try f.router.open(f.anna, url: url)
             #expect(state.path.map(\.route) == expected, "\(url)")
         }
-        #expect(try f.router.history(of: "anna", limit: 1).first?.detail == "PIZZERIA://Pizza/porcini")
+        #expect(try f.router.history(of: f.anna, limit: 1).first?.detail == "PIZZERIA://Pizza/porcini")
     }
 
     @Test("malformed links, unknown kinds and unresolvable ids are refused and change nothing", arguments: [
@@ -41,26 +41,29 @@ struct DeepLinkAndExportTests {
     ])
     func malformedLinks(url: String) throws {
         let f = try NavigationFixture()
-        try f.router.push("anna", [f.porcini])
+        try f.router.push(f.anna, [f.porcini])
         let before = try f.orders.base.snapshot()
-        #expect(throws: (any Error).self) { try f.router.open("anna", url: url) }
+        #expect(throws: (any Error).self) { try f.router.open(f.anna, url: url) }
         #expect(try f.orders.base.snapshot() == before)
     }
 
     @Test("Route encodes in the form Swift synthesises")
     func routeJSON() throws {
-        #expect(try RouteJSON.encode(Route.pizza(id: "abc")) == #"{"pizza":{"id":"abc"}}"#)
-        #expect(try RouteJSON.encode(Route.order(id: "def")) == #"{"order":{"id":"def"}}"#)
-        // An app's own enum with UUID ids, synthesised, reads the backend's output.
+        let pizza: Pizza.ID = NavigationFixture.unknownID(1), order: Order.ID = NavigationFixture.unknownID(2)
+        #expect(try RouteJSON.encode(Route.pizza(id: pizza)) == #"{"pizza":{"id":"00000000-0000-4000-8000-000000000001"}}"#)
+        #expect(try RouteJSON.encode(Route.order(id: order)) == #"{"order":{"id":"00000000-0000-4000-8000-000000000002"}}"#)
+        // An app's own enum with UUID ids, synthesised, reads the backend's output, and the other way round.
         enum AppRoute: Codable, Equatable { case pizza(id: UUID), order(id: UUID) }
         let id = UUID()
-        let decoded = try JSONDecoder().decode(AppRoute.self, from: Data(try RouteJSON.encode(Route.pizza(id: id.uuidString.lowercased())).utf8))
+        let decoded = try JSONDecoder().decode(AppRoute.self, from: Data(try RouteJSON.encode(Route.pizza(id: Pizza.ID(uuid: id))).utf8))
         #expect(decoded == .pizza(id: id))
+        let fromApp = try JSONDecoder().decode(Route.self, from: try JSONEncoder().encode(AppRoute.order(id: id)))
+        #expect(fromApp == .order(id: Order.ID(uuid: id)))
     }
 
     @Test("stored elements decode the same through the fast path and the JSON decoder", arguments: [
-        NavigationElement.route(.pizza(id: "0987c569-fd6b-47b0-95be-cf4fe0df1738")), .route(.order(id: "43cbd711")),
-        .route(.pizza(id: #"odd"id\"#)), .opaque(typeName: "Swift.Int", json: "42"),
+        NavigationElement.route(.pizza(id: NavigationFixture.unknownID(7))), .route(.order(id: NavigationFixture.unknownID(9))),
+        .opaque(typeName: "Swift.Int", json: "42"), .opaque(typeName: "PizzeriaApp.Route", json: #"{"pizza":{"id":"not-a-uuid"}}"#),
         .opaque(typeName: "PizzeriaApp.Route", json: #"{"pizza":{"id":"x","extra":1}}"#),
     ])
     func fastDecoding(element: NavigationElement) throws {
@@ -76,28 +79,28 @@ struct DeepLinkAndExportTests {
             .route(f.margherita), .opaque(typeName: "Swift.Int", json: "42"), .route(f.order),
             .opaque(typeName: "PizzeriaApp.Route", json: #"{"settings":{}}"#), .route(f.porcini),
         ]
-        try f.router.replace("anna", path: path)
-        let (navigationPath, omitted) = try f.router.export("anna", format: .navigationPath)
+        try f.router.replace(f.anna, path: path)
+        let (navigationPath, omitted) = try f.router.export(f.anna, format: .navigationPath)
         #expect(omitted == 0)
         let strings = try JSONDecoder().decode([String].self, from: Data(navigationPath.utf8))
         #expect(strings.count == 10)
         #expect(strings[0] == "PizzeriaApp.Route" && strings[1] == #"{"pizza":{"id":"\#(f.porcini.id)"}}"#)  // last first
         #expect(strings[6] == "Swift.Int" && strings[7] == "42")
 
-        try f.router.popToRoot("anna")
-        let restored = try f.router.importPath("anna", text: navigationPath)
+        try f.router.popToRoot(f.anna)
+        let restored = try f.router.importPath(f.anna, text: navigationPath)
         #expect(restored.state.path == path && restored.dropped.isEmpty)
-        #expect(try f.router.export("anna", format: .navigationPath).text == navigationPath)
+        #expect(try f.router.export(f.anna, format: .navigationPath).text == navigationPath)
 
-        let (routes, skipped) = try f.router.export("anna", format: .routes)
+        let (routes, skipped) = try f.router.export(f.anna, format: .routes)
         #expect(skipped == 2)  // opaque elements have no place in a [Route] array
         // What the app does with it: decode [Route] with its own enum.
         enum AppRoute: Codable, Equatable { case pizza(id: UUID), order(id: UUID) }
         #expect(try JSONDecoder().decode([AppRoute].self, from: Data(routes.utf8)).count == 3)
-        try f.router.popToRoot("anna")
-        let fromRoutes = try f.router.importPath("anna", text: routes, format: .routes)
+        try f.router.popToRoot(f.anna)
+        let fromRoutes = try f.router.importPath(f.anna, text: routes, format: .routes)
         #expect(fromRoutes.state.path == path.filter { $0.route != nil })
-        #expect(try f.router.export("anna", format: .routes).text == routes)
+        #expect(try f.router.export(f.anna, format: .routes).text == routes)
     }
 
     @Test("a hand-written NavigationPath is imported correctly, with a custom route type name")
@@ -106,23 +109,24 @@ struct DeepLinkAndExportTests {
         let text = """
             ["Swift.Int","42","MyApp.Route","{\\"pizza\\":{\\"id\\":\\"\(f.porcini.id)\\"}}","MyApp.Route","{\\"order\\":{\\"id\\":\\"\(f.order.id)\\"}}"]
             """
-        let result = try f.router.importPath("anna", text: text, format: .navigationPath, routeTypeName: "MyApp.Route")
+        let result = try f.router.importPath(f.anna, text: text, format: .navigationPath, routeTypeName: "MyApp.Route")
         #expect(result.state.path == [.route(f.order), .route(f.porcini), .opaque(typeName: "Swift.Int", json: "42")])
         // With the default type name, MyApp.Route elements are someone else's: kept opaque.
-        let other = try f.router.importPath("anna", text: text)
+        let other = try f.router.importPath(f.anna, text: text)
         #expect(other.state.path.allSatisfy { $0.route == nil })
-        #expect(try f.router.export("anna", format: .navigationPath).text.contains(#""MyApp.Route""#))
+        #expect(try f.router.export(f.anna, format: .navigationPath).text.contains(#""MyApp.Route""#))
     }
 
     @Test("on import, routes whose target is gone are dropped and reported; archived pizzas stay")
     func dropsMissing() throws {
         let f = try NavigationFixture()
-        try f.pizzeria.menu.archive("Marinara")
-        let gone = Route.pizza(id: "00000000-0000-4000-8000-000000000000")
-        let text = try RouteJSON.encode([f.marinara, gone, f.order, Route.order(id: "11111111-0000-4000-8000-000000000000")])
-        let result = try f.router.importPath("anna", text: text)
+        try f.pizzeria.menu.archive(id: try f.pizzeria.lookup.pizza("Marinara").id)
+        let gone = Route.pizza(id: NavigationFixture.unknownID())
+        let goneOrder = Route.order(id: NavigationFixture.unknownID(1))
+        let text = try RouteJSON.encode([f.marinara, gone, f.order, goneOrder])
+        let result = try f.router.importPath(f.anna, text: text)
         #expect(result.state.path.map(\.route) == [f.marinara, f.order])
-        #expect(result.dropped == [gone, .order(id: "11111111-0000-4000-8000-000000000000")])
+        #expect(result.dropped == [gone, goneOrder])
     }
 
     @Test("malformed imports are refused and change nothing", arguments: [
@@ -131,10 +135,10 @@ struct DeepLinkAndExportTests {
     ])
     func malformedImports(text: String) throws {
         let f = try NavigationFixture()
-        try f.router.push("anna", [f.porcini])
+        try f.router.push(f.anna, [f.porcini])
         let before = try f.orders.base.snapshot()
         let format: NavigationFormat? = text == #"[1, "x"]"# ? .navigationPath : nil
-        #expect(throws: NavigationError.self) { try f.router.importPath("anna", text: text, format: format) }
+        #expect(throws: NavigationError.self) { try f.router.importPath(f.anna, text: text, format: format) }
         #expect(try f.orders.base.snapshot() == before)
     }
 
@@ -146,30 +150,30 @@ struct DeepLinkAndExportTests {
                        .order(id: try #require(UUID(uuidString: f.order.id)))]
         let routes = String(decoding: try JSONEncoder().encode(appPath), as: UTF8.self)
         #expect(routes.contains(f.margherita.id.uppercased()))
-        let restored = try f.router.importPath("anna", text: routes, format: .routes)
+        let restored = try f.router.importPath(f.anna, text: routes, format: .routes)
         #expect(restored.state.path.map(\.route) == [f.margherita, f.order] && restored.dropped.isEmpty)
         // SwiftUI's NavigationPath.CodableRepresentation holds the same JSON, last element first.
         let elements = try appPath.reversed().flatMap { ["PizzeriaApp.Route", String(decoding: try JSONEncoder().encode($0), as: UTF8.self)] }
         let navigationPath = String(decoding: try JSONEncoder().encode(elements), as: UTF8.self)
-        try f.router.popToRoot("anna")
-        let fromPath = try f.router.importPath("anna", text: navigationPath, format: .navigationPath)
+        try f.router.popToRoot(f.anna)
+        let fromPath = try f.router.importPath(f.anna, text: navigationPath, format: .navigationPath)
         #expect(fromPath.state.path.map(\.route) == [f.margherita, f.order])
-        #expect(try f.router.export("anna").text.contains(f.margherita.id))  // stored lowercase
+        #expect(try f.router.export(f.anna).text.contains(f.margherita.id))  // stored lowercase
     }
 
     @Test("an import none of whose routes exists changes nothing and says so (66)")
     func nothingToImport() throws {
         let f = try NavigationFixture()
-        try f.router.push("anna", [f.porcini])
+        try f.router.push(f.anna, [f.porcini])
         let before = try f.orders.base.snapshot()
-        let text = try RouteJSON.encode([Route.pizza(id: "00000000-0000-4000-8000-000000000000"), .order(id: "11111111-0000-4000-8000-000000000000")])
-        let error = #expect(throws: NavigationError.self) { try f.router.importPath("anna", text: text) }
+        let text = try RouteJSON.encode([Route.pizza(id: NavigationFixture.unknownID()), .order(id: NavigationFixture.unknownID(1))])
+        let error = #expect(throws: NavigationError.self) { try f.router.importPath(f.anna, text: text) }
         #expect(error == .nothingToImport(missing: 2) && error?.category == .notFound)
         #expect(try f.orders.base.snapshot() == before)
     }
 
     @Test("the routes format holds routes only; limits; duplicate keys and depth alike in both formats", arguments: [
-        (#"[{"pizza":{"id":"nope"}}, {"foo": 1}, 42]"#, NavigationFormat.routes, "element 2 is not a route"),
+        (#"[{"pizza":{"id":"D6A704A4-1111-4000-8000-000000000000"}}, {"foo": 1}, 42]"#, NavigationFormat.routes, "element 2 is not a route"),
         (#"["PizzeriaApp.Route","{\"pizza\":{\"id\":\"x\"}}"]"#, .routes, "--format navigation-path"),
         (#"[{"pizza":{"id":"a","id":"b"}}]"#, .routes, "the key \"id\" twice"),
         (#"["Swift.Int","{\"a\":1,\"a\":2}"]"#, .navigationPath, "the key \"a\" twice"),
@@ -181,9 +185,9 @@ struct DeepLinkAndExportTests {
     ])
     func strictImports(text: String, format: NavigationFormat, message: String) throws {
         let f = try NavigationFixture()
-        try f.router.push("anna", [f.porcini])
+        try f.router.push(f.anna, [f.porcini])
         let before = try f.orders.base.snapshot()
-        let error = #expect(throws: NavigationError.self) { try f.router.importPath("anna", text: text, format: format) }
+        let error = #expect(throws: NavigationError.self) { try f.router.importPath(f.anna, text: text, format: format) }
         #expect(error?.description.contains(message) == true, "\(String(describing: error))")
         #expect(error?.category == .invalidInput)
         #expect(try f.orders.base.snapshot() == before)
@@ -192,11 +196,11 @@ struct DeepLinkAndExportTests {
     @Test("type names: empty or with control characters are refused on export too; stacks have a maximum depth")
     func typeNamesAndDepth() throws {
         let f = try NavigationFixture()
-        #expect(throws: NavigationError.malformedTypeName("must not be empty")) { try f.router.export("anna", format: .navigationPath, routeTypeName: "") }
-        #expect(throws: NavigationError.self) { try f.router.export("anna", format: .navigationPath, routeTypeName: "A\u{7}B") }
-        try f.router.push("anna", Array(repeating: f.porcini, count: NavigationLimits.maximumDepth))
+        #expect(throws: NavigationError.malformedTypeName("must not be empty")) { try f.router.export(f.anna, format: .navigationPath, routeTypeName: "") }
+        #expect(throws: NavigationError.self) { try f.router.export(f.anna, format: .navigationPath, routeTypeName: "A\u{7}B") }
+        try f.router.push(f.anna, Array(repeating: f.porcini, count: NavigationLimits.maximumDepth))
         let before = try f.orders.base.snapshot()
-        #expect(throws: NavigationError.tooDeep(depth: NavigationLimits.maximumDepth + 1)) { try f.router.push("anna", [f.porcini]) }
+        #expect(throws: NavigationError.tooDeep(depth: NavigationLimits.maximumDepth + 1)) { try f.router.push(f.anna, [f.porcini]) }
         #expect(try f.orders.base.snapshot() == before)
     }
 }

@@ -20,7 +20,7 @@ struct EdgeCaseTests {
         #expect(error == .duplicateName(name: PizzaName.normalize(second), existing: kept))
         #expect(try f.snapshot() == before)
         // Lookup by either spelling finds the one pizza, through the name key.
-        #expect(try f.pizzeria.menu.find(second).id == kept.id)
+        #expect(try f.pizzeria.lookup.pizza(second).id == kept.id)
         // A rename onto the other spelling is refused the same way, never as a raw UNIQUE error.
         let other = try f.add("Diavola", 800)
         var rename = PizzaDraft(editing: other)
@@ -55,7 +55,7 @@ struct EdgeCaseTests {
         let f = try Fixture()
         try f.add("Straße", 900)
         try f.pizzeria.database.write { db in try db.run("INSERT INTO pizzas (name, price_cents) VALUES ('Capricciosa', 950)") }
-        #expect(try f.pizzeria.menu.find("CAPRICCIOSA").name == "Capricciosa")
+        #expect(try f.pizzeria.lookup.pizza("CAPRICCIOSA").name == "Capricciosa")
         for sql in ["INSERT INTO pizzas (name, price_cents) VALUES ('STRASSE', 950)",
                     "INSERT INTO pizzas (name, price_cents) VALUES ('Bräu', 950)",
                     "INSERT INTO pizzas (name, price_cents) VALUES (char(8203), 950)",
@@ -72,7 +72,7 @@ struct EdgeCaseTests {
         let old = try upToFour.open(path: path, access: .migrate)
         try old.write { db in try db.run("INSERT INTO pizzas (name, price_cents) VALUES ('Straße', 900), ('Margherita', 600)") }
         let pizzeria = try Pizzeria.open(path: path)
-        #expect(try pizzeria.menu.find("STRASSE").name == "Straße")
+        #expect(try pizzeria.lookup.pizza("STRASSE").name == "Straße")
 
         let clashing = directory.path("clash.sqlite")
         let before = try upToFour.open(path: clashing, access: .migrate)
@@ -88,9 +88,9 @@ struct EdgeCaseTests {
     func nightPizzeria(_ zone: String) throws -> Fixture {
         let now = Date(timeIntervalSince1970: 1_798_761_600)  // 2027-01-01T00:00:00Z
         let f = try Fixture(now: { now })
-        try f.pizzeria.settings.set(.timeZone, to: zone)
-        try f.pizzeria.settings.set(.openingHours, to: "00:00-24:00")
-        try f.pizzeria.settings.set(.slotMinutes, to: "30")
+        try f.pizzeria.settings.update(.timeZone, parsing: zone)
+        try f.pizzeria.settings.update(.openingHours, parsing: "00:00-24:00")
+        try f.pizzeria.settings.update(.slotMinutes, parsing: "30")
         try f.add("Margherita", 600)
         try f.pizzeria.users.add(handle: "anna")
         return f
@@ -120,7 +120,8 @@ struct EdgeCaseTests {
         let early = try f.pizzeria.orders.pickup(parsing: "\(day)T\(time)\(first)")
         let late = try f.pizzeria.orders.pickup(parsing: "\(day)T\(time)\(second)")
         #expect(late.timeIntervalSince(early) == 3600)
-        let order = try f.pizzeria.orders.place(OrderRequest(user: "anna", items: [.init(pizza: "Margherita", quantity: 2)], pickup: late)).order
+        let anna = try f.pizzeria.lookup.user("anna").id, margherita = try f.pizzeria.lookup.pizza("Margherita").id
+        let order = try f.pizzeria.orders.place(OrderRequest(user: anna, items: [.init(pizza: margherita, quantity: 2)], pickup: late)).order
         #expect(order.pickupLocal == "\(day) \(time) \(second)")
         let slots = try f.pizzeria.orders.slots(day: day)
         #expect(slots.count == 50 && Set(slots.map(\.start)).count == 50)
@@ -144,12 +145,12 @@ struct EdgeCaseTests {
         let fixture = try OrderFixture()
         try fixture.place("anna", "19:00", ("Margherita", 10))
         let before = try fixture.base.snapshot()
-        let error = #expect(throws: SettingsError.self) { try fixture.pizzeria.settings.set(.slotCapacity, to: "3") }
+        let error = #expect(throws: SettingsError.self) { try fixture.pizzeria.settings.update(.slotCapacity, parsing: "3") }
         #expect(error?.category == .refused && error?.description.contains("2026-12-01 19:00 (10 pizzas booked)") == true)
-        #expect(throws: SettingsError.self) { try fixture.pizzeria.settings.set(.openingHours, to: "12:00-19:00") }
-        #expect(throws: SettingsError.self) { try fixture.pizzeria.settings.set(.timeZone, to: "Asia/Kolkata") }
+        #expect(throws: SettingsError.self) { try fixture.pizzeria.settings.update(.openingHours, parsing: "12:00-19:00") }
+        #expect(throws: SettingsError.self) { try fixture.pizzeria.settings.update(.timeZone, parsing: "Asia/Kolkata") }
         #expect(try fixture.base.snapshot() == before)
-        try fixture.pizzeria.settings.set(.slotCapacity, to: "10")
+        try fixture.pizzeria.settings.update(.slotCapacity, parsing: "10")
     }
 
     @Test("a sales report from after to is invalid input")
@@ -166,7 +167,7 @@ struct EdgeCaseTests {
     func damagedRows() throws {
         let fixture = try OrderFixture()
         let order = try fixture.place("anna", "19:00", ("Margherita", 1)).order
-        try fixture.pizzeria.navigation.push("anna", [.pizza(id: try fixture.pizzeria.menu.find("Porcini").id)])
+        try fixture.pizzeria.navigation.push(try fixture.user("anna"), [.pizza(id: try fixture.pizza("Porcini"))])
         // A file damaged by an older tool: the guarding triggers dropped, bad values written.
         try fixture.pizzeria.database.write { db in
             try db.execute("""
@@ -176,10 +177,10 @@ struct EdgeCaseTests {
                 SELECT id, 'push', '[1]', 1, '42' FROM users WHERE handle = 'anna';
                 """)
         }
-        let orderError = #expect(throws: DataError.self) { try fixture.pizzeria.orders.find(order.id) }
-        #expect(orderError == .damagedRow(table: "orders", id: order.id, problem: "pickup_at '2026-02-30T19:00:00Z' is not a real UTC time"))
+        let orderError = #expect(throws: DataError.self) { try fixture.pizzeria.orders.order(id: order.id) }
+        #expect(orderError == .damagedRow(table: "orders", id: order.id.description, problem: "pickup_at '2026-02-30T19:00:00Z' is not a real UTC time"))
         #expect(orderError?.category == .unusableDatabase)
-        #expect(throws: DataError.self) { try fixture.pizzeria.navigation.history(of: "anna") }
-        #expect(throws: DataError.self) { try fixture.pizzeria.navigation.state(of: "anna") }
+        #expect(throws: DataError.self) { try fixture.pizzeria.navigation.history(of: try fixture.user("anna")) }
+        #expect(throws: DataError.self) { try fixture.pizzeria.navigation.state(of: try fixture.user("anna")) }
     }
 }

@@ -31,7 +31,7 @@ struct MenuServiceTests {
         let fixture = try Fixture()
         let cafe = try fixture.add("Café", 500)
         try fixture.add("Porcini", 1200)
-        try fixture.pizzeria.menu.archive("Porcini")
+        try fixture.pizzeria.menu.archive(id: try fixture.pizzeria.lookup.pizza("Porcini").id)
         let before = try fixture.snapshot()
         for name in ["CAFÉ", "cafe\u{0301}", "porcini", "PORCINI"] {
             let error = #expect(throws: MenuError.self) { try fixture.add(name, 700) }
@@ -48,7 +48,7 @@ struct MenuServiceTests {
     func edit() throws {
         let fixture = try Fixture()
         let pizza = try fixture.add("Margherita", 600)
-        var draft = try fixture.pizzeria.menu.editDraft(for: "margherita")
+        var draft = try fixture.pizzeria.menu.editDraft(for: try fixture.pizzeria.lookup.pizza("margherita").id)
         #expect(draft.name == "Margherita" && draft.price.cents == 600)
         draft.price = Money(cents: 650)
         draft.name = "Margherita DOP"
@@ -93,14 +93,14 @@ struct MenuServiceTests {
         let fixture = try Fixture()
         let pizza = try fixture.add("Porcini", 1200)
         try fixture.add("Marinara", 400)
-        let archived = try fixture.pizzeria.menu.archive("porcini")
+        let archived = try fixture.pizzeria.menu.archive(id: try fixture.pizzeria.lookup.pizza("porcini").id)
         #expect(archived.isArchived && archived.version == 2)
         #expect(try fixture.pizzeria.menu.list().map(\.name) == ["Marinara"])
         #expect(try fixture.pizzeria.menu.list(includeArchived: true).map(\.name) == ["Marinara", "Porcini"])
-        #expect(throws: MenuError.alreadyArchived(archived)) { try fixture.pizzeria.menu.archive(pizza.id) }
-        let restored = try fixture.pizzeria.menu.restore(String(pizza.id.prefix(6)))
+        #expect(throws: MenuError.alreadyArchived(archived)) { try fixture.pizzeria.menu.archive(id: pizza.id) }
+        let restored = try fixture.pizzeria.menu.restore(id: try fixture.pizzeria.lookup.pizza(String(pizza.id.description.prefix(6))).id)
         #expect(!restored.isArchived && restored.version == 3)
-        #expect(throws: MenuError.self) { try fixture.pizzeria.menu.restore(pizza.id) }
+        #expect(throws: MenuError.self) { try fixture.pizzeria.menu.restore(id: pizza.id) }
         #expect(try fixture.pizzeria.menu.history(of: pizza.id).map(\.change) == [.created, .archived, .restored])
     }
 
@@ -108,12 +108,14 @@ struct MenuServiceTests {
     func lookup() throws {
         let fixture = try Fixture()
         let pizza = try fixture.add("Quattro Formaggi", 900)
-        #expect(try fixture.pizzeria.menu.find(pizza.id).id == pizza.id)
-        #expect(try fixture.pizzeria.menu.find(pizza.id.uppercased()).id == pizza.id)
-        #expect(try fixture.pizzeria.menu.find("quattro FORMAGGI").id == pizza.id)
-        #expect(try fixture.pizzeria.menu.find(String(pizza.id.prefix(4))).id == pizza.id)
-        #expect(throws: MenuError.notFound(query: "abc")) { try fixture.pizzeria.menu.find("abc") }
-        #expect(throws: MenuError.notFound(query: "Diavola")) { try fixture.pizzeria.menu.find("Diavola") }
+        #expect(try fixture.pizzeria.lookup.pizza(pizza.id.description).id == pizza.id)
+        #expect(try fixture.pizzeria.lookup.pizza(pizza.id.description.uppercased()).id == pizza.id)
+        #expect(try fixture.pizzeria.lookup.pizza("quattro FORMAGGI").id == pizza.id)
+        #expect(try fixture.pizzeria.lookup.pizza(String(pizza.id.description.prefix(4))).id == pizza.id)
+        #expect(try fixture.pizzeria.menu.pizza(id: pizza.id) == pizza)
+        #expect(try fixture.pizzeria.menu.pizza(named: "QUATTRO formaggi") == pizza)
+        #expect(throws: MenuError.notFound("abc")) { try fixture.pizzeria.lookup.pizza("abc") }
+        #expect(throws: MenuError.notFound("Diavola")) { try fixture.pizzeria.lookup.pizza("Diavola") }
     }
 
     @Test("an ambiguous id prefix lists the candidates")
@@ -124,11 +126,11 @@ struct MenuServiceTests {
             try db.run("INSERT INTO pizzas (id, name, price_cents) VALUES ('abcd0000-0000-4000-8000-000000000001', 'One', 500)")
             try db.run("INSERT INTO pizzas (id, name, price_cents) VALUES ('abcd0000-0000-4000-8000-000000000002', 'Two', 600)")
         }
-        let error = #expect(throws: MenuError.self) { try fixture.pizzeria.menu.find("abcd") }
+        let error = #expect(throws: MenuError.self) { try fixture.pizzeria.lookup.pizza("abcd") }
         guard case .ambiguous(_, let candidates) = error else { Issue.record("\(String(describing: error))"); return }
         #expect(candidates.map(\.name) == ["One", "Two"])
         #expect(error?.description.contains("One") == true && error?.description.contains("Two") == true)
-        #expect(try fixture.pizzeria.menu.find("abcd0000-0000-4000-8000-000000000002").name == "Two")
+        #expect(try fixture.pizzeria.lookup.pizza("abcd0000-0000-4000-8000-000000000002").name == "Two")
     }
 
     @Test("hostile text is stored verbatim, never executed")
@@ -136,7 +138,7 @@ struct MenuServiceTests {
         let fixture = try Fixture()
         let name = "'); DROP TABLE pizzas;--"
         let pizza = try fixture.add(name, 600)
-        #expect(try fixture.pizzeria.menu.find(name).id == pizza.id)
+        #expect(try fixture.pizzeria.lookup.pizza(name).id == pizza.id)
         #expect(try fixture.pizzeria.menu.list().map(\.name) == [name])
     }
 
@@ -167,8 +169,8 @@ struct MenuServiceTests {
         try fixture.pizzeria.database.write { db in
             try db.execute("INSERT INTO pizzas (name, price_cents) VALUES ('Diavola', 850)")
         }
-        let pizza = try fixture.pizzeria.menu.find("diavola")
-        #expect(pizza.id.count == 36 && pizza.version == 1 && pizza.price.cents == 850)
+        let pizza = try fixture.pizzeria.lookup.pizza("diavola")
+        #expect(pizza.id.description.count == 36 && pizza.version == 1 && pizza.price.cents == 850)
         #expect(try fixture.pizzeria.menu.history(of: pizza.id).map(\.change) == [.created])
     }
 }

@@ -15,14 +15,20 @@ struct OrderFixture {
         let now = try PickupTime.parse("2026-12-01T10:00", timeZone: TimeZone(identifier: Self.zone) ?? .current, now: Date()).get()
         self.now = now
         base = try Fixture(directory: directory, now: { now })
-        try pizzeria.settings.set(.timeZone, to: Self.zone)
-        try pizzeria.settings.set(.slotCapacity, to: "\(capacity)")
+        try pizzeria.settings.update(.timeZone(TimeZone(identifier: Self.zone)))
+        try pizzeria.settings.update(.slotCapacity(capacity))
         try base.add("Margherita", 600)
         try base.add("Porcini", 1200)
         try base.add("Marinara", 400)
         try pizzeria.users.add(handle: "anna", displayName: "Anna")
         try pizzeria.users.add(handle: "marco")
     }
+
+    /// A user's id by handle.
+    func user(_ handle: String) throws -> User.ID { try pizzeria.lookup.user(handle).id }
+
+    /// A pizza's id by name (or id prefix).
+    func pizza(_ name: String) throws -> Pizza.ID { try pizzeria.lookup.pizza(name).id }
 
     /// A local time in Rome on 2026-12-01 (or `day`).
     func at(_ time: String, day: String = "2026-12-01") throws -> Date {
@@ -32,7 +38,7 @@ struct OrderFixture {
     @discardableResult
     func place(_ user: String = "anna", _ time: String = "19:00", day: String = "2026-12-01", key: String? = nil,
                _ items: (String, Int)...) throws -> (order: Order, created: Bool) {
-        try pizzeria.orders.place(OrderRequest(user: user, items: items.map { .init(pizza: $0.0, quantity: $0.1) },
+        try pizzeria.orders.place(OrderRequest(user: try self.user(user), items: items.map { .init(pizza: try pizza($0.0), quantity: $0.1) },
                                                pickup: try at(time, day: day), idempotencyKey: key))
     }
 }

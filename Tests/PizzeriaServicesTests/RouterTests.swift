@@ -9,40 +9,40 @@ struct RouterTests {
     @Test("push, push several, pop, pop(n), pop to root: path, current and previous after each")
     func semantics() throws {
         let f = try NavigationFixture()
-        var state = try f.router.state(of: "anna")
+        var state = try f.router.state(of: f.anna)
         #expect(state.path.isEmpty && state.current == nil && state.previous == nil && state.depth == 0)
 
-        state = try f.router.push("anna", [f.margherita])
+        state = try f.router.push(f.anna, [f.margherita])
         #expect(state.path == [.route(f.margherita)] && state.current == .route(f.margherita) && state.previous == nil)
 
-        state = try f.router.push("anna", [f.porcini, f.order])
+        state = try f.router.push(f.anna, [f.porcini, f.order])
         #expect(state.depth == 3 && state.current == .route(f.order) && state.previous == .route(f.margherita))
         #expect(state.labels == ["Margherita", "Porcini", "order \(f.order.id.prefix(8))"])
 
-        state = try f.router.pop("anna")
+        state = try f.router.pop(f.anna)
         #expect(state.path == [.route(f.margherita), .route(f.porcini)] && state.previous == .route(f.order))
 
-        state = try f.router.push("anna", [f.marinara, f.margherita])
-        state = try f.router.pop("anna", count: 3)
+        state = try f.router.push(f.anna, [f.marinara, f.margherita])
+        state = try f.router.pop(f.anna, count: 3)
         #expect(state.path == [.route(f.margherita)] && state.previous == .route(f.margherita) && state.previousLabel == "Margherita")
 
-        state = try f.router.popToRoot("anna")
+        state = try f.router.popToRoot(f.anna)
         #expect(state.path.isEmpty && state.current == nil && state.previous == .route(f.margherita))
 
         // Pop to root on the menu succeeds and is recorded (the top before was the menu).
-        state = try f.router.popToRoot("anna")
+        state = try f.router.popToRoot(f.anna)
         #expect(state.previous == nil)
-        #expect(try f.router.history(of: "anna").map(\.action.rawValue) == ["push", "push", "pop", "push", "pop", "pop_to_root", "pop_to_root"])
+        #expect(try f.router.history(of: f.anna).map(\.action.rawValue) == ["push", "push", "pop", "push", "pop", "pop_to_root", "pop_to_root"])
     }
 
     @Test("pop to a depth and to the last occurrence of a route")
     func popTo() throws {
         let f = try NavigationFixture()
-        try f.router.push("anna", [f.margherita, f.porcini, f.margherita, f.marinara])
-        #expect(try f.router.popTo("anna", route: f.margherita).path.map(\.route) == [f.margherita, f.porcini, f.margherita])
-        #expect(try f.router.popTo("anna", depth: 1).path.map(\.route) == [f.margherita])
-        #expect(try f.router.popTo("anna", depth: 1).depth == 1)
-        #expect(try f.router.popTo("anna", depth: 0).depth == 0)
+        try f.router.push(f.anna, [f.margherita, f.porcini, f.margherita, f.marinara])
+        #expect(try f.router.popTo(f.anna, route: f.margherita).path.map(\.route) == [f.margherita, f.porcini, f.margherita])
+        #expect(try f.router.popTo(f.anna, depth: 1).path.map(\.route) == [f.margherita])
+        #expect(try f.router.popTo(f.anna, depth: 1).depth == 1)
+        #expect(try f.router.popTo(f.anna, depth: 0).depth == 0)
     }
 
     @Test("every refusal names the reason and changes nothing")
@@ -50,23 +50,23 @@ struct RouterTests {
         let f = try NavigationFixture()
         // On the menu.
         var before = try f.orders.base.snapshot()
-        #expect(throws: NavigationError.emptyStack) { try f.router.pop("anna") }
+        #expect(throws: NavigationError.emptyStack) { try f.router.pop(f.anna) }
         #expect(try f.orders.base.snapshot() == before)
 
-        try f.router.push("anna", [f.margherita, f.porcini])
+        try f.router.push(f.anna, [f.margherita, f.porcini])
         before = try f.orders.base.snapshot()
         let refusals: [(String, () throws -> Void)] = [
-            ("cannot pop 3: the stack has depth 2", { try f.router.pop("anna", count: 3) }),
-            ("count: must be at least 1 (got 0; the stack has depth 2)", { try f.router.pop("anna", count: 0) }),
-            ("count: must be at least 1 (got -1", { try f.router.pop("anna", count: -1) }),
-            ("cannot pop to depth 3: the stack has depth 2", { try f.router.popTo("anna", depth: 3) }),
-            ("cannot pop to depth -1", { try f.router.popTo("anna", depth: -1) }),
-            ("is not in the stack", { try f.router.popTo("anna", route: f.marinara) }),
+            ("cannot pop 3: the stack has depth 2", { try f.router.pop(f.anna, count: 3) }),
+            ("count: must be at least 1 (got 0; the stack has depth 2)", { try f.router.pop(f.anna, count: 0) }),
+            ("count: must be at least 1 (got -1", { try f.router.pop(f.anna, count: -1) }),
+            ("cannot pop to depth 3: the stack has depth 2", { try f.router.popTo(f.anna, depth: 3) }),
+            ("cannot pop to depth -1", { try f.router.popTo(f.anna, depth: -1) }),
+            ("is not in the stack", { try f.router.popTo(f.anna, route: f.marinara) }),
             ("no pizza with id 00000000-0000-4000-8000-000000000000", {
-                try f.router.push("anna", [f.marinara, .pizza(id: "00000000-0000-4000-8000-000000000000")]) }),
-            ("no order with id 00000000", { try f.router.push("anna", [.order(id: "00000000-0000-4000-8000-000000000000")]) }),
-            ("no user with handle 'nobody'", { try f.router.push("nobody", [f.marinara]) }),
-            ("must name at least one route", { try f.router.push("anna", []) }),
+                try f.router.push(f.anna, [f.marinara, .pizza(id: NavigationFixture.unknownID())]) }),
+            ("no order with id 00000000", { try f.router.push(f.anna, [.order(id: NavigationFixture.unknownID())]) }),
+            ("no user with handle or id '00000000-0000-4000-8000-000000000000'", { try f.router.push(NavigationFixture.unknownID(), [f.marinara]) }),
+            ("must name at least one route", { try f.router.push(f.anna, []) }),
         ]
         for (message, attempt) in refusals {
             do {
@@ -77,7 +77,7 @@ struct RouterTests {
             }
         }
         #expect(try f.orders.base.snapshot() == before)
-        let state = try f.router.state(of: "anna")
+        let state = try f.router.state(of: f.anna)
         // Both were pushed in one change, from the menu: previous is the menu.
         #expect(state.current == .route(f.porcini) && state.previous == nil)
     }
@@ -87,39 +87,39 @@ struct RouterTests {
         #expect(NavigationError.emptyStack.category == .refused)
         #expect(NavigationError.cannotPop(count: 5, depth: 2).category == .refused)
         #expect(NavigationError.cannotPop(count: 0, depth: 2).category == .invalidInput)
-        #expect(NavigationError.unknownTarget(.pizza(id: "x")).category == .notFound)
+        #expect(NavigationError.unknownTarget(.pizza(id: NavigationFixture.unknownID())).category == .notFound)
         #expect(NavigationError.malformedLink(url: "", reason: "").category == .invalidInput)
     }
 
     @Test("random pushes a pizza from the menu, deterministic with a seed; refused on an empty menu")
     func random() throws {
         let f = try NavigationFixture()
-        try f.pizzeria.menu.archive("Porcini")
-        let picks = try (0..<20).map { seed in try f.router.random("anna", seed: UInt64(seed)).current }
+        try f.pizzeria.menu.archive(id: try f.orders.pizza("Porcini"))
+        let picks = try (0..<20).map { seed in try f.router.random(f.anna, seed: UInt64(seed)).current }
         #expect(Set(picks).isSubset(of: [.route(f.margherita), .route(f.marinara)]))
         #expect(Set(picks).count == 2)
-        let again = try (0..<20).map { seed in try f.router.random("marco", seed: UInt64(seed)).current }
+        let again = try (0..<20).map { seed in try f.router.random(f.marco, seed: UInt64(seed)).current }
         #expect(again == picks)
 
         let empty = try Fixture()
         try empty.pizzeria.users.add(handle: "anna")
-        #expect(throws: NavigationError.emptyMenu) { try empty.pizzeria.navigation.random("anna", seed: 1) }
+        #expect(throws: NavigationError.emptyMenu) { try empty.pizzeria.navigation.random(try empty.pizzeria.lookup.user("anna").id, seed: 1) }
     }
 
     @Test("archived pizzas stay in the stack and can be pushed (their detail is still viewable)")
     func archived() throws {
         let f = try NavigationFixture()
-        try f.router.push("anna", [f.porcini])
-        try f.pizzeria.menu.archive("Porcini")
-        let state = try f.router.push("anna", [f.porcini])
+        try f.router.push(f.anna, [f.porcini])
+        try f.pizzeria.menu.archive(id: try f.orders.pizza("Porcini"))
+        let state = try f.router.push(f.anna, [f.porcini])
         #expect(state.labels == ["Porcini (archived)", "Porcini (archived)"])
     }
 
     @Test("one user's operations never touch another user's rows")
     func isolation() throws {
         let f = try NavigationFixture()
-        try f.router.push("marco", [f.marinara, f.porcini])
-        try f.router.openSheet("marco", .addPizza)
+        try f.router.push(f.marco, [f.marinara, f.porcini])
+        try f.router.openSheet(f.marco, .addPizza)
         let marco = try f.pizzeria.database.read { db in
             try db.fetchAll("""
                 SELECT 'stack', depth, kind FROM navigation_stack WHERE user_id = (SELECT id FROM users WHERE handle = 'marco')
@@ -127,12 +127,12 @@ struct RouterTests {
                 UNION ALL SELECT 'sheet', 0, kind FROM navigation_sheets WHERE user_id = (SELECT id FROM users WHERE handle = 'marco')
                 """) { "\($0[0]) \($0[1]) \($0[2])" }
         }
-        try f.router.push("anna", [f.margherita, f.porcini, f.marinara])
-        try f.router.pop("anna", count: 2)
-        try f.router.open("anna", url: "pizzeria://pizza/Porcini")
-        try f.router.popToRoot("anna")
-        try f.router.openSheet("anna", .editPizza("Margherita"))
-        try f.router.dismissSheet("anna")
+        try f.router.push(f.anna, [f.margherita, f.porcini, f.marinara])
+        try f.router.pop(f.anna, count: 2)
+        try f.router.open(f.anna, url: "pizzeria://pizza/Porcini")
+        try f.router.popToRoot(f.anna)
+        try f.router.openSheet(f.anna, .editPizza(try f.orders.pizza("Margherita")))
+        try f.router.dismissSheet(f.anna)
         let after = try f.pizzeria.database.read { db in
             try db.fetchAll("""
                 SELECT 'stack', depth, kind FROM navigation_stack WHERE user_id = (SELECT id FROM users WHERE handle = 'marco')
@@ -141,22 +141,22 @@ struct RouterTests {
                 """) { "\($0[0]) \($0[1]) \($0[2])" }
         }
         #expect(after == marco)
-        #expect(try f.router.state(of: "marco").path.map(\.route) == [f.marinara, f.porcini])
+        #expect(try f.router.state(of: f.marco).path.map(\.route) == [f.marinara, f.porcini])
     }
 
     @Test("the history replays to the stack")
     func historyReplays() throws {
         let f = try NavigationFixture()
-        try f.router.push("anna", [f.margherita, f.porcini])
-        try f.router.pop("anna")
-        try f.router.random("anna", seed: 3)
-        try f.router.open("anna", url: "pizzeria://pizza/Marinara/order/\(f.order.id)")
-        try f.router.push("anna", [f.porcini])
-        try f.router.popTo("anna", depth: 1)
-        try f.router.openSheet("anna", .addPizza)
-        try f.router.push("anna", [f.margherita])
-        let history = try f.router.history(of: "anna", limit: 1000)
-        #expect(Replay.stack(history) == (try f.router.state(of: "anna")).path)
+        try f.router.push(f.anna, [f.margherita, f.porcini])
+        try f.router.pop(f.anna)
+        try f.router.random(f.anna, seed: 3)
+        try f.router.open(f.anna, url: "pizzeria://pizza/Marinara/order/\(f.order.id)")
+        try f.router.push(f.anna, [f.porcini])
+        try f.router.popTo(f.anna, depth: 1)
+        try f.router.openSheet(f.anna, .addPizza)
+        try f.router.push(f.anna, [f.margherita])
+        let history = try f.router.history(of: f.anna, limit: 1000)
+        #expect(Replay.stack(history) == (try f.router.state(of: f.anna)).path)
     }
 
     @Test("the actions agree: the Swift enum, the schema's CHECK list, the partial index, and the query that uses it")

@@ -9,66 +9,66 @@ struct SheetTests {
     @Test("add sheet: blank draft, errors until filled, save adds the pizza and dismisses")
     func addSheet() throws {
         let f = try NavigationFixture()
-        var state = try f.router.openSheet("anna", .addPizza)
+        var state = try f.router.openSheet(f.anna, .addPizza)
         #expect(state.sheet?.kind == "add_pizza" && state.sheet?.draft == .blank)
         #expect(state.sheet?.draft.validate().count == 2)
-        state = try f.router.setSheet("anna", name: "Diavola")
+        state = try f.router.setSheet(f.anna, name: "Diavola")
         #expect(state.sheet?.draft.validate().map(\.field) == ["price"])
 
         let before = try f.orders.base.snapshot()
-        let error = #expect(throws: ValidationError.self) { try f.router.saveSheet("anna") }
+        let error = #expect(throws: ValidationError.self) { try f.router.saveSheet(f.anna) }
         #expect(error?.errors.map(\.description) == ["price: must be greater than 0"])
         #expect(try f.orders.base.snapshot() == before)
-        #expect(try f.router.state(of: "anna").sheet != nil)
+        #expect(try f.router.state(of: f.anna).sheet != nil)
 
-        try f.router.setSheet("anna", price: Money(cents: 850))
-        let (pizza, after) = try f.router.saveSheet("anna")
+        try f.router.setSheet(f.anna, price: Money(cents: 850))
+        let (pizza, after) = try f.router.saveSheet(f.anna)
         #expect(pizza.name == "Diavola" && pizza.price.cents == 850 && after.sheet == nil)
-        #expect(try f.router.history(of: "anna").map(\.action.rawValue) == ["sheet_open", "sheet_set", "sheet_set", "sheet_save"])
+        #expect(try f.router.history(of: f.anna).map(\.action.rawValue) == ["sheet_open", "sheet_set", "sheet_set", "sheet_save"])
     }
 
     @Test("edit sheet: prefilled, conflict when the pizza changed meanwhile, sheet stays open")
     func editSheet() throws {
         let f = try NavigationFixture()
-        let state = try f.router.openSheet("anna", .editPizza("porcini"))
+        let state = try f.router.openSheet(f.anna, .editPizza(try f.pizzeria.lookup.pizza("porcini").id))
         #expect(state.sheet?.draft.name == "Porcini" && state.sheet?.draft.price.cents == 1200)
-        try f.router.setSheet("anna", price: Money(cents: 1300))
-        var other = try f.pizzeria.menu.editDraft(for: "Porcini")
+        try f.router.setSheet(f.anna, price: Money(cents: 1300))
+        var other = try f.pizzeria.menu.editDraft(for: try f.pizzeria.lookup.pizza("Porcini").id)
         other.price = Money(cents: 1250)
         _ = try f.pizzeria.menu.save(other)
-        #expect(throws: MenuError.self) { try f.router.saveSheet("anna") }
-        #expect(try f.router.state(of: "anna").sheet?.draft.price.cents == 1300)
-        #expect(try f.pizzeria.menu.find("Porcini").price.cents == 1250)
-        try f.router.dismissSheet("anna")
-        #expect(try f.router.state(of: "anna").sheet == nil)
+        #expect(throws: MenuError.self) { try f.router.saveSheet(f.anna) }
+        #expect(try f.router.state(of: f.anna).sheet?.draft.price.cents == 1300)
+        #expect(try f.pizzeria.lookup.pizza("Porcini").price.cents == 1250)
+        try f.router.dismissSheet(f.anna)
+        #expect(try f.router.state(of: f.anna).sheet == nil)
     }
 
     @Test("one sheet at a time; operations without a sheet are refused")
     func oneAtATime() throws {
         let f = try NavigationFixture()
-        #expect(throws: NavigationError.noSheet) { try f.router.setSheet("anna", name: "x") }
-        #expect(throws: NavigationError.noSheet) { try f.router.saveSheet("anna") }
-        #expect(throws: NavigationError.noSheet) { try f.router.dismissSheet("anna") }
-        try f.router.openSheet("anna", .addPizza)
-        #expect(throws: NavigationError.sheetAlreadyOpen(kind: "add_pizza")) { try f.router.openSheet("anna", .editPizza("Porcini")) }
-        #expect(throws: MenuError.notFound(query: "Hawaii")) { try f.router.openSheet("marco", .editPizza("Hawaii")) }
+        #expect(throws: NavigationError.noSheet) { try f.router.setSheet(f.anna, name: "x") }
+        #expect(throws: NavigationError.noSheet) { try f.router.saveSheet(f.anna) }
+        #expect(throws: NavigationError.noSheet) { try f.router.dismissSheet(f.anna) }
+        try f.router.openSheet(f.anna, .addPizza)
+        #expect(throws: NavigationError.sheetAlreadyOpen(kind: "add_pizza")) { try f.router.openSheet(f.anna, .editPizza(try f.pizzeria.lookup.pizza("Porcini").id)) }
+        #expect(throws: MenuError.notFound("Hawaii")) { try f.router.openSheet(f.marco, .editPizza(try f.pizzeria.lookup.pizza("Hawaii").id)) }
     }
 
     @Test("a sheet survives a new Pizzeria on the same file (another process, the next CLI run)")
     func persistence() throws {
         let f = try NavigationFixture()
-        try f.router.openSheet("anna", .editPizza("Margherita"))
-        try f.router.setSheet("anna", name: "Margherita DOP")
+        try f.router.openSheet(f.anna, .editPizza(try f.pizzeria.lookup.pizza("Margherita").id))
+        try f.router.setSheet(f.anna, name: "Margherita DOP")
         let reopened = try Pizzeria.open(path: f.orders.base.path)
-        let sheet = try reopened.navigation.state(of: "anna").sheet
+        let sheet = try reopened.navigation.state(of: f.anna).sheet
         #expect(sheet?.kind == "edit_pizza" && sheet?.draft.name == "Margherita DOP")
     }
 
     @Test("a million history events: reading a user's state is still an index lookup")
     func largeHistory() throws {
         let f = try NavigationFixture()
-        try f.router.push("anna", [f.margherita])
-        try f.router.push("anna", [f.porcini])
+        try f.router.push(f.anna, [f.margherita])
+        try f.router.push(f.anna, [f.porcini])
         // Built in SQL, not one call at a time: 1,000,000 more events for anna, all after her last
         // stack change, so "previous" must not walk through them.
         try f.pizzeria.database.write { db in
@@ -82,9 +82,9 @@ struct SheetTests {
             try db.fetchOne("SELECT count(*) FROM navigation_events") { try $0.int(0) }
         }
         #expect((count ?? 0) > 1_000_000)
-        let state = try f.router.state(of: "anna")
+        let state = try f.router.state(of: f.anna)
         #expect(state.current == .route(f.porcini) && state.previous == .route(f.margherita))
-        #expect(try f.router.history(of: "anna", limit: 2).map(\.action.rawValue) == ["sheet_set", "sheet_set"])
+        #expect(try f.router.history(of: f.anna, limit: 2).map(\.action.rawValue) == ["sheet_set", "sheet_set"])
 
         for sql in [NavigationStore.stackSQL, NavigationStore.previousSQL, NavigationStore.historySQL] {
             let arguments: [any DatabaseValueConvertible] = sql == NavigationStore.historySQL ? ["x", 5] : ["x"]

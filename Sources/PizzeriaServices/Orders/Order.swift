@@ -266,8 +266,8 @@ public struct OrderRequest: Sendable, Hashable {
         var errors: [FieldError] = []
         if items.isEmpty { errors.append(FieldError(field: "items", message: "must name at least one pizza")) }
         if items.count > Self.maximumItems { errors.append(FieldError(field: "items", message: "must be at most \(Self.maximumItems)")) }
-        for item in items where !(1...Self.maximumQuantity).contains(item.quantity) {
-            errors.append(FieldError(field: "quantity", message: "must be from 1 to \(Self.maximumQuantity) (\(item.pizza): \(item.quantity))"))
+        for (index, item) in items.enumerated() where !(1...Self.maximumQuantity).contains(item.quantity) {
+            errors.append(FieldError(field: "quantity", message: "must be from 1 to \(Self.maximumQuantity) (item \(index + 1): \(item.quantity))"))
         }
         if let key = idempotencyKey, key.isEmpty || key.count > 128 || key.unicodeScalars.contains(where: PizzaName.isForbidden) {
             errors.append(FieldError(field: "key", message: "must be 1 to 128 characters without control characters"))

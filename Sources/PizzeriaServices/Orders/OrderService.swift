@@ -38,14 +38,16 @@ public final class OrderService: Sendable {
     static func place(_ request: OrderRequest, now: Date, in db: Connection) throws -> (order: Order, created: Bool) {
         let settings = try SettingsService.current(in: db)
         guard let user = try UserStore.user(id: request.user, in: db) else { throw UserError.notFound(request.user.description) }
-        let lines = try resolveLines(request.items, in: db)
+        let items = try merged(request.items)
         let pickupAt = PickupTime.utc(request.pickup)
         let fingerprint = "user=\(user.id);pickup=\(pickupAt);lines="
-            + lines.sorted { $0.pizzaID < $1.pizzaID }.map { "\($0.pizzaID)x\($0.quantity)" }.joined(separator: ",")
+            + items.sorted { $0.pizza < $1.pizza }.map { "\($0.pizza)x\($0.quantity)" }.joined(separator: ",")
+        // A retry with the same key returns the first order, whatever changed since (an archived pizza, a full slot).
         if let key = request.idempotencyKey, let existing = try OrderStore.header(key: key, in: db) {
             guard existing.fingerprint == fingerprint else { throw OrderError.keyReused(key: key, orderID: existing.id) }
             return (try orders([existing], settings: settings, in: db)[0], false)
         }
+        let lines = try snapshot(items, in: db)
         try checkSlot(request.pickup, settings: settings, now: now)
         let requested = lines.reduce(0) { $0 + $1.quantity }
         let booked = try OrderStore.slotLoad(pickupAt: pickupAt, in: db)
@@ -63,23 +65,28 @@ public final class OrderService: Sendable {
         return (order, true)
     }
 
-    /// Reads each pizza once and merges repeats, keeping first-mention order; each line
-    /// snapshots the pizza's current name and price. An archived pizza cannot be ordered.
-    static func resolveLines(_ items: [OrderRequest.Item], in db: Connection) throws -> [OrderLine] {
-        var lines: [OrderLine] = []
+    /// The items with repeats merged, in first-mention order.
+    static func merged(_ items: [OrderRequest.Item]) throws -> [OrderRequest.Item] {
+        var merged: [OrderRequest.Item] = []
         for item in items {
-            if let index = lines.firstIndex(where: { $0.pizzaID == item.pizza }) {
-                let line = lines[index]
-                let quantity = line.quantity + item.quantity
-                guard quantity <= OrderRequest.maximumQuantity else { throw OrderError.tooMany(name: line.pizzaName, quantity: quantity) }
-                lines[index] = OrderLine(pizzaID: line.pizzaID, pizzaName: line.pizzaName, unitPrice: line.unitPrice, quantity: quantity)
-                continue
+            if let index = merged.firstIndex(where: { $0.pizza == item.pizza }) {
+                merged[index].quantity += item.quantity
+            } else {
+                merged.append(item)
             }
-            guard let pizza = try PizzaStore.pizza(id: item.pizza, in: db) else { throw MenuError.notFound(item.pizza.description) }
-            guard !pizza.isArchived else { throw OrderError.archivedPizza(name: pizza.name) }
-            lines.append(OrderLine(pizzaID: pizza.id, pizzaName: pizza.name, unitPrice: pizza.price, quantity: item.quantity))
         }
-        return lines
+        return merged
+    }
+
+    /// Reads each pizza once; each line snapshots the pizza's current name and price. An archived
+    /// pizza cannot be ordered; a merged quantity must stay within the maximum.
+    static func snapshot(_ items: [OrderRequest.Item], in db: Connection) throws -> [OrderLine] {
+        try items.map { item in
+            guard let pizza = try PizzaStore.pizza(id: item.pizza, in: db) else { throw MenuError.notFound(item.pizza.description) }
+            guard item.quantity <= OrderRequest.maximumQuantity else { throw OrderError.tooMany(name: pizza.name, quantity: item.quantity) }
+            guard !pizza.isArchived else { throw OrderError.archivedPizza(name: pizza.name) }
+            return OrderLine(pizzaID: pizza.id, pizzaName: pizza.name, unitPrice: pizza.price, quantity: item.quantity)
+        }
     }
 
     /// Refuses a pickup time in the past, beyond the booking horizon, off a slot boundary, or
