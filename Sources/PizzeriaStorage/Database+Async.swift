@@ -42,13 +42,19 @@ extension Database {
         }
     }
 
+    /// How many batches the writer thread committed, for how many writes.
+    public var groupCommitStatistics: GroupCommitStatistics { groupCommits.withLock { $0 } }
+
     /// Runs one batch on the writer: every job in its own savepoint, one commit for all.
     func runBatch(_ jobs: [any BatchedWrite]) {
-        let live = jobs.filter { !$0.isCancelled }
-        for job in jobs where job.isCancelled { job.finish(overriding: CancellationError()) }
-        guard !live.isEmpty else { return }
+        var live: [any BatchedWrite] = []
         do {
             try withWriter { db in
+                // Cancellation is honoured up to the moment the transaction starts: a job whose
+                // task was cancelled while it waited for the write lock does not run.
+                live = jobs.filter { !$0.isCancelled }
+                for job in jobs where job.isCancelled { job.finish(overriding: CancellationError()) }
+                guard !live.isEmpty else { return }
                 try db.run("BEGIN IMMEDIATE")
                 batchOpen.store(true, ordering: .releasing)
                 for job in live {
@@ -70,12 +76,23 @@ extension Database {
                 commits.notify()
                 checkpointIfDue(db)
             }
+            guard !live.isEmpty else { return }
+            groupCommits.withLock { $0.batches += 1; $0.writes += live.count }
             for job in live { job.finish(overriding: nil) }
         } catch {
             batchOpen.store(false, ordering: .releasing)
-            for job in live { job.finish(overriding: error) }
+            // Jobs not yet sorted (the lock never came) fail with the error too.
+            for job in live.isEmpty ? jobs : live { job.finish(overriding: error) }
         }
     }
+}
+
+/// Group commit at work: batches committed by the writer thread, and the writes they carried.
+public struct GroupCommitStatistics: Sendable, Equatable {
+    /// Commits made.
+    public var batches = 0
+    /// Writes those commits carried (each in its own savepoint).
+    public var writes = 0
 }
 
 /// A write waiting for the writer thread.

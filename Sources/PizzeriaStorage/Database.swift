@@ -49,6 +49,8 @@ public final class Database: @unchecked Sendable {
     let batchOpen = Atomic<Bool>(false)
     /// Signalled after every commit of this handle's writer.
     public let commits = CommitSignal()
+    /// Counted by the writer thread (see `groupCommitStatistics`).
+    let groupCommits = Mutex(GroupCommitStatistics())
 
     /// Opens the file at `path`: for reading and writing (switching it to WAL), or only to read.
     ///

@@ -206,7 +206,9 @@ public enum PickupTime {
             return true
         }
         var result = DateTime()
-        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+        // Years from 1970 on: before 1583 Foundation's Gregorian calendar is Julian while gmtime is
+        // proleptic Gregorian, and no pickup is that old anyway (found by the fuzzer).
+        guard let year = number(4), (1970...9999).contains(year), expect("-"), let month = number(2), expect("-"), let day = number(2),
               expect("Tt "), let hour = number(2), expect(":"), let minute = number(2),
               hour < 24, minute < 60 else { return nil }
         (result.year, result.month, result.day, result.hour, result.minute) = (year, month, day, hour, minute)

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// JSON: `{"slot_minutes", "slot_capacity", "opening_hours": "12:00-23:00", "opens_at",
 /// "closes_at", "time_zone", "time_zone_is_default"}`.
-public struct Settings: Sendable, Hashable, Encodable {
+public struct Settings: Sendable, Hashable, Codable {
     /// Length of a pickup slot; divides 60.
     public let slotMinutes: Int
     /// Pizzas the kitchen makes per slot.
@@ -82,6 +82,20 @@ public struct Settings: Sendable, Hashable, Encodable {
         try container.encode(timeZone.identifier, forKey: .timeZone)
         try container.encode(storedTimeZone == nil, forKey: .timeZoneIsDefault)
         try container.encode(bookingHorizonDays, forKey: .bookingHorizonDays)
+    }
+
+    /// Reads the documented JSON shape.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let opens = try container.decode(String.self, forKey: .opensAt), closes = try container.decode(String.self, forKey: .closesAt)
+        guard let opensAt = Self.minutes(opens), let closesAt = Self.minutes(closes) else {
+            throw DecodingError.dataCorruptedError(forKey: .opensAt, in: container, debugDescription: "opening hours must be HH:MM")
+        }
+        let isDefault = try container.decode(Bool.self, forKey: .timeZoneIsDefault)
+        self.init(slotMinutes: try container.decode(Int.self, forKey: .slotMinutes),
+                  slotCapacity: try container.decode(Int.self, forKey: .slotCapacity), opensAt: opensAt, closesAt: closesAt,
+                  storedTimeZone: isDefault ? nil : try container.decode(String.self, forKey: .timeZone),
+                  bookingHorizonDays: try container.decode(Int.self, forKey: .bookingHorizonDays))
     }
 }
 
