@@ -183,3 +183,37 @@ struct OrderCommandTests {
         #expect(status.status != 0 && status.stderr.contains("illegal order status change"))
     }
 }
+
+@Suite("CLI: order watch, the kitchen display (the real binary)")
+struct OrderWatchTests {
+    @Test("watch in the background, book and advance from other processes: the lines appear; SIGTERM ends it with 0")
+    func watch() throws {
+        var cli = CLI()
+        cli.environment["PIZZERIA_NOW"] = OrderCommandTests.now
+        try cli.ok("init")
+        try cli.ok("config", "set", "time-zone", "Europe/Rome")
+        try cli.ok("demo")
+        let watcher = try cli.start(["--json", "order", "watch", "--interval", "50"])
+        #expect(watcher.waitForOutput { _, err in err.contains("watching orders") })
+        let booked = try cli.json("order", "place", "anna", "--pickup", "\(OrderCommandTests.tomorrow)T21:00", "Marinara=2") as? [String: Any]
+        let id = try #require(booked?["id"] as? String)
+        try cli.ok("order", "advance", String(id.prefix(8)))
+        #expect(watcher.waitForOutput { out, _ in out.split(separator: "\n").count >= 2 }, "\(watcher.outputSoFar)")
+        watcher.signal(SIGTERM)
+        let result = try watcher.wait(timeout: 10)
+        #expect(result.status == 0, "\(result)")
+        let events = result.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(events.map { $0["kind"] as? String } == ["placed", "status_changed"])
+        #expect(events.allSatisfy { ($0["order"] as? [String: Any])?["id"] as? String == id })
+        #expect(events.last?["to"] as? String == "preparing")
+        // Replaying from a cursor gives what came after it, as text lines.
+        let cursor = try #require(events.first?["cursor"] as? Int)
+        let replay = try cli.start(["order", "watch", "--after", "\(cursor - 1)", "--status", "preparing", "--interval", "50"])
+        #expect(replay.waitForOutput { out, _ in out.contains("placed → preparing") }, "\(replay.outputSoFar)")
+        replay.signal(SIGINT)
+        let replayed = try replay.wait(timeout: 10)
+        #expect(replayed.status == 0 && replayed.stdout.split(separator: "\n").count == 1, "\(replayed)")
+    }
+}

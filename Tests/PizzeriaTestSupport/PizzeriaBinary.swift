@@ -97,7 +97,27 @@ public final class RunningProcess: @unchecked Sendable {
     }
 
     /// Sends SIGKILL.
-    public func kill() { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
+    public func kill() { signal(SIGKILL) }
+
+    /// Sends a signal.
+    public func signal(_ number: Int32) { _ = Glibc.kill(process.processIdentifier, number) }
+
+    /// What it wrote to stdout and stderr so far, while it runs.
+    public var outputSoFar: (stdout: String, stderr: String) {
+        (String(decoding: FileManager.default.contents(atPath: outURL.path) ?? Data(), as: UTF8.self),
+         String(decoding: FileManager.default.contents(atPath: errURL.path) ?? Data(), as: UTF8.self))
+    }
+
+    /// Waits until `condition` holds for the output so far (true), or `timeout` seconds pass (false).
+    public func waitForOutput(timeout: Double = 10, _ condition: (String, String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let (out, err) = outputSoFar
+            if condition(out, err) { return true }
+            usleep(20_000)
+        }
+        return false
+    }
 
     /// Waits for the end (killing it after `timeout` seconds, when given) and collects the output.
     public func wait(timeout: Double? = nil) throws -> ProcessResult {

@@ -7,7 +7,7 @@ enum OrderCommands {
         name: "order",
         abstract: "Book orders for a pickup slot and move them through their lifecycle.",
         discussion: "Lifecycle: placed → preparing → ready → collected; cancelled from placed or preparing.",
-        subcommands: [place, list, show, advance, cancel])
+        subcommands: [place, list, show, advance, cancel, OrderWatchCommand.command])
 
     static let orderArgument = Argument(name: "order", help: "Order id or unique id prefix (4+ characters).")
 

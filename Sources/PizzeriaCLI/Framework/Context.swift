@@ -53,6 +53,13 @@ struct Context: Sendable {
         console.line(String(decoding: data, as: UTF8.self))
     }
 
+    /// Prints `value` as one line of compact JSON (newline-delimited JSON, for streams).
+    func printJSONLine<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        console.line(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
     /// Prints text for people, or `value` as JSON with `--json`.
     func emit<T: Encodable>(_ value: T, text: () -> String) throws {
         if json { try printJSON(value) } else { console.out(text()) }

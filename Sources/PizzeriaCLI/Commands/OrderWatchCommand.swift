@@ -1,0 +1,90 @@
+import Foundation
+import PizzeriaServices
+import Synchronization
+
+/// `pizzeria order watch`: the kitchen display — every new order and status change as it happens.
+enum OrderWatchCommand {
+    static let command = Command(
+        name: "watch",
+        abstract: "Print every new order and status change as it happens (the kitchen display).",
+        discussion: """
+            One line per event; with --json, one JSON object per line (cursor, kind, from, to, at, order).
+            Starts now, or after --after CURSOR to replay what was missed (each event's cursor is printed).
+            Sees changes made by any process. Stops cleanly (exit 0) on Ctrl-C or SIGTERM.
+            """,
+        options: [.value("after", "cursor", help: "Replay the events after this cursor first (0: everything)."),
+                  .value("status", "status", help: "Only events that move an order to this status (placed, preparing, ready, collected, cancelled)."),
+                  .value("interval", "ms", help: "How often to look for other processes' changes, in milliseconds.", default: "200")],
+        examples: ["pizzeria order watch", "pizzeria order watch --json --after 0 | jq .order.id", "pizzeria order watch --status ready"],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws -> ExitCode {
+        let context = invocation.context
+        let orders = try context.open(.requireCurrent).orders
+        var cursor: Int64
+        if let text = invocation.option("after") {
+            guard let value = Int64(text), value >= 0 else {
+                throw ValidationError([FieldError(field: "after", message: "must be an event cursor (a whole number from 0), not '\(text)'")])
+            }
+            cursor = value
+        } else {
+            cursor = try orders.latestEventCursor()
+        }
+        var status: OrderStatus?
+        if let text = invocation.option("status") {
+            guard let parsed = OrderStatus(rawValue: text.lowercased()) else {
+                throw ValidationError([FieldError(field: "status", message: "must be one of "
+                    + OrderStatus.allCases.map(\.rawValue).joined(separator: ", ") + ", not '\(text)'")])
+            }
+            status = parsed
+        }
+        let interval = try invocation.integer("interval", default: 200, in: 10...60_000) ?? 200
+        Stop.install()
+        context.console.note("watching orders after event \(cursor); Ctrl-C stops")
+        while !Stop.requested {
+            let events = try orders.events(after: cursor, limit: 500)
+            for event in events where status == nil || event.to == status {
+                if context.json { try context.printJSONLine(event) } else { context.console.line(line(event)) }
+            }
+            if let last = events.last {
+                cursor = last.cursor
+                continue
+            }
+            // Nothing new: sleep in short steps so a signal stops the watch at once.
+            var slept = 0
+            while slept < interval, !Stop.requested {
+                usleep(useconds_t(min(50, interval - slept) * 1_000))
+                slept += 50
+            }
+            if context.console.outputFailure != nil { break }
+        }
+        return .ok
+    }
+
+    /// `#412  2026-12-01T18:31:05.120Z  placed     1a2b3c4d  anna   pickup 2026-12-01 19:30  2 × Margherita  €12.00`.
+    static func line(_ event: OrderEvent) -> String {
+        let order = event.order
+        let change = event.from.map { "\($0.rawValue) → \(event.to.rawValue)" } ?? "placed"
+        return "#\(event.cursor)  \(event.at.timestamp)  \(change.padding(to: 22))  \(order.id.short)  \(order.handle)"
+            + "  pickup \(order.pickupLocal)  \(OrderText.items(order))  \(order.total.formatted)"
+    }
+
+    /// Set by SIGINT and SIGTERM: the watch finishes its current line and exits 0.
+    enum Stop {
+        private static let flag = Atomic<Bool>(false)
+
+        static var requested: Bool { flag.load(ordering: .relaxed) }
+
+        static func install() {
+            var signals = sigset_t()
+            sigemptyset(&signals)
+            for signalNumber in [SIGINT, SIGTERM] {
+                signal(signalNumber) { _ in Stop.flag.store(true, ordering: .relaxed) }
+                sigaddset(&signals, signalNumber)
+            }
+            // A parent may have started us with these signals blocked (they are inherited): a
+            // watch must hear them.
+            pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        }
+    }
+}
