@@ -64,6 +64,17 @@ public final class Pizzeria: Sendable {
         return Pizzeria(database: database, now: now)
     }
 
+    /// The `async` form of ``open(path:access:configuration:now:)``: opening (and migrating) runs
+    /// on another thread while the caller is suspended.
+    public static func open(path: String, access: Access = .migrate, configuration: PizzeriaConfiguration = .init(),
+                            now: @escaping @Sendable () -> Date = { Date() }) async throws -> Pizzeria {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try open(path: path, access: access, configuration: configuration, now: now) })
+            }
+        }
+    }
+
     /// The embedded migrations, with the steps in Swift that complete them.
     static let migrator = SchemaMigrator(dataSteps: [5: PizzaStore.fillNameKeys])
 
