@@ -127,7 +127,7 @@ struct AsyncAndFeedTests {
         }
         let mine = try fixture.place("anna", "19:00", ("Margherita", 2)).order
         // Another Pizzeria on the same file stands for another process: its commits are polled.
-        let other = try Pizzeria.open(path: fixture.base.path, now: { fixture.now })
+        let other = try await Pizzeria.open(path: fixture.base.path, now: { fixture.now })
         let theirs = try await other.orders.place(OrderRequest(user: try fixture.user("marco"), items: [.init(pizza: try fixture.pizza("Porcini"))],
                                                          pickup: try fixture.at("20:00"))).order
         try await other.orders.cancel(id: theirs.id)

@@ -1,22 +1,50 @@
 import Foundation
+import PizzeriaServices
 import PizzeriaTestSupport
 import Testing
 
-@Suite("README: the embedding example")
+@Suite("README: every embedding example is compiled code, and works when run twice")
 struct EmbeddingExampleTests {
-    @Test("the README's example is this compiled file's code, and it works")
-    func exampleMatchesAndRuns() throws {
-        func block(_ text: String, from start: String, to end: String) -> String? {
-            guard let a = text.range(of: start), let b = text.range(of: end, range: a.upperBound..<text.endIndex) else { return nil }
-            return String(text[a.upperBound..<b.lowerBound]).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        let source = try String(contentsOf: packageRoot.appendingPathComponent("Tests/PizzeriaServicesTests/EmbeddingExample.swift"), encoding: .utf8)
-        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let code = block(source, from: "// README-EXAMPLE-BEGIN", to: "// README-EXAMPLE-END")
-        let documented = block(readme, from: "<!-- example: embedding -->\n```swift", to: "```")
-        #expect(code != nil && code == documented)
+    static let examples = ["Opening", "Menu", "Booking", "Router", "Feed", "Errors"]
 
+    /// The text between `start` and `end`.
+    static func block(_ text: String, from start: String, to end: String) -> String? {
+        guard let a = text.range(of: start), let b = text.range(of: end, range: a.upperBound..<text.endIndex) else { return nil }
+        return String(text[a.upperBound..<b.lowerBound]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test("each README block is the code of its file in ReadmeExamples/, and every block has a file", arguments: examples)
+    func blocksMatch(name: String) throws {
+        let source = try String(contentsOf: packageRoot.appendingPathComponent("Tests/PizzeriaServicesTests/ReadmeExamples/\(name).swift"), encoding: .utf8)
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let code = Self.block(source, from: "// README-EXAMPLE-BEGIN", to: "// README-EXAMPLE-END")
+        let documented = Self.block(readme, from: "<!-- example: \(name) -->\n```swift", to: "```")
+        #expect(code != nil && code == documented, "README block '\(name)' differs from ReadmeExamples/\(name).swift")
+    }
+
+    @Test("the README names no example without a file")
+    func noStrayBlocks() throws {
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let named = readme.components(separatedBy: "<!-- example: ").dropFirst().compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(Set(named) == Set(Self.examples))
+    }
+
+    @Test("the examples run, and run again on the same file")
+    func examplesRun() async throws {
         let directory = TemporaryDirectory()
-        #expect(try embeddingExample(databasePath: directory.path("embedded.sqlite")) == ["Diavola €9.00"])
+        for _ in 0..<2 {
+            let pizzeria = try await openingExample(path: directory.path("embedded.sqlite"))
+            let diavola = try await menuExample(pizzeria)
+            #expect(diavola.name == "Diavola" && diavola.price == Money(cents: 900))
+            let cursor = try await pizzeria.orders.latestEventCursor()
+            let order = try await bookingExample(pizzeria, pizza: diavola.id)
+            #expect(order.lines.first?.quantity == 2 && order.total == Money(cents: 1800))
+            #expect(try await pizzeria.orders.list().count == 1)  // the second run's key returned the first order
+            let path = try await routerExample(pizzeria, user: order.userID, pizza: diavola.id)
+            #expect(path == [.route(.pizza(id: diavola.id))])
+            let events = try await feedExample(pizzeria, after: cursor)
+            #expect(!events.isEmpty && events.allSatisfy { $0.order.id == order.id })
+            #expect(await errorsExample(pizzeria) == .invalidInput)
+        }
     }
 }
