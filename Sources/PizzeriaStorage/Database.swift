@@ -185,6 +185,14 @@ public final class Database: @unchecked Sendable {
         try readers.withReader { db in try db.transaction(.deferred) { try body(db) } }
     }
 
+    /// Runs `body`, which runs exactly one statement, on a reader connection without an explicit
+    /// transaction: SQLite's implicit transaction already gives one statement one snapshot, and
+    /// the `BEGIN` and `COMMIT` a hot read would pay for are saved. Use ``read(_:)`` for more.
+    @discardableResult
+    public func readStatement<T>(_ body: (Connection) throws -> T) throws -> T {
+        try readers.withReader(body)
+    }
+
     /// Runs `body` on a reader connection outside any transaction (the backup API opens its own).
     func readWithoutTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
         try readers.withReader(body)

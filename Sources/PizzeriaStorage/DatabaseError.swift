@@ -104,7 +104,11 @@ public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible
         extendedResultCode == Self.constraintUnique || extendedResultCode == Self.constraintPrimaryKey
     }
 
+    /// Whether the failure is a foreign key violation.
+    public var isForeignKeyViolation: Bool { extendedResultCode == Self.constraintForeignKey }
+
     // Extended codes are C macros built with `|`, which Swift does not import.
+    static let constraintForeignKey = SQLITE_CONSTRAINT | (3 << 8)
     static let constraintPrimaryKey = SQLITE_CONSTRAINT | (6 << 8)
     static let constraintUnique = SQLITE_CONSTRAINT | (8 << 8)
     static let constraintTrigger = SQLITE_CONSTRAINT | (7 << 8)

@@ -70,6 +70,16 @@ public struct Row {
         return readText(Int32(index))
     }
 
+    /// Calls `body` with the UTF-8 bytes of a `TEXT` column, without building a `String`: for
+    /// decoders of fixed formats (ids, timestamps) on hot paths. The bytes are valid only inside
+    /// `body`. - Throws: on `NULL` or another type, or what `body` throws.
+    public func withUTF8<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {
+        try expect(index, SQLITE_TEXT, "TEXT")
+        let column = Int32(index)
+        guard let bytes = sqlite3_column_text(statement.handle, column) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement.handle, column))))
+    }
+
     /// A nullable `TEXT` column. - Throws: on another type.
     public func optionalString(_ index: Int) throws -> String? {
         isNull(index) ? nil : try string(index)

@@ -171,7 +171,7 @@ struct StorageConditionsTests {
     func backupRaces() async throws {
         let cli = CLI()
         try cli.ok("demo")
-        let pizzeria = try Pizzeria.open(path: cli.databasePath, access: .requireCurrent)
+        let pizzeria = try await Pizzeria.open(path: cli.databasePath, access: .requireCurrent)
         try pizzeria.database.write { db in
             try db.run("""
                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000)

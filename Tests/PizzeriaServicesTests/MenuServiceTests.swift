@@ -174,3 +174,22 @@ struct MenuServiceTests {
         #expect(try fixture.pizzeria.menu.history(of: pizza.id).map(\.change) == [.created])
     }
 }
+
+@Suite("Menu: the edit path's single statement")
+struct EditPathTests {
+    @Test("an edit returns the row as it ends up; an edit that changes nothing keeps the version and writes no history")
+    func editReturnsFinalRow() throws {
+        let fixture = try Fixture()
+        let pizza = try fixture.add("Margherita", 600)
+        var draft = PizzaDraft(editing: pizza)
+        draft.price = Money(cents: 650)
+        let edited = try fixture.pizzeria.menu.save(draft)
+        #expect(try fixture.pizzeria.menu.pizza(id: pizza.id) == edited)
+        #expect(edited.version == 2 && edited.updatedAt >= pizza.updatedAt)
+        let unchanged = try fixture.pizzeria.menu.save(PizzaDraft(editing: edited))
+        #expect(unchanged == edited)
+        #expect(try fixture.pizzeria.menu.history(of: pizza.id).count == 2)
+        let stale = #expect(throws: MenuError.self) { try fixture.pizzeria.menu.save(draft) }
+        #expect(stale == .conflict(pizza: edited, draftVersion: 1))
+    }
+}

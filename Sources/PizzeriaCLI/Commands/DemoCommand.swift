@@ -24,7 +24,7 @@ enum DemoCommand {
         let menu: [Pizza]
         let users: [User]
         let orders: [Order]
-        let navigation: NavigationState
+        let navigation: NavigationView
         let history: [NavigationEvent]
     }
 
@@ -81,7 +81,7 @@ enum DemoCommand {
 
         let report = Report(database: context.databasePath, menu: try pizzeria.menu.list(),
                             users: try pizzeria.users.list(), orders: booked,
-                            navigation: try navigation.state(of: anna), history: try navigation.history(of: anna, limit: 20))
+                            navigation: try NavigationView(try navigation.state(of: anna), navigation), history: try navigation.history(of: anna, limit: 20))
         try context.emit(report) {
             var text = "Database: \(context.databasePath)\n"
             text += notes.isEmpty ? "The demo data was already there.\n" : notes.map { "- \($0)\n" }.joined()

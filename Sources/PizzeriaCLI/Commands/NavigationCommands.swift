@@ -21,8 +21,9 @@ enum NavigationCommands {
     }
 
     /// Prints the state after an operation.
-    static func report(_ state: NavigationState, _ context: Context) throws -> ExitCode {
-        try context.emit(state) { NavigationText.state(state) }
+    static func report(_ state: NavigationState, _ context: Context, _ navigation: NavigationService) throws -> ExitCode {
+        let view = try NavigationView(state, navigation)
+        try context.emit(view) { NavigationText.state(view) }
         return .ok
     }
 
@@ -32,7 +33,7 @@ enum NavigationCommands {
         arguments: [user],
         run: { invocation in
             let (navigation, user, _) = try open(invocation)
-            return try report(try navigation.state(of: user), invocation.context)
+            return try report(try navigation.state(of: user), invocation.context, navigation)
         })
 
     static let push = Command(
@@ -43,7 +44,7 @@ enum NavigationCommands {
         run: { invocation in
             let (navigation, user, pizzeria) = try open(invocation)
             let routes = try invocation.variadic("route").map(pizzeria.lookup.route)
-            return try report(try navigation.push(user, routes), invocation.context)
+            return try report(try navigation.push(user, routes), invocation.context, navigation)
         })
 
     static let pop = Command(
@@ -57,7 +58,7 @@ enum NavigationCommands {
             let (navigation, user, _) = try open(invocation)
             if let depth = try invocation.integer("to", in: 0...Int(Int32.max)) {
                 guard invocation.argument("count") == nil else { throw invocation.usage("give COUNT or --to, not both") }
-                return try report(try navigation.popTo(user, depth: depth), context)
+                return try report(try navigation.popTo(user, depth: depth), context, navigation)
             }
             var count = 1
             if let text = invocation.argument("count") {
@@ -66,7 +67,7 @@ enum NavigationCommands {
                 }
                 count = parsed
             }
-            return try report(try navigation.pop(user, count: count), context)
+            return try report(try navigation.pop(user, count: count), context, navigation)
         })
 
     static let root = Command(
@@ -75,7 +76,7 @@ enum NavigationCommands {
         arguments: [user],
         run: { invocation in
             let (navigation, user, _) = try open(invocation)
-            return try report(try navigation.popToRoot(user), invocation.context)
+            return try report(try navigation.popToRoot(user), invocation.context, navigation)
         })
 
     static let random = Command(
@@ -91,7 +92,7 @@ enum NavigationCommands {
                 seed = value
             }
             let (navigation, user, _) = try open(invocation)
-            return try report(try navigation.random(user, seed: seed), context)
+            return try report(try navigation.random(user, seed: seed), context, navigation)
         })
 
     static let open = Command(
@@ -103,7 +104,7 @@ enum NavigationCommands {
         run: { invocation in
             let context = invocation.context
             let (navigation, user, _) = try open(invocation)
-            return try report(try navigation.open(user, url: try invocation.required("url")), context)
+            return try report(try navigation.open(user, url: try invocation.required("url")), context, navigation)
         })
 
     static let history = Command(
@@ -173,8 +174,9 @@ enum NavigationCommands {
             let result = try navigation.importPath(
                 user, text: text, format: try format(invocation),
                 routeTypeName: invocation.option("type-name") ?? NavigationFormat.defaultRouteTypeName)
-            try context.emit(result) {
-                NavigationText.state(result.state) + result.dropped.map { "  dropped   \($0.kind) \($0.id) (no longer exists)\n" }.joined()
+            let view = ImportView(state: try NavigationView(result.state, navigation), dropped: result.dropped)
+            try context.emit(view) {
+                NavigationText.state(view.state) + result.dropped.map { "  dropped   \($0.kind) \($0.id) (no longer exists)\n" }.joined()
             }
             return .ok
         })

@@ -1,12 +1,44 @@
 import PizzeriaServices
 
+/// A user's navigation state with a readable label for each screen: what `nav` commands print.
+/// JSON: the state's documented shape plus `labels` and `previous_label`.
+struct NavigationView: Encodable {
+    let state: NavigationState
+    let labels: [String]
+    let previousLabel: String?
+
+    /// Labels the path and the previous route in one query.
+    init(_ state: NavigationState, _ navigation: NavigationService) throws {
+        let all = try navigation.labels(for: state.path + (state.previous.map { [$0] } ?? []))
+        self.state = state
+        self.labels = Array(all.prefix(state.path.count))
+        self.previousLabel = state.previous == nil ? nil : all.last
+    }
+
+    private enum Keys: String, CodingKey { case labels, previousLabel = "previous_label" }
+
+    func encode(to encoder: Encoder) throws {
+        try state.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(labels, forKey: .labels)
+        try container.encode(previousLabel, forKey: .previousLabel)
+    }
+}
+
+/// An import's result with labels: `{"state": …, "dropped": […]}`.
+struct ImportView: Encodable {
+    let state: NavigationView
+    let dropped: [Route]
+}
+
 /// How navigation looks on a terminal.
 enum NavigationText {
-    static func state(_ state: NavigationState) -> String {
-        var text = "\(state.handle): " + (["Menu"] + state.labels).joined(separator: " › ") + "\n"
+    static func state(_ view: NavigationView) -> String {
+        let state = view.state
+        var text = "\(state.handle): " + (["Menu"] + view.labels).joined(separator: " › ") + "\n"
         text += "  depth     \(state.depth)\n"
-        text += "  current   \(state.labels.last ?? "menu")\n"
-        text += "  previous  \(state.previousLabel ?? "menu")\n"
+        text += "  current   \(view.labels.last ?? "menu")\n"
+        text += "  previous  \(view.previousLabel ?? "menu")\n"
         if let sheet = state.sheet { text += "  sheet     " + NavigationText.sheet(sheet) }
         return text
     }

@@ -40,7 +40,7 @@ enum SheetCommands {
             case ("edit", nil): throw invocation.usage("missing argument <pizza> for the edit sheet")
             case (let kind, _): throw invocation.usage("unknown sheet '\(kind)': add or edit")
             }
-            return try NavigationCommands.report(try navigation.openSheet(user, request), context)
+            return try NavigationCommands.report(try navigation.openSheet(user, request), context, navigation)
         })
 
     static let set = Command(
@@ -60,7 +60,7 @@ enum SheetCommands {
             }
             guard name != nil || price != nil else { throw invocation.usage("give --name and/or --price") }
             let (navigation, user, _) = try NavigationCommands.open(invocation)
-            return try NavigationCommands.report(try navigation.setSheet(user, name: name, price: price), context)
+            return try NavigationCommands.report(try navigation.setSheet(user, name: name, price: price), context, navigation)
         })
 
     static let save = Command(
@@ -81,6 +81,6 @@ enum SheetCommands {
         arguments: [user],
         run: { invocation in
             let (navigation, user, _) = try NavigationCommands.open(invocation)
-            return try NavigationCommands.report(try navigation.dismissSheet(user), invocation.context)
+            return try NavigationCommands.report(try navigation.dismissSheet(user), invocation.context, navigation)
         })
 }

@@ -82,16 +82,8 @@ public final class MenuService: Sendable {
         let name = PizzaName.normalize(draft.name)
         switch draft.mode {
         case .add:
-            if let existing = try PizzaStore.sameName(as: name, in: db) {
-                throw MenuError.duplicateName(name: name, existing: existing)
-            }
             return try PizzaStore.insert(id: .random(), name: name, price: draft.price, in: db)
-
         case .edit(let id, let baseVersion):
-            // Only a new name can collide: a price edit skips the name check.
-            if let other = try PizzaStore.sameName(as: name, in: db), other.id != id {
-                throw MenuError.duplicateName(name: name, existing: other)
-            }
             if let saved = try PizzaStore.update(id: id, version: baseVersion, name: name, price: draft.price, in: db) {
                 return saved
             }

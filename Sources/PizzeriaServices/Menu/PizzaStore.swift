@@ -48,23 +48,42 @@ enum PizzaStore {
     }
 
     /// Inserts a new pizza; `RETURNING` gives the row as stored (defaults and all), so nothing
-    /// is read back.
+    /// is read back. A name taken (the unique `name_key` index) is `MenuError.duplicateName`.
     static func insert(id: Pizza.ID, name: String, price: Money, in db: Connection) throws -> Pizza {
-        guard let pizza = try db.fetchOne("INSERT INTO pizzas (id, name, name_key, price_cents) VALUES (?, ?, ?, ?) RETURNING " + columns,
-                                          [id, name, PizzaName.foldKey(name), price.cents], decode) else {
-            throw DataError.damagedRow(table: "pizzas", id: id.description, problem: "the inserted row did not come back")
+        let pizza = try uniqueName(name, in: db) {
+            try db.fetchOne("INSERT INTO pizzas (id, name, name_key, price_cents) VALUES (?, ?, ?, ?) RETURNING " + columns,
+                            [id, name, PizzaName.foldKey(name), price.cents], decode)
         }
+        guard let pizza else { throw DataError.damagedRow(table: "pizzas", id: id.description, problem: "the inserted row did not come back") }
         return pizza
     }
 
-    /// Compare-and-set: changes the row only if it is still at `version`; the history trigger
-    /// records the change and bumps the version. Returns the pizza as changed, or `nil` when it
-    /// was not at `version` (or does not exist).
+    /// Compare-and-set: changes the row only if it is still at `version`, bumping the version and
+    /// the time itself (the history trigger sees a bumped version and keeps it; `now` is one value
+    /// for the whole statement, triggers included), so `RETURNING` gives the row as it ends up.
+    /// Returns `nil` when the pizza was not at `version` (or does not exist).
     static func update(id: Pizza.ID, version: Int, name: String, price: Money, in db: Connection) throws -> Pizza? {
-        guard try db.run("UPDATE pizzas SET name = ?, name_key = ?, price_cents = ? WHERE id = ? AND version = ?",
-                         [name, PizzaName.foldKey(name), price.cents, id, version]) == 1 else { return nil }
-        // The trigger's changes (version, updated_at) are not visible to RETURNING: read once.
-        return try pizza(id: id, in: db)
+        try uniqueName(name, in: db) {
+            // An edit that changes nothing keeps its version (as the trigger would): no history row.
+            try db.fetchOne("""
+                UPDATE pizzas SET name = ?1, name_key = ?2, price_cents = ?3,
+                       version = version + (name IS NOT ?1 OR price_cents IS NOT ?3),
+                       updated_at = CASE WHEN name IS NOT ?1 OR price_cents IS NOT ?3
+                                         THEN strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE updated_at END
+                WHERE id = ?4 AND version = ?5 RETURNING
+                """ + " " + columns, [name, PizzaName.foldKey(name), price.cents, id, version], decode)
+        }
+    }
+
+    /// Runs `write`; a violation of the unique name key becomes ``MenuError/duplicateName(name:existing:)``
+    /// naming the pizza that has the name (looked up only then: the index did the checking).
+    private static func uniqueName<T>(_ name: String, in db: Connection, _ write: () throws -> T) throws -> T {
+        do {
+            return try write()
+        } catch let error as DatabaseError where error.isUniqueViolation && error.message.contains("name_key") {
+            guard let existing = try sameName(as: name, in: db) else { throw error }
+            throw MenuError.duplicateName(name: name, existing: existing)
+        }
     }
 
     static func setArchived(id: Pizza.ID, at date: Date?, in db: Connection) throws {

@@ -25,7 +25,7 @@ public final class NavigationService: Sendable {
 
     // MARK: - Reading
 
-    /// The user's stack, labels, previous route and sheet.
+    /// The user's stack, previous route and sheet.
     /// - Throws: ``UserError/notFound(_:)``.
     public func state(of user: User.ID) throws -> NavigationState {
         try database.read { db in try Self.state(of: try UserStore.required(user, in: db), in: db) }
@@ -35,19 +35,22 @@ public final class NavigationService: Sendable {
     /// `NavigationStack` (one indexed query; no labels, no previous route, no sheet).
     /// - Throws: ``UserError/notFound(_:)``.
     public func path(of user: User.ID) throws -> [NavigationElement] {
-        try database.read { db in
-            let path = try NavigationStore.stack(userID: user, in: db)
-            if path.isEmpty { _ = try UserStore.required(user, in: db) }
+        try database.readStatement { db in
+            guard let path = try NavigationStore.path(of: user, in: db) else { throw UserError.notFound(user.description) }
             return path
         }
     }
 
     static func state(of user: User, in db: Connection) throws -> NavigationState {
-        let path = try NavigationStore.stack(userID: user.id, in: db)
-        let previous = try NavigationStore.previous(userID: user.id, in: db)
-        return NavigationState(userID: user.id, handle: user.handle, path: path, labels: try NavigationStore.labels(path, in: db),
-                               previous: previous, previousLabel: try previous.map { try NavigationStore.labels([$0], in: db)[0] },
-                               sheet: try NavigationStore.sheet(userID: user.id, in: db))
+        NavigationState(userID: user.id, handle: user.handle, path: try NavigationStore.stack(userID: user.id, in: db),
+                        previous: try NavigationStore.previous(userID: user.id, in: db),
+                        sheet: try NavigationStore.sheet(userID: user.id, in: db))
+    }
+
+    /// A readable label for each element, for people: the pizza's name (with "(archived)"),
+    /// `order 1a2b3c4d`, or an opaque element's type and JSON. One query for the whole path.
+    public func labels(for elements: [NavigationElement]) throws -> [String] {
+        try database.readStatement { try NavigationStore.labels(elements, in: $0) }
     }
 
     /// The user's latest `limit` events, oldest of them first.
@@ -77,8 +80,8 @@ public final class NavigationService: Sendable {
     @discardableResult
     public func push(_ user: User.ID, _ routes: [Route]) throws -> NavigationState {
         guard !routes.isEmpty else { throw ValidationError([FieldError(field: "route", message: "must name at least one route")]) }
-        return try change(user, action: .push) { db, stack in
-            try Self.requireExisting(routes, in: db)
+        return try change(user, action: .push) { _, stack in
+            // The foreign keys refuse a route to nothing (NavigationStore.push names it).
             let pushed = routes.map(NavigationElement.route)
             return (stack + pushed, pushed)
         }
@@ -201,7 +204,9 @@ public final class NavigationService: Sendable {
             try NavigationStore.push(Array(new.dropFirst(common)), userID: user.id, above: common, in: db)
             try NavigationStore.appendEvent(userID: user.id, action: action, routes: involved, depthAfter: new.count,
                                             topBefore: old.last, detail: detail, in: db)
-            return try Self.state(of: user, in: db)
+            // Everything but the sheet is known already: the new stack, and the old top as "previous".
+            return NavigationState(userID: user.id, handle: user.handle, path: new, previous: old.last,
+                                   sheet: try NavigationStore.sheet(userID: user.id, in: db))
         }
     }
 

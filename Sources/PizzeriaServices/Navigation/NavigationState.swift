@@ -1,9 +1,9 @@
 import Foundation
 
 /// A user's navigation as the app restores it: the stack over the menu, and the sheet on top.
+/// (Readable labels for the screens are presentation: ``NavigationService/labels(for:)``.)
 ///
-/// JSON: `{"user", "user_id", "depth", "path": [route…], "labels": […], "current", "previous",
-/// "previous_label", "sheet"}`.
+/// JSON: `{"user", "user_id", "depth", "path": [route…], "current", "previous", "sheet"}`.
 public struct NavigationState: Sendable, Hashable, Codable {
     /// The user.
     public let userID: User.ID
@@ -11,24 +11,17 @@ public struct NavigationState: Sendable, Hashable, Codable {
     public let handle: String
     /// The stack, bottom first; empty means the menu (the root).
     public let path: [NavigationElement]
-    /// A readable label for each element: the pizza's name, `order 1a2b3c4d`, or the type name.
-    public let labels: [String]
     /// The top of the stack before the last change to it (`nil`: the menu, or no change yet).
     public let previous: NavigationElement?
-    /// A readable label for ``previous``.
-    public let previousLabel: String?
     /// The sheet presented over the stack, if any.
     public let sheet: Sheet?
 
     /// A state from its parts.
-    public init(userID: User.ID, handle: String, path: [NavigationElement], labels: [String], previous: NavigationElement?,
-                previousLabel: String?, sheet: Sheet?) {
+    public init(userID: User.ID, handle: String, path: [NavigationElement], previous: NavigationElement?, sheet: Sheet?) {
         self.userID = userID
         self.handle = handle
         self.path = path
-        self.labels = labels
         self.previous = previous
-        self.previousLabel = previousLabel
         self.sheet = sheet
     }
 
@@ -38,7 +31,7 @@ public struct NavigationState: Sendable, Hashable, Codable {
     public var current: NavigationElement? { path.last }
 
     private enum CodingKeys: String, CodingKey {
-        case user, userID = "user_id", depth, path, labels, current, previous, previousLabel = "previous_label", sheet
+        case user, userID = "user_id", depth, path, current, previous, sheet
     }
 
     /// The documented JSON shape.
@@ -48,10 +41,8 @@ public struct NavigationState: Sendable, Hashable, Codable {
         try container.encode(userID, forKey: .userID)
         try container.encode(depth, forKey: .depth)
         try container.encode(path, forKey: .path)
-        try container.encode(labels, forKey: .labels)
         try container.encode(current, forKey: .current)
         try container.encode(previous, forKey: .previous)
-        try container.encode(previousLabel, forKey: .previousLabel)
         try container.encode(sheet, forKey: .sheet)
     }
 
@@ -60,9 +51,7 @@ public struct NavigationState: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(userID: try container.decode(User.ID.self, forKey: .userID), handle: try container.decode(String.self, forKey: .user),
                   path: try container.decode([NavigationElement].self, forKey: .path),
-                  labels: try container.decode([String].self, forKey: .labels),
                   previous: try container.decodeIfPresent(NavigationElement.self, forKey: .previous),
-                  previousLabel: try container.decodeIfPresent(String.self, forKey: .previousLabel),
                   sheet: try container.decodeIfPresent(Sheet.self, forKey: .sheet))
     }
 }

@@ -23,27 +23,56 @@ enum NavigationStore {
         """
 
     static func stack(userID: User.ID, in db: Connection) throws -> [NavigationElement] {
-        try db.fetchAll(stackSQL, [userID]) { row in
-            switch try row.string(0) {
-            case "pizza": .route(.pizza(id: try row.id(1)))
-            case "order": .route(.order(id: try row.id(2)))
-            default: .opaque(typeName: try row.string(3), json: try row.string(4))
-            }
+        try db.fetchAll(stackSQL, [userID]) { try element($0) }.compactMap { $0 }
+    }
+
+    /// A user's stack in one statement (the user's row, joined to the stack): `nil` when the user
+    /// does not exist, empty on the menu. What the app needs to restore its path.
+    static let pathSQL = """
+        SELECT s.kind, s.pizza_id, s.order_id, s.opaque_type, s.opaque_json
+        FROM users u LEFT JOIN navigation_stack s ON s.user_id = u.id
+        WHERE u.id = ? ORDER BY s.depth
+        """
+
+    static func path(of user: User.ID, in db: Connection) throws -> [NavigationElement]? {
+        var found = false
+        var path: [NavigationElement] = []
+        try db.forEach(pathSQL, [user]) { row in
+            found = true
+            if let element = try element(row) { path.append(element) }
+        }
+        return found ? path : nil
+    }
+
+    /// The element of a stack row (columns kind, pizza_id, order_id, opaque_type, opaque_json);
+    /// `nil` for the NULL row of an empty stack.
+    static func element(_ row: Row) throws -> NavigationElement? {
+        if row.isNull(0) { return nil }
+        return switch try row.withUTF8(0, { $0.first }) {
+        case UInt8(ascii: "p"): .route(.pizza(id: try row.id(1)))
+        case UInt8(ascii: "o") where !row.isNull(2): .route(.order(id: try row.id(2)))
+        default: .opaque(typeName: try row.string(3), json: try row.string(4))
         }
     }
 
-    /// Puts `elements` on top of a stack of `depth`.
+    /// Puts `elements` on top of a stack of `depth`. A route to a pizza or order that does not
+    /// exist is refused by the foreign keys and reported as ``NavigationError/unknownTarget(_:)``.
     static func push(_ elements: [NavigationElement], userID: User.ID, above depth: Int, in db: Connection) throws {
         for (offset, element) in elements.enumerated() {
             let position = depth + offset + 1
-            switch element {
-            case .route(.pizza(let id)):
-                try db.run("INSERT INTO navigation_stack (user_id, depth, kind, pizza_id) VALUES (?, ?, 'pizza', ?)", [userID, position, id])
-            case .route(.order(let id)):
-                try db.run("INSERT INTO navigation_stack (user_id, depth, kind, order_id) VALUES (?, ?, 'order', ?)", [userID, position, id])
-            case .opaque(let type, let json):
-                try db.run("INSERT INTO navigation_stack (user_id, depth, kind, opaque_type, opaque_json) VALUES (?, ?, 'opaque', ?, ?)",
-                           [userID, position, type, json])
+            do {
+                switch element {
+                case .route(.pizza(let id)):
+                    try db.run("INSERT INTO navigation_stack (user_id, depth, kind, pizza_id) VALUES (?, ?, 'pizza', ?)", [userID, position, id])
+                case .route(.order(let id)):
+                    try db.run("INSERT INTO navigation_stack (user_id, depth, kind, order_id) VALUES (?, ?, 'order', ?)", [userID, position, id])
+                case .opaque(let type, let json):
+                    try db.run("INSERT INTO navigation_stack (user_id, depth, kind, opaque_type, opaque_json) VALUES (?, ?, 'opaque', ?, ?)",
+                               [userID, position, type, json])
+                }
+            } catch let error as DatabaseError where error.isForeignKeyViolation {
+                guard let route = element.route, try !exists(route, in: db) else { throw error }
+                throw NavigationError.unknownTarget(route)
             }
         }
     }
@@ -91,17 +120,23 @@ enum NavigationStore {
         }
     }
 
-    /// A label for each element, one query per element through primary keys.
+    /// A label for each element: the pizzas' names in one query (their ids as one JSON array).
     static func labels(_ elements: [NavigationElement], in db: Connection) throws -> [String] {
-        try elements.map { element in
+        let pizzaIDs = elements.compactMap { element -> Pizza.ID? in
+            if case .route(.pizza(let id)) = element { id } else { nil }
+        }
+        var names: [Pizza.ID: String] = [:]
+        if !pizzaIDs.isEmpty {
+            try db.forEach("SELECT id, name, archived_at IS NOT NULL FROM pizzas WHERE id IN (SELECT value FROM json_each(?))",
+                           ["[" + pizzaIDs.map { "\"\($0)\"" }.joined(separator: ",") + "]"]) { row in
+                names[try row.id(0)] = try row.string(1) + (try row.int(2) == 1 ? " (archived)" : "")
+            }
+        }
+        return elements.map { element in
             switch element {
-            case .route(.pizza(let id)):
-                let pizza = try PizzaStore.pizza(id: id, in: db)
-                return pizza.map { $0.isArchived ? "\($0.name) (archived)" : $0.name } ?? "pizza \(id.description.prefix(8))"
-            case .route(.order(let id)):
-                return "order \(id.description.prefix(8))"
-            case .opaque(let type, let json):
-                return "\(type) \(json)"
+            case .route(.pizza(let id)): names[id] ?? "pizza \(id.description.prefix(8))"
+            case .route(.order(let id)): "order \(id.description.prefix(8))"
+            case .opaque(let type, let json): "\(type) \(json)"
             }
         }
     }

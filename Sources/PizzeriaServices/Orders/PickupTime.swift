@@ -118,20 +118,15 @@ public enum PickupTime {
         return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
     }
 
-    /// `2026-12-01T18:30:00Z`: how pickup times are stored.
+    /// `2026-12-01T18:30:00Z`: how pickup times are stored (whole seconds).
     public static func utc(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        let text = Timestamp.string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
+        return String(text.prefix(19)) + "Z"
     }
 
     /// Parses the stored form back.
     public static func fromUTC(_ text: String) -> Date? {
-        guard let parsed = parseDateTime(text), parsed.offsetSeconds == 0 else { return nil }
-        return localDate(year: parsed.year, month: parsed.month, day: parsed.day,
-                         minutes: parsed.hour * 60 + parsed.minute, seconds: parsed.second, in: TimeZone(secondsFromGMT: 0) ?? .current)
+        Timestamp.date(from: text)
     }
 
     /// `2026-12-01 19:30` in `timeZone`; a time that happens twice that day (daylight saving

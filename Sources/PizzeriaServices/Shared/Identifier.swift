@@ -72,9 +72,39 @@ extension Identifier: DatabaseValueConvertible {
     }
 }
 
+extension Identifier {
+    /// Parses 36 bytes of UUID text (any case) without building a `String`.
+    init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count == 36 else { return nil }
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let parsed = withUnsafeMutableBytes(of: &value) { raw -> Bool in
+            var byte = 0, high = true
+            for (position, character) in bytes.enumerated() {
+                if position == 8 || position == 13 || position == 18 || position == 23 {
+                    guard character == 45 else { return false }
+                    continue
+                }
+                let nibble: UInt8
+                switch character {
+                case 48...57: nibble = character - 48
+                case 97...102: nibble = character - 87
+                case 65...70: nibble = character - 55
+                default: return false
+                }
+                if high { raw[byte] = nibble << 4 } else { raw[byte] |= nibble; byte += 1 }
+                high.toggle()
+            }
+            return true
+        }
+        guard parsed else { return nil }
+        uuid = UUID(uuid: value)
+    }
+}
+
 extension Row {
-    /// A UUID column as a typed id.
+    /// A UUID column as a typed id, parsed from the column's bytes.
     func id<Entity>(_ index: Int, as type: Identifier<Entity>.Type = Identifier<Entity>.self) throws -> Identifier<Entity> {
-        try get(index)
+        if let id = try withUTF8(index, { Identifier<Entity>(utf8: $0) }) { return id }
+        throw DatabaseError.typeMismatchValue("a UUID in column \(index) (\(columnName(index)))")
     }
 }

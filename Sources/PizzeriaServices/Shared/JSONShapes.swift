@@ -47,11 +47,8 @@ extension KeyedDecodingContainer {
 extension Row {
     /// A stored ISO-8601 UTC time; anything else is a damaged row of `table`.
     func timestamp(_ index: Int, table: String, id: CustomStringConvertible) throws -> Date {
-        let text = try string(index)
-        guard let date = Timestamp.date(from: text) else {
-            throw DataError.damagedRow(table: table, id: id.description, problem: "\(columnName(index)) '\(text)' is not an ISO-8601 UTC time")
-        }
-        return date
+        if let date = try withUTF8(index, Timestamp.date(utf8:)) { return date }
+        throw DataError.damagedRow(table: table, id: id.description, problem: "\(columnName(index)) '\(try string(index))' is not an ISO-8601 UTC time")
     }
 
     /// A stored ISO-8601 UTC time or `NULL`.

@@ -3,24 +3,100 @@ import Foundation
 /// ISO-8601 UTC timestamps with milliseconds, as the schema's defaults write them:
 /// `2026-11-30T12:00:00.000Z`. Text in this form sorts in time order.
 public enum Timestamp {
-    /// `date` as `YYYY-MM-DDTHH:MM:SS.sssZ`.
+    /// `date` as `YYYY-MM-DDTHH:MM:SS.sssZ`, built by hand (no formatter, no locale).
     public static func string(from date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        var seconds = time_t(milliseconds / 1000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-                      Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(milliseconds % 1000))
+        let (days, rest) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
+        let (day, remainder) = rest < 0 ? (days - 1, rest + 86_400_000) : (days, rest)
+        let (year, month, dayOfMonth) = civil(fromDays: day)
+        let hour = remainder / 3_600_000, minute = remainder / 60_000 % 60, second = remainder / 1000 % 60, milli = remainder % 1000
+        var bytes = [UInt8](repeating: 0, count: 24)
+        func put(_ value: Int64, at offset: Int, digits: Int) {
+            var value = value
+            for position in stride(from: offset + digits - 1, through: offset, by: -1) {
+                bytes[position] = UInt8(48 + value % 10)
+                value /= 10
+            }
+        }
+        put(year, at: 0, digits: 4); bytes[4] = 45; put(month, at: 5, digits: 2); bytes[7] = 45; put(dayOfMonth, at: 8, digits: 2)
+        bytes[10] = 84; put(hour, at: 11, digits: 2); bytes[13] = 58; put(minute, at: 14, digits: 2); bytes[16] = 58
+        put(second, at: 17, digits: 2); bytes[19] = 46; put(milli, at: 20, digits: 3); bytes[23] = 90
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Parses `YYYY-MM-DDTHH:MM[:SS[.sss]]Z`: the stored form, or a time a person gives.
+    /// Parses `YYYY-MM-DDTHH:MM[:SS[.fff…]]Z`: the stored form, or a time a person gives.
     public static func date(from text: String) -> Date? {
-        let parts = text.split(separator: ".", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { return PickupTime.fromUTC(text) }
-        let digits = parts[1].dropLast()
-        guard parts[1].hasSuffix("Z"), !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit),
-              let fraction = Double("0." + digits), let whole = PickupTime.fromUTC(parts[0] + "Z") else { return nil }
-        return whole.addingTimeInterval(fraction)
+        var text = text
+        return text.withUTF8 { date(utf8: $0) }
+    }
+
+    /// Parses the UTF-8 bytes of `YYYY-MM-DDTHH:MM[:SS[.fff…]]Z` (hot path: every row read has
+    /// timestamps). Refuses anything else, including dates that do not exist.
+    static func date(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        func number(_ start: Int, _ count: Int) -> Int64? {
+            guard start + count <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for index in start..<start + count {
+                let digit = bytes[index] &- 48
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int64(digit)
+            }
+            return value
+        }
+        guard bytes.count >= 17, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84 || bytes[10] == 116 || bytes[10] == 32,
+              bytes[13] == 58, let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              let hour = number(11, 2), let minute = number(14, 2), (1...12).contains(month), hour < 24, minute < 60,
+              day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        var index = 16, seconds: Int64 = 0, fraction = 0.0
+        if index < bytes.count, bytes[index] == 58 {
+            guard let value = number(17, 2), value < 60 else { return nil }
+            seconds = value
+            index = 19
+            if index < bytes.count, bytes[index] == 46 {
+                index += 1
+                var scale = 0.1
+                let start = index
+                while index < bytes.count, bytes[index] &- 48 < 10 {
+                    fraction += Double(bytes[index] &- 48) * scale
+                    scale /= 10
+                    index += 1
+                }
+                guard index > start else { return nil }
+            }
+        }
+        guard index == bytes.count - 1, bytes[index] == 90 || bytes[index] == 122 else { return nil }
+        let total = (days(fromCivil: year, month, day) * 86_400) + hour * 3_600 + minute * 60 + seconds
+        return Date(timeIntervalSince1970: Double(total) + fraction)
+    }
+
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The proleptic Gregorian date of a day number (days since 1970-01-01).
+    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
