@@ -12,6 +12,10 @@ struct Workload {
     var menuReads = 200
     var edits = 10_000
     var seed: UInt64 = 2026
+    /// Navigation events already in the file (the scaling point: 10,000,000).
+    var existingEvents = 0
+    /// Orders already booked in the file (the scaling point: 1,000,000), on past days.
+    var existingOrders = 0
     /// Days of pickup slots the orders spread over, starting tomorrow.
     var days = 60
     /// Capacity per slot for the benchmark, so most bookings fit (the check still runs).
@@ -37,8 +41,19 @@ struct Workload {
         case popToRoot(user: Int)
     }
 
-    func bookings() -> [Booking] {
-        var random = SplitMix(seed: seed)
+    /// Scales the operation counts (not the data set).
+    mutating func scale(by factor: Double) {
+        func scaled(_ value: Int) -> Int { max(1, Int(Double(value) * factor)) }
+        orders = scaled(orders)
+        navigations = scaled(navigations)
+        pathReads = scaled(pathReads)
+        menuReads = scaled(menuReads)
+        edits = scaled(edits)
+    }
+
+    /// The bookings, on days `dayOffset + 1 …` (the concurrent phase uses other slots).
+    func bookings(dayOffset: Int = 0) -> [Booking] {
+        var random = SplitMix(seed: seed &+ UInt64(dayOffset))
         return (0..<orders).map { _ in
             var chosen: [Int] = []
             let count = 1 + Int(random.next() % 3)
@@ -48,7 +63,7 @@ struct Workload {
             }
             return Booking(user: Int(random.next() % UInt64(users)),
                            lines: chosen.map { ($0, 1 + Int(random.next() % 3)) },
-                           day: 1 + Int(random.next() % UInt64(days)), slot: Int(random.next() % 44))
+                           day: dayOffset + 1 + Int(random.next() % UInt64(days)), slot: Int(random.next() % 44))
         }
     }
 

@@ -1,14 +1,72 @@
-// pizzeria-bench: the reference workload of ../shared/BENCHMARK.md, run through the project's
-// API and through a raw-C-API baseline issuing the same SQL, in one process and one run.
-// Reports operations, seconds, operations per second and the ratio project / baseline per phase,
-// and the peak resident memory. Compare ratios from one run; absolute times are noisy.
+// pizzeria-bench: the reference workload of ../shared/BENCHMARK.md, through the project's public
+// API and through a competent raw-C-API baseline on the same schema, in one process and one run,
+// in both durability modes. Reports operations, seconds, operations per second and the ratio
+// project / baseline per phase, the concurrent phase's speed-up, and the peak resident memory.
+// Compare ratios from one run; absolute times are noisy.
 //
-//   swift run -c release pizzeria-bench [--scale 0.1] [--json] [--dir DIR] [--seed N]
+//   pizzeria-bench [--scale 0.1] [--pizzas N] [--users N] [--history N] [--orders N]
+//                  [--modes full,normal] [--json] [--dir DIR] [--seed N]
 import Foundation
 import PizzeriaServices
-import PizzeriaStorage
+
+// Both sides alike: glibc gives heap back to the kernel after most small transactions and
+// takes it again at the next; a higher trim threshold saves those system calls. (The CLI sets
+// the same at start; an embedder may too.)
+@_silgen_name("mallopt") func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
+let trimThreshold: Int32 = -1  // M_TRIM_THRESHOLD in <malloc.h>, which Swift's Glibc module leaves out
+_ = mallopt(trimThreshold, 64 << 20)
+
+var workload = Workload()
+var json = false
+var modes = ["full", "normal"]
+var only: Set<String>?
+var directory = FileManager.default.temporaryDirectory.appendingPathComponent("pizzeria-bench-\(getpid())").path
+var arguments = CommandLine.arguments.dropFirst()
+@MainActor func number(_ flag: String) -> Int {
+    guard let text = arguments.popFirst(), let value = Int(text), value >= 0 else {
+        FileHandle.standardError.write(Data("error: \(flag) needs a whole number\n".utf8))
+        exit(64)
+    }
+    return value
+}
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--json": json = true
+    case "--dir": directory = arguments.popFirst() ?? directory
+    case "--seed": workload.seed = UInt64(number("--seed"))
+    case "--pizzas": workload.pizzas = max(10, number("--pizzas"))
+    case "--users": workload.users = max(10, number("--users"))
+    case "--history": workload.existingEvents = number("--history")
+    case "--orders": workload.existingOrders = number("--orders")
+    case "--modes": modes = (arguments.popFirst() ?? "").split(separator: ",").map(String.init)
+    case "--only": only = Set((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
+    case "--scale":
+        guard let scale = Double(arguments.popFirst() ?? ""), scale > 0 else { exit(64) }
+        workload.scale(by: scale)
+    case "-h", "--help":
+        print("usage: pizzeria-bench [--scale F] [--pizzas N] [--users N] [--history N] [--orders N] [--modes full,normal] [--only PHASE,…] [--json] [--dir DIR] [--seed N]")
+        exit(0)
+    default:
+        FileHandle.standardError.write(Data("error: unknown argument '\(argument)'\n".utf8))
+        exit(64)
+    }
+}
+guard modes.allSatisfy({ $0 == "full" || $0 == "normal" }) else {
+    FileHandle.standardError.write(Data("error: --modes takes full and/or normal\n".utf8))
+    exit(64)
+}
+@MainActor func progress(_ text: String) { if !json { FileHandle.standardError.write(Data((text + "\n").utf8)) } }
+
+// MARK: - The data set (built once, not timed)
+
+try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+progress("building the data set: \(workload.pizzas) pizzas, \(workload.users) users, \(workload.existingEvents) navigation events, \(workload.existingOrders) orders")
+let dataSet = try DataSet.build(workload, in: directory)
+
+// MARK: - The timed phases
 
 struct Phase: Encodable {
+    let mode: String
     let name: String
     let operations: Int
     let projectSeconds: Double
@@ -18,12 +76,13 @@ struct Phase: Encodable {
     var ratio: Double { projectSeconds / baselineSeconds }
 
     enum CodingKeys: String, CodingKey {
-        case name, operations, projectSeconds = "project_seconds", baselineSeconds = "baseline_seconds"
+        case mode, name, operations, projectSeconds = "project_seconds", baselineSeconds = "baseline_seconds"
         case projectPerSecond = "project_ops_per_second", baselinePerSecond = "baseline_ops_per_second", ratio
     }
 
     func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(mode, forKey: .mode)
         try container.encode(name, forKey: .name)
         try container.encode(operations, forKey: .operations)
         try container.encode(projectSeconds, forKey: .projectSeconds)
@@ -40,125 +99,102 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
-func peakResidentMegabytes() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_maxrss) / 1024
+func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try await body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
-
-// MARK: - Arguments
-
-var workload = Workload()
-var json = false
-var directory = FileManager.default.temporaryDirectory.appendingPathComponent("pizzeria-bench-\(getpid())").path
-var arguments = CommandLine.arguments.dropFirst()
-while let argument = arguments.popFirst() {
-    switch argument {
-    case "--json": json = true
-    case "--dir": directory = arguments.popFirst() ?? directory
-    case "--seed": workload.seed = UInt64(arguments.popFirst() ?? "") ?? workload.seed
-    case "--scale":
-        let scale = Double(arguments.popFirst() ?? "") ?? 1
-        func scaled(_ value: Int) -> Int { max(1, Int(Double(value) * scale)) }
-        workload.pizzas = scaled(workload.pizzas)
-        workload.users = scaled(workload.users)
-        workload.orders = scaled(workload.orders)
-        workload.navigations = scaled(workload.navigations)
-        workload.pathReads = scaled(workload.pathReads)
-        workload.menuReads = scaled(workload.menuReads)
-        workload.edits = scaled(workload.edits)
-    case "-h", "--help":
-        print("usage: pizzeria-bench [--scale FACTOR] [--seed N] [--dir DIR] [--json]")
-        exit(0)
-    default:
-        FileHandle.standardError.write(Data("error: unknown argument '\(argument)'\n".utf8))
-        exit(64)
-    }
-}
-
-// MARK: - The data set (not timed)
-
-try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-let projectPath = directory + "/project.sqlite", baselinePath = directory + "/baseline.sqlite"
-for path in [projectPath, baselinePath] {
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-}
-let pizzeria = try Pizzeria.open(path: projectPath)
-try pizzeria.settings.update(.timeZone(TimeZone(identifier: "UTC")))
-try pizzeria.settings.update(.slotCapacity(workload.slotCapacity))
-var pizzaIDs: [Pizza.ID] = [], userIDs: [User.ID] = []
-try pizzeria.database.write { db in
-    for index in 0..<workload.pizzas {
-        let id = Pizza.ID.random()
-        pizzaIDs.append(id)
-        try db.run("INSERT INTO pizzas (id, name, price_cents) VALUES (?, ?, ?)", [id, workload.pizzaName(index), workload.priceCents(index)])
-    }
-    for index in 0..<workload.users {
-        let id = User.ID.random()
-        userIDs.append(id)
-        try db.run("INSERT INTO users (id, handle) VALUES (?, ?)", [id, workload.handle(index)])
-    }
-}
-try pizzeria.database.backup(to: baselinePath)
-let project = ProjectRunner(pizzeria: pizzeria, workload: workload, pizzaIDs: pizzaIDs, userIDs: userIDs)
-let baseline = BaselineRunner(sqlite: try RawSQLite(path: baselinePath), workload: workload, pizzaIDs: pizzaIDs.map(\.description))
-
-let today = Calendar(identifier: .gregorian).startOfDay(for: Date())
-@MainActor
-func pickup(_ booking: Workload.Booking) -> Date {
-    today.addingTimeInterval(Double(booking.day) * 86_400 + 12 * 3_600 + Double(booking.slot) * 900)
-}
-
-// MARK: - The timed phases, baseline and project back to back
 
 var phases: [Phase] = []
-@MainActor
-func phase(_ name: String, operations: Int, project: () throws -> Void, baseline: () throws -> Void) throws {
-    let baselineSeconds = try seconds(baseline)
-    let projectSeconds = try seconds(project)
-    phases.append(Phase(name: name, operations: operations, projectSeconds: projectSeconds, baselineSeconds: baselineSeconds))
-    if !json { FileHandle.standardError.write(Data("  \(name) done\n".utf8)) }
+var refusals: [String: [Int]] = [:]
+let bookings = workload.bookings(), concurrentBookings = workload.bookings(dayOffset: workload.days)
+let navigations = workload.navigationOperations(), readers = workload.pathReadUsers(), edits = workload.editOperations()
+let day = 86_400.0, opening = 12 * 3_600.0
+let today = (Date().timeIntervalSince1970 / day).rounded(.down) * day
+@Sendable func pickupDate(_ booking: Workload.Booking) -> Date {
+    Date(timeIntervalSince1970: today + Double(booking.day) * day + opening + Double(booking.slot) * 900)
+}
+func pickupUTC(_ booking: Workload.Booking) -> (String, Int) {
+    (PickupTime.utc(pickupDate(booking)), 12 * 60 + booking.slot * 15)
 }
 
-let bookings = workload.bookings()
-var refusedProject = 0, refusedBaseline = 0
-try phase("place_orders", operations: bookings.count,
-          project: { refusedProject = try project.placeOrders(bookings, pickup: pickup) },
-          baseline: { refusedBaseline = try baseline.placeOrders(bookings) { PickupTime.utc(pickup($0)) } })
-let navigations = workload.navigationOperations()
-try phase("navigate", operations: navigations.count,
-          project: { _ = try project.navigate(navigations) }, baseline: { _ = try baseline.navigate(navigations) })
-let readers = workload.pathReadUsers()
-try phase("read_paths", operations: readers.count,
-          project: { _ = try project.readPaths(readers) }, baseline: { _ = try baseline.readPaths(readers) })
-try phase("read_menu", operations: workload.menuReads,
-          project: { _ = try project.readMenu(workload.menuReads) }, baseline: { _ = try baseline.readMenu(workload.menuReads) })
-let edits = workload.editOperations()
-try phase("edit_prices", operations: edits.count,
-          project: { _ = try project.editPrices(edits) }, baseline: { _ = try baseline.editPrices(edits) })
+for mode in modes {
+    progress("mode \(mode): copying the data set")
+    let projectPath = directory + "/project-\(mode).sqlite", baselinePath = directory + "/baseline-\(mode).sqlite"
+    try dataSet.copy(to: projectPath)
+    try dataSet.copy(to: baselinePath)
+    var configuration = PizzeriaConfiguration()
+    configuration.durability = mode == "full" ? .durable : .fast
+    let project = Project(pizzeria: try Pizzeria.open(path: projectPath, access: .requireCurrent, configuration: configuration),
+                          pizzaIDs: dataSet.pizzaIDs, userIDs: dataSet.userIDs)
+    let baseline = try Baseline(path: baselinePath, synchronous: mode == "full" ? "FULL" : "NORMAL",
+                                pizzaIDs: dataSet.pizzaIDs.map(\.description), userIDs: dataSet.userIDs.map(\.description))
+
+    func phase(_ name: String, operations: Int, project: () throws -> Void, baseline: () throws -> Void) throws {
+        if let only, !only.contains(name) { return }
+        // PIZZERIA_BENCH_SIDE=project (or baseline) runs one side only, for a profiler.
+        let side = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"]
+        let baselineSeconds = side == "project" ? 1 : try seconds(baseline)
+        let projectSeconds = side == "baseline" ? 1 : try seconds(project)
+        phases.append(Phase(mode: mode, name: name, operations: operations, projectSeconds: projectSeconds, baselineSeconds: baselineSeconds))
+        progress("  \(mode) \(name): ratio \(String(format: "%.2f", projectSeconds / baselineSeconds))")
+    }
+
+    var refusedProject = 0, refusedBaseline = 0
+    try phase("place_orders", operations: bookings.count,
+              project: { refusedProject = try project.placeOrders(bookings, pickup: pickupDate) },
+              baseline: { refusedBaseline = try baseline.placeOrders(bookings, pickup: pickupUTC) })
+    try phase("navigate", operations: navigations.count,
+              project: { _ = try project.navigate(navigations) }, baseline: { _ = try baseline.navigate(navigations) })
+    try phase("read_paths", operations: readers.count,
+              project: { _ = try project.readPaths(readers) }, baseline: { _ = try baseline.readPaths(readers) })
+    try phase("read_menu", operations: workload.menuReads,
+              project: { _ = try project.readMenu(workload.menuReads) }, baseline: { _ = try baseline.readMenu(workload.menuReads) })
+    try phase("edit_prices", operations: edits.count,
+              project: { _ = try project.editPrices(edits) }, baseline: { _ = try baseline.editPrices(edits) })
+
+    // The concurrent phase: 8 callers of the async API against one connection, one transaction
+    // per booking, at the same durability.
+    if let only, !only.contains("place_orders_concurrent") { continue }
+    let baselineSeconds = try seconds { _ = try baseline.placeOrders(concurrentBookings, pickup: pickupUTC) }
+    let projectSeconds = try await seconds { _ = try await project.placeOrdersConcurrently(concurrentBookings, callers: 8, pickup: pickupDate) }
+    phases.append(Phase(mode: mode, name: "place_orders_concurrent", operations: concurrentBookings.count,
+                        projectSeconds: projectSeconds, baselineSeconds: baselineSeconds))
+    let batches = project.pizzeria.database.groupCommitStatistics
+    progress("  \(mode) place_orders_concurrent: \(String(format: "%.1f", baselineSeconds / projectSeconds))× the baseline's throughput "
+             + "(\(batches.writes) bookings in \(batches.batches) commits)")
+    refusals[mode] = [refusedProject, refusedBaseline]
+}
 
 // MARK: - Report
 
-let memory = peakResidentMegabytes()
+var usage = rusage()
+getrusage(RUSAGE_SELF.rawValue, &usage)
+let peakMegabytes = Double(usage.ru_maxrss) / 1024
 if json {
     struct Report: Encodable {
         let sqlite: String
+        let dataSet: [String: Int]
         let phases: [Phase]
         let peakResidentMegabytes: Double
-        let refusedBookings: [Int]
-        enum CodingKeys: String, CodingKey { case sqlite, phases, peakResidentMegabytes = "peak_resident_mb", refusedBookings = "refused_bookings_project_baseline" }
+        let refusedBookings: [String: [Int]]
+        enum CodingKeys: String, CodingKey {
+            case sqlite, dataSet = "data_set", phases, peakResidentMegabytes = "peak_resident_mb"
+            case refusedBookings = "refused_bookings_project_baseline"
+        }
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    print(String(decoding: try encoder.encode(Report(sqlite: SQLiteLibrary.version, phases: phases, peakResidentMegabytes: memory,
-                                                      refusedBookings: [refusedProject, refusedBaseline])), as: UTF8.self))
+    let sizes = ["pizzas": workload.pizzas, "users": workload.users, "navigation_events": workload.existingEvents, "orders": workload.existingOrders]
+    print(String(decoding: try encoder.encode(Report(sqlite: dataSet.sqliteVersion, dataSet: sizes, phases: phases,
+                                                      peakResidentMegabytes: peakMegabytes, refusedBookings: refusals)), as: UTF8.self))
 } else {
-    print("SQLite \(SQLiteLibrary.version); \(workload.pizzas) pizzas, \(workload.users) users; files in \(directory)")
-    print("phase          operations   project s   project op/s   baseline s   baseline op/s   ratio")
+    print("SQLite \(dataSet.sqliteVersion); \(workload.pizzas) pizzas, \(workload.users) users, \(workload.existingEvents) navigation events, "
+          + "\(workload.existingOrders) orders in the data set; files in \(directory)")
+    print("mode    phase                     operations   project op/s   baseline op/s   ratio")
     for p in phases {
-        print(String(format: "%-13@ %10d %11.3f %14.0f %12.3f %15.0f %7.2f", p.name, p.operations, p.projectSeconds,
-                     p.projectPerSecond, p.baselineSeconds, p.baselinePerSecond, p.ratio))
+        print(String(format: "%-7@ %-25@ %10d %14.0f %15.0f %7.2f", p.mode, p.name, p.operations, p.projectPerSecond, p.baselinePerSecond, p.ratio))
     }
-    print(String(format: "peak resident memory: %.1f MB; bookings refused for capacity: project %d, baseline %d",
-                 memory, refusedProject, refusedBaseline))
+    print(String(format: "peak resident memory: %.1f MB", peakMegabytes))
 }
+try? FileManager.default.removeItem(atPath: directory)

@@ -38,13 +38,13 @@ public final class MenuService: Sendable {
 
     /// The pizza with this id, or `nil`.
     public func pizza(id: Pizza.ID) throws -> Pizza? {
-        try database.read { try PizzaStore.pizza(id: id, in: $0) }
+        try database.readStatement { try PizzaStore.pizza(id: id, in: $0) }
     }
 
     /// The pizza with this name, ignoring case (full Unicode case folding; archived ones
     /// included), or `nil`.
     public func pizza(named name: String) throws -> Pizza? {
-        try database.read { try PizzaStore.sameName(as: name, in: $0) }
+        try database.readStatement { try PizzaStore.sameName(as: name, in: $0) }
     }
 
     /// A pizza's changes, oldest first.
@@ -61,7 +61,7 @@ public final class MenuService: Sendable {
     /// A draft for the edit sheet of a pizza.
     /// - Throws: ``MenuError/notFound(_:)``.
     public func editDraft(for id: Pizza.ID) throws -> PizzaDraft {
-        PizzaDraft(editing: try database.read { try Self.required(id, in: $0) })
+        PizzaDraft(editing: try database.readStatement { try Self.required(id, in: $0) })
     }
 
     /// Saves a draft: validates it (every field error at once), then adds or edits in one

@@ -19,6 +19,13 @@ enum PizzaStore {
         try db.fetchOne("SELECT " + columns + " FROM pizzas WHERE id = ?", [id], decode)
     }
 
+    /// What a booking needs of a pizza: its name and price now, and whether it is on the menu.
+    static func snapshot(id: Pizza.ID, in db: Connection) throws -> (name: String, price: Money, isArchived: Bool)? {
+        try db.fetchOne("SELECT name, price_cents, archived_at IS NOT NULL FROM pizzas WHERE id = ?", [id]) { row in
+            (try row.string(0), Money(cents: try row.int64(1)), try row.int(2) == 1)
+        }
+    }
+
     /// The menu in name order, straight from the `name_key` index (no sort), after `after` (a
     /// name key) when paging.
     static let listSQL = "SELECT " + columns + " FROM pizzas WHERE (? OR archived_at IS NULL) AND name_key > ? ORDER BY name_key LIMIT ?"

@@ -36,12 +36,15 @@ public final class OrderService: Sendable {
     /// the settings row, the user, each pizza once, the key (if any), the slot's load, then the
     /// inserts; nothing is read back that is already known.
     static func place(_ request: OrderRequest, now: Date, in db: Connection) throws -> (order: Order, created: Bool) {
-        let settings = try SettingsService.current(in: db)
-        guard let user = try UserStore.user(id: request.user, in: db) else { throw UserError.notFound(request.user.description) }
+        let (settings, handle) = try SettingsService.current(in: db, handleOf: request.user)
+        guard let handle else { throw UserError.notFound(request.user.description) }
         let items = try merged(request.items)
         let pickupAt = PickupTime.utc(request.pickup)
-        let fingerprint = "user=\(user.id);pickup=\(pickupAt);lines="
-            + items.sorted { $0.pizza < $1.pizza }.map { "\($0.pizza)x\($0.quantity)" }.joined(separator: ",")
+        // What was asked for under a key, so a reuse of the key with other content is refused.
+        var fingerprint: String {
+            "user=\(request.user);pickup=\(pickupAt);lines="
+                + items.sorted { $0.pizza < $1.pizza }.map { "\($0.pizza)x\($0.quantity)" }.joined(separator: ",")
+        }
         // A retry with the same key returns the first order, whatever changed since (an archived pizza, a full slot).
         if let key = request.idempotencyKey, let existing = try OrderStore.header(key: key, in: db) {
             guard existing.fingerprint == fingerprint else { throw OrderError.keyReused(key: key, orderID: existing.id) }
@@ -56,9 +59,9 @@ public final class OrderService: Sendable {
                                       remaining: max(0, settings.slotCapacity - booked), requested: requested)
         }
         let id = Order.ID.random()
-        let created = try OrderStore.insert(id: id, userID: user.id, pickupAt: pickupAt, key: request.idempotencyKey,
+        let created = try OrderStore.insert(id: id, userID: request.user, pickupAt: pickupAt, key: request.idempotencyKey,
                                             fingerprint: request.idempotencyKey == nil ? nil : fingerprint, lines: lines, in: db)
-        let order = Order(id: id, userID: user.id, handle: user.handle, pickupAt: request.pickup, status: .placed, lines: lines,
+        let order = Order(id: id, userID: request.user, handle: handle, pickupAt: request.pickup, status: .placed, lines: lines,
                           total: Money(cents: lines.reduce(0) { $0 + $1.total.cents }), idempotencyKey: request.idempotencyKey,
                           createdAt: created, updatedAt: created, history: [OrderStatusChange(from: nil, to: .placed, at: created)],
                           timeZone: settings.timeZone)
@@ -82,10 +85,10 @@ public final class OrderService: Sendable {
     /// pizza cannot be ordered; a merged quantity must stay within the maximum.
     static func snapshot(_ items: [OrderRequest.Item], in db: Connection) throws -> [OrderLine] {
         try items.map { item in
-            guard let pizza = try PizzaStore.pizza(id: item.pizza, in: db) else { throw MenuError.notFound(item.pizza.description) }
+            guard let pizza = try PizzaStore.snapshot(id: item.pizza, in: db) else { throw MenuError.notFound(item.pizza.description) }
             guard item.quantity <= OrderRequest.maximumQuantity else { throw OrderError.tooMany(name: pizza.name, quantity: item.quantity) }
             guard !pizza.isArchived else { throw OrderError.archivedPizza(name: pizza.name) }
-            return OrderLine(pizzaID: pizza.id, pizzaName: pizza.name, unitPrice: pizza.price, quantity: item.quantity)
+            return OrderLine(pizzaID: item.pizza, pizzaName: pizza.name, unitPrice: pizza.price, quantity: item.quantity)
         }
     }
 
@@ -93,7 +96,8 @@ public final class OrderService: Sendable {
     /// outside the opening hours.
     static func checkSlot(_ pickup: Date, settings: Settings, now: Date) throws {
         let zone = settings.timeZone
-        let local = PickupTime.local(pickup, in: zone)
+        // The local time is formatted only for an error: the checks themselves are arithmetic.
+        var local: String { PickupTime.local(pickup, in: zone) }
         guard pickup > now else { throw OrderError.pickupInPast(local: local) }
         guard pickup <= now.addingTimeInterval(Double(settings.bookingHorizonDays) * 86_400) else {
             throw OrderError.beyondHorizon(local: local, days: settings.bookingHorizonDays)

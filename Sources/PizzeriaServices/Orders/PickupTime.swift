@@ -143,8 +143,10 @@ public enum PickupTime {
 
     /// Minutes after local midnight.
     static func minutesOfDay(_ date: Date, in timeZone: TimeZone) -> Int {
-        let parts = calendar(timeZone).dateComponents([.hour, .minute], from: date)
-        return (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+        // The zone's offset at that instant and arithmetic: no Calendar (which is slow on Linux).
+        let local = Int((date.timeIntervalSince1970).rounded(.down)) + timeZone.secondsFromGMT(for: date)
+        let seconds = ((local % 86_400) + 86_400) % 86_400
+        return seconds / 60
     }
 
     /// Seconds past the minute (a slot starts at :00).

@@ -22,11 +22,20 @@ public struct Settings: Sendable, Hashable, Codable {
     /// A value from its parts.
     public init(slotMinutes: Int, slotCapacity: Int, opensAt: Int, closesAt: Int, storedTimeZone: String?,
                 bookingHorizonDays: Int = 365) {
+        self.init(slotMinutes: slotMinutes, slotCapacity: slotCapacity, opensAt: opensAt, closesAt: closesAt,
+                  storedTimeZone: storedTimeZone, timeZone: storedTimeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current,
+                  bookingHorizonDays: bookingHorizonDays)
+    }
+
+    /// A value whose zone is already resolved.
+    init(slotMinutes: Int, slotCapacity: Int, opensAt: Int, closesAt: Int, storedTimeZone: String?, timeZone: TimeZone,
+         bookingHorizonDays: Int) {
         self.slotMinutes = slotMinutes
         self.slotCapacity = slotCapacity
         self.opensAt = opensAt
         self.closesAt = closesAt
         self.storedTimeZone = storedTimeZone
+        self.timeZone = timeZone
         self.bookingHorizonDays = bookingHorizonDays
     }
 
@@ -42,10 +51,8 @@ public struct Settings: Sendable, Hashable, Codable {
         return nil
     }
 
-    /// The zone times are shown and typed in: the stored one, else the machine's.
-    public var timeZone: TimeZone {
-        storedTimeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
-    }
+    /// The zone times are shown and typed in: the stored one, else the machine's (resolved once).
+    public let timeZone: TimeZone
 
     /// `12:00-23:00`.
     public var openingHours: String { "\(Self.clock(opensAt))-\(Self.clock(closesAt))" }

@@ -19,21 +19,36 @@ public final class SettingsService: Sendable {
     }
 
     static func current(in db: Connection) throws -> Settings {
-        let settings = try db.fetchOne("""
-            SELECT slot_minutes, slot_capacity, opens_at, closes_at, time_zone, booking_horizon_days FROM settings WHERE id = 1
-            """) { row in
-            guard let opens = Settings.minutes(try row.string(2)), let closes = Settings.minutes(try row.string(3)) else {
-                throw DataError.damagedRow(table: "settings", id: "1", problem: "opening hours are not HH:MM")
-            }
-            let zone = try row.optionalString(4)
-            if let zone, TimeZone(identifier: zone) == nil {
-                throw DataError.damagedRow(table: "settings", id: "1", problem: "time_zone '\(zone)' is not a known time zone")
-            }
-            return Settings(slotMinutes: try row.int(0), slotCapacity: try row.int(1), opensAt: opens, closesAt: closes,
-                            storedTimeZone: zone, bookingHorizonDays: try row.int(5))
+        guard let settings = try db.fetchOne("SELECT " + columns + " FROM settings WHERE id = 1", [], decode) else {
+            throw DataError.damagedRow(table: "settings", id: "1", problem: "the row is missing")
         }
-        guard let settings else { throw DataError.damagedRow(table: "settings", id: "1", problem: "the row is missing") }
         return settings
+    }
+
+    /// The settings and a user's handle (`nil`: no such user) in one statement: what a booking
+    /// reads before anything else.
+    static func current(in db: Connection, handleOf user: User.ID) throws -> (Settings, String?) {
+        guard let found = try db.fetchOne("SELECT " + columns + ", u.handle FROM settings LEFT JOIN users u ON u.id = ? WHERE settings.id = 1",
+                                          [user], { (try decode($0), try $0.optionalString(6)) }) else {
+            throw DataError.damagedRow(table: "settings", id: "1", problem: "the row is missing")
+        }
+        return found
+    }
+
+    /// The columns ``decode(_:)`` reads, in its order (a constant, never input).
+    static let columns = "slot_minutes, slot_capacity, opens_at, closes_at, time_zone, booking_horizon_days"
+
+    static func decode(_ row: Row) throws -> Settings {
+        guard let opens = Settings.minutes(try row.string(2)), let closes = Settings.minutes(try row.string(3)) else {
+            throw DataError.damagedRow(table: "settings", id: "1", problem: "opening hours are not HH:MM")
+        }
+        let stored = try row.optionalString(4)
+        let zone = stored.map { TimeZone(identifier: $0) } ?? TimeZone.current
+        guard let zone else {
+            throw DataError.damagedRow(table: "settings", id: "1", problem: "time_zone '\(stored ?? "")' is not a known time zone")
+        }
+        return Settings(slotMinutes: try row.int(0), slotCapacity: try row.int(1), opensAt: opens, closesAt: closes,
+                        storedTimeZone: stored, timeZone: zone, bookingHorizonDays: try row.int(5))
     }
 
     /// Changes one setting.

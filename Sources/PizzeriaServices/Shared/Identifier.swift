@@ -37,8 +37,27 @@ public struct Identifier<Entity>: Hashable, Comparable, Sendable, Codable, Lossl
         }
     }
 
-    /// Lowercase UUID text, as stored.
-    public var description: String { uuid.uuidString.lowercased() }
+    /// Lowercase UUID text, as stored. Written by hand: Foundation's `uuidString` formats each
+    /// byte with `snprintf`, which every bound id would pay for.
+    public var description: String {
+        withUnsafeBytes(of: uuid.uuid) { raw in
+            String(unsafeUninitializedCapacity: 36) { text in
+                var position = 0
+                for (index, byte) in raw.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        text[position] = 45
+                        position += 1
+                    }
+                    text[position] = Self.hexDigit(byte >> 4)
+                    text[position + 1] = Self.hexDigit(byte & 0x0F)
+                    position += 2
+                }
+                return 36
+            }
+        }
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 48 + nibble : 87 + nibble }
 
     /// Ordered as their text is (as the database orders them).
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.description < rhs.description }

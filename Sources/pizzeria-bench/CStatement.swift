@@ -1,0 +1,83 @@
+import CPizzeriaSQLite
+import Foundation
+
+/// The baseline's toolkit: one connection and statements prepared once, bound and stepped
+/// through the C API — what a competent C programmer writes. Nothing else.
+final class CDatabase {
+    let db: OpaquePointer
+
+    init(path: String, synchronous: String) throws {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let handle else {
+            throw BenchError("cannot open \(path)")
+        }
+        db = handle
+        sqlite3_busy_timeout(db, 5_000)
+        // The project's pragmas and durability; its checkpoint policy too (the same WAL growth).
+        try exec("PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; PRAGMA synchronous = \(synchronous)")
+        sqlite3_wal_autocheckpoint(db, 1_000)
+    }
+
+    deinit { sqlite3_close_v2(db) }
+
+    func exec(_ sql: String) throws {
+        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw BenchError(String(cString: sqlite3_errmsg(db)) + " in " + sql) }
+    }
+
+    func prepare(_ sql: String) throws -> CStatement { try CStatement(db: db, sql: sql) }
+}
+
+/// A statement prepared once.
+final class CStatement {
+    let handle: OpaquePointer
+    let db: OpaquePointer
+
+    init(db: OpaquePointer, sql: String) throws {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK, let statement else {
+            throw BenchError(String(cString: sqlite3_errmsg(db)) + " in " + sql)
+        }
+        self.handle = statement
+        self.db = db
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    @discardableResult
+    func bind(_ values: Any?...) -> CStatement {
+        sqlite3_reset(handle)
+        for (index, value) in values.enumerated() {
+            let position = Int32(index + 1)
+            switch value {
+            case let integer as Int64: sqlite3_bind_int64(handle, position, integer)
+            case let integer as Int: sqlite3_bind_int64(handle, position, Int64(integer))
+            case let text as String: sqlite3_bind_text(handle, position, text, -1, pizzeria_sqlite_transient())
+            default: sqlite3_bind_null(handle, position)
+            }
+        }
+        return self
+    }
+
+    /// Steps: true while there is a row.
+    func step() throws -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw BenchError(String(cString: sqlite3_errmsg(db)))
+        }
+    }
+
+    func run() throws { while try step() {} }
+
+    func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    func text(_ column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(handle, column) else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import PizzeriaServices
+
+/// The reference data set, built once through the project's migrations and copied for each side
+/// and mode, so the project and the baseline start from the same file.
+struct DataSet {
+    let path: String
+    let pizzaIDs: [Pizza.ID]
+    let userIDs: [User.ID]
+    let sqliteVersion: String
+
+    static func build(_ workload: Workload, in directory: String) throws -> DataSet {
+        let path = directory + "/dataset.sqlite"
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        var configuration = PizzeriaConfiguration()
+        configuration.durability = .fast  // building is not timed
+        let pizzeria = try Pizzeria.open(path: path, configuration: configuration)
+        try pizzeria.settings.update(.timeZone(TimeZone(identifier: "UTC")))
+        try pizzeria.settings.update(.slotCapacity(workload.slotCapacity))
+        try pizzeria.settings.update(.bookingHorizonDays(3_650))
+        let pizzaIDs = (0..<workload.pizzas).map { _ in Pizza.ID.random() }
+        let userIDs = (0..<workload.users).map { _ in User.ID.random() }
+        // Bulk rows through the schema (its triggers write the history); ids as a JSON array
+        // joined to a generated sequence: one statement per table, values bound.
+        try pizzeria.database.write { db in
+            try db.run("""
+                INSERT INTO pizzas (id, name, name_key, price_cents)
+                SELECT j.value, printf('Pizza %05d', j.key + 1), printf('pizza %05d', j.key + 1),
+                       400 + j.key * 1600 / max(1, ? - 1)
+                FROM json_each(?) j
+                """, [workload.pizzas, "[" + pizzaIDs.map { "\"\($0)\"" }.joined(separator: ",") + "]"])
+            try db.run("""
+                INSERT INTO users (id, handle) SELECT j.value, printf('user%04d', j.key + 1) FROM json_each(?) j
+                """, ["[" + userIDs.map { "\"\($0)\"" }.joined(separator: ",") + "]"])
+        }
+        try addHistory(workload, pizzeria: pizzeria)
+        try addOrders(workload, pizzeria: pizzeria)
+        let version = try pizzeria.database.readStatement { db in try db.fetchOne("SELECT sqlite_version()") { try $0.string(0) } ?? "" }
+        return DataSet(path: path, pizzaIDs: pizzaIDs, userIDs: userIDs, sqliteVersion: version)
+    }
+
+    /// Navigation events already in the file: pushes spread over the users, in chunks of a
+    /// million per transaction.
+    static func addHistory(_ workload: Workload, pizzeria: Pizzeria) throws {
+        var done = 0
+        while done < workload.existingEvents {
+            let count = min(1_000_000, workload.existingEvents - done)
+            try pizzeria.database.write { db in
+                try db.run("""
+                    WITH RECURSIVE n(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                    INSERT INTO navigation_events (user_id, at, action, routes, depth_after)
+                    SELECT (SELECT id FROM users LIMIT 1 OFFSET i % ?), '2026-01-01T00:00:00.000Z', 'push',
+                           '[{"pizza":{"id":"' || (SELECT id FROM pizzas LIMIT 1 OFFSET i % ?) || '"}}]', 1
+                    FROM n
+                    """, [done, done + count - 1, workload.users, min(workload.pizzas, 1_000)])
+            }
+            done += count
+        }
+    }
+
+    /// Orders already booked, on past days (so they leave the timed phases' slots free), each
+    /// with one line; the schema's triggers write their totals and first events.
+    static func addOrders(_ workload: Workload, pizzeria: Pizzeria) throws {
+        var done = 0
+        while done < workload.existingOrders {
+            let count = min(200_000, workload.existingOrders - done)
+            try pizzeria.database.write { db in
+                try db.execute("CREATE TEMP TABLE IF NOT EXISTS bulk (id TEXT, n INTEGER); DELETE FROM bulk;")
+                try db.run("""
+                    WITH RECURSIVE n(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                    INSERT INTO bulk SELECT lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||
+                           substr(lower(hex(randomblob(2))), 2) || '-a' || substr(lower(hex(randomblob(2))), 2) || '-' ||
+                           lower(hex(randomblob(6))), i FROM n
+                    """, [done, done + count - 1])
+                try db.run("""
+                    INSERT INTO orders (id, user_id, pickup_at)
+                    SELECT b.id, (SELECT id FROM users LIMIT 1 OFFSET b.n % ?),
+                           strftime('%Y-%m-%dT%H:%M:00Z', '2020-01-01', '+' || (b.n * 15) || ' minutes')
+                    FROM bulk b
+                    """, [workload.users])
+                try db.run("""
+                    INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity)
+                    SELECT b.id, 1, p.id, p.name, p.price_cents, 1
+                    FROM bulk b JOIN pizzas p ON p.id = (SELECT id FROM pizzas LIMIT 1 OFFSET b.n % ?)
+                    """, [min(workload.pizzas, 1_000)])
+            }
+            done += count
+        }
+    }
+
+    /// A copy of the data set (closed and checkpointed: the file alone is the whole database).
+    func copy(to destination: String) throws {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: destination + suffix) }
+        try FileManager.default.copyItem(atPath: path, toPath: destination)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import PizzeriaServices
+
+/// The workload through the project's public API, as an embedding service calls it.
+struct Project {
+    let pizzeria: Pizzeria
+    let pizzaIDs: [Pizza.ID]
+    let userIDs: [User.ID]
+
+    func request(_ booking: Workload.Booking, pickup: Date) -> OrderRequest {
+        OrderRequest(user: userIDs[booking.user],
+                     items: booking.lines.map { .init(pizza: pizzaIDs[$0.pizza], quantity: $0.quantity) }, pickup: pickup)
+    }
+
+    func placeOrders(_ bookings: [Workload.Booking], pickup: (Workload.Booking) -> Date) throws -> Int {
+        var refused = 0
+        for booking in bookings {
+            do { try pizzeria.orders.place(request(booking, pickup: pickup(booking))) } catch OrderError.slotFull { refused += 1 }
+        }
+        return refused
+    }
+
+    /// The same bookings from `callers` concurrent tasks through the async API: the library
+    /// commits what they queue together (group commit); each call returns once its booking is
+    /// committed with the configured durability.
+    func placeOrdersConcurrently(_ bookings: [Workload.Booking], callers: Int, pickup: @escaping @Sendable (Workload.Booking) -> Date) async throws -> Int {
+        let requests = bookings.map { request($0, pickup: pickup($0)) }
+        let orders = pizzeria.orders
+        return try await withThrowingTaskGroup(of: Int.self) { group in
+            for caller in 0..<callers {
+                let mine = stride(from: caller, to: requests.count, by: callers).map { requests[$0] }
+                group.addTask {
+                    var refused = 0
+                    for request in mine {
+                        do { _ = try await orders.place(request) } catch OrderError.slotFull { refused += 1 }
+                    }
+                    return refused
+                }
+            }
+            var refused = 0
+            for try await count in group { refused += count }
+            return refused
+        }
+    }
+
+    func navigate(_ operations: [Workload.Navigation]) throws -> Int {
+        var refused = 0
+        let router = pizzeria.navigation
+        for operation in operations {
+            switch operation {
+            case .push(let user, let pizza):
+                try router.push(userIDs[user], [.pizza(id: pizzaIDs[pizza])])
+            case .pop(let user):
+                do { try router.pop(userIDs[user]) } catch NavigationError.emptyStack { refused += 1 }
+            case .popToRoot(let user):
+                try router.popToRoot(userIDs[user])
+            }
+        }
+        return refused
+    }
+
+    func readPaths(_ users: [Int]) throws -> Int {
+        var total = 0
+        for user in users { total += try pizzeria.navigation.path(of: userIDs[user]).count }
+        return total
+    }
+
+    func readMenu(_ times: Int) throws -> Int {
+        var rows = 0
+        for _ in 0..<times {
+            try pizzeria.menu.forEach { pizza in rows += pizza.price.cents > 0 ? 1 : 0 }
+        }
+        return rows
+    }
+
+    func editPrices(_ edits: [(pizza: Int, cents: Int64)]) throws -> Int {
+        for edit in edits {
+            var draft = try pizzeria.menu.editDraft(for: pizzaIDs[edit.pizza])
+            draft.price = Money(cents: edit.cents)
+            _ = try pizzeria.menu.save(draft)
+        }
+        return edits.count
+    }
+}
