@@ -33,6 +33,16 @@ struct DataSet {
                 INSERT INTO users (id, handle) SELECT j.value, printf('user%04d', j.key + 1) FROM json_each(?) j
                 """, ["[" + userIDs.map { "\"\($0)\"" }.joined(separator: ",") + "]"])
         }
+        // Numbered copies of the ids, so bulk rows can pick "user n mod users" through a key.
+        try pizzeria.database.write { db in
+            try db.execute("""
+                CREATE TEMP TABLE user_numbers (n INTEGER PRIMARY KEY, id TEXT NOT NULL);
+                INSERT INTO user_numbers (n, id) SELECT row_number() OVER (ORDER BY rowid) - 1, id FROM users;
+                CREATE TEMP TABLE pizza_numbers (n INTEGER PRIMARY KEY, id TEXT NOT NULL, name TEXT NOT NULL, price_cents INTEGER NOT NULL);
+                INSERT INTO pizza_numbers (n, id, name, price_cents)
+                    SELECT row_number() OVER (ORDER BY rowid) - 1, id, name, price_cents FROM pizzas ORDER BY rowid LIMIT 1000;
+                """)
+        }
         try addHistory(workload, pizzeria: pizzeria)
         try addOrders(workload, pizzeria: pizzeria)
         let version = try pizzeria.database.readStatement { db in try db.fetchOne("SELECT sqlite_version()") { try $0.string(0) } ?? "" }
@@ -49,9 +59,8 @@ struct DataSet {
                 try db.run("""
                     WITH RECURSIVE n(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM n WHERE i < ?)
                     INSERT INTO navigation_events (user_id, at, action, routes, depth_after)
-                    SELECT (SELECT id FROM users LIMIT 1 OFFSET i % ?), '2026-01-01T00:00:00.000Z', 'push',
-                           '[{"pizza":{"id":"' || (SELECT id FROM pizzas LIMIT 1 OFFSET i % ?) || '"}}]', 1
-                    FROM n
+                    SELECT u.id, '2026-01-01T00:00:00.000Z', 'push', '[{"pizza":{"id":"' || p.id || '"}}]', 1
+                    FROM n JOIN temp.user_numbers u ON u.n = n.i % ? JOIN temp.pizza_numbers p ON p.n = n.i % ?
                     """, [done, done + count - 1, workload.users, min(workload.pizzas, 1_000)])
             }
             done += count
@@ -74,14 +83,13 @@ struct DataSet {
                     """, [done, done + count - 1])
                 try db.run("""
                     INSERT INTO orders (id, user_id, pickup_at)
-                    SELECT b.id, (SELECT id FROM users LIMIT 1 OFFSET b.n % ?),
-                           strftime('%Y-%m-%dT%H:%M:00Z', '2020-01-01', '+' || (b.n * 15) || ' minutes')
-                    FROM bulk b
+                    SELECT b.id, u.id, strftime('%Y-%m-%dT%H:%M:00Z', '2020-01-01', '+' || (b.n * 15) || ' minutes')
+                    FROM bulk b JOIN temp.user_numbers u ON u.n = b.n % ?
                     """, [workload.users])
                 try db.run("""
                     INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity)
                     SELECT b.id, 1, p.id, p.name, p.price_cents, 1
-                    FROM bulk b JOIN pizzas p ON p.id = (SELECT id FROM pizzas LIMIT 1 OFFSET b.n % ?)
+                    FROM bulk b JOIN temp.pizza_numbers p ON p.n = b.n % ?
                     """, [min(workload.pizzas, 1_000)])
             }
             done += count

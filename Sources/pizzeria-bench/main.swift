@@ -5,7 +5,10 @@
 // Compare ratios from one run; absolute times are noisy.
 //
 //   pizzeria-bench [--scale 0.1] [--pizzas N] [--users N] [--history N] [--orders N]
-//                  [--modes full,normal] [--json] [--dir DIR] [--seed N]
+//                  [--modes full,normal] [--json] [--dir DIR] [--seed N] [--build-only]
+//
+// --build-only builds the data set as DIR/dataset.sqlite, keeps it and stops (scripts/bench-cli
+// and the scaling runs use it).
 import Foundation
 import PizzeriaServices
 
@@ -20,6 +23,7 @@ var workload = Workload()
 var json = false
 var modes = ["full", "normal"]
 var only: Set<String>?
+var buildOnly = false
 var directory = FileManager.default.temporaryDirectory.appendingPathComponent("pizzeria-bench-\(getpid())").path
 var arguments = CommandLine.arguments.dropFirst()
 @MainActor func number(_ flag: String) -> Int {
@@ -32,6 +36,7 @@ var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--json": json = true
+    case "--build-only": buildOnly = true
     case "--dir": directory = arguments.popFirst() ?? directory
     case "--seed": workload.seed = UInt64(number("--seed"))
     case "--pizzas": workload.pizzas = max(10, number("--pizzas"))
@@ -44,7 +49,7 @@ while let argument = arguments.popFirst() {
         guard let scale = Double(arguments.popFirst() ?? ""), scale > 0 else { exit(64) }
         workload.scale(by: scale)
     case "-h", "--help":
-        print("usage: pizzeria-bench [--scale F] [--pizzas N] [--users N] [--history N] [--orders N] [--modes full,normal] [--only PHASE,…] [--json] [--dir DIR] [--seed N]")
+        print("usage: pizzeria-bench [--scale F] [--pizzas N] [--users N] [--history N] [--orders N] [--modes full,normal] [--only PHASE,…] [--json] [--dir DIR] [--seed N] [--build-only]")
         exit(0)
     default:
         FileHandle.standardError.write(Data("error: unknown argument '\(argument)'\n".utf8))
@@ -62,6 +67,10 @@ guard modes.allSatisfy({ $0 == "full" || $0 == "normal" }) else {
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
 progress("building the data set: \(workload.pizzas) pizzas, \(workload.users) users, \(workload.existingEvents) navigation events, \(workload.existingOrders) orders")
 let dataSet = try DataSet.build(workload, in: directory)
+if buildOnly {
+    print(dataSet.path)
+    exit(0)
+}
 
 // MARK: - The timed phases
 

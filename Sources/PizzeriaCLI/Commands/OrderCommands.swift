@@ -85,13 +85,20 @@ enum OrderCommands {
             let after = try invocation.cursor("after")
             if limit != nil || after != nil {
                 let page = try pizzeria.orders.page(filter, limit: limit ?? 100, after: after)
-                try context.emit(Extended(base: page.items, key: "next", extra: page.next)) {
+                try context.emit(PageJSON(items: page.items, next: page.next)) {
                     OrderText.table(page.items) + (page.next.map { "More: --after \($0)\n" } ?? "")
                 }
                 return .ok
             }
-            let orders = try pizzeria.orders.list(filter)
-            try context.emit(orders) { OrderText.table(orders) }
+            // Streamed, page by page: any number of orders prints in the memory of one page.
+            let orders = pizzeria.orders
+            if context.json {
+                try context.list.json { each in try orders.forEach(filter, each) }
+            } else if try orders.page(filter, limit: 1).items.isEmpty {
+                context.console.out("No orders.\n")
+            } else {
+                try context.list.table(OrderText.table, cells: OrderText.cells) { each in try orders.forEach(filter, each) }
+            }
             return .ok
         })
 

@@ -8,12 +8,15 @@ enum OrderText {
 
     static func table(_ orders: [Order]) -> String {
         guard !orders.isEmpty else { return "No orders.\n" }
-        var table = Table("ID", "USER", "PICKUP", "STATUS", "TOTAL", "ITEMS", rightAligned: [4])
-        for order in orders {
-            table.add(order.id.short, order.handle, order.pickupLocal, order.status.rawValue,
-                      order.total.formatted, items(order))
-        }
+        var table = table
+        for order in orders { table.rows.append(cells(order)) }
         return table.rendered
+    }
+
+    static var table: Table { Table("ID", "USER", "PICKUP", "STATUS", "TOTAL", "ITEMS", rightAligned: [4]) }
+
+    static func cells(_ order: Order) -> [String] {
+        [order.id.short, order.handle, order.pickupLocal, order.status.rawValue, order.total.formatted, items(order)]
     }
 
     static func detail(_ order: Order) -> String {

@@ -19,8 +19,18 @@ enum PizzaCommands {
         options: [.flag("all", help: "Include archived pizzas.")],
         run: { invocation in
             let context = invocation.context
-            let pizzas = try context.open(.requireCurrent).menu.list(includeArchived: invocation.flag("all"))
-            try context.emit(pizzas) { PizzaText.table(pizzas, showStatus: invocation.flag("all")) }
+            let menu = try context.open(.requireCurrent).menu
+            let all = invocation.flag("all")
+            // Streamed: a menu of a million pizzas prints in the memory of a few rows.
+            if context.json {
+                try context.list.json { each in try menu.forEach(includeArchived: all, each) }
+            } else if try menu.page(includeArchived: all, limit: 1).items.isEmpty {
+                context.console.out("The menu is empty.\n")
+            } else {
+                try context.list.table(PizzaText.table(showStatus: all), cells: { PizzaText.cells($0, showStatus: all) }) { each in
+                    try menu.forEach(includeArchived: all, each)
+                }
+            }
             return .ok
         })
 

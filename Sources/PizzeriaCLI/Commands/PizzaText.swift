@@ -2,17 +2,20 @@ import PizzeriaServices
 
 /// How pizzas look on a terminal, and how flag values become a draft.
 enum PizzaText {
+    static func table(showStatus: Bool) -> Table {
+        showStatus ? Table("ID", "NAME", "PRICE", "STATUS", rightAligned: [2]) : Table("ID", "NAME", "PRICE", rightAligned: [2])
+    }
+
     static func table(_ pizzas: [Pizza], showStatus: Bool) -> String {
         guard !pizzas.isEmpty else { return "The menu is empty.\n" }
-        var table = showStatus ? Table("ID", "NAME", "PRICE", "STATUS", rightAligned: [2]) : Table("ID", "NAME", "PRICE", rightAligned: [2])
-        for pizza in pizzas {
-            if showStatus {
-                table.add(pizza.id.short, pizza.name, pizza.price.formatted, pizza.isArchived ? "archived" : "on menu")
-            } else {
-                table.add(pizza.id.short, pizza.name, pizza.price.formatted)
-            }
-        }
+        var table = table(showStatus: showStatus)
+        for pizza in pizzas { table.rows.append(cells(pizza, showStatus: showStatus)) }
         return table.rendered
+    }
+
+    static func cells(_ pizza: Pizza, showStatus: Bool) -> [String] {
+        let cells = [pizza.id.short, pizza.name, pizza.price.formatted]
+        return showStatus ? cells + [pizza.isArchived ? "archived" : "on menu"] : cells
     }
 
     static func detail(_ pizza: Pizza, history: [PizzaChange]) -> String {

@@ -45,20 +45,24 @@ struct Context: Sendable {
 
     // MARK: - Output
 
-    /// Prints `value` as JSON (sorted keys, pretty-printed) on stdout.
+    /// Prints `value` as JSON (sorted keys, pretty-printed) on stdout, as `JSONEncoder` would.
     func printJSON<T: Encodable>(_ value: T) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
-        console.line(String(decoding: data, as: UTF8.self))
+        var writer = JSONTextWriter(pretty: true)
+        writer.write(try JSONValueEncoder.value(value))
+        writer.bytes.append(UInt8(ascii: "\n"))
+        console.out(String(decoding: writer.bytes, as: UTF8.self))
     }
 
     /// Prints `value` as one line of compact JSON (newline-delimited JSON, for streams).
     func printJSONLine<T: Encodable>(_ value: T) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        console.line(String(decoding: try encoder.encode(value), as: UTF8.self))
+        var writer = JSONTextWriter(pretty: false)
+        writer.write(try JSONValueEncoder.value(value))
+        writer.bytes.append(UInt8(ascii: "\n"))
+        console.out(String(decoding: writer.bytes, as: UTF8.self))
     }
+
+    /// Writes lists as they are read (see ``ListOutput``).
+    var list: ListOutput { ListOutput(context: self) }
 
     /// Prints text for people, or `value` as JSON with `--json`.
     func emit<T: Encodable>(_ value: T, text: () -> String) throws {

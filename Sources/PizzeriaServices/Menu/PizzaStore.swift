@@ -70,8 +70,19 @@ enum PizzaStore {
     /// for the whole statement, triggers included), so `RETURNING` gives the row as it ends up.
     /// Returns `nil` when the pizza was not at `version` (or does not exist).
     static func update(id: Pizza.ID, version: Int, name: String, price: Money, in db: Connection) throws -> Pizza? {
-        try uniqueName(name, in: db) {
-            // An edit that changes nothing keeps its version (as the trigger would): no history row.
+        // Most edits change only the price. Naming the name columns in SET would make SQLite
+        // rewrite the name indexes and run the name triggers even when the value is unchanged,
+        // so a statement that leaves them out is tried first; it matches only when the stored
+        // name is exactly the one saved. An edit that changes nothing keeps its version (as the
+        // trigger would): no history row.
+        if let saved = try db.fetchOne("""
+            UPDATE pizzas SET price_cents = ?1, version = version + (price_cents IS NOT ?1),
+                   updated_at = CASE WHEN price_cents IS NOT ?1 THEN strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE updated_at END
+            WHERE id = ?2 AND version = ?3 AND name = ?4 RETURNING
+            """ + " " + columns, [price.cents, id, version, name], decode) {
+            return saved
+        }
+        return try uniqueName(name, in: db) {
             try db.fetchOne("""
                 UPDATE pizzas SET name = ?1, name_key = ?2, price_cents = ?3,
                        version = version + (name IS NOT ?1 OR price_cents IS NOT ?3),

@@ -105,7 +105,7 @@ enum NavigationStore {
             }
             return NavigationEvent(id: id, at: try row.timestamp(1, table: "navigation_events", id: id), action: action,
                                    routes: try readable(table: "navigation_events", id: id, column: "routes") {
-                                       try RouteJSON.decode([NavigationElement].self, from: routes)
+                                       try RouteJSON.decodeElements(routes)
                                    },
                                    depthAfter: try row.int(4), detail: try row.optionalString(5))
         }.reversed()

@@ -87,13 +87,52 @@ enum RouteJSON {
     /// the exact form this file writes for a route, `{"pizza":{"id":"…"}}`, is recognised
     /// without a JSON decoder; anything else goes through the decoder.
     static func decodeElement(_ text: String) throws -> NavigationElement {
-        for kind in ["pizza", "order"] {
-            let prefix = #"{""# + kind + #"":{"id":""#, suffix = #""}}"#
-            if text.hasPrefix(prefix), text.hasSuffix(suffix), text.utf8.count == prefix.utf8.count + 36 + suffix.utf8.count,
-               let uuid = UUID(uuidString: String(text.dropFirst(prefix.count).dropLast(suffix.count))) {
-                return .route(kind == "pizza" ? .pizza(id: Pizza.ID(uuid: uuid)) : .order(id: Order.ID(uuid: uuid)))
-            }
-        }
+        var text = text
+        if let elements = text.withUTF8({ scanRoutes($0, from: 0, as: .single) }), elements.count == 1 { return elements[0] }
         return try decode(NavigationElement.self, from: text)
+    }
+
+    /// A stored array of elements (a history event's routes). Arrays of routes in the exact
+    /// form this file writes are scanned directly — `nav history` reads thousands of them —
+    /// anything else goes through the decoder.
+    static func decodeElements(_ text: String) throws -> [NavigationElement] {
+        var text = text
+        if let elements = text.withUTF8({ scanRoutes($0, from: 0, as: .array) }) { return elements }
+        return try decode([NavigationElement].self, from: text)
+    }
+
+    private enum Shape { case single, array }
+
+    private static let pizzaPrefix = Array(#"{"pizza":{"id":""#.utf8), orderPrefix = Array(#"{"order":{"id":""#.utf8)
+    private static let routeSuffix = Array(#""}}"#.utf8)
+
+    /// The routes in `bytes` if they are exactly `{"kind":{"id":"UUID"}}` objects (bare, or in a
+    /// `[…]` array separated by commas); `nil` for anything else.
+    private static func scanRoutes(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, as shape: Shape) -> [NavigationElement]? {
+        func matches(_ literal: [UInt8], at position: Int) -> Bool {
+            position + literal.count <= bytes.count && literal.indices.allSatisfy { bytes[position + $0] == literal[$0] }
+        }
+        var position = start, elements: [NavigationElement] = []
+        if shape == .array {
+            guard matches([UInt8(ascii: "[")], at: position) else { return nil }
+            position += 1
+            if matches([UInt8(ascii: "]")], at: position) { return position + 1 == bytes.count ? [] : nil }
+        }
+        while true {
+            let isPizza = matches(pizzaPrefix, at: position)
+            guard isPizza || matches(orderPrefix, at: position) else { return nil }
+            position += pizzaPrefix.count
+            guard position + 36 <= bytes.count, let uuid = Pizza.ID(utf8: UnsafeBufferPointer(rebasing: bytes[position..<position + 36])) else { return nil }
+            position += 36
+            guard matches(routeSuffix, at: position) else { return nil }
+            position += routeSuffix.count
+            elements.append(.route(isPizza ? .pizza(id: uuid) : .order(id: Order.ID(uuid: uuid.uuid))))
+            if shape == .single { return position == bytes.count ? elements : nil }
+            if matches([UInt8(ascii: ",")], at: position) {
+                position += 1
+                continue
+            }
+            return matches([UInt8(ascii: "]")], at: position) && position + 1 == bytes.count ? elements : nil
+        }
     }
 }

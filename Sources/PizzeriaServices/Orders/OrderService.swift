@@ -196,13 +196,21 @@ public final class OrderService: Sendable {
     /// Every order matching `filter`, by pickup time (page by page, each page in three queries).
     public func list(_ filter: OrderFilter = OrderFilter()) throws -> [Order] {
         var all: [Order] = []
-        var page = try page(filter, limit: 1_000)
-        all += page.items
-        while let next = page.next {
-            page = try self.page(filter, limit: 1_000, after: next)
-            all += page.items
-        }
+        try forEach(filter) { all.append($0) }
         return all
+    }
+
+    /// Calls `body` with every order matching `filter`, by pickup time, a page of 1,000 at a
+    /// time: memory stays that of one page however many orders there are. Each page is read
+    /// in its own transaction, so an order booked meanwhile may or may not be seen, but none is
+    /// seen twice.
+    public func forEach(_ filter: OrderFilter = OrderFilter(), _ body: (Order) throws -> Void) throws {
+        var cursor: PageCursor?
+        repeat {
+            let page = try page(filter, limit: 1_000, after: cursor)
+            for order in page.items { try body(order) }
+            cursor = page.next
+        } while cursor != nil
     }
 
     /// The instants a local calendar day (`YYYY-MM-DD`, pizzeria time) starts and ends: 23, 24

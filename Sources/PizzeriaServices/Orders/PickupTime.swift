@@ -92,14 +92,19 @@ public enum PickupTime {
         let offset = zone.secondsFromGMT(for: date)
         let sign = offset < 0 ? "-" : "+"
         let minutes = abs(offset) / 60
-        return "\(dayString(date, in: zone))T\(clock(date, in: zone))\(sign)\(String(format: "%02d:%02d", minutes / 60, minutes % 60))"
+        return "\(dayString(date, in: zone))T\(clock(date, in: zone))\(sign)\(digits(minutes / 60, 2)):\(digits(minutes % 60, 2))"
     }
 
     /// Whether the local time of `date` also names another instant that day (fall back).
     static func isAmbiguous(_ date: Date, in zone: TimeZone) -> Bool {
-        let parts = calendar(zone).dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        return instants(year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0,
-                        minutes: (parts.hour ?? 0) * 60 + (parts.minute ?? 0), in: zone).count > 1
+        // Another offset in force a day either side that maps the same local time to an instant
+        // which really has that offset: the clocks pass this local time twice.
+        let offset = zone.secondsFromGMT(for: date)
+        for other in Set([zone.secondsFromGMT(for: date.addingTimeInterval(-86_400)), zone.secondsFromGMT(for: date.addingTimeInterval(86_400))])
+        where other != offset {
+            if zone.secondsFromGMT(for: date.addingTimeInterval(Double(offset - other))) == other { return true }
+        }
+        return false
     }
 
     /// A calendar date `YYYY-MM-DD` in `timeZone`: the instant it starts and the next day's start.
@@ -114,8 +119,17 @@ public enum PickupTime {
 
     /// The local calendar date of `date`, `YYYY-MM-DD`.
     public static func dayString(_ date: Date, in timeZone: TimeZone) -> String {
-        let parts = calendar(timeZone).dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        // The zone's offset and arithmetic, as in minutesOfDay: order lists format thousands.
+        let local = Int64((date.timeIntervalSince1970).rounded(.down)) + Int64(timeZone.secondsFromGMT(for: date))
+        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        let (year, month, day) = Timestamp.civil(fromDays: days)
+        return digits(year, 4) + "-" + digits(month, 2) + "-" + digits(day, 2)
+    }
+
+    /// `value` in decimal, zero-padded to `count` digits.
+    static func digits<Number: BinaryInteger>(_ value: Number, _ count: Int) -> String {
+        let text = String(value)
+        return text.count >= count ? text : String(repeating: "0", count: count - text.count) + text
     }
 
     /// `2026-12-01T18:30:00Z`: how pickup times are stored (whole seconds).

@@ -59,7 +59,7 @@ public struct Settings: Sendable, Hashable, Codable {
 
     /// `HH:MM` for minutes after midnight.
     public static func clock(_ minutes: Int) -> String {
-        String(format: "%02d:%02d", minutes / 60, minutes % 60)
+        PickupTime.digits(minutes / 60, 2) + ":" + PickupTime.digits(minutes % 60, 2)
     }
 
     /// Minutes after midnight for `HH:MM` (00:00…24:00), or `nil`.

@@ -92,30 +92,33 @@ extension Identifier: DatabaseValueConvertible {
 }
 
 extension Identifier {
-    /// Parses 36 bytes of UUID text (any case) without building a `String`.
+    /// Parses 36 bytes of UUID text (any case) without building a `String`: every row read
+    /// carries ids, so this is a hot path. Random hex digits defeat branch prediction, so each
+    /// digit is decoded without branches and validity is checked once at the end.
     init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-        guard bytes.count == 36 else { return nil }
-        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let parsed = withUnsafeMutableBytes(of: &value) { raw -> Bool in
-            var byte = 0, high = true
-            for (position, character) in bytes.enumerated() {
-                if position == 8 || position == 13 || position == 18 || position == 23 {
-                    guard character == 45 else { return false }
-                    continue
-                }
-                let nibble: UInt8
-                switch character {
-                case 48...57: nibble = character - 48
-                case 97...102: nibble = character - 87
-                case 65...70: nibble = character - 55
-                default: return false
-                }
-                if high { raw[byte] = nibble << 4 } else { raw[byte] |= nibble; byte += 1 }
-                high.toggle()
+        guard bytes.count == 36, bytes[8] == 45, bytes[13] == 45, bytes[18] == 45, bytes[23] == 45 else { return nil }
+        var high: UInt64 = 0, low: UInt64 = 0, invalid: UInt8 = 0
+        @inline(__always) func digits(_ range: Range<Int>, into value: inout UInt64) {
+            for index in range {
+                let character = bytes[index]
+                let digit = character &- 48, letter = (character | 0x20) &- 97
+                let isDigit = digit < 10
+                invalid |= (isDigit || letter < 6) ? 0 : 1
+                value = value << 4 | UInt64(isDigit ? digit : letter &+ 10)
             }
-            return true
         }
-        guard parsed else { return nil }
+        digits(0..<8, into: &high)
+        digits(9..<13, into: &high)
+        digits(14..<18, into: &high)
+        digits(19..<23, into: &low)
+        digits(24..<36, into: &low)
+        guard invalid == 0 else { return nil }
+        let h = high.bigEndian, l = low.bigEndian
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &value) { raw in
+            raw.storeBytes(of: h, toByteOffset: 0, as: UInt64.self)
+            raw.storeBytes(of: l, toByteOffset: 8, as: UInt64.self)
+        }
         uuid = UUID(uuid: value)
     }
 }

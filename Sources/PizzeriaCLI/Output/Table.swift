@@ -16,12 +16,14 @@ struct Table {
         let widths = headers.indices.map { column in
             ([headers] + rows).map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
         }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { column, cell in
-                let pad = String(repeating: " ", count: max(0, widths[column] - cell.count))
-                return rightAligned.contains(column) ? pad + cell : (column == cells.count - 1 ? cell : cell + pad)
-            }.joined(separator: "  ")
-        }
-        return ([line(headers)] + rows.map(line)).map { $0 + "\n" }.joined()
+        return ([headers] + rows).map { line($0, widths: widths) }.joined()
+    }
+
+    /// One row padded to `widths`, newline-terminated (the last column is not padded).
+    func line(_ cells: [String], widths: [Int]) -> String {
+        cells.enumerated().map { column, cell in
+            let pad = String(repeating: " ", count: max(0, (column < widths.count ? widths[column] : 0) - cell.count))
+            return rightAligned.contains(column) ? pad + cell : (column == cells.count - 1 ? cell : cell + pad)
+        }.joined(separator: "  ") + "\n"
     }
 }

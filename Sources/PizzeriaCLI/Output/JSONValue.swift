@@ -1,0 +1,139 @@
+import Foundation
+
+/// A JSON value as ``JSONValueEncoder`` builds it: object members stay in the order they were
+/// encoded and are sorted only when written, as `JSONEncoder`'s `.sortedKeys` does.
+///
+/// Containers are boxes because `Encoder` hands out containers as values that must all write
+/// into the same object or array (a type may ask for its keyed container twice).
+enum JSONValue {
+    case null
+    case bool(Bool)
+    /// A number's JSON text.
+    case number(String)
+    case string(String)
+    case array(Array)
+    case object(Object)
+
+    final class Array {
+        var values: [JSONValue] = []
+    }
+
+    final class Object {
+        var members: [(key: String, value: JSONValue)] = []
+    }
+}
+
+/// Writes JSON text byte for byte as Foundation's `JSONEncoder` does with
+/// `[.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]` (or without `.prettyPrinted`):
+/// `"key" : value`, two spaces per level, an empty container as `[` + two newlines + `]`, only
+/// `"`, `\` and control characters escaped. The CLI's tests compare both on every documented shape.
+struct JSONTextWriter {
+    /// Pretty-printed (indented, one member per line) or compact.
+    let pretty: Bool
+    /// The text so far.
+    var bytes: [UInt8] = []
+
+    init(pretty: Bool) {
+        self.pretty = pretty
+        bytes.reserveCapacity(1 << 16)
+    }
+
+    /// Appends `value` as it stands at nesting `depth` (its closing bracket is indented by it).
+    mutating func write(_ value: JSONValue, depth: Int = 0) {
+        switch value {
+        case .null: append("null")
+        case .bool(let flag): append(flag ? "true" : "false")
+        case .number(let text): append(text)
+        case .string(let text): writeString(text)
+        case .array(let array):
+            bytes.append(UInt8(ascii: "["))
+            for (index, element) in array.values.enumerated() {
+                separator(first: index == 0, depth: depth + 1)
+                write(element, depth: depth + 1)
+            }
+            close(UInt8(ascii: "]"), empty: array.values.isEmpty, depth: depth)
+        case .object(let object):
+            bytes.append(UInt8(ascii: "{"))
+            // Keys are compared as Unicode scalars, which is UTF-8 byte order: what `.sortedKeys` gives.
+            // Sorting indices, not members: a member is an enum with a payload, costly to move.
+            let members = object.members
+            let order = members.count < 2 ? Swift.Array(members.indices) : members.indices.sorted { Self.precedes(members[$0].key, members[$1].key) }
+            for (index, position) in order.enumerated() {
+                let member = members[position]
+                separator(first: index == 0, depth: depth + 1)
+                writeString(member.key)
+                append(pretty ? " : " : ":")
+                write(member.value, depth: depth + 1)
+            }
+            close(UInt8(ascii: "}"), empty: members.isEmpty, depth: depth)
+        }
+    }
+
+    /// Byte order of the UTF-8 text (Unicode scalar order, as `.sortedKeys` sorts).
+    static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        var lhs = lhs, rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                let common = min(left.count, right.count)
+                if common > 0, let a = left.baseAddress, let b = right.baseAddress {
+                    let order = memcmp(a, b, common)
+                    if order != 0 { return order < 0 }
+                }
+                return left.count < right.count
+            }
+        }
+    }
+
+    /// What goes before an element of a container: a newline (after a comma) and the indent.
+    mutating func separator(first: Bool, depth: Int) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        guard pretty else { return }
+        bytes.append(UInt8(ascii: "\n"))
+        indent(depth)
+    }
+
+    /// Closes a container opened at `depth`.
+    mutating func close(_ bracket: UInt8, empty: Bool, depth: Int) {
+        if pretty {
+            bytes.append(UInt8(ascii: "\n"))
+            if empty { bytes.append(UInt8(ascii: "\n")) }
+            indent(depth)
+        }
+        bytes.append(bracket)
+    }
+
+    private mutating func indent(_ depth: Int) {
+        for _ in 0..<(2 * depth) { bytes.append(UInt8(ascii: " ")) }
+    }
+
+    mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    private static let hexDigits = Swift.Array("0123456789abcdef".utf8)
+
+    mutating func writeString(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                runStart = index + 1
+                bytes.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+                case 0x0A: bytes.append(UInt8(ascii: "n"))
+                case 0x09: bytes.append(UInt8(ascii: "t"))
+                case 0x0D: bytes.append(UInt8(ascii: "r"))
+                case 0x08: bytes.append(UInt8(ascii: "b"))
+                case 0x0C: bytes.append(UInt8(ascii: "f"))
+                default:
+                    bytes.append(contentsOf: "u00".utf8)
+                    bytes.append(Self.hexDigits[Int(byte >> 4)])
+                    bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+                }
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import PizzeriaServices
+import PizzeriaTestSupport
+import Testing
+@testable import PizzeriaCLI
+
+/// The CLI writes JSON with its own encoder (``JSONValueEncoder`` + ``JSONTextWriter``) for
+/// speed; these tests hold it to the bytes Foundation's `JSONEncoder` writes for the same values,
+/// on every documented shape and on strings chosen to break an escaper.
+@Suite("CLI: JSON output is byte for byte JSONEncoder's")
+struct JSONOutputTests {
+    func foundation<T: Encodable>(_ value: T, pretty: Bool) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    func ours<T: Encodable>(_ value: T, pretty: Bool) throws -> String {
+        var writer = JSONTextWriter(pretty: pretty)
+        writer.write(try JSONValueEncoder.value(value))
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    func expectSame<T: Encodable>(_ value: T, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for pretty in [true, false] {
+            let expected = try foundation(value, pretty: pretty), actual = try ours(value, pretty: pretty)
+            #expect(actual == expected, "pretty: \(pretty)", sourceLocation: sourceLocation)
+        }
+    }
+
+    struct Odd: Encodable {
+        var text: String
+        var empty: [Int] = []
+        var emptyObject: [String: Int] = [:]
+        var nestedEmpty: [[String]] = [[], ["x"]]
+        var missing: Int? = nil
+        var present: Int? = 7
+        var number: Double = 0.1
+        var whole: Double = 2
+        var large: Int64 = .max
+        var small: Int = .min
+        var flags: [Bool] = [true, false]
+        var keys: [String: String] = ["b": "1", "B": "2", "é": "3", "_": "4", "a b": "5", "": "6"]
+        var date = Date(timeIntervalSince1970: 1_700_000_000.25)
+    }
+
+    @Test("strings that need escaping, Unicode, empty and nested containers, numbers, optionals, dictionaries")
+    func oddValues() throws {
+        var samples = ["", "plain", "quote \" backslash \\ slash / tab \t newline \n return \r",
+                       "\u{0}\u{1}\u{8}\u{c}\u{1b}\u{1f}\u{7f}", "é ß ﬁ İ Ω 🍕 👩‍👩‍👧", "\u{2028}\u{2029}\u{feff}\u{202e}", "a\u{301}"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let scalars = (0..<Int.random(in: 0...12, using: &generator)).compactMap { _ in
+                Unicode.Scalar([0x00, 0x1F, 0x22, 0x5C, 0x2F, 0x41, 0x7F, 0xE9, 0x2028, 0x1F355][Int.random(in: 0..<10, using: &generator)] as UInt32)
+            }
+            samples.append(String(String.UnicodeScalarView(scalars)))
+        }
+        for text in samples {
+            try expectSame(Odd(text: text))
+            try expectSame([text: [text]])
+        }
+        try expectSame([Odd]())
+        try expectSame([Odd(text: "one"), Odd(text: "two")])
+        try expectSame(Extended(base: Odd(text: "base"), key: "extra", extra: [1, 2]))
+    }
+
+    @Test("every model the CLI prints, read back from a real database")
+    func models() throws {
+        let directory = TemporaryDirectory()
+        let pizzeria = try Pizzeria.open(path: directory.path("json.sqlite"), now: { Date(timeIntervalSince1970: 1_800_000_000) })
+        var draft = PizzaDraft.blank
+        draft.name = "Quattro \"Stagioni\" / ½"
+        draft.price = Money(cents: 950)
+        let pizza = try pizzeria.menu.save(draft)
+        let user = try pizzeria.users.add(handle: "anna", displayName: "Anna \"B\" \\ é")
+        // 19:00 two days later in the pizzeria's zone, parsed as the CLI parses it.
+        let pickup = try pizzeria.orders.pickup(parsing: Timestamp.string(from: Date(timeIntervalSince1970: 1_800_000_000 + 2 * 86_400)).prefix(10) + "T19:00")
+        let order = try pizzeria.orders.place(OrderRequest(user: user.id, items: [.init(pizza: pizza.id, quantity: 2)], pickup: pickup)).order
+        try pizzeria.navigation.push(user.id, [.pizza(id: pizza.id), .order(id: order.id)])
+        try expectSame(try pizzeria.menu.list())
+        try expectSame(pizza)
+        try expectSame(try pizzeria.menu.history(of: pizza.id))
+        try expectSame(order)
+        try expectSame(PageJSON(items: [order], next: nil))
+        let page = try pizzeria.orders.page(limit: 1)
+        try expectSame(PageJSON(items: page.items, next: page.next))
+        try expectSame(user)
+        try expectSame(try pizzeria.navigation.history(of: user.id))
+        try expectSame(try pizzeria.navigation.path(of: user.id))
+        try expectSame(try pizzeria.settings.current())
+    }
+}
