@@ -21,6 +21,21 @@ struct JSONOutputTests {
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
+    /// A list the way `ListOutput` writes it, through each element's direct writer.
+    func direct<T: DirectJSON>(_ items: [T]) throws -> String {
+        let text = Captured()
+        let console = Console(out: text.append, err: { _ in })
+        let context = Context(databasePath: "unused", json: true, console: console, terminal: .none, environment: [:])
+        try context.list.json { each in try items.forEach(each) }
+        return text.text
+    }
+
+    /// The direct writers of the list shapes against JSONEncoder on the same rows.
+    func expectSameDirect<T: DirectJSON>(_ items: [T], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(try direct(items) == (try foundation(items, pretty: true)) + "\n", sourceLocation: sourceLocation)
+        #expect(try direct([T]()) == (try foundation([T](), pretty: true)) + "\n", sourceLocation: sourceLocation)
+    }
+
     func expectSame<T: Encodable>(_ value: T, sourceLocation: SourceLocation = #_sourceLocation) throws {
         for pretty in [true, false] {
             let expected = try foundation(value, pretty: pretty), actual = try ours(value, pretty: pretty)
@@ -88,5 +103,12 @@ struct JSONOutputTests {
         try expectSame(try pizzeria.navigation.history(of: user.id))
         try expectSame(try pizzeria.navigation.path(of: user.id))
         try expectSame(try pizzeria.settings.current())
+        // Archived, with a history of each kind, opaque navigation elements: the direct writers.
+        _ = try pizzeria.orders.advance(id: order.id)
+        _ = try pizzeria.menu.archive(id: pizza.id)
+        try pizzeria.navigation.replace(user.id, path: [.route(.pizza(id: pizza.id)), .opaque(typeName: "App.Note", json: #"{"text":"a \"quote\""}"#)])
+        try expectSameDirect(try pizzeria.menu.list(includeArchived: true))
+        try expectSameDirect(try pizzeria.orders.list())
+        try expectSameDirect(try pizzeria.navigation.history(of: user.id))
     }
 }

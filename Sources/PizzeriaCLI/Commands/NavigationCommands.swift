@@ -117,7 +117,11 @@ enum NavigationCommands {
             let limit = try invocation.integer("limit", default: 20, in: 1...1_000_000) ?? 20
             let (navigation, user, _) = try open(invocation)
             let events = try navigation.history(of: user, limit: limit)
-            try context.emit(events) { NavigationText.history(events) }
+            if context.json {
+                try context.list.json { each in try events.forEach(each) }
+            } else {
+                context.console.out(NavigationText.history(events))
+            }
             return .ok
         })
 

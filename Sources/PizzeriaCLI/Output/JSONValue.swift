@@ -38,6 +38,89 @@ struct JSONTextWriter {
         bytes.reserveCapacity(1 << 16)
     }
 
+    /// Members written so far in each container opened with ``beginObject()`` or ``beginArray()``.
+    private var open: [Int] = []
+    /// The nesting of the value being written when it is part of a larger text (a list's
+    /// elements are at depth 1).
+    var baseDepth = 0
+    private var depth: Int { baseDepth + open.count }
+
+    // MARK: Writing directly, for the shapes lists print by the thousand (see DirectJSON)
+
+    mutating func beginObject() {
+        bytes.append(UInt8(ascii: "{"))
+        open.append(0)
+    }
+
+    mutating func endObject() {
+        let count = open.removeLast()
+        close(UInt8(ascii: "}"), empty: count == 0, depth: depth)
+    }
+
+    mutating func beginArray() {
+        bytes.append(UInt8(ascii: "["))
+        open.append(0)
+    }
+
+    mutating func endArray() {
+        let count = open.removeLast()
+        close(UInt8(ascii: "]"), empty: count == 0, depth: depth)
+    }
+
+    /// Starts the next member of the open object; its value follows. Keys must come in sorted
+    /// order (the tests compare with `JSONEncoder`).
+    mutating func key(_ key: String) {
+        nextMember()
+        writeString(key)
+        append(pretty ? " : " : ":")
+    }
+
+    /// Starts the next element of the open array; its value follows.
+    mutating func nextElement() { nextMember() }
+
+    private mutating func nextMember() {
+        separator(first: open[open.count - 1] == 0, depth: depth)
+        open[open.count - 1] += 1
+    }
+
+    mutating func field(_ name: String, _ text: String?) {
+        key(name)
+        if let text { writeString(text) } else { append("null") }
+    }
+
+    mutating func field<Number: BinaryInteger>(_ name: String, _ number: Number) {
+        key(name)
+        appendInteger(Int64(number))
+    }
+
+    /// Decimal digits without building a `String` (lists print several numbers per row).
+    mutating func appendInteger(_ number: Int64) {
+        if number < 0 {
+            guard number != .min else { return append(String(number)) }
+            bytes.append(UInt8(ascii: "-"))
+        }
+        var magnitude = number.magnitude, digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(48 + magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+        }
+    }
+
+    mutating func field(_ name: String, _ flag: Bool) {
+        key(name)
+        append(flag ? "true" : "false")
+    }
+
+    /// Any value through the general encoder, at the current nesting.
+    mutating func encoded<T: Encodable>(_ value: T) throws {
+        write(try JSONValueEncoder.value(value), depth: depth)
+    }
+
     /// Appends `value` as it stands at nesting `depth` (its closing bracket is indented by it).
     mutating func write(_ value: JSONValue, depth: Int = 0) {
         switch value {
@@ -114,6 +197,11 @@ struct JSONTextWriter {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
+            // Most text needs no escaping: one scan, one copy.
+            guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                bytes.append(contentsOf: utf8)
+                return
+            }
             var runStart = 0
             for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))

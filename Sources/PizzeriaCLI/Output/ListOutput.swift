@@ -23,13 +23,24 @@ struct ListOutput {
 
     /// Runs a list: `read` calls its argument with each item, in order.
     func json<Item: Encodable>(_ read: (_ each: (Item) throws -> Void) throws -> Void) throws {
+        try array(read) { writer, item in writer.write(try JSONValueEncoder.value(item), depth: 1) }
+    }
+
+    /// A list of a shape that writes itself (see ``DirectJSON``).
+    func json<Item: DirectJSON>(_ read: (_ each: (Item) throws -> Void) throws -> Void) throws {
+        try array(read) { writer, item in try item.writeJSON(to: &writer) }
+    }
+
+    private func array<Item>(_ read: (_ each: (Item) throws -> Void) throws -> Void,
+                             element: @escaping (inout JSONTextWriter, Item) throws -> Void) throws {
         var writer = JSONTextWriter(pretty: true)
         writer.bytes.append(UInt8(ascii: "["))
+        writer.baseDepth = 1
         var count = 0
         do {
             try read { item in
                 writer.separator(first: count == 0, depth: 1)
-                writer.write(try JSONValueEncoder.value(item), depth: 1)
+                try element(&writer, item)
                 count += 1
                 try flush(&writer.bytes)
             }
