@@ -67,6 +67,10 @@ public enum PizzeriaCLI {
     }
 
     private static func execute(arguments: [String], environment: [String: String], console: Console, terminal: Terminal) -> Int32 {
+        if arguments.first == CompletionCommands.entryPoint {
+            CompletionCommands.complete(Array(arguments.dropFirst()), environment: environment, console: console)
+            return ExitCode.ok.rawValue
+        }
         let parser = Parser(root: CommandTree.root)
         do {
             let outcome = try parser.parse(arguments) { values, flags in

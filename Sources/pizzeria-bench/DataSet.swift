@@ -49,6 +49,16 @@ struct DataSet {
         return DataSet(path: path, pizzaIDs: pizzaIDs, userIDs: userIDs, sqliteVersion: version)
     }
 
+    /// A data set built earlier (by `--build-only`): its ids in the order they were made.
+    static func open(_ path: String) throws -> DataSet {
+        let pizzeria = try Pizzeria.open(path: path, access: .requireCurrent)
+        return try pizzeria.database.readStatement { db in
+            DataSet(path: path, pizzaIDs: try db.fetchAll("SELECT id FROM pizzas ORDER BY rowid") { Pizza.ID(try $0.string(0))! },
+                    userIDs: try db.fetchAll("SELECT id FROM users ORDER BY rowid") { User.ID(try $0.string(0))! },
+                    sqliteVersion: try db.fetchOne("SELECT sqlite_version()") { try $0.string(0) } ?? "")
+        }
+    }
+
     /// Navigation events already in the file: pushes spread over the users, in chunks of a
     /// million per transaction.
     static func addHistory(_ workload: Workload, pizzeria: Pizzeria) throws {

@@ -8,7 +8,8 @@
 //                  [--modes full,normal] [--json] [--dir DIR] [--seed N] [--build-only]
 //
 // --build-only builds the data set as DIR/dataset.sqlite, keeps it and stops (scripts/bench-cli
-// and the scaling runs use it).
+// and the scaling runs use it); --reuse takes DIR/dataset.sqlite if it is there (a million-row
+// data set takes minutes to build) and keeps DIR.
 import Foundation
 import PizzeriaServices
 
@@ -24,6 +25,7 @@ var json = false
 var modes = ["full", "normal"]
 var only: Set<String>?
 var buildOnly = false
+var reuse = false
 var directory = FileManager.default.temporaryDirectory.appendingPathComponent("pizzeria-bench-\(getpid())").path
 var arguments = CommandLine.arguments.dropFirst()
 @MainActor func number(_ flag: String) -> Int {
@@ -37,6 +39,7 @@ while let argument = arguments.popFirst() {
     switch argument {
     case "--json": json = true
     case "--build-only": buildOnly = true
+    case "--reuse": reuse = true
     case "--dir": directory = arguments.popFirst() ?? directory
     case "--seed": workload.seed = UInt64(number("--seed"))
     case "--pizzas": workload.pizzas = max(10, number("--pizzas"))
@@ -49,7 +52,7 @@ while let argument = arguments.popFirst() {
         guard let scale = Double(arguments.popFirst() ?? ""), scale > 0 else { exit(64) }
         workload.scale(by: scale)
     case "-h", "--help":
-        print("usage: pizzeria-bench [--scale F] [--pizzas N] [--users N] [--history N] [--orders N] [--modes full,normal] [--only PHASE,…] [--json] [--dir DIR] [--seed N] [--build-only]")
+        print("usage: pizzeria-bench [--scale F] [--pizzas N] [--users N] [--history N] [--orders N] [--modes full,normal] [--only PHASE,…] [--json] [--dir DIR] [--seed N] [--build-only] [--reuse]")
         exit(0)
     default:
         FileHandle.standardError.write(Data("error: unknown argument '\(argument)'\n".utf8))
@@ -66,7 +69,8 @@ guard modes.allSatisfy({ $0 == "full" || $0 == "normal" }) else {
 
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
 progress("building the data set: \(workload.pizzas) pizzas, \(workload.users) users, \(workload.existingEvents) navigation events, \(workload.existingOrders) orders")
-let dataSet = try DataSet.build(workload, in: directory)
+let dataSet = try reuse && FileManager.default.fileExists(atPath: directory + "/dataset.sqlite")
+    ? DataSet.open(directory + "/dataset.sqlite") : DataSet.build(workload, in: directory)
 if buildOnly {
     print(dataSet.path)
     exit(0)
@@ -206,4 +210,4 @@ if json {
     }
     print(String(format: "peak resident memory: %.1f MB", peakMegabytes))
 }
-try? FileManager.default.removeItem(atPath: directory)
+if !reuse { try? FileManager.default.removeItem(atPath: directory) }

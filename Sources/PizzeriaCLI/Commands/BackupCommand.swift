@@ -11,7 +11,7 @@ enum BackupCommand {
             an existing file is never overwritten, and a backup that is interrupted leaves nothing at
             FILE. The copy has mode 0600. An empty or never-migrated database is refused.
             """,
-        arguments: [Argument(name: "file", help: "The new file to write.")],
+        arguments: [Argument(name: "file", help: "The new file to write.", completion: .files)],
         examples: ["pizzeria backup /backups/pizzeria-$(date +%F).sqlite"],
         run: run)
 
@@ -24,7 +24,10 @@ enum BackupCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let context = invocation.context
         let destination = try invocation.required("file")
-        let pages = try Maintenance.backup(path: context.databasePath, to: destination, configuration: try context.configuration())
+        let progress = ProgressLine("backing up", context: context)
+        let pages = try Maintenance.backup(path: context.databasePath, to: destination, configuration: try context.configuration(),
+                                           progress: context.terminal.showsProgress ? { progress.update($0, of: $1, unit: "pages") } : nil)
+        progress.finish()
         try context.emit(Report(source: context.databasePath, destination: destination, pages: pages)) {
             "Backed up \(context.databasePath) to \(destination) (\(pages) pages).\n"
         }

@@ -12,6 +12,6 @@ enum CommandTree {
             InitCommand.command, MigrationsCommand.command, CheckCommand.command, BackupCommand.command,
             DemoCommand.command, PizzaCommands.command, UserCommands.command, ConfigCommands.command,
             OrderCommands.command, SlotsCommand.command, ReportCommands.command, NavigationCommands.command,
-            SheetCommands.command,
+            SheetCommands.command, CompletionCommands.completions, ManualCommand.command,
         ])
 }

@@ -12,7 +12,7 @@ enum NavigationCommands {
             """,
         subcommands: [show, push, pop, root, random, open, history, export, importCommand, stats])
 
-    static let user = Argument(name: "user", help: "The user's handle (or id).")
+    static let user = Argument(name: "user", help: "The user's handle (or id).", completion: .users)
 
     /// Opens the database and resolves the USER argument (a handle, or an id).
     static func open(_ invocation: Invocation) throws -> (navigation: NavigationService, user: User.ID, pizzeria: Pizzeria) {
@@ -39,7 +39,7 @@ enum NavigationCommands {
     static let push = Command(
         name: "push",
         abstract: "Push one or several routes (several at once are one change).",
-        arguments: [user, Argument(name: "route", help: "pizza:PIZZA or order:ORDER.", isVariadic: true)],
+        arguments: [user, Argument(name: "route", help: "pizza:PIZZA or order:ORDER.", isVariadic: true, completion: .routes)],
         examples: ["pizzeria nav push anna pizza:Margherita", "pizzeria nav push anna pizza:Margherita pizza:Porcini"],
         run: { invocation in
             let (navigation, user, pizzeria) = try open(invocation)
@@ -111,13 +111,15 @@ enum NavigationCommands {
         name: "history",
         abstract: "Show the user's latest navigation events, oldest first.",
         arguments: [user],
-        options: [.value("limit", "n", help: "How many events.", default: "20")],
+        options: [.value("limit", "n", help: "How many events.", default: "20"), GlobalOptions.csv],
         run: { invocation in
             let context = invocation.context
             let limit = try invocation.integer("limit", default: 20, in: 1...1_000_000) ?? 20
             let (navigation, user, _) = try open(invocation)
             let events = try navigation.history(of: user, limit: limit)
-            if context.json {
+            if try invocation.csv() {
+                try context.list.csv(header: CSVRows.eventHeader, row: CSVRows.event) { each in try events.forEach(each) }
+            } else if context.json {
                 try context.list.json { each in try events.forEach(each) }
             } else {
                 context.console.out(NavigationText.history(events))
@@ -125,7 +127,8 @@ enum NavigationCommands {
             return .ok
         })
 
-    static let formatOption = Option.value("format", "format", help: "routes (a JSON array of Route) or navigation-path (NavigationPath.CodableRepresentation).")
+    static let formatOption = Option.value("format", "format", help: "routes (a JSON array of Route) or navigation-path (NavigationPath.CodableRepresentation).",
+                                           completion: .choices(["routes", "navigation-path"]))
     static let typeNameOption = Option.value("type-name", "name", help: "The app's module-qualified route type name.", default: NavigationFormat.defaultRouteTypeName)
 
     static func format(_ invocation: Invocation) throws -> NavigationFormat? {
@@ -165,7 +168,7 @@ enum NavigationCommands {
             anything else as routes. Limits: 1 MiB of input, 500 elements, JSON nested 32 deep, no
             duplicate keys.
             """,
-        arguments: [user, Argument(name: "file", help: "The JSON file, or - (the default) for standard input.", isOptional: true)],
+        arguments: [user, Argument(name: "file", help: "The JSON file, or - (the default) for standard input.", isOptional: true, completion: .files)],
         options: [formatOption, typeNameOption],
         run: { invocation in
             let context = invocation.context
@@ -175,9 +178,12 @@ enum NavigationCommands {
                 throw ValidationError([FieldError(field: "input", message: "is not valid UTF-8")])
             }
             let (navigation, user, _) = try open(invocation)
+            let progress = ProgressLine("importing", context: context)
             let result = try navigation.importPath(
                 user, text: text, format: try format(invocation),
-                routeTypeName: invocation.option("type-name") ?? NavigationFormat.defaultRouteTypeName)
+                routeTypeName: invocation.option("type-name") ?? NavigationFormat.defaultRouteTypeName,
+                progress: { progress.update($0, of: $1, unit: "elements checked") })
+            progress.finish()
             let view = ImportView(state: try NavigationView(result.state, navigation), dropped: result.dropped)
             try context.emit(view) {
                 NavigationText.state(view.state) + result.dropped.map { "  dropped   \($0.kind) \($0.id) (no longer exists)\n" }.joined()

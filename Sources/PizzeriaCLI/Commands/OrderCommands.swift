@@ -9,7 +9,7 @@ enum OrderCommands {
         discussion: "Lifecycle: placed → preparing → ready → collected; cancelled from placed or preparing.",
         subcommands: [place, list, show, advance, cancel, OrderWatchCommand.command])
 
-    static let orderArgument = Argument(name: "order", help: "Order id or unique id prefix (4+ characters).")
+    static let orderArgument = Argument(name: "order", help: "Order id or unique id prefix (4+ characters).", completion: .orders)
 
     static let place = Command(
         name: "place",
@@ -20,8 +20,8 @@ enum OrderCommands {
             the clocks skip is refused; one they pass twice needs its offset. With --key, booking again with
             the same content returns the first order instead of a new one, so a retry is always safe.
             """,
-        arguments: [Argument(name: "user", help: "The user's handle."),
-                    Argument(name: "item", help: "PIZZA or PIZZA=QTY.", isVariadic: true)],
+        arguments: [Argument(name: "user", help: "The user's handle.", completion: .users),
+                    Argument(name: "item", help: "PIZZA or PIZZA=QTY.", isVariadic: true, completion: .items)],
         options: [.value("pickup", "time", help: "The start of the pickup slot.", required: true),
                   .value("key", "key", help: "An idempotency key (1 to 128 characters).")],
         examples: ["pizzeria order place anna --pickup 19:30 Margherita=2 Porcini",
@@ -60,10 +60,11 @@ enum OrderCommands {
         name: "list",
         abstract: "List orders by pickup time, optionally filtered.",
         options: [.value("user", "handle", help: "Only this user's orders."),
-                  .value("status", "status", help: "Only orders with this status (placed, preparing, ready, collected, cancelled)."),
+                  .value("status", "status", help: "Only orders with this status (placed, preparing, ready, collected, cancelled).",
+                         completion: .choices(OrderStatus.allCases.map(\.rawValue))),
                   .value("date", "date", help: "Only pickups on this day, YYYY-MM-DD (pizzeria time)."),
                   .value("limit", "n", help: "At most this many orders (a page; its JSON gives `next`)."),
-                  .value("after", "cursor", help: "Start after this cursor (the `next` of the previous page).")],
+                  .value("after", "cursor", help: "Start after this cursor (the `next` of the previous page)."), GlobalOptions.csv],
         run: { invocation in
             let context = invocation.context
             var status: OrderStatus?
@@ -92,7 +93,9 @@ enum OrderCommands {
             }
             // Streamed, page by page: any number of orders prints in the memory of one page.
             let orders = pizzeria.orders
-            if context.json {
+            if try invocation.csv() {
+                try context.list.csv(header: CSVRows.orderHeader, row: CSVRows.order) { each in try orders.forEach(filter, each) }
+            } else if context.json {
                 try context.list.json { each in try orders.forEach(filter, each) }
             } else if try orders.page(filter, limit: 1).items.isEmpty {
                 context.console.out("No orders.\n")

@@ -13,7 +13,8 @@ enum OrderWatchCommand {
             Sees changes made by any process. Stops cleanly (exit 0) on Ctrl-C or SIGTERM.
             """,
         options: [.value("after", "cursor", help: "Replay the events after this cursor first (0: everything)."),
-                  .value("status", "status", help: "Only events that move an order to this status (placed, preparing, ready, collected, cancelled)."),
+                  .value("status", "status", help: "Only events that move an order to this status (placed, preparing, ready, collected, cancelled).",
+                         completion: .choices(OrderStatus.allCases.map(\.rawValue))),
                   .value("interval", "ms", help: "How often to look for other processes' changes, in milliseconds.", default: "200")],
         examples: ["pizzeria order watch", "pizzeria order watch --json --after 0 | jq .order.id", "pizzeria order watch --status ready"],
         run: run)

@@ -11,18 +11,20 @@ enum PizzaCommands {
             """,
         subcommands: [list, show, add, edit, archive, restore])
 
-    static let pizzaArgument = Argument(name: "pizza", help: "Id, unique id prefix (4+ characters) or name.")
+    static let pizzaArgument = Argument(name: "pizza", help: "Id, unique id prefix (4+ characters) or name.", completion: .pizzas)
 
     static let list = Command(
         name: "list",
         abstract: "Show the menu: name and price, by name.",
-        options: [.flag("all", help: "Include archived pizzas.")],
+        options: [.flag("all", help: "Include archived pizzas."), GlobalOptions.csv],
         run: { invocation in
             let context = invocation.context
             let menu = try context.open(.requireCurrent).menu
             let all = invocation.flag("all")
             // Streamed: a menu of a million pizzas prints in the memory of a few rows.
-            if context.json {
+            if try invocation.csv() {
+                try context.list.csv(header: CSVRows.pizzaHeader, row: CSVRows.pizza) { each in try menu.forEach(includeArchived: all, each) }
+            } else if context.json {
                 try context.list.json { each in try menu.forEach(includeArchived: all, each) }
             } else if try menu.page(includeArchived: all, limit: 1).items.isEmpty {
                 context.console.out("The menu is empty.\n")

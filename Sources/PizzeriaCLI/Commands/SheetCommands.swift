@@ -26,8 +26,8 @@ enum SheetCommands {
     static let open = Command(
         name: "open",
         abstract: "Open the add sheet (blank draft) or the edit sheet of a pizza.",
-        arguments: [user, Argument(name: "kind", help: "add or edit."),
-                    Argument(name: "pizza", help: "For edit: id, id prefix or name.", isOptional: true)],
+        arguments: [user, Argument(name: "kind", help: "add or edit.", completion: .choices(["add", "edit"])),
+                    Argument(name: "pizza", help: "For edit: id, id prefix or name.", isOptional: true, completion: .pizzas)],
         examples: ["pizzeria sheet open anna add", "pizzeria sheet open anna edit Margherita"],
         run: { invocation in
             let context = invocation.context

@@ -27,9 +27,14 @@ enum UserCommands {
     static let list = Command(
         name: "list",
         abstract: "List users by handle.",
+        options: [GlobalOptions.csv],
         run: { invocation in
             let context = invocation.context
             let users = try context.open(.requireCurrent).users.list()
+            if try invocation.csv() {
+                try context.list.csv(header: CSVRows.userHeader, row: CSVRows.user) { each in try users.forEach(each) }
+                return .ok
+            }
             try context.emit(users) {
                 guard !users.isEmpty else { return "No users yet.\n" }
                 var table = Table("HANDLE", "NAME", "SINCE")
@@ -42,7 +47,7 @@ enum UserCommands {
     static let show = Command(
         name: "show",
         abstract: "Show a user and their orders.",
-        arguments: [handleArgument],
+        arguments: [Argument(name: "handle", help: "The user's handle.", completion: .users)],
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)

@@ -33,6 +33,28 @@ struct Argument: Sendable {
     var isOptional = false
     /// Whether it takes every remaining positional (`<name>...`).
     var isVariadic = false
+    /// What the shells offer for it.
+    var completion: Completion = .none
+}
+
+/// What a shell completes for an argument or an option's value: fixed words, or live values
+/// read from the database the command line names.
+enum Completion: Sendable, Equatable {
+    case none
+    /// One of these words.
+    case choices([String])
+    /// Pizza names (on the menu and archived).
+    case pizzas
+    /// `PIZZA=QTY` items: pizza names.
+    case items
+    /// User handles.
+    case users
+    /// Order id prefixes.
+    case orders
+    /// `pizza:NAME` or `order:ID` routes.
+    case routes
+    /// File names (left to the shell).
+    case files
 }
 
 /// A `--long` option, with an optional one-letter form; a flag when `valueName` is `nil`.
@@ -49,6 +71,8 @@ struct Option: Sendable {
     var defaultValue: String?
     /// Whether the command cannot run without it (the parser refuses a command line that lacks it).
     var isRequired = false
+    /// What the shells offer for its value.
+    var completion: Completion = .none
 
     /// A flag: present or absent.
     static func flag(_ long: String, short: Character? = nil, help: String) -> Option {
@@ -57,8 +81,9 @@ struct Option: Sendable {
 
     /// An option that takes a value.
     static func value(_ long: String, _ valueName: String, help: String, default defaultValue: String? = nil,
-                      required: Bool = false) -> Option {
-        Option(long: long, short: nil, valueName: valueName, help: help, defaultValue: defaultValue, isRequired: required)
+                      required: Bool = false, completion: Completion = .none) -> Option {
+        Option(long: long, short: nil, valueName: valueName, help: help, defaultValue: defaultValue, isRequired: required,
+               completion: completion)
     }
 
     var takesValue: Bool { valueName != nil }
@@ -74,10 +99,14 @@ struct Option: Sendable {
 
 /// The options every command accepts.
 enum GlobalOptions {
-    static let database = Option.value("db", "path", help: "The database file. Default: $PIZZERIA_DB, else ./pizzeria.sqlite.")
+    static let database = Option.value("db", "path", help: "The database file. Default: $PIZZERIA_DB, else ./pizzeria.sqlite.",
+                                       completion: .files)
     static let json = Option.flag("json", help: "Print JSON instead of text (a stable, documented shape).")
     static let help = Option.flag("help", short: "h", help: "Show help information.")
     static let version = Option.flag("version", help: "Show the version.")
 
     static let all = [database, json, help]
+
+    /// `--csv`, which list commands add to their own options.
+    static let csv = Option.flag("csv", help: "Print CSV (RFC 4180, a header row) for spreadsheets instead of a table.")
 }

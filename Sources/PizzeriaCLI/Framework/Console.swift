@@ -12,16 +12,20 @@ public struct Console: Sendable {
     /// Writes diagnostics (already newline-terminated).
     public let err: @Sendable (String) -> Void
     private let failures: FailureRecord?
+    /// Whether `error:` and `hint:` are coloured (stderr is a terminal and `NO_COLOR` is unset).
+    let colorsDiagnostics: Bool
 
     /// A console writing through the given closures.
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, colorsDiagnostics: Bool = false) {
         self.out = out
         self.err = err
         self.failures = nil
+        self.colorsDiagnostics = colorsDiagnostics
     }
 
     private init(failures: FailureRecord) {
         self.failures = failures
+        self.colorsDiagnostics = isatty(STDERR_FILENO) == 1 && Terminal.colorAllowed
         self.out = { text in failures.record(StandardStream.write(text, to: STDOUT_FILENO)) }
         self.err = { text in _ = StandardStream.write(text, to: STDERR_FILENO) }
     }
@@ -37,9 +41,13 @@ public struct Console: Sendable {
 
     /// Prints `error: message` and an optional `hint: …` on stderr.
     func error(_ message: String, hint: String? = nil) {
-        var text = "error: \(message)\n"
-        if let hint { text += "hint: \(hint)\n" }
+        var text = paint("error:", "1;31") + " \(message)\n"
+        if let hint { text += paint("hint:", "1;36") + " \(hint)\n" }
         err(text)
+    }
+
+    private func paint(_ label: String, _ sgr: String) -> String {
+        colorsDiagnostics ? "\u{1B}[\(sgr)m\(label)\u{1B}[0m" : label
     }
 
     /// Prints a note on stderr (for things that are not data, such as a warning).

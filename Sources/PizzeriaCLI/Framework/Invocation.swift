@@ -51,6 +51,13 @@ struct Invocation: Sendable {
         return value
     }
 
+    /// Whether `--csv` was given (list commands); it cannot be combined with `--json`.
+    func csv() throws -> Bool {
+        guard flag("csv") else { return false }
+        if context.json { throw usage("--csv and --json cannot be combined") }
+        return true
+    }
+
     /// A page cursor given as `--name CURSOR`, if any.
     func cursor(_ name: String) throws -> PageCursor? {
         guard let text = option(name) else { return nil }

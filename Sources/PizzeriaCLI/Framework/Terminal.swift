@@ -8,16 +8,50 @@ public struct Terminal: Sendable {
     /// Reads one line without its line break; `nil` at end of input.
     public let readLine: @Sendable () -> String?
 
+    /// Standard output's terminal, when it is one: charts are drawn only there.
+    public let display: Display?
+    /// Whether standard error is a terminal: progress of long work is shown only then.
+    public let showsProgress: Bool
+
     /// A terminal with the given behaviour (tests pass scripted input).
-    public init(isInteractive: Bool, readLine: @escaping @Sendable () -> String?) {
+    public init(isInteractive: Bool, display: Display? = nil, showsProgress: Bool = false, readLine: @escaping @Sendable () -> String?) {
         self.isInteractive = isInteractive
+        self.display = display
+        self.showsProgress = showsProgress
         self.readLine = readLine
     }
 
-    /// The process's own standard input.
+    /// What output on a terminal may use.
+    public struct Display: Sendable, Equatable {
+        /// Columns.
+        public let width: Int
+        /// Whether colours may be used (not when `NO_COLOR` is set to anything).
+        public let color: Bool
+
+        /// A display of `width` columns.
+        public init(width: Int, color: Bool) {
+            self.width = width
+            self.color = color
+        }
+    }
+
+    /// The process's own standard input and output.
     public static let standard = Terminal(
         isInteractive: isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1,
+        display: isatty(STDOUT_FILENO) == 1 ? Display(width: width(of: STDOUT_FILENO), color: colorAllowed) : nil,
+        showsProgress: isatty(STDERR_FILENO) == 1,
         readLine: { Swift.readLine(strippingNewline: true) })
+
+    /// `NO_COLOR` (https://no-color.org): set and not empty means no colour.
+    static var colorAllowed: Bool { (getenv("NO_COLOR").map { String(cString: $0).isEmpty }) ?? true }
+
+    /// The terminal's width, else `$COLUMNS`, else 80; within 20…500.
+    static func width(of descriptor: Int32) -> Int {
+        var size = winsize()
+        if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return min(500, max(20, Int(size.ws_col))) }
+        if let columns = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }), columns > 0 { return min(500, max(20, columns)) }
+        return 80
+    }
 
     /// No terminal: standard input is a pipe or a file.
     public static let none = Terminal(isInteractive: false, readLine: { nil })

@@ -52,6 +52,20 @@ struct ListOutput {
         }
     }
 
+    /// CSV with a header row, written as the rows are read.
+    func csv<Item>(header: [String], row: @escaping (Item) -> [CSVField], _ read: (_ each: (Item) throws -> Void) throws -> Void) throws {
+        var bytes = Array(CSV.header(header).utf8)
+        do {
+            try read { item in
+                bytes.append(contentsOf: CSV.row(row(item)).utf8)
+                try flush(&bytes)
+            }
+            try flush(&bytes, force: true)
+        } catch is Stopped {
+            return
+        }
+    }
+
     /// A table whose rows are read twice: `read` must give the same rows each time it is called
     /// (a row that appears in between can only be wider than measured, never lost).
     func table<Item>(_ table: Table, cells: @escaping (Item) -> [String], _ read: (_ each: (Item) throws -> Void) throws -> Void) throws {

@@ -169,13 +169,18 @@ public final class NavigationService: Sendable {
     /// - Throws: ``NavigationError/malformedImport(reason:)`` (see ``NavigationLimits``);
     ///   ``NavigationError/nothingToImport(missing:)`` when not one route of a non-empty input
     ///   exists here. Nothing changes when it throws.
+    /// - Parameter progress: called as each element is checked (elements checked, elements in all).
     public func importPath(_ user: User.ID, text: String, format: NavigationFormat? = nil,
-                           routeTypeName: String = NavigationFormat.defaultRouteTypeName) throws -> ImportResult {
+                           routeTypeName: String = NavigationFormat.defaultRouteTypeName,
+                           progress: ((_ checked: Int, _ total: Int) -> Void)? = nil) throws -> ImportResult {
         let elements = try NavigationCodec.parse(text, format: format, routeTypeName: routeTypeName)
         var dropped: [Route] = []
         let state = try change(user, action: .import, detail: "\(elements.count) element(s)") { db, _ in
             dropped = []
+            var checked = 0
             let kept = try elements.filter { element in
+                checked += 1
+                progress?(checked, elements.count)
                 guard let route = element.route else { return true }
                 if try NavigationStore.exists(route, in: db) { return true }
                 dropped.append(route)

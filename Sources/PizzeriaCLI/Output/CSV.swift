@@ -1,0 +1,87 @@
+import Foundation
+import PizzeriaServices
+
+/// One field of a CSV row. Text is what people typed (names, handles) and is made safe for
+/// spreadsheets; numbers, amounts and times are written as they are.
+enum CSVField {
+    case text(String?)
+    case number(Int64)
+    /// Already safe: a decimal amount (`6.50`), an ISO-8601 time, a fixed word.
+    case plain(String)
+
+    static func number(_ value: Int) -> CSVField { .number(Int64(value)) }
+    static func money(_ money: Money) -> [CSVField] { [.plain(money.plain), .number(money.cents)] }
+    static func time(_ date: Date?) -> CSVField { .plain(date.map(Timestamp.string(from:)) ?? "") }
+}
+
+/// RFC 4180 CSV, as sqlite-utils and spreadsheets read it: a header row, CRLF line ends, fields
+/// quoted when they hold a comma, quote, line break or edge space, quotes doubled.
+///
+/// A text field that starts with `=`, `+`, `-`, `@`, a tab or a carriage return would run as a
+/// formula when the file is opened in a spreadsheet (CSV injection); it is written with a
+/// leading apostrophe, as OWASP recommends, so the cell shows the text instead.
+enum CSV {
+    static func row(_ fields: [CSVField]) -> String {
+        fields.map { field in
+            switch field {
+            case .text(let text): quoted(defused(text ?? ""))
+            case .number(let number): String(number)
+            case .plain(let text): quoted(text)
+            }
+        }.joined(separator: ",") + "\r\n"
+    }
+
+    static func header(_ names: [String]) -> String { row(names.map { .plain($0) }) }
+
+    static func defused(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return text }
+        return "'" + text
+    }
+
+    static func quoted(_ text: String) -> String {
+        let needsQuotes = text.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+            || text.hasPrefix(" ") || text.hasSuffix(" ")
+        return needsQuotes ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+    }
+}
+
+/// The CSV columns of each list, beside its documented JSON shape.
+enum CSVRows {
+    static let pizzaHeader = ["id", "name", "price", "price_cents", "archived", "version", "created_at", "updated_at"]
+    static func pizza(_ pizza: Pizza) -> [CSVField] {
+        [.plain(pizza.id.description), .text(pizza.name)] + CSVField.money(pizza.price)
+            + [.plain(pizza.isArchived ? "true" : "false"), .number(pizza.version), .time(pizza.createdAt), .time(pizza.updatedAt)]
+    }
+
+    static let userHeader = ["id", "handle", "name", "created_at"]
+    static func user(_ user: User) -> [CSVField] {
+        [.plain(user.id.description), .text(user.handle), .text(user.displayName), .time(user.createdAt)]
+    }
+
+    static let orderHeader = ["id", "user", "pickup_at", "pickup_local", "status", "total", "total_cents", "items", "created_at"]
+    static func order(_ order: Order) -> [CSVField] {
+        [.plain(order.id.description), .text(order.handle), .plain(PickupTime.utc(order.pickupAt)), .plain(order.pickupLocal),
+         .plain(order.status.rawValue)] + CSVField.money(order.total) + [.text(OrderText.items(order)), .time(order.createdAt)]
+    }
+
+    static let slotHeader = ["slot", "start", "booked", "remaining", "capacity"]
+    static func slot(_ slot: SlotUsage) -> [CSVField] {
+        [.plain(slot.local), .plain(PickupTime.utc(slot.start)), .number(slot.booked), .number(slot.remaining), .number(slot.capacity)]
+    }
+
+    static let salesHeader = ["pizza_id", "name", "quantity", "revenue", "revenue_cents"]
+    static func sales(_ row: SalesReport.Row) -> [CSVField] {
+        [.plain(row.pizzaID.description), .text(row.name), .number(row.quantity)] + CSVField.money(row.revenue)
+    }
+
+    static let eventHeader = ["id", "at", "action", "routes", "depth_after", "detail"]
+    static func event(_ event: NavigationEvent) -> [CSVField] {
+        let routes = event.routes.map { element -> String in
+            switch element {
+            case .route(let route): "\(route.kind):\(route.id)"
+            case .opaque(let type, _): type
+            }
+        }.joined(separator: " ")
+        return [.number(event.id), .time(event.at), .plain(event.action.rawValue), .text(routes), .number(event.depthAfter), .text(event.detail)]
+    }
+}
