@@ -14,7 +14,7 @@ enum SlotsCommand {
                 return .ok
             }
             if !context.json, let display = context.terminal.display {
-                context.console.out(Chart.slots(slots, display: display))
+                context.console.out(Chart.slots(slots, day: invocation.option("date") ?? "today", display: display))
                 return .ok
             }
             try context.emit(slots) {

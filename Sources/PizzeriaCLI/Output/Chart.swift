@@ -20,13 +20,13 @@ enum Chart {
         return (String(repeating: full, count: cells), String(repeating: empty, count: width - cells))
     }
 
-    static func slots(_ slots: [SlotUsage], display: Terminal.Display) -> String {
+    static func slots(_ slots: [SlotUsage], day: String, display: Terminal.Display) -> String {
         guard !slots.isEmpty else { return "No slots: the opening hours are shorter than one slot.\n" }
-        let labels = slots.map { String($0.local.suffix(5)) }
+        let labels = slots.map(\.local)
         let counts = slots.map { "\($0.booked)/\($0.capacity)" }
         let countWidth = counts.map(\.count).max() ?? 0
         let width = max(10, display.width - 5 - 2 - countWidth - 7)
-        var text = "Slots on \(slots[0].local.prefix(10)) (booked / capacity)\n"
+        var text = "Slots on \(day) (booked / capacity)\n"
         for (index, slot) in slots.enumerated() {
             let (filled, rest) = bar(slot.booked, of: slot.capacity, width: width)
             let isFull = slot.remaining == 0
