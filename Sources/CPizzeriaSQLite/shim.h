@@ -7,4 +7,11 @@
 static inline sqlite3_destructor_type pizzeria_sqlite_transient(void) {
     return SQLITE_TRANSIENT;
 }
+
+// sqlite3_db_config is variadic, which Swift cannot call: one fixed-argument wrapper per option
+// used. Turns off (or on) the checkpoint SQLite runs when the last connection to a database
+// closes; returns SQLITE_OK or an error code.
+static inline int pizzeria_sqlite_no_checkpoint_on_close(sqlite3 *db, int off) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, off, (int *)0);
+}
 #endif

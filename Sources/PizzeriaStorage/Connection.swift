@@ -98,7 +98,12 @@ public final class Connection {
                 return SQLITE_OK
             }, Unmanaged.passUnretained(self).toOpaque())
         case .external:
+            // Not even the checkpoint SQLite runs when the last connection closes: with a
+            // replicator (Litestream) every checkpoint is its own, made by its fixed SQLite
+            // after it has copied the frames (see README, "Past one machine").
             sqlite3_wal_autocheckpoint(handle, 0)
+            let code = pizzeria_sqlite_no_checkpoint_on_close(handle, 1)
+            guard code == SQLITE_OK else { throw error(code: code, sql: nil) }
         }
     }
 

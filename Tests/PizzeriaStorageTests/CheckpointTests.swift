@@ -98,4 +98,27 @@ struct CheckpointTests {
         #expect(status.readerProcesses == [])
         #expect(!status.isHeldBackByReader)
     }
+
+    @Test("external checkpoints: not one from this process, not even when the last connection closes")
+    func externalPolicy() throws {
+        var configuration = DatabaseConfiguration()
+        configuration.checkpointPolicy = .external
+        let path = directory.path("external.sqlite")
+        do {
+            let database = try Database(path: path, configuration: configuration, create: true)
+            try database.withWriter { db in try db.execute("CREATE TABLE t (x BLOB) STRICT") }
+            for _ in 0..<50 { try database.write { db in try db.run("INSERT INTO t VALUES (randomblob(3000))") } }
+            #expect(try database.walStatus().checkpointedFrames == 0)
+        }
+        // Closed: the WAL is still there, whole, for the replicator to copy and checkpoint.
+        let attributes = try FileManager.default.attributesOfItem(atPath: path + "-wal")
+        #expect((attributes[.size] as? Int ?? 0) > 50 * 3_000)
+        // The recommended policy checkpoints on close (SQLite's default), so its WAL goes away.
+        let other = directory.path("default.sqlite")
+        do {
+            let database = try Database(path: other, configuration: DatabaseConfiguration(), create: true)
+            try database.withWriter { db in try db.execute("CREATE TABLE t (x BLOB) STRICT") }
+        }
+        #expect(!FileManager.default.fileExists(atPath: other + "-wal"))
+    }
 }
