@@ -6,6 +6,23 @@ import PizzeriaTestSupport
 
 @Suite("Menu: the add and edit flows on a real database")
 struct MenuServiceTests {
+    @Test("the menu's hot statements use an index: no scan, no temporary sort", arguments: [
+        (PizzaStore.listSQL, 3, "pizzas_name_key"),
+        (PizzaStore.sameNameSQL, 1, "pizzas_name_key"),
+        (PizzaStore.priceEditSQL, 4, "sqlite_autoindex_pizzas_1 (id=?)"),
+        (NavigationStore.pathSQL, 1, "PRIMARY KEY"),
+    ])
+    func queryPlans(sql: String, parameters: Int, index: String) throws {
+        let fixture = try Fixture()
+        try fixture.add("Margherita", 600)
+        let plan = try fixture.pizzeria.database.withWriter { db in
+            try db.fetchAll("EXPLAIN QUERY PLAN " + sql, Array(repeating: "x", count: parameters)) { try $0.string(3) }
+        }
+        #expect(plan.contains { $0.contains(index) }, "\(plan)")
+        #expect(!plan.contains { $0.hasPrefix("SCAN") && !$0.contains("USING") }, "\(plan)")
+        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+    }
+
     @Test("add saves a valid draft and returns the stored pizza")
     func add() throws {
         let fixture = try Fixture()

@@ -42,8 +42,10 @@ enum PizzaStore {
     /// The pizza whose name equals `name` ignoring case, with full Unicode case folding: one
     /// lookup of the unique `name_key` index.
     static func sameName(as name: String, in db: Connection) throws -> Pizza? {
-        try db.fetchOne("SELECT " + columns + " FROM pizzas WHERE name_key = ?", [PizzaName.foldKey(name)], decode)
+        try db.fetchOne(sameNameSQL, [PizzaName.foldKey(name)], decode)
     }
+
+    static let sameNameSQL = "SELECT " + columns + " FROM pizzas WHERE name_key = ?"
 
     /// The name key of a pizza, for a page cursor.
     static func nameKey(_ pizza: Pizza) -> String { PizzaName.foldKey(pizza.name) }
@@ -75,11 +77,7 @@ enum PizzaStore {
         // so a statement that leaves them out is tried first; it matches only when the stored
         // name is exactly the one saved. An edit that changes nothing keeps its version (as the
         // trigger would): no history row.
-        if let saved = try db.fetchOne("""
-            UPDATE pizzas SET price_cents = ?1, version = version + (price_cents IS NOT ?1),
-                   updated_at = CASE WHEN price_cents IS NOT ?1 THEN strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE updated_at END
-            WHERE id = ?2 AND version = ?3 AND name = ?4 RETURNING
-            """ + " " + columns, [price.cents, id, version, name], decode) {
+        if let saved = try db.fetchOne(priceEditSQL, [price.cents, id, version, name], decode) {
             return saved
         }
         return try uniqueName(name, in: db) {
@@ -92,6 +90,12 @@ enum PizzaStore {
                 """ + " " + columns, [name, PizzaName.foldKey(name), price.cents, id, version], decode)
         }
     }
+
+    static let priceEditSQL = """
+        UPDATE pizzas SET price_cents = ?1, version = version + (price_cents IS NOT ?1),
+               updated_at = CASE WHEN price_cents IS NOT ?1 THEN strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE updated_at END
+        WHERE id = ?2 AND version = ?3 AND name = ?4 RETURNING
+        """ + " " + columns
 
     /// Runs `write`; a violation of the unique name key becomes ``MenuError/duplicateName(name:existing:)``
     /// naming the pizza that has the name (looked up only then: the index did the checking).
