@@ -30,16 +30,18 @@ enum UserCommands {
         options: [GlobalOptions.csv],
         run: { invocation in
             let context = invocation.context
-            let users = try context.open(.requireCurrent).users.list()
+            // Streamed, a page at a time, like every list.
+            let users = try context.open(.requireCurrent).users
             if try invocation.csv() {
                 try context.list.csv(header: CSVRows.userHeader, row: CSVRows.user) { each in try users.forEach(each) }
-                return .ok
-            }
-            try context.emit(users) {
-                guard !users.isEmpty else { return "No users yet.\n" }
-                var table = Table("HANDLE", "NAME", "SINCE")
-                for user in users { table.add(user.handle, user.displayName ?? "-", user.createdAt.timestamp) }
-                return table.rendered
+            } else if context.json {
+                try context.list.json { each in try users.forEach(each) }
+            } else if try users.page(limit: 1).items.isEmpty {
+                context.console.out("No users yet.\n")
+            } else {
+                try context.list.table(Table("HANDLE", "NAME", "SINCE"), cells: { [$0.handle, $0.displayName ?? "-", $0.createdAt.timestamp] }) { each in
+                    try users.forEach(each)
+                }
             }
             return .ok
         })

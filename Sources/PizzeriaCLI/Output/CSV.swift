@@ -34,13 +34,15 @@ enum CSV {
     static func header(_ names: [String]) -> String { row(names.map { .plain($0) }) }
 
     static func defused(_ text: String) -> String {
-        guard let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return text }
+        guard let first = text.utf8.first, "=+-@\t\r".utf8.contains(first) else { return text }
         return "'" + text
     }
 
     static func quoted(_ text: String) -> String {
-        let needsQuotes = text.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
-            || text.hasPrefix(" ") || text.hasSuffix(" ")
+        // Bytes, not Characters: a million-row list quotes millions of fields.
+        let utf8 = text.utf8
+        let needsQuotes = utf8.first == UInt8(ascii: " ") || utf8.last == UInt8(ascii: " ")
+            || utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
         return needsQuotes ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
     }
 }

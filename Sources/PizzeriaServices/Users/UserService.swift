@@ -30,6 +30,17 @@ public final class UserService: Sendable {
         try database.read { try UserStore.list(in: $0) }
     }
 
+    /// Calls `body` with every user, by handle, a page of 1,000 at a time: memory stays that of
+    /// one page however many users there are.
+    public func forEach(_ body: (User) throws -> Void) throws {
+        var cursor: PageCursor?
+        repeat {
+            let page = try page(limit: 1_000, after: cursor)
+            for user in page.items { try body(user) }
+            cursor = page.next
+        } while cursor != nil
+    }
+
     /// Up to `limit` users by handle, starting after `cursor`.
     public func page(limit: Int = 100, after cursor: PageCursor? = nil) throws -> Page<User> {
         let after = try cursor?.parts(1)[0] ?? ""
