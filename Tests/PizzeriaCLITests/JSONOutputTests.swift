@@ -59,6 +59,26 @@ struct JSONOutputTests {
         var date = Date(timeIntervalSince1970: 1_700_000_000.25)
     }
 
+    /// Uses every corner of the Encoder protocol: nested containers and super encoders.
+    struct Corners: Encodable {
+        enum Keys: String, CodingKey { case base, nested, list, a }
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(1, forKey: .a)
+            try Odd(text: "super").encode(to: container.superEncoder(forKey: .base))
+            try "plain super".encode(to: container.superEncoder())
+            var nested = container.nestedContainer(keyedBy: Keys.self, forKey: .nested)
+            try nested.encodeNil(forKey: .a)
+            var list = container.nestedUnkeyedContainer(forKey: .list)
+            try list.encode(true)
+            try [1, 2].encode(to: list.superEncoder())
+            var inner = list.nestedUnkeyedContainer()
+            try inner.encode("x")
+            var object = list.nestedContainer(keyedBy: Keys.self)
+            try object.encode(2.5, forKey: .a)
+        }
+    }
+
     @Test("strings that need escaping, Unicode, empty and nested containers, numbers, optionals, dictionaries")
     func oddValues() throws {
         var samples = ["", "plain", "quote \" backslash \\ slash / tab \t newline \n return \r",
@@ -77,6 +97,7 @@ struct JSONOutputTests {
         try expectSame([Odd]())
         try expectSame([Odd(text: "one"), Odd(text: "two")])
         try expectSame(Extended(base: Odd(text: "base"), key: "extra", extra: [1, 2]))
+        try expectSame(Corners())
     }
 
     @Test("every model the CLI prints, read back from a real database")

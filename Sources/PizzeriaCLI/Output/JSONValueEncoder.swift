@@ -117,30 +117,32 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         return UnkeyedContainer(array: nested, codingPath: codingPath + [key])
     }
 
-    mutating func superEncoder() -> any Encoder { SuperEncoder(object: object, key: "super", codingPath: codingPath) }
-    mutating func superEncoder(forKey key: Key) -> any Encoder { SuperEncoder(object: object, key: key.stringValue, codingPath: codingPath + [key]) }
+    mutating func superEncoder() -> any Encoder { superEncoder(named: "super", path: codingPath) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder(named: key.stringValue, path: codingPath + [key]) }
+
+    private func superEncoder(named name: String, path: [any CodingKey]) -> any Encoder {
+        AttachingEncoder(codingPath: path) { [object] value in
+            object.members.removeAll { $0.key == name }
+            object.members.append((name, value))
+        }
+    }
 }
 
-/// An encoder whose value lands under a key of an object when it is written to.
-private final class SuperEncoder: Encoder {
-    let object: JSONValue.Object
-    let key: String
+/// An encoder whose value is put in place (under a key, or into an array slot) as soon as it
+/// is written: what `superEncoder()` hands out.
+private final class AttachingEncoder: Encoder {
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     private let inner: TreeEncoder
+    private let place: (JSONValue) -> Void
 
-    init(object: JSONValue.Object, key: String, codingPath: [any CodingKey]) {
-        self.object = object
-        self.key = key
+    init(codingPath: [any CodingKey], place: @escaping (JSONValue) -> Void) {
         self.codingPath = codingPath
+        self.place = place
         inner = TreeEncoder(codingPath: codingPath)
     }
 
-    private func attach() {
-        guard let value = inner.storage else { return }
-        object.members.removeAll { $0.key == key }
-        object.members.append((key, value))
-    }
+    private func attach() { if let value = inner.storage { place(value) } }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         defer { attach() }
@@ -203,38 +205,8 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
         // Rare; the placeholder is replaced when the super encoder is written to.
         let index = count
         array.values.append(.null)
-        return ArraySlotEncoder(array: array, index: index, codingPath: codingPath + [Index(index)])
+        return AttachingEncoder(codingPath: codingPath + [Index(index)]) { [array] value in array.values[index] = value }
     }
-}
-
-/// An encoder whose value replaces a placeholder in an array.
-private final class ArraySlotEncoder: Encoder {
-    let array: JSONValue.Array
-    let index: Int
-    let codingPath: [any CodingKey]
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
-    private let inner: TreeEncoder
-
-    init(array: JSONValue.Array, index: Int, codingPath: [any CodingKey]) {
-        self.array = array
-        self.index = index
-        self.codingPath = codingPath
-        inner = TreeEncoder(codingPath: codingPath)
-    }
-
-    private func attach() { if let value = inner.storage { array.values[index] = value } }
-
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        defer { attach() }
-        return inner.container(keyedBy: type)
-    }
-
-    func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        defer { attach() }
-        return inner.unkeyedContainer()
-    }
-
-    func singleValueContainer() -> any SingleValueEncodingContainer { SingleValueContainer(encoder: inner, then: attach) }
 }
 
 private struct SingleValueContainer: SingleValueEncodingContainer {
