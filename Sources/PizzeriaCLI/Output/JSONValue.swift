@@ -75,6 +75,15 @@ struct JSONTextWriter {
         append(pretty ? " : " : ":")
     }
 
+    /// A key known at compile time (plain ASCII, nothing to escape): copied, not scanned.
+    mutating func key(_ key: StaticString) {
+        nextMember()
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        append(pretty ? " : " : ":")
+    }
+
     /// Starts the next element of the open array; its value follows.
     mutating func nextElement() { nextMember() }
 
@@ -83,12 +92,12 @@ struct JSONTextWriter {
         open[open.count - 1] += 1
     }
 
-    mutating func field(_ name: String, _ text: String?) {
+    mutating func field(_ name: StaticString, _ text: String?) {
         key(name)
         if let text { writeString(text) } else { append("null") }
     }
 
-    mutating func field<Number: BinaryInteger>(_ name: String, _ number: Number) {
+    mutating func field<Number: BinaryInteger>(_ name: StaticString, _ number: Number) {
         key(name)
         appendInteger(Int64(number))
     }
@@ -111,7 +120,7 @@ struct JSONTextWriter {
         }
     }
 
-    mutating func field(_ name: String, _ flag: Bool) {
+    mutating func field(_ name: StaticString, _ flag: Bool) {
         key(name)
         append(flag ? "true" : "false")
     }
@@ -198,7 +207,12 @@ struct JSONTextWriter {
         var text = text
         text.withUTF8 { utf8 in
             // Most text needs no escaping: one scan, one copy.
-            guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            var clean = true
+            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                clean = false
+                break
+            }
+            guard !clean else {
                 bytes.append(contentsOf: utf8)
                 return
             }

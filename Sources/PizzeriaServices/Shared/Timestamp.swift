@@ -10,18 +10,20 @@ public enum Timestamp {
         let (day, remainder) = rest < 0 ? (days - 1, rest + 86_400_000) : (days, rest)
         let (year, month, dayOfMonth) = civil(fromDays: day)
         let hour = remainder / 3_600_000, minute = remainder / 60_000 % 60, second = remainder / 1000 % 60, milli = remainder % 1000
-        var bytes = [UInt8](repeating: 0, count: 24)
-        func put(_ value: Int64, at offset: Int, digits: Int) {
-            var value = value
-            for position in stride(from: offset + digits - 1, through: offset, by: -1) {
-                bytes[position] = UInt8(48 + value % 10)
-                value /= 10
+        // Written straight into the string's storage: lists format two timestamps per row.
+        return String(unsafeUninitializedCapacity: 24) { bytes in
+            func put(_ value: Int64, at offset: Int, digits: Int) {
+                var value = value
+                for position in stride(from: offset + digits - 1, through: offset, by: -1) {
+                    bytes[position] = UInt8(truncatingIfNeeded: 48 + value % 10)
+                    value /= 10
+                }
             }
+            put(year, at: 0, digits: 4); bytes[4] = 45; put(month, at: 5, digits: 2); bytes[7] = 45; put(dayOfMonth, at: 8, digits: 2)
+            bytes[10] = 84; put(hour, at: 11, digits: 2); bytes[13] = 58; put(minute, at: 14, digits: 2); bytes[16] = 58
+            put(second, at: 17, digits: 2); bytes[19] = 46; put(milli, at: 20, digits: 3); bytes[23] = 90
+            return 24
         }
-        put(year, at: 0, digits: 4); bytes[4] = 45; put(month, at: 5, digits: 2); bytes[7] = 45; put(dayOfMonth, at: 8, digits: 2)
-        bytes[10] = 84; put(hour, at: 11, digits: 2); bytes[13] = 58; put(minute, at: 14, digits: 2); bytes[16] = 58
-        put(second, at: 17, digits: 2); bytes[19] = 46; put(milli, at: 20, digits: 3); bytes[23] = 90
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Parses `YYYY-MM-DDTHH:MM[:SS[.fff…]]Z`: the stored form, or a time a person gives.
