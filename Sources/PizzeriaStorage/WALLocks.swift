@@ -31,8 +31,17 @@ struct WALLocks: Sendable, Equatable {
     /// (no `-shm` file, or no `/proc/locks` on this system).
     static func read(databasePath: String) -> WALLocks? {
         var status = stat()
-        guard stat(databasePath + "-shm", &status) == 0,
-              let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return nil }
+        guard stat(databasePath + "-shm", &status) == 0 else { return nil }
+        let table: String
+        do {
+            table = try String(contentsOfFile: "/proc/locks", encoding: .utf8)
+        } catch {
+            // No /proc/locks (another system, or /proc not mounted): the locks cannot be known.
+            // Every caller takes `nil` as "someone may be writing", the cautious answer — the
+            // checkpoint waits for the write lock rather than run without it — so there is
+            // nothing more in the error to act on.
+            return nil
+        }
         let device = "\(hex(UInt(major(status.st_dev)))):\(hex(UInt(minor(status.st_dev)))):\(status.st_ino)"
         return parse(table, device: device, ownPID: getpid())
     }

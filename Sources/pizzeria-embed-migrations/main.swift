@@ -14,7 +14,7 @@ func rawLiteral(_ text: String) -> String {
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let outputPath = arguments.first else {
-    FileHandle.standardError.write(Data("usage: pizzeria-embed-migrations OUTPUT MIGRATION...\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("usage: pizzeria-embed-migrations OUTPUT MIGRATION...\n".utf8))
     exit(64)
 }
 
@@ -23,7 +23,7 @@ for path in arguments.dropFirst() {
     let url = URL(fileURLWithPath: path)
     guard let data = FileManager.default.contents(atPath: path),
           let text = String(data: data, encoding: .utf8) else {
-        FileHandle.standardError.write(Data("error: cannot read \(path) as UTF-8\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("error: cannot read \(path) as UTF-8\n".utf8))
         exit(65)
     }
     // A multi-line literal drops the newline before its closing delimiter, so the text is kept
@@ -63,6 +63,6 @@ do {
         try Data(source.utf8).write(to: URL(fileURLWithPath: outputPath), options: .atomic)
     }
 } catch {
-    FileHandle.standardError.write(Data("error: cannot write \(outputPath): \(error)\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("error: cannot write \(outputPath): \(error)\n".utf8))
     exit(74)
 }

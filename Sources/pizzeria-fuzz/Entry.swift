@@ -26,7 +26,7 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 
 private let selectedTarget: FuzzTarget = {
     let name = ProcessInfo.processInfo.environment["PIZZERIA_FUZZ_TARGET"] ?? ""
     guard let target = FuzzTarget(rawValue: name) else {
-        FileHandle.standardError.write(Data("PIZZERIA_FUZZ_TARGET must be one of \(FuzzTarget.allCases.map(\.rawValue))\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("PIZZERIA_FUZZ_TARGET must be one of \(FuzzTarget.allCases.map(\.rawValue))\n".utf8))
         exit(64)
     }
     return target
@@ -43,7 +43,7 @@ struct ReplayCorpus {
             let directory = URL(fileURLWithPath: root).appendingPathComponent(target.rawValue)
             let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
             guard !files.isEmpty else {
-                FileHandle.standardError.write(Data("no seed corpus for \(target.rawValue) in \(directory.path)\n".utf8))
+                try? FileHandle.standardError.write(contentsOf: Data("no seed corpus for \(target.rawValue) in \(directory.path)\n".utf8))
                 exit(66)
             }
             for file in files.sorted() {

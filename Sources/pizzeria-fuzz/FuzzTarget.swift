@@ -27,7 +27,7 @@ enum FuzzTarget: String, CaseIterable {
 
     static func require(_ condition: Bool, _ message: @autoclosure () -> String) {
         guard condition else {
-            FileHandle.standardError.write(Data("property broken: \(message())\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("property broken: \(message())\n".utf8))
             abort()
         }
     }
