@@ -131,5 +131,6 @@ struct JSONOutputTests {
         try expectSameDirect(try pizzeria.menu.list(includeArchived: true))
         try expectSameDirect(try pizzeria.orders.list())
         try expectSameDirect(try pizzeria.navigation.history(of: user.id))
+        try expectSameDirect(try pizzeria.users.list())
     }
 }

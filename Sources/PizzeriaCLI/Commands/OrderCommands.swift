@@ -93,15 +93,9 @@ enum OrderCommands {
             }
             // Streamed, page by page: any number of orders prints in the memory of one page.
             let orders = pizzeria.orders
-            if try invocation.csv() {
-                try context.list.csv(header: CSVRows.orderHeader, row: CSVRows.order) { each in try orders.forEach(filter, each) }
-            } else if context.json {
-                try context.list.json { each in try orders.forEach(filter, each) }
-            } else if try orders.page(filter, limit: 1).items.isEmpty {
-                context.console.out("No orders.\n")
-            } else {
-                try context.list.table(OrderText.table, cells: OrderText.cells) { each in try orders.forEach(filter, each) }
-            }
+            let shapes = ListOutput.Shapes<Order>(csvHeader: CSVRows.orderHeader, csvRow: CSVRows.order, table: OrderText.table,
+                                                  cells: OrderText.cells, empty: "No orders.\n")
+            try context.list.stream(invocation, shapes) { each in try orders.forEach(filter, each) }
             return .ok
         })
 

@@ -22,17 +22,9 @@ enum PizzaCommands {
             let menu = try context.open(.requireCurrent).menu
             let all = invocation.flag("all")
             // Streamed: a menu of a million pizzas prints in the memory of a few rows.
-            if try invocation.csv() {
-                try context.list.csv(header: CSVRows.pizzaHeader, row: CSVRows.pizza) { each in try menu.forEach(includeArchived: all, each) }
-            } else if context.json {
-                try context.list.json { each in try menu.forEach(includeArchived: all, each) }
-            } else if try menu.page(includeArchived: all, limit: 1).items.isEmpty {
-                context.console.out("The menu is empty.\n")
-            } else {
-                try context.list.table(PizzaText.table(showStatus: all), cells: { PizzaText.cells($0, showStatus: all) }) { each in
-                    try menu.forEach(includeArchived: all, each)
-                }
-            }
+            let shapes = ListOutput.Shapes<Pizza>(csvHeader: CSVRows.pizzaHeader, csvRow: CSVRows.pizza, table: PizzaText.table(showStatus: all),
+                                                  cells: { PizzaText.cells($0, showStatus: all) }, empty: "The menu is empty.\n")
+            try context.list.stream(invocation, shapes) { each in try menu.forEach(includeArchived: all, each) }
             return .ok
         })
 

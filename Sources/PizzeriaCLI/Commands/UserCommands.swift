@@ -32,17 +32,9 @@ enum UserCommands {
             let context = invocation.context
             // Streamed, a page at a time, like every list.
             let users = try context.open(.requireCurrent).users
-            if try invocation.csv() {
-                try context.list.csv(header: CSVRows.userHeader, row: CSVRows.user) { each in try users.forEach(each) }
-            } else if context.json {
-                try context.list.json { each in try users.forEach(each) }
-            } else if try users.page(limit: 1).items.isEmpty {
-                context.console.out("No users yet.\n")
-            } else {
-                try context.list.table(Table("HANDLE", "NAME", "SINCE"), cells: { [$0.handle, $0.displayName ?? "-", $0.createdAt.timestamp] }) { each in
-                    try users.forEach(each)
-                }
-            }
+            let shapes = ListOutput.Shapes<User>(csvHeader: CSVRows.userHeader, csvRow: CSVRows.user, table: Table("HANDLE", "NAME", "SINCE"),
+                                                 cells: { [$0.handle, $0.displayName ?? "-", $0.createdAt.timestamp] }, empty: "No users yet.\n")
+            try context.list.stream(invocation, shapes) { each in try users.forEach(each) }
             return .ok
         })
 

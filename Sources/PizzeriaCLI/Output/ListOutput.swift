@@ -66,13 +66,40 @@ struct ListOutput {
         }
     }
 
+    /// How a list command shows its items in each output mode.
+    struct Shapes<Item> {
+        let csvHeader: [String]
+        let csvRow: (Item) -> [CSVField]
+        let table: Table
+        let cells: (Item) -> [String]
+        /// What the table says instead when there are no items.
+        let empty: String
+    }
+
+    /// A list command's output, streamed: CSV with `--csv`, JSON with `--json`, else a table.
+    func stream<Item: DirectJSON>(_ invocation: Invocation, _ shapes: Shapes<Item>,
+                                  _ read: (_ each: (Item) throws -> Void) throws -> Void) throws {
+        if try invocation.csv() {
+            try csv(header: shapes.csvHeader, row: shapes.csvRow, read)
+        } else if context.json {
+            try json(read)
+        } else if try !table(shapes.table, cells: shapes.cells, read) {
+            context.console.out(shapes.empty)
+        }
+    }
+
     /// A table whose rows are read twice: `read` must give the same rows each time it is called
     /// (a row that appears in between can only be wider than measured, never lost).
-    func table<Item>(_ table: Table, cells: @escaping (Item) -> [String], _ read: (_ each: (Item) throws -> Void) throws -> Void) throws {
+    /// - Returns: whether there was any row (nothing is printed when there was none).
+    @discardableResult
+    func table<Item>(_ table: Table, cells: @escaping (Item) -> [String], _ read: (_ each: (Item) throws -> Void) throws -> Void) throws -> Bool {
         var widths = table.headers.map(\.count)
+        var rows = 0
         try read { item in
+            rows += 1
             for (column, cell) in cells(item).enumerated() where column < widths.count { widths[column] = max(widths[column], cell.count) }
         }
+        guard rows > 0 else { return false }
         var bytes: [UInt8] = []
         bytes.append(contentsOf: table.line(table.headers, widths: widths).utf8)
         do {
@@ -82,7 +109,8 @@ struct ListOutput {
             }
             try flush(&bytes, force: true)
         } catch is Stopped {
-            return
+            return true
         }
+        return true
     }
 }

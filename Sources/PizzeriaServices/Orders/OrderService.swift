@@ -205,12 +205,7 @@ public final class OrderService: Sendable {
     /// in its own transaction, so an order booked meanwhile may or may not be seen, but none is
     /// seen twice.
     public func forEach(_ filter: OrderFilter = OrderFilter(), _ body: (Order) throws -> Void) throws {
-        var cursor: PageCursor?
-        repeat {
-            let page = try page(filter, limit: 1_000, after: cursor)
-            for order in page.items { try body(order) }
-            cursor = page.next
-        } while cursor != nil
+        try Page.forEach({ try page(filter, limit: 1_000, after: $0) }, body)
     }
 
     /// The instants a local calendar day (`YYYY-MM-DD`, pizzeria time) starts and ends: 23, 24

@@ -22,6 +22,20 @@ public struct Page<Element: Sendable>: Sendable {
     }
 }
 
+extension Page {
+    /// Calls `body` with every item of every page, fetching the next page with the previous
+    /// one's cursor: memory stays that of one page however long the list. Each page is read in
+    /// its own transaction, so an item added meanwhile may or may not be seen, but none twice.
+    static func forEach(_ fetch: (PageCursor?) throws -> Page, _ body: (Element) throws -> Void) throws {
+        var cursor: PageCursor?
+        repeat {
+            let page = try fetch(cursor)
+            for item in page.items { try body(item) }
+            cursor = page.next
+        } while cursor != nil
+    }
+}
+
 /// An opaque position in a list: printable, safe on a command line (`--after CURSOR`).
 public struct PageCursor: Sendable, Hashable, Codable, LosslessStringConvertible {
     /// The sort key of the last item seen.

@@ -33,12 +33,7 @@ public final class UserService: Sendable {
     /// Calls `body` with every user, by handle, a page of 1,000 at a time: memory stays that of
     /// one page however many users there are.
     public func forEach(_ body: (User) throws -> Void) throws {
-        var cursor: PageCursor?
-        repeat {
-            let page = try page(limit: 1_000, after: cursor)
-            for user in page.items { try body(user) }
-            cursor = page.next
-        } while cursor != nil
+        try Page.forEach({ try page(limit: 1_000, after: $0) }, body)
     }
 
     /// Up to `limit` users by handle, starting after `cursor`.
