@@ -94,29 +94,20 @@ struct Completer {
             return try? Pizzeria.open(path: path, access: .requireCurrent)
         }
 
+        // Index ranges through the lookups, so a menu of a million pizzas completes at once;
+        // any failure offers nothing.
         func pizzaNames(prefix: String) -> [String] {
-            guard let menu = open()?.menu else { return [] }
-            var names: [String] = []
-            let folded = prefix.lowercased()
-            try? menu.forEach(includeArchived: true) { pizza in
-                if names.count < Completer.limit, pizza.name.lowercased().hasPrefix(folded) { names.append(pizza.name) }
-            }
-            return names
+            (try? open()?.lookup.pizzaNames(startingWith: prefix, limit: Completer.limit)) ?? []
         }
 
         func handles(prefix: String) -> [String] {
-            guard let users = try? open()?.users.list() else { return [] }
-            return Array(users.map(\.handle).filter { $0.hasPrefix(prefix.lowercased()) }.prefix(Completer.limit))
+            (try? open()?.lookup.handles(startingWith: prefix, limit: Completer.limit)) ?? []
         }
 
+        /// Ids shortened to 8 characters, whole once more than that is typed.
         func orderPrefixes(prefix: String) -> [String] {
-            guard let orders = open()?.orders else { return [] }
-            var found: [String] = []
-            try? orders.forEach { order in
-                let short = String(order.id.description.prefix(8))
-                if found.count < Completer.limit, short.hasPrefix(prefix.lowercased()) { found.append(short) }
-            }
-            return found
+            let ids = (try? open()?.lookup.orderIDs(startingWith: prefix, limit: Completer.limit)) ?? []
+            return ids.map { prefix.count > 8 ? $0.description : String($0.description.prefix(8)) }
         }
     }
 }

@@ -53,9 +53,10 @@ enum OrderStore {
         try db.fetchOne("SELECT " + headerColumns + headerFrom + " WHERE o.idempotency_key = ?", [key], decodeHeader)
     }
 
-    static func ids(withPrefix prefix: String, in db: Connection) throws -> [Order.ID] {
-        try db.fetchAll("SELECT id FROM orders WHERE id >= ? AND id < ? ORDER BY id LIMIT 10",
-                        [prefix, prefix + "\u{10FFFF}"]) { try $0.id(0) }
+    /// Orders whose id starts with `prefix`, through the primary key index (a range, not LIKE).
+    static func ids(withPrefix prefix: String, limit: Int = 10, in db: Connection) throws -> [Order.ID] {
+        try db.fetchAll("SELECT id FROM orders WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+                        [prefix, prefix + "\u{10FFFF}", limit]) { try $0.id(0) }
     }
 
     // MARK: - Lists

@@ -44,6 +44,32 @@ public final class LookupService: Sendable {
         return try database.read { db in try Self.route(kind: kind, reference: reference, in: db) }
     }
 
+    // MARK: - Completion
+
+    /// Up to `limit` names of pizzas (archived ones too) that start with `prefix` ignoring case,
+    /// in name order: a range of the unique `name_key` index, however large the menu.
+    public func pizzaNames(startingWith prefix: String, limit: Int = 200) throws -> [String] {
+        let key = PizzaName.foldKey(prefix)
+        return try database.readStatement { db in
+            try db.fetchAll("SELECT name FROM pizzas WHERE name_key >= ? AND name_key < ? ORDER BY name_key LIMIT ?",
+                            [key, key + "\u{10FFFF}", limit]) { try $0.string(0) }
+        }
+    }
+
+    /// Up to `limit` user handles that start with `prefix` (handles are lowercase), in order.
+    public func handles(startingWith prefix: String, limit: Int = 200) throws -> [String] {
+        let start = prefix.lowercased()
+        return try database.readStatement { db in
+            try db.fetchAll("SELECT handle FROM users WHERE handle >= ? AND handle < ? ORDER BY handle LIMIT ?",
+                            [start, start + "\u{10FFFF}", limit]) { try $0.string(0) }
+        }
+    }
+
+    /// Up to `limit` order ids that start with `prefix` (any case), in id order.
+    public func orderIDs(startingWith prefix: String, limit: Int = 200) throws -> [Order.ID] {
+        try database.readStatement { db in try OrderStore.ids(withPrefix: prefix.lowercased(), limit: limit, in: db) }
+    }
+
     // MARK: - Inside a transaction
 
     static func pizza(_ query: String, in db: Connection) throws -> Pizza {
