@@ -37,7 +37,7 @@ public final class Connection {
     /// The database file's path.
     public let path: String
     let configuration: DatabaseConfiguration
-    private var statements: [String: Statement] = [:]
+    private var statements = StatementCache()
     private var savepointDepth = 0
     /// Pages in the WAL after the last commit, reported by SQLite's WAL hook.
     fileprivate(set) var walPageCount = 0
@@ -204,8 +204,15 @@ public final class Connection {
     /// Calls `body` for each row, without collecting them.
     public func forEach(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
                         _ body: (Row) throws -> Void) throws {
-        let cursor = try query(sql, arguments)
-        while let row = try cursor.next() { try body(row) }
+        // A cursor's work without allocating one: these are the hot paths.
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        statement.isBusy = true
+        defer {
+            statement.reset()
+            statement.isBusy = false
+        }
+        while try statement.step() { try body(Row(statement: statement)) }
     }
 
     /// Maps every row with `transform` and returns the results.
@@ -219,9 +226,15 @@ public final class Connection {
     /// Maps the first row with `transform`, or returns `nil` when there is none.
     public func fetchOne<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
                             _ transform: (Row) throws -> T) throws -> T? {
-        let cursor = try query(sql, arguments)
-        guard let row = try cursor.next() else { return nil }
-        return try transform(row)
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        statement.isBusy = true
+        defer {
+            statement.reset()
+            statement.isBusy = false
+        }
+        guard try statement.step() else { return nil }
+        return try transform(Row(statement: statement))
     }
 
     /// Rows changed by the most recent `INSERT`, `UPDATE` or `DELETE`.

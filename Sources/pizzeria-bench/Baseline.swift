@@ -41,7 +41,9 @@ final class Baseline {
             INSERT INTO navigation_events (user_id, action, routes, depth_after, top_before) VALUES (?, ?, ?, ?, ?)
             """)
         self.path = try db.prepare("""
-            SELECT kind, pizza_id, order_id, opaque_type, opaque_json FROM navigation_stack WHERE user_id = ? ORDER BY depth
+            SELECT s.kind, s.pizza_id, s.order_id, s.opaque_type, s.opaque_json
+            FROM users u LEFT JOIN navigation_stack s ON s.user_id = u.id
+            WHERE u.id = ? ORDER BY s.depth
             """)
         menu = try db.prepare("""
             SELECT id, name, price_cents, archived_at, version, created_at, updated_at FROM pizzas
@@ -166,6 +168,7 @@ final class Baseline {
             var elements: [Element] = []
             path.bind(userIDs[user])
             while try path.step() {
+                if path.isNull(0) { continue }
                 switch path.text(0) {
                 case "pizza": elements.append(.pizza(path.text(1)))
                 case "order": elements.append(.order(path.text(2)))

@@ -72,6 +72,17 @@ struct DeepLinkAndExportTests {
         #expect(try RouteJSON.decode(NavigationElement.self, from: text) == element)
     }
 
+    @Test("stored elements are written directly exactly as the JSON encoder writes them", arguments: [
+        [NavigationElement](), [.route(.pizza(id: NavigationFixture.unknownID(7)))],
+        [.route(.pizza(id: Pizza.ID.random())), .route(.order(id: Order.ID.random())), .route(.pizza(id: Pizza.ID.random()))],
+        [.route(.pizza(id: NavigationFixture.unknownID(7))), .opaque(typeName: "Swift.Int", json: "42")],
+    ])
+    func directEncoding(elements: [NavigationElement]) throws {
+        #expect(try RouteJSON.encodeElements(elements) == RouteJSON.encode(elements))
+        for element in elements { #expect(try RouteJSON.encodeElement(element) == RouteJSON.encode(element)) }
+        #expect(try RouteJSON.decodeElements(RouteJSON.encodeElements(elements)) == elements)
+    }
+
     @Test("both export formats round-trip, unknown element types included")
     func roundTrip() throws {
         let f = try NavigationFixture()

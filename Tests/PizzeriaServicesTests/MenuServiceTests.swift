@@ -8,9 +8,12 @@ import PizzeriaTestSupport
 struct MenuServiceTests {
     @Test("the menu's hot statements use an index: no scan, no temporary sort", arguments: [
         (PizzaStore.listSQL, 3, "pizzas_name_key"),
+        (PizzaStore.activeMenuSQL, 0, "pizzas_name_key"),
+        (PizzaStore.wholeMenuSQL, 0, "pizzas_name_key"),
         (PizzaStore.sameNameSQL, 1, "pizzas_name_key"),
         (PizzaStore.priceEditSQL, 4, "sqlite_autoindex_pizzas_1 (id=?)"),
         (NavigationStore.pathSQL, 1, "PRIMARY KEY"),
+        (NavigationStore.handleAndPathSQL, 1, "PRIMARY KEY"),
     ])
     func queryPlans(sql: String, parameters: Int, index: String) throws {
         let fixture = try Fixture()

@@ -35,8 +35,12 @@ enum PizzaStore {
     }
 
     /// Calls `body` with each pizza of the menu in name order, without collecting them.
+    /// The whole menu in name order, in one statement without the paging predicates.
+    static let activeMenuSQL = "SELECT " + columns + " FROM pizzas WHERE archived_at IS NULL ORDER BY name_key"
+    static let wholeMenuSQL = "SELECT " + columns + " FROM pizzas ORDER BY name_key"
+
     static func forEach(includeArchived: Bool, in db: Connection, _ body: (Pizza) throws -> Void) throws {
-        try db.forEach(listSQL, [includeArchived, "", -1]) { try body(try decode($0)) }
+        try db.forEach(includeArchived ? wholeMenuSQL : activeMenuSQL) { try body(try decode($0)) }
     }
 
     /// The pizza whose name equals `name` ignoring case, with full Unicode case folding: one

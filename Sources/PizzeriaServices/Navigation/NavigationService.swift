@@ -199,19 +199,20 @@ public final class NavigationService: Sendable {
     func change(_ user: User.ID, action: NavigationAction, detail: String? = nil,
                 _ body: (Connection, [NavigationElement]) throws -> (stack: [NavigationElement], involved: [NavigationElement])) throws -> NavigationState {
         try database.write { db in
-            let user = try UserStore.required(user, in: db)
-            let old = try NavigationStore.stack(userID: user.id, in: db)
+            guard let (handle, old) = try NavigationStore.handleAndPath(of: user, in: db) else {
+                throw UserError.notFound(user.description)
+            }
             let (new, involved) = try body(db, old)
             guard new.count <= NavigationLimits.maximumDepth else { throw NavigationError.tooDeep(depth: new.count) }
             // Keep the common bottom of the stack; rewrite only what differs above it.
             let common = zip(old, new).prefix { $0 == $1 }.count
-            if common < old.count { try NavigationStore.truncate(userID: user.id, to: common, in: db) }
-            try NavigationStore.push(Array(new.dropFirst(common)), userID: user.id, above: common, in: db)
-            try NavigationStore.appendEvent(userID: user.id, action: action, routes: involved, depthAfter: new.count,
+            if common < old.count { try NavigationStore.truncate(userID: user, to: common, in: db) }
+            try NavigationStore.push(Array(new.dropFirst(common)), userID: user, above: common, in: db)
+            try NavigationStore.appendEvent(userID: user, action: action, routes: involved, depthAfter: new.count,
                                             topBefore: old.last, detail: detail, in: db)
             // Everything but the sheet is known already: the new stack, and the old top as "previous".
-            return NavigationState(userID: user.id, handle: user.handle, path: new, previous: old.last,
-                                   sheet: try NavigationStore.sheet(userID: user.id, in: db))
+            return NavigationState(userID: user, handle: handle, path: new, previous: old.last,
+                                   sheet: try NavigationStore.sheet(userID: user, in: db))
         }
     }
 

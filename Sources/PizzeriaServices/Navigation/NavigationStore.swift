@@ -26,14 +26,24 @@ enum NavigationStore {
         try db.fetchAll(stackSQL, [userID]) { try element($0) }.compactMap { $0 }
     }
 
-    /// A user's stack in one statement (the user's row, joined to the stack): `nil` when the user
-    /// does not exist, empty on the menu. What the app needs to restore its path.
+    /// A user's stack with the user's handle, in one statement (the user's row joined to the
+    /// stack): no row when the user does not exist, one row of NULLs on the menu. What every
+    /// router operation starts from.
+    static let handleAndPathSQL = """
+        SELECT s.kind, s.pizza_id, s.order_id, s.opaque_type, s.opaque_json, u.handle
+        FROM users u LEFT JOIN navigation_stack s ON s.user_id = u.id
+        WHERE u.id = ? ORDER BY s.depth
+        """
+
+    /// A user's stack in one statement (the user's row, joined to the stack): no row when the
+    /// user does not exist, one row of NULLs on the menu. What the app needs to restore its path.
     static let pathSQL = """
         SELECT s.kind, s.pizza_id, s.order_id, s.opaque_type, s.opaque_json
         FROM users u LEFT JOIN navigation_stack s ON s.user_id = u.id
         WHERE u.id = ? ORDER BY s.depth
         """
 
+    /// A user's stack: `nil` when the user does not exist, empty on the menu.
     static func path(of user: User.ID, in db: Connection) throws -> [NavigationElement]? {
         var found = false
         var path: [NavigationElement] = []
@@ -42,6 +52,16 @@ enum NavigationStore {
             if let element = try element(row) { path.append(element) }
         }
         return found ? path : nil
+    }
+
+    static func handleAndPath(of user: User.ID, in db: Connection) throws -> (handle: String, path: [NavigationElement])? {
+        var handle: String?
+        var path: [NavigationElement] = []
+        try db.forEach(handleAndPathSQL, [user]) { row in
+            if handle == nil { handle = try row.string(5) }
+            if let element = try element(row) { path.append(element) }
+        }
+        return handle.map { ($0, path) }
     }
 
     /// The element of a stack row (columns kind, pizza_id, order_id, opaque_type, opaque_json);
@@ -87,7 +107,7 @@ enum NavigationStore {
         try db.run("""
             INSERT INTO navigation_events (user_id, action, routes, depth_after, top_before, detail)
             VALUES (?, ?, ?, ?, ?, ?)
-            """, [userID, action.rawValue, try RouteJSON.encode(routes), depthAfter, try topBefore.map(RouteJSON.encode), detail])
+            """, [userID, action.rawValue, try RouteJSON.encodeElements(routes), depthAfter, try topBefore.map(RouteJSON.encodeElement), detail])
     }
 
     static func previous(userID: User.ID, in db: Connection) throws -> NavigationElement? {

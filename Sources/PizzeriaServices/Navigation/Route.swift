@@ -79,6 +79,34 @@ enum RouteJSON {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
+    /// One element as stored. Routes — every push writes one — are written directly in the
+    /// exact form `encode` gives them (`{"pizza":{"id":"…"}}`, the mirror of `scanRoutes`);
+    /// an opaque element goes through the encoder.
+    static func encodeElement(_ element: NavigationElement) throws -> String {
+        guard case .route(let route) = element else { return try encode(element) }
+        return routeText(route)
+    }
+
+    /// A history event's elements as stored: a JSON array, written directly when every element
+    /// is a route.
+    static func encodeElements(_ elements: [NavigationElement]) throws -> String {
+        guard elements.allSatisfy({ $0.route != nil }) else { return try encode(elements) }
+        var text = "["
+        text.reserveCapacity(2 + elements.count * 56)
+        for (index, element) in elements.enumerated() {
+            if index > 0 { text += "," }
+            if case .route(let route) = element { text += routeText(route) }
+        }
+        return text + "]"
+    }
+
+    private static func routeText(_ route: Route) -> String {
+        switch route {
+        case .pizza(let id): #"{"pizza":{"id":""# + id.description + #""}}"#
+        case .order(let id): #"{"order":{"id":""# + id.description + #""}}"#
+        }
+    }
+
     static func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
         try JSONDecoder().decode(type, from: Data(text.utf8))
     }

@@ -93,26 +93,31 @@ extension Identifier: DatabaseValueConvertible {
 
 extension Identifier {
     /// Parses 36 bytes of UUID text (any case) without building a `String`: every row read
-    /// carries ids, so this is a hot path. Random hex digits defeat branch prediction, so each
-    /// digit is decoded without branches and validity is checked once at the end.
+    /// carries ids, so this is a hot path. Each digit is one table lookup; an invalid byte maps
+    /// to a value with the high bit set, checked once at the end.
     init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-        guard bytes.count == 36, bytes[8] == 45, bytes[13] == 45, bytes[18] == 45, bytes[23] == 45 else { return nil }
-        var high: UInt64 = 0, low: UInt64 = 0, invalid: UInt8 = 0
-        @inline(__always) func digits(_ range: Range<Int>, into value: inout UInt64) {
-            for index in range {
-                let character = bytes[index]
-                let digit = character &- 48, letter = (character | 0x20) &- 97
-                let isDigit = digit < 10
-                invalid |= (isDigit || letter < 6) ? 0 : 1
-                value = value << 4 | UInt64(isDigit ? digit : letter &+ 10)
+        guard bytes.count == 36, let text = bytes.baseAddress,
+              text[8] == 45, text[13] == 45, text[18] == 45, text[23] == 45 else { return nil }
+        let parsed: (UInt64, UInt64)? = hexDigitValues.withUnsafeBufferPointer { table in
+            guard let table = table.baseAddress else { return nil }
+            var high: UInt64 = 0, low: UInt64 = 0, invalid: UInt8 = 0
+            @inline(__always) func digits(_ start: Int, _ end: Int, into value: inout UInt64) {
+                var index = start
+                while index < end {
+                    let digit = table[Int(text[index])]
+                    invalid |= digit
+                    value = value << 4 | UInt64(digit & 0x0F)
+                    index += 1
+                }
             }
+            digits(0, 8, into: &high)
+            digits(9, 13, into: &high)
+            digits(14, 18, into: &high)
+            digits(19, 23, into: &low)
+            digits(24, 36, into: &low)
+            return invalid & 0x80 == 0 ? (high, low) : nil
         }
-        digits(0..<8, into: &high)
-        digits(9..<13, into: &high)
-        digits(14..<18, into: &high)
-        digits(19..<23, into: &low)
-        digits(24..<36, into: &low)
-        guard invalid == 0 else { return nil }
+        guard let (high, low) = parsed else { return nil }
         let h = high.bigEndian, l = low.bigEndian
         var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &value) { raw in
@@ -120,6 +125,16 @@ extension Identifier {
             raw.storeBytes(of: l, toByteOffset: 8, as: UInt64.self)
         }
         uuid = UUID(uuid: value)
+    }
+}
+
+/// The value of each byte as a hex digit (either case), or 0xFF for a byte that is not one.
+private let hexDigitValues: [UInt8] = (0...255).map { byte -> UInt8 in
+    switch UInt8(byte) {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10
+    default: 0xFF
     }
 }
 

@@ -35,6 +35,12 @@ public enum Timestamp {
     /// Parses the UTF-8 bytes of `YYYY-MM-DDTHH:MM[:SS[.fff…]]Z` (hot path: every row read has
     /// timestamps). Refuses anything else, including dates that do not exist.
     static func date(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        if bytes.count == 24, let stored = storedDate(bytes) { return stored }
+        return generalDate(bytes)
+    }
+
+    /// Any accepted form, digit by digit.
+    static func generalDate(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         func number(_ start: Int, _ count: Int) -> Int64? {
             guard start + count <= bytes.count else { return nil }
             var value: Int64 = 0
@@ -68,6 +74,36 @@ public enum Timestamp {
         }
         guard index == bytes.count - 1, bytes[index] == 90 || bytes[index] == 122 else { return nil }
         let total = (days(fromCivil: year, month, day) * 86_400) + hour * 3_600 + minute * 60 + seconds
+        return Date(timeIntervalSince1970: Double(total) + fraction)
+    }
+
+    /// The stored form exactly (`YYYY-MM-DDTHH:MM:SS.sssZ`, 24 bytes), as every row has it:
+    /// fixed offsets, no bounds checks, the same value as the general parser gives (the
+    /// fraction summed digit by digit in the same order). `nil` for anything else, which then
+    /// goes through the general parser.
+    @inline(__always)
+    static func storedDate(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard let text = bytes.baseAddress, text[4] == 45, text[7] == 45, text[10] == 84, text[13] == 58, text[16] == 58,
+              text[19] == 46, text[23] == 90 else { return nil }
+        var bad: UInt8 = 0
+        @inline(__always) func digit(_ offset: Int) -> Int64 {
+            let value = text[offset] &- 48
+            bad |= value < 10 ? 0 : 1
+            return Int64(value)
+        }
+        let year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3)
+        let month = digit(5) * 10 + digit(6), day = digit(8) * 10 + digit(9)
+        let hour = digit(11) * 10 + digit(12), minute = digit(14) * 10 + digit(15), second = digit(17) * 10 + digit(18)
+        let tenths = digit(20), hundredths = digit(21), thousandths = digit(22)
+        guard bad == 0, month >= 1, month <= 12, hour < 24, minute < 60, second < 60,
+              day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        var fraction = 0.0, scale = 0.1
+        fraction += Double(tenths) * scale
+        scale /= 10
+        fraction += Double(hundredths) * scale
+        scale /= 10
+        fraction += Double(thousandths) * scale
+        let total = (days(fromCivil: year, month, day) * 86_400) + hour * 3_600 + minute * 60 + second
         return Date(timeIntervalSince1970: Double(total) + fraction)
     }
 
