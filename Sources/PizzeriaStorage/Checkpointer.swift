@@ -96,14 +96,17 @@ extension Connection {
     /// SQLite's `RESTART` first takes the write lock (calling the busy handler while another
     /// connection writes), copies every frame no reader still needs, then waits for readers so the
     /// WAL can restart. If its busy handler gives up before it has the write lock, SQLite goes on
-    /// as a *passive* checkpoint — exactly what the WAL-reset bug needs — so the handler here
-    /// waits (up to the busy timeout) while another process holds the write lock, and gives up at
-    /// once when only readers are in the way. `/proc/locks` (``WALLocks``) tells the two apart.
+    /// as a *passive* checkpoint — exactly what the WAL-reset bug needs. So the handler here waits
+    /// (up to the busy timeout) while another process holds the write lock, gives up at once when
+    /// only readers are in the way (`/proc/locks`, ``WALLocks``, tells the two apart), and when it
+    /// gives up on another process's writer it interrupts the checkpoint first: SQLite checks the
+    /// interrupt before copying each frame, so nothing is copied without the write lock.
+    ///
+    /// `/proc/locks` is read only when SQLite is kept waiting: an uncontended checkpoint never
+    /// reads it (a read takes milliseconds here — the kernel takes a global lock to list every
+    /// file lock — which was most of the cost of a commit that checkpoints).
     func checkpointHoldingWriteLock() -> CheckpointOutcome {
-        if let locks = WALLocks.read(databasePath: path), locks.writer != nil || locks.checkpointer != nil {
-            return .skippedForOtherProcess
-        }
-        let wait = CheckpointWait(databasePath: path, timeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+        let wait = CheckpointWait(handle: handle, databasePath: path, timeoutMilliseconds: configuration.busyTimeoutMilliseconds)
         let context = Unmanaged.passRetained(wait)
         defer {
             sqlite3_busy_timeout(handle, configuration.busyTimeoutMilliseconds)
@@ -116,12 +119,14 @@ extension Connection {
         var log: Int32 = -1
         var copied: Int32 = -1
         let code = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_RESTART, &log, &copied)
+        if wait.interruptedForOtherWriter { return .skippedForOtherProcess }
         switch code & 0xFF {
         case SQLITE_OK:
             return .completed(walFrames: Int(log))
         case SQLITE_BUSY where log >= 0:
             return .blockedByReaders(walFrames: Int(log), copied: Int(max(copied, 0)))
         case SQLITE_BUSY:
+            // Another process holds the checkpoint lock: SQLite refuses at once, copying nothing.
             return .skippedForOtherProcess
         default:
             return .failed(error(code: code, sql: nil).description)
@@ -131,11 +136,15 @@ extension Connection {
 
 /// The busy handler's state during one checkpoint.
 private final class CheckpointWait {
+    private let handle: OpaquePointer
     private let databasePath: String
     private let deadline: Date
     private var immediateRetries = 0
+    /// Set when the handler gave up on another process's write lock and interrupted the checkpoint.
+    private(set) var interruptedForOtherWriter = false
 
-    init(databasePath: String, timeoutMilliseconds: Int32) {
+    init(handle: OpaquePointer, databasePath: String, timeoutMilliseconds: Int32) {
+        self.handle = handle
         self.databasePath = databasePath
         self.deadline = Date().addingTimeInterval(Double(timeoutMilliseconds) / 1000)
     }
@@ -145,8 +154,13 @@ private final class CheckpointWait {
         let locks = WALLocks.read(databasePath: databasePath)
         if locks == nil || locks?.writer != nil {
             // Another process writes (or this system cannot tell): wait for the write lock rather
-            // than let SQLite continue without it. Writers' transactions are short.
-            guard Date() < deadline else { return false }
+            // than let SQLite continue without it. Writers' transactions are short; one that is
+            // not (a shell left mid-transaction) makes this checkpoint stop before copying.
+            guard Date() < deadline else {
+                interruptedForOtherWriter = true
+                sqlite3_interrupt(handle)
+                return false
+            }
             usleep(1_000)
             return true
         }

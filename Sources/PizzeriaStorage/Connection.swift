@@ -39,6 +39,8 @@ public final class Connection {
     let configuration: DatabaseConfiguration
     private var statements = StatementCache()
     private var savepointDepth = 0
+    /// Set while the connection is lent for a read (``readingOnly(_:)``).
+    private var isReadingOnly = false
     /// Pages in the WAL after the last commit, reported by SQLite's WAL hook.
     fileprivate(set) var walPageCount = 0
     /// For a connection that belongs to a ``Database``: the thread it is lent to (0 while it is
@@ -158,6 +160,9 @@ public final class Connection {
     /// - Throws: ``DatabaseError`` from the first statement that fails.
     public func execute(_ sql: String) throws {
         try checkAccess()
+        guard !isReadingOnly else {
+            throw DatabaseError(extendedResultCode: SQLITE_READONLY, message: "a script cannot run in a read: \(sql)")
+        }
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         guard code == SQLITE_OK else {
@@ -173,11 +178,13 @@ public final class Connection {
     /// a fresh, uncached one instead.
     public func statement(_ sql: String) throws -> Statement {
         try checkAccess()
-        if let cached = statements[sql] {
-            return cached.isBusy ? try Statement(connection: self, sql: sql) : cached
+        if let cached = statements[sql], !cached.isBusy {
+            try requireReadOnly(cached)
+            return cached
         }
         let statement = try Statement(connection: self, sql: sql)
-        statements[sql] = statement
+        try requireReadOnly(statement)
+        if statements[sql] == nil { statements[sql] = statement }
         return statement
     }
 
@@ -252,6 +259,35 @@ public final class Connection {
         let useExtended = extended & 0xFF == code & 0xFF
         return DatabaseError(extendedResultCode: useExtended ? extended : code,
                              message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    /// Runs `body` with writes refused: a read lent the writer connection cannot write through
+    /// it, as it could not through a reader. Each statement is checked as it is handed out
+    /// (`sqlite3_stmt_readonly`) — `PRAGMA query_only` would do it too, but setting it expires
+    /// every prepared statement of the connection.
+    func readingOnly<T>(_ body: () throws -> T) throws -> T {
+        isReadingOnly = true
+        defer { isReadingOnly = false }
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            try rollbackIfOpen(after: error)
+            throw error
+        }
+        // `BEGIN` counts as read-only; a transaction left open would outlive the loan.
+        if isInTransaction {
+            let misuse = DatabaseError.misuse("a read left a transaction open; use Database.read for several statements")
+            try rollbackIfOpen(after: misuse)
+            throw misuse
+        }
+        return result
+    }
+
+    /// Refuses a statement that writes while the connection is lent for reading.
+    private func requireReadOnly(_ statement: Statement) throws {
+        guard isReadingOnly, sqlite3_stmt_readonly(statement.handle) == 0 else { return }
+        throw DatabaseError(extendedResultCode: SQLITE_READONLY, message: "attempt to write in a read: \(statement.sql)")
     }
 
     // MARK: - Transactions

@@ -188,9 +188,22 @@ public final class Database: @unchecked Sendable {
     /// Runs `body`, which runs exactly one statement, on a reader connection without an explicit
     /// transaction: SQLite's implicit transaction already gives one statement one snapshot, and
     /// the `BEGIN` and `COMMIT` a hot read would pay for are saved. Use ``read(_:)`` for more.
+    ///
+    /// When no one holds the writer connection, the statement runs there, with writes refused:
+    /// every commit empties the page cache of every *other* connection,
+    /// so the connection that made the last change is the one whose cache is still warm — a
+    /// read right after a write (a sheet's draft, then its save) then costs no page re-reads.
+    /// Otherwise it takes a reader, and never waits for the writer. Meant for statements that
+    /// read a handful of rows (a lookup, a path); use ``read(_:)`` for lists.
     @discardableResult
     public func readStatement<T>(_ body: (Connection) throws -> T) throws -> T {
-        try readers.withReader(body)
+        if let writer, gate.enterIfFree() {
+            defer { gate.leave() }
+            writer.lend()
+            defer { writer.giveBack() }
+            return try writer.readingOnly { try body(writer) }
+        }
+        return try readers.withReader(body)
     }
 
     /// Runs `body` on a reader connection outside any transaction (the backup API opens its own).
@@ -247,6 +260,21 @@ final class WriterGate: @unchecked Sendable {
     /// Whether the calling thread holds the gate.
     var isHeldByCurrentThread: Bool {
         owner.load(ordering: .acquiring) == UInt(bitPattern: Int(bitPattern: pthread_self()))
+    }
+
+    /// Takes the gate if no thread holds it (the calling one included) and returns `true`;
+    /// returns `false` at once otherwise. A `true` must be followed by ``leave()``.
+    func enterIfFree() -> Bool {
+        let me = UInt(bitPattern: Int(bitPattern: pthread_self()))
+        guard owner.load(ordering: .acquiring) != me, lock.try() else { return false }
+        owner.store(me, ordering: .releasing)
+        return true
+    }
+
+    /// Gives back the gate taken by ``enterIfFree()``.
+    func leave() {
+        owner.store(0, ordering: .releasing)
+        lock.unlock()
     }
 
     func run<T>(_ body: () throws -> T) throws -> T {

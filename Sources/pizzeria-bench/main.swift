@@ -106,13 +106,23 @@ struct Phase: Encodable {
     }
 }
 
+/// Writes every dirty page of the system to its device before a side is timed (not timed
+/// itself): otherwise a side pays for the writeback of what ran before it — the other side's
+/// WAL and checkpoints, the data set's copies — inside its own `fdatasync` calls, and whichever
+/// side runs second looks slower.
+func settle() {
+    sync()
+}
+
 func seconds(_ body: () throws -> Void) rethrows -> Double {
+    settle()
     let start = DispatchTime.now().uptimeNanoseconds
     try body()
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
 func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+    settle()
     let start = DispatchTime.now().uptimeNanoseconds
     try await body()
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -147,8 +157,14 @@ for mode in modes {
         if let only, !only.contains(name) { return }
         // PIZZERIA_BENCH_SIDE=project (or baseline) runs one side only, for a profiler.
         let side = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"]
-        let baselineSeconds = side == "project" ? 1 : try seconds(baseline)
-        let projectSeconds = side == "baseline" ? 1 : try seconds(project)
+        var baselineSeconds = 1.0, projectSeconds = 1.0
+        if ProcessInfo.processInfo.environment["PIZZERIA_BENCH_ORDER"] == "project-first" {
+            projectSeconds = side == "baseline" ? 1 : try seconds(project)
+            baselineSeconds = side == "project" ? 1 : try seconds(baseline)
+        } else {
+            baselineSeconds = side == "project" ? 1 : try seconds(baseline)
+            projectSeconds = side == "baseline" ? 1 : try seconds(project)
+        }
         phases.append(Phase(mode: mode, name: name, operations: operations, projectSeconds: projectSeconds, baselineSeconds: baselineSeconds))
         progress("  \(mode) \(name): ratio \(String(format: "%.2f", projectSeconds / baselineSeconds))")
     }

@@ -24,7 +24,14 @@ struct DecodingTests {
             let replacement = UInt8.random(in: 0...255, using: &generator)
             bytes[position] = replacement
             let text = String(decoding: bytes, as: UTF8.self)
-            #expect((Self.parseID(text) != nil) == (UUID(uuidString: text) != nil && text.utf8.count == 36), "\(text)")
+            // The strict reference: 32 hex digits with dashes at 8, 13, 18 and 23 (Foundation's
+            // parser is laxer: it lets whitespace stand for a digit), then Foundation's value.
+            let utf8 = Array(text.utf8)
+            let strict = utf8.count == 36 && utf8.indices.allSatisfy { index in
+                [8, 13, 18, 23].contains(index) ? utf8[index] == 45 : UInt8(ascii: "0")...UInt8(ascii: "9") ~= utf8[index]
+                    || UInt8(ascii: "a")...UInt8(ascii: "f") ~= utf8[index] || UInt8(ascii: "A")...UInt8(ascii: "F") ~= utf8[index]
+            }
+            #expect(Self.parseID(text)?.uuid == (strict ? UUID(uuidString: text) : nil), "\(text.debugDescription)")
         }
         for text in ["", "00000000-0000-4000-8000-00000000000", "00000000-0000-4000-8000-0000000000000",
                      "00000000x0000-4000-8000-000000000000", "g0000000-0000-4000-8000-000000000000"] {
@@ -52,5 +59,21 @@ struct DecodingTests {
             #expect(both(text).fast == nil, "\(text)")
         }
         #expect(both("2024-02-29T23:59:59.999Z").fast == both("2024-02-29T23:59:59.999Z").general)
+    }
+
+    @Test("the ASCII fast paths of name normalisation and validation agree with the general ones")
+    func asciiNames() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array(" aZ09-'&.~\t\u{7F}\u{1F}".unicodeScalars)
+        var samples = ["", " ", "   ", "a", " a", "a ", "Margherita", String(repeating: "x", count: 60), String(repeating: "x", count: 61)]
+        for _ in 0..<3_000 {
+            let length = Int.random(in: 0...64, using: &generator)
+            samples.append(String(String.UnicodeScalarView((0..<length).map { _ in alphabet.randomElement(using: &generator)! })))
+        }
+        for name in samples {
+            #expect(PizzaName.normalize(name) == name.trimmingWhitespace().precomposedStringWithCanonicalMapping, "\(name.debugDescription)")
+            let normalized = PizzaName.normalize(name)
+            #expect(PizzaName.problems(normalized) == PizzaName.generalProblems(normalized), "\(name.debugDescription)")
+        }
     }
 }

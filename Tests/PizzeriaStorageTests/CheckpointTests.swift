@@ -57,6 +57,33 @@ struct CheckpointTests {
         #expect(try database.healthProblems().isHealthy)
     }
 
+    @Test("another process's write transaction makes a checkpoint stop before copying anything, after the busy timeout")
+    func otherProcessWriterStopsCheckpoint() throws {
+        // Given frames in the WAL that a checkpoint would copy, and a sqlite3 shell (another
+        // process) holding the write lock in an open transaction.
+        let database = try open(threshold: 1_000_000, timeout: 400)
+        for _ in 0..<30 { try database.write { db in try db.run("INSERT INTO t VALUES (randomblob(3000))") } }
+        let fileBefore = try Data(contentsOf: URL(fileURLWithPath: database.path))
+        let shell = try SQLiteShell(databasePath: database.path)
+        defer { shell.close() }
+        try shell.run("BEGIN IMMEDIATE;\nINSERT INTO t VALUES (x'00');")
+
+        // When the writer checkpoints.
+        let start = Date()
+        let outcome = try database.withWriter { db in db.checkpointHoldingWriteLock() }
+
+        // Then it waited for the write lock (up to the busy timeout), was refused, and copied no
+        // frame: SQLite's passive fallback, which the WAL-reset bug needs, never ran.
+        #expect(outcome == .skippedForOtherProcess)
+        #expect(Date().timeIntervalSince(start) >= 0.3)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database.path)) == fileBefore)
+
+        // And once the other writer is gone, the next checkpoint completes.
+        try shell.run("ROLLBACK;")
+        let after = try database.withWriter { db in db.checkpointHoldingWriteLock() }
+        if case .completed = after {} else { Issue.record("after the shell: \(after)") }
+    }
+
     @Test("the writer syncs every commit by default; the fast mode is opt-in")
     func durability() throws {
         let durable = try open()

@@ -113,6 +113,29 @@ struct ConnectionTests {
         }
     }
 
+    @Test("a one-statement read cannot write, whichever connection serves it, and leaves no transaction open")
+    func readStatementCannotWrite() throws {
+        let database = try openScratch()
+        try database.write { db in try db.run("INSERT INTO t (v) VALUES (1)") }
+        // The writer is idle, so the read is served by it (its cache is the warm one) …
+        let write = #expect(throws: DatabaseError.self) {
+            try database.readStatement { db in try db.run("INSERT INTO t (v) VALUES (2)") }
+        }
+        #expect(write?.extendedResultCode == 8, "\(String(describing: write))")  // SQLITE_READONLY
+        #expect(throws: DatabaseError.self) { try database.readStatement { db in try db.execute("DELETE FROM t") } }
+        let open = #expect(throws: DatabaseError.self) { try database.readStatement { db in try db.run("BEGIN") } }
+        #expect(open?.kind == .misuse)
+        // … and inside a write (the writer is taken) a reader serves it, read-only by opening mode.
+        try database.write { _ in
+            #expect(throws: DatabaseError.self) { try database.readStatement { db in try db.run("INSERT INTO t (v) VALUES (3)") } }
+            #expect(try database.readStatement { db in try db.fetchOne("SELECT count(*) FROM t") { try $0.int(0) } } == 1)
+        }
+        // Nothing was written, and the writer works as before.
+        #expect(try database.readStatement { db in try db.fetchOne("SELECT count(*) FROM t") { try $0.int(0) } } == 1)
+        try database.write { db in try db.run("INSERT INTO t (v) VALUES (4)") }
+        #expect(try database.read { db in try db.fetchOne("SELECT count(*) FROM t") { try $0.int(0) } } == 2)
+    }
+
     @Test("a write inside a write on the same database is misuse, not a deadlock")
     func nestedWriteIsMisuse() throws {
         let database = try openScratch()

@@ -13,11 +13,28 @@ public enum PizzaName {
 
     /// Trimmed and NFC-normalised `raw`.
     public static func normalize(_ raw: String) -> String {
-        raw.trimmingWhitespace().precomposedStringWithCanonicalMapping
+        // Printable ASCII without spaces at either end is already trimmed and in NFC: most names,
+        // and every save validates and normalises its name.
+        if isPlainASCII(raw), raw.utf8.first != 0x20, raw.utf8.last != 0x20 { return raw }
+        return raw.trimmingWhitespace().precomposedStringWithCanonicalMapping
+    }
+
+    /// Only printable ASCII (U+0020–U+007E): no control, bidi or invisible character can be in it.
+    static func isPlainASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     /// The rules a normalised name breaks (empty when it is valid), uniqueness aside.
     public static func problems(_ name: String) -> [FieldError] {
+        // Printable ASCII: one character per byte, nothing forbidden; visible unless all spaces.
+        if isPlainASCII(name), !name.isEmpty, name.utf8.count <= maximumLength, name.utf8.contains(where: { $0 != 0x20 }) {
+            return []
+        }
+        return generalProblems(name)
+    }
+
+    /// ``problems(_:)`` for any text, character by character.
+    static func generalProblems(_ name: String) -> [FieldError] {
         var errors: [FieldError] = []
         if name.isEmpty {
             errors.append(FieldError(field: "name", message: "must not be empty"))
