@@ -18,7 +18,7 @@ struct JSONOutputTests {
     func ours<T: Encodable>(_ value: T, pretty: Bool) throws -> String {
         var writer = JSONTextWriter(pretty: pretty)
         writer.write(try JSONValueEncoder.value(value))
-        return String(decoding: writer.bytes, as: UTF8.self)
+        return writer.bytes.text
     }
 
     /// A list the way `ListOutput` writes it, through each element's direct writer.
@@ -132,5 +132,27 @@ struct JSONOutputTests {
         try expectSameDirect(try pizzeria.orders.list())
         try expectSameDirect(try pizzeria.navigation.history(of: user.id))
         try expectSameDirect(try pizzeria.users.list())
+    }
+
+    @Test("a table prints the same whether its rows were kept (one pass) or read again (two passes)")
+    func tablePasses() throws {
+        let rows = [["1a2b3c4d", "Margherita", "6.00"], ["5e6f7a8b", "Cafe\u{0301} crème", "12.50"], ["9c0d1e2f", "🍕 Spicy", "1000.00"],
+                    ["00000000", "Pizza with a rather long name indeed", "8.00"]]
+        var table = Table("ID", "NAME", "PRICE", rightAligned: [2])
+        for row in rows { table.rows.append(row) }
+        func printed(keepingAtMost limit: Int) throws -> String {
+            let text = Captured()
+            let context = Context(databasePath: "unused", json: false, console: Console(out: text.append, err: { _ in }),
+                                  terminal: .none, environment: [:])
+            try context.list.table(table, cells: { $0 }, keepingAtMost: limit) { each in try rows.forEach(each) }
+            return text.text
+        }
+        let kept = try printed(keepingAtMost: ListOutput.tableBuffer), readTwice = try printed(keepingAtMost: 0)
+        #expect(kept == readTwice)
+        #expect(kept == table.rendered)
+        // Columns are measured in characters: the combining accent takes no column of its own.
+        // (the last column is right-aligned, so every line has the same number of characters).
+        let lines = kept.split(separator: "\n" as Character)
+        #expect(lines.count == 5 && Set(lines.map(\.count)).count == 1, "\(kept)")
     }
 }

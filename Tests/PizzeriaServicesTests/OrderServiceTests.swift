@@ -230,6 +230,13 @@ struct OrderServiceTests {
         (OrderStore.slotLoadSQL, 1, "orders_by_pickup"),
         (OrderStore.linesSQL, 1, "PRIMARY KEY"),
         (OrderStore.historySQL, 1, "order_status_events_by_order"),
+        (OrderStore.pageLinesSQL(filter: " WHERE (o.pickup_at, o.id) >= (?, ?) AND (o.pickup_at, o.id) <= (?, ?)"), 4, "orders_by_pickup_id"),
+        (OrderStore.pageLinesSQL(filter: " WHERE o.user_id = ? AND (o.pickup_at, o.id) >= (?, ?) AND (o.pickup_at, o.id) <= (?, ?)"), 5,
+         "orders_by_user_pickup"),
+        (OrderStore.pageHistorySQL(filter: " WHERE (o.pickup_at, o.id) >= (?, ?) AND (o.pickup_at, o.id) <= (?, ?)"), 4,
+         "order_status_events_by_order"),
+        (OrderStore.pageHistorySQL(filter: " WHERE o.status = ? AND (o.pickup_at, o.id) >= (?, ?) AND (o.pickup_at, o.id) <= (?, ?)"), 5,
+         "orders_by_status_pickup"),
     ])
     func queryPlans(sql: String, parameters: Int, index: String) throws {
         let fixture = try OrderFixture()

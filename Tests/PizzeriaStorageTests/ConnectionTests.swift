@@ -126,7 +126,7 @@ struct ConnectionTests {
         let open = #expect(throws: DatabaseError.self) { try database.readStatement { db in try db.run("BEGIN") } }
         #expect(open?.kind == .misuse)
         // … and inside a write (the writer is taken) a reader serves it, read-only by opening mode.
-        try database.write { _ in
+        try database.write { _ throws in
             #expect(throws: DatabaseError.self) { try database.readStatement { db in try db.run("INSERT INTO t (v) VALUES (3)") } }
             #expect(try database.readStatement { db in try db.fetchOne("SELECT count(*) FROM t") { try $0.int(0) } } == 1)
         }

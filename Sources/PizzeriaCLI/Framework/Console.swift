@@ -11,6 +11,9 @@ public struct Console: Sendable {
     public let out: @Sendable (String) -> Void
     /// Writes diagnostics (already newline-terminated).
     public let err: @Sendable (String) -> Void
+    /// Writes data given as UTF-8 bytes: straight to the descriptor for the process's stdout,
+    /// through ``out`` for a console built from closures.
+    let outBytes: @Sendable (UnsafeRawBufferPointer) -> Void
     private let failures: FailureRecord?
     /// Whether `error:` and `hint:` are coloured (stderr is a terminal and `NO_COLOR` is unset).
     let colorsDiagnostics: Bool
@@ -19,6 +22,7 @@ public struct Console: Sendable {
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, colorsDiagnostics: Bool = false) {
         self.out = out
         self.err = err
+        self.outBytes = { bytes in out(String(decoding: bytes, as: UTF8.self)) }
         self.failures = nil
         self.colorsDiagnostics = colorsDiagnostics
     }
@@ -27,6 +31,7 @@ public struct Console: Sendable {
         self.failures = failures
         self.colorsDiagnostics = isatty(STDERR_FILENO) == 1 && Terminal.colorAllowed
         self.out = { text in failures.record(StandardStream.write(text, to: STDOUT_FILENO)) }
+        self.outBytes = { bytes in failures.record(StandardStream.write(bytes, to: STDOUT_FILENO)) }
         self.err = { text in _ = StandardStream.write(text, to: STDERR_FILENO) }
     }
 
@@ -94,14 +99,21 @@ enum StandardStream {
 
     /// Writes all of `text`; returns the `errno` of a failure.
     static func write(_ text: String, to fd: Int32) -> Int32? {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        var text = text
+        return text.withUTF8 { write(UnsafeRawBufferPointer($0), to: fd) }
+    }
+
+    /// Writes all of `bytes`; returns the `errno` of a failure.
+    static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32? {
+        guard let start = bytes.baseAddress else { return nil }
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(fd, start + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 return errno
             }
-            bytes = bytes.dropFirst(written)
+            offset += written
         }
         return nil
     }

@@ -50,7 +50,7 @@ struct Context: Sendable {
         var writer = JSONTextWriter(pretty: true)
         writer.write(try JSONValueEncoder.value(value))
         writer.bytes.append(UInt8(ascii: "\n"))
-        console.out(String(decoding: writer.bytes, as: UTF8.self))
+        writer.bytes.withBytes(console.outBytes)
     }
 
     /// Prints `value` as one line of compact JSON (newline-delimited JSON, for streams).
@@ -58,7 +58,7 @@ struct Context: Sendable {
         var writer = JSONTextWriter(pretty: false)
         writer.write(try JSONValueEncoder.value(value))
         writer.bytes.append(UInt8(ascii: "\n"))
-        console.out(String(decoding: writer.bytes, as: UTF8.self))
+        writer.bytes.withBytes(console.outBytes)
     }
 
     /// Writes lists as they are read (see ``ListOutput``).

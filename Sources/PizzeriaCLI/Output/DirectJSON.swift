@@ -16,14 +16,14 @@ extension Pizza: DirectJSON {
     func writeJSON(to writer: inout JSONTextWriter) {
         writer.beginObject()
         writer.field("archived", isArchived)
-        writer.field("archived_at", archivedAt.map(Timestamp.string(from:)))
-        writer.field("created_at", Timestamp.string(from: createdAt))
+        writer.field("archived_at", timestamp: archivedAt)
+        writer.field("created_at", timestamp: createdAt)
         writer.field("currency", "EUR")
-        writer.field("id", id.description)
+        writer.field("id", id: id)
         writer.field("name", name)
         writer.field("price", price.plain)
         writer.field("price_cents", price.cents)
-        writer.field("updated_at", Timestamp.string(from: updatedAt))
+        writer.field("updated_at", timestamp: updatedAt)
         writer.field("version", version)
         writer.endObject()
     }
@@ -32,10 +32,10 @@ extension Pizza: DirectJSON {
 extension User: DirectJSON {
     func writeJSON(to writer: inout JSONTextWriter) {
         writer.beginObject()
-        writer.field("created_at", Timestamp.string(from: createdAt))
+        writer.field("created_at", timestamp: createdAt)
         writer.field("display_name", displayName)
         writer.field("handle", handle)
-        writer.field("id", id.description)
+        writer.field("id", id: id)
         writer.endObject()
     }
 }
@@ -43,20 +43,20 @@ extension User: DirectJSON {
 extension Order: DirectJSON {
     func writeJSON(to writer: inout JSONTextWriter) {
         writer.beginObject()
-        writer.field("created_at", Timestamp.string(from: createdAt))
+        writer.field("created_at", timestamp: createdAt)
         writer.field("currency", "EUR")
         writer.key("history")
         writer.beginArray()
         for change in history {
             writer.nextElement()
             writer.beginObject()
-            writer.field("at", Timestamp.string(from: change.at))
+            writer.field("at", timestamp: change.at)
             writer.field("from", change.from?.rawValue)
             writer.field("to", change.to.rawValue)
             writer.endObject()
         }
         writer.endArray()
-        writer.field("id", id.description)
+        writer.field("id", id: id)
         writer.field("idempotency_key", idempotencyKey)
         writer.key("lines")
         writer.beginArray()
@@ -66,22 +66,22 @@ extension Order: DirectJSON {
             writer.field("line_total", line.total.plain)
             writer.field("line_total_cents", line.total.cents)
             writer.field("name", line.pizzaName)
-            writer.field("pizza_id", line.pizzaID.description)
+            writer.field("pizza_id", id: line.pizzaID)
             writer.field("quantity", line.quantity)
             writer.field("unit_price", line.unitPrice.plain)
             writer.field("unit_price_cents", line.unitPrice.cents)
             writer.endObject()
         }
         writer.endArray()
-        writer.field("pickup_at", PickupTime.utc(pickupAt))
+        writer.field("pickup_at", pickupUTC: pickupAt)
         writer.field("pickup_local", pickupLocal)
         writer.field("status", status.rawValue)
         writer.field("time_zone", timeZone.identifier)
         writer.field("total", total.plain)
         writer.field("total_cents", total.cents)
-        writer.field("updated_at", Timestamp.string(from: updatedAt))
+        writer.field("updated_at", timestamp: updatedAt)
         writer.field("user", handle)
-        writer.field("user_id", userID.description)
+        writer.field("user_id", id: userID)
         writer.endObject()
     }
 }
@@ -90,7 +90,7 @@ extension NavigationEvent: DirectJSON {
     func writeJSON(to writer: inout JSONTextWriter) throws {
         writer.beginObject()
         writer.field("action", action.rawValue)
-        writer.field("at", Timestamp.string(from: at))
+        writer.field("at", timestamp: at)
         writer.field("depth_after", depthAfter)
         writer.field("detail", detail)
         writer.field("id", id)

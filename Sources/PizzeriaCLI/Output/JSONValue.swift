@@ -1,4 +1,5 @@
 import Foundation
+import PizzeriaServices
 
 /// A JSON value as ``JSONValueEncoder`` builds it: object members stay in the order they were
 /// encoded and are sorted only when written, as `JSONEncoder`'s `.sortedKeys` does.
@@ -30,12 +31,12 @@ enum JSONValue {
 struct JSONTextWriter {
     /// Pretty-printed (indented, one member per line) or compact.
     let pretty: Bool
-    /// The text so far.
-    var bytes: [UInt8] = []
+    /// The text so far (a list flushes it as it grows).
+    let bytes: OutputBuffer
 
-    init(pretty: Bool) {
+    init(pretty: Bool, into bytes: OutputBuffer = OutputBuffer()) {
         self.pretty = pretty
-        bytes.reserveCapacity(1 << 16)
+        self.bytes = bytes
     }
 
     /// Members written so far in each container opened with ``beginObject()`` or ``beginArray()``.
@@ -72,16 +73,16 @@ struct JSONTextWriter {
     mutating func key(_ key: String) {
         nextMember()
         writeString(key)
-        append(pretty ? " : " : ":")
+        if pretty { bytes.append(" : " as StaticString) } else { bytes.append(UInt8(ascii: ":")) }
     }
 
     /// A key known at compile time (plain ASCII, nothing to escape): copied, not scanned.
     mutating func key(_ key: StaticString) {
         nextMember()
         bytes.append(UInt8(ascii: "\""))
-        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(key)
         bytes.append(UInt8(ascii: "\""))
-        append(pretty ? " : " : ":")
+        if pretty { bytes.append(" : " as StaticString) } else { bytes.append(UInt8(ascii: ":")) }
     }
 
     /// Starts the next element of the open array; its value follows.
@@ -95,6 +96,31 @@ struct JSONTextWriter {
     mutating func field(_ name: StaticString, _ text: String?) {
         key(name)
         if let text { writeString(text) } else { append("null") }
+    }
+
+    /// An id, copied from its text buffer (no `String` per id).
+    mutating func field<Entity>(_ name: StaticString, id: Identifier<Entity>) {
+        key(name)
+        bytes.append(UInt8(ascii: "\""))
+        id.withText { bytes.append($0) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// A stored timestamp (`YYYY-MM-DDTHH:MM:SS.sssZ`), or `null`.
+    mutating func field(_ name: StaticString, timestamp date: Date?) {
+        key(name)
+        guard let date else { return bytes.append("null" as StaticString) }
+        bytes.append(UInt8(ascii: "\""))
+        Timestamp.withText(date) { bytes.append($0) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// A pickup time as stored (`YYYY-MM-DDTHH:MM:SSZ`).
+    mutating func field(_ name: StaticString, pickupUTC date: Date) {
+        key(name)
+        bytes.append(UInt8(ascii: "\""))
+        PickupTime.withUTCText(date) { bytes.append($0) }
+        bytes.append(UInt8(ascii: "\""))
     }
 
     mutating func field<Number: BinaryInteger>(_ name: StaticString, _ number: Number) {
@@ -154,7 +180,7 @@ struct JSONTextWriter {
                 let member = members[position]
                 separator(first: index == 0, depth: depth + 1)
                 writeString(member.key)
-                append(pretty ? " : " : ":")
+                if pretty { bytes.append(" : " as StaticString) } else { bytes.append(UInt8(ascii: ":")) }
                 write(member.value, depth: depth + 1)
             }
             close(UInt8(ascii: "}"), empty: members.isEmpty, depth: depth)
@@ -195,10 +221,10 @@ struct JSONTextWriter {
     }
 
     private mutating func indent(_ depth: Int) {
-        for _ in 0..<(2 * depth) { bytes.append(UInt8(ascii: " ")) }
+        bytes.append(repeating: UInt8(ascii: " "), count: 2 * depth)
     }
 
-    mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+    mutating func append(_ text: String) { bytes.append(text) }
 
     private static let hexDigits = Swift.Array("0123456789abcdef".utf8)
 
@@ -213,12 +239,12 @@ struct JSONTextWriter {
                 break
             }
             guard !clean else {
-                bytes.append(contentsOf: utf8)
+                bytes.append(utf8)
                 return
             }
             var runStart = 0
             for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                bytes.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
                 runStart = index + 1
                 bytes.append(UInt8(ascii: "\\"))
                 switch byte {
@@ -229,12 +255,12 @@ struct JSONTextWriter {
                 case 0x08: bytes.append(UInt8(ascii: "b"))
                 case 0x0C: bytes.append(UInt8(ascii: "f"))
                 default:
-                    bytes.append(contentsOf: "u00".utf8)
+                    bytes.append("u00" as StaticString)
                     bytes.append(Self.hexDigits[Int(byte >> 4)])
                     bytes.append(Self.hexDigits[Int(byte & 0x0F)])
                 }
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            bytes.append(UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         bytes.append(UInt8(ascii: "\""))
     }

@@ -14,10 +14,10 @@ struct ListOutput {
     private static let chunk = 1 << 16
 
     /// Sends what `bytes` holds once it passes a chunk (or always, with `force`).
-    private func flush(_ bytes: inout [UInt8], force: Bool = false) throws {
+    private func flush(_ bytes: OutputBuffer, force: Bool = false) throws {
         guard force || bytes.count >= Self.chunk else { return }
-        if !bytes.isEmpty { context.console.out(String(decoding: bytes, as: UTF8.self)) }
-        bytes.removeAll(keepingCapacity: true)
+        if !bytes.isEmpty { bytes.withBytes(context.console.outBytes) }
+        bytes.removeAll()
         if context.console.outputFailure != nil { throw Stopped() }
     }
 
@@ -33,7 +33,7 @@ struct ListOutput {
 
     private func array<Item>(_ read: (_ each: (Item) throws -> Void) throws -> Void,
                              element: @escaping (inout JSONTextWriter, Item) throws -> Void) throws {
-        var writer = JSONTextWriter(pretty: true)
+        var writer = JSONTextWriter(pretty: true, into: OutputBuffer(capacity: Self.chunk + Self.chunk / 4))
         writer.bytes.append(UInt8(ascii: "["))
         writer.baseDepth = 1
         var count = 0
@@ -42,11 +42,11 @@ struct ListOutput {
                 writer.separator(first: count == 0, depth: 1)
                 try element(&writer, item)
                 count += 1
-                try flush(&writer.bytes)
+                try flush(writer.bytes)
             }
             writer.close(UInt8(ascii: "]"), empty: count == 0, depth: 0)
             writer.bytes.append(UInt8(ascii: "\n"))
-            try flush(&writer.bytes, force: true)
+            try flush(writer.bytes, force: true)
         } catch is Stopped {
             return
         }
@@ -54,13 +54,14 @@ struct ListOutput {
 
     /// CSV with a header row, written as the rows are read.
     func csv<Item>(header: [String], row: @escaping (Item) -> [CSVField], _ read: (_ each: (Item) throws -> Void) throws -> Void) throws {
-        var bytes = Array(CSV.header(header).utf8)
+        let bytes = OutputBuffer(capacity: Self.chunk + Self.chunk / 4)
+        bytes.append(CSV.header(header))
         do {
             try read { item in
-                bytes.append(contentsOf: CSV.row(row(item)).utf8)
-                try flush(&bytes)
+                bytes.append(CSV.row(row(item)))
+                try flush(bytes)
             }
-            try flush(&bytes, force: true)
+            try flush(bytes, force: true)
         } catch is Stopped {
             return
         }
@@ -88,26 +89,49 @@ struct ListOutput {
         }
     }
 
-    /// A table whose rows are read twice: `read` must give the same rows each time it is called
-    /// (a row that appears in between can only be wider than measured, never lost).
+    /// Cell text a table keeps in memory to print in one pass; a longer list is read a second
+    /// time instead (the first pass measured the columns), so memory stays bounded.
+    static let tableBuffer = 8 << 20
+
+    /// A table: its columns must be measured before the first row is printed. The rows are read
+    /// once and kept while they fit in ``tableBuffer``; past that they are read again for
+    /// printing — `read` must then give the same rows each time it is called (a row that appears
+    /// in between can only be wider than measured, never lost).
     /// - Returns: whether there was any row (nothing is printed when there was none).
     @discardableResult
-    func table<Item>(_ table: Table, cells: @escaping (Item) -> [String], _ read: (_ each: (Item) throws -> Void) throws -> Void) throws -> Bool {
-        var widths = table.headers.map(\.count)
-        var rows = 0
+    func table<Item>(_ table: Table, cells: @escaping (Item) -> [String], keepingAtMost limit: Int = tableBuffer,
+                     _ read: (_ each: (Item) throws -> Void) throws -> Void) throws -> Bool {
+        var widths = table.headers.map(Table.width(of:))
+        var rows = 0, kept: [[String]] = [], keptBytes = 0, overflowed = false
         try read { item in
             rows += 1
-            for (column, cell) in cells(item).enumerated() where column < widths.count { widths[column] = max(widths[column], cell.count) }
+            let row = cells(item)
+            for (column, cell) in row.enumerated() where column < widths.count { widths[column] = max(widths[column], Table.width(of: cell)) }
+            guard !overflowed else { return }
+            keptBytes += row.reduce(0) { $0 + $1.utf8.count }
+            if keptBytes > limit {
+                overflowed = true
+                kept = []
+            } else {
+                kept.append(row)
+            }
         }
         guard rows > 0 else { return false }
-        var bytes: [UInt8] = []
-        bytes.append(contentsOf: table.line(table.headers, widths: widths).utf8)
+        let bytes = OutputBuffer(capacity: Self.chunk + Self.chunk / 4)
+        table.append(table.headers, widths: widths, to: bytes)
         do {
-            try read { item in
-                bytes.append(contentsOf: table.line(cells(item), widths: widths).utf8)
-                try flush(&bytes)
+            if overflowed {
+                try read { item in
+                    table.append(cells(item), widths: widths, to: bytes)
+                    try flush(bytes)
+                }
+            } else {
+                for row in kept {
+                    table.append(row, widths: widths, to: bytes)
+                    try flush(bytes)
+                }
             }
-            try flush(&bytes, force: true)
+            try flush(bytes, force: true)
         } catch is Stopped {
             return true
         }

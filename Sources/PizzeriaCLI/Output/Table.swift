@@ -14,16 +14,37 @@ struct Table {
 
     var rendered: String {
         let widths = headers.indices.map { column in
-            ([headers] + rows).map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
+            ([headers] + rows).map { $0.indices.contains(column) ? Self.width(of: $0[column]) : 0 }.max() ?? 0
         }
         return ([headers] + rows).map { line($0, widths: widths) }.joined()
     }
 
+    /// The columns a cell takes: its characters (grapheme clusters), counted byte by byte when it
+    /// is ASCII — as nearly every cell is, and counting graphemes was most of a long table's cost.
+    static func width(of cell: String) -> Int {
+        cell.utf8.allSatisfy { $0 < 0x80 } ? cell.utf8.count : cell.count
+    }
+
     /// One row padded to `widths`, newline-terminated (the last column is not padded).
     func line(_ cells: [String], widths: [Int]) -> String {
-        cells.enumerated().map { column, cell in
-            let pad = String(repeating: " ", count: max(0, (column < widths.count ? widths[column] : 0) - cell.count))
-            return rightAligned.contains(column) ? pad + cell : (column == cells.count - 1 ? cell : cell + pad)
-        }.joined(separator: "  ") + "\n"
+        let bytes = OutputBuffer(capacity: 128)
+        append(cells, widths: widths, to: bytes)
+        return bytes.text
+    }
+
+    /// ``line(_:widths:)`` written into `bytes`.
+    func append(_ cells: [String], widths: [Int], to bytes: OutputBuffer) {
+        for (column, cell) in cells.enumerated() {
+            if column > 0 { bytes.append("  " as StaticString) }
+            let pad = max(0, (column < widths.count ? widths[column] : 0) - Self.width(of: cell))
+            if rightAligned.contains(column) {
+                bytes.append(repeating: UInt8(ascii: " "), count: pad)
+                bytes.append(cell)
+            } else {
+                bytes.append(cell)
+                if column < cells.count - 1 { bytes.append(repeating: UInt8(ascii: " "), count: pad) }
+            }
+        }
+        bytes.append(UInt8(ascii: "\n"))
     }
 }

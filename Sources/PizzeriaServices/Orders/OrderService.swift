@@ -186,8 +186,10 @@ public final class OrderService: Sendable {
         let after = try cursor.map { try $0.parts(2) }.map { ($0[0], $0[1]) }
         let size = min(max(1, limit), 10_000)
         let orders = try database.read { db in
-            try Self.orders(try OrderStore.headers(filter, after: after, limit: size, in: db),
-                            settings: try SettingsService.current(in: db), in: db)
+            let headers = try OrderStore.headers(filter, after: after, limit: size, in: db)
+            let (lines, history) = try OrderStore.attach(to: headers, filter: filter, in: db)
+            let settings = try SettingsService.current(in: db)
+            return headers.indices.map { Self.order(headers[$0], lines: lines[$0], history: history[$0], settings: settings) }
         }
         let next = orders.count < size ? nil : orders.last.map { PageCursor([PickupTime.utc($0.pickupAt), $0.id.description]) }
         return Page(items: orders, next: next)
@@ -328,11 +330,12 @@ public final class OrderService: Sendable {
         let ids = headers.map(\.id)
         let lines = try OrderStore.lines(of: ids, in: db)
         let history = try OrderStore.history(of: ids, in: db)
-        return headers.map { header in
-            Order(id: header.id, userID: header.userID, handle: header.handle, pickupAt: header.pickupAt, status: header.status,
-                  lines: lines[header.id] ?? [], total: Money(cents: header.totalCents), idempotencyKey: header.key,
-                  createdAt: header.createdAt, updatedAt: header.updatedAt, history: history[header.id] ?? [],
-                  timeZone: settings.timeZone)
-        }
+        return headers.map { order($0, lines: lines[$0.id] ?? [], history: history[$0.id] ?? [], settings: settings) }
+    }
+
+    static func order(_ header: OrderStore.Header, lines: [OrderLine], history: [OrderStatusChange], settings: Settings) -> Order {
+        Order(id: header.id, userID: header.userID, handle: header.handle, pickupAt: header.pickupAt, status: header.status,
+              lines: lines, total: Money(cents: header.totalCents), idempotencyKey: header.key,
+              createdAt: header.createdAt, updatedAt: header.updatedAt, history: history, timeZone: settings.timeZone)
     }
 }

@@ -64,15 +64,84 @@ enum OrderStore {
     /// A page of orders matching every given filter, by pickup time then id, after the keyset
     /// `(pickupAt, id)`. Each filter adds a constant SQL fragment with a `?`; values are bound.
     static func headers(_ filter: OrderFilter, after: (String, String)?, limit: Int, in db: Connection) throws -> [Header] {
+        var (conditions, arguments) = clauses(filter)
+        if let (pickup, id) = after { conditions.append("(o.pickup_at, o.id) > (?, ?)"); arguments += [pickup, id] }
+        return try db.fetchAll(headersSQL(filter: whereClause(conditions)) + " LIMIT ?", arguments + [limit], decodeHeader)
+    }
+
+    /// The filter's conditions (constant fragments) and their values.
+    static func clauses(_ filter: OrderFilter) -> (conditions: [String], arguments: [any DatabaseValueConvertible]) {
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
         if let user = filter.user { conditions.append("o.user_id = ?"); arguments.append(user) }
         if let status = filter.status { conditions.append("o.status = ?"); arguments.append(status.rawValue) }
         if let from = filter.pickupFrom { conditions.append("o.pickup_at >= ?"); arguments.append(PickupTime.utc(from)) }
         if let to = filter.pickupBefore { conditions.append("o.pickup_at < ?"); arguments.append(PickupTime.utc(to)) }
-        if let (pickup, id) = after { conditions.append("(o.pickup_at, o.id) > (?, ?)"); arguments += [pickup, id] }
-        let filterSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        return try db.fetchAll(headersSQL(filter: filterSQL) + " LIMIT ?", arguments + [limit], decodeHeader)
+        return (conditions, arguments)
+    }
+
+    static func whereClause(_ conditions: [String]) -> String {
+        conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+    }
+
+    /// The lines and the status history of a page's orders — the orders matching `filter` from
+    /// the page's first `(pickupAt, id)` through its last — each in one query that walks the
+    /// same index as the page, so rows arrive in the page's order and are matched to their order
+    /// by walking both together (no id list to build and parse, no dictionary).
+    static func attach(to headers: [Header], filter: OrderFilter, in db: Connection) throws -> (lines: [[OrderLine]], history: [[OrderStatusChange]]) {
+        var lines = [[OrderLine]](repeating: [], count: headers.count)
+        var history = [[OrderStatusChange]](repeating: [], count: headers.count)
+        guard let first = headers.first, let last = headers.last else { return (lines, history) }
+        var (conditions, arguments) = clauses(filter)
+        conditions.append("(o.pickup_at, o.id) >= (?, ?) AND (o.pickup_at, o.id) <= (?, ?)")
+        arguments += [PickupTime.utc(first.pickupAt), first.id, PickupTime.utc(last.pickupAt), last.id]
+        let filterSQL = whereClause(conditions)
+
+        /// The position in `headers` of the order a row belongs to, searching forward from the last.
+        func position(of id: Order.ID, from start: inout Int, table: String) throws -> Int {
+            while start < headers.count, headers[start].id != id { start += 1 }
+            guard start < headers.count else {
+                throw DataError.damagedRow(table: table, id: id.description, problem: "a row of an order outside the page")
+            }
+            return start
+        }
+        // Within one order, rows come in the inner index's order (line number, event id) — but
+        // SQL promises only the ORDER BY, and ordering by those too costs a sort per order
+        // (SQLite cannot tell that the page's index has one entry per order), so the few rows
+        // of each order are put in order here.
+        var index = 0, lineNumbers = [[Int64]](repeating: [], count: headers.count)
+        try db.forEach(pageLinesSQL(filter: filterSQL), arguments) { row in
+            let at = try position(of: try row.id(0), from: &index, table: "order_lines")
+            lines[at].append(OrderLine(pizzaID: try row.id(1), pizzaName: try row.string(2), unitPrice: Money(cents: try row.int64(3)),
+                                       quantity: try row.int(4)))
+            lineNumbers[at].append(try row.int64(5))
+        }
+        for at in lines.indices { putInOrder(&lines[at], by: lineNumbers[at]) }
+        index = 0
+        var eventIDs = [[Int64]](repeating: [], count: headers.count)
+        try db.forEach(pageHistorySQL(filter: filterSQL), arguments) { row in
+            let at = try position(of: try row.id(0), from: &index, table: "order_status_events")
+            history[at].append(try statusChange(row))
+            eventIDs[at].append(try row.int64(4))
+        }
+        for at in history.indices { putInOrder(&history[at], by: eventIDs[at]) }
+        return (lines, history)
+    }
+
+    /// Sorts `rows` by `keys` (one per row) unless they already are.
+    private static func putInOrder<T>(_ rows: inout [T], by keys: [Int64]) {
+        guard zip(keys, keys.dropFirst()).contains(where: { $0 > $1 }) else { return }
+        rows = zip(keys, rows).sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    static func pageLinesSQL(filter: String) -> String {
+        "SELECT l.order_id, l.pizza_id, l.pizza_name, l.unit_price_cents, l.quantity, l.line_no"
+            + " FROM orders o JOIN order_lines l ON l.order_id = o.id" + filter + " ORDER BY o.pickup_at, o.id"
+    }
+
+    static func pageHistorySQL(filter: String) -> String {
+        "SELECT e.order_id, e.from_status, e.to_status, e.at, e.id FROM orders o JOIN order_status_events e ON e.order_id = o.id"
+            + filter + " ORDER BY o.pickup_at, o.id"
     }
 
     /// The list query for a `WHERE` clause made of the constant fragments above. In pickup order,
@@ -107,15 +176,17 @@ enum OrderStore {
     /// The status history of every order in `ids`, in one query.
     static func history(of ids: [Order.ID], in db: Connection) throws -> [Order.ID: [OrderStatusChange]] {
         var history: [Order.ID: [OrderStatusChange]] = [:]
-        try db.forEach(historySQL, [jsonArray(ids)]) { row in
-            let orderID: Order.ID = try row.id(0)
-            let eventID = try row.int64(4)
-            history[orderID, default: []].append(OrderStatusChange(
-                from: try row.optionalString(1).map { try status($0, table: "order_status_events", id: String(eventID)) },
-                to: try status(try row.string(2), table: "order_status_events", id: String(eventID)),
-                at: try row.timestamp(3, table: "order_status_events", id: eventID)))
-        }
+        try db.forEach(historySQL, [jsonArray(ids)]) { row in history[try row.id(0), default: []].append(try statusChange(row)) }
         return history
+    }
+
+    /// A status change from columns order_id, from_status, to_status, at, id.
+    static func statusChange(_ row: Row) throws -> OrderStatusChange {
+        let eventID = try row.int64(4)
+        return OrderStatusChange(
+            from: try row.optionalString(1).map { try status($0, table: "order_status_events", id: String(eventID)) },
+            to: try status(try row.string(2), table: "order_status_events", id: String(eventID)),
+            at: try row.timestamp(3, table: "order_status_events", id: eventID))
     }
 
     /// `["id1","id2"]`: ids are UUID text, so no escaping is needed.

@@ -89,17 +89,15 @@ public enum PickupTime {
 
     /// `2027-10-31T02:30+01:00`: an instant with the zone's offset then.
     public static func withOffset(_ date: Date, in zone: TimeZone) -> String {
-        let offset = zone.secondsFromGMT(for: date)
-        let sign = offset < 0 ? "-" : "+"
-        let minutes = abs(offset) / 60
-        return "\(dayString(date, in: zone))T\(clock(date, in: zone))\(sign)\(digits(minutes / 60, 2)):\(digits(minutes % 60, 2))"
+        "\(dayString(date, in: zone))T\(clock(date, in: zone))" + offsetText(zone.secondsFromGMT(for: date))
     }
 
     /// Whether the local time of `date` also names another instant that day (fall back).
-    static func isAmbiguous(_ date: Date, in zone: TimeZone) -> Bool {
+    /// `offset` is the zone's offset at `date`, when the caller has it already.
+    static func isAmbiguous(_ date: Date, in zone: TimeZone, offset known: Int? = nil) -> Bool {
         // Another offset in force a day either side that maps the same local time to an instant
         // which really has that offset: the clocks pass this local time twice.
-        let offset = zone.secondsFromGMT(for: date)
+        let offset = known ?? zone.secondsFromGMT(for: date)
         for other in Set([zone.secondsFromGMT(for: date.addingTimeInterval(-86_400)), zone.secondsFromGMT(for: date.addingTimeInterval(86_400))])
         where other != offset {
             if zone.secondsFromGMT(for: date.addingTimeInterval(Double(offset - other))) == other { return true }
@@ -134,8 +132,18 @@ public enum PickupTime {
 
     /// `2026-12-01T18:30:00Z`: how pickup times are stored (whole seconds).
     public static func utc(_ date: Date) -> String {
-        let text = Timestamp.string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
-        return String(text.prefix(19)) + "Z"
+        withUTCText(date) { text in String(unsafeUninitializedCapacity: 20) { $0.initialize(fromContentsOf: text) } }
+    }
+
+    /// Calls `body` with ``utc(_:)``'s text (20 ASCII bytes) in a stack buffer, valid only
+    /// inside `body`: for writers that copy it straight into their output.
+    public static func withUTCText<Result>(_ date: Date, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try Timestamp.withText(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))) { text in
+            // `YYYY-MM-DDTHH:MM:SS` of the timestamp, then `Z` where its `.sss` began.
+            let mutable = UnsafeMutableBufferPointer(mutating: text)
+            mutable[19] = UInt8(ascii: "Z")
+            return try body(UnsafeBufferPointer(rebasing: text[0..<20]))
+        }
     }
 
     /// Parses the stored form back.
@@ -146,8 +154,34 @@ public enum PickupTime {
     /// `2026-12-01 19:30` in `timeZone`; a time that happens twice that day (daylight saving
     /// time ends) carries its offset: `2027-10-31 02:30 +01:00`.
     public static func local(_ date: Date, in timeZone: TimeZone) -> String {
-        let text = "\(dayString(date, in: timeZone)) \(clock(date, in: timeZone))"
-        return isAmbiguous(date, in: timeZone) ? text + " " + String(withOffset(date, in: timeZone).suffix(6)) : text
+        // The zone asked once for the offset (order lists format thousands of these).
+        let offset = timeZone.secondsFromGMT(for: date)
+        let local = Int64(date.timeIntervalSince1970.rounded(.down)) + Int64(offset)
+        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        let minutes = (local - days * 86_400) / 60
+        let (year, month, day) = Timestamp.civil(fromDays: days)
+        var text = (0...9999).contains(year)
+            ? String(unsafeUninitializedCapacity: 16) { bytes in
+                func put(_ value: Int64, at offset: Int, digits: Int) {
+                    var value = value
+                    for position in stride(from: offset + digits - 1, through: offset, by: -1) {
+                        bytes[position] = UInt8(truncatingIfNeeded: 48 + value % 10)
+                        value /= 10
+                    }
+                }
+                put(year, at: 0, digits: 4); bytes[4] = 45; put(month, at: 5, digits: 2); bytes[7] = 45; put(day, at: 8, digits: 2)
+                bytes[10] = 32; put(minutes / 60, at: 11, digits: 2); bytes[13] = 58; put(minutes % 60, at: 14, digits: 2)
+                return 16
+            }
+            : "\(dayString(date, in: timeZone)) \(clock(date, in: timeZone))"
+        if isAmbiguous(date, in: timeZone, offset: offset) { text += " " + offsetText(offset) }
+        return text
+    }
+
+    /// `+01:00`, `-05:00`: a UTC offset as ISO 8601 writes it.
+    static func offsetText(_ offset: Int) -> String {
+        let minutes = abs(offset) / 60
+        return (offset < 0 ? "-" : "+") + digits(minutes / 60, 2) + ":" + digits(minutes % 60, 2)
     }
 
     /// `19:30` in `timeZone`.

@@ -42,8 +42,15 @@ public struct Identifier<Entity>: Hashable, Comparable, Sendable, Codable, Lossl
     /// Lowercase UUID text, as stored. Written by hand: Foundation's `uuidString` formats each
     /// byte with `snprintf`, which every bound id would pay for.
     public var description: String {
-        withUnsafeBytes(of: uuid.uuid) { raw in
-            String(unsafeUninitializedCapacity: 36) { text in
+        withText { text in String(unsafeUninitializedCapacity: 36) { $0.initialize(fromContentsOf: text) } }
+    }
+
+    /// Calls `body` with the id's text (lowercase UUID, 36 ASCII bytes) in a stack buffer, valid
+    /// only inside `body`: for writers that copy it straight into their output (lists print
+    /// thousands of ids) without building a `String` for each.
+    public func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { text in
+            withUnsafeBytes(of: uuid.uuid) { raw in
                 var position = 0
                 for (index, byte) in raw.enumerated() {
                     if index == 4 || index == 6 || index == 8 || index == 10 {
@@ -54,8 +61,8 @@ public struct Identifier<Entity>: Hashable, Comparable, Sendable, Codable, Lossl
                     text[position + 1] = Self.hexDigit(byte & 0x0F)
                     position += 2
                 }
-                return 36
             }
+            return try body(UnsafeBufferPointer(text))
         }
     }
 

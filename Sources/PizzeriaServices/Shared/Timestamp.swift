@@ -5,13 +5,18 @@ import Foundation
 public enum Timestamp {
     /// `date` as `YYYY-MM-DDTHH:MM:SS.sssZ`, built by hand (no formatter, no locale).
     public static func string(from date: Date) -> String {
+        withText(date) { text in String(unsafeUninitializedCapacity: 24) { $0.initialize(fromContentsOf: text) } }
+    }
+
+    /// Calls `body` with `date` as `YYYY-MM-DDTHH:MM:SS.sssZ` (24 ASCII bytes) in a stack
+    /// buffer, valid only inside `body`: for writers that copy it straight into their output.
+    public static func withText<Result>(_ date: Date, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let (days, rest) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
         let (day, remainder) = rest < 0 ? (days - 1, rest + 86_400_000) : (days, rest)
         let (year, month, dayOfMonth) = civil(fromDays: day)
         let hour = remainder / 3_600_000, minute = remainder / 60_000 % 60, second = remainder / 1000 % 60, milli = remainder % 1000
-        // Written straight into the string's storage: lists format two timestamps per row.
-        return String(unsafeUninitializedCapacity: 24) { bytes in
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { bytes in
             func put(_ value: Int64, at offset: Int, digits: Int) {
                 var value = value
                 for position in stride(from: offset + digits - 1, through: offset, by: -1) {
@@ -22,7 +27,7 @@ public enum Timestamp {
             put(year, at: 0, digits: 4); bytes[4] = 45; put(month, at: 5, digits: 2); bytes[7] = 45; put(dayOfMonth, at: 8, digits: 2)
             bytes[10] = 84; put(hour, at: 11, digits: 2); bytes[13] = 58; put(minute, at: 14, digits: 2); bytes[16] = 58
             put(second, at: 17, digits: 2); bytes[19] = 46; put(milli, at: 20, digits: 3); bytes[23] = 90
-            return 24
+            return try body(UnsafeBufferPointer(bytes))
         }
     }
 

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 @testable import PizzeriaServices
 
-/// The hand-written decoders of the read paths (ids and timestamps in every row) against the
-/// slow, obviously right ones: Foundation's UUID parser, and the general timestamp parser.
-@Suite("Row decoding: fast parsers agree with the reference ones")
-struct DecodingTests {
+/// The hand-written parsers and formatters of the hot paths (ids and timestamps in every row,
+/// names in every save, local pickup times in every order listed) against the slow, obviously
+/// right ones they replace.
+@Suite("Fast paths: hand-written parsers and formatters agree with the reference ones")
+struct FastPathTests {
     private static func parseID(_ text: String) -> Pizza.ID? {
         var text = text
         return text.withUTF8 { Pizza.ID(utf8: $0) }
@@ -74,6 +75,37 @@ struct DecodingTests {
             #expect(PizzaName.normalize(name) == name.trimmingWhitespace().precomposedStringWithCanonicalMapping, "\(name.debugDescription)")
             let normalized = PizzaName.normalize(name)
             #expect(PizzaName.problems(normalized) == PizzaName.generalProblems(normalized), "\(name.debugDescription)")
+        }
+    }
+
+    @Test("local pickup times are formatted as the reference composition writes them, daylight saving included",
+          arguments: ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata", "UTC", "Pacific/Chatham"])
+    func localTimes(zone identifier: String) throws {
+        let zone = try #require(TimeZone(identifier: identifier))
+        var generator = SystemRandomNumberGenerator()
+        // Random instants over two years, and every quarter hour around this zone's transitions.
+        var instants = (0..<2_000).map { _ in Date(timeIntervalSince1970: Double(Int.random(in: 1_767_225_600...1_830_297_600, using: &generator) / 60 * 60)) }
+        var probe = Date(timeIntervalSince1970: 1_767_225_600)
+        while let transition = zone.nextDaylightSavingTimeTransition(after: probe), transition.timeIntervalSince1970 < 1_830_297_600 {
+            instants += stride(from: -7_200.0, through: 7_200, by: 900).map { transition.addingTimeInterval($0) }
+            probe = transition
+        }
+        for date in instants {
+            let reference = "\(PickupTime.dayString(date, in: zone)) \(PickupTime.clock(date, in: zone))"
+                + (PickupTime.isAmbiguous(date, in: zone) ? " " + String(PickupTime.withOffset(date, in: zone).suffix(6)) : "")
+            #expect(PickupTime.local(date, in: zone) == reference, "\(date)")
+        }
+    }
+
+    @Test("ids and timestamps written into a buffer are their descriptions")
+    func textBuffers() {
+        for _ in 0..<1_000 {
+            let id = Order.ID.random()
+            #expect(id.withText { String(decoding: $0, as: UTF8.self) } == id.uuid.uuidString.lowercased())
+            let date = Date(timeIntervalSince1970: Double.random(in: 0...4_102_444_800))
+            let text = Timestamp.withText(date) { String(decoding: $0, as: UTF8.self) }
+            #expect(text == Timestamp.string(from: date))
+            #expect(Timestamp.date(from: text).map { abs($0.timeIntervalSince(date)) < 0.001 } == true)
         }
     }
 }
