@@ -108,4 +108,17 @@ struct FastPathTests {
             #expect(Timestamp.date(from: text).map { abs($0.timeIntervalSince(date)) < 0.001 } == true)
         }
     }
+
+    @Test("amounts are written as the reference interpolation writes them")
+    func amounts() {
+        var generator = SystemRandomNumberGenerator()
+        let samples: [Int64] = [0, 1, 9, 10, 99, 100, 101, 999, 1_000, 100_000, -1, -100, -12_345, .max, .min]
+            + (0..<2_000).map { _ in Int64.random(in: -10_000_000...10_000_000, using: &generator) }
+        for cents in samples {
+            let magnitude = cents.magnitude, fraction = magnitude % 100
+            let reference = (cents < 0 ? "-" : "") + "\(magnitude / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+            #expect(Money(cents: cents).plain == reference)
+            #expect(Money(cents: cents).formatted == (cents < 0 ? "-€" : "€") + reference.drop { $0 == "-" })
+        }
+    }
 }

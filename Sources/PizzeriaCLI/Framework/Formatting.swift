@@ -3,7 +3,7 @@ import PizzeriaServices
 
 extension Identifier {
     /// The first 8 characters: enough for people to tell ids apart at a glance.
-    var short: String { String(description.prefix(8)) }
+    var short: String { withText { String(decoding: UnsafeBufferPointer(rebasing: $0[0..<8]), as: UTF8.self) } }
 }
 
 extension Date {

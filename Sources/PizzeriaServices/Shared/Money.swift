@@ -25,9 +25,25 @@ public struct Money: Sendable, Hashable, Comparable, Codable, CustomStringConver
     public var plain: String { (cents < 0 ? "-" : "") + plainMagnitude }
 
     private var plainMagnitude: String {
+        // Digits written by hand: lists format two amounts per row.
         let magnitude = cents.magnitude
-        let fraction = magnitude % 100
-        return "\(magnitude / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+        let whole = magnitude / 100, fraction = magnitude % 100
+        var wholeDigits = 1, rest = whole
+        while rest >= 10 {
+            rest /= 10
+            wholeDigits += 1
+        }
+        return String(unsafeUninitializedCapacity: wholeDigits + 3) { text in
+            var value = whole
+            for index in stride(from: wholeDigits - 1, through: 0, by: -1) {
+                text[index] = UInt8(truncatingIfNeeded: 48 + value % 10)
+                value /= 10
+            }
+            text[wholeDigits] = UInt8(ascii: ".")
+            text[wholeDigits + 1] = UInt8(truncatingIfNeeded: 48 + fraction / 10)
+            text[wholeDigits + 2] = UInt8(truncatingIfNeeded: 48 + fraction % 10)
+            return wholeDigits + 3
+        }
     }
 
     /// ``formatted``.
