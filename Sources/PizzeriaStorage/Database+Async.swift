@@ -154,6 +154,8 @@ final class WriteBatcher: @unchecked Sendable {
     private var pending: [any BatchedWrite] = []
     private var running = false
     private let maximumBatch: Int
+    /// How long the writer thread stays for more work once the queue is empty.
+    private static let idleLinger: TimeInterval = 0.005
     private let execute: @Sendable ([any BatchedWrite]) -> Void
 
     init(maximumBatch: Int, execute: @escaping @Sendable ([any BatchedWrite]) -> Void) {
@@ -174,11 +176,14 @@ final class WriteBatcher: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Takes everything queued (up to the batch limit) and runs it; ends when the queue is empty,
-    /// so an idle database holds no thread.
+    /// Takes everything queued (up to the batch limit) and runs it; ends once the queue has
+    /// stayed empty for ``idleLinger``, so an idle database holds no thread.
     private func loop() {
         while true {
             condition.lock()
+            // Callers whose writes just committed usually queue their next one within
+            // microseconds: wait a moment for it rather than end the thread and start another.
+            if pending.isEmpty { _ = condition.wait(until: Date().addingTimeInterval(Self.idleLinger)) }
             guard !pending.isEmpty else {
                 running = false
                 condition.unlock()

@@ -10,6 +10,13 @@
 // --build-only builds the data set as DIR/dataset.sqlite, keeps it and stops (scripts/bench-cli
 // and the scaling runs use it); --reuse takes DIR/dataset.sqlite if it is there (a million-row
 // data set takes minutes to build) and keeps DIR.
+//
+// Diagnostics, for the README's analysis rather than for the table:
+// PIZZERIA_BENCH_SIDE=project|baseline runs one side only (for a profiler);
+// PIZZERIA_BENCH_ORDER=project-first times the project before the baseline in each phase (the
+// ratios must not depend on the order; `sync()` before each side sees to that);
+// PIZZERIA_BENCH_BASELINE_SYNCHRONOUS=OFF|NORMAL|FULL runs the baseline at another `synchronous`
+// whatever the mode, to measure what share of a booking is spent syncing.
 import Foundation
 import PizzeriaServices
 
@@ -141,6 +148,13 @@ func pickupUTC(_ booking: Workload.Booking) -> (String, Int) {
     (PickupTime.utc(pickupDate(booking)), 12 * 60 + booking.slot * 15)
 }
 
+// A PRAGMA value cannot be bound: only the four names SQLite knows are accepted.
+let baselineSynchronous = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_BASELINE_SYNCHRONOUS"]?.uppercased()
+if let value = baselineSynchronous, !["OFF", "NORMAL", "FULL", "EXTRA"].contains(value) {
+    FileHandle.standardError.write(Data("error: PIZZERIA_BENCH_BASELINE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA\n".utf8))
+    exit(64)
+}
+
 for mode in modes {
     progress("mode \(mode): copying the data set")
     let projectPath = directory + "/project-\(mode).sqlite", baselinePath = directory + "/baseline-\(mode).sqlite"
@@ -150,7 +164,7 @@ for mode in modes {
     configuration.durability = mode == "full" ? .durable : .fast
     let project = Project(pizzeria: try Pizzeria.open(path: projectPath, access: .requireCurrent, configuration: configuration),
                           pizzaIDs: dataSet.pizzaIDs, userIDs: dataSet.userIDs)
-    let baseline = try Baseline(path: baselinePath, synchronous: mode == "full" ? "FULL" : "NORMAL",
+    let baseline = try Baseline(path: baselinePath, synchronous: baselineSynchronous ?? (mode == "full" ? "FULL" : "NORMAL"),
                                 pizzaIDs: dataSet.pizzaIDs.map(\.description), userIDs: dataSet.userIDs.map(\.description))
 
     func phase(_ name: String, operations: Int, project: () throws -> Void, baseline: () throws -> Void) throws {
@@ -185,8 +199,10 @@ for mode in modes {
     // The concurrent phase: 8 callers of the async API against one connection, one transaction
     // per booking, at the same durability.
     if let only, !only.contains("place_orders_concurrent") { continue }
-    let baselineSeconds = try seconds { _ = try baseline.placeOrders(concurrentBookings, pickup: pickupUTC) }
-    let projectSeconds = try await seconds { _ = try await project.placeOrdersConcurrently(concurrentBookings, callers: 8, pickup: pickupDate) }
+    let side = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"]
+    let baselineSeconds = side == "project" ? 1 : try seconds { _ = try baseline.placeOrders(concurrentBookings, pickup: pickupUTC) }
+    let projectSeconds = side == "baseline" ? 1
+        : try await seconds { _ = try await project.placeOrdersConcurrently(concurrentBookings, callers: 8, pickup: pickupDate) }
     phases.append(Phase(mode: mode, name: "place_orders_concurrent", operations: concurrentBookings.count,
                         projectSeconds: projectSeconds, baselineSeconds: baselineSeconds))
     let batches = project.pizzeria.database.groupCommitStatistics
@@ -222,7 +238,10 @@ if json {
           + "\(workload.existingOrders) orders in the data set; files in \(directory)")
     print("mode    phase                     operations   project op/s   baseline op/s   ratio")
     for p in phases {
-        print(String(format: "%-7@ %-25@ %10d %14.0f %15.0f %7.2f", p.mode, p.name, p.operations, p.projectPerSecond, p.baselinePerSecond, p.ratio))
+        // Padded by hand: `%-7@` does not pad a Swift string on Linux.
+        func padded(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+        print(padded(p.mode, 8) + padded(p.name, 26)
+              + String(format: "%10d %14.0f %15.0f %7.2f", p.operations, p.projectPerSecond, p.baselinePerSecond, p.ratio))
     }
     print(String(format: "peak resident memory: %.1f MB", peakMegabytes))
 }
