@@ -29,6 +29,15 @@ public protocol DatabaseValueConvertible {
     /// - Throws: ``DatabaseError`` of kind ``DatabaseError/Kind/typeMismatch`` when the stored
     ///   value has another type (a `NULL` included, unless `Self` is an `Optional`).
     init(databaseValue: DatabaseValue) throws
+    /// Calls `body` with the value's text when it binds as text it can write without building
+    /// a `String` (an id formats into a stack buffer); `nil` for every other value, which binds
+    /// through ``databaseValue``. The default is `nil`.
+    func withDatabaseText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result?
+}
+
+extension DatabaseValueConvertible {
+    /// No text form of its own: the value binds through ``databaseValue``.
+    public func withDatabaseText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? { nil }
 }
 
 extension DatabaseValue: DatabaseValueConvertible {

@@ -53,12 +53,23 @@ public struct Row {
     }
 
     // MARK: - Fast typed readers
-    // The stores read thousands of rows per call; these avoid building a `DatabaseValue`.
+    // The stores read thousands of rows per call; these avoid building a `DatabaseValue`, and
+    // read each column through its `sqlite3_value` — one column lookup for the type check and
+    // the read, where `sqlite3_column_type` + `_text` + `_bytes` would repeat it (and its error
+    // bookkeeping) three times. SQLite calls reading an unprotected value this way "not
+    // threadsafe": a connection here is only ever used by the one thread it is lent to.
+
+    /// The column's value object, valid until the statement steps or resets.
+    @inline(__always)
+    private func value(_ index: Int) -> OpaquePointer? {
+        sqlite3_column_value(statement.handle, Int32(index))
+    }
 
     /// An `INTEGER` column. - Throws: on `NULL` or another type.
     public func int64(_ index: Int) throws -> Int64 {
-        try expect(index, SQLITE_INTEGER, "INTEGER")
-        return sqlite3_column_int64(statement.handle, Int32(index))
+        let value = value(index)
+        guard sqlite3_value_type(value) == SQLITE_INTEGER else { throw mismatch(index, expected: "INTEGER") }
+        return sqlite3_value_int64(value)
     }
 
     /// An `INTEGER` column as `Int`. - Throws: on `NULL` or another type.
@@ -66,18 +77,18 @@ public struct Row {
 
     /// A `TEXT` column. - Throws: on `NULL` or another type.
     public func string(_ index: Int) throws -> String {
-        try expect(index, SQLITE_TEXT, "TEXT")
-        return readText(Int32(index))
+        try withUTF8(index) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Calls `body` with the UTF-8 bytes of a `TEXT` column, without building a `String`: for
     /// decoders of fixed formats (ids, timestamps) on hot paths. The bytes are valid only inside
     /// `body`. - Throws: on `NULL` or another type, or what `body` throws.
     public func withUTF8<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {
-        try expect(index, SQLITE_TEXT, "TEXT")
-        let column = Int32(index)
-        guard let bytes = sqlite3_column_text(statement.handle, column) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-        return try body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement.handle, column))))
+        let value = value(index)
+        guard sqlite3_value_type(value) == SQLITE_TEXT else { throw mismatch(index, expected: "TEXT") }
+        // Text first, then its length in those bytes (the order SQLite's documentation asks for).
+        guard let bytes = sqlite3_value_text(value) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value))))
     }
 
     /// A nullable `TEXT` column. - Throws: on another type.
@@ -90,12 +101,8 @@ public struct Row {
         isNull(index) ? nil : try int64(index)
     }
 
-    private func expect(_ index: Int, _ type: Int32, _ name: String) throws {
-        let actual = sqlite3_column_type(statement.handle, Int32(index))
-        guard actual == type else {
-            throw DatabaseError.typeMismatch(
-                "column \(index) (\(columnName(index))): expected \(name), found \(self[index].typeName) in: \(statement.sql)")
-        }
+    private func mismatch(_ index: Int, expected name: String) -> DatabaseError {
+        DatabaseError.typeMismatch("column \(index) (\(columnName(index))): expected \(name), found \(self[index].typeName) in: \(statement.sql)")
     }
 
     private func readText(_ column: Int32) -> String {

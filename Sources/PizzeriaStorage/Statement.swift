@@ -14,6 +14,8 @@ public final class Statement {
     /// Set while a cursor iterates this statement, so a nested query with the same SQL prepares
     /// its own statement instead of resetting this one under the cursor.
     var isBusy = false
+    /// Whether the statement has been bound or stepped since its last ``reset()``.
+    private var needsReset = false
 
     init(connection: Connection, sql: String) throws {
         var statement: OpaquePointer?
@@ -35,13 +37,23 @@ public final class Statement {
     /// - Throws: ``DatabaseError`` when the count does not match or SQLite refuses a value.
     public func bind(_ arguments: [any DatabaseValueConvertible]) throws {
         try connection.checkAccess()
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        if needsReset { reset() }
+        needsReset = true
         guard arguments.count == parameterCount else {
             throw DatabaseError.misuse("statement has \(parameterCount) parameters, \(arguments.count) values given: \(sql)")
         }
         for (offset, argument) in arguments.enumerated() {
-            try bind(argument.databaseValue, at: Int32(offset + 1))
+            let index = Int32(offset + 1)
+            let direct = argument.withDatabaseText { text -> Int32? in
+                guard let start = text.baseAddress else { return nil }
+                return sqlite3_bind_text64(handle, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self),
+                                           UInt64(text.count), pizzeria_sqlite_transient(), UInt8(SQLITE_UTF8))
+            }
+            if let code = direct ?? nil {
+                guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
+            } else {
+                try bind(argument.databaseValue, at: index)
+            }
         }
     }
 
@@ -84,5 +96,6 @@ public final class Statement {
     func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        needsReset = false
     }
 }

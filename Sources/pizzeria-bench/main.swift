@@ -167,20 +167,26 @@ for mode in modes {
     let baseline = try Baseline(path: baselinePath, synchronous: baselineSynchronous ?? (mode == "full" ? "FULL" : "NORMAL"),
                                 pizzaIDs: dataSet.pizzaIDs.map(\.description), userIDs: dataSet.userIDs.map(\.description))
 
-    func phase(_ name: String, operations: Int, project: () throws -> Void, baseline: () throws -> Void) throws {
+    /// Times both sides of a phase. A phase that reads only, so that running it again does the
+    /// same work (`rounds` > 1), runs that many rounds, the side that goes first alternating, and each
+    /// side reports its median round: one slow moment of a shared machine then moves neither.
+    func phase(_ name: String, operations: Int, rounds: Int = 1, project: () throws -> Void, baseline: () throws -> Void) throws {
         if let only, !only.contains(name) { return }
         // PIZZERIA_BENCH_SIDE=project (or baseline) runs one side only, for a profiler.
         let side = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"]
-        var baselineSeconds = 1.0, projectSeconds = 1.0
-        if ProcessInfo.processInfo.environment["PIZZERIA_BENCH_ORDER"] == "project-first" {
-            projectSeconds = side == "baseline" ? 1 : try seconds(project)
-            baselineSeconds = side == "project" ? 1 : try seconds(baseline)
-        } else {
-            baselineSeconds = side == "project" ? 1 : try seconds(baseline)
-            projectSeconds = side == "baseline" ? 1 : try seconds(project)
+        let projectFirst = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_ORDER"] == "project-first"
+        var projectTimes: [Double] = [], baselineTimes: [Double] = []
+        for round in 0..<rounds {
+            let projectGoesFirst = (round % 2 == 1) != projectFirst
+            for runsProject in projectGoesFirst ? [true, false] : [false, true] where side != (runsProject ? "baseline" : "project") {
+                if runsProject { projectTimes.append(try seconds(project)) } else { baselineTimes.append(try seconds(baseline)) }
+            }
         }
+        func median(_ times: [Double]) -> Double { times.isEmpty ? 1 : times.sorted()[times.count / 2] }
+        let projectSeconds = median(projectTimes), baselineSeconds = median(baselineTimes)
         phases.append(Phase(mode: mode, name: name, operations: operations, projectSeconds: projectSeconds, baselineSeconds: baselineSeconds))
-        progress("  \(mode) \(name): ratio \(String(format: "%.2f", projectSeconds / baselineSeconds))")
+        progress("  \(mode) \(name): ratio \(String(format: "%.2f", projectSeconds / baselineSeconds))"
+                 + (rounds > 1 ? " (median of \(rounds) rounds)" : ""))
     }
 
     var refusedProject = 0, refusedBaseline = 0
@@ -189,9 +195,9 @@ for mode in modes {
               baseline: { refusedBaseline = try baseline.placeOrders(bookings, pickup: pickupUTC) })
     try phase("navigate", operations: navigations.count,
               project: { _ = try project.navigate(navigations) }, baseline: { _ = try baseline.navigate(navigations) })
-    try phase("read_paths", operations: readers.count,
+    try phase("read_paths", operations: readers.count, rounds: 3,
               project: { _ = try project.readPaths(readers) }, baseline: { _ = try baseline.readPaths(readers) })
-    try phase("read_menu", operations: workload.menuReads,
+    try phase("read_menu", operations: workload.menuReads, rounds: 3,
               project: { _ = try project.readMenu(workload.menuReads) }, baseline: { _ = try baseline.readMenu(workload.menuReads) })
     try phase("edit_prices", operations: edits.count,
               project: { _ = try project.editPrices(edits) }, baseline: { _ = try baseline.editPrices(edits) })

@@ -91,6 +91,11 @@ extension Identifier: DatabaseValueConvertible {
     /// Bound as lowercase text.
     public var databaseValue: DatabaseValue { .text(description) }
 
+    /// The lowercase text, from a stack buffer: binding an id builds no `String`.
+    public func withDatabaseText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
+        try withText(body)
+    }
+
     /// Reads stored text.
     public init(databaseValue: DatabaseValue) throws {
         guard case .text(let text) = databaseValue, let id = Self(text) else {
