@@ -167,40 +167,44 @@ for mode in modes {
     let baseline = try Baseline(path: baselinePath, synchronous: baselineSynchronous ?? (mode == "full" ? "FULL" : "NORMAL"),
                                 pizzaIDs: dataSet.pizzaIDs.map(\.description), userIDs: dataSet.userIDs.map(\.description))
 
-    /// Times both sides of a phase. A phase that reads only, so that running it again does the
-    /// same work (`rounds` > 1), runs that many rounds, the side that goes first alternating, and each
-    /// side reports its median round: one slow moment of a shared machine then moves neither.
-    func phase(_ name: String, operations: Int, rounds: Int = 1, project: () throws -> Void, baseline: () throws -> Void) throws {
+    /// Times both sides of a phase, interleaved: the operations run in `chunks` consecutive
+    /// slices, each slice on one side then the other (the side that goes first alternating), and
+    /// each side's time is the sum of its slices. Both sides then meet the same moments of a
+    /// shared, noisy machine (a neighbour's burst, the device's flush) instead of one side
+    /// getting them all. Each side still runs the whole phase, in order, on its own file.
+    func phase(_ name: String, operations: Int, chunks: Int = 10,
+               project: (Range<Int>) throws -> Void, baseline: (Range<Int>) throws -> Void) throws {
         if let only, !only.contains(name) { return }
         // PIZZERIA_BENCH_SIDE=project (or baseline) runs one side only, for a profiler.
         let side = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"]
         let projectFirst = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_ORDER"] == "project-first"
-        var projectTimes: [Double] = [], baselineTimes: [Double] = []
-        for round in 0..<rounds {
-            let projectGoesFirst = (round % 2 == 1) != projectFirst
+        var projectSeconds = 0.0, baselineSeconds = 0.0
+        let slices = max(1, min(chunks, operations))
+        for slice in 0..<slices {
+            let range = (slice * operations / slices)..<((slice + 1) * operations / slices)
+            let projectGoesFirst = (slice % 2 == 1) != projectFirst
             for runsProject in projectGoesFirst ? [true, false] : [false, true] where side != (runsProject ? "baseline" : "project") {
-                if runsProject { projectTimes.append(try seconds(project)) } else { baselineTimes.append(try seconds(baseline)) }
+                if runsProject { projectSeconds += try seconds { try project(range) } } else { baselineSeconds += try seconds { try baseline(range) } }
             }
         }
-        func median(_ times: [Double]) -> Double { times.isEmpty ? 1 : times.sorted()[times.count / 2] }
-        let projectSeconds = median(projectTimes), baselineSeconds = median(baselineTimes)
+        if side == "baseline" { projectSeconds = 1 }
+        if side == "project" { baselineSeconds = 1 }
         phases.append(Phase(mode: mode, name: name, operations: operations, projectSeconds: projectSeconds, baselineSeconds: baselineSeconds))
-        progress("  \(mode) \(name): ratio \(String(format: "%.2f", projectSeconds / baselineSeconds))"
-                 + (rounds > 1 ? " (median of \(rounds) rounds)" : ""))
+        progress("  \(mode) \(name): ratio \(String(format: "%.2f", projectSeconds / baselineSeconds))")
     }
 
     var refusedProject = 0, refusedBaseline = 0
     try phase("place_orders", operations: bookings.count,
-              project: { refusedProject = try project.placeOrders(bookings, pickup: pickupDate) },
-              baseline: { refusedBaseline = try baseline.placeOrders(bookings, pickup: pickupUTC) })
+              project: { refusedProject += try project.placeOrders(Array(bookings[$0]), pickup: pickupDate) },
+              baseline: { refusedBaseline += try baseline.placeOrders(Array(bookings[$0]), pickup: pickupUTC) })
     try phase("navigate", operations: navigations.count,
-              project: { _ = try project.navigate(navigations) }, baseline: { _ = try baseline.navigate(navigations) })
-    try phase("read_paths", operations: readers.count, rounds: 3,
-              project: { _ = try project.readPaths(readers) }, baseline: { _ = try baseline.readPaths(readers) })
-    try phase("read_menu", operations: workload.menuReads, rounds: 3,
-              project: { _ = try project.readMenu(workload.menuReads) }, baseline: { _ = try baseline.readMenu(workload.menuReads) })
+              project: { _ = try project.navigate(Array(navigations[$0])) }, baseline: { _ = try baseline.navigate(Array(navigations[$0])) })
+    try phase("read_paths", operations: readers.count,
+              project: { _ = try project.readPaths(Array(readers[$0])) }, baseline: { _ = try baseline.readPaths(Array(readers[$0])) })
+    try phase("read_menu", operations: workload.menuReads,
+              project: { _ = try project.readMenu($0.count) }, baseline: { _ = try baseline.readMenu($0.count) })
     try phase("edit_prices", operations: edits.count,
-              project: { _ = try project.editPrices(edits) }, baseline: { _ = try baseline.editPrices(edits) })
+              project: { _ = try project.editPrices(Array(edits[$0])) }, baseline: { _ = try baseline.editPrices(Array(edits[$0])) })
 
     // The concurrent phase: 8 callers of the async API against one connection, one transaction
     // per booking, at the same durability.

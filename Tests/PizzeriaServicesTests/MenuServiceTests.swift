@@ -13,7 +13,7 @@ struct MenuServiceTests {
         (PizzaStore.sameNameSQL, 1, "pizzas_name_key"),
         (PizzaStore.priceEditSQL, 4, "sqlite_autoindex_pizzas_1 (id=?)"),
         (NavigationStore.pathSQL, 1, "PRIMARY KEY"),
-        (NavigationStore.handleAndPathSQL, 1, "PRIMARY KEY"),
+        (NavigationStore.routerStateSQL, 1, "PRIMARY KEY"),
     ])
     func queryPlans(sql: String, parameters: Int, index: String) throws {
         let fixture = try Fixture()

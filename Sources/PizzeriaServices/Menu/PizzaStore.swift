@@ -78,10 +78,12 @@ enum PizzaStore {
     static func update(id: Pizza.ID, version: Int, name: String, price: Money, in db: Connection) throws -> Pizza? {
         // Most edits change only the price. Naming the name columns in SET would make SQLite
         // rewrite the name indexes and run the name triggers even when the value is unchanged,
-        // so a statement that leaves them out is tried first; it matches only when the stored
-        // name is exactly the one saved. An edit that changes nothing keeps its version (as the
-        // trigger would): no history row.
-        if let saved = try db.fetchOne(priceEditSQL, [price.cents, id, version, name], decode) {
+        // so a statement that sets the price alone is tried first; it matches only when the
+        // stored name is exactly the one saved. The schema's trigger bumps the version, stamps
+        // updated_at and records the history — only when the price really changed, so an edit
+        // that changes nothing keeps its version. RETURNING would show the row before the
+        // trigger's changes, so the saved row is read back by its primary key (cached pages).
+        if try db.run(priceEditSQL, [price.cents, id, version, name]) == 1, let saved = try pizza(id: id, in: db) {
             return saved
         }
         return try uniqueName(name, in: db) {
@@ -95,11 +97,7 @@ enum PizzaStore {
         }
     }
 
-    static let priceEditSQL = """
-        UPDATE pizzas SET price_cents = ?1, version = version + (price_cents IS NOT ?1),
-               updated_at = CASE WHEN price_cents IS NOT ?1 THEN strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE updated_at END
-        WHERE id = ?2 AND version = ?3 AND name = ?4 RETURNING
-        """ + " " + columns
+    static let priceEditSQL = "UPDATE pizzas SET price_cents = ?1 WHERE id = ?2 AND version = ?3 AND name = ?4"
 
     /// Runs `write`; a violation of the unique name key becomes ``MenuError/duplicateName(name:existing:)``
     /// naming the pizza that has the name (looked up only then: the index did the checking).

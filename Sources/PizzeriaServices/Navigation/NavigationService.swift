@@ -199,7 +199,8 @@ public final class NavigationService: Sendable {
     func change(_ user: User.ID, action: NavigationAction, detail: String? = nil,
                 _ body: (Connection, [NavigationElement]) throws -> (stack: [NavigationElement], involved: [NavigationElement])) throws -> NavigationState {
         try database.write { db in
-            guard let (handle, old) = try NavigationStore.handleAndPath(of: user, in: db) else {
+            // The sheet is read with the stack: no operation here changes it.
+            guard let (handle, old, sheet) = try NavigationStore.routerState(of: user, in: db) else {
                 throw UserError.notFound(user.description)
             }
             let (new, involved) = try body(db, old)
@@ -210,9 +211,8 @@ public final class NavigationService: Sendable {
             try NavigationStore.push(Array(new.dropFirst(common)), userID: user, above: common, in: db)
             try NavigationStore.appendEvent(userID: user, action: action, routes: involved, depthAfter: new.count,
                                             topBefore: old.last, detail: detail, in: db)
-            // Everything but the sheet is known already: the new stack, and the old top as "previous".
-            return NavigationState(userID: user, handle: handle, path: new, previous: old.last,
-                                   sheet: try NavigationStore.sheet(userID: user, in: db))
+            // Everything is known already: the new stack, the old top as "previous", the sheet.
+            return NavigationState(userID: user, handle: handle, path: new, previous: old.last, sheet: sheet)
         }
     }
 

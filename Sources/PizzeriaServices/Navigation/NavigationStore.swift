@@ -26,12 +26,13 @@ enum NavigationStore {
         try db.fetchAll(stackSQL, [userID]) { try element($0) }.compactMap { $0 }
     }
 
-    /// A user's stack with the user's handle, in one statement (the user's row joined to the
-    /// stack): no row when the user does not exist, one row of NULLs on the menu. What every
-    /// router operation starts from.
-    static let handleAndPathSQL = """
-        SELECT s.kind, s.pizza_id, s.order_id, s.opaque_type, s.opaque_json, u.handle
-        FROM users u LEFT JOIN navigation_stack s ON s.user_id = u.id
+    /// A user's stack with the user's handle and open sheet, in one statement (the user's row
+    /// joined to the sheet and the stack): no row when the user does not exist, one row of
+    /// NULL stack columns on the menu. What every router operation starts from and returns.
+    static let routerStateSQL = """
+        SELECT s.kind, s.pizza_id, s.order_id, s.opaque_type, s.opaque_json, u.handle,
+               h.kind, h.pizza_id, h.base_version, h.draft_name, h.draft_price_cents, h.opened_at, h.updated_at
+        FROM users u LEFT JOIN navigation_sheets h ON h.user_id = u.id LEFT JOIN navigation_stack s ON s.user_id = u.id
         WHERE u.id = ? ORDER BY s.depth
         """
 
@@ -54,14 +55,14 @@ enum NavigationStore {
         return found ? path : nil
     }
 
-    static func handleAndPath(of user: User.ID, in db: Connection) throws -> (handle: String, path: [NavigationElement])? {
-        var handle: String?
+    static func routerState(of user: User.ID, in db: Connection) throws -> (handle: String, path: [NavigationElement], sheet: Sheet?)? {
+        var state: (handle: String, sheet: Sheet?)?
         var path: [NavigationElement] = []
-        try db.forEach(handleAndPathSQL, [user]) { row in
-            if handle == nil { handle = try row.string(5) }
+        try db.forEach(routerStateSQL, [user]) { row in
+            if state == nil { state = (try row.string(5), try row.isNull(6) ? nil : sheet(row, from: 6, userID: user)) }
             if let element = try element(row) { path.append(element) }
         }
-        return handle.map { ($0, path) }
+        return state.map { ($0.handle, path, $0.sheet) }
     }
 
     /// The element of a stack row (columns kind, pizza_id, order_id, opaque_type, opaque_json);
@@ -175,13 +176,17 @@ enum NavigationStore {
         try db.fetchOne("""
             SELECT kind, pizza_id, base_version, draft_name, draft_price_cents, opened_at, updated_at
             FROM navigation_sheets WHERE user_id = ?
-            """, [userID]) { row in
-            let mode: PizzaDraft.Mode = try row.string(0) == "edit_pizza"
-                ? .edit(pizzaID: try row.id(1), baseVersion: try row.int(2)) : .add
-            return Sheet(draft: PizzaDraft(mode: mode, name: try row.string(3), price: Money(cents: try row.int64(4))),
-                         openedAt: try row.timestamp(5, table: "navigation_sheets", id: userID),
-                         updatedAt: try row.timestamp(6, table: "navigation_sheets", id: userID))
-        }
+            """, [userID]) { try sheet($0, from: 0, userID: userID) }
+    }
+
+    /// A sheet from seven columns starting at `first`: kind, pizza_id, base_version, draft_name,
+    /// draft_price_cents, opened_at, updated_at.
+    static func sheet(_ row: Row, from first: Int, userID: User.ID) throws -> Sheet {
+        let mode: PizzaDraft.Mode = try row.string(first) == "edit_pizza"
+            ? .edit(pizzaID: try row.id(first + 1), baseVersion: try row.int(first + 2)) : .add
+        return Sheet(draft: PizzaDraft(mode: mode, name: try row.string(first + 3), price: Money(cents: try row.int64(first + 4))),
+                     openedAt: try row.timestamp(first + 5, table: "navigation_sheets", id: userID),
+                     updatedAt: try row.timestamp(first + 6, table: "navigation_sheets", id: userID))
     }
 
     static func openSheet(_ draft: PizzaDraft, userID: User.ID, in db: Connection) throws {
