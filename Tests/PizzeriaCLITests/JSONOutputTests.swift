@@ -155,4 +155,11 @@ struct JSONOutputTests {
         let lines = kept.split(separator: "\n" as Character)
         #expect(lines.count == 5 && Set(lines.map(\.count)).count == 1, "\(kept)")
     }
+
+    @Test("table widths count characters: ASCII, Latin, currency signs, combining marks, emoji", arguments: [
+        "Margherita", "Café", "Cafe\u{0301}", "€12.50", "-€0.01", "Crème brûlée", "🍕 Spicy", "👩‍🍳 Chef's", "Ærø ½", "₿ 1.00",
+    ])
+    func tableWidths(cell: String) {
+        #expect(Table.width(of: cell) == cell.count)
+    }
 }

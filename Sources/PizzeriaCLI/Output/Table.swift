@@ -22,7 +22,13 @@ struct Table {
     /// The columns a cell takes: its characters (grapheme clusters), counted byte by byte when it
     /// is ASCII — as nearly every cell is, and counting graphemes was most of a long table's cost.
     static func width(of cell: String) -> Int {
-        cell.utf8.allSatisfy { $0 < 0x80 } ? cell.utf8.count : cell.count
+        if cell.utf8.allSatisfy({ $0 < 0x80 }) { return cell.utf8.count }
+        // Latin letters and the currency signs (every price has a €) are each a character of
+        // their own: counted as scalars. Anything else may combine, so graphemes are counted.
+        if cell.unicodeScalars.allSatisfy({ $0.value < 0x300 || (0x20A0...0x20CF).contains($0.value) }) {
+            return cell.unicodeScalars.count
+        }
+        return cell.count
     }
 
     /// One row padded to `widths`, newline-terminated (the last column is not padded).
@@ -37,7 +43,7 @@ struct Table {
         for (column, cell) in cells.enumerated() {
             if column > 0 { bytes.append("  " as StaticString) }
             let pad = max(0, (column < widths.count ? widths[column] : 0) - Self.width(of: cell))
-            if rightAligned.contains(column) {
+            if !rightAligned.isEmpty, rightAligned.contains(column) {
                 bytes.append(repeating: UInt8(ascii: " "), count: pad)
                 bytes.append(cell)
             } else {

@@ -137,6 +137,7 @@ public enum PickupTime {
 
     /// Calls `body` with ``utc(_:)``'s text (20 ASCII bytes) in a stack buffer, valid only
     /// inside `body`: for writers that copy it straight into their output.
+    @inlinable  // specialised in the caller's module, like Timestamp.withText
     public static func withUTCText<Result>(_ date: Date, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         try Timestamp.withText(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))) { text in
             // `YYYY-MM-DDTHH:MM:SS` of the timestamp, then `Z` where its `.sss` began.

@@ -48,6 +48,7 @@ public struct Identifier<Entity>: Hashable, Comparable, Sendable, Codable, Lossl
     /// Calls `body` with the id's text (lowercase UUID, 36 ASCII bytes) in a stack buffer, valid
     /// only inside `body`: for writers that copy it straight into their output (lists print
     /// thousands of ids) without building a `String` for each.
+    @inlinable  // specialised in the caller's module: lists call it for every id they print
     public func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { text in
             withUnsafeBytes(of: uuid.uuid) { raw in
@@ -66,7 +67,8 @@ public struct Identifier<Entity>: Hashable, Comparable, Sendable, Codable, Lossl
         }
     }
 
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 48 + nibble : 87 + nibble }
+    @usableFromInline
+    static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 48 + nibble : 87 + nibble }
 
     /// Ordered as their text is (as the database orders them).
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.description < rhs.description }

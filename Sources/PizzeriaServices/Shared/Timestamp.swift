@@ -10,6 +10,7 @@ public enum Timestamp {
 
     /// Calls `body` with `date` as `YYYY-MM-DDTHH:MM:SS.sssZ` (24 ASCII bytes) in a stack
     /// buffer, valid only inside `body`: for writers that copy it straight into their output.
+    @inlinable  // specialised in the caller's module: lists call it for every timestamp they print
     public static func withText<Result>(_ date: Date, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let (days, rest) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
@@ -131,6 +132,7 @@ public enum Timestamp {
     }
 
     /// The proleptic Gregorian date of a day number (days since 1970-01-01).
+    @usableFromInline
     static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
