@@ -102,32 +102,43 @@ struct ListOutput {
     func table<Item>(_ table: Table, cells: @escaping (Item) -> [String], keepingAtMost limit: Int = tableBuffer,
                      _ read: (_ each: (Item) throws -> Void) throws -> Void) throws -> Bool {
         var widths = table.headers.map(Table.width(of:))
-        var rows = 0, kept: [[String]] = [], keptBytes = 0, overflowed = false
+        // Kept rows: their cells one after another with their widths, and each row's length.
+        var kept: [(text: String, width: Int)] = [], keptLengths: [Int] = [], keptBytes = 0, overflowed = false
+        var rows = 0
         try read { item in
             rows += 1
             let row = cells(item)
-            for (column, cell) in row.enumerated() where column < widths.count { widths[column] = max(widths[column], Table.width(of: cell)) }
+            for (column, cell) in row.enumerated() {
+                let width = Table.width(of: cell)
+                if column < widths.count { widths[column] = max(widths[column], width) }
+                if !overflowed {
+                    kept.append((cell, width))
+                    keptBytes += cell.utf8.count
+                }
+            }
             guard !overflowed else { return }
-            keptBytes += row.reduce(0) { $0 + $1.utf8.count }
+            keptLengths.append(row.count)
             if keptBytes > limit {
                 overflowed = true
                 kept = []
-            } else {
-                kept.append(row)
+                keptLengths = []
             }
         }
         guard rows > 0 else { return false }
         let bytes = OutputBuffer(capacity: Self.chunk + Self.chunk / 4)
+        let right = table.rightAlignment(widths.count)
         table.append(table.headers, widths: widths, to: bytes)
         do {
             if overflowed {
                 try read { item in
-                    table.append(cells(item), widths: widths, to: bytes)
+                    table.append(cells(item).map { ($0, Table.width(of: $0)) }, widths: widths, rightAligned: right, to: bytes)
                     try flush(bytes)
                 }
             } else {
-                for row in kept {
-                    table.append(row, widths: widths, to: bytes)
+                var start = 0
+                for length in keptLengths {
+                    table.append(kept[start..<start + length], widths: widths, rightAligned: right, to: bytes)
+                    start += length
                     try flush(bytes)
                 }
             }

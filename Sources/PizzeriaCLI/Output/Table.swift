@@ -40,14 +40,23 @@ struct Table {
 
     /// ``line(_:widths:)`` written into `bytes`.
     func append(_ cells: [String], widths: [Int], to bytes: OutputBuffer) {
+        append(cells.map { (text: $0, width: Self.width(of: $0)) }, widths: widths, rightAligned: rightAlignment(cells.count), to: bytes)
+    }
+
+    /// Which of `count` columns align right, as flags (looked up per cell by index, not hashed).
+    func rightAlignment(_ count: Int) -> [Bool] { (0..<count).map { rightAligned.contains($0) } }
+
+    /// One row of cells whose widths are known, padded to `widths`.
+    func append<Cells: Collection>(_ cells: Cells, widths: [Int], rightAligned right: [Bool], to bytes: OutputBuffer)
+    where Cells.Element == (text: String, width: Int) {
         for (column, cell) in cells.enumerated() {
             if column > 0 { bytes.append("  " as StaticString) }
-            let pad = max(0, (column < widths.count ? widths[column] : 0) - Self.width(of: cell))
-            if !rightAligned.isEmpty, rightAligned.contains(column) {
+            let pad = max(0, (column < widths.count ? widths[column] : 0) - cell.width)
+            if column < right.count, right[column] {
                 bytes.append(repeating: UInt8(ascii: " "), count: pad)
-                bytes.append(cell)
+                bytes.append(cell.text)
             } else {
-                bytes.append(cell)
+                bytes.append(cell.text)
                 if column < cells.count - 1 { bytes.append(repeating: UInt8(ascii: " "), count: pad) }
             }
         }
