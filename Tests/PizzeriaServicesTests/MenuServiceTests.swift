@@ -14,6 +14,7 @@ struct MenuServiceTests {
         (PizzaStore.priceEditSQL, 4, "sqlite_autoindex_pizzas_1 (id=?)"),
         (NavigationStore.pathSQL, 1, "PRIMARY KEY"),
         (NavigationStore.routerStateSQL, 1, "PRIMARY KEY"),
+        (NavigationStore.stateSQL, 1, "navigation_events_stack_changes"),
     ])
     func queryPlans(sql: String, parameters: Int, index: String) throws {
         let fixture = try Fixture()

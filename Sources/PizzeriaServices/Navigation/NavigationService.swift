@@ -28,7 +28,10 @@ public final class NavigationService: Sendable {
     /// The user's stack, previous route and sheet.
     /// - Throws: ``UserError/notFound(_:)``.
     public func state(of user: User.ID) throws -> NavigationState {
-        try database.read { db in try Self.state(of: try UserStore.required(user, in: db), in: db) }
+        try database.readStatement { db in
+            guard let state = try NavigationStore.state(of: user, in: db) else { throw UserError.notFound(user.description) }
+            return state
+        }
     }
 
     /// The user's stack alone, bottom first: what the app needs to restore its

@@ -56,13 +56,48 @@ enum NavigationStore {
     }
 
     static func routerState(of user: User.ID, in db: Connection) throws -> (handle: String, path: [NavigationElement], sheet: Sheet?)? {
-        var state: (handle: String, sheet: Sheet?)?
+        try state(user, sql: routerStateSQL, in: db).map { ($0.handle, $0.path, $0.sheet) }
+    }
+
+    /// ``routerStateSQL`` with the previous route (the latest stack change's `top_before`, and
+    /// that event's id) as two more columns: a user's whole state in one statement, so one
+    /// snapshot and no reader connection of its own.
+    static let stateSQL = """
+        SELECT s.kind, s.pizza_id, s.order_id, s.opaque_type, s.opaque_json, u.handle,
+               h.kind, h.pizza_id, h.base_version, h.draft_name, h.draft_price_cents, h.opened_at, h.updated_at,
+               (SELECT top_before FROM navigation_events WHERE user_id = u.id
+                  AND action NOT IN ('sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss') ORDER BY id DESC LIMIT 1),
+               (SELECT id FROM navigation_events WHERE user_id = u.id
+                  AND action NOT IN ('sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss') ORDER BY id DESC LIMIT 1)
+        FROM users u LEFT JOIN navigation_sheets h ON h.user_id = u.id LEFT JOIN navigation_stack s ON s.user_id = u.id
+        WHERE u.id = ? ORDER BY s.depth
+        """
+
+    /// A user's state (handle, stack, sheet, previous route) in one statement, or `nil` when the
+    /// user does not exist.
+    static func state(of user: User.ID, in db: Connection) throws -> NavigationState? {
+        try state(user, sql: stateSQL, in: db).map {
+            NavigationState(userID: user, handle: $0.handle, path: $0.path, previous: $0.previous, sheet: $0.sheet)
+        }
+    }
+
+    /// Reads a state statement: stack columns 0–4, handle 5, sheet 6–12, previous 13–14 (if any).
+    private static func state(_ user: User.ID, sql: String, in db: Connection) throws
+        -> (handle: String, path: [NavigationElement], sheet: Sheet?, previous: NavigationElement?)? {
+        var state: (handle: String, sheet: Sheet?, previous: NavigationElement?)?
         var path: [NavigationElement] = []
-        try db.forEach(routerStateSQL, [user]) { row in
-            if state == nil { state = (try row.string(5), try row.isNull(6) ? nil : sheet(row, from: 6, userID: user)) }
+        try db.forEach(sql, [user]) { row in
+            if state == nil {
+                var previous: NavigationElement?
+                if row.count > 13, let text = try row.optionalString(13) {
+                    let eventID = try row.int64(14)
+                    previous = try readable(table: "navigation_events", id: eventID, column: "top_before") { try RouteJSON.decodeElement(text) }
+                }
+                state = (try row.string(5), try row.isNull(6) ? nil : sheet(row, from: 6, userID: user), previous)
+            }
             if let element = try element(row) { path.append(element) }
         }
-        return state.map { ($0.handle, path, $0.sheet) }
+        return state.map { ($0.handle, path, $0.sheet, $0.previous) }
     }
 
     /// The element of a stack row (columns kind, pizza_id, order_id, opaque_type, opaque_json);
