@@ -211,7 +211,14 @@ public final class Connection {
     /// Calls `body` for each row, without collecting them.
     public func forEach(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
                         _ body: (Row) throws -> Void) throws {
-        // A cursor's work without allocating one: these are the hot paths.
+        try withBound(sql, arguments) { statement in
+            while try statement.step() { try body(Row(statement: statement)) }
+        }
+    }
+
+    /// Runs `body` with the statement for `sql`, bound and marked busy, and resets it after: a
+    /// cursor's work without allocating one (these are the hot paths).
+    private func withBound<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible], _ body: (Statement) throws -> T) throws -> T {
         let statement = try statement(sql)
         try statement.bind(arguments)
         statement.isBusy = true
@@ -219,7 +226,7 @@ public final class Connection {
             statement.reset()
             statement.isBusy = false
         }
-        while try statement.step() { try body(Row(statement: statement)) }
+        return try body(statement)
     }
 
     /// Maps every row with `transform` and returns the results.
@@ -233,15 +240,10 @@ public final class Connection {
     /// Maps the first row with `transform`, or returns `nil` when there is none.
     public func fetchOne<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
                             _ transform: (Row) throws -> T) throws -> T? {
-        let statement = try statement(sql)
-        try statement.bind(arguments)
-        statement.isBusy = true
-        defer {
-            statement.reset()
-            statement.isBusy = false
+        try withBound(sql, arguments) { statement in
+            guard try statement.step() else { return nil }
+            return try transform(Row(statement: statement))
         }
-        guard try statement.step() else { return nil }
-        return try transform(Row(statement: statement))
     }
 
     /// Rows changed by the most recent `INSERT`, `UPDATE` or `DELETE`.

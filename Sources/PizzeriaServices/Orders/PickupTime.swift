@@ -163,15 +163,7 @@ public enum PickupTime {
         let (year, month, day) = Timestamp.civil(fromDays: days)
         var text = (0...9999).contains(year)
             ? String(unsafeUninitializedCapacity: 16) { bytes in
-                func put(_ value: Int64, at offset: Int, digits: Int) {
-                    var value = value
-                    for position in stride(from: offset + digits - 1, through: offset, by: -1) {
-                        bytes[position] = UInt8(truncatingIfNeeded: 48 + value % 10)
-                        value /= 10
-                    }
-                }
-                put(year, at: 0, digits: 4); bytes[4] = 45; put(month, at: 5, digits: 2); bytes[7] = 45; put(day, at: 8, digits: 2)
-                bytes[10] = 32; put(minutes / 60, at: 11, digits: 2); bytes[13] = 58; put(minutes % 60, at: 14, digits: 2)
+                Timestamp.writeDateAndMinute(year, month, day, minutes / 60, minutes % 60, separator: UInt8(ascii: " "), into: bytes)
                 return 16
             }
             : "\(dayString(date, in: timeZone)) \(clock(date, in: timeZone))"

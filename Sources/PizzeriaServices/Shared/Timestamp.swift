@@ -18,17 +18,39 @@ public enum Timestamp {
         let (year, month, dayOfMonth) = civil(fromDays: day)
         let hour = remainder / 3_600_000, minute = remainder / 60_000 % 60, second = remainder / 1000 % 60, milli = remainder % 1000
         return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { bytes in
-            func put(_ value: Int64, at offset: Int, digits: Int) {
-                var value = value
-                for position in stride(from: offset + digits - 1, through: offset, by: -1) {
-                    bytes[position] = UInt8(truncatingIfNeeded: 48 + value % 10)
-                    value /= 10
-                }
-            }
-            put(year, at: 0, digits: 4); bytes[4] = 45; put(month, at: 5, digits: 2); bytes[7] = 45; put(dayOfMonth, at: 8, digits: 2)
-            bytes[10] = 84; put(hour, at: 11, digits: 2); bytes[13] = 58; put(minute, at: 14, digits: 2); bytes[16] = 58
-            put(second, at: 17, digits: 2); bytes[19] = 46; put(milli, at: 20, digits: 3); bytes[23] = 90
+            writeDateAndMinute(year, month, dayOfMonth, hour, minute, separator: UInt8(ascii: "T"), into: bytes)
+            bytes[16] = UInt8(ascii: ":")
+            putDigits(second, count: 2, at: 17, in: bytes)
+            bytes[19] = UInt8(ascii: ".")
+            putDigits(milli, count: 3, at: 20, in: bytes)
+            bytes[23] = UInt8(ascii: "Z")
             return try body(UnsafeBufferPointer(bytes))
+        }
+    }
+
+    /// Writes `YYYY-MM-DD?HH:MM` (16 bytes; `?` is `separator`) at the start of `bytes`: the
+    /// part stored timestamps and local pickup times share. The year must be 0…9999.
+    @usableFromInline
+    static func writeDateAndMinute(_ year: Int64, _ month: Int64, _ day: Int64, _ hour: Int64, _ minute: Int64,
+                                   separator: UInt8, into bytes: UnsafeMutableBufferPointer<UInt8>) {
+        putDigits(year, count: 4, at: 0, in: bytes)
+        bytes[4] = UInt8(ascii: "-")
+        putDigits(month, count: 2, at: 5, in: bytes)
+        bytes[7] = UInt8(ascii: "-")
+        putDigits(day, count: 2, at: 8, in: bytes)
+        bytes[10] = separator
+        putDigits(hour, count: 2, at: 11, in: bytes)
+        bytes[13] = UInt8(ascii: ":")
+        putDigits(minute, count: 2, at: 14, in: bytes)
+    }
+
+    /// `value` as `count` decimal digits (zero-padded, the lowest kept) at `offset`.
+    @usableFromInline
+    static func putDigits(_ value: Int64, count: Int, at offset: Int, in bytes: UnsafeMutableBufferPointer<UInt8>) {
+        var value = value
+        for position in stride(from: offset + count - 1, through: offset, by: -1) {
+            bytes[position] = UInt8(truncatingIfNeeded: 48 + value % 10)
+            value /= 10
         }
     }
 
