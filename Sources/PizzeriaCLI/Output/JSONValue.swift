@@ -73,7 +73,7 @@ struct JSONTextWriter {
     mutating func key(_ key: String) {
         nextMember()
         writeString(key)
-        if pretty { bytes.append(" : " as StaticString) } else { bytes.append(UInt8(ascii: ":")) }
+        keyValueSeparator()
     }
 
     /// A key known at compile time (plain ASCII, nothing to escape): copied, not scanned.
@@ -82,6 +82,11 @@ struct JSONTextWriter {
         bytes.append(UInt8(ascii: "\""))
         bytes.append(key)
         bytes.append(UInt8(ascii: "\""))
+        keyValueSeparator()
+    }
+
+    /// `" : "` pretty, `":"` compact: between a key and its value.
+    private mutating func keyValueSeparator() {
         if pretty { bytes.append(" : " as StaticString) } else { bytes.append(UInt8(ascii: ":")) }
     }
 
@@ -180,7 +185,7 @@ struct JSONTextWriter {
                 let member = members[position]
                 separator(first: index == 0, depth: depth + 1)
                 writeString(member.key)
-                if pretty { bytes.append(" : " as StaticString) } else { bytes.append(UInt8(ascii: ":")) }
+                keyValueSeparator()
                 write(member.value, depth: depth + 1)
             }
             close(UInt8(ascii: "}"), empty: members.isEmpty, depth: depth)
