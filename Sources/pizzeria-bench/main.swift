@@ -167,6 +167,8 @@ for mode in modes {
     let baseline = try Baseline(path: baselinePath, synchronous: baselineSynchronous ?? (mode == "full" ? "FULL" : "NORMAL"),
                                 pizzaIDs: dataSet.pizzaIDs.map(\.description), userIDs: dataSet.userIDs.map(\.description))
 
+    let projectDatabase = project.pizzeria.database
+
     /// Times both sides of a phase, interleaved: the operations run in `chunks` consecutive
     /// slices, each slice on one side then the other (the side that goes first alternating), and
     /// each side's time is the sum of its slices. Both sides then meet the same moments of a
@@ -191,6 +193,10 @@ for mode in modes {
         if side == "project" { baselineSeconds = 1 }
         phases.append(Phase(mode: mode, name: name, operations: operations, projectSeconds: projectSeconds, baselineSeconds: baselineSeconds))
         progress("  \(mode) \(name): ratio \(String(format: "%.2f", projectSeconds / baselineSeconds))")
+        // Diagnostics for a phase that grows unexpectedly: how the project's checkpoints fared.
+        let checkpoints = projectDatabase.checkpointStatistics
+        progress("    project checkpoints so far: \(checkpoints.attempts) attempted, \(checkpoints.completed) completed, "
+                 + "\(checkpoints.blockedByReaders) blocked by readers, \(checkpoints.skipped) skipped, \(checkpoints.failed) failed")
     }
 
     var refusedProject = 0, refusedBaseline = 0
