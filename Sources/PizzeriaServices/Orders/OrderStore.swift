@@ -89,42 +89,36 @@ enum OrderStore {
     /// same index as the page, so rows arrive in the page's order and are matched to their order
     /// by walking both together (no id list to build and parse, no dictionary).
     static func attach(to headers: [Header], filter: OrderFilter, in db: Connection) throws -> (lines: [[OrderLine]], history: [[OrderStatusChange]]) {
-        var lines = [[OrderLine]](repeating: [], count: headers.count)
-        var history = [[OrderStatusChange]](repeating: [], count: headers.count)
-        guard let first = headers.first, let last = headers.last else { return (lines, history) }
+        guard let first = headers.first, let last = headers.last else { return ([], []) }
         var (conditions, arguments) = clauses(filter)
         conditions.append("(o.pickup_at, o.id) >= (?, ?) AND (o.pickup_at, o.id) <= (?, ?)")
         arguments += [PickupTime.utc(first.pickupAt), first.id, PickupTime.utc(last.pickupAt), last.id]
         let filterSQL = whereClause(conditions)
 
-        /// The position in `headers` of the order a row belongs to, searching forward from the last.
-        func position(of id: Order.ID, from start: inout Int, table: String) throws -> Int {
-            while start < headers.count, headers[start].id != id { start += 1 }
-            guard start < headers.count else {
-                throw DataError.damagedRow(table: table, id: id.description, problem: "a row of an order outside the page")
-            }
-            return start
-        }
         // Within one order, rows come in the inner index's order (line number, event id) — but
         // SQL promises only the ORDER BY, and ordering by those too costs a sort per order
         // (SQLite cannot tell that the page's index has one entry per order), so the few rows
-        // of each order are put in order here.
-        var index = 0, lineNumbers = [[Int64]](repeating: [], count: headers.count)
-        try db.forEach(pageLinesSQL(filter: filterSQL), arguments) { row in
-            let at = try position(of: try row.id(0), from: &index, table: "order_lines")
-            lines[at].append(OrderLine(pizzaID: try row.id(1), pizzaName: try row.string(2), unitPrice: Money(cents: try row.int64(3)),
-                                       quantity: try row.int(4)))
-            lineNumbers[at].append(try row.int64(5))
+        // of each order are put in order here, by the key in column `keyColumn`.
+        func perOrder<T>(_ sql: String, table: String, keyColumn: Int, _ decode: (Row) throws -> T) throws -> [[T]] {
+            var values = [[T]](repeating: [], count: headers.count), keys = [[Int64]](repeating: [], count: headers.count)
+            var at = 0
+            try db.forEach(sql, arguments) { row in
+                let id: Order.ID = try row.id(0)
+                while at < headers.count, headers[at].id != id { at += 1 }
+                guard at < headers.count else {
+                    throw DataError.damagedRow(table: table, id: id.description, problem: "a row of an order outside the page")
+                }
+                values[at].append(try decode(row))
+                keys[at].append(try row.int64(keyColumn))
+            }
+            for index in values.indices { putInOrder(&values[index], by: keys[index]) }
+            return values
         }
-        for at in lines.indices { putInOrder(&lines[at], by: lineNumbers[at]) }
-        index = 0
-        var eventIDs = [[Int64]](repeating: [], count: headers.count)
-        try db.forEach(pageHistorySQL(filter: filterSQL), arguments) { row in
-            let at = try position(of: try row.id(0), from: &index, table: "order_status_events")
-            history[at].append(try statusChange(row))
-            eventIDs[at].append(try row.int64(4))
+        let lines = try perOrder(pageLinesSQL(filter: filterSQL), table: "order_lines", keyColumn: 5) { row in
+            OrderLine(pizzaID: try row.id(1), pizzaName: try row.string(2), unitPrice: Money(cents: try row.int64(3)),
+                      quantity: try row.int(4))
         }
-        for at in history.indices { putInOrder(&history[at], by: eventIDs[at]) }
+        let history = try perOrder(pageHistorySQL(filter: filterSQL), table: "order_status_events", keyColumn: 4, statusChange)
         return (lines, history)
     }
 
