@@ -147,7 +147,7 @@ public final class Connection {
     /// Switches the file to write-ahead logging (persistent: it stays in WAL mode).
     /// - Throws: ``DatabaseError`` when SQLite cannot switch, such as on a read-only file.
     public func enableWAL() throws {
-        let mode = try fetchOne("PRAGMA journal_mode = WAL") { try $0.string(0) }
+        let mode = try fetchOne("PRAGMA journal_mode = WAL") { try $0.string("journal_mode") }
         guard mode?.lowercased() == "wal" else {
             throw DatabaseError(extendedResultCode: SQLITE_CANTOPEN,
                                 message: "cannot switch to WAL journal mode (got \(mode ?? "nothing"))")
@@ -243,6 +243,45 @@ public final class Connection {
         try withBound(sql, arguments) { statement in
             guard try statement.step() else { return nil }
             return try transform(Row(statement: statement))
+        }
+    }
+
+    // MARK: - Decoding with a RowDecoder
+    // The decoder is resolved once per prepared statement and kept with it (see `RowDecoder`).
+
+    /// Calls `body` with each row decoded by `decoder`, without collecting them.
+    public func forEach<D: RowDecoder>(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [], _ decoder: D.Type,
+                                       _ body: (D.Value) throws -> Void) throws {
+        try withBound(sql, arguments) { statement in
+            let decoder = try statement.decoder(D.self)
+            while try statement.step() { try body(try decoder.decode(Row(statement: statement))) }
+        }
+    }
+
+    /// Calls `body` with each row and the decoder bound to the statement, for a decoder that
+    /// reads some columns from one row only (a state whose first row carries the header).
+    public func forEachRow<D: RowDecoder>(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [], _ decoder: D.Type,
+                                          _ body: (Row, D) throws -> Void) throws {
+        try withBound(sql, arguments) { statement in
+            let decoder = try statement.decoder(D.self)
+            while try statement.step() { try body(Row(statement: statement), decoder) }
+        }
+    }
+
+    /// Every row decoded by `decoder`.
+    public func fetchAll<D: RowDecoder>(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
+                                        _ decoder: D.Type) throws -> [D.Value] {
+        var results: [D.Value] = []
+        try forEach(sql, arguments, decoder) { results.append($0) }
+        return results
+    }
+
+    /// The first row decoded by `decoder`, or `nil` when there is none.
+    public func fetchOne<D: RowDecoder>(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
+                                        _ decoder: D.Type) throws -> D.Value? {
+        try withBound(sql, arguments) { statement in
+            guard try statement.step() else { return nil }
+            return try statement.decoder(D.self).decode(Row(statement: statement))
         }
     }
 

@@ -41,7 +41,7 @@ extension Database {
     }
 
     private static func requireSQLiteHeader(_ db: Connection) throws {
-        _ = try db.fetchOne("SELECT count(*) FROM sqlite_schema") { try $0.int(0) }
+        _ = try db.fetchOne("SELECT count(*) AS objects FROM sqlite_schema") { try $0.int("objects") }
     }
 
     private static func copy(from source: Connection, to path: String, configuration: DatabaseConfiguration,
@@ -70,9 +70,9 @@ extension Database {
     /// - Returns: the problems found; empty when the file is sound.
     public func healthProblems() throws -> HealthReport {
         try read { db in
-            let integrity = try db.fetchAll("PRAGMA integrity_check") { try $0.string(0) }
+            let integrity = try db.fetchAll("PRAGMA integrity_check") { try $0.string("integrity_check") }
             let foreignKeys = try db.fetchAll("PRAGMA foreign_key_check") { row in
-                "\(try row.string(0)) rowid \(row[1]) references missing row in \(try row.string(2))"
+                "\(try row.string("table")) rowid \(try row.value("rowid")) references missing row in \(try row.string("parent"))"
             }
             return HealthReport(integrityProblems: integrity == ["ok"] ? [] : integrity,
                                 foreignKeyProblems: foreignKeys)
@@ -81,7 +81,7 @@ extension Database {
 
     /// The journal mode the file is in (`wal` once opened for writing by ``Database``).
     public func journalMode() throws -> String {
-        try read { db in try db.fetchOne("PRAGMA journal_mode") { try $0.string(0) } ?? "unknown" }
+        try read { db in try db.fetchOne("PRAGMA journal_mode") { try $0.string("journal_mode") } ?? "unknown" }
     }
 }
 

@@ -15,7 +15,7 @@ import Synchronization
 ///     try db.run("INSERT INTO users (handle) VALUES (?)", ["anna"])
 /// }
 /// let count = try database.read { db in
-///     try db.fetchOne("SELECT count(*) FROM users") { try $0.int(0) } ?? 0
+///     try db.fetchOne("SELECT count(*) AS users FROM users") { try $0.int("users") } ?? 0
 /// }
 /// ```
 ///
@@ -127,7 +127,7 @@ public final class Database: @unchecked Sendable {
     /// Reads the header through SQLite, which refuses a file that is not a database
     /// (`SQLITE_NOTADB`) before anything is written.
     private static func requireSQLite(_ db: Connection) throws {
-        _ = try db.fetchOne("PRAGMA schema_version") { try $0.int(0) }
+        _ = try db.fetchOne("PRAGMA schema_version") { try $0.int("schema_version") }
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`): committed when it returns, rolled
@@ -220,7 +220,7 @@ public final class Database: @unchecked Sendable {
     /// holding it back.
     public func walStatus() throws -> WALStatus {
         try read { db in
-            let pageSize = try db.fetchOne("PRAGMA page_size") { try $0.int(0) } ?? 4096
+            let pageSize = try db.fetchOne("PRAGMA page_size") { try $0.int("page_size") } ?? 4096
             return WALStatus.read(databasePath: path, pageSize: pageSize)
         }
     }

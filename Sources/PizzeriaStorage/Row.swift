@@ -4,51 +4,61 @@ import Foundation
 /// The current row of a query. Valid only inside the closure or loop step that received it:
 /// reading it later reads whatever row the statement is on then.
 ///
-/// Columns are numbered from 0, in the order of the `SELECT`.
+/// Columns are read by name: by a ``Column`` a ``RowDecoder`` resolved once for the statement
+/// (the hot paths), or by the name itself (looked up in the statement's own column list).
 ///
 /// ```swift
-/// let names = try connection.fetchAll("SELECT name, price_cents FROM pizzas") { row in
-///     (try row.string(0), try row.int64(1))
-/// }
+/// let count = try connection.fetchOne("SELECT count(*) AS n FROM pizzas") { try $0.int("n") }
 /// ```
 public struct Row {
     let statement: Statement
 
-    /// The number of columns.
-    public var count: Int { Int(sqlite3_column_count(statement.handle)) }
+    /// The column called `name` in this row's statement.
+    /// - Throws: ``DatabaseError/Kind/misuse`` when there is no such column, or two.
+    public func column(_ name: String) throws -> Column { try statement.column(named: name) }
+
+    /// Every result column, in the order of the `SELECT`: for code that shows whole rows
+    /// (`SELECT *` dumps), not for decoders, which name their columns.
+    public var columns: [Column] {
+        (0..<sqlite3_column_count(statement.handle)).map { Column(index: $0) }
+    }
 
     /// The column's name as the query spells it.
-    public func columnName(_ index: Int) -> String {
-        String(cString: sqlite3_column_name(statement.handle, Int32(index)))
+    public func name(of column: Column) -> String {
+        String(cString: sqlite3_column_name(statement.handle, column.index))
     }
 
     /// Whether the column holds `NULL`.
-    public func isNull(_ index: Int) -> Bool {
-        sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_NULL
+    public func isNull(_ column: Column) -> Bool {
+        sqlite3_column_type(statement.handle, column.index) == SQLITE_NULL
     }
 
     /// The column's value, whatever its type.
-    public subscript(_ index: Int) -> DatabaseValue {
-        let column = Int32(index)
-        switch sqlite3_column_type(statement.handle, column) {
-        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement.handle, column))
-        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement.handle, column))
-        case SQLITE_TEXT: return .text(readText(column))
+    public subscript(_ column: Column) -> DatabaseValue {
+        let index = column.index
+        switch sqlite3_column_type(statement.handle, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement.handle, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement.handle, index))
+        case SQLITE_TEXT: return .text(readText(index))
         case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(statement.handle, column))
-            guard count > 0, let bytes = sqlite3_column_blob(statement.handle, column) else { return .blob(Data()) }
+            let count = Int(sqlite3_column_bytes(statement.handle, index))
+            guard count > 0, let bytes = sqlite3_column_blob(statement.handle, index) else { return .blob(Data()) }
             return .blob(Data(bytes: bytes, count: count))
         default: return .null
         }
     }
 
+    /// The value of the column called `name`, whatever its type.
+    /// - Throws: when there is no such column.
+    public func value(_ name: String) throws -> DatabaseValue { self[try column(name)] }
+
     /// The column converted to `T`.
     /// - Throws: ``DatabaseError`` of kind ``DatabaseError/Kind/typeMismatch``.
-    public func get<T: DatabaseValueConvertible>(_ index: Int, as type: T.Type = T.self) throws -> T {
+    public func get<T: DatabaseValueConvertible>(_ column: Column, as type: T.Type = T.self) throws -> T {
         do {
-            return try T(databaseValue: self[index])
+            return try T(databaseValue: self[column])
         } catch let error as DatabaseError {
-            throw DatabaseError.typeMismatch("column \(index) (\(columnName(index))): \(error.message) in: \(statement.sql)")
+            throw DatabaseError.typeMismatch("column \(name(of: column)): \(error.message) in: \(statement.sql)")
         }
     }
 
@@ -61,53 +71,73 @@ public struct Row {
 
     /// The column's value object, valid until the statement steps or resets.
     @inline(__always)
-    private func value(_ index: Int) -> OpaquePointer? {
-        sqlite3_column_value(statement.handle, Int32(index))
+    private func value(_ column: Column) -> OpaquePointer? {
+        sqlite3_column_value(statement.handle, column.index)
     }
 
     /// An `INTEGER` column. - Throws: on `NULL` or another type.
-    public func int64(_ index: Int) throws -> Int64 {
-        let value = value(index)
-        guard sqlite3_value_type(value) == SQLITE_INTEGER else { throw mismatch(index, expected: "INTEGER") }
+    public func int64(_ column: Column) throws -> Int64 {
+        let value = value(column)
+        guard sqlite3_value_type(value) == SQLITE_INTEGER else { throw mismatch(column, expected: "INTEGER") }
         return sqlite3_value_int64(value)
     }
 
     /// An `INTEGER` column as `Int`. - Throws: on `NULL` or another type.
-    public func int(_ index: Int) throws -> Int { Int(try int64(index)) }
+    public func int(_ column: Column) throws -> Int { Int(try int64(column)) }
 
     /// A `TEXT` column. - Throws: on `NULL` or another type.
-    public func string(_ index: Int) throws -> String {
-        try withUTF8(index) { String(decoding: $0, as: UTF8.self) }
+    public func string(_ column: Column) throws -> String {
+        try withUTF8(column) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Calls `body` with the UTF-8 bytes of a `TEXT` column, without building a `String`: for
     /// decoders of fixed formats (ids, timestamps) on hot paths. The bytes are valid only inside
     /// `body`. - Throws: on `NULL` or another type, or what `body` throws.
-    public func withUTF8<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {
-        let value = value(index)
-        guard sqlite3_value_type(value) == SQLITE_TEXT else { throw mismatch(index, expected: "TEXT") }
+    public func withUTF8<T>(_ column: Column, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {
+        let value = value(column)
+        guard sqlite3_value_type(value) == SQLITE_TEXT else { throw mismatch(column, expected: "TEXT") }
         // Text first, then its length in those bytes (the order SQLite's documentation asks for).
         guard let bytes = sqlite3_value_text(value) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         return try body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value))))
     }
 
     /// A nullable `TEXT` column. - Throws: on another type.
-    public func optionalString(_ index: Int) throws -> String? {
-        isNull(index) ? nil : try string(index)
+    public func optionalString(_ column: Column) throws -> String? {
+        isNull(column) ? nil : try string(column)
     }
 
     /// A nullable `INTEGER` column. - Throws: on another type.
-    public func optionalInt64(_ index: Int) throws -> Int64? {
-        isNull(index) ? nil : try int64(index)
+    public func optionalInt64(_ column: Column) throws -> Int64? {
+        isNull(column) ? nil : try int64(column)
     }
 
-    private func mismatch(_ index: Int, expected name: String) -> DatabaseError {
-        DatabaseError.typeMismatch("column \(index) (\(columnName(index))): expected \(name), found \(self[index].typeName) in: \(statement.sql)")
+    /// A nullable `INTEGER` column as `Int`. - Throws: on another type.
+    public func optionalInt(_ column: Column) throws -> Int? {
+        try optionalInt64(column).map { Int($0) }
     }
 
-    private func readText(_ column: Int32) -> String {
-        guard let bytes = sqlite3_column_text(statement.handle, column) else { return "" }
-        let count = Int(sqlite3_column_bytes(statement.handle, column))
+    // MARK: - By name
+    // For one-row and administrative queries; decoders of many rows resolve their columns once
+    // (``RowDecoder``) instead of looking each name up per row.
+
+    /// The `INTEGER` column called `name`. - Throws: on a missing column, `NULL` or another type.
+    public func int64(_ name: String) throws -> Int64 { try int64(try column(name)) }
+    /// The `INTEGER` column called `name` as `Int`.
+    public func int(_ name: String) throws -> Int { try int(try column(name)) }
+    /// The `TEXT` column called `name`.
+    public func string(_ name: String) throws -> String { try string(try column(name)) }
+    /// The nullable `TEXT` column called `name`.
+    public func optionalString(_ name: String) throws -> String? { try optionalString(try column(name)) }
+    /// The nullable `INTEGER` column called `name`.
+    public func optionalInt64(_ name: String) throws -> Int64? { try optionalInt64(try column(name)) }
+
+    private func mismatch(_ column: Column, expected type: String) -> DatabaseError {
+        DatabaseError.typeMismatch("column \(name(of: column)): expected \(type), found \(self[column].typeName) in: \(statement.sql)")
+    }
+
+    private func readText(_ index: Int32) -> String {
+        guard let bytes = sqlite3_column_text(statement.handle, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(statement.handle, index))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 }

@@ -62,17 +62,17 @@ public struct SchemaMigrator: Sendable {
     /// - Throws: ``SchemaError`` for a foreign database, a newer schema or a checksum mismatch.
     public func status(of db: Connection) throws -> SchemaStatus {
         let objects = try db.fetchAll(
-            "SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name") { try $0.string(0) }
+            "SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name") { try $0.string("name") }
         guard !objects.isEmpty else { return SchemaStatus(applied: [], pending: migrations) }
         guard objects.contains("schema_migrations") else {
             throw SchemaError.foreignDatabase(path: db.path, objects: objects)
         }
         let applied = try db.fetchAll(
             "SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version") { row in
-            AppliedMigration(version: try row.int(0), name: try row.string(1),
-                             checksum: try row.string(2), appliedAt: try row.string(3))
+            AppliedMigration(version: try row.int("version"), name: try row.string("name"),
+                             checksum: try row.string("checksum"), appliedAt: try row.string("applied_at"))
         }
-        let userVersion = try db.fetchOne("PRAGMA user_version") { try $0.int(0) } ?? 0
+        let userVersion = try db.fetchOne("PRAGMA user_version") { try $0.int("user_version") } ?? 0
         let databaseVersion = max(userVersion, applied.last?.version ?? 0)
         guard databaseVersion <= latestVersion else {
             throw SchemaError.newerSchema(databaseVersion: databaseVersion, knownVersion: latestVersion)
@@ -117,7 +117,7 @@ public struct SchemaMigrator: Sendable {
                     // PRAGMA takes no bound parameters; the value is an Int from the embedded list.
                     try db.execute("PRAGMA user_version = \(migration.version)")
                     let violations = try db.fetchAll("PRAGMA foreign_key_check") { row in
-                        "\(try row.string(0)) row \(row[1]) → \(try row.string(2))"
+                        "\(try row.string("table")) row \(try row.value("rowid")) → \(try row.string("parent"))"
                     }
                     guard violations.isEmpty else {
                         throw SchemaError.foreignKeyViolation(version: migration.version, details: violations)

@@ -16,6 +16,11 @@ public final class Statement {
     var isBusy = false
     /// Whether the statement has been bound or stepped since its last ``reset()``.
     private var needsReset = false
+    /// Result column indexes by name, built on the first lookup by name (see ``column(named:)``).
+    private var indexesByName: [String: Int32]?
+    /// The decoders bound to this statement's columns, by decoder type: each resolves its
+    /// column names once per prepared statement, however many rows and calls follow.
+    private var decoders: [ObjectIdentifier: Any] = [:]
 
     init(connection: Connection, sql: String) throws {
         var statement: OpaquePointer?
@@ -77,6 +82,52 @@ public final class Statement {
             }
         }
         guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
+    }
+
+    // MARK: - Columns by name
+
+    /// The result column called `name` (its alias, or the column's own name).
+    /// - Throws: ``DatabaseError/Kind/misuse`` when the statement has no such column, or two
+    ///   columns of that name (alias one of them): a query and its decoder that drifted apart
+    ///   fail at once, naming the column and the SQL.
+    public func column(named name: String) throws -> Column {
+        guard let column = try columnIfPresent(named: name) else {
+            throw DatabaseError.misuse("no result column named '\(name)' in: \(sql)")
+        }
+        return column
+    }
+
+    /// The result column called `name`, or `nil` when the statement has none.
+    /// - Throws: ``DatabaseError/Kind/misuse`` when two columns have that name.
+    public func columnIfPresent(named name: String) throws -> Column? {
+        let indexes: [String: Int32]
+        if let built = indexesByName {
+            indexes = built
+        } else {
+            var built: [String: Int32] = [:]
+            for index in 0..<sqlite3_column_count(handle) {
+                let name = String(cString: sqlite3_column_name(handle, index))
+                // A name used twice is recorded as ambiguous (-1), so neither column is guessed.
+                built[name] = built[name] == nil ? index : -1
+            }
+            indexesByName = built
+            indexes = built
+        }
+        guard let index = indexes[name] else { return nil }
+        guard index >= 0 else {
+            throw DatabaseError.misuse("two result columns are named '\(name)' (alias one of them) in: \(sql)")
+        }
+        return Column(index: index)
+    }
+
+    /// The decoder of type `D` bound to this statement's columns, resolved on first use and
+    /// kept with the statement (a cached statement keeps it for every later call).
+    func decoder<D: RowDecoder>(_ type: D.Type) throws -> D {
+        let key = ObjectIdentifier(type)
+        if let decoder = decoders[key] as? D { return decoder }
+        let decoder = try D(columns: ColumnResolver(statement: self))
+        decoders[key] = decoder
+        return decoder
     }
 
     /// Advances one step: `true` when a row is available, `false` when done.

@@ -45,7 +45,7 @@ struct DataSet {
         }
         try addHistory(workload, pizzeria: pizzeria)
         try addOrders(workload, pizzeria: pizzeria)
-        let version = try pizzeria.database.readStatement { db in try db.fetchOne("SELECT sqlite_version()") { try $0.string(0) } ?? "" }
+        let version = try pizzeria.database.readStatement { db in try db.fetchOne("SELECT sqlite_version() AS version") { try $0.string("version") } ?? "" }
         return DataSet(path: path, pizzaIDs: pizzaIDs, userIDs: userIDs, sqliteVersion: version)
     }
 
@@ -53,9 +53,9 @@ struct DataSet {
     static func open(_ path: String) throws -> DataSet {
         let pizzeria = try Pizzeria.open(path: path, access: .requireCurrent)
         return try pizzeria.database.readStatement { db in
-            DataSet(path: path, pizzaIDs: try db.fetchAll("SELECT id FROM pizzas ORDER BY rowid") { Pizza.ID(try $0.string(0))! },
-                    userIDs: try db.fetchAll("SELECT id FROM users ORDER BY rowid") { User.ID(try $0.string(0))! },
-                    sqliteVersion: try db.fetchOne("SELECT sqlite_version()") { try $0.string(0) } ?? "")
+            DataSet(path: path, pizzaIDs: try db.fetchAll("SELECT id FROM pizzas ORDER BY rowid") { Pizza.ID(try $0.string("id"))! },
+                    userIDs: try db.fetchAll("SELECT id FROM users ORDER BY rowid") { User.ID(try $0.string("id"))! },
+                    sqliteVersion: try db.fetchOne("SELECT sqlite_version() AS version") { try $0.string("version") } ?? "")
         }
     }
 

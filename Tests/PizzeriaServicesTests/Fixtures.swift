@@ -25,11 +25,11 @@ struct Fixture {
     /// Every row of a table, as text, to prove a refused change wrote nothing.
     func snapshot() throws -> [String] {
         try pizzeria.database.read { db in
-            let tables = try db.fetchAll("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { try $0.string(0) }
+            let tables = try db.fetchAll("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { try $0.string("name") }
             // Table names come from sqlite_schema itself, not from input.
             return try tables.flatMap { table in
                 try db.fetchAll("SELECT * FROM \"\(table)\"") { row in
-                    table + ": " + (0..<row.count).map { "\(row[$0])" }.joined(separator: "|")
+                    table + ": " + row.columns.map { "\(row[$0])" }.joined(separator: "|")
                 }
             }
         }

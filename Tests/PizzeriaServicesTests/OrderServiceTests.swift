@@ -228,8 +228,8 @@ struct OrderServiceTests {
         (OrderStore.headersSQL(filter: " WHERE o.pickup_at >= ? AND o.pickup_at < ?"), 2, "orders_by_pickup_id"),
         (OrderStore.headersSQL(filter: " WHERE o.user_id = ? AND o.pickup_at >= ? AND o.pickup_at < ?"), 3, "orders_by_user_pickup"),
         (OrderStore.slotLoadSQL, 1, "orders_by_pickup"),
-        (OrderStore.linesSQL, 1, "PRIMARY KEY"),
-        (OrderStore.historySQL, 1, "order_status_events_by_order"),
+        (OrderStore.orderLinesSQL, 1, "PRIMARY KEY"),
+        (OrderStore.orderHistorySQL, 1, "order_status_events_by_order"),
         (OrderStore.pageLinesSQL(filter: " WHERE (o.pickup_at, o.id) >= (?, ?) AND (o.pickup_at, o.id) <= (?, ?)"), 4, "orders_by_pickup_id"),
         (OrderStore.pageLinesSQL(filter: " WHERE o.user_id = ? AND (o.pickup_at, o.id) >= (?, ?) AND (o.pickup_at, o.id) <= (?, ?)"), 5,
          "orders_by_user_pickup"),
@@ -241,7 +241,7 @@ struct OrderServiceTests {
     func queryPlans(sql: String, parameters: Int, index: String) throws {
         let fixture = try OrderFixture()
         let plan = try fixture.pizzeria.database.read { db in
-            try db.fetchAll("EXPLAIN QUERY PLAN " + sql, Array(repeating: "x", count: parameters)) { try $0.string(3) }
+            try db.fetchAll("EXPLAIN QUERY PLAN " + sql, Array(repeating: "x", count: parameters)) { try $0.string("detail") }
         }
         #expect(plan.contains { $0.contains(index) }, "\(plan)")
         // Scanning the bound JSON list of a page's ids is expected; scanning a table is not.

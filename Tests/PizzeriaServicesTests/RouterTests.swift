@@ -122,10 +122,10 @@ struct RouterTests {
         try f.router.openSheet(f.marco, .addPizza)
         let marco = try f.pizzeria.database.read { db in
             try db.fetchAll("""
-                SELECT 'stack', depth, kind FROM navigation_stack WHERE user_id = (SELECT id FROM users WHERE handle = 'marco')
+                SELECT 'stack' AS what, depth AS n, kind AS value FROM navigation_stack WHERE user_id = (SELECT id FROM users WHERE handle = 'marco')
                 UNION ALL SELECT 'event', id, action FROM navigation_events WHERE user_id = (SELECT id FROM users WHERE handle = 'marco')
                 UNION ALL SELECT 'sheet', 0, kind FROM navigation_sheets WHERE user_id = (SELECT id FROM users WHERE handle = 'marco')
-                """) { "\($0[0]) \($0[1]) \($0[2])" }
+                """) { "\(try $0.value("what")) \(try $0.value("n")) \(try $0.value("value"))" }
         }
         try f.router.push(f.anna, [f.margherita, f.porcini, f.marinara])
         try f.router.pop(f.anna, count: 2)
@@ -135,10 +135,10 @@ struct RouterTests {
         try f.router.dismissSheet(f.anna)
         let after = try f.pizzeria.database.read { db in
             try db.fetchAll("""
-                SELECT 'stack', depth, kind FROM navigation_stack WHERE user_id = (SELECT id FROM users WHERE handle = 'marco')
+                SELECT 'stack' AS what, depth AS n, kind AS value FROM navigation_stack WHERE user_id = (SELECT id FROM users WHERE handle = 'marco')
                 UNION ALL SELECT 'event', id, action FROM navigation_events WHERE user_id = (SELECT id FROM users WHERE handle = 'marco')
                 UNION ALL SELECT 'sheet', 0, kind FROM navigation_sheets WHERE user_id = (SELECT id FROM users WHERE handle = 'marco')
-                """) { "\($0[0]) \($0[1]) \($0[2])" }
+                """) { "\(try $0.value("what")) \(try $0.value("n")) \(try $0.value("value"))" }
         }
         #expect(after == marco)
         #expect(try f.router.state(of: f.marco).path.map(\.route) == [f.marinara, f.porcini])
@@ -174,9 +174,9 @@ struct RouterTests {
         let start = try #require(sql.range(of: "WHERE action NOT IN (")).lowerBound
         let condition = sql.index(start, offsetBy: "WHERE ".count)
         let clause = String(sql[condition...].prefix { $0 != ";" })
-        #expect(NavigationStore.previousSQL.contains(clause), "\(clause)")
+        #expect(NavigationStore.stateSQL.contains(clause), "\(clause)")
         let plan = try NavigationFixture().pizzeria.database.read { db in
-            try db.fetchAll("EXPLAIN QUERY PLAN " + NavigationStore.previousSQL, ["x"]) { try $0.string(3) }
+            try db.fetchAll("EXPLAIN QUERY PLAN " + NavigationStore.stateSQL, ["x"]) { try $0.string("detail") }
         }
         #expect(plan.contains { $0.contains("navigation_events_stack_changes") }, "\(plan)")
     }

@@ -79,20 +79,20 @@ struct SheetTests {
                 """)
         }
         let count = try f.pizzeria.database.read { db in
-            try db.fetchOne("SELECT count(*) FROM navigation_events") { try $0.int(0) }
+            try db.fetchOne("SELECT count(*) AS value FROM navigation_events") { try $0.int("value") }
         }
         #expect((count ?? 0) > 1_000_000)
         let state = try f.router.state(of: f.anna)
         #expect(state.current == .route(f.porcini) && state.previous == .route(f.margherita))
         #expect(try f.router.history(of: f.anna, limit: 2).map(\.action.rawValue) == ["sheet_set", "sheet_set"])
 
-        for sql in [NavigationStore.stackSQL, NavigationStore.previousSQL, NavigationStore.historySQL] {
+        for sql in [NavigationStore.stateSQL, NavigationStore.pathSQL, NavigationStore.historySQL] {
             let arguments: [any DatabaseValueConvertible] = sql == NavigationStore.historySQL ? ["x", 5] : ["x"]
             let plan = try f.pizzeria.database.read { db in
-                try db.fetchAll("EXPLAIN QUERY PLAN " + sql, arguments) { try $0.string(3) }
+                try db.fetchAll("EXPLAIN QUERY PLAN " + sql, arguments) { try $0.string("detail") }
             }
             #expect(plan.contains { $0.hasPrefix("SEARCH") }, "\(plan)")
-            if sql == NavigationStore.previousSQL {
+            if sql == NavigationStore.stateSQL {
                 #expect(plan.contains { $0.contains("navigation_events_stack_changes") }, "\(plan)")
             }
             #expect(!plan.contains { $0.hasPrefix("SCAN") || $0.contains("TEMP B-TREE") }, "\(sql): \(plan)")

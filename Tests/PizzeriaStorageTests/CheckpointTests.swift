@@ -87,12 +87,12 @@ struct CheckpointTests {
     @Test("the writer syncs every commit by default; the fast mode is opt-in")
     func durability() throws {
         let durable = try open()
-        #expect(try durable.withWriter { db in try db.fetchOne("PRAGMA synchronous") { try $0.int(0) } } == 2)
+        #expect(try durable.withWriter { db in try db.fetchOne("PRAGMA synchronous") { try $0.int("synchronous") } } == 2)
         let fastDirectory = TemporaryDirectory()
         var configuration = DatabaseConfiguration()
         configuration.synchronous = .normal
         let fast = try Database(path: fastDirectory.path("fast.sqlite"), configuration: configuration, create: true)
-        #expect(try fast.withWriter { db in try db.fetchOne("PRAGMA synchronous") { try $0.int(0) } } == 1)
+        #expect(try fast.withWriter { db in try db.fetchOne("PRAGMA synchronous") { try $0.int("synchronous") } } == 1)
     }
 
     @Test("/proc/locks lines are read for the -shm file's device and inode, other processes only")

@@ -28,9 +28,9 @@ struct ConnectionTests {
     func roundTrip(value: DatabaseValue) throws {
         let database = try openScratch()
         try database.write { db in try db.run("INSERT INTO t (id, v) VALUES (1, ?)", [value]) }
-        let read = try database.read { db in try db.fetchOne("SELECT v FROM t WHERE id = 1") { $0[0] } }
+        let read = try database.read { db in try db.fetchOne("SELECT v FROM t WHERE id = 1") { try $0.value("v") } }
         #expect(read == value)
-        let type = try database.read { db in try db.fetchOne("SELECT typeof(v) FROM t") { try $0.string(0) } }
+        let type = try database.read { db in try db.fetchOne("SELECT typeof(v) AS value FROM t") { try $0.string("value") } }
         #expect(type?.uppercased() == value.typeName)
     }
 
@@ -39,11 +39,11 @@ struct ConnectionTests {
         let database = try openScratch()
         try database.write { db in try db.run("INSERT INTO t (id, v) VALUES (1, NULL), (2, 'x')") }
         try database.read { db throws in
-            #expect(try db.fetchOne("SELECT v FROM t WHERE id = 1") { try $0.optionalString(0) } == .some(nil))
-            #expect(throws: DatabaseError.self) { try db.fetchOne("SELECT v FROM t WHERE id = 1") { try $0.string(0) } }
-            let error = #expect(throws: DatabaseError.self) { try db.fetchOne("SELECT v FROM t WHERE id = 2") { try $0.int64(0) } }
+            #expect(try db.fetchOne("SELECT v FROM t WHERE id = 1") { try $0.optionalString("v") } == .some(nil))
+            #expect(throws: DatabaseError.self) { try db.fetchOne("SELECT v FROM t WHERE id = 1") { try $0.string("v") } }
+            let error = #expect(throws: DatabaseError.self) { try db.fetchOne("SELECT v FROM t WHERE id = 2") { try $0.int64("v") } }
             #expect(error?.kind == .typeMismatch)
-            #expect(try db.fetchOne("SELECT v FROM t WHERE id = 2") { try $0.get(0, as: String?.self) } == "x")
+            #expect(try db.fetchOne("SELECT v FROM t WHERE id = 2") { try $0.get(try $0.column("v"), as: String?.self) } == "x")
         }
     }
 
@@ -57,10 +57,10 @@ struct ConnectionTests {
             var pairs: [(Int, Int)] = []
             let cursor = try db.query("SELECT id, v FROM t WHERE id <= ? ORDER BY id", [3])
             while let row = try cursor.next() {
-                let id = try row.int(0)
+                let id = try row.int("id")
                 // Same SQL while the outer cursor is live: must not disturb it.
-                let inner = try db.fetchOne("SELECT id, v FROM t WHERE id <= ? ORDER BY id", [1]) { try $0.int(1) }
-                pairs.append((id, try row.int(1) + (inner ?? 0) - 1))
+                let inner = try db.fetchOne("SELECT id, v FROM t WHERE id <= ? ORDER BY id", [1]) { try $0.int("v") }
+                pairs.append((id, try row.int("v") + (inner ?? 0) - 1))
             }
             return pairs
         }
@@ -78,10 +78,10 @@ struct ConnectionTests {
                 throw Boom()
             }
         }
-        #expect(try database.read { db in try db.fetchOne("SELECT count(*) FROM t") { try $0.int(0) } } == 0)
+        #expect(try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 0)
         // The connection is usable afterwards.
         try database.write { db in try db.run("INSERT INTO t (id, v) VALUES (1, 'a')") }
-        #expect(try database.read { db in try db.fetchOne("SELECT count(*) FROM t") { try $0.int(0) } } == 1)
+        #expect(try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 1)
     }
 
     @Test("a failing nested savepoint rolls back only its own work")
@@ -100,7 +100,7 @@ struct ConnectionTests {
                 }
             }
         }
-        let ids = try database.read { db in try db.fetchAll("SELECT id FROM t ORDER BY id") { try $0.int(0) } }
+        let ids = try database.read { db in try db.fetchAll("SELECT id FROM t ORDER BY id") { try $0.int("id") } }
         #expect(ids == [1, 2])
     }
 
@@ -128,12 +128,12 @@ struct ConnectionTests {
         // … and inside a write (the writer is taken) a reader serves it, read-only by opening mode.
         try database.write { _ throws in
             #expect(throws: DatabaseError.self) { try database.readStatement { db in try db.run("INSERT INTO t (v) VALUES (3)") } }
-            #expect(try database.readStatement { db in try db.fetchOne("SELECT count(*) FROM t") { try $0.int(0) } } == 1)
+            #expect(try database.readStatement { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 1)
         }
         // Nothing was written, and the writer works as before.
-        #expect(try database.readStatement { db in try db.fetchOne("SELECT count(*) FROM t") { try $0.int(0) } } == 1)
+        #expect(try database.readStatement { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 1)
         try database.write { db in try db.run("INSERT INTO t (v) VALUES (4)") }
-        #expect(try database.read { db in try db.fetchOne("SELECT count(*) FROM t") { try $0.int(0) } } == 2)
+        #expect(try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 2)
     }
 
     @Test("a write inside a write on the same database is misuse, not a deadlock")
@@ -158,7 +158,7 @@ struct ConnectionTests {
         #expect(constraint?.sql == "INSERT INTO t (id, v) VALUES (?, ?)")
         // The library's own messages: reading the secret as a number, binding the wrong count.
         let mismatch = #expect(throws: DatabaseError.self) {
-            try database.read { db in try db.fetchOne("SELECT v FROM t WHERE id = ?", [1]) { try $0.int64(0) } }
+            try database.read { db in try db.fetchOne("SELECT v FROM t WHERE id = ?", [1]) { try $0.int64("v") } }
         }
         let count = #expect(throws: DatabaseError.self) {
             try database.write { db in try db.run("INSERT INTO t (id, v) VALUES (?, ?)", [2, "secret-value", "other-secret"]) }
@@ -186,10 +186,10 @@ struct ConnectionTests {
         #expect(error?.kind == .busy)
         #expect(error?.isBusy == true)
         // Readers are not blocked by the writer (WAL): they see the last committed state.
-        #expect(try database.read { db in try db.fetchOne("SELECT count(*) FROM t") { try $0.int(0) } } == 0)
+        #expect(try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 0)
         try other.execute("COMMIT")
         try database.write { db in try db.run("INSERT INTO t VALUES (2)") }
-        #expect(try database.read { db in try db.fetchOne("SELECT count(*) FROM t") { try $0.int(0) } } == 2)
+        #expect(try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 2)
     }
 
     @Test("many threads share one Database: every write lands, reads stay consistent")
@@ -203,7 +203,7 @@ struct ConnectionTests {
                     for i in 0..<perWriter {
                         try database.write { db throws in
                             // Read-modify-write: only safe because writes are serialized.
-                            let n = try db.fetchOne("SELECT n FROM counter") { try $0.int(0) } ?? 0
+                            let n = try db.fetchOne("SELECT n FROM counter") { try $0.int("n") } ?? 0
                             try db.run("UPDATE counter SET n = ?", [n + 1])
                             try db.run("INSERT INTO t (v) VALUES (?)", [w * 1000 + i])
                         }
@@ -213,8 +213,8 @@ struct ConnectionTests {
                     for _ in 0..<perWriter {
                         // In one read transaction the two queries see the same snapshot.
                         let (n, rows) = try database.read { db in
-                            (try db.fetchOne("SELECT n FROM counter") { try $0.int(0) } ?? -1,
-                             try db.fetchOne("SELECT count(*) FROM t") { try $0.int(0) } ?? -2)
+                            (try db.fetchOne("SELECT n FROM counter") { try $0.int("n") } ?? -1,
+                             try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } ?? -2)
                         }
                         #expect(n == rows)
                     }
@@ -222,7 +222,7 @@ struct ConnectionTests {
             }
             try await group.waitForAll()
         }
-        let final = try database.read { db in try db.fetchOne("SELECT n FROM counter") { try $0.int(0) } }
+        let final = try database.read { db in try db.fetchOne("SELECT n FROM counter") { try $0.int("n") } }
         #expect(final == writers * perWriter)
     }
 }

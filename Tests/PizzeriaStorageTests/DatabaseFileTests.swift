@@ -67,7 +67,7 @@ struct DatabaseFileTests {
             let before = snapshot(path)
             let database = try Database(path: path, readOnly: true)
             #expect(database.isReadOnly)
-            _ = try database.read { db in try db.fetchAll("SELECT name FROM sqlite_schema") { try $0.string(0) } }
+            _ = try database.read { db in try db.fetchAll("SELECT name FROM sqlite_schema") { try $0.string("name") } }
             _ = try database.healthProblems()
             _ = try database.journalMode()
             #expect(throws: DatabaseError.self) { try database.write { db in try db.execute("CREATE TABLE u (y)") } }
@@ -86,7 +86,7 @@ struct DatabaseFileTests {
             }
         }
         #expect(error?.resultCode == 8)  // SQLITE_READONLY
-        #expect(try database.read { db in try db.fetchOne("SELECT count(*) FROM t") { try $0.int(0) } } == 0)
+        #expect(try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 0)
     }
 
     @Test("a connection used outside its closure is refused as misuse")
@@ -94,7 +94,7 @@ struct DatabaseFileTests {
         let database = try Database(path: directory.path("e.sqlite"), create: true)
         try database.write { db in try db.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1), (2);") }
         let reader = try database.read { $0 }
-        let misuse = #expect(throws: DatabaseError.self) { try reader.fetchAll("SELECT x FROM t") { try $0.int(0) } }
+        let misuse = #expect(throws: DatabaseError.self) { try reader.fetchAll("SELECT x FROM t") { try $0.int("x") } }
         #expect(misuse?.kind == .misuse)
         let writer = try database.write { $0 }
         #expect(throws: DatabaseError.self) { try writer.run("INSERT INTO t VALUES (3)") }
@@ -113,7 +113,7 @@ struct DatabaseFileTests {
             return refused.value == [true]
         }
         #expect(escaped)
-        #expect(try database.read { db in try db.fetchOne("SELECT count(*) FROM t") { try $0.int(0) } } == 2)
+        #expect(try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 2)
     }
 
     @Test("companions left read-only by an earlier open get the database's mode back")
@@ -151,7 +151,7 @@ struct DatabaseFileTests {
             }
             #expect(outcomes.value.filter { $0 }.count == 1, "trial \(trial): \(outcomes.value)")
             let copy = try Database(path: target, readOnly: true)
-            #expect(try copy.read { db in try db.fetchOne("SELECT count(*) FROM t") { try $0.int(0) } } == 200)
+            #expect(try copy.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 200)
         }
         let refusal = #expect(throws: BackupError.self) { try database.backup(to: directory.path("copy-0.sqlite")) }
         #expect(refusal == .destinationExists(directory.path("copy-0.sqlite")))

@@ -27,7 +27,7 @@ struct SQLiteLibraryTests {
         let database = try Database(path: path, configuration: configuration, create: true)
         try database.withWriter { db in try db.execute("CREATE TABLE t (x BLOB) STRICT") }
         #expect(try database.journalMode() == "wal")
-        let autocheckpoint = try database.read { db in try db.fetchOne("PRAGMA wal_autocheckpoint") { try $0.int(0) } }
+        let autocheckpoint = try database.read { db in try db.fetchOne("PRAGMA wal_autocheckpoint") { try $0.int("wal_autocheckpoint") } }
         #expect(autocheckpoint == 0)
         for _ in 0..<200 {
             try database.write { db in try db.run("INSERT INTO t VALUES (randomblob(3000))") }

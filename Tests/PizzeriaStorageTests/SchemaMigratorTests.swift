@@ -9,7 +9,7 @@ struct SchemaMigratorTests {
 
     func tables(_ database: Database) throws -> [String] {
         try database.read { db in
-            try db.fetchAll("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { try $0.string(0) }
+            try db.fetchAll("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { try $0.string("name") }
         }
     }
 
@@ -36,7 +36,7 @@ struct SchemaMigratorTests {
         #expect(status.isCurrent)
         #expect(status.applied.map(\.version) == Migration.embedded.map(\.version))
         #expect(status.applied.map(\.checksum) == Migration.embedded.map(\.checksum))
-        #expect(try database.read { db in try db.fetchOne("PRAGMA user_version") { try $0.int(0) } } == migrator.latestVersion)
+        #expect(try database.read { db in try db.fetchOne("PRAGMA user_version") { try $0.int("user_version") } } == migrator.latestVersion)
         #expect(try tables(database).contains("pizzas"))
         #expect(try database.journalMode() == "wal")
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
@@ -76,7 +76,7 @@ struct SchemaMigratorTests {
         #expect(try database.read { try current.status(of: $0) }.isCurrent)
         // 0002 back-filled the history of the pizza that existed before it.
         let history = try database.read { db in
-            try db.fetchAll("SELECT change, new_name FROM pizza_history") { "\(try $0.string(0)) \(try $0.string(1))" }
+            try db.fetchAll("SELECT change, new_name FROM pizza_history") { "\(try $0.string("change")) \(try $0.string("new_name"))" }
         }
         #expect(history == ["created Margherita"])
     }
@@ -90,7 +90,7 @@ struct SchemaMigratorTests {
             try await group.waitForAll()
         }
         let database = try migrator.open(path: path, access: .inspect)
-        let versions = try database.read { db in try db.fetchAll("SELECT version FROM schema_migrations") { try $0.int(0) } }
+        let versions = try database.read { db in try db.fetchAll("SELECT version FROM schema_migrations") { try $0.int("version") } }
         #expect(versions == Migration.embedded.map(\.version))
     }
 
@@ -185,6 +185,6 @@ struct SchemaMigratorTests {
         #expect(error?.description.contains("INSERT") == false)  // no SQL for the user
         let database = try SchemaMigrator(migrations: [Migration.embedded[0]]).open(path: path, access: .inspect)
         #expect(try !tables(database).contains("half_done"))
-        #expect(try database.read { db in try db.fetchOne("PRAGMA user_version") { try $0.int(0) } } == 1)
+        #expect(try database.read { db in try db.fetchOne("PRAGMA user_version") { try $0.int("user_version") } } == 1)
     }
 }

@@ -33,7 +33,7 @@ extension MenuService {
 
     /// The cursor of the newest menu change: a feed started from it sees only what happens next.
     public func latestEventCursor() throws -> Int64 {
-        try database.read { db in try db.fetchOne("SELECT coalesce(max(id), 0) FROM pizza_history") { try $0.int64(0) } ?? 0 }
+        try database.read { db in try db.fetchOne("SELECT coalesce(max(id), 0) AS latest FROM pizza_history") { try $0.int64("latest") } ?? 0 }
     }
 
     /// The `async` form of ``events(after:limit:)``.

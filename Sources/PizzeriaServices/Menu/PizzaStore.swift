@@ -4,26 +4,48 @@ import PizzeriaStorage
 /// The SQL of the menu. Every function takes the connection of an open transaction, so the
 /// services compose several in one; values are always bound, never spliced into SQL.
 enum PizzaStore {
-    /// The columns ``decode(_:)`` reads, in its order. Every query that decodes a pizza selects
-    /// exactly these (spliced in as a constant, never input).
+    /// The columns ``Decoder`` reads. Every query that decodes a pizza selects these (spliced
+    /// in as a constant, never input).
     static let columns = "id, name, price_cents, archived_at, version, created_at, updated_at"
 
-    static func decode(_ row: Row) throws -> Pizza {
-        let id: Pizza.ID = try row.id(0)
-        return Pizza(id: id, name: try row.string(1), price: Money(cents: try row.int64(2)),
-                     archivedAt: try row.optionalTimestamp(3, table: "pizzas", id: id), version: try row.int(4),
-                     createdAt: try row.timestamp(5, table: "pizzas", id: id), updatedAt: try row.timestamp(6, table: "pizzas", id: id))
+    /// A pizza from a row of ``columns``.
+    struct Decoder: RowDecoder {
+        let id, name, priceCents, archivedAt, version, createdAt, updatedAt: Column
+
+        init(columns: ColumnResolver) throws {
+            (id, name, priceCents) = (try columns("id"), try columns("name"), try columns("price_cents"))
+            (archivedAt, version) = (try columns("archived_at"), try columns("version"))
+            (createdAt, updatedAt) = (try columns("created_at"), try columns("updated_at"))
+        }
+
+        func decode(_ row: Row) throws -> Pizza {
+            let id: Pizza.ID = try row.id(self.id)
+            return Pizza(id: id, name: try row.string(name), price: Money(cents: try row.int64(priceCents)),
+                         archivedAt: try row.optionalTimestamp(archivedAt, table: "pizzas", id: id), version: try row.int(version),
+                         createdAt: try row.timestamp(createdAt, table: "pizzas", id: id),
+                         updatedAt: try row.timestamp(updatedAt, table: "pizzas", id: id))
+        }
     }
 
     static func pizza(id: Pizza.ID, in db: Connection) throws -> Pizza? {
-        try db.fetchOne("SELECT " + columns + " FROM pizzas WHERE id = ?", [id], decode)
+        try db.fetchOne("SELECT " + columns + " FROM pizzas WHERE id = ?", [id], Decoder.self)
     }
 
     /// What a booking needs of a pizza: its name and price now, and whether it is on the menu.
-    static func snapshot(id: Pizza.ID, in db: Connection) throws -> (name: String, price: Money, isArchived: Bool)? {
-        try db.fetchOne("SELECT name, price_cents, archived_at IS NOT NULL FROM pizzas WHERE id = ?", [id]) { row in
-            (try row.string(0), Money(cents: try row.int64(1)), try row.int(2) == 1)
+    struct Snapshot: RowDecoder {
+        let name, priceCents, archived: Column
+
+        init(columns: ColumnResolver) throws {
+            (name, priceCents, archived) = (try columns("name"), try columns("price_cents"), try columns("archived"))
         }
+
+        func decode(_ row: Row) throws -> (name: String, price: Money, isArchived: Bool) {
+            (try row.string(name), Money(cents: try row.int64(priceCents)), try row.int(archived) == 1)
+        }
+    }
+
+    static func snapshot(id: Pizza.ID, in db: Connection) throws -> (name: String, price: Money, isArchived: Bool)? {
+        try db.fetchOne("SELECT name, price_cents, archived_at IS NOT NULL AS archived FROM pizzas WHERE id = ?", [id], Snapshot.self)
     }
 
     /// The menu in name order, straight from the `name_key` index (no sort), after `after` (a
@@ -31,7 +53,7 @@ enum PizzaStore {
     static let listSQL = "SELECT " + columns + " FROM pizzas WHERE (? OR archived_at IS NULL) AND name_key > ? ORDER BY name_key LIMIT ?"
 
     static func list(includeArchived: Bool, after: String = "", limit: Int = -1, in db: Connection) throws -> [Pizza] {
-        try db.fetchAll(listSQL, [includeArchived, after, limit], decode)
+        try db.fetchAll(listSQL, [includeArchived, after, limit], Decoder.self)
     }
 
     /// Calls `body` with each pizza of the menu in name order, without collecting them.
@@ -40,13 +62,13 @@ enum PizzaStore {
     static let wholeMenuSQL = "SELECT " + columns + " FROM pizzas ORDER BY name_key"
 
     static func forEach(includeArchived: Bool, in db: Connection, _ body: (Pizza) throws -> Void) throws {
-        try db.forEach(includeArchived ? wholeMenuSQL : activeMenuSQL) { try body(try decode($0)) }
+        try db.forEach(includeArchived ? wholeMenuSQL : activeMenuSQL, [], Decoder.self, body)
     }
 
     /// The pizza whose name equals `name` ignoring case, with full Unicode case folding: one
     /// lookup of the unique `name_key` index.
     static func sameName(as name: String, in db: Connection) throws -> Pizza? {
-        try db.fetchOne(sameNameSQL, [PizzaName.foldKey(name)], decode)
+        try db.fetchOne(sameNameSQL, [PizzaName.foldKey(name)], Decoder.self)
     }
 
     static let sameNameSQL = "SELECT " + columns + " FROM pizzas WHERE name_key = ?"
@@ -57,7 +79,7 @@ enum PizzaStore {
     /// Pizzas whose id starts with `prefix`, through the primary key index (a range, not LIKE).
     static func withIDPrefix(_ prefix: String, limit: Int, in db: Connection) throws -> [Pizza] {
         try db.fetchAll("SELECT " + columns + " FROM pizzas WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
-                        [prefix, prefix + "\u{10FFFF}", limit], decode)
+                        [prefix, prefix + "\u{10FFFF}", limit], Decoder.self)
     }
 
     /// Inserts a new pizza; `RETURNING` gives the row as stored (defaults and all), so nothing
@@ -65,7 +87,7 @@ enum PizzaStore {
     static func insert(id: Pizza.ID, name: String, price: Money, in db: Connection) throws -> Pizza {
         let pizza = try uniqueName(name, in: db) {
             try db.fetchOne("INSERT INTO pizzas (id, name, name_key, price_cents) VALUES (?, ?, ?, ?) RETURNING " + columns,
-                            [id, name, PizzaName.foldKey(name), price.cents], decode)
+                            [id, name, PizzaName.foldKey(name), price.cents], Decoder.self)
         }
         guard let pizza else { throw DataError.damagedRow(table: "pizzas", id: id.description, problem: "the inserted row did not come back") }
         return pizza
@@ -93,7 +115,7 @@ enum PizzaStore {
                        updated_at = CASE WHEN name IS NOT ?1 OR price_cents IS NOT ?3
                                          THEN strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE updated_at END
                 WHERE id = ?4 AND version = ?5 RETURNING
-                """ + " " + columns, [name, PizzaName.foldKey(name), price.cents, id, version], decode)
+                """ + " " + columns, [name, PizzaName.foldKey(name), price.cents, id, version], Decoder.self)
         }
     }
 
@@ -114,33 +136,46 @@ enum PizzaStore {
         try db.run("UPDATE pizzas SET archived_at = ? WHERE id = ?", [date.map(Timestamp.string(from:)), id])
     }
 
-    /// The columns ``decodeChange(_:)`` reads, in its order.
+    /// The columns ``ChangeDecoder`` reads.
     static let changeColumns = "change, old_name, new_name, old_price_cents, new_price_cents, version, changed_at, id, pizza_id"
 
-    static func decodeChange(_ row: Row) throws -> (cursor: Int64, pizzaID: Pizza.ID, change: PizzaChange) {
-        let rowID = try row.int64(7)
-        guard let change = PizzaChange.Kind(rawValue: try row.string(0)) else {
-            throw DataError.damagedRow(table: "pizza_history", id: String(rowID), problem: "unknown change '\(try row.string(0))'")
+    /// A row of the menu's history, with its cursor (the row's id) and pizza.
+    struct ChangeDecoder: RowDecoder {
+        let change, oldName, newName, oldPriceCents, newPriceCents, version, changedAt, id, pizzaID: Column
+
+        init(columns: ColumnResolver) throws {
+            (change, oldName, newName) = (try columns("change"), try columns("old_name"), try columns("new_name"))
+            (oldPriceCents, newPriceCents) = (try columns("old_price_cents"), try columns("new_price_cents"))
+            (version, changedAt, id, pizzaID) = (try columns("version"), try columns("changed_at"), try columns("id"), try columns("pizza_id"))
         }
-        return (rowID, try row.id(8), PizzaChange(change: change, oldName: try row.optionalString(1), newName: try row.string(2),
-                                                  oldPrice: try row.optionalInt64(3).map(Money.init(cents:)),
-                                                  newPrice: Money(cents: try row.int64(4)), version: try row.int(5),
-                                                  changedAt: try row.timestamp(6, table: "pizza_history", id: rowID)))
+
+        func decode(_ row: Row) throws -> (cursor: Int64, pizzaID: Pizza.ID, change: PizzaChange) {
+            let rowID = try row.int64(id)
+            let text = try row.string(change)
+            guard let kind = PizzaChange.Kind(rawValue: text) else {
+                throw DataError.damagedRow(table: "pizza_history", id: String(rowID), problem: "unknown change '\(text)'")
+            }
+            return (rowID, try row.id(pizzaID),
+                    PizzaChange(change: kind, oldName: try row.optionalString(oldName), newName: try row.string(newName),
+                                oldPrice: try row.optionalInt64(oldPriceCents).map(Money.init(cents:)),
+                                newPrice: Money(cents: try row.int64(newPriceCents)), version: try row.int(version),
+                                changedAt: try row.timestamp(changedAt, table: "pizza_history", id: rowID)))
+        }
     }
 
     static func history(of id: Pizza.ID, in db: Connection) throws -> [PizzaChange] {
-        try db.fetchAll("SELECT " + changeColumns + " FROM pizza_history WHERE pizza_id = ? ORDER BY id", [id]) { try decodeChange($0).change }
+        try db.fetchAll("SELECT " + changeColumns + " FROM pizza_history WHERE pizza_id = ? ORDER BY id", [id], ChangeDecoder.self).map(\.change)
     }
 
     /// Menu changes after `cursor` (the history table's id), oldest first.
     static func events(after cursor: Int64, limit: Int, in db: Connection) throws -> [(cursor: Int64, pizzaID: Pizza.ID, change: PizzaChange)] {
-        try db.fetchAll("SELECT " + changeColumns + " FROM pizza_history WHERE id > ? ORDER BY id LIMIT ?", [cursor, limit], decodeChange)
+        try db.fetchAll("SELECT " + changeColumns + " FROM pizza_history WHERE id > ? ORDER BY id LIMIT ?", [cursor, limit], ChangeDecoder.self)
     }
 
     /// Migration 5's data step: names with non-ASCII characters get their full case folding as
     /// `name_key` (the SQL could only use `lower()`). Two names that fold alike stop the migration.
     @Sendable static func fillNameKeys(_ db: Connection) throws {
-        let names = try db.fetchAll("SELECT id, name FROM pizzas WHERE name GLOB '*[^ -~]*'") { (try $0.string(0), try $0.string(1)) }
+        let names = try db.fetchAll("SELECT id, name FROM pizzas WHERE name GLOB '*[^ -~]*'") { (try $0.string("id"), try $0.string("name")) }
         for (id, name) in names {
             do {
                 try db.run("UPDATE pizzas SET name_key = ? WHERE id = ?", [PizzaName.foldKey(name), id])

@@ -22,7 +22,7 @@ extension NavigationService {
             case .addPizza: draft = .blank
             case .editPizza(let id): draft = PizzaDraft(editing: try MenuService.required(id, in: db))
             }
-            try NavigationStore.openSheet(draft, userID: user.id, in: db)
+            try NavigationStore.openSheet(draft, userID: user, in: db)
             if case .edit(let id, _) = draft.mode { return ([.route(.pizza(id: id))], "edit_pizza") }
             return ([], "add_pizza")
         }
@@ -34,7 +34,7 @@ extension NavigationService {
     public func setSheet(_ user: User.ID, name: String? = nil, price: Money? = nil) throws -> NavigationState {
         try sheetChange(user, action: .sheetSet) { db, user, sheet in
             guard let sheet else { throw NavigationError.noSheet }
-            try NavigationStore.updateSheet(userID: user.id, name: name ?? sheet.draft.name, price: price ?? sheet.draft.price,
+            try NavigationStore.updateSheet(userID: user, name: name ?? sheet.draft.name, price: price ?? sheet.draft.price,
                                             at: now(), in: db)
             return ([], [name.map { "name=\($0)" }, price.map { "price=\($0.plain)" }].compactMap { $0 }.joined(separator: " "))
         }
@@ -52,7 +52,7 @@ extension NavigationService {
             let problems = sheet.draft.validate()
             guard problems.isEmpty else { throw ValidationError(problems) }
             let pizza = try MenuService.save(sheet.draft, in: db)
-            try NavigationStore.closeSheet(userID: user.id, in: db)
+            try NavigationStore.closeSheet(userID: user, in: db)
             saved = pizza
             return ([.route(.pizza(id: pizza.id))], sheet.kind)
         }
@@ -66,19 +66,18 @@ extension NavigationService {
     public func dismissSheet(_ user: User.ID) throws -> NavigationState {
         try sheetChange(user, action: .sheetDismiss) { db, user, sheet in
             guard let sheet else { throw NavigationError.noSheet }
-            try NavigationStore.closeSheet(userID: user.id, in: db)
+            try NavigationStore.closeSheet(userID: user, in: db)
             return ([], sheet.kind)
         }
     }
 
     /// One write transaction: read the user and their sheet, let `body` act, append the event.
     private func sheetChange(_ user: User.ID, action: NavigationAction,
-                             _ body: (Connection, User, Sheet?) throws -> (routes: [NavigationElement], detail: String)) throws -> NavigationState {
+                             _ body: (Connection, User.ID, Sheet?) throws -> (routes: [NavigationElement], detail: String)) throws -> NavigationState {
         try database.write { db in
-            let user = try UserStore.required(user, in: db)
-            let (routes, detail) = try body(db, user, try NavigationStore.sheet(userID: user.id, in: db))
-            let depth = try NavigationStore.stack(userID: user.id, in: db).count
-            try NavigationStore.appendEvent(userID: user.id, action: action, routes: routes, depthAfter: depth,
+            let before = try Self.state(of: user, in: db)
+            let (routes, detail) = try body(db, user, before.sheet)
+            try NavigationStore.appendEvent(userID: user, action: action, routes: routes, depthAfter: before.path.count,
                                             topBefore: nil, detail: detail.isEmpty ? nil : detail, in: db)
             return try Self.state(of: user, in: db)
         }

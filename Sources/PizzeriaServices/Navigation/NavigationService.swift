@@ -28,10 +28,7 @@ public final class NavigationService: Sendable {
     /// The user's stack, previous route and sheet.
     /// - Throws: ``UserError/notFound(_:)``.
     public func state(of user: User.ID) throws -> NavigationState {
-        try database.readStatement { db in
-            guard let state = try NavigationStore.state(of: user, in: db) else { throw UserError.notFound(user.description) }
-            return state
-        }
+        try database.readStatement { db in try Self.state(of: user, in: db) }
     }
 
     /// The user's stack alone, bottom first: what the app needs to restore its
@@ -44,10 +41,11 @@ public final class NavigationService: Sendable {
         }
     }
 
-    static func state(of user: User, in db: Connection) throws -> NavigationState {
-        NavigationState(userID: user.id, handle: user.handle, path: try NavigationStore.stack(userID: user.id, in: db),
-                        previous: try NavigationStore.previous(userID: user.id, in: db),
-                        sheet: try NavigationStore.sheet(userID: user.id, in: db))
+    /// The user's state inside a transaction.
+    /// - Throws: ``UserError/notFound(_:)``.
+    static func state(of user: User.ID, in db: Connection) throws -> NavigationState {
+        guard let state = try NavigationStore.state(of: user, in: db) else { throw UserError.notFound(user.description) }
+        return state
     }
 
     /// A readable label for each element, for people: the pizza's name (with "(archived)"),
@@ -203,9 +201,8 @@ public final class NavigationService: Sendable {
                 _ body: (Connection, [NavigationElement]) throws -> (stack: [NavigationElement], involved: [NavigationElement])) throws -> NavigationState {
         try database.write { db in
             // The sheet is read with the stack: no operation here changes it.
-            guard let (handle, old, sheet) = try NavigationStore.routerState(of: user, in: db) else {
-                throw UserError.notFound(user.description)
-            }
+            guard let state = try NavigationStore.state(of: user, in: db) else { throw UserError.notFound(user.description) }
+            let old = state.path
             let (new, involved) = try body(db, old)
             guard new.count <= NavigationLimits.maximumDepth else { throw NavigationError.tooDeep(depth: new.count) }
             // Keep the common bottom of the stack; rewrite only what differs above it.
@@ -215,7 +212,7 @@ public final class NavigationService: Sendable {
             try NavigationStore.appendEvent(userID: user, action: action, routes: involved, depthAfter: new.count,
                                             topBefore: old.last, detail: detail, in: db)
             // Everything is known already: the new stack, the old top as "previous", the sheet.
-            return NavigationState(userID: user, handle: handle, path: new, previous: old.last, sheet: sheet)
+            return NavigationState(userID: user, handle: state.handle, path: new, previous: old.last, sheet: state.sheet)
         }
     }
 

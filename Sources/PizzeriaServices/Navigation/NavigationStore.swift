@@ -5,110 +5,119 @@ import PizzeriaStorage
 /// `navigation_stack`/`navigation_sheets` or the `(user_id, id)` index of the history, so its cost
 /// does not grow with the history's length. One user's operations touch only that user's rows.
 enum NavigationStore {
-    static let stackSQL = """
-        SELECT kind, pizza_id, order_id, opaque_type, opaque_json FROM navigation_stack
-        WHERE user_id = ? ORDER BY depth
+    /// The columns of a stack element, from `navigation_stack s` (a constant); aliased so they
+    /// can share a row with a sheet's.
+    static let elementColumns = "s.kind AS stack_kind, s.pizza_id AS stack_pizza_id, s.order_id AS stack_order_id, s.opaque_type, s.opaque_json"
+    /// The columns of a sheet, from `navigation_sheets h` (a constant).
+    static let sheetColumns = """
+        h.kind AS sheet_kind, h.pizza_id AS sheet_pizza_id, h.base_version, h.draft_name, h.draft_price_cents, \
+        h.opened_at AS sheet_opened_at, h.updated_at AS sheet_updated_at
         """
 
-    /// The latest change to the stack; its `top_before` is the router's "previous".
-    static let previousSQL = """
-        SELECT top_before, id FROM navigation_events
-        WHERE user_id = ? AND action NOT IN ('sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss')
-        ORDER BY id DESC LIMIT 1
-        """
+    /// A stack element from ``elementColumns``; `nil` for the row of NULLs an empty stack joins to.
+    struct ElementDecoder: RowDecoder {
+        let kind, pizzaID, orderID, opaqueType, opaqueJSON: Column
 
-    static let historySQL = """
-        SELECT id, at, action, routes, depth_after, detail FROM navigation_events
-        WHERE user_id = ? ORDER BY id DESC LIMIT ?
-        """
+        init(columns: ColumnResolver) throws {
+            (kind, pizzaID, orderID) = (try columns("stack_kind"), try columns("stack_pizza_id"), try columns("stack_order_id"))
+            (opaqueType, opaqueJSON) = (try columns("opaque_type"), try columns("opaque_json"))
+        }
 
-    static func stack(userID: User.ID, in db: Connection) throws -> [NavigationElement] {
-        try db.fetchAll(stackSQL, [userID]) { try element($0) }.compactMap { $0 }
+        func decode(_ row: Row) throws -> NavigationElement? {
+            if row.isNull(kind) { return nil }
+            return switch try row.withUTF8(kind, { $0.first }) {
+            case UInt8(ascii: "p"): .route(.pizza(id: try row.id(pizzaID)))
+            case UInt8(ascii: "o") where !row.isNull(orderID): .route(.order(id: try row.id(orderID)))
+            default: .opaque(typeName: try row.string(opaqueType), json: try row.string(opaqueJSON))
+            }
+        }
     }
 
-    /// A user's stack with the user's handle and open sheet, in one statement (the user's row
-    /// joined to the sheet and the stack): no row when the user does not exist, one row of
-    /// NULL stack columns on the menu. What every router operation starts from and returns.
-    static let routerStateSQL = """
-        SELECT s.kind, s.pizza_id, s.order_id, s.opaque_type, s.opaque_json, u.handle,
-               h.kind, h.pizza_id, h.base_version, h.draft_name, h.draft_price_cents, h.opened_at, h.updated_at
+    /// A sheet from ``sheetColumns``; `nil` when the user has none (the LEFT JOIN's NULLs). Part
+    /// of ``StateDecoder``: the user's id comes from the query's argument.
+    struct SheetDecoder {
+        let kind, pizzaID, baseVersion, draftName, draftPriceCents, openedAt, updatedAt: Column
+
+        init(columns: ColumnResolver) throws {
+            (kind, pizzaID, baseVersion) = (try columns("sheet_kind"), try columns("sheet_pizza_id"), try columns("base_version"))
+            (draftName, draftPriceCents) = (try columns("draft_name"), try columns("draft_price_cents"))
+            (openedAt, updatedAt) = (try columns("sheet_opened_at"), try columns("sheet_updated_at"))
+        }
+
+        func decode(_ row: Row, userID: User.ID) throws -> Sheet? {
+            if row.isNull(kind) { return nil }
+            let mode: PizzaDraft.Mode = try row.string(kind) == "edit_pizza"
+                ? .edit(pizzaID: try row.id(pizzaID), baseVersion: try row.int(baseVersion)) : .add
+            return Sheet(draft: PizzaDraft(mode: mode, name: try row.string(draftName), price: Money(cents: try row.int64(draftPriceCents))),
+                         openedAt: try row.timestamp(openedAt, table: "navigation_sheets", id: userID),
+                         updatedAt: try row.timestamp(updatedAt, table: "navigation_sheets", id: userID))
+        }
+    }
+
+    /// A user's whole state in one statement — the user's row joined to the sheet and the stack,
+    /// with the previous route (the latest stack change's `top_before`, and that event's id) —
+    /// so one snapshot serves `nav show` and every router operation: no row when the user does
+    /// not exist, one row of NULL stack columns on the menu.
+    static let stateSQL = "SELECT " + elementColumns + ", u.handle, " + sheetColumns + """
+        ,
+               (SELECT top_before FROM navigation_events WHERE user_id = u.id
+                  AND action NOT IN ('sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss') ORDER BY id DESC LIMIT 1) AS previous_route,
+               (SELECT id FROM navigation_events WHERE user_id = u.id
+                  AND action NOT IN ('sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss') ORDER BY id DESC LIMIT 1) AS previous_event_id
         FROM users u LEFT JOIN navigation_sheets h ON h.user_id = u.id LEFT JOIN navigation_stack s ON s.user_id = u.id
         WHERE u.id = ? ORDER BY s.depth
         """
 
+    /// The first row's share of a state: handle, sheet, previous route.
+    struct StateDecoder: RowDecoder {
+        let element: ElementDecoder, sheet: SheetDecoder
+        let handle, previousRoute, previousEventID: Column
+
+        init(columns: ColumnResolver) throws {
+            (element, sheet) = (try ElementDecoder(columns: columns), try SheetDecoder(columns: columns))
+            (handle, previousRoute, previousEventID) = (try columns("handle"), try columns("previous_route"), try columns("previous_event_id"))
+        }
+
+        /// Only the element: the state's other parts are read from the first row (``decodeFirst``).
+        func decode(_ row: Row) throws -> NavigationElement? { try element.decode(row) }
+
+        func decodeFirst(_ row: Row, userID: User.ID) throws -> (handle: String, sheet: Sheet?, previous: NavigationElement?) {
+            var previous: NavigationElement?
+            if let text = try row.optionalString(previousRoute) {
+                let eventID = try row.int64(previousEventID)
+                previous = try readable(table: "navigation_events", id: eventID, column: "top_before") { try RouteJSON.decodeElement(text) }
+            }
+            return (try row.string(handle), try sheet.decode(row, userID: userID), previous)
+        }
+    }
+
+    /// A user's state (handle, stack, sheet, previous route) in one statement, or `nil` when the
+    /// user does not exist.
+    static func state(of user: User.ID, in db: Connection) throws -> NavigationState? {
+        var first: (handle: String, sheet: Sheet?, previous: NavigationElement?)?
+        var path: [NavigationElement] = []
+        try db.forEachRow(stateSQL, [user], StateDecoder.self) { row, decoder in
+            if first == nil { first = try decoder.decodeFirst(row, userID: user) }
+            if let element = try decoder.decode(row) { path.append(element) }
+        }
+        return first.map { NavigationState(userID: user, handle: $0.handle, path: path, previous: $0.previous, sheet: $0.sheet) }
+    }
+
     /// A user's stack in one statement (the user's row, joined to the stack): no row when the
     /// user does not exist, one row of NULLs on the menu. What the app needs to restore its path.
-    static let pathSQL = """
-        SELECT s.kind, s.pizza_id, s.order_id, s.opaque_type, s.opaque_json
-        FROM users u LEFT JOIN navigation_stack s ON s.user_id = u.id
-        WHERE u.id = ? ORDER BY s.depth
+    static let pathSQL = "SELECT " + elementColumns + """
+         FROM users u LEFT JOIN navigation_stack s ON s.user_id = u.id WHERE u.id = ? ORDER BY s.depth
         """
 
     /// A user's stack: `nil` when the user does not exist, empty on the menu.
     static func path(of user: User.ID, in db: Connection) throws -> [NavigationElement]? {
         var found = false
         var path: [NavigationElement] = []
-        try db.forEach(pathSQL, [user]) { row in
+        try db.forEach(pathSQL, [user], ElementDecoder.self) { element in
             found = true
-            if let element = try element(row) { path.append(element) }
+            if let element { path.append(element) }
         }
         return found ? path : nil
-    }
-
-    static func routerState(of user: User.ID, in db: Connection) throws -> (handle: String, path: [NavigationElement], sheet: Sheet?)? {
-        try state(user, sql: routerStateSQL, in: db).map { ($0.handle, $0.path, $0.sheet) }
-    }
-
-    /// ``routerStateSQL`` with the previous route (the latest stack change's `top_before`, and
-    /// that event's id) as two more columns: a user's whole state in one statement, so one
-    /// snapshot and no reader connection of its own.
-    static let stateSQL = """
-        SELECT s.kind, s.pizza_id, s.order_id, s.opaque_type, s.opaque_json, u.handle,
-               h.kind, h.pizza_id, h.base_version, h.draft_name, h.draft_price_cents, h.opened_at, h.updated_at,
-               (SELECT top_before FROM navigation_events WHERE user_id = u.id
-                  AND action NOT IN ('sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss') ORDER BY id DESC LIMIT 1),
-               (SELECT id FROM navigation_events WHERE user_id = u.id
-                  AND action NOT IN ('sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss') ORDER BY id DESC LIMIT 1)
-        FROM users u LEFT JOIN navigation_sheets h ON h.user_id = u.id LEFT JOIN navigation_stack s ON s.user_id = u.id
-        WHERE u.id = ? ORDER BY s.depth
-        """
-
-    /// A user's state (handle, stack, sheet, previous route) in one statement, or `nil` when the
-    /// user does not exist.
-    static func state(of user: User.ID, in db: Connection) throws -> NavigationState? {
-        try state(user, sql: stateSQL, in: db).map {
-            NavigationState(userID: user, handle: $0.handle, path: $0.path, previous: $0.previous, sheet: $0.sheet)
-        }
-    }
-
-    /// Reads a state statement: stack columns 0–4, handle 5, sheet 6–12, previous 13–14 (if any).
-    private static func state(_ user: User.ID, sql: String, in db: Connection) throws
-        -> (handle: String, path: [NavigationElement], sheet: Sheet?, previous: NavigationElement?)? {
-        var state: (handle: String, sheet: Sheet?, previous: NavigationElement?)?
-        var path: [NavigationElement] = []
-        try db.forEach(sql, [user]) { row in
-            if state == nil {
-                var previous: NavigationElement?
-                if row.count > 13, let text = try row.optionalString(13) {
-                    let eventID = try row.int64(14)
-                    previous = try readable(table: "navigation_events", id: eventID, column: "top_before") { try RouteJSON.decodeElement(text) }
-                }
-                state = (try row.string(5), try row.isNull(6) ? nil : sheet(row, from: 6, userID: user), previous)
-            }
-            if let element = try element(row) { path.append(element) }
-        }
-        return state.map { ($0.handle, path, $0.sheet, $0.previous) }
-    }
-
-    /// The element of a stack row (columns kind, pizza_id, order_id, opaque_type, opaque_json);
-    /// `nil` for the NULL row of an empty stack.
-    static func element(_ row: Row) throws -> NavigationElement? {
-        if row.isNull(0) { return nil }
-        return switch try row.withUTF8(0, { $0.first }) {
-        case UInt8(ascii: "p"): .route(.pizza(id: try row.id(1)))
-        case UInt8(ascii: "o") where !row.isNull(2): .route(.order(id: try row.id(2)))
-        default: .opaque(typeName: try row.string(3), json: try row.string(4))
-        }
     }
 
     /// Puts `elements` on top of a stack of `depth`. A route to a pizza or order that does not
@@ -146,29 +155,40 @@ enum NavigationStore {
             """, [userID, action.rawValue, try RouteJSON.encodeElements(routes), depthAfter, try topBefore.map(RouteJSON.encodeElement), detail])
     }
 
-    static func previous(userID: User.ID, in db: Connection) throws -> NavigationElement? {
-        let row = try db.fetchOne(previousSQL, [userID]) { (try $0.optionalString(0), try $0.int64(1)) }
-        guard let (text, id) = row, let text else { return nil }
-        return try readable(table: "navigation_events", id: id, column: "top_before") { try RouteJSON.decodeElement(text) }
+    static func history(userID: User.ID, limit: Int, in db: Connection) throws -> [NavigationEvent] {
+        try db.fetchAll(historySQL, [userID, limit], EventDecoder.self).reversed()
     }
 
-    static func history(userID: User.ID, limit: Int, in db: Connection) throws -> [NavigationEvent] {
-        try db.fetchAll(historySQL, [userID, limit]) { row in
-            let id = try row.int64(0), routes = try row.string(3)
-            let actionText = try row.string(2)
+    static let historySQL = """
+        SELECT id, at, action, routes, depth_after, detail FROM navigation_events
+        WHERE user_id = ? ORDER BY id DESC LIMIT ?
+        """
+
+    /// A navigation event from its own row's columns.
+    struct EventDecoder: RowDecoder {
+        let id, at, action, routes, depthAfter, detail: Column
+
+        init(columns: ColumnResolver) throws {
+            (id, at, action) = (try columns("id"), try columns("at"), try columns("action"))
+            (routes, depthAfter, detail) = (try columns("routes"), try columns("depth_after"), try columns("detail"))
+        }
+
+        func decode(_ row: Row) throws -> NavigationEvent {
+            let id = try row.int64(self.id), routes = try row.string(self.routes)
+            let actionText = try row.string(action)
             guard let action = NavigationAction(rawValue: actionText) else {
                 throw DataError.damagedRow(table: "navigation_events", id: String(id), problem: "unknown action '\(actionText)'")
             }
-            return NavigationEvent(id: id, at: try row.timestamp(1, table: "navigation_events", id: id), action: action,
+            return NavigationEvent(id: id, at: try row.timestamp(at, table: "navigation_events", id: id), action: action,
                                    routes: try readable(table: "navigation_events", id: id, column: "routes") {
                                        try RouteJSON.decodeElements(routes)
                                    },
-                                   depthAfter: try row.int(4), detail: try row.optionalString(5))
-        }.reversed()
+                                   depthAfter: try row.int(depthAfter), detail: try row.optionalString(detail))
+        }
     }
 
     /// Decodes a stored JSON column; a value the router could not have written is a damaged row.
-    private static func readable<T>(table: String, id: Int64, column: String, _ decode: () throws -> T) throws -> T {
+    fileprivate static func readable<T>(table: String, id: Int64, column: String, _ decode: () throws -> T) throws -> T {
         do {
             return try decode()
         } catch is DecodingError {
@@ -183,9 +203,9 @@ enum NavigationStore {
         }
         var names: [Pizza.ID: String] = [:]
         if !pizzaIDs.isEmpty {
-            try db.forEach("SELECT id, name, archived_at IS NOT NULL FROM pizzas WHERE id IN (SELECT value FROM json_each(?))",
-                           ["[" + pizzaIDs.map { "\"\($0)\"" }.joined(separator: ",") + "]"]) { row in
-                names[try row.id(0)] = try row.string(1) + (try row.int(2) == 1 ? " (archived)" : "")
+            try db.forEach("SELECT id, name, archived_at IS NOT NULL AS archived FROM pizzas WHERE id IN (SELECT value FROM json_each(?))",
+                           [JSONText.array(of: pizzaIDs)]) { row in
+                names[try row.id("id")] = try row.string("name") + (try row.int("archived") == 1 ? " (archived)" : "")
             }
         }
         return elements.map { element in
@@ -206,23 +226,6 @@ enum NavigationStore {
     }
 
     // MARK: - Sheets
-
-    static func sheet(userID: User.ID, in db: Connection) throws -> Sheet? {
-        try db.fetchOne("""
-            SELECT kind, pizza_id, base_version, draft_name, draft_price_cents, opened_at, updated_at
-            FROM navigation_sheets WHERE user_id = ?
-            """, [userID]) { try sheet($0, from: 0, userID: userID) }
-    }
-
-    /// A sheet from seven columns starting at `first`: kind, pizza_id, base_version, draft_name,
-    /// draft_price_cents, opened_at, updated_at.
-    static func sheet(_ row: Row, from first: Int, userID: User.ID) throws -> Sheet {
-        let mode: PizzaDraft.Mode = try row.string(first) == "edit_pizza"
-            ? .edit(pizzaID: try row.id(first + 1), baseVersion: try row.int(first + 2)) : .add
-        return Sheet(draft: PizzaDraft(mode: mode, name: try row.string(first + 3), price: Money(cents: try row.int64(first + 4))),
-                     openedAt: try row.timestamp(first + 5, table: "navigation_sheets", id: userID),
-                     updatedAt: try row.timestamp(first + 6, table: "navigation_sheets", id: userID))
-    }
 
     static func openSheet(_ draft: PizzaDraft, userID: User.ID, in db: Connection) throws {
         var pizzaID: Pizza.ID?, version: Int?
@@ -253,7 +256,7 @@ enum NavigationStore {
             WHERE e.action IN ('push', 'random')
             GROUP BY p.id ORDER BY views DESC, p.name LIMIT ?
             """, [limit]) { row in
-            PizzaViews(pizzaID: try row.id(0), name: try row.string(1), views: try row.int(2))
+            PizzaViews(pizzaID: try row.id("id"), name: try row.string("name"), views: try row.int("views"))
         }
     }
 }

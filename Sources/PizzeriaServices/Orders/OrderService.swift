@@ -36,8 +36,8 @@ public final class OrderService: Sendable {
     /// the settings row, the user, each pizza once, the key (if any), the slot's load, then the
     /// inserts; nothing is read back that is already known.
     static func place(_ request: OrderRequest, now: Date, in db: Connection) throws -> (order: Order, created: Bool) {
-        let (settings, handle) = try SettingsService.current(in: db, handleOf: request.user)
-        guard let handle else { throw UserError.notFound(request.user.description) }
+        let settings = try SettingsService.current(in: db)
+        guard let handle = try UserStore.handle(of: request.user, in: db) else { throw UserError.notFound(request.user.description) }
         let items = try merged(request.items)
         let pickupAt = PickupTime.utc(request.pickup)
         // What was asked for under a key, so a reuse of the key with other content is refused.
@@ -48,7 +48,7 @@ public final class OrderService: Sendable {
         // A retry with the same key returns the first order, whatever changed since (an archived pizza, a full slot).
         if let key = request.idempotencyKey, let existing = try OrderStore.header(key: key, in: db) {
             guard existing.fingerprint == fingerprint else { throw OrderError.keyReused(key: key, orderID: existing.id) }
-            return (try orders([existing], settings: settings, in: db)[0], false)
+            return (try order(existing, settings: settings, in: db), false)
         }
         let lines = try snapshot(items, in: db)
         try checkSlot(request.pickup, settings: settings, now: now)
@@ -176,7 +176,7 @@ public final class OrderService: Sendable {
     public func order(id: Order.ID) throws -> Order? {
         try database.read { db in
             guard let header = try OrderStore.header(id: id, in: db) else { return nil }
-            return try Self.orders([header], settings: try SettingsService.current(in: db), in: db)[0]
+            return try Self.order(header, settings: try SettingsService.current(in: db), in: db)
         }
     }
 
@@ -287,7 +287,7 @@ public final class OrderService: Sendable {
                   let updated = try OrderStore.header(id: header.id, in: db) else {
                 throw OrderError.illegalTransition(orderID: header.id, from: header.status, action: action)
             }
-            return try Self.orders([updated], settings: try SettingsService.current(in: db), in: db)[0]
+            return try Self.order(updated, settings: try SettingsService.current(in: db), in: db)
         }
     }
 
@@ -300,19 +300,19 @@ public final class OrderService: Sendable {
             let rows = try OrderStore.events(after: cursor, limit: min(max(1, limit), 1_000), in: db)
             guard !rows.isEmpty else { return [] }
             let settings = try SettingsService.current(in: db)
-            var headers: [Order.ID: OrderStore.Header] = [:]
-            for row in rows where headers[row.orderID] == nil {
-                guard let header = try OrderStore.header(id: row.orderID, in: db) else {
-                    throw DataError.damagedRow(table: "order_status_events", id: String(row.id), problem: "its order is missing")
-                }
-                headers[row.orderID] = header
-            }
-            let orders = Dictionary(uniqueKeysWithValues: try Self.orders(Array(headers.values), settings: settings, in: db).map { ($0.id, $0) })
+            var orders: [Order.ID: Order] = [:]
             return try rows.map { row in
-                guard let order = orders[row.orderID] else {
-                    throw DataError.damagedRow(table: "order_status_events", id: String(row.id), problem: "its order is missing")
+                let order: Order
+                if let known = orders[row.orderID] {
+                    order = known
+                } else {
+                    guard let header = try OrderStore.header(id: row.orderID, in: db) else {
+                        throw DataError.damagedRow(table: "order_status_events", id: String(row.key), problem: "its order is missing")
+                    }
+                    order = try Self.order(header, settings: settings, in: db)
+                    orders[row.orderID] = order
                 }
-                return OrderEvent(cursor: row.id, from: row.from, to: row.to, at: row.at, order: order)
+                return OrderEvent(cursor: row.key, from: row.value.from, to: row.value.to, at: row.value.at, order: order)
             }
         }
     }
@@ -324,13 +324,10 @@ public final class OrderService: Sendable {
 
     // MARK: - Helpers
 
-    /// Full orders for headers: their lines and histories in one query each.
-    static func orders(_ headers: [OrderStore.Header], settings: Settings, in db: Connection) throws -> [Order] {
-        guard !headers.isEmpty else { return [] }
-        let ids = headers.map(\.id)
-        let lines = try OrderStore.lines(of: ids, in: db)
-        let history = try OrderStore.history(of: ids, in: db)
-        return headers.map { order($0, lines: lines[$0.id] ?? [], history: history[$0.id] ?? [], settings: settings) }
+    /// The full order of a header: its lines and history read by its id.
+    static func order(_ header: OrderStore.Header, settings: Settings, in db: Connection) throws -> Order {
+        let (lines, history) = try OrderStore.details(of: header.id, in: db)
+        return order(header, lines: lines, history: history, settings: settings)
     }
 
     static func order(_ header: OrderStore.Header, lines: [OrderLine], history: [OrderStatusChange], settings: Settings) -> Order {

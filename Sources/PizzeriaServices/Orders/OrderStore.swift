@@ -18,23 +18,71 @@ enum OrderStore {
         let updatedAt: Date
     }
 
-    /// The columns ``decodeHeader(_:)`` reads, in its order.
+    /// The columns ``HeaderDecoder`` reads (a constant, never input).
     static let headerColumns = """
         o.id, o.user_id, u.handle, o.pickup_at, o.status, o.total_cents, o.idempotency_key, o.request_fingerprint, \
         o.created_at, o.updated_at
         """
     static let headerFrom = " FROM orders o JOIN users u ON u.id = o.user_id"
 
-    static func decodeHeader(_ row: Row) throws -> Header {
-        let id: Order.ID = try row.id(0)
-        let pickupText = try row.string(3)
-        guard let pickupAt = PickupTime.fromUTC(pickupText) else {
-            throw DataError.damagedRow(table: "orders", id: id.description, problem: "pickup_at '\(pickupText)' is not a real UTC time")
+    /// An order's header from a row of ``headerColumns``.
+    struct HeaderDecoder: RowDecoder {
+        let id, userID, handle, pickupAt, status, totalCents, key, fingerprint, createdAt, updatedAt: Column
+
+        init(columns: ColumnResolver) throws {
+            (id, userID, handle, pickupAt) = (try columns("id"), try columns("user_id"), try columns("handle"), try columns("pickup_at"))
+            (status, totalCents, key) = (try columns("status"), try columns("total_cents"), try columns("idempotency_key"))
+            (fingerprint, createdAt, updatedAt) = (try columns("request_fingerprint"), try columns("created_at"), try columns("updated_at"))
         }
-        return Header(id: id, userID: try row.id(1), handle: try row.string(2), pickupAt: pickupAt,
-                      status: try status(try row.string(4), table: "orders", id: id.description), totalCents: try row.int64(5),
-                      key: try row.optionalString(6), fingerprint: try row.optionalString(7),
-                      createdAt: try row.timestamp(8, table: "orders", id: id), updatedAt: try row.timestamp(9, table: "orders", id: id))
+
+        func decode(_ row: Row) throws -> Header {
+            let id: Order.ID = try row.id(self.id)
+            let pickupText = try row.string(pickupAt)
+            guard let pickup = PickupTime.fromUTC(pickupText) else {
+                throw DataError.damagedRow(table: "orders", id: id.description, problem: "pickup_at '\(pickupText)' is not a real UTC time")
+            }
+            return Header(id: id, userID: try row.id(userID), handle: try row.string(handle), pickupAt: pickup,
+                          status: try OrderStore.status(try row.string(status), table: "orders", id: id.description),
+                          totalCents: try row.int64(totalCents), key: try row.optionalString(key), fingerprint: try row.optionalString(fingerprint),
+                          createdAt: try row.timestamp(createdAt, table: "orders", id: id),
+                          updatedAt: try row.timestamp(updatedAt, table: "orders", id: id))
+        }
+    }
+
+    /// An order line with its order and line number (columns order_id, line_no, pizza_id,
+    /// pizza_name, unit_price_cents, quantity).
+    struct LineDecoder: RowDecoder {
+        let orderID, lineNo, pizzaID, pizzaName, unitPriceCents, quantity: Column
+
+        init(columns: ColumnResolver) throws {
+            (orderID, lineNo, pizzaID) = (try columns("order_id"), try columns("line_no"), try columns("pizza_id"))
+            (pizzaName, unitPriceCents, quantity) = (try columns("pizza_name"), try columns("unit_price_cents"), try columns("quantity"))
+        }
+
+        func decode(_ row: Row) throws -> (orderID: Order.ID, key: Int64, value: OrderLine) {
+            (try row.id(orderID), try row.int64(lineNo),
+             OrderLine(pizzaID: try row.id(pizzaID), pizzaName: try row.string(pizzaName),
+                       unitPrice: Money(cents: try row.int64(unitPriceCents)), quantity: try row.int(quantity)))
+        }
+    }
+
+    /// A status event with its order and id (columns id, order_id, from_status, to_status, at):
+    /// for an order's history and for the feed alike.
+    struct StatusEventDecoder: RowDecoder {
+        let id, orderID, from, to, at: Column
+
+        init(columns: ColumnResolver) throws {
+            (id, orderID, from, to, at) = (try columns("id"), try columns("order_id"), try columns("from_status"), try columns("to_status"), try columns("at"))
+        }
+
+        func decode(_ row: Row) throws -> (orderID: Order.ID, key: Int64, value: OrderStatusChange) {
+            let eventID = try row.int64(id)
+            let table = "order_status_events", idText = String(eventID)
+            return (try row.id(orderID), eventID,
+                    OrderStatusChange(from: try row.optionalString(from).map { try OrderStore.status($0, table: table, id: idText) },
+                                      to: try OrderStore.status(try row.string(to), table: table, id: idText),
+                                      at: try row.timestamp(at, table: table, id: eventID)))
+        }
     }
 
     /// A stored status; anything else is a damaged row (the schema's CHECK makes it rare).
@@ -46,17 +94,17 @@ enum OrderStore {
     }
 
     static func header(id: Order.ID, in db: Connection) throws -> Header? {
-        try db.fetchOne("SELECT " + headerColumns + headerFrom + " WHERE o.id = ?", [id], decodeHeader)
+        try db.fetchOne("SELECT " + headerColumns + headerFrom + " WHERE o.id = ?", [id], HeaderDecoder.self)
     }
 
     static func header(key: String, in db: Connection) throws -> Header? {
-        try db.fetchOne("SELECT " + headerColumns + headerFrom + " WHERE o.idempotency_key = ?", [key], decodeHeader)
+        try db.fetchOne("SELECT " + headerColumns + headerFrom + " WHERE o.idempotency_key = ?", [key], HeaderDecoder.self)
     }
 
     /// Orders whose id starts with `prefix`, through the primary key index (a range, not LIKE).
     static func ids(withPrefix prefix: String, limit: Int = 10, in db: Connection) throws -> [Order.ID] {
         try db.fetchAll("SELECT id FROM orders WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
-                        [prefix, prefix + "\u{10FFFF}", limit]) { try $0.id(0) }
+                        [prefix, prefix + "\u{10FFFF}", limit]) { try $0.id("id") }
     }
 
     // MARK: - Lists
@@ -66,7 +114,7 @@ enum OrderStore {
     static func headers(_ filter: OrderFilter, after: (String, String)?, limit: Int, in db: Connection) throws -> [Header] {
         var (conditions, arguments) = clauses(filter)
         if let (pickup, id) = after { conditions.append("(o.pickup_at, o.id) > (?, ?)"); arguments += [pickup, id] }
-        return try db.fetchAll(headersSQL(filter: whereClause(conditions)) + " LIMIT ?", arguments + [limit], decodeHeader)
+        return try db.fetchAll(headersSQL(filter: whereClause(conditions)) + " LIMIT ?", arguments + [limit], HeaderDecoder.self)
     }
 
     /// The filter's conditions (constant fragments) and their values.
@@ -98,27 +146,24 @@ enum OrderStore {
         // Within one order, rows come in the inner index's order (line number, event id) — but
         // SQL promises only the ORDER BY, and ordering by those too costs a sort per order
         // (SQLite cannot tell that the page's index has one entry per order), so the few rows
-        // of each order are put in order here, by the key in column `keyColumn`.
-        func perOrder<T>(_ sql: String, table: String, keyColumn: Int, _ decode: (Row) throws -> T) throws -> [[T]] {
+        // of each order are put in order here, by their key.
+        func perOrder<D: RowDecoder, T>(_ sql: String, table: String, _ decoder: D.Type) throws -> [[T]]
+            where D.Value == (orderID: Order.ID, key: Int64, value: T) {
             var values = [[T]](repeating: [], count: headers.count), keys = [[Int64]](repeating: [], count: headers.count)
             var at = 0
-            try db.forEach(sql, arguments) { row in
-                let id: Order.ID = try row.id(0)
-                while at < headers.count, headers[at].id != id { at += 1 }
+            try db.forEach(sql, arguments, decoder) { row in
+                while at < headers.count, headers[at].id != row.orderID { at += 1 }
                 guard at < headers.count else {
-                    throw DataError.damagedRow(table: table, id: id.description, problem: "a row of an order outside the page")
+                    throw DataError.damagedRow(table: table, id: row.orderID.description, problem: "a row of an order outside the page")
                 }
-                values[at].append(try decode(row))
-                keys[at].append(try row.int64(keyColumn))
+                values[at].append(row.value)
+                keys[at].append(row.key)
             }
             for index in values.indices { putInOrder(&values[index], by: keys[index]) }
             return values
         }
-        let lines = try perOrder(pageLinesSQL(filter: filterSQL), table: "order_lines", keyColumn: 5) { row in
-            OrderLine(pizzaID: try row.id(1), pizzaName: try row.string(2), unitPrice: Money(cents: try row.int64(3)),
-                      quantity: try row.int(4))
-        }
-        let history = try perOrder(pageHistorySQL(filter: filterSQL), table: "order_status_events", keyColumn: 4, statusChange)
+        let lines = try perOrder(pageLinesSQL(filter: filterSQL), table: "order_lines", LineDecoder.self)
+        let history = try perOrder(pageHistorySQL(filter: filterSQL), table: "order_status_events", StatusEventDecoder.self)
         return (lines, history)
     }
 
@@ -129,12 +174,12 @@ enum OrderStore {
     }
 
     static func pageLinesSQL(filter: String) -> String {
-        "SELECT l.order_id, l.pizza_id, l.pizza_name, l.unit_price_cents, l.quantity, l.line_no"
+        "SELECT " + lineColumns
             + " FROM orders o JOIN order_lines l ON l.order_id = o.id" + filter + " ORDER BY o.pickup_at, o.id"
     }
 
     static func pageHistorySQL(filter: String) -> String {
-        "SELECT e.order_id, e.from_status, e.to_status, e.at, e.id FROM orders o JOIN order_status_events e ON e.order_id = o.id"
+        "SELECT " + eventColumns + " FROM orders o JOIN order_status_events e ON e.order_id = o.id"
             + filter + " ORDER BY o.pickup_at, o.id"
     }
 
@@ -144,77 +189,55 @@ enum OrderStore {
         "SELECT " + headerColumns + headerFrom + filter + " ORDER BY o.pickup_at, o.id"
     }
 
-    // MARK: - Lines and history, for one order or a whole page
+    // MARK: - Lines and history
 
-    static let linesSQL = """
-        SELECT order_id, pizza_id, pizza_name, unit_price_cents, quantity FROM order_lines
-        WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, line_no
-        """
+    /// The columns ``LineDecoder`` reads, from `order_lines l` (a constant).
+    static let lineColumns = "l.order_id, l.line_no, l.pizza_id, l.pizza_name, l.unit_price_cents, l.quantity"
+    /// The columns ``StatusEventDecoder`` reads, from `order_status_events e` (a constant).
+    static let eventColumns = "e.id, e.order_id, e.from_status, e.to_status, e.at"
 
-    static let historySQL = """
-        SELECT order_id, from_status, to_status, at, id FROM order_status_events
-        WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, id
-        """
+    static let orderLinesSQL = "SELECT " + lineColumns + " FROM order_lines l WHERE l.order_id = ? ORDER BY l.line_no"
+    static let orderHistorySQL = "SELECT " + eventColumns + " FROM order_status_events e WHERE e.order_id = ? ORDER BY e.id"
 
-    /// The lines of every order in `ids`, in one query (the ids travel as one JSON array).
-    static func lines(of ids: [Order.ID], in db: Connection) throws -> [Order.ID: [OrderLine]] {
-        var lines: [Order.ID: [OrderLine]] = [:]
-        try db.forEach(linesSQL, [jsonArray(ids)]) { row in
-            lines[try row.id(0), default: []].append(
-                OrderLine(pizzaID: try row.id(1), pizzaName: try row.string(2), unitPrice: Money(cents: try row.int64(3)),
-                          quantity: try row.int(4)))
-        }
-        return lines
-    }
-
-    /// The status history of every order in `ids`, in one query.
-    static func history(of ids: [Order.ID], in db: Connection) throws -> [Order.ID: [OrderStatusChange]] {
-        var history: [Order.ID: [OrderStatusChange]] = [:]
-        try db.forEach(historySQL, [jsonArray(ids)]) { row in history[try row.id(0), default: []].append(try statusChange(row)) }
-        return history
-    }
-
-    /// A status change from columns order_id, from_status, to_status, at, id.
-    static func statusChange(_ row: Row) throws -> OrderStatusChange {
-        let eventID = try row.int64(4)
-        return OrderStatusChange(
-            from: try row.optionalString(1).map { try status($0, table: "order_status_events", id: String(eventID)) },
-            to: try status(try row.string(2), table: "order_status_events", id: String(eventID)),
-            at: try row.timestamp(3, table: "order_status_events", id: eventID))
-    }
-
-    /// `["id1","id2"]`: ids are UUID text, so no escaping is needed.
-    static func jsonArray(_ ids: [Order.ID]) -> String {
-        "[" + ids.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+    /// One order's lines and status history, through the primary key and the `(order_id, id)`
+    /// index: what a single order, a booking's replay and the feed need.
+    static func details(of id: Order.ID, in db: Connection) throws -> (lines: [OrderLine], history: [OrderStatusChange]) {
+        (try db.fetchAll(orderLinesSQL, [id], LineDecoder.self).map(\.value),
+         try db.fetchAll(orderHistorySQL, [id], StatusEventDecoder.self).map(\.value))
     }
 
     // MARK: - Slots
 
     static let slotLoadSQL = """
-        SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
-        WHERE o.pickup_at = ? AND o.status <> 'cancelled'
-        """
+        SELECT coalesce(sum(l.quantity), 0) AS pizzas FROM orders o JOIN order_lines l ON l.order_id = o.id
+        WHERE o.pickup_at = ? AND
+        """ + holdsCapacity
+
+    /// The orders whose pizzas count against their slot's capacity: all but cancelled ones (a
+    /// constant SQL condition on `orders o`).
+    static let holdsCapacity = " o.status <> 'cancelled'"
 
     static func slotLoad(pickupAt: String, in db: Connection) throws -> Int {
-        try db.fetchOne(slotLoadSQL, [pickupAt]) { try $0.int(0) } ?? 0
+        try db.fetchOne(slotLoadSQL, [pickupAt]) { try $0.int("pizzas") } ?? 0
     }
 
     /// Booked pizzas per future slot (pickup after `after`), by pickup time.
     static func futureLoads(after: String, in db: Connection) throws -> [(String, Int)] {
         try db.fetchAll("""
-            SELECT o.pickup_at, sum(l.quantity) FROM orders o JOIN order_lines l ON l.order_id = o.id
-            WHERE o.pickup_at > ? AND o.status <> 'cancelled' GROUP BY o.pickup_at ORDER BY o.pickup_at
-            """, [after]) { (try $0.string(0), try $0.int(1)) }
+            SELECT o.pickup_at, sum(l.quantity) AS pizzas FROM orders o JOIN order_lines l ON l.order_id = o.id
+            WHERE o.pickup_at > ? AND
+            """ + holdsCapacity + " GROUP BY o.pickup_at ORDER BY o.pickup_at", [after]) {
+            (try $0.string("pickup_at"), try $0.int("pizzas"))
+        }
     }
 
     /// Booked pizzas per slot start in `[from, to)`.
     static func slotLoads(from: String, to: String, in db: Connection) throws -> [String: Int] {
         var loads: [String: Int] = [:]
         try db.forEach("""
-            SELECT o.pickup_at, sum(l.quantity) FROM orders o JOIN order_lines l ON l.order_id = o.id
-            WHERE o.pickup_at >= ? AND o.pickup_at < ? AND o.status <> 'cancelled'
-            GROUP BY o.pickup_at
-            """, [from, to]) { row in loads[try row.string(0)] = try row.int(1) }
+            SELECT o.pickup_at, sum(l.quantity) AS pizzas FROM orders o JOIN order_lines l ON l.order_id = o.id
+            WHERE o.pickup_at >= ? AND o.pickup_at < ? AND
+            """ + holdsCapacity + " GROUP BY o.pickup_at", [from, to]) { row in loads[try row.string("pickup_at")] = try row.int("pizzas") }
         return loads
     }
 
@@ -228,7 +251,7 @@ enum OrderStore {
         guard let created = try db.fetchOne("""
             INSERT INTO orders (id, user_id, pickup_at, idempotency_key, request_fingerprint) VALUES (?, ?, ?, ?, ?)
             RETURNING created_at
-            """, [id, userID, pickupAt, key, fingerprint], { try $0.timestamp(0, table: "orders", id: id) }) else {
+            """, [id, userID, pickupAt, key, fingerprint], { try $0.timestamp(try $0.column("created_at"), table: "orders", id: id) }) else {
             throw DataError.damagedRow(table: "orders", id: id.description, problem: "the inserted row did not come back")
         }
         for (number, line) in lines.enumerated() {
@@ -247,33 +270,25 @@ enum OrderStore {
 
     static func sales(from: String, to: String, in db: Connection) throws -> [SalesReport.Row] {
         try db.fetchAll("""
-            SELECT l.pizza_id, l.pizza_name, sum(l.quantity), sum(l.quantity * l.unit_price_cents)
+            SELECT l.pizza_id, l.pizza_name, sum(l.quantity) AS quantity, sum(l.quantity * l.unit_price_cents) AS revenue_cents
             FROM orders o JOIN order_lines l ON l.order_id = o.id
-            WHERE o.status <> 'cancelled' AND o.pickup_at >= ? AND o.pickup_at < ?
-            GROUP BY l.pizza_id, l.pizza_name
-            ORDER BY 4 DESC, 2
-            """, [from, to]) { row in
-            SalesReport.Row(pizzaID: try row.id(0), name: try row.string(1), quantity: try row.int(2),
-                            revenue: Money(cents: try row.int64(3)))
+            WHERE o.pickup_at >= ? AND o.pickup_at < ? AND
+            """ + holdsCapacity + " GROUP BY l.pizza_id, l.pizza_name ORDER BY revenue_cents DESC, l.pizza_name", [from, to]) { row in
+            SalesReport.Row(pizzaID: try row.id("pizza_id"), name: try row.string("pizza_name"), quantity: try row.int("quantity"),
+                            revenue: Money(cents: try row.int64("revenue_cents")))
         }
     }
 
     // MARK: - Events
 
     /// Status events after `cursor` (the append-only table's id), oldest first.
-    static func events(after cursor: Int64, limit: Int, in db: Connection) throws -> [(id: Int64, orderID: Order.ID, from: OrderStatus?, to: OrderStatus, at: Date)] {
-        try db.fetchAll("""
-            SELECT id, order_id, from_status, to_status, at FROM order_status_events WHERE id > ? ORDER BY id LIMIT ?
-            """, [cursor, limit]) { row in
-            let id = try row.int64(0)
-            return (id, try row.id(1), try row.optionalString(2).map { try status($0, table: "order_status_events", id: String(id)) },
-                    try status(try row.string(3), table: "order_status_events", id: String(id)),
-                    try row.timestamp(4, table: "order_status_events", id: id))
-        }
+    static func events(after cursor: Int64, limit: Int, in db: Connection) throws -> [(orderID: Order.ID, key: Int64, value: OrderStatusChange)] {
+        try db.fetchAll("SELECT " + eventColumns + " FROM order_status_events e WHERE e.id > ? ORDER BY e.id LIMIT ?",
+                        [cursor, limit], StatusEventDecoder.self)
     }
 
     /// The newest event's cursor (0 when there is none).
     static func latestEvent(in db: Connection) throws -> Int64 {
-        try db.fetchOne("SELECT coalesce(max(id), 0) FROM order_status_events") { try $0.int64(0) } ?? 0
+        try db.fetchOne("SELECT coalesce(max(id), 0) AS latest FROM order_status_events") { try $0.int64("latest") } ?? 0
     }
 }

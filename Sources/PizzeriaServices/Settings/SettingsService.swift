@@ -19,36 +19,35 @@ public final class SettingsService: Sendable {
     }
 
     static func current(in db: Connection) throws -> Settings {
-        guard let settings = try db.fetchOne("SELECT " + columns + " FROM settings WHERE id = 1", [], decode) else {
+        guard let settings = try db.fetchOne("SELECT " + Decoder.columns + " FROM settings WHERE id = 1", [], Decoder.self) else {
             throw DataError.damagedRow(table: "settings", id: "1", problem: "the row is missing")
         }
         return settings
     }
 
-    /// The settings and a user's handle (`nil`: no such user) in one statement: what a booking
-    /// reads before anything else.
-    static func current(in db: Connection, handleOf user: User.ID) throws -> (Settings, String?) {
-        guard let found = try db.fetchOne("SELECT " + columns + ", u.handle FROM settings LEFT JOIN users u ON u.id = ? WHERE settings.id = 1",
-                                          [user], { (try decode($0), try $0.optionalString(6)) }) else {
-            throw DataError.damagedRow(table: "settings", id: "1", problem: "the row is missing")
-        }
-        return found
-    }
+    /// The settings row.
+    struct Decoder: RowDecoder {
+        /// The columns it reads (a constant, never input).
+        static let columns = "slot_minutes, slot_capacity, opens_at, closes_at, time_zone, booking_horizon_days"
+        let slotMinutes, slotCapacity, opensAt, closesAt, timeZone, bookingHorizonDays: Column
 
-    /// The columns ``decode(_:)`` reads, in its order (a constant, never input).
-    static let columns = "slot_minutes, slot_capacity, opens_at, closes_at, time_zone, booking_horizon_days"
+        init(columns: ColumnResolver) throws {
+            (slotMinutes, slotCapacity, opensAt) = (try columns("slot_minutes"), try columns("slot_capacity"), try columns("opens_at"))
+            (closesAt, timeZone, bookingHorizonDays) = (try columns("closes_at"), try columns("time_zone"), try columns("booking_horizon_days"))
+        }
 
-    static func decode(_ row: Row) throws -> Settings {
-        guard let opens = Settings.minutes(try row.string(2)), let closes = Settings.minutes(try row.string(3)) else {
-            throw DataError.damagedRow(table: "settings", id: "1", problem: "opening hours are not HH:MM")
+        func decode(_ row: Row) throws -> Settings {
+            guard let opens = Settings.minutes(try row.string(opensAt)), let closes = Settings.minutes(try row.string(closesAt)) else {
+                throw DataError.damagedRow(table: "settings", id: "1", problem: "opening hours are not HH:MM")
+            }
+            let stored = try row.optionalString(timeZone)
+            let zone = stored.map { TimeZone(identifier: $0) } ?? TimeZone.current
+            guard let zone else {
+                throw DataError.damagedRow(table: "settings", id: "1", problem: "time_zone '\(stored ?? "")' is not a known time zone")
+            }
+            return Settings(slotMinutes: try row.int(slotMinutes), slotCapacity: try row.int(slotCapacity), opensAt: opens, closesAt: closes,
+                            storedTimeZone: stored, timeZone: zone, bookingHorizonDays: try row.int(bookingHorizonDays))
         }
-        let stored = try row.optionalString(4)
-        let zone = stored.map { TimeZone(identifier: $0) } ?? TimeZone.current
-        guard let zone else {
-            throw DataError.damagedRow(table: "settings", id: "1", problem: "time_zone '\(stored ?? "")' is not a known time zone")
-        }
-        return Settings(slotMinutes: try row.int(0), slotCapacity: try row.int(1), opensAt: opens, closesAt: closes,
-                        storedTimeZone: stored, timeZone: zone, bookingHorizonDays: try row.int(5))
     }
 
     /// Changes one setting.

@@ -156,8 +156,21 @@ private let hexDigitValues: [UInt8] = (0...255).map { byte -> UInt8 in
 
 extension Row {
     /// A UUID column as a typed id, parsed from the column's bytes.
-    func id<Entity>(_ index: Int, as type: Identifier<Entity>.Type = Identifier<Entity>.self) throws -> Identifier<Entity> {
-        if let id = try withUTF8(index, { Identifier<Entity>(utf8: $0) }) { return id }
-        throw DatabaseError.typeMismatchValue("a UUID in column \(index) (\(columnName(index)))")
+    func id<Entity>(_ column: Column, as type: Identifier<Entity>.Type = Identifier<Entity>.self) throws -> Identifier<Entity> {
+        if let id = try withUTF8(column, { Identifier<Entity>(utf8: $0) }) { return id }
+        throw DatabaseError.typeMismatchValue("a UUID in column \(name(of: column))")
+    }
+
+    /// The UUID column called `name` as a typed id.
+    func id<Entity>(_ name: String, as type: Identifier<Entity>.Type = Identifier<Entity>.self) throws -> Identifier<Entity> {
+        try id(try column(name))
+    }
+}
+
+/// JSON text the stores bind as one parameter (`json_each(?)`).
+enum JSONText {
+    /// `["id1","id2"]`: ids are UUID text, so nothing needs escaping.
+    static func array<Entity>(of ids: [Identifier<Entity>]) -> String {
+        "[" + ids.map { "\"\($0)\"" }.joined(separator: ",") + "]"
     }
 }

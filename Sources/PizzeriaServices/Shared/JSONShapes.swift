@@ -46,13 +46,13 @@ extension KeyedDecodingContainer {
 
 extension Row {
     /// A stored ISO-8601 UTC time; anything else is a damaged row of `table`.
-    func timestamp<ID: CustomStringConvertible>(_ index: Int, table: String, id: ID) throws -> Date {
-        if let date = try withUTF8(index, Timestamp.date(utf8:)) { return date }
-        throw DataError.damagedRow(table: table, id: id.description, problem: "\(columnName(index)) '\(try string(index))' is not an ISO-8601 UTC time")
+    func timestamp<ID: CustomStringConvertible>(_ column: Column, table: String, id: ID) throws -> Date {
+        if let date = try withUTF8(column, Timestamp.date(utf8:)) { return date }
+        throw DataError.damagedRow(table: table, id: id.description, problem: "\(name(of: column)) '\(try string(column))' is not an ISO-8601 UTC time")
     }
 
     /// A stored ISO-8601 UTC time or `NULL`.
-    func optionalTimestamp<ID: CustomStringConvertible>(_ index: Int, table: String, id: ID) throws -> Date? {
-        isNull(index) ? nil : try timestamp(index, table: table, id: id)
+    func optionalTimestamp<ID: CustomStringConvertible>(_ column: Column, table: String, id: ID) throws -> Date? {
+        isNull(column) ? nil : try timestamp(column, table: table, id: id)
     }
 }

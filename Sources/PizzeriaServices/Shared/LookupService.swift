@@ -25,7 +25,7 @@ public final class LookupService: Sendable {
         try database.read { db in
             let id = try Self.orderID(query, in: db)
             guard let header = try OrderStore.header(id: id, in: db) else { throw OrderError.notFound(query) }
-            return try OrderService.orders([header], settings: try SettingsService.current(in: db), in: db)[0]
+            return try OrderService.order(header, settings: try SettingsService.current(in: db), in: db)
         }
     }
 
@@ -52,7 +52,7 @@ public final class LookupService: Sendable {
         let key = PizzaName.foldKey(prefix)
         return try database.readStatement { db in
             try db.fetchAll("SELECT name FROM pizzas WHERE name_key >= ? AND name_key < ? ORDER BY name_key LIMIT ?",
-                            [key, key + "\u{10FFFF}", limit]) { try $0.string(0) }
+                            [key, key + "\u{10FFFF}", limit]) { try $0.string("name") }
         }
     }
 
@@ -61,7 +61,7 @@ public final class LookupService: Sendable {
         let start = prefix.lowercased()
         return try database.readStatement { db in
             try db.fetchAll("SELECT handle FROM users WHERE handle >= ? AND handle < ? ORDER BY handle LIMIT ?",
-                            [start, start + "\u{10FFFF}", limit]) { try $0.string(0) }
+                            [start, start + "\u{10FFFF}", limit]) { try $0.string("handle") }
         }
     }
 
