@@ -26,8 +26,8 @@ public enum PizzeriaCLI {
     /// - Returns: whether it is a valid command line; a usage error's message otherwise.
     public static func check(arguments: [String]) -> Result<Void, UsageFailure> {
         do {
-            _ = try Parser(root: CommandTree.root).parse(arguments) { _, flags in
-                Context(databasePath: "", json: flags.contains("json"), console: Console(out: { _ in }, err: { _ in }),
+            _ = try Parser(root: CommandTree.root).parse(arguments) { values in
+                Context(databasePath: "", json: values[GlobalOptions.json], console: Console(out: { _ in }, err: { _ in }),
                         terminal: .none, environment: [:])
             }
             return .success(())
@@ -73,9 +73,9 @@ public enum PizzeriaCLI {
         }
         let parser = Parser(root: CommandTree.root)
         do {
-            let outcome = try parser.parse(arguments) { values, flags in
-                Context(databasePath: Context.databasePath(option: values["db"]?.last, environment: environment),
-                        json: flags.contains("json"), console: console, terminal: terminal, environment: environment)
+            let outcome = try parser.parse(arguments) { values in
+                Context(databasePath: Context.databasePath(option: try? values[GlobalOptions.database], environment: environment),
+                        json: values[GlobalOptions.json], console: console, terminal: terminal, environment: environment)
             }
             switch outcome {
             case .help(let command, let path):

@@ -26,6 +26,12 @@ struct CLI {
     /// Runs and requires exit 0, recording the output otherwise.
     @discardableResult
     func ok(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessResult {
+        try ok(arguments, sourceLocation: sourceLocation)
+    }
+
+    /// ``ok(_:sourceLocation:)`` with the arguments in an array.
+    @discardableResult
+    func ok(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessResult {
         let result = try run(arguments)
         #expect(result.status == 0, "pizzeria \(arguments.joined(separator: " ")):\n\(result)", sourceLocation: sourceLocation)
         return result

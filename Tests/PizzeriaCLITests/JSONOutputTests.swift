@@ -21,19 +21,26 @@ struct JSONOutputTests {
         return writer.bytes.text
     }
 
-    /// A list the way `ListOutput` writes it, through each element's direct writer.
-    func direct<T: DirectJSON>(_ items: [T]) throws -> String {
+    /// A list the way `ListOutput` writes it, streaming each element's members (pretty, or one
+    /// compact object per line for `--nl`).
+    func direct<T: JSONMembers>(_ items: [T], lines: Bool = false) throws -> String {
         let text = Captured()
         let console = Console(out: text.append, err: { _ in })
         let context = Context(databasePath: "unused", json: true, console: console, terminal: .none, environment: [:])
-        try context.list.json { each in try items.forEach(each) }
+        if lines {
+            try context.list.jsonLines { each in try items.forEach(each) }
+        } else {
+            try context.list.json { each in try items.forEach(each) }
+        }
         return text.text
     }
 
-    /// The direct writers of the list shapes against JSONEncoder on the same rows.
-    func expectSameDirect<T: DirectJSON>(_ items: [T], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// The streamed list shapes against JSONEncoder on the same rows: the array, and `--nl`.
+    func expectSameDirect<T: JSONMembers>(_ items: [T], sourceLocation: SourceLocation = #_sourceLocation) throws {
         #expect(try direct(items) == (try foundation(items, pretty: true)) + "\n", sourceLocation: sourceLocation)
         #expect(try direct([T]()) == (try foundation([T](), pretty: true)) + "\n", sourceLocation: sourceLocation)
+        let lines = try items.map { try foundation($0, pretty: false) + "\n" }.joined()
+        #expect(try direct(items, lines: true) == lines, sourceLocation: sourceLocation)
     }
 
     func expectSame<T: Encodable>(_ value: T, sourceLocation: SourceLocation = #_sourceLocation) throws {

@@ -85,9 +85,10 @@ struct ReplicationTests {
             return (ReplicationTests.script("restore", [replica, out] + (timestamp.map { ["--timestamp", $0] } ?? [])), out)
         }
 
-        /// Restores until every id in `ids` is in the restored file (the replica caught up), for
-        /// at most `timeout` seconds; returns the ids the last restore held.
-        func waitForReplica(toHold ids: Set<String>, timeout: Double = 30) throws -> (Set<String>, String) {
+        /// Restores until every id in `ids` is in the restored file (the replica caught up) — and,
+        /// given `query`, until the restored file answers it as the primary does — for at most
+        /// `timeout` seconds; returns the ids the last restore held.
+        func waitForReplica(toHold ids: Set<String>, matching query: String? = nil, timeout: Double = 30) throws -> (Set<String>, String) {
             let deadline = Date().addingTimeInterval(timeout)
             var attempt = 0
             while true {
@@ -97,7 +98,9 @@ struct ReplicationTests {
                 if result.status == 0 {
                     held = Set(try cli.sqliteOn(out, "SELECT id FROM orders").stdout.split(separator: "\n").map(String.init))
                 }
-                if ids.isSubset(of: held) || Date() > deadline { return (held, out) }
+                let caughtUp = try ids.isSubset(of: held)
+                    && (query.map { try cli.sqliteOn(out, $0).stdout == (try cli.sqlite($0).stdout) } ?? true)
+                if caughtUp || Date() > deadline { return (held, out) }
                 Thread.sleep(forTimeInterval: 0.5)
             }
         }
@@ -117,12 +120,13 @@ struct ReplicationTests {
         }
         let ids = acknowledged.withLock { $0 }
         #expect(ids.count == 32)
-        let (held, restored) = try setup.waitForReplica(toHold: ids)
+        // The last navigation event may reach the replica a moment after the last order: wait for both.
+        let events = "SELECT count(*) FROM navigation_events"
+        let (held, restored) = try setup.waitForReplica(toHold: ids, matching: events)
         #expect(ids.isSubset(of: held), "missing: \(ids.subtracting(held))")
         let check = try setup.cli.run(["--db", restored, "check"])
         #expect(check.status == 0, "\(check)")
         // Navigation came along too: the same history as the primary.
-        let events = "SELECT count(*) FROM navigation_events"
         #expect(try setup.cli.sqliteOn(restored, events).stdout == (try setup.cli.sqlite(events).stdout))
     }
 

@@ -2,6 +2,8 @@ import PizzeriaServices
 
 /// `pizzeria backup FILE`: a consistent copy while others keep writing.
 enum BackupCommand {
+    static let file = Argument("file", help: "The new file to write.", completion: .files)
+
     static let command = Command(
         name: "backup",
         abstract: "Copy the database to a new file with SQLite's online backup API.",
@@ -11,7 +13,7 @@ enum BackupCommand {
             an existing file is never overwritten, and a backup that is interrupted leaves nothing at
             FILE. The copy has mode 0600. An empty or never-migrated database is refused.
             """,
-        arguments: [Argument(name: "file", help: "The new file to write.", completion: .files)],
+        arguments: [file],
         examples: ["pizzeria backup /backups/pizzeria-$(date +%F).sqlite"],
         run: run)
 
@@ -23,7 +25,7 @@ enum BackupCommand {
 
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let context = invocation.context
-        let destination = try invocation.required("file")
+        let destination = try invocation[file]
         let progress = ProgressLine("backing up", context: context)
         let pages = try Maintenance.backup(path: context.databasePath, to: destination, configuration: try context.configuration(),
                                            progress: context.terminal.showsProgress ? { progress.update($0, of: $1, unit: "pages") } : nil)

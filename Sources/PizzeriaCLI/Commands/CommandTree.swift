@@ -8,6 +8,7 @@ enum CommandTree {
             'error: …'. Exit codes: 0 ok, 1 refused by the current state, 64 usage, 65 invalid
             input or unusable database file, 66 not found, 70 internal, 74 I/O, 75 database busy.
             """,
+        standardOptions: GlobalOptions.all + [GlobalOptions.version.spec],
         subcommands: [
             InitCommand.command, MigrationsCommand.command, CheckCommand.command, BackupCommand.command,
             DemoCommand.command, PizzaCommands.command, UserCommands.command, ConfigCommands.command,

@@ -7,6 +7,10 @@ enum ConfigCommands {
         abstract: "Show or change the settings: slot length, capacity, opening hours, time zone.",
         subcommands: [show, set])
 
+    static let key = Argument("key", help: SettingKey.allCases.map(spelling).joined(separator: ", ") + ".",
+                              completion: .choices(SettingKey.allCases.map(spelling)))
+    static let value = Argument("value", help: "The new value.")
+
     static let show = Command(
         name: "show",
         abstract: "Show the settings.",
@@ -21,14 +25,12 @@ enum ConfigCommands {
         name: "set",
         abstract: "Change one setting (validated).",
         discussion: "KEY is one of:\n" + SettingKey.allCases.map { "  \(spelling($0).padding(to: 21)) \($0.rule)" }.joined(separator: "\n"),
-        arguments: [Argument(name: "key", help: SettingKey.allCases.map(spelling).joined(separator: ", ") + ".",
-                             completion: .choices(SettingKey.allCases.map(spelling))),
-                    Argument(name: "value", help: "The new value.")],
+        arguments: [key, value],
         examples: ["pizzeria config set slot-capacity 20", "pizzeria config set opening-hours 11:30-22:00",
                    "pizzeria config set time-zone Europe/Rome"],
         run: { invocation in
             let context = invocation.context
-            let name = try invocation.required("key")
+            let name = try invocation[key]
             guard let key = SettingKey.allCases.first(where: { spelling($0) == name }) else {
                 var error = invocation.usage("unknown setting '\(name)'")
                 if let close = Suggestion.closest(to: name, among: SettingKey.allCases.map(spelling)) {
@@ -38,7 +40,7 @@ enum ConfigCommands {
             }
             let settings: Settings
             do {
-                settings = try context.open(.requireCurrent).settings.update(key, parsing: try invocation.required("value"))
+                settings = try context.open(.requireCurrent).settings.update(key, parsing: try invocation[value])
             } catch SettingsError.invalidValue(let key, let value) {
                 throw ValidationError([FieldError(field: spelling(key), message: "must be \(key.rule), not '\(value)'")])
             } catch SettingsError.conflictsWithBookings(let key, let slots) {

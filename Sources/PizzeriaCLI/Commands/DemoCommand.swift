@@ -86,9 +86,9 @@ enum DemoCommand {
             var text = "Database: \(context.databasePath)\n"
             text += notes.isEmpty ? "The demo data was already there.\n" : notes.map { "- \($0)\n" }.joined()
             text += "\nMenu:\n" + PizzaText.table(report.menu, showStatus: false)
-            text += "\nOrders for tomorrow (\(tomorrow), \(zone.identifier)):\n" + OrderText.table(booked)
+            text += "\nOrders for tomorrow (\(tomorrow), \(zone.identifier)):\n" + OrderText.shape.rendered(booked)
             text += "\nAnna's navigation:\n" + NavigationText.state(report.navigation)
-            text += "\nAnna's history:\n" + NavigationText.history(report.history)
+            text += "\nAnna's history:\n" + NavigationText.historyShape.rendered(report.history)
             return text
         }
         return .ok

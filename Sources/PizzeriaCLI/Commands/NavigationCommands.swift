@@ -12,12 +12,28 @@ enum NavigationCommands {
             """,
         subcommands: [show, push, pop, root, random, open, history, export, importCommand, stats])
 
-    static let user = Argument(name: "user", help: "The user's handle (or id).", completion: .users)
+    static let user = Argument("user", help: "The user's handle (or id).", completion: .users)
+    static let routes = VariadicArgument("route", help: "pizza:PIZZA or order:ORDER.", completion: .routes)
+    static let count = OptionalArgument("count", help: "How many routes to pop (default 1).", ValueParser { text, field in
+        guard let count = Int(text) else { throw ValidationError([FieldError(field: field, message: "must be a whole number, not '\(text)'")]) }
+        return count
+    })
+    static let depth = Option("to", "depth", help: "Pop back to this depth instead (0 is the menu).", .integer(in: 0...Int(Int32.max)))
+    static let seed = Option("seed", "n", help: "Pick deterministically: the same seed and menu give the same pizza.", ValueParser { text, field in
+        guard let seed = UInt64(text) else {
+            throw ValidationError([FieldError(field: field, message: "must be a whole number from 0 to \(UInt64.max), not '\(text)'")])
+        }
+        return seed
+    })
+    static let url = Argument("url", help: "The deep link.")
+    static let historyLimit = Option("limit", "n", help: "How many events.", default: "20", .integer(in: 1...1_000_000))
+    static let statsLimit = Option("limit", "n", help: "How many pizzas.", default: "10", .integer(in: 1...10_000))
+    static let file = OptionalArgument("file", help: "The JSON file, or - (the default) for standard input.", completion: .files)
 
     /// Opens the database and resolves the USER argument (a handle, or an id).
     static func open(_ invocation: Invocation) throws -> (navigation: NavigationService, user: User.ID, pizzeria: Pizzeria) {
         let pizzeria = try invocation.context.open(.requireCurrent)
-        return (pizzeria.navigation, try pizzeria.lookup.user(try invocation.required("user")).id, pizzeria)
+        return (pizzeria.navigation, try pizzeria.lookup.user(try invocation[user]).id, pizzeria)
     }
 
     /// Prints the state after an operation.
@@ -39,11 +55,11 @@ enum NavigationCommands {
     static let push = Command(
         name: "push",
         abstract: "Push one or several routes (several at once are one change).",
-        arguments: [user, Argument(name: "route", help: "pizza:PIZZA or order:ORDER.", isVariadic: true, completion: .routes)],
+        arguments: [user, routes],
         examples: ["pizzeria nav push anna pizza:Margherita", "pizzeria nav push anna pizza:Margherita pizza:Porcini"],
         run: { invocation in
             let (navigation, user, pizzeria) = try open(invocation)
-            let routes = try invocation.variadic("route").map(pizzeria.lookup.route)
+            let routes = try invocation[routes].map(pizzeria.lookup.route)
             return try report(try navigation.push(user, routes), invocation.context, navigation)
         })
 
@@ -51,23 +67,16 @@ enum NavigationCommands {
         name: "pop",
         abstract: "Pop the top route, COUNT routes, or back to a depth.",
         discussion: "Refused (exit 1) on an empty stack or when COUNT is greater than the depth.",
-        arguments: [user, Argument(name: "count", help: "How many routes to pop (default 1).", isOptional: true)],
-        options: [.value("to", "depth", help: "Pop back to this depth instead (0 is the menu).")],
+        arguments: [user, count],
+        options: [depth],
         run: { invocation in
             let context = invocation.context
             let (navigation, user, _) = try open(invocation)
-            if let depth = try invocation.integer("to", in: 0...Int(Int32.max)) {
-                guard invocation.argument("count") == nil else { throw invocation.usage("give COUNT or --to, not both") }
+            if let depth = try invocation[depth] {
+                guard try invocation[count] == nil else { throw invocation.usage("give COUNT or --to, not both") }
                 return try report(try navigation.popTo(user, depth: depth), context, navigation)
             }
-            var count = 1
-            if let text = invocation.argument("count") {
-                guard let parsed = Int(text) else {
-                    throw ValidationError([FieldError(field: "count", message: "must be a whole number, not '\(text)'")])
-                }
-                count = parsed
-            }
-            return try report(try navigation.pop(user, count: count), context, navigation)
+            return try report(try navigation.pop(user, count: try invocation[count] ?? 1), context, navigation)
         })
 
     static let root = Command(
@@ -83,14 +92,10 @@ enum NavigationCommands {
         name: "random",
         abstract: "Push the detail of a random pizza on the menu (the app's Random button).",
         arguments: [user],
-        options: [.value("seed", "n", help: "Pick deterministically: the same seed and menu give the same pizza.")],
+        options: [seed],
         run: { invocation in
             let context = invocation.context
-            var seed: UInt64?
-            if let text = invocation.option("seed") {
-                guard let value = UInt64(text) else { throw invocation.usage("--seed must be a whole number from 0 to \(UInt64.max), not '\(text)'") }
-                seed = value
-            }
+            let seed = try invocation[seed]
             let (navigation, user, _) = try open(invocation)
             return try report(try navigation.random(user, seed: seed), context, navigation)
         })
@@ -99,40 +104,34 @@ enum NavigationCommands {
         name: "open",
         abstract: "Open a deep link: its routes replace the whole stack.",
         discussion: "pizzeria://pizza/ID, pizzeria://order/ID, or several: pizzeria://pizza/ID/pizza/ID2. A pizza may be named by its URL-encoded name.",
-        arguments: [user, Argument(name: "url", help: "The deep link.")],
+        arguments: [user, url],
         examples: ["pizzeria nav open anna pizzeria://pizza/Quattro%20Formaggi", "pizzeria nav open anna pizzeria://pizza/4f1c/order/9a2b"],
         run: { invocation in
             let context = invocation.context
             let (navigation, user, _) = try open(invocation)
-            return try report(try navigation.open(user, url: try invocation.required("url")), context, navigation)
+            return try report(try navigation.open(user, url: try invocation[url]), context, navigation)
         })
 
     static let history = Command(
         name: "history",
         abstract: "Show the user's latest navigation events, oldest first.",
         arguments: [user],
-        options: [.value("limit", "n", help: "How many events.", default: "20"), GlobalOptions.csv],
+        options: [historyLimit] + ListOptions.all,
         run: { invocation in
             let context = invocation.context
-            let limit = try invocation.integer("limit", default: 20, in: 1...1_000_000) ?? 20
+            let limit = try invocation[historyLimit] ?? 20
             let (navigation, user, _) = try open(invocation)
             let events = try navigation.history(of: user, limit: limit)
-            if try invocation.csv() {
-                try context.list.csv(header: CSVRows.eventHeader, row: CSVRows.event) { each in try events.forEach(each) }
-            } else if context.json {
-                try context.list.json { each in try events.forEach(each) }
-            } else {
-                context.console.out(NavigationText.history(events))
-            }
+            try context.list.write(invocation, NavigationText.historyShape) { each in try events.forEach(each) }
             return .ok
         })
 
-    static let formatOption = Option.value("format", "format", help: "routes (a JSON array of Route) or navigation-path (NavigationPath.CodableRepresentation).",
-                                           completion: .choices(["routes", "navigation-path"]))
-    static let typeNameOption = Option.value("type-name", "name", help: "The app's module-qualified route type name.", default: NavigationFormat.defaultRouteTypeName)
+    static let formatOption = Option("format", "format", help: "routes (a JSON array of Route) or navigation-path (NavigationPath.CodableRepresentation).",
+                                     completion: .choices(["routes", "navigation-path"]))
+    static let typeNameOption = Option("type-name", "name", help: "The app's module-qualified route type name.", default: NavigationFormat.defaultRouteTypeName)
 
     static func format(_ invocation: Invocation) throws -> NavigationFormat? {
-        guard let text = invocation.option("format") else { return nil }
+        guard let text = try invocation[formatOption] else { return nil }
         guard let format = NavigationFormat(rawValue: text) else {
             throw invocation.usage("--format must be routes or navigation-path, not '\(text)'")
         }
@@ -149,7 +148,7 @@ enum NavigationCommands {
             let (navigation, user, _) = try open(invocation)
             let (text, omitted) = try navigation.export(
                 user, format: try format(invocation) ?? .routes,
-                routeTypeName: invocation.option("type-name") ?? NavigationFormat.defaultRouteTypeName)
+                routeTypeName: try invocation[typeNameOption] ?? NavigationFormat.defaultRouteTypeName)
             context.console.line(text)
             if omitted > 0 {
                 context.console.note("\(omitted) element(s) of other types cannot be written as routes; use --format navigation-path to keep them")
@@ -168,11 +167,11 @@ enum NavigationCommands {
             anything else as routes. Limits: 1 MiB of input, 500 elements, JSON nested 32 deep, no
             duplicate keys.
             """,
-        arguments: [user, Argument(name: "file", help: "The JSON file, or - (the default) for standard input.", isOptional: true, completion: .files)],
+        arguments: [user, file],
         options: [formatOption, typeNameOption],
         run: { invocation in
             let context = invocation.context
-            let source = invocation.argument("file") ?? "-"
+            let source = try invocation[file] ?? "-"
             let data = try StandardInput.read(source, limit: NavigationLimits.maximumImportBytes)
             guard let text = String(validating: data, as: UTF8.self) else {
                 throw ValidationError([FieldError(field: "input", message: "is not valid UTF-8")])
@@ -181,7 +180,7 @@ enum NavigationCommands {
             let progress = ProgressLine("importing", context: context)
             let result = try navigation.importPath(
                 user, text: text, format: try format(invocation),
-                routeTypeName: invocation.option("type-name") ?? NavigationFormat.defaultRouteTypeName,
+                routeTypeName: try invocation[typeNameOption] ?? NavigationFormat.defaultRouteTypeName,
                 progress: { progress.update($0, of: $1, unit: "elements checked") })
             progress.finish()
             let view = ImportView(state: try NavigationView(result.state, navigation), dropped: result.dropped)
@@ -194,16 +193,11 @@ enum NavigationCommands {
     static let stats = Command(
         name: "stats",
         abstract: "The most viewed pizzas: how often each detail was pushed, over all users.",
-        options: [.value("limit", "n", help: "How many pizzas.", default: "10")],
+        options: [statsLimit] + ListOptions.all,
         run: { invocation in
             let context = invocation.context
-            let views = try context.open(.requireCurrent).navigation.mostViewed(limit: try invocation.integer("limit", default: 10, in: 1...10_000) ?? 10)
-            try context.emit(views) {
-                guard !views.isEmpty else { return "No pizza has been viewed yet.\n" }
-                var table = Table("PIZZA", "VIEWS", rightAligned: [1])
-                for entry in views { table.add(entry.name, "\(entry.views)") }
-                return table.rendered
-            }
+            let views = try context.open(.requireCurrent).navigation.mostViewed(limit: try invocation[statsLimit] ?? 10)
+            try context.list.write(invocation, NavigationText.viewsShape) { each in try views.forEach(each) }
             return .ok
         })
 }

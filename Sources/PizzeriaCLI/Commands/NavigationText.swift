@@ -50,18 +50,23 @@ enum NavigationText {
         return text
     }
 
-    static func history(_ events: [NavigationEvent]) -> String {
-        guard !events.isEmpty else { return "No navigation yet.\n" }
-        var table = Table("WHEN", "ACTION", "ROUTES", "DEPTH", "DETAIL", rightAligned: [3])
-        for event in events {
+    /// A user's history in every list mode.
+    static let historyShape = ListOutput.Shape<NavigationEvent>(
+        table: Table("WHEN", "ACTION", "ROUTES", "DEPTH", "DETAIL", rightAligned: [3]),
+        cells: { event in
             let routes = event.routes.map { element -> String in
                 switch element {
                 case .route(let route): "\(route.kind):\(route.id.prefix(8))"
                 case .opaque(let type, _): type
                 }
             }.joined(separator: " ")
-            table.add(event.at.timestamp, event.action.rawValue, routes.isEmpty ? "-" : routes, "\(event.depthAfter)", event.detail ?? "")
-        }
-        return table.rendered
-    }
+            return [event.at.timestamp, event.action.rawValue, routes.isEmpty ? "-" : routes, "\(event.depthAfter)", event.detail ?? ""]
+        },
+        empty: "No navigation yet.\n", csvHeader: CSVRows.eventHeader, csvRow: CSVRows.event)
+
+    /// The most viewed pizzas in every list mode.
+    static let viewsShape = ListOutput.Shape<PizzaViews>(
+        table: Table("PIZZA", "VIEWS", rightAligned: [1]), cells: { [$0.name, "\($0.views)"] },
+        empty: "No pizza has been viewed yet.\n", csvHeader: ["pizza_id", "name", "views"],
+        csvRow: { [.plain($0.pizzaID.description), .text($0.name), .number($0.views)] })
 }

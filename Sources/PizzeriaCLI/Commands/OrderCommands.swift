@@ -9,7 +9,17 @@ enum OrderCommands {
         discussion: "Lifecycle: placed → preparing → ready → collected; cancelled from placed or preparing.",
         subcommands: [place, list, show, advance, cancel, OrderWatchCommand.command])
 
-    static let orderArgument = Argument(name: "order", help: "Order id or unique id prefix (4+ characters).", completion: .orders)
+    static let orderArgument = Argument("order", help: "Order id or unique id prefix (4+ characters).", completion: .orders)
+    static let user = Argument("user", help: "The user's handle.", completion: .users)
+    static let items = VariadicArgument("item", help: "PIZZA or PIZZA=QTY.", completion: .pizzas)
+    static let pickup = Option("pickup", "time", help: "The start of the pickup slot.", required: true)
+    static let key = Option("key", "key", help: "An idempotency key (1 to 128 characters).")
+    static let userFilter = Option("user", "handle", help: "Only this user's orders.")
+    static let statusFilter = Option("status", "status", help: "Only orders with this status (placed, preparing, ready, collected, cancelled).",
+                                     completion: .orderStatuses, .orderStatus)
+    static let date = Option("date", "date", help: "Only pickups on this day, YYYY-MM-DD (pizzeria time).")
+    static let limit = Option("limit", "n", help: "At most this many orders (a page; its JSON gives `next`).", .integer(in: 1...10_000))
+    static let after = Option("after", "cursor", help: "Start after this cursor (the `next` of the previous page).", .cursor)
 
     static let place = Command(
         name: "place",
@@ -20,21 +30,19 @@ enum OrderCommands {
             the clocks skip is refused; one they pass twice needs its offset. With --key, booking again with
             the same content returns the first order instead of a new one, so a retry is always safe.
             """,
-        arguments: [Argument(name: "user", help: "The user's handle.", completion: .users),
-                    Argument(name: "item", help: "PIZZA or PIZZA=QTY.", isVariadic: true, completion: .items)],
-        options: [.value("pickup", "time", help: "The start of the pickup slot.", required: true),
-                  .value("key", "key", help: "An idempotency key (1 to 128 characters).")],
+        arguments: [user, items],
+        options: [pickup, key],
         examples: ["pizzeria order place anna --pickup 19:30 Margherita=2 Porcini",
                    "pizzeria order place anna --pickup 2026-12-24T19:30 --key xmas-anna Marinara"],
         run: { invocation in
             let context = invocation.context
-            let pickupText = invocation.option("pickup") ?? ""
+            let pickupText = try invocation[pickup] ?? ""
             let pizzeria = try context.open(.requireCurrent)
-            let items = try invocation.variadic("item").map { try parseItem($0, lookup: pizzeria.lookup) }
-            let user = try pizzeria.lookup.user(try invocation.required("user"))
+            let items = try invocation[items].map { try parseItem($0, lookup: pizzeria.lookup) }
+            let user = try pizzeria.lookup.user(try invocation[user])
             let pickup = try pizzeria.orders.pickup(parsing: pickupText)
             let (order, created) = try pizzeria.orders.place(OrderRequest(
-                user: user.id, items: items, pickup: pickup, idempotencyKey: invocation.option("key")))
+                user: user.id, items: items, pickup: pickup, idempotencyKey: try invocation[key]))
             try context.emit(Extended(base: order, key: "created", extra: created)) {
                 (created ? "Booked" : "Already booked with key '\(order.idempotencyKey ?? "")':")
                     + " order \(order.id.short) for \(order.handle), pickup \(order.pickupLocal): "
@@ -59,43 +67,37 @@ enum OrderCommands {
     static let list = Command(
         name: "list",
         abstract: "List orders by pickup time, optionally filtered.",
-        options: [.value("user", "handle", help: "Only this user's orders."),
-                  .value("status", "status", help: "Only orders with this status (placed, preparing, ready, collected, cancelled).",
-                         completion: .choices(OrderStatus.allCases.map(\.rawValue))),
-                  .value("date", "date", help: "Only pickups on this day, YYYY-MM-DD (pizzeria time)."),
-                  .value("limit", "n", help: "At most this many orders (a page; its JSON gives `next`)."),
-                  .value("after", "cursor", help: "Start after this cursor (the `next` of the previous page)."), GlobalOptions.csv],
+        options: [userFilter, statusFilter, date, limit, after] + ListOptions.all,
         run: { invocation in
             let context = invocation.context
-            var status: OrderStatus?
-            if let text = invocation.option("status") {
-                guard let parsed = OrderStatus(rawValue: text.lowercased()) else {
-                    throw ValidationError([FieldError(field: "status", message: "must be one of "
-                        + OrderStatus.allCases.map(\.rawValue).joined(separator: ", ") + ", not '\(text)'")])
-                }
-                status = parsed
-            }
+            let status = try invocation[statusFilter]
             let pizzeria = try context.open(.requireCurrent)
             var filter = OrderFilter(status: status)
-            if let user = invocation.option("user") { filter.user = try pizzeria.lookup.user(user).id }
-            if let date = invocation.option("date") {
+            if let user = try invocation[userFilter] { filter.user = try pizzeria.lookup.user(user).id }
+            if let date = try invocation[date] {
                 let day = try pizzeria.orders.day(date)
                 (filter.pickupFrom, filter.pickupBefore) = (day.start, day.end)
             }
-            let limit = try invocation.integer("limit", in: 1...10_000)
-            let after = try invocation.cursor("after")
+            let limit = try invocation[limit]
+            let after = try invocation[after]
+            let orders = pizzeria.orders
             if limit != nil || after != nil {
-                let page = try pizzeria.orders.page(filter, limit: limit ?? 100, after: after)
-                try context.emit(PageJSON(items: page.items, next: page.next)) {
-                    OrderText.table(page.items) + (page.next.map { "More: --after \($0)\n" } ?? "")
+                let page = try orders.page(filter, limit: limit ?? 100, after: after)
+                switch try invocation.listFormat().format {
+                case .json:
+                    try context.printJSON(PageJSON(items: page.items, next: page.next))
+                case .table:
+                    try context.list.write(invocation, OrderText.shape) { each in try page.items.forEach(each) }
+                    if let next = page.next { context.console.out("More: --after \(next)\n") }
+                case .lines, .csv, .tsv:
+                    // The data stays one shape per line or row; the cursor goes to stderr.
+                    try context.list.write(invocation, OrderText.shape) { each in try page.items.forEach(each) }
+                    if let next = page.next { context.console.note("more: --after \(next)") }
                 }
                 return .ok
             }
             // Streamed, page by page: any number of orders prints in the memory of one page.
-            let orders = pizzeria.orders
-            let shapes = ListOutput.Shapes<Order>(csvHeader: CSVRows.orderHeader, csvRow: CSVRows.order, table: OrderText.table,
-                                                  cells: OrderText.cells, empty: "No orders.\n")
-            try context.list.stream(invocation, shapes) { each in try orders.forEach(filter, each) }
+            try context.list.write(invocation, OrderText.shape) { each in try orders.forEach(filter, each) }
             return .ok
         })
 
@@ -105,7 +107,7 @@ enum OrderCommands {
         arguments: [orderArgument],
         run: { invocation in
             let context = invocation.context
-            let order = try context.open(.requireCurrent).lookup.order(try invocation.required("order"))
+            let order = try context.open(.requireCurrent).lookup.order(try invocation[orderArgument])
             try context.emit(order) { OrderText.detail(order) }
             return .ok
         })
@@ -117,7 +119,7 @@ enum OrderCommands {
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
-            let order = try pizzeria.orders.advance(id: try pizzeria.lookup.order(try invocation.required("order")).id)
+            let order = try pizzeria.orders.advance(id: try pizzeria.lookup.order(try invocation[orderArgument]).id)
             try context.emit(order) { "Order \(order.id.short) is now \(order.status.rawValue).\n" }
             return .ok
         })
@@ -129,7 +131,7 @@ enum OrderCommands {
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
-            let order = try pizzeria.orders.cancel(id: try pizzeria.lookup.order(try invocation.required("order")).id)
+            let order = try pizzeria.orders.cancel(id: try pizzeria.lookup.order(try invocation[orderArgument]).id)
             try context.emit(order) { "Order \(order.id.short) is cancelled.\n" }
             return .ok
         })

@@ -6,14 +6,11 @@ enum OrderText {
         order.lines.map { "\($0.quantity) × \($0.pizzaName)" }.joined(separator: ", ")
     }
 
-    static func table(_ orders: [Order]) -> String {
-        guard !orders.isEmpty else { return "No orders.\n" }
-        var table = table
-        for order in orders { table.rows.append(cells(order)) }
-        return table.rendered
-    }
-
     static var table: Table { Table("ID", "USER", "PICKUP", "STATUS", "TOTAL", "ITEMS", rightAligned: [4]) }
+
+    /// An order list in every output mode.
+    static let shape = ListOutput.Shape<Order>(table: table, cells: cells, empty: "No orders.\n",
+                                               csvHeader: CSVRows.orderHeader, csvRow: CSVRows.order)
 
     static func cells(_ order: Order) -> [String] {
         [order.id.short, order.handle, order.pickupLocal, order.status.rawValue, order.total.formatted, items(order)]

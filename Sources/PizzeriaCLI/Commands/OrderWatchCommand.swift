@@ -8,44 +8,38 @@ enum OrderWatchCommand {
         name: "watch",
         abstract: "Print every new order and status change as it happens (the kitchen display).",
         discussion: """
-            One line per event; with --json, one JSON object per line (cursor, kind, from, to, at, order).
+            One line per event; with --nl (or --json), one JSON object per line (cursor, kind, from, to, at, order).
             Starts now, or after --after CURSOR to replay what was missed (each event's cursor is printed).
             Sees changes made by any process. Stops cleanly (exit 0) on Ctrl-C or SIGTERM.
             """,
-        options: [.value("after", "cursor", help: "Replay the events after this cursor first (0: everything)."),
-                  .value("status", "status", help: "Only events that move an order to this status (placed, preparing, ready, collected, cancelled).",
-                         completion: .choices(OrderStatus.allCases.map(\.rawValue))),
-                  .value("interval", "ms", help: "How often to look for other processes' changes, in milliseconds.", default: "200")],
-        examples: ["pizzeria order watch", "pizzeria order watch --json --after 0 | jq .order.id", "pizzeria order watch --status ready"],
+        options: [after, status, interval, ListOptions.lines],
+        examples: ["pizzeria order watch", "pizzeria order watch --nl --after 0 | jq .order.id", "pizzeria order watch --status ready"],
         run: run)
+
+    static let after = Option("after", "cursor", help: "Replay the events after this cursor first (0: everything).", ValueParser { text, field in
+        guard let value = Int64(text), value >= 0 else {
+            throw ValidationError([FieldError(field: field, message: "must be an event cursor (a whole number from 0), not '\(text)'")])
+        }
+        return value
+    })
+    static let status = Option("status", "status", help: "Only events that move an order to this status (placed, preparing, ready, collected, cancelled).",
+                               completion: .orderStatuses, .orderStatus)
+    static let interval = Option("interval", "ms", help: "How often to look for other processes' changes, in milliseconds.", default: "200",
+                                 .integer(in: 10...60_000))
 
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let context = invocation.context
         let orders = try context.open(.requireCurrent).orders
-        var cursor: Int64
-        if let text = invocation.option("after") {
-            guard let value = Int64(text), value >= 0 else {
-                throw ValidationError([FieldError(field: "after", message: "must be an event cursor (a whole number from 0), not '\(text)'")])
-            }
-            cursor = value
-        } else {
-            cursor = try orders.latestEventCursor()
-        }
-        var status: OrderStatus?
-        if let text = invocation.option("status") {
-            guard let parsed = OrderStatus(rawValue: text.lowercased()) else {
-                throw ValidationError([FieldError(field: "status", message: "must be one of "
-                    + OrderStatus.allCases.map(\.rawValue).joined(separator: ", ") + ", not '\(text)'")])
-            }
-            status = parsed
-        }
-        let interval = try invocation.integer("interval", default: 200, in: 10...60_000) ?? 200
+        var cursor = try invocation[after] ?? orders.latestEventCursor()
+        let status = try invocation[status]
+        let interval = try invocation[interval] ?? 200
+        let asLines = context.json || invocation[ListOptions.lines]
         Stop.install()
         context.console.note("watching orders after event \(cursor); Ctrl-C stops")
         while !Stop.requested {
             let events = try orders.events(after: cursor, limit: 500)
             for event in events where status == nil || event.to == status {
-                if context.json { try context.printJSONLine(event) } else { context.console.line(line(event)) }
+                if asLines { try context.printJSONLine(event) } else { context.console.line(line(event)) }
             }
             if let last = events.last {
                 cursor = last.cursor

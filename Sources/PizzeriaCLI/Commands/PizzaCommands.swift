@@ -11,20 +11,25 @@ enum PizzaCommands {
             """,
         subcommands: [list, show, add, edit, archive, restore])
 
-    static let pizzaArgument = Argument(name: "pizza", help: "Id, unique id prefix (4+ characters) or name.", completion: .pizzas)
+    static let pizzaArgument = Argument("pizza", help: "Id, unique id prefix (4+ characters) or name.", completion: .pizzas)
+    static let all = Flag("all", help: "Include archived pizzas.")
+    static let name = Option("name", "name", help: "The name: 1 to 60 characters, unique ignoring case.")
+    static let price = Option("price", "price", help: "The price in EUR, more than 0 and at most 1000.00.")
+    static let newName = Option("name", "name", help: "The new name.")
+    static let newPrice = Option("price", "price", help: "The new price in EUR.")
 
     static let list = Command(
         name: "list",
         abstract: "Show the menu: name and price, by name.",
-        options: [.flag("all", help: "Include archived pizzas."), GlobalOptions.csv],
+        options: [all] + ListOptions.all,
         run: { invocation in
             let context = invocation.context
             let menu = try context.open(.requireCurrent).menu
-            let all = invocation.flag("all")
+            let all = invocation[Self.all]
             // Streamed: a menu of a million pizzas prints in the memory of a few rows.
-            let shapes = ListOutput.Shapes<Pizza>(csvHeader: CSVRows.pizzaHeader, csvRow: CSVRows.pizza, table: PizzaText.table(showStatus: all),
-                                                  cells: { PizzaText.cells($0, showStatus: all) }, empty: "The menu is empty.\n")
-            try context.list.stream(invocation, shapes) { each in try menu.forEach(includeArchived: all, each) }
+            let shape = ListOutput.Shape<Pizza>(table: PizzaText.table(showStatus: all), cells: { PizzaText.cells($0, showStatus: all) },
+                                                empty: "The menu is empty.\n", csvHeader: CSVRows.pizzaHeader, csvRow: CSVRows.pizza)
+            try context.list.write(invocation, shape) { each in try menu.forEach(includeArchived: all, each) }
             return .ok
         })
 
@@ -35,7 +40,7 @@ enum PizzaCommands {
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
-            let pizza = try pizzeria.lookup.pizza(try invocation.required("pizza"))
+            let pizza = try pizzeria.lookup.pizza(try invocation[pizzaArgument])
             let history = try pizzeria.menu.history(of: pizza.id)
             try context.emit(Extended(base: pizza, key: "history", extra: history)) { PizzaText.detail(pizza, history: history) }
             return .ok
@@ -45,13 +50,12 @@ enum PizzaCommands {
         name: "add",
         abstract: "Add a pizza to the menu (the add sheet).",
         discussion: "Without --name and --price on a terminal, opens an interactive form.",
-        options: [.value("name", "name", help: "The name: 1 to 60 characters, unique ignoring case."),
-                  .value("price", "price", help: "The price in EUR, more than 0 and at most 1000.00.")],
+        options: [name, price],
         examples: ["pizzeria pizza add --name Diavola --price 8.50", "pizzeria pizza add   # on a terminal: the form"],
         run: { invocation in
             let context = invocation.context
             let menu = try context.open(.requireCurrent).menu
-            let name = invocation.option("name"), price = invocation.option("price")
+            let name = try invocation[Self.name], price = try invocation[Self.price]
             let pizza: Pizza
             if let name, let price {
                 pizza = try menu.save(try PizzaText.draft(from: .blank, name: name, price: price))
@@ -75,14 +79,14 @@ enum PizzaCommands {
             --price on a terminal, opens an interactive form showing the current values.
             """,
         arguments: [pizzaArgument],
-        options: [.value("name", "name", help: "The new name."), .value("price", "price", help: "The new price in EUR.")],
+        options: [newName, newPrice],
         examples: ["pizzeria pizza edit Margherita --price 6.50"],
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
             let menu = pizzeria.menu
-            let draft = PizzaDraft(editing: try pizzeria.lookup.pizza(try invocation.required("pizza")))
-            let name = invocation.option("name"), price = invocation.option("price")
+            let draft = PizzaDraft(editing: try pizzeria.lookup.pizza(try invocation[pizzaArgument]))
+            let name = try invocation[Self.newName], price = try invocation[Self.newPrice]
             let pizza: Pizza
             if name != nil || price != nil {
                 pizza = try menu.save(try PizzaText.draft(from: draft, name: name, price: price))
@@ -105,7 +109,7 @@ enum PizzaCommands {
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
-            let pizza = try pizzeria.menu.archive(id: try pizzeria.lookup.pizza(try invocation.required("pizza")).id)
+            let pizza = try pizzeria.menu.archive(id: try pizzeria.lookup.pizza(try invocation[pizzaArgument]).id)
             try context.emit(pizza) { "Archived \(pizza.name).\n" }
             return .ok
         })
@@ -117,7 +121,7 @@ enum PizzaCommands {
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
-            let pizza = try pizzeria.menu.restore(id: try pizzeria.lookup.pizza(try invocation.required("pizza")).id)
+            let pizza = try pizzeria.menu.restore(id: try pizzeria.lookup.pizza(try invocation[pizzaArgument]).id)
             try context.emit(pizza) { "Restored \(pizza.name) to the menu.\n" }
             return .ok
         })

@@ -7,27 +7,37 @@ enum ReportCommands {
         abstract: "Reports built from the orders.",
         subcommands: [sales])
 
+    static let from = Option("from", "date", help: "First pickup day included, YYYY-MM-DD.")
+    static let to = Option("to", "date", help: "Last pickup day included, YYYY-MM-DD.")
+
+    /// The report's rows in every list mode.
+    static let shape = ListOutput.Shape<SalesReport.Row>(
+        table: Table("PIZZA", "QTY", "REVENUE", rightAligned: [1, 2]), cells: { [$0.name, "\($0.quantity)", $0.revenue.formatted] },
+        empty: "", csvHeader: CSVRows.salesHeader, csvRow: CSVRows.sales)
+
     static let sales = Command(
         name: "sales",
         abstract: "Quantity and revenue per pizza, from the prices at booking time (cancelled orders excluded).",
-        options: [.value("from", "date", help: "First pickup day included, YYYY-MM-DD."),
-                  .value("to", "date", help: "Last pickup day included, YYYY-MM-DD."), GlobalOptions.csv],
+        options: [from, to] + ListOptions.all,
         run: { invocation in
             let context = invocation.context
-            let report = try context.open(.requireCurrent).orders.sales(from: invocation.option("from"), to: invocation.option("to"))
-            if try invocation.csv() {
-                try context.list.csv(header: CSVRows.salesHeader, row: CSVRows.sales) { each in try report.rows.forEach(each) }
-                return .ok
-            }
-            if !context.json, let display = context.terminal.display {
-                context.console.out(Chart.sales(report, display: display))
-                return .ok
-            }
-            try context.emit(report) {
-                var table = Table("PIZZA", "QTY", "REVENUE", rightAligned: [1, 2])
-                for row in report.rows { table.add(row.name, "\(row.quantity)", row.revenue.formatted) }
-                table.add("Total", "\(report.quantity)", report.revenue.formatted)
-                return table.rendered
+            let report = try context.open(.requireCurrent).orders.sales(from: try invocation[from], to: try invocation[to])
+            let (format, headers) = try invocation.listFormat()
+            switch format {
+            case .json:
+                try context.printJSON(report)
+            case .table where headers:
+                if let display = context.terminal.display {
+                    context.console.out(Chart.sales(report, display: display))
+                } else {
+                    var table = Table("PIZZA", "QTY", "REVENUE", rightAligned: [1, 2])
+                    for row in report.rows { table.add(row.name, "\(row.quantity)", row.revenue.formatted) }
+                    table.add("Total", "\(report.quantity)", report.revenue.formatted)
+                    context.console.out(table.rendered)
+                }
+            case .table, .lines, .csv, .tsv:
+                // Rows alone, for scripts: the pizzas, without the total line.
+                try context.list.write(invocation, shape) { each in try report.rows.forEach(each) }
             }
             return .ok
         })

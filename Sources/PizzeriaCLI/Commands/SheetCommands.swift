@@ -9,6 +9,10 @@ enum SheetCommands {
         subcommands: [show, open, set, save, dismiss])
 
     static let user = NavigationCommands.user
+    static let kind = Argument("kind", help: "add or edit.", completion: .choices(["add", "edit"]))
+    static let pizza = OptionalArgument("pizza", help: "For edit: id, id prefix or name.", completion: .pizzas)
+    static let name = Option("name", "name", help: "The pizza's name.")
+    static let price = Option("price", "price", help: "The price in EUR.", .money)
 
     static let show = Command(
         name: "show",
@@ -26,14 +30,13 @@ enum SheetCommands {
     static let open = Command(
         name: "open",
         abstract: "Open the add sheet (blank draft) or the edit sheet of a pizza.",
-        arguments: [user, Argument(name: "kind", help: "add or edit.", completion: .choices(["add", "edit"])),
-                    Argument(name: "pizza", help: "For edit: id, id prefix or name.", isOptional: true, completion: .pizzas)],
+        arguments: [user, kind, pizza],
         examples: ["pizzeria sheet open anna add", "pizzeria sheet open anna edit Margherita"],
         run: { invocation in
             let context = invocation.context
             let (navigation, user, pizzeria) = try NavigationCommands.open(invocation)
             let request: NavigationService.SheetRequest
-            switch (try invocation.required("kind"), invocation.argument("pizza")) {
+            switch (try invocation[kind], try invocation[pizza]) {
             case ("add", nil): request = .addPizza
             case ("edit", let pizza?): request = .editPizza(try pizzeria.lookup.pizza(pizza).id)
             case ("add", _): throw invocation.usage("the add sheet takes no pizza")
@@ -47,17 +50,10 @@ enum SheetCommands {
         name: "set",
         abstract: "Change the draft's fields (the draft may stay invalid until saved).",
         arguments: [user],
-        options: [.value("name", "name", help: "The pizza's name."), .value("price", "price", help: "The price in EUR.")],
+        options: [name, price],
         run: { invocation in
             let context = invocation.context
-            let name = invocation.option("name")
-            var price: Money?
-            if let text = invocation.option("price") {
-                switch Money.parse(text) {
-                case .success(let money): price = money
-                case .failure(let error): throw ValidationError([FieldError(field: "price", message: error.message)])
-                }
-            }
+            let name = try invocation[Self.name], price = try invocation[Self.price]
             guard name != nil || price != nil else { throw invocation.usage("give --name and/or --price") }
             let (navigation, user, _) = try NavigationCommands.open(invocation)
             return try NavigationCommands.report(try navigation.setSheet(user, name: name, price: price), context, navigation)

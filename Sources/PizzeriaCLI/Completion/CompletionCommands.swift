@@ -1,5 +1,7 @@
 /// `pizzeria completions SHELL` and the hidden entry point the scripts call.
 enum CompletionCommands {
+    static let shell = Argument("shell", help: "bash, zsh or fish.", completion: .choices(CompletionScripts.shells))
+
     static let completions = Command(
         name: "completions",
         abstract: "Print a shell completion script (bash, zsh or fish).",
@@ -7,12 +9,12 @@ enum CompletionCommands {
             Completes commands, options, fixed option values and, from the database the command
             line names (--db or $PIZZERIA_DB), pizza names, user handles and order ids.
             """,
-        arguments: [Argument(name: "shell", help: "bash, zsh or fish.", completion: .choices(CompletionScripts.shells))],
+        arguments: [shell],
         examples: ["pizzeria completions bash > ~/.local/share/bash-completion/completions/pizzeria",
                    "pizzeria completions zsh > \"${fpath[1]}/_pizzeria\"",
                    "pizzeria completions fish > ~/.config/fish/completions/pizzeria.fish"],
         run: { invocation in
-            let shell = try invocation.required("shell")
+            let shell = try invocation[shell]
             guard let script = CompletionScripts.script(for: shell) else {
                 throw invocation.usage("no completions for the shell '\(shell)'; choose bash, zsh or fish")
             }

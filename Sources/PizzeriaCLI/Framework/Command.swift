@@ -10,9 +10,11 @@ struct Command: Sendable {
     /// More paragraphs for its help page.
     var discussion: String?
     /// Positional arguments, in order.
-    var arguments: [Argument] = []
-    /// Its own options (the global ones are added by the parser).
-    var options: [Option] = []
+    var arguments: [ArgumentSpec] = []
+    /// Its own options.
+    var options: [OptionSpec] = []
+    /// The options it shares with every command, after its own (the root adds `--version`).
+    var standardOptions: [OptionSpec] = GlobalOptions.all
     /// Examples for the help page, each a command line.
     var examples: [String] = []
     /// Subcommands; non-empty for groups.
@@ -20,93 +22,27 @@ struct Command: Sendable {
     /// The action; `nil` for groups.
     var run: (@Sendable (Invocation) throws -> ExitCode)?
 
+    init(name: String, abstract: String, discussion: String? = nil, arguments: [any ArgumentDeclaration] = [],
+         options: [any OptionDeclaration] = [], standardOptions: [OptionSpec] = GlobalOptions.all, examples: [String] = [],
+         subcommands: [Command] = [], run: (@Sendable (Invocation) throws -> ExitCode)? = nil) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.arguments = arguments.map(\.spec)
+        self.options = options.map(\.spec)
+        self.standardOptions = standardOptions
+        self.examples = examples
+        self.subcommands = subcommands
+        self.run = run
+    }
+
     func subcommand(named name: String) -> Command? { subcommands.first { $0.name == name } }
-}
 
-/// A positional argument.
-struct Argument: Sendable {
-    /// Shown as `<name>`.
-    let name: String
-    /// What it is.
-    let help: String
-    /// Whether it may be left out.
-    var isOptional = false
-    /// Whether it takes every remaining positional (`<name>...`).
-    var isVariadic = false
-    /// What the shells offer for it.
-    var completion: Completion = .none
-}
+    /// Every option the command line may give here: its own, then the standard ones.
+    var allOptions: [OptionSpec] { options + standardOptions }
 
-/// What a shell completes for an argument or an option's value: fixed words, or live values
-/// read from the database the command line names.
-enum Completion: Sendable, Equatable {
-    case none
-    /// One of these words.
-    case choices([String])
-    /// Pizza names (on the menu and archived).
-    case pizzas
-    /// `PIZZA=QTY` items: pizza names.
-    case items
-    /// User handles.
-    case users
-    /// Order id prefixes.
-    case orders
-    /// `pizza:NAME` or `order:ID` routes.
-    case routes
-    /// File names (left to the shell).
-    case files
-}
-
-/// A `--long` option, with an optional one-letter form; a flag when `valueName` is `nil`.
-struct Option: Sendable {
-    /// Without the dashes.
-    let long: String
-    /// The one-letter form, without the dash.
-    var short: Character?
-    /// Shown as `<valueName>`; `nil` for a flag.
-    var valueName: String?
-    /// What it does.
-    let help: String
-    /// Shown as `(default: …)`.
-    var defaultValue: String?
-    /// Whether the command cannot run without it (the parser refuses a command line that lacks it).
-    var isRequired = false
-    /// What the shells offer for its value.
-    var completion: Completion = .none
-
-    /// A flag: present or absent.
-    static func flag(_ long: String, short: Character? = nil, help: String) -> Option {
-        Option(long: long, short: short, valueName: nil, help: help)
+    /// The option `name` (`--long` or `-s`) names, if any.
+    func option(named name: String) -> OptionSpec? {
+        allOptions.first { name == "--\($0.long)" || $0.short.map { name == "-\($0)" } == true }
     }
-
-    /// An option that takes a value.
-    static func value(_ long: String, _ valueName: String, help: String, default defaultValue: String? = nil,
-                      required: Bool = false, completion: Completion = .none) -> Option {
-        Option(long: long, short: nil, valueName: valueName, help: help, defaultValue: defaultValue, isRequired: required,
-               completion: completion)
-    }
-
-    var takesValue: Bool { valueName != nil }
-
-    /// `-h, --help` or `--db <path>`.
-    var synopsis: String {
-        var text = short.map { "-\($0), " } ?? ""
-        text += "--\(long)"
-        if let valueName { text += " <\(valueName)>" }
-        return text
-    }
-}
-
-/// The options every command accepts.
-enum GlobalOptions {
-    static let database = Option.value("db", "path", help: "The database file. Default: $PIZZERIA_DB, else ./pizzeria.sqlite.",
-                                       completion: .files)
-    static let json = Option.flag("json", help: "Print JSON instead of text (a stable, documented shape).")
-    static let help = Option.flag("help", short: "h", help: "Show help information.")
-    static let version = Option.flag("version", help: "Show the version.")
-
-    static let all = [database, json, help]
-
-    /// `--csv`, which list commands add to their own options.
-    static let csv = Option.flag("csv", help: "Print CSV (RFC 4180, a header row) for spreadsheets instead of a table.")
 }

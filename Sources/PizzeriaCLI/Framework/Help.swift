@@ -28,10 +28,8 @@ enum Help {
                 text += row("<\(argument.name)>" + (argument.isVariadic ? " ..." : ""), argument.help)
             }
         }
-        let isRoot = path.count == 1
-        let options = command.options + GlobalOptions.all + (isRoot ? [GlobalOptions.version] : [])
         text += "\nOPTIONS:\n"
-        for option in options {
+        for option in command.allOptions {
             text += row(option.synopsis, option.help + (option.defaultValue.map { " (default: \($0))" } ?? ""))
         }
         if !command.subcommands.isEmpty {

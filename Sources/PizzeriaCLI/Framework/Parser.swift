@@ -2,8 +2,12 @@
 ///
 /// Accepted forms: `--option value`, `--option=value`, `-h`, flags anywhere after the command
 /// words, `--` to end options (so a value may start with a dash), and `-` as a positional
-/// (standard input). Global options (`--db`, `--json`, `--help`) work at every level. A negative
-/// number (`-1`) is a value, not an option.
+/// (standard input). The standard options (`--db`, `--json`, `--help`) work at every level. A
+/// negative number (`-1`) is a value, not an option.
+///
+/// One scan serves both running a command line and completing one: completion asks the same
+/// scan where the cursor stands (which command, which option is waiting for its value, which
+/// argument comes next) instead of parsing the words again its own way.
 struct Parser {
     let root: Command
 
@@ -13,19 +17,32 @@ struct Parser {
         case version
     }
 
-    func parse(_ arguments: [String], context: (_ values: [String: [String]], _ flags: Set<String>) -> Context) throws -> Outcome {
-        var command = root
-        var path = [root.name]
-        var values: [String: [String]] = [:]
-        var flags = Set<String>()
-        var positionals: [String] = []
+    /// What a scan of the words found.
+    struct Scan {
+        /// The command the words select.
+        var command: Command
+        /// `["pizzeria", "pizza", "add"]`.
+        var path: [String]
+        var values: ParsedValues
+        /// Whether `--` ended the options.
         var optionsEnded = false
-        var index = 0
+        /// An option given last, still waiting for its value (completion only: a strict scan refuses it).
+        var pendingOption: OptionSpec?
+    }
 
+    /// How a scan treats words it cannot place.
+    enum Mode {
+        /// Running: an unknown option or command, or an option without its value, is a usage error.
+        case strict
+        /// Completing a line being typed: such words are passed over.
+        case lenient
+    }
+
+    func parse(_ arguments: [String], context: (ParsedValues) -> Context) throws -> Outcome {
         // `pizzeria help [command…]` is help for that command.
         if arguments.first == "help" {
             var target = root
-            var targetPath = path
+            var targetPath = [root.name]
             for word in arguments.dropFirst() {
                 guard let sub = target.subcommand(named: word) else {
                     throw unknownCommand(word, in: target, path: targetPath)
@@ -35,61 +52,74 @@ struct Parser {
             }
             return .help(target, path: targetPath)
         }
+        let scan = try self.scan(arguments, mode: .strict)
+        let (command, path, values) = (scan.command, scan.path, scan.values)
+        if values[GlobalOptions.help] { return .help(command, path: path) }
+        // Only the root declares --version, so only there can the scan have found it.
+        if values.flags.contains(GlobalOptions.version.spec.long) { return .version }
+        guard command.run != nil else {
+            if path.count == 1, arguments.isEmpty { return .help(command, path: path) }
+            throw UsageError(message: "'\(path.joined(separator: " "))' needs a subcommand", path: path, command: command)
+        }
+        try checkArity(values, of: command, path: path)
+        return .run(Invocation(path: path, values: values, context: context(values)))
+    }
 
+    /// Walks the words: command words first, then options and positionals in any order.
+    func scan(_ arguments: [String], mode: Mode) throws -> Scan {
+        var scan = Scan(command: root, path: [root.name], values: ParsedValues(command: root))
+        var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if !optionsEnded, argument == "--" { optionsEnded = true; continue }
+            if !scan.optionsEnded, argument == "--" { scan.optionsEnded = true; continue }
 
-            if !optionsEnded, argument.hasPrefix("-"), argument != "-", !Self.isNegativeNumber(argument) {
-                let (name, inline) = split(argument)
-                let available = command.options + GlobalOptions.all + (command.name == root.name ? [GlobalOptions.version] : [])
-                guard let option = available.first(where: { matches($0, name) }) else {
-                    var error = UsageError(message: "unknown option '\(name)'", path: path, command: command)
-                    if let close = Suggestion.closest(to: name, among: available.map { "--\($0.long)" }) {
+            if !scan.optionsEnded, argument.hasPrefix("-"), argument != "-", !Self.isNegativeNumber(argument) {
+                let (name, inline) = Self.split(argument)
+                guard let option = scan.command.option(named: name) else {
+                    if mode == .lenient { continue }
+                    var error = UsageError(message: "unknown option '\(name)'", path: scan.path, command: scan.command)
+                    if let close = Suggestion.closest(to: name, among: scan.command.allOptions.map { "--\($0.long)" }) {
                         error.suggestion = "did you mean '\(close)'?"
                     }
                     throw error
                 }
                 if option.takesValue {
                     if let inline {
-                        values[option.long, default: []].append(inline)
+                        scan.values.add(inline, for: option)
                     } else if index < arguments.count {
-                        values[option.long, default: []].append(arguments[index])
+                        scan.values.add(arguments[index], for: option)
                         index += 1
+                    } else if mode == .lenient {
+                        scan.pendingOption = option
                     } else {
-                        throw UsageError(message: "option '--\(option.long)' needs a value <\(option.valueName ?? "value")>", path: path, command: command)
+                        throw UsageError(message: "option '--\(option.long)' needs a value <\(option.valueName ?? "value")>",
+                                         path: scan.path, command: scan.command)
                     }
                 } else {
-                    guard inline == nil else {
-                        throw UsageError(message: "option '--\(option.long)' takes no value", path: path, command: command)
+                    guard inline == nil || mode == .lenient else {
+                        throw UsageError(message: "option '--\(option.long)' takes no value", path: scan.path, command: scan.command)
                     }
-                    flags.insert(option.long)
+                    scan.values.flags.insert(option.long)
                 }
                 continue
             }
 
-            if positionals.isEmpty, !command.subcommands.isEmpty, !optionsEnded {
-                guard let sub = command.subcommand(named: argument) else {
-                    if flags.contains("help") { break }
-                    throw unknownCommand(argument, in: command, path: path)
+            if scan.values.positionals.isEmpty, !scan.command.subcommands.isEmpty, !scan.optionsEnded {
+                if let sub = scan.command.subcommand(named: argument) {
+                    scan.command = sub
+                    scan.path.append(argument)
+                    scan.values.command = sub
+                    continue
                 }
-                command = sub
-                path.append(argument)
-                continue
+                if mode == .strict {
+                    if scan.values[GlobalOptions.help] { break }
+                    throw unknownCommand(argument, in: scan.command, path: scan.path)
+                }
             }
-            positionals.append(argument)
+            scan.values.positionals.append(argument)
         }
-
-        if flags.contains("help") { return .help(command, path: path) }
-        if flags.contains("version") { return .version }
-        guard command.run != nil else {
-            if command.name == root.name, arguments.isEmpty { return .help(command, path: path) }
-            throw UsageError(message: "'\(path.joined(separator: " "))' needs a subcommand", path: path, command: command)
-        }
-        try checkArity(positionals, values: values, of: command, path: path)
-        return .run(Invocation(command: command, path: path, values: values, flags: flags,
-                               positionals: positionals, context: context(values, flags)))
+        return scan
     }
 
     /// `-1`, `-2.5`: a value (the rule that refuses it names the field), never an option.
@@ -99,13 +129,10 @@ struct Parser {
         return rest.first.map(digit) == true && rest.allSatisfy { digit($0) || $0 == "." || $0 == "," }
     }
 
-    private func split(_ argument: String) -> (name: String, inline: String?) {
+    /// `--name=value` → (`--name`, `value`); any other word → (word, `nil`).
+    static func split(_ argument: String) -> (name: String, inline: String?) {
         guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
         return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
-    }
-
-    private func matches(_ option: Option, _ name: String) -> Bool {
-        name == "--\(option.long)" || option.short.map { name == "-\($0)" } == true
     }
 
     private func unknownCommand(_ word: String, in command: Command, path: [String]) -> UsageError {
@@ -116,8 +143,9 @@ struct Parser {
         return error
     }
 
-    private func checkArity(_ positionals: [String], values: [String: [String]], of command: Command, path: [String]) throws {
-        if let missing = command.options.first(where: { $0.isRequired && values[$0.long] == nil }) {
+    private func checkArity(_ values: ParsedValues, of command: Command, path: [String]) throws {
+        let positionals = values.positionals
+        if let missing = command.options.first(where: { $0.isRequired && values.raw[$0.long] == nil }) {
             throw UsageError(message: "missing option --\(missing.long) <\(missing.valueName ?? "value")>", path: path, command: command)
         }
         let required = command.arguments.filter { !$0.isOptional && !$0.isVariadic }

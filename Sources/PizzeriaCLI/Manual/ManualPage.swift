@@ -37,7 +37,7 @@ enum ManualPage {
             .SH GLOBAL OPTIONS
 
             """
-        for option in GlobalOptions.all + [GlobalOptions.version] { text += item(option) }
+        for option in CommandTree.root.standardOptions { text += item(option) }
         text += ".SH COMMANDS\n"
         for (path, command) in commands(CommandTree.root, path: ["pizzeria"]) where command.run != nil {
             text += ".SS \(escape(path.dropFirst().joined(separator: " ")))\n"
@@ -72,7 +72,7 @@ enum ManualPage {
         return text
     }
 
-    private static func item(_ option: Option) -> String {
+    private static func item(_ option: OptionSpec) -> String {
         var synopsis = option.short.map { "\\-\($0), " } ?? ""
         synopsis += "\\-\\-" + escape(option.long)
         if let valueName = option.valueName { synopsis += " \\fI\(escape(valueName))\\fR" }

@@ -21,28 +21,36 @@ enum CSVField {
 /// formula when the file is opened in a spreadsheet (CSV injection); it is written with a
 /// leading apostrophe, as OWASP recommends, so the cell shows the text instead.
 enum CSV {
-    static func row(_ fields: [CSVField]) -> String {
-        fields.map { field in
-            switch field {
-            case .text(let text): quoted(defused(text ?? ""))
-            case .number(let number): String(number)
-            case .plain(let text): quoted(text)
-            }
-        }.joined(separator: ",") + "\r\n"
+    /// The field separator: CSV's comma, or a tab for TSV (quoted the same way, so a tab or a
+    /// line break inside a field survives).
+    enum Dialect {
+        case comma, tab
+
+        var separator: UInt8 { self == .comma ? UInt8(ascii: ",") : UInt8(ascii: "\t") }
     }
 
-    static func header(_ names: [String]) -> String { row(names.map { .plain($0) }) }
+    static func row(_ fields: [CSVField], _ dialect: Dialect = .comma) -> String {
+        fields.map { field in
+            switch field {
+            case .text(let text): quoted(defused(text ?? ""), dialect)
+            case .number(let number): String(number)
+            case .plain(let text): quoted(text, dialect)
+            }
+        }.joined(separator: dialect == .comma ? "," : "\t") + "\r\n"
+    }
+
+    static func header(_ names: [String], _ dialect: Dialect = .comma) -> String { row(names.map { .plain($0) }, dialect) }
 
     static func defused(_ text: String) -> String {
         guard let first = text.utf8.first, "=+-@\t\r".utf8.contains(first) else { return text }
         return "'" + text
     }
 
-    static func quoted(_ text: String) -> String {
+    static func quoted(_ text: String, _ dialect: Dialect = .comma) -> String {
         // Bytes, not Characters: a million-row list quotes millions of fields.
-        let utf8 = text.utf8
+        let utf8 = text.utf8, separator = dialect.separator
         let needsQuotes = utf8.first == UInt8(ascii: " ") || utf8.last == UInt8(ascii: " ")
-            || utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+            || utf8.contains { $0 == separator || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
         return needsQuotes ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
     }
 }

@@ -21,16 +21,67 @@ struct ListOutput {
         if context.console.outputFailure != nil { throw Stopped() }
     }
 
-    /// Runs a list: `read` calls its argument with each item, in order.
-    func json<Item: Encodable>(_ read: (_ each: (Item) throws -> Void) throws -> Void) throws {
-        try array(read) { writer, item in writer.write(try JSONValueEncoder.value(item), depth: 1) }
+    /// How a list command shows its items in each output mode: one definition per list.
+    struct Shape<Item>: Sendable {
+        /// The table's headers (and which columns align right).
+        let table: Table
+        /// One row of the table.
+        let cells: @Sendable (Item) -> [String]
+        /// What the table says instead when there are no items.
+        let empty: String
+        /// The CSV and TSV columns, beside the documented JSON shape.
+        let csvHeader: [String]
+        let csvRow: @Sendable (Item) -> [CSVField]
+
+        /// The table of a few items, as text (for pages that show a list among other things).
+        func rendered(_ items: [Item]) -> String {
+            guard !items.isEmpty else { return empty }
+            var table = table
+            table.rows = items.map(cells)
+            return table.rendered
+        }
     }
 
-    /// A list of a shape that writes itself (see ``DirectJSON``).
-    func json<Item: DirectJSON>(_ read: (_ each: (Item) throws -> Void) throws -> Void) throws {
-        try array(read) { writer, item in try item.writeJSON(to: &writer) }
+    /// A list command's output in the format the command line asks for (``ListFormat``),
+    /// streamed as `read` produces the items. `read` calls its argument with each item, in
+    /// order; a table may call `read` twice (see ``table(_:cells:headers:keepingAtMost:_:)``).
+    func write<Item: JSONMembers>(_ invocation: Invocation, _ shape: Shape<Item>,
+                                  _ read: (_ each: (Item) throws -> Void) throws -> Void) throws {
+        try write(invocation, shape, read) { writer, item in try writer.writeObject(item) }
     }
 
+    /// ``write(_:_:_:)`` for a shape without a member list: JSON through the general encoder.
+    func write<Item: Encodable>(_ invocation: Invocation, _ shape: Shape<Item>,
+                                _ read: (_ each: (Item) throws -> Void) throws -> Void) throws {
+        try write(invocation, shape, read) { writer, item in try writer.encoded(item) }
+    }
+
+    /// A pretty-printed JSON array of shapes, streamed.
+    func json<Item: JSONMembers>(_ read: (_ each: (Item) throws -> Void) throws -> Void) throws {
+        try array(read) { writer, item in try writer.writeObject(item) }
+    }
+
+    /// Newline-delimited JSON of shapes, streamed.
+    func jsonLines<Item: JSONMembers>(_ read: (_ each: (Item) throws -> Void) throws -> Void) throws {
+        try lines(read) { writer, item in try writer.writeObject(item) }
+    }
+
+    private func write<Item>(_ invocation: Invocation, _ shape: Shape<Item>, _ read: (_ each: (Item) throws -> Void) throws -> Void,
+                             json element: @escaping (inout JSONTextWriter, Item) throws -> Void) throws {
+        let (format, headers) = try invocation.listFormat()
+        switch format {
+        case .table:
+            if try !table(shape.table, cells: shape.cells, headers: headers, read), headers { context.console.out(shape.empty) }
+        case .json:
+            try array(read, element: element)
+        case .lines:
+            try lines(read, element: element)
+        case .csv, .tsv:
+            try delimited(format == .tsv ? .tab : .comma, header: headers ? shape.csvHeader : nil, row: shape.csvRow, read)
+        }
+    }
+
+    /// A pretty-printed JSON array, element by element.
     private func array<Item>(_ read: (_ each: (Item) throws -> Void) throws -> Void,
                              element: @escaping (inout JSONTextWriter, Item) throws -> Void) throws {
         var writer = JSONTextWriter(pretty: true, into: OutputBuffer(capacity: Self.chunk + Self.chunk / 4))
@@ -52,13 +103,15 @@ struct ListOutput {
         }
     }
 
-    /// CSV with a header row, written as the rows are read.
-    func csv<Item>(header: [String], row: @escaping (Item) -> [CSVField], _ read: (_ each: (Item) throws -> Void) throws -> Void) throws {
+    /// Newline-delimited JSON: each element compact, on a line of its own.
+    private func lines<Item>(_ read: (_ each: (Item) throws -> Void) throws -> Void,
+                             element: @escaping (inout JSONTextWriter, Item) throws -> Void) throws {
         let bytes = OutputBuffer(capacity: Self.chunk + Self.chunk / 4)
-        bytes.append(CSV.header(header))
         do {
             try read { item in
-                bytes.append(CSV.row(row(item)))
+                var writer = JSONTextWriter(pretty: false, into: bytes)
+                try element(&writer, item)
+                bytes.append(UInt8(ascii: "\n"))
                 try flush(bytes)
             }
             try flush(bytes, force: true)
@@ -67,25 +120,19 @@ struct ListOutput {
         }
     }
 
-    /// How a list command shows its items in each output mode.
-    struct Shapes<Item> {
-        let csvHeader: [String]
-        let csvRow: (Item) -> [CSVField]
-        let table: Table
-        let cells: (Item) -> [String]
-        /// What the table says instead when there are no items.
-        let empty: String
-    }
-
-    /// A list command's output, streamed: CSV with `--csv`, JSON with `--json`, else a table.
-    func stream<Item: DirectJSON>(_ invocation: Invocation, _ shapes: Shapes<Item>,
-                                  _ read: (_ each: (Item) throws -> Void) throws -> Void) throws {
-        if try invocation.csv() {
-            try csv(header: shapes.csvHeader, row: shapes.csvRow, read)
-        } else if context.json {
-            try json(read)
-        } else if try !table(shapes.table, cells: shapes.cells, read) {
-            context.console.out(shapes.empty)
+    /// CSV or TSV with an optional header row, written as the rows are read.
+    func delimited<Item>(_ dialect: CSV.Dialect, header: [String]?, row: @escaping (Item) -> [CSVField],
+                         _ read: (_ each: (Item) throws -> Void) throws -> Void) throws {
+        let bytes = OutputBuffer(capacity: Self.chunk + Self.chunk / 4)
+        if let header { bytes.append(CSV.header(header, dialect)) }
+        do {
+            try read { item in
+                bytes.append(CSV.row(row(item), dialect))
+                try flush(bytes)
+            }
+            try flush(bytes, force: true)
+        } catch is Stopped {
+            return
         }
     }
 
@@ -99,9 +146,9 @@ struct ListOutput {
     /// in between can only be wider than measured, never lost).
     /// - Returns: whether there was any row (nothing is printed when there was none).
     @discardableResult
-    func table<Item>(_ table: Table, cells: @escaping (Item) -> [String], keepingAtMost limit: Int = tableBuffer,
+    func table<Item>(_ table: Table, cells: @escaping (Item) -> [String], headers: Bool = true, keepingAtMost limit: Int = tableBuffer,
                      _ read: (_ each: (Item) throws -> Void) throws -> Void) throws -> Bool {
-        var widths = table.headers.map(Table.width(of:))
+        var widths = table.headers.map { headers ? Table.width(of: $0) : 0 }
         // Kept rows: their cells one after another with their widths, and each row's length.
         var kept: [(text: String, width: Int)] = [], keptLengths: [Int] = [], keptBytes = 0, overflowed = false
         var rows = 0
@@ -127,7 +174,7 @@ struct ListOutput {
         guard rows > 0 else { return false }
         let bytes = OutputBuffer(capacity: Self.chunk + Self.chunk / 4)
         let right = table.rightAlignment(widths.count)
-        table.append(table.headers, widths: widths, to: bytes)
+        if headers { table.append(table.headers, widths: widths, to: bytes) }
         do {
             if overflowed {
                 try read { item in

@@ -1,5 +1,5 @@
 /// A plain-text table for people: a header row, then rows, columns padded to fit.
-struct Table {
+struct Table: Sendable {
     let headers: [String]
     var rows: [[String]] = []
     /// Columns to align right (amounts, counts).

@@ -5,7 +5,7 @@ import Foundation
 /// `Codable` in the documented JSON shape:
 /// `{"id", "name", "price": "6.00", "price_cents": 600, "currency": "EUR", "archived": false,
 ///   "archived_at", "version", "created_at", "updated_at"}`.
-public struct Pizza: Sendable, Hashable, Identifiable, Codable {
+public struct Pizza: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     /// A pizza's id.
     public typealias ID = Identifier<Pizza>
 
@@ -39,23 +39,26 @@ public struct Pizza: Sendable, Hashable, Identifiable, Codable {
     public var isArchived: Bool { archivedAt != nil }
 
     private enum CodingKeys: String, CodingKey {
-        case id, name, price, priceCents = "price_cents", currency, archived, archivedAt = "archived_at"
+        case id, name, priceCents = "price_cents", archivedAt = "archived_at"
         case version, createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(price, forKey: .price, centsKey: .priceCents)
-        try container.encode("EUR", forKey: .currency)
-        try container.encode(isArchived, forKey: .archived)
-        try container.encodeTimestamp(archivedAt, forKey: .archivedAt)
-        try container.encode(version, forKey: .version)
-        try container.encodeTimestamp(createdAt, forKey: .createdAt)
-        try container.encodeTimestamp(updatedAt, forKey: .updatedAt)
+    /// The documented JSON shape, defined once (see ``JSONMembers``).
+    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("archived", isArchived)
+        try writer.member("archived_at", timestamp: archivedAt)
+        try writer.member("created_at", timestamp: createdAt)
+        try writer.member("currency", "EUR")
+        try writer.member("id", id: id)
+        try writer.member("name", name)
+        try writer.member("price", plain: price)
+        try writer.member("price_cents", price.cents)
+        try writer.member("updated_at", timestamp: updatedAt)
+        try writer.member("version", version)
     }
+
+    /// The documented JSON shape.
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 
     /// Reads the documented JSON shape.
     public init(from decoder: Decoder) throws {

@@ -125,7 +125,7 @@ public struct Sheet: Sendable, Hashable, Codable {
 }
 
 /// One entry of a user's navigation history.
-public struct NavigationEvent: Sendable, Hashable, Codable {
+public struct NavigationEvent: Sendable, Hashable, Codable, JSONMembers {
     /// Increasing: the order of events.
     public let id: Int64
     /// When.
@@ -151,16 +151,18 @@ public struct NavigationEvent: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case id, at, action, routes, depthAfter = "depth_after", detail }
 
-    /// `{"id", "at", "action", "routes", "depth_after", "detail"}`.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encodeTimestamp(at, forKey: .at)
-        try container.encode(action, forKey: .action)
-        try container.encode(routes, forKey: .routes)
-        try container.encode(depthAfter, forKey: .depthAfter)
-        try container.encode(detail, forKey: .detail)
+    /// `{"action", "at", "depth_after", "detail", "id", "routes"}`, defined once (see ``JSONMembers``).
+    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("action", action.rawValue)
+        try writer.member("at", timestamp: at)
+        try writer.member("depth_after", depthAfter)
+        try writer.member("detail", detail)
+        try writer.member("id", id)
+        try writer.member("routes", objects: routes)
     }
+
+    /// The JSON shape.
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {

@@ -6,7 +6,7 @@ import Foundation
 /// `{"pizza":{"id":"…"}}` — so an app that declares the same enum (with `String` or `UUID`
 /// ids) decodes the backend's output directly, and the backend reads the app's (ids in any
 /// case). Routes hold ids only, never names or prices.
-public enum Route: Codable, Hashable, Sendable {
+public enum Route: Codable, Hashable, Sendable, JSONMembers {
     /// A pizza's detail.
     case pizza(id: Pizza.ID)
     /// An order's detail.
@@ -27,13 +27,45 @@ public enum Route: Codable, Hashable, Sendable {
         case .order(let id): id.description
         }
     }
+
+    /// `{"pizza":{"id":"…"}}` or `{"order":{"id":"…"}}`: the form Swift synthesises for the
+    /// app's enum, defined once (see ``JSONMembers``).
+    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        switch self {
+        case .pizza(let id): try writer.member("pizza", object: IDMember(id: id))
+        case .order(let id): try writer.member("order", object: IDMember(id: id))
+        }
+    }
+
+    /// The synthesised form (decoding stays synthesised).
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
+}
+
+/// `{"id": "…"}`, the payload of a route.
+struct IDMember<Entity>: JSONMembers {
+    let id: Identifier<Entity>
+
+    func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws { try writer.member("id", id: id) }
+    func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
+}
+
+/// `{"json": "…", "type": "…"}`, the payload of an opaque element.
+struct OpaqueMember: JSONMembers {
+    let typeName: String, json: String
+
+    func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("json", json)
+        try writer.member("type", typeName)
+    }
+
+    func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 }
 
 /// One element of a user's navigation stack: a ``Route``, or an element of a type the backend
 /// does not know, kept opaque (its type name and JSON text) so a client's path round-trips.
 ///
 /// Encodes as the route itself, or as `{"opaque":{"type":"Swift.Int","json":"42"}}`.
-public enum NavigationElement: Codable, Hashable, Sendable {
+public enum NavigationElement: Codable, Hashable, Sendable, JSONMembers {
     /// A known route.
     case route(Route)
     /// Something else: the client's module-qualified type name and the element's JSON.
@@ -47,18 +79,16 @@ public enum NavigationElement: Codable, Hashable, Sendable {
     private enum OpaqueKeys: String, CodingKey { case opaque }
     private enum OpaqueFields: String, CodingKey { case type, json }
 
-    /// The route's own form, or the opaque form.
-    public func encode(to encoder: Encoder) throws {
+    /// The route's own form, or the opaque form, defined once (see ``JSONMembers``).
+    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
         switch self {
-        case .route(let route):
-            try route.encode(to: encoder)
-        case .opaque(let typeName, let json):
-            var container = encoder.container(keyedBy: OpaqueKeys.self)
-            var fields = container.nestedContainer(keyedBy: OpaqueFields.self, forKey: .opaque)
-            try fields.encode(typeName, forKey: .type)
-            try fields.encode(json, forKey: .json)
+        case .route(let route): try route.writeMembers(to: &writer)
+        case .opaque(let typeName, let json): try writer.member("opaque", object: OpaqueMember(typeName: typeName, json: json))
         }
     }
+
+    /// The route's own form, or the opaque form.
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 
     /// Either form.
     public init(from decoder: Decoder) throws {

@@ -35,7 +35,7 @@ public enum OrderStatus: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// One pizza of an order, with the name and unit price as they were at booking time.
-public struct OrderLine: Sendable, Hashable, Codable {
+public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
     /// The pizza's id.
     public let pizzaID: Pizza.ID
     /// Its name when the order was booked.
@@ -61,15 +61,19 @@ public struct OrderLine: Sendable, Hashable, Codable {
         case unitPriceCents = "unit_price_cents", total = "line_total", totalCents = "line_total_cents"
     }
 
-    /// JSON with prices as `"6.00"` plus `*_cents`.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(pizzaID, forKey: .pizzaID)
-        try container.encode(pizzaName, forKey: .pizzaName)
-        try container.encode(quantity, forKey: .quantity)
-        try container.encode(unitPrice, forKey: .unitPrice, centsKey: .unitPriceCents)
-        try container.encode(total, forKey: .total, centsKey: .totalCents)
+    /// JSON with prices as `"6.00"` plus `*_cents`, defined once (see ``JSONMembers``).
+    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("line_total", plain: total)
+        try writer.member("line_total_cents", total.cents)
+        try writer.member("name", pizzaName)
+        try writer.member("pizza_id", id: pizzaID)
+        try writer.member("quantity", quantity)
+        try writer.member("unit_price", plain: unitPrice)
+        try writer.member("unit_price_cents", unitPrice.cents)
     }
+
+    /// The JSON shape.
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {
@@ -82,7 +86,7 @@ public struct OrderLine: Sendable, Hashable, Codable {
 }
 
 /// One status change of an order.
-public struct OrderStatusChange: Sendable, Hashable, Codable {
+public struct OrderStatusChange: Sendable, Hashable, Codable, JSONMembers {
     /// The status before; `nil` for the first event (the order was placed).
     public let from: OrderStatus?
     /// The status after.
@@ -99,13 +103,15 @@ public struct OrderStatusChange: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case from, to, at }
 
-    /// `{"from", "to", "at"}`.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(from, forKey: .from)
-        try container.encode(to, forKey: .to)
-        try container.encodeTimestamp(at, forKey: .at)
+    /// `{"at", "from", "to"}`, defined once (see ``JSONMembers``).
+    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("at", timestamp: at)
+        try writer.member("from", from?.rawValue)
+        try writer.member("to", to.rawValue)
     }
+
+    /// The JSON shape.
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {
@@ -120,7 +126,7 @@ public struct OrderStatusChange: Sendable, Hashable, Codable {
 /// JSON: `{"id", "user", "user_id", "pickup_at" (UTC), "pickup_local", "time_zone", "status",
 /// "lines": […], "total", "total_cents", "currency", "idempotency_key", "created_at",
 /// "updated_at", "history": […]}`.
-public struct Order: Sendable, Hashable, Identifiable, Codable {
+public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     /// An order's id.
     public typealias ID = Identifier<Order>
 
@@ -179,24 +185,27 @@ public struct Order: Sendable, Hashable, Identifiable, Codable {
         case createdAt = "created_at", updatedAt = "updated_at", history
     }
 
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(handle, forKey: .user)
-        try container.encode(userID, forKey: .userID)
-        try container.encode(PickupTime.utc(pickupAt), forKey: .pickupAt)
-        try container.encode(pickupLocal, forKey: .pickupLocal)
-        try container.encode(timeZone.identifier, forKey: .timeZone)
-        try container.encode(status, forKey: .status)
-        try container.encode(lines, forKey: .lines)
-        try container.encode(total, forKey: .total, centsKey: .totalCents)
-        try container.encode("EUR", forKey: .currency)
-        try container.encode(idempotencyKey, forKey: .idempotencyKey)
-        try container.encodeTimestamp(createdAt, forKey: .createdAt)
-        try container.encodeTimestamp(updatedAt, forKey: .updatedAt)
-        try container.encode(history, forKey: .history)
+    /// The documented JSON shape, defined once (see ``JSONMembers``).
+    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("created_at", timestamp: createdAt)
+        try writer.member("currency", "EUR")
+        try writer.member("history", objects: history)
+        try writer.member("id", id: id)
+        try writer.member("idempotency_key", idempotencyKey)
+        try writer.member("lines", objects: lines)
+        try writer.member("pickup_at", minute: pickupAt)
+        try writer.member("pickup_local", pickupLocal)
+        try writer.member("status", status.rawValue)
+        try writer.member("time_zone", timeZone.identifier)
+        try writer.member("total", plain: total)
+        try writer.member("total_cents", total.cents)
+        try writer.member("updated_at", timestamp: updatedAt)
+        try writer.member("user", handle)
+        try writer.member("user_id", id: userID)
     }
+
+    /// The documented JSON shape.
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 
     /// Reads the documented JSON shape.
     public init(from decoder: Decoder) throws {

@@ -3,7 +3,7 @@ import Foundation
 /// A person using the app or booking orders, named by a handle.
 ///
 /// JSON: `{"id", "handle", "display_name", "created_at"}`.
-public struct User: Sendable, Hashable, Identifiable, Codable {
+public struct User: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     /// A user's id.
     public typealias ID = Identifier<User>
 
@@ -29,12 +29,14 @@ public struct User: Sendable, Hashable, Identifiable, Codable {
     }
 
     /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(handle, forKey: .handle)
-        try container.encode(displayName, forKey: .displayName)
-        try container.encodeTimestamp(createdAt, forKey: .createdAt)
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
+
+    /// The documented JSON shape, defined once (see ``JSONMembers``).
+    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("created_at", timestamp: createdAt)
+        try writer.member("display_name", displayName)
+        try writer.member("handle", handle)
+        try writer.member("id", id: id)
     }
 
     /// Reads the documented JSON shape.
