@@ -76,7 +76,7 @@ public final class Pizzeria: Sendable {
     }
 
     /// The embedded migrations, with the steps in Swift that complete them.
-    static let migrator = SchemaMigrator(dataSteps: [5: PizzaStore.fillNameKeys])
+    static let migrator = SchemaMigrator(dataSteps: ["0005_edges.sql": PizzaStore.fillNameKeys])
 
     /// Throws ``MaintenanceError/noDatabase(path:)`` when nothing (not even a link) is at `path`.
     static func requireFile(_ path: String) throws {

@@ -149,7 +149,7 @@ public final class Connection {
     public func enableWAL() throws {
         let mode = try fetchOne("PRAGMA journal_mode = WAL") { try $0.string("journal_mode") }
         guard mode?.lowercased() == "wal" else {
-            throw DatabaseError(extendedResultCode: SQLITE_CANTOPEN,
+            throw DatabaseError(code: nil, kind: .walUnavailable,
                                 message: "cannot switch to WAL journal mode (got \(mode ?? "nothing"))")
         }
     }

@@ -2,13 +2,15 @@ internal import CPizzeriaSQLite
 
 /// The one error type of the storage layer.
 ///
-/// It carries SQLite's primary and extended result codes, SQLite's message and the SQL that
-/// failed. Bound values are never part of it, so it is safe to log.
+/// It carries SQLite's result code (extended, matchable by its primary code), SQLite's message
+/// and the SQL that failed. Bound values are never part of it, so it is safe to log. A failure
+/// this library raises itself carries the SQLite code that means the same (`SQLITE_MISUSE`,
+/// `SQLITE_MISMATCH`), or none when SQLite has no such code (``Kind/walUnavailable``).
 ///
 /// ```swift
 /// do { try database.write { try $0.run("INSERT …", […]) } }
-/// catch let error as DatabaseError where error.kind == .busy { /* retry later */ }
-/// catch let error as DatabaseError where error.isConstraint { … }
+/// catch let error as DatabaseError where error.code == .SQLITE_BUSY { /* retry later */ }
+/// catch let error as DatabaseError where error.constraint == .unique(table: "users", columns: ["handle"]) { … }
 /// ```
 public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is, for callers that react differently to each.
@@ -21,6 +23,9 @@ public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible
         case notADatabase
         /// The file could not be opened, read or written (permissions, disk full, I/O error).
         case io
+        /// The file cannot be put in write-ahead-log mode (its directory is not writable, or the
+        /// file system cannot share memory between processes).
+        case walUnavailable
         /// A value read from a row does not have the requested type.
         case typeMismatch
         /// Misuse of the API, such as a nested write transaction.
@@ -29,28 +34,28 @@ public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible
         case other
     }
 
-    /// The primary result code (`SQLITE_BUSY` is 5), or -1 for errors raised by this library.
-    public let resultCode: Int32
-    /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE` is 2067), or -1.
-    public let extendedResultCode: Int32
+    /// SQLite's extended result code (`SQLITE_CONSTRAINT_UNIQUE`), or `nil` for a failure SQLite
+    /// has no code for (see ``kind``).
+    public let code: ResultCode?
+    /// What kind of failure this is.
+    public let kind: Kind
     /// SQLite's message (`sqlite3_errmsg`), or this library's.
     public let message: String
     /// The SQL that failed, when there was one.
     public let sql: String?
 
-    /// Creates an error from SQLite's codes.
+    /// An error SQLite reported with `extendedResultCode`.
     public init(extendedResultCode: Int32, message: String, sql: String? = nil) {
-        self.resultCode = extendedResultCode & 0xFF
-        self.extendedResultCode = extendedResultCode
-        self.message = message
-        self.sql = sql
+        let code = ResultCode(rawValue: extendedResultCode)
+        self.init(code: code, kind: Self.kind(of: code), message: message, sql: sql)
     }
 
-    private init(libraryMessage: String, kind: Kind) {
-        self.resultCode = kind == .misuse ? SQLITE_MISUSE : -1
-        self.extendedResultCode = self.resultCode
-        self.message = libraryMessage
-        self.sql = nil
+    /// An error from its parts.
+    init(code: ResultCode?, kind: Kind, message: String, sql: String? = nil) {
+        self.code = code
+        self.kind = kind
+        self.message = message
+        self.sql = sql
     }
 
     /// A stored value that does not convert to the type a caller's ``DatabaseValueConvertible``
@@ -59,20 +64,19 @@ public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible
         typeMismatch("expected \(expected)")
     }
 
-    /// A value that does not have the type a caller asked for.
+    /// A value that does not have the type a caller asked for (SQLite's own code for it).
     static func typeMismatch(_ message: String) -> DatabaseError {
-        DatabaseError(libraryMessage: message, kind: .typeMismatch)
+        DatabaseError(code: .SQLITE_MISMATCH, kind: .typeMismatch, message: message)
     }
 
     /// A call this library refuses, such as a write transaction inside another one.
     static func misuse(_ message: String) -> DatabaseError {
-        DatabaseError(libraryMessage: message, kind: .misuse)
+        DatabaseError(code: .SQLITE_MISUSE, kind: .misuse, message: message)
     }
 
     /// This error, raised while rolling back after `cause`: the message names both.
     func afterFailure(_ cause: any Error) -> DatabaseError {
-        DatabaseError(extendedResultCode: extendedResultCode,
-                      message: "rolling back after \(cause) failed: \(message)", sql: sql)
+        DatabaseError(code: code, kind: kind, message: "rolling back after \(cause) failed: \(message)", sql: sql)
     }
 
     /// A row the schema guarantees is missing (someone deleted it by hand).
@@ -80,15 +84,15 @@ public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible
         DatabaseError(extendedResultCode: SQLITE_CORRUPT, message: "the required row of \(table) is missing")
     }
 
-    /// The kind, derived from the primary result code.
-    public var kind: Kind {
-        switch resultCode {
-        case -1: .typeMismatch
-        case SQLITE_BUSY, SQLITE_LOCKED: .busy
-        case SQLITE_CONSTRAINT: .constraint
-        case SQLITE_NOTADB, SQLITE_CORRUPT: .notADatabase
-        case SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_FULL, SQLITE_READONLY, SQLITE_PERM: .io
-        case SQLITE_MISUSE: .misuse
+    /// The kind of a SQLite result code, by its primary code.
+    private static func kind(of code: ResultCode) -> Kind {
+        switch code.primary {
+        case .SQLITE_BUSY, .SQLITE_LOCKED: .busy
+        case .SQLITE_CONSTRAINT: .constraint
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT: .notADatabase
+        case .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_FULL, .SQLITE_READONLY, .SQLITE_PERM: .io
+        case .SQLITE_MISUSE: .misuse
+        case .SQLITE_MISMATCH: .typeMismatch
         default: .other
         }
     }
@@ -99,33 +103,23 @@ public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible
     /// Whether a constraint refused the change.
     public var isConstraint: Bool { kind == .constraint }
 
-    /// Whether the failure is a `UNIQUE` or `PRIMARY KEY` violation.
-    public var isUniqueViolation: Bool {
-        extendedResultCode == Self.constraintUnique || extendedResultCode == Self.constraintPrimaryKey
+    /// Which constraint refused the change, by its extended code and the table and columns
+    /// SQLite names; `nil` for any other failure.
+    public var constraint: Constraint? {
+        guard kind == .constraint, let code else { return nil }
+        return Constraint(code: code, message: message)
     }
-
-    /// Whether the failure is a foreign key violation.
-    public var isForeignKeyViolation: Bool { extendedResultCode == Self.constraintForeignKey }
-
-    // Extended codes are C macros built with `|`, which Swift does not import.
-    static let constraintForeignKey = SQLITE_CONSTRAINT | (3 << 8)
-    static let constraintPrimaryKey = SQLITE_CONSTRAINT | (6 << 8)
-    static let constraintUnique = SQLITE_CONSTRAINT | (8 << 8)
-    static let constraintTrigger = SQLITE_CONSTRAINT | (7 << 8)
-
-    /// Whether a trigger's `RAISE(ABORT, …)` refused the change (the message is the trigger's).
-    public var isTriggerRefusal: Bool { extendedResultCode == Self.constraintTrigger }
 
     /// SQLite's name for the result code, such as `SQLITE_BUSY`.
     public var codeName: String {
-        guard resultCode >= 0, let name = sqlite3_errstr(extendedResultCode) else { return "library error" }
+        guard let code, let name = sqlite3_errstr(code.rawValue) else { return "library error" }
         return String(cString: name)
     }
 
-    /// `message (code N: name) in: SQL`, without bound values.
+    /// `message (SQLite code N) in: SQL`, without bound values.
     public var description: String {
         var text = kind == .busy ? "database is busy: \(message)" : message
-        if resultCode >= 0 { text += " (SQLite code \(extendedResultCode))" }
+        if let code { text += " (SQLite code \(code.rawValue))" }
         if let sql { text += " in: \(sql)" }
         return text
     }

@@ -4,6 +4,8 @@ public struct Migration: Sendable, Hashable {
     public let version: Int
     /// The file name without number and extension, such as `pizzas_and_users`.
     public let name: String
+    /// The file's name, such as `0001_pizzas_and_users.sql`: what names a migration's data step.
+    public let fileName: String
     /// The file's exact text.
     public let sql: String
     /// SHA-256 of the text, hex. A shipped migration is never edited: a database that recorded
@@ -19,6 +21,7 @@ public struct Migration: Sendable, Hashable {
               let version = Int(stem[..<underscore]), version > 0 else { return nil }
         self.version = version
         self.name = String(stem[stem.index(after: underscore)...])
+        self.fileName = fileName
         self.sql = sql
         self.checksum = SHA256.hex(sql.utf8)
     }

@@ -21,13 +21,14 @@ public struct SchemaMigrator: Sendable {
     public let migrations: [Migration]
 
     /// Work in Swift that runs right after a migration's SQL, in its transaction, for what SQL
-    /// cannot compute (such as full Unicode case folding). Keyed by migration version.
+    /// cannot compute (such as full Unicode case folding). Keyed by the migration's file name
+    /// (`0005_edges.sql`); a key that names no migration is refused before anything runs.
     public typealias DataStep = @Sendable (Connection) throws -> Void
-    private let dataSteps: [Int: DataStep]
+    private let dataSteps: [String: DataStep]
 
     /// A migrator for `migrations`, by default the ones compiled into the binary, with the data
-    /// steps that complete some of them.
-    public init(migrations: [Migration] = Migration.embedded, dataSteps: [Int: DataStep] = [:]) {
+    /// steps that complete some of them, by migration file name.
+    public init(migrations: [Migration] = Migration.embedded, dataSteps: [String: DataStep] = [:]) {
         self.migrations = migrations
         self.dataSteps = dataSteps
     }
@@ -99,7 +100,10 @@ public struct SchemaMigrator: Sendable {
     ///   stay applied, the failing one leaves no trace.
     @discardableResult
     public func migrate(_ database: Database) throws -> [Migration] {
-        try database.withWriter { db in
+        if let unknown = dataSteps.keys.sorted().first(where: { name in !migrations.contains { $0.fileName == name } }) {
+            throw DatabaseError.misuse("a data step names no migration: \(unknown)")
+        }
+        return try database.withWriter { db in
             var appliedNow: [Migration] = []
             for migration in migrations {
                 let applied = try db.transaction(.immediate) { () -> Bool in
@@ -108,7 +112,7 @@ public struct SchemaMigrator: Sendable {
                     guard try !status(of: db).applied.contains(where: { $0.version == migration.version }) else { return false }
                     do {
                         try db.execute(migration.sql)
-                        try dataSteps[migration.version]?(db)
+                        try dataSteps[migration.fileName]?(db)
                     } catch let error as DatabaseError {
                         throw SchemaError.migrationFailed(version: migration.version, name: migration.name, reason: error.message)
                     }

@@ -121,7 +121,7 @@ struct ConnectionTests {
         let write = #expect(throws: DatabaseError.self) {
             try database.readStatement { db in try db.run("INSERT INTO t (v) VALUES (2)") }
         }
-        #expect(write?.extendedResultCode == 8, "\(String(describing: write))")  // SQLITE_READONLY
+        #expect(write?.code == .SQLITE_READONLY, "\(String(describing: write))")  // SQLITE_READONLY
         #expect(throws: DatabaseError.self) { try database.readStatement { db in try db.execute("DELETE FROM t") } }
         let open = #expect(throws: DatabaseError.self) { try database.readStatement { db in try db.run("BEGIN") } }
         #expect(open?.kind == .misuse)
@@ -154,7 +154,7 @@ struct ConnectionTests {
         let constraint = #expect(throws: DatabaseError.self) {
             try database.write { db in try db.run("INSERT INTO t (id, v) VALUES (?, ?)", [1, "secret-value"]) }
         }
-        #expect(constraint?.isConstraint == true && constraint?.extendedResultCode == 1555)  // SQLITE_CONSTRAINT_PRIMARYKEY
+        #expect(constraint?.isConstraint == true && constraint?.code == .SQLITE_CONSTRAINT_PRIMARYKEY)
         #expect(constraint?.sql == "INSERT INTO t (id, v) VALUES (?, ?)")
         // The library's own messages: reading the secret as a number, binding the wrong count.
         let mismatch = #expect(throws: DatabaseError.self) {

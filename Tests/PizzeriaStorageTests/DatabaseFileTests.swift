@@ -85,7 +85,7 @@ struct DatabaseFileTests {
                 try db.run("INSERT INTO t VALUES (1)")
             }
         }
-        #expect(error?.resultCode == 8)  // SQLITE_READONLY
+        #expect(error?.code?.primary == .SQLITE_READONLY)
         #expect(try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 0)
     }
 

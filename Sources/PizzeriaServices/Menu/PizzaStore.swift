@@ -126,7 +126,7 @@ enum PizzaStore {
     private static func uniqueName<T>(_ name: String, in db: Connection, _ write: () throws -> T) throws -> T {
         do {
             return try write()
-        } catch let error as DatabaseError where error.isUniqueViolation && error.message.contains("name_key") {
+        } catch let error as DatabaseError where error.constraint == .unique(table: "pizzas", columns: ["name_key"]) {
             guard let existing = try sameName(as: name, in: db) else { throw error }
             throw MenuError.duplicateName(name: name, existing: existing)
         }
@@ -179,8 +179,8 @@ enum PizzaStore {
         for (id, name) in names {
             do {
                 try db.run("UPDATE pizzas SET name_key = ? WHERE id = ?", [PizzaName.foldKey(name), id])
-            } catch let error as DatabaseError where error.isUniqueViolation {
-                throw DatabaseError(extendedResultCode: error.extendedResultCode,
+            } catch let error as DatabaseError where error.constraint == .unique(table: "pizzas", columns: ["name_key"]) {
+                throw DatabaseError(extendedResultCode: ResultCode.SQLITE_CONSTRAINT_UNIQUE.rawValue,
                                     message: "pizza '\(name)' (\(id)) has the same name as another pizza ignoring case; rename one of them, then migrate again")
             }
         }

@@ -135,7 +135,7 @@ enum NavigationStore {
                     try db.run("INSERT INTO navigation_stack (user_id, depth, kind, opaque_type, opaque_json) VALUES (?, ?, 'opaque', ?, ?)",
                                [userID, position, type, json])
                 }
-            } catch let error as DatabaseError where error.isForeignKeyViolation {
+            } catch let error as DatabaseError where error.constraint == .foreignKey {
                 guard let route = element.route, try !exists(route, in: db) else { throw error }
                 throw NavigationError.unknownTarget(route)
             }

@@ -77,7 +77,7 @@ public struct FailureReport: Sendable, Equatable {
                       remedy: .retryLater)
         case .notADatabase:
             self.init(category: .unusableDatabase, messages: [error.message], remedy: .useAnotherFile)
-        case .io:
+        case .io, .walUnavailable:
             self.init(category: .io, messages: [error.message])
         case .constraint:
             self.init(category: .invalidInput, messages: ["the database refused the change: " + Self.constraintReason(error)])
@@ -89,12 +89,13 @@ public struct FailureReport: Sendable, Equatable {
     /// A constraint failure in words: a trigger's own sentence, or which kind of rule and
     /// column, without SQL.
     private static func constraintReason(_ error: DatabaseError) -> String {
-        if error.isTriggerRefusal { return error.message }
-        let message = error.message
-        let columns = message.split(separator: ":", maxSplits: 1).dropFirst().first.map { $0.trimmingWhitespace() } ?? ""
-        if error.isUniqueViolation { return "another row already has the same \(columns)" }
-        if message.hasPrefix("NOT NULL") { return "\(columns) must have a value" }
-        if message.hasPrefix("FOREIGN KEY") { return "it refers to a row that does not exist" }
-        return "it breaks a rule of the schema (a CHECK constraint)"
+        switch error.constraint {
+        case .trigger(_, let message): message
+        case .unique(let table, let columns), .primaryKey(let table, let columns):
+            "another row already has the same " + columns.map { "\(table).\($0)" }.joined(separator: ", ")
+        case .notNull(let table, let column): "\(table).\(column) must have a value"
+        case .foreignKey: "it refers to a row that does not exist"
+        case .check, .other, nil: "it breaks a rule of the schema (a CHECK constraint)"
+        }
     }
 }

@@ -5,8 +5,8 @@ import Testing
 /// The hand-written parsers and formatters of the hot paths (ids and timestamps in every row,
 /// names in every save, local pickup times in every order listed) against the slow, obviously
 /// right ones they replace.
-@Suite("Fast paths: hand-written parsers and formatters agree with the reference ones")
-struct FastPathTests {
+@Suite("Text formats: hand-written parsers and formatters agree with the reference ones")
+struct TextFormatTests {
     private static func parseID(_ text: String) -> Pizza.ID? {
         var text = text
         return text.withUTF8 { Pizza.ID(utf8: $0) }
