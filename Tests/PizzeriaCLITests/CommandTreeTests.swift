@@ -20,9 +20,9 @@ struct CommandTreeTests {
         return (status, out.text, err.text)
     }
 
-    @Test("every command has an abstract, a help page, and a mention in the README")
+    @Test("every command has an abstract, a help page, and a mention in the CLI reference")
     func documented() throws {
-        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("docs/CLI.md"), encoding: .utf8)
         for (path, command) in Self.paths() {
             #expect(!command.abstract.isEmpty, "\(path)")
             let help = run(path + ["--help"])
@@ -31,7 +31,7 @@ struct CommandTreeTests {
             for option in command.options { #expect(help.out.contains("--\(option.long)"), "\(path) --\(option.long)") }
             if command.run != nil, !path.isEmpty {
                 #expect(readme.contains("`" + path.joined(separator: " ")) || readme.contains(path.joined(separator: " ") + " "),
-                        "README does not document `\(path.joined(separator: " "))`")
+                        "docs/CLI.md does not document `\(path.joined(separator: " "))`")
             }
         }
     }

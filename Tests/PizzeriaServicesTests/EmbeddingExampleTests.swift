@@ -3,9 +3,15 @@ import PizzeriaServices
 import PizzeriaTestSupport
 import Testing
 
-@Suite("README: every embedding example is compiled code, and works when run twice")
+@Suite("README and docs/LIBRARY.md: every embedding example is compiled code, and works when run twice")
 struct EmbeddingExampleTests {
     static let examples = ["Opening", "Menu", "Booking", "Router", "Feed", "Errors"]
+
+    /// The README and the library guide, where the examples are shown.
+    static func documentation() throws -> String {
+        try ["README.md", "docs/LIBRARY.md"].map { try String(contentsOf: packageRoot.appendingPathComponent($0), encoding: .utf8) }
+            .joined(separator: "\n")
+    }
 
     /// The text between `start` and `end`.
     static func block(_ text: String, from start: String, to end: String) -> String? {
@@ -16,17 +22,17 @@ struct EmbeddingExampleTests {
     @Test("each README block is the code of its file in ReadmeExamples/, and every block has a file", arguments: examples)
     func blocksMatch(name: String) throws {
         let source = try String(contentsOf: packageRoot.appendingPathComponent("Tests/PizzeriaServicesTests/ReadmeExamples/\(name).swift"), encoding: .utf8)
-        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try Self.documentation()
         let code = Self.block(source, from: "// README-EXAMPLE-BEGIN", to: "// README-EXAMPLE-END")
         let documented = Self.block(readme, from: "<!-- example: \(name) -->\n```swift", to: "```")
         #expect(code != nil && code == documented, "README block '\(name)' differs from ReadmeExamples/\(name).swift")
     }
 
-    @Test("the README names no example without a file")
+    @Test("the documentation shows each example once and names none without a file")
     func noStrayBlocks() throws {
-        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let named = readme.components(separatedBy: "<!-- example: ").dropFirst().compactMap { $0.split(separator: " ").first.map(String.init) }
-        #expect(Set(named) == Set(Self.examples))
+        let named = try Self.documentation().components(separatedBy: "<!-- example: ").dropFirst()
+            .compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(named.sorted() == Self.examples.sorted(), "each example is shown exactly once")
     }
 
     @Test("the examples run, and run again on the same file")
