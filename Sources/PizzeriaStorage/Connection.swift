@@ -218,7 +218,8 @@ public final class Connection {
 
     /// Runs `body` with the statement for `sql`, bound and marked busy, and resets it after: a
     /// cursor's work without allocating one (these are the hot paths).
-    private func withBound<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible], _ body: (Statement) throws -> T) throws -> T {
+    @usableFromInline
+    func withBound<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible], _ body: (Statement) throws -> T) throws -> T {
         let statement = try statement(sql)
         try statement.bind(arguments)
         statement.isBusy = true
@@ -248,8 +249,11 @@ public final class Connection {
 
     // MARK: - Decoding with a RowDecoder
     // The decoder is resolved once per prepared statement and kept with it (see `RowDecoder`).
+    // Inlinable, so the loop is specialised for each decoder where it is called: decoding a row
+    // then costs its column reads, not a generic call and a boxed value per row.
 
     /// Calls `body` with each row decoded by `decoder`, without collecting them.
+    @inlinable
     public func forEach<D: RowDecoder>(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [], _ decoder: D.Type,
                                        _ body: (D.Value) throws -> Void) throws {
         try withBound(sql, arguments) { statement in
@@ -260,6 +264,7 @@ public final class Connection {
 
     /// Calls `body` with each row and the decoder bound to the statement, for a decoder that
     /// reads some columns from one row only (a state whose first row carries the header).
+    @inlinable
     public func forEachRow<D: RowDecoder>(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [], _ decoder: D.Type,
                                           _ body: (Row, D) throws -> Void) throws {
         try withBound(sql, arguments) { statement in
@@ -269,6 +274,7 @@ public final class Connection {
     }
 
     /// Every row decoded by `decoder`.
+    @inlinable
     public func fetchAll<D: RowDecoder>(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
                                         _ decoder: D.Type) throws -> [D.Value] {
         var results: [D.Value] = []
@@ -277,6 +283,7 @@ public final class Connection {
     }
 
     /// The first row decoded by `decoder`, or `nil` when there is none.
+    @inlinable
     public func fetchOne<D: RowDecoder>(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
                                         _ decoder: D.Type) throws -> D.Value? {
         try withBound(sql, arguments) { statement in

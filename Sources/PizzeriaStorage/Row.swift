@@ -11,7 +11,10 @@ import Foundation
 /// let count = try connection.fetchOne("SELECT count(*) AS n FROM pizzas") { try $0.int("n") }
 /// ```
 public struct Row {
-    let statement: Statement
+    @usableFromInline let statement: Statement
+
+    @usableFromInline
+    init(statement: Statement) { self.statement = statement }
 
     /// The column called `name` in this row's statement.
     /// - Throws: ``DatabaseError/Kind/misuse`` when there is no such column, or two.

@@ -122,6 +122,7 @@ public final class Statement {
 
     /// The decoder of type `D` bound to this statement's columns, resolved on first use and
     /// kept with the statement (a cached statement keeps it for every later call).
+    @usableFromInline
     func decoder<D: RowDecoder>(_ type: D.Type) throws -> D {
         let key = ObjectIdentifier(type)
         if let decoder = decoders[key] as? D { return decoder }
@@ -131,6 +132,7 @@ public final class Statement {
     }
 
     /// Advances one step: `true` when a row is available, `false` when done.
+    @usableFromInline
     func step() throws -> Bool {
         try connection.checkAccess()
         switch sqlite3_step(handle) {

@@ -201,7 +201,9 @@ public final class NavigationService: Sendable {
                 _ body: (Connection, [NavigationElement]) throws -> (stack: [NavigationElement], involved: [NavigationElement])) throws -> NavigationState {
         try database.write { db in
             // The sheet is read with the stack: no operation here changes it.
-            guard let state = try NavigationStore.state(of: user, in: db) else { throw UserError.notFound(user.description) }
+            guard let state = try NavigationStore.state(of: user, withPrevious: false, in: db) else {
+                throw UserError.notFound(user.description)
+            }
             let old = state.path
             let (new, involved) = try body(db, old)
             guard new.count <= NavigationLimits.maximumDepth else { throw NavigationError.tooDeep(depth: new.count) }

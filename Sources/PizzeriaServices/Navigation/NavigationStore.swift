@@ -56,26 +56,39 @@ enum NavigationStore {
 
     /// A user's whole state in one statement — the user's row joined to the sheet and the stack,
     /// with the previous route (the latest stack change's `top_before`, and that event's id) —
-    /// so one snapshot serves `nav show` and every router operation: no row when the user does
-    /// not exist, one row of NULL stack columns on the menu.
-    static let stateSQL = "SELECT " + elementColumns + ", u.handle, " + sheetColumns + """
-        ,
-               (SELECT top_before FROM navigation_events WHERE user_id = u.id
-                  AND action NOT IN ('sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss') ORDER BY id DESC LIMIT 1) AS previous_route,
-               (SELECT id FROM navigation_events WHERE user_id = u.id
-                  AND action NOT IN ('sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss') ORDER BY id DESC LIMIT 1) AS previous_event_id
-        FROM users u LEFT JOIN navigation_sheets h ON h.user_id = u.id LEFT JOIN navigation_stack s ON s.user_id = u.id
-        WHERE u.id = ? ORDER BY s.depth
-        """
+    /// so one snapshot serves `nav show`: no row when the user does not exist, one row of NULL
+    /// stack columns on the menu.
+    static let stateSQL = stateSQL(withPrevious: true)
+
+    /// ``stateSQL`` without the previous route: what a router operation starts from (it knows
+    /// the previous route already: the old top), saving two index lookups per operation.
+    static let routerStateSQL = stateSQL(withPrevious: false)
+
+    /// The state statement, with or without the previous route's two columns (constant text).
+    private static func stateSQL(withPrevious: Bool) -> String {
+        let previous = """
+            ,
+                   (SELECT top_before FROM navigation_events WHERE user_id = u.id
+                      AND action NOT IN ('sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss') ORDER BY id DESC LIMIT 1) AS previous_route,
+                   (SELECT id FROM navigation_events WHERE user_id = u.id
+                      AND action NOT IN ('sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss') ORDER BY id DESC LIMIT 1) AS previous_event_id
+            """
+        return "SELECT " + elementColumns + ", u.handle, " + sheetColumns + (withPrevious ? previous : "") + """
+             FROM users u LEFT JOIN navigation_sheets h ON h.user_id = u.id LEFT JOIN navigation_stack s ON s.user_id = u.id
+            WHERE u.id = ? ORDER BY s.depth
+            """
+    }
 
     /// The first row's share of a state: handle, sheet, previous route.
     struct StateDecoder: RowDecoder {
         let element: ElementDecoder, sheet: SheetDecoder
-        let handle, previousRoute, previousEventID: Column
+        let handle: Column
+        /// Absent from ``routerStateSQL``.
+        let previousRoute, previousEventID: Column?
 
         init(columns: ColumnResolver) throws {
             (element, sheet) = (try ElementDecoder(columns: columns), try SheetDecoder(columns: columns))
-            (handle, previousRoute, previousEventID) = (try columns("handle"), try columns("previous_route"), try columns("previous_event_id"))
+            (handle, previousRoute, previousEventID) = (try columns("handle"), try columns.optional("previous_route"), try columns.optional("previous_event_id"))
         }
 
         /// Only the element: the state's other parts are read from the first row (``decodeFirst``).
@@ -83,7 +96,7 @@ enum NavigationStore {
 
         func decodeFirst(_ row: Row, userID: User.ID) throws -> (handle: String, sheet: Sheet?, previous: NavigationElement?) {
             var previous: NavigationElement?
-            if let text = try row.optionalString(previousRoute) {
+            if let previousRoute, let previousEventID, let text = try row.optionalString(previousRoute) {
                 let eventID = try row.int64(previousEventID)
                 previous = try readable(table: "navigation_events", id: eventID, column: "top_before") { try RouteJSON.decodeElement(text) }
             }
@@ -91,12 +104,12 @@ enum NavigationStore {
         }
     }
 
-    /// A user's state (handle, stack, sheet, previous route) in one statement, or `nil` when the
-    /// user does not exist.
-    static func state(of user: User.ID, in db: Connection) throws -> NavigationState? {
+    /// A user's state (handle, stack, sheet and — unless `withPrevious` is false — previous
+    /// route) in one statement, or `nil` when the user does not exist.
+    static func state(of user: User.ID, withPrevious: Bool = true, in db: Connection) throws -> NavigationState? {
         var first: (handle: String, sheet: Sheet?, previous: NavigationElement?)?
         var path: [NavigationElement] = []
-        try db.forEachRow(stateSQL, [user], StateDecoder.self) { row, decoder in
+        try db.forEachRow(withPrevious ? stateSQL : routerStateSQL, [user], StateDecoder.self) { row, decoder in
             if first == nil { first = try decoder.decodeFirst(row, userID: user) }
             if let element = try decoder.decode(row) { path.append(element) }
         }
