@@ -22,8 +22,10 @@ public final class Pizzeria: Sendable {
     public let menu: MenuService
     /// Users.
     public let users: UserService
-    /// Slot length, capacity, opening hours, time zone.
+    /// Slot length, capacity, lead time, time zone, booking horizon.
     public let settings: SettingsService
+    /// The week: opening hours by weekday, date exceptions, the hours of a service day.
+    public let schedule: ScheduleService
     /// Booking, lifecycle, slots and sales.
     public let orders: OrderService
     /// Each user's router: stack, sheet, history, deep links.
@@ -38,6 +40,7 @@ public final class Pizzeria: Sendable {
         self.menu = MenuService(database: database, now: now)
         self.users = UserService(database: database)
         self.settings = SettingsService(database: database, now: now)
+        self.schedule = ScheduleService(database: database, now: now)
         self.orders = OrderService(database: database, now: now)
         self.navigation = NavigationService(database: database, now: now)
         self.lookup = LookupService(database: database)
@@ -76,7 +79,8 @@ public final class Pizzeria: Sendable {
     }
 
     /// The embedded migrations, with the steps in Swift that complete them.
-    static let migrator = SchemaMigrator(dataSteps: ["0005_edges.sql": PizzaStore.fillNameKeys])
+    static let migrator = SchemaMigrator(dataSteps: ["0005_edges.sql": PizzaStore.fillNameKeys,
+                                                     "0006_week.sql": OrderStore.fillLocalTimes])
 
     /// Throws ``MaintenanceError/noDatabase(path:)`` when nothing (not even a link) is at `path`.
     static func requireFile(_ path: String) throws {

@@ -48,7 +48,7 @@ struct AsyncAndFeedTests {
             for _ in 0..<40 {
                 group.addTask {
                     _ = try await pizzeria.menu.list()
-                    _ = try await pizzeria.orders.slots(day: "2026-12-01")
+                    _ = try await pizzeria.orders.slots(on: LocalDate("2026-12-01")!)
                     return writer.held.load(ordering: .sequentiallyConsistent)
                 }
             }
@@ -182,8 +182,7 @@ struct AsyncAndFeedTests {
         try roundTrip(pizza)
         try roundTrip(anna)
         try roundTrip(state)
-        try roundTrip(try fixture.pizzeria.settings.current())
-        try roundTrip(try fixture.pizzeria.orders.slots(day: "2026-12-01"))
+        try roundTrip(try fixture.pizzeria.orders.slots(on: LocalDate("2026-12-01")!))
         try roundTrip(try fixture.pizzeria.orders.sales())
         try roundTrip(try fixture.pizzeria.orders.events(after: 0))
         try roundTrip(try fixture.pizzeria.menu.history(of: pizza.id))

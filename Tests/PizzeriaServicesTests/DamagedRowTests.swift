@@ -14,7 +14,7 @@ struct DamagedRowTests {
         // A file damaged by an older tool: the guarding triggers dropped, bad values written.
         try fixture.pizzeria.database.write { db in
             try db.execute("""
-                DROP TRIGGER orders_pickup_real_update; DROP TRIGGER navigation_events_shape;
+                DROP TRIGGER orders_pickup_real_update; DROP TRIGGER orders_local_time_update; DROP TRIGGER navigation_events_shape;
                 UPDATE orders SET pickup_at = '2026-02-30T19:00:00Z';
                 INSERT INTO navigation_events (user_id, action, routes, depth_after, top_before)
                 SELECT id, 'push', '[1]', 1, '42' FROM users WHERE handle = 'anna';

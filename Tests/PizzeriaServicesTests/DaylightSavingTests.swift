@@ -27,7 +27,7 @@ struct DaylightSavingTests {
         let message = error?.errors.first?.message ?? ""
         #expect(message.contains("does not exist in \(zone)") && message.contains("nearest slots: \(nearest)"), "\(message)")
         // The day has 23 hours of slots, each instant once.
-        let slots = try f.pizzeria.orders.slots(day: String(time.prefix(10)))
+        let slots = try f.pizzeria.orders.slots(on: LocalDate(String(time.prefix(10)))!)
         #expect(slots.count == 46 && Set(slots.map(\.start)).count == 46)
     }
 
@@ -45,7 +45,7 @@ struct DaylightSavingTests {
         let anna = try f.pizzeria.lookup.user("anna").id, margherita = try f.pizzeria.lookup.pizza("Margherita").id
         let order = try f.pizzeria.orders.place(OrderRequest(user: anna, items: [.init(pizza: margherita, quantity: 2)], pickup: late)).order
         #expect(order.pickupLocal == "\(day) \(time) \(second)")
-        let slots = try f.pizzeria.orders.slots(day: day)
+        let slots = try f.pizzeria.orders.slots(on: LocalDate(day)!)
         #expect(slots.count == 50 && Set(slots.map(\.start)).count == 50)
         #expect(slots.filter { $0.local.hasPrefix(time) }.count == 2)
         #expect(slots.reduce(0) { $0 + $1.booked } == 2)

@@ -46,8 +46,8 @@ struct OrderServiceTests {
         refused("no pizza with id, id prefix or name 'Hawaii'") { try fixture.place("anna", "19:00", ("Hawaii", 1)) }
         refused("'Porcini' is archived") { try fixture.place("anna", "19:00", ("Porcini", 1)) }
         refused("is in the past") { try fixture.place("anna", "09:45", ("Margherita", 1)) }
-        refused("outside the opening hours (12:00-23:00") { try fixture.place("anna", "11:45", ("Margherita", 1)) }
-        refused("outside the opening hours") { try fixture.place("anna", "23:00", ("Margherita", 1)) }
+        refused("is outside the hours of Tuesday 2026-12-01 (12:00-23:00") { try fixture.place("anna", "11:45", ("Margherita", 1)) }
+        refused("is outside the hours of") { try fixture.place("anna", "23:00", ("Margherita", 1)) }
         refused("not the start of a 15-minute slot; nearest slots: 19:00, 19:15") { try fixture.place("anna", "19:07", ("Margherita", 1)) }
         refused("nearest slots: 22:45") { try fixture.place("anna", "22:50", ("Margherita", 1)) }
         refused("not the start of a 15-minute slot") {
@@ -88,7 +88,7 @@ struct OrderServiceTests {
         try fixture.place("marco", "19:15", ("Marinara", 4))
         _ = try fixture.pizzeria.orders.cancel(id: first.id)
         try fixture.place("marco", "19:00", ("Porcini", 3))
-        let slot = try fixture.pizzeria.orders.slots(day: "2026-12-01").first { $0.local == "19:00" }
+        let slot = try fixture.pizzeria.orders.slots(on: LocalDate("2026-12-01")!).first { $0.local == "19:00" }
         #expect(slot?.booked == 4 && slot?.remaining == 0)
     }
 
@@ -98,7 +98,10 @@ struct OrderServiceTests {
         let order = try fixture.place("anna", "19:00", ("Margherita", 2)).order
         let error = #expect(throws: DatabaseError.self) {
             try fixture.pizzeria.database.write { db in
-                try db.execute("INSERT INTO orders (id, user_id, pickup_at) SELECT 'aaaaaaaa-0000-4000-8000-000000000000', user_id, pickup_at FROM orders")
+                try db.execute("""
+                    INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local)
+                    SELECT 'aaaaaaaa-0000-4000-8000-000000000000', user_id, pickup_at, service_day, pickup_local FROM orders
+                    """)
                 try db.run("INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity) SELECT 'aaaaaaaa-0000-4000-8000-000000000000', 1, pizza_id, pizza_name, unit_price_cents, 1 FROM order_lines WHERE order_id = ?", [order.id])
             }
         }
@@ -197,8 +200,7 @@ struct OrderServiceTests {
 
         #expect(try fixture.pizzeria.orders.list(OrderFilter(user: try fixture.user("anna"))).count == 2)
         #expect(try fixture.pizzeria.orders.list(OrderFilter(status: .cancelled)).map(\.id) == [cancelled.id])
-        let day = try fixture.pizzeria.orders.day("2026-12-02")
-        #expect(try fixture.pizzeria.orders.list(OrderFilter(pickupFrom: day.start, pickupBefore: day.end)).map(\.handle) == ["marco"])
+        #expect(try fixture.pizzeria.orders.list(OrderFilter(serviceDay: LocalDate("2026-12-02")!)).map(\.handle) == ["marco"])
         #expect(throws: UserError.notFound("nobody")) { try fixture.pizzeria.lookup.user("nobody") }
         // Pages: keyset cursors, each page's lines in one query.
         let first = try fixture.pizzeria.orders.page(limit: 2)
@@ -210,12 +212,12 @@ struct OrderServiceTests {
         #expect(all.map(\.pickupAt) == all.map(\.pickupAt).sorted())
         #expect(all.allSatisfy { !$0.lines.isEmpty })
 
-        let slots = try fixture.pizzeria.orders.slots(day: "2026-12-01")
+        let slots = try fixture.pizzeria.orders.slots(on: LocalDate("2026-12-01")!)
         #expect(slots.count == 44 && slots.first?.local == "12:00" && slots.last?.local == "22:45")
         #expect(slots.first { $0.local == "19:00" }?.booked == 2)
         #expect(slots.first { $0.local == "20:00" }?.booked == 2)
 
-        let sales = try fixture.pizzeria.orders.sales(from: "2026-12-01", to: "2026-12-01")
+        let sales = try fixture.pizzeria.orders.sales(from: LocalDate("2026-12-01")!, to: LocalDate("2026-12-01")!)
         #expect(sales.rows.map(\.name) == ["Margherita", "Porcini"])
         #expect(sales.quantity == 4 && sales.revenue == Money(cents: 3 * 600 + 1200))
         #expect(try fixture.pizzeria.orders.sales().revenue == Money(cents: 3 * 600 + 1200 + 4 * 400))
@@ -251,7 +253,7 @@ struct OrderServiceTests {
 
     @Test("settings are validated, naming the key and the rule", arguments: [
         (SettingKey.slotMinutes, "7"), (.slotMinutes, "0"), (.slotMinutes, "abc"), (.slotCapacity, "0"),
-        (.slotCapacity, "10001"), (.openingHours, "23:00-12:00"), (.openingHours, "12-23"), (.openingHours, "12:00-24:30"),
+        (.slotCapacity, "10001"), (.openingHours, "23:00-23:00"), (.openingHours, "12-23"), (.openingHours, "12:00-48:30"), (.openingHours, "25:00-26:00"),
         (.timeZone, "Mars/Olympus"), (.timeZone, ""),
     ])
     func invalidSettings(key: SettingKey, value: String) throws {
@@ -269,7 +271,7 @@ struct OrderServiceTests {
         try fixture.pizzeria.settings.update(.slotMinutes(30))
         try fixture.pizzeria.settings.update(.openingHours, parsing: "18:00-20:00")
         try fixture.pizzeria.settings.update(.slotCapacity(3))
-        #expect(try fixture.pizzeria.orders.slots(day: "2026-12-01").map(\.local) == ["18:00", "18:30", "19:00", "19:30"])
+        #expect(try fixture.pizzeria.orders.slots(on: LocalDate("2026-12-01")!).map(\.local) == ["18:00", "18:30", "19:00", "19:30"])
         #expect(throws: OrderError.self) { try fixture.place("anna", "19:15", ("Margherita", 1)) }
         #expect(try fixture.place("anna", "19:30", ("Margherita", 3)).created)
         let settings = try fixture.pizzeria.settings.update(.timeZone, parsing: "system")

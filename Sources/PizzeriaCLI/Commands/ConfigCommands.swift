@@ -4,7 +4,7 @@ import PizzeriaServices
 enum ConfigCommands {
     static let command = Command(
         name: "config",
-        abstract: "Show or change the settings: slot length, capacity, opening hours, time zone.",
+        abstract: "Show or change the settings: slot length, capacity, lead time, opening hours, time zone.",
         subcommands: [show, set])
 
     static let key = Argument("key", help: SettingKey.allCases.map(spelling).joined(separator: ", ") + ".",
@@ -26,8 +26,9 @@ enum ConfigCommands {
         abstract: "Change one setting (validated).",
         discussion: "KEY is one of:\n" + SettingKey.allCases.map { "  \(spelling($0).padding(to: 21)) \($0.rule)" }.joined(separator: "\n"),
         arguments: [key, value],
-        examples: ["pizzeria config set slot-capacity 20", "pizzeria config set opening-hours 11:30-22:00",
-                   "pizzeria config set time-zone Europe/Rome"],
+        options: [HoursCommands.keepOrders],
+        examples: ["pizzeria config set slot-capacity 20", "pizzeria config set lead-minutes 20",
+                   "pizzeria config set opening-hours 11:30-22:00", "pizzeria config set time-zone Europe/Rome"],
         run: { invocation in
             let context = invocation.context
             let name = try invocation[key]
@@ -40,7 +41,7 @@ enum ConfigCommands {
             }
             let settings: Settings
             do {
-                settings = try context.open(.requireCurrent).settings.update(key, parsing: try invocation[value])
+                settings = try context.open(.requireCurrent).settings.update(key, parsing: try invocation[value], keepOrders: invocation[HoursCommands.keepOrders])
             } catch SettingsError.invalidValue(let key, let value) {
                 throw ValidationError([FieldError(field: spelling(key), message: "must be \(key.rule), not '\(value)'")])
             } catch SettingsError.conflictsWithBookings(let key, let slots) {
@@ -60,6 +61,7 @@ enum ConfigCommands {
         case .openingHours: "opening-hours"
         case .timeZone: "time-zone"
         case .bookingHorizonDays: "booking-horizon-days"
+        case .leadMinutes: "lead-minutes"
         }
     }
 
@@ -67,7 +69,8 @@ enum ConfigCommands {
         var table = Table("SETTING", "VALUE")
         table.add("slot-minutes", "\(settings.slotMinutes)")
         table.add("slot-capacity", "\(settings.slotCapacity) pizzas")
-        table.add("opening-hours", settings.openingHours + " (every day)")
+        table.add("opening-hours", settings.openingHours + " (see `pizzeria hours show`)")
+        table.add("lead-minutes", "\(settings.leadMinutes) minutes")
         table.add("time-zone", settings.timeZone.identifier + (settings.storedTimeZone == nil ? " (this machine's)" : ""))
         table.add("booking-horizon-days", "\(settings.bookingHorizonDays) days")
         return table.rendered

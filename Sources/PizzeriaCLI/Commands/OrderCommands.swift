@@ -17,7 +17,7 @@ enum OrderCommands {
     static let userFilter = Option("user", "handle", help: "Only this user's orders.")
     static let statusFilter = Option("status", "status", help: "Only orders with this status (placed, preparing, ready, collected, cancelled).",
                                      completion: .orderStatuses, .orderStatus)
-    static let date = Option("date", "date", help: "Only pickups on this day, YYYY-MM-DD (pizzeria time).")
+    static let date = Option("date", "date", help: "Only pickups of this service day: YYYY-MM-DD (pizzeria time), today or tomorrow.")
     static let limit = Option("limit", "n", help: "At most this many orders (a page; its JSON gives `next`).", .integer(in: 1...10_000))
     static let after = Option("after", "cursor", help: "Start after this cursor (the `next` of the previous page).", .cursor)
 
@@ -74,10 +74,7 @@ enum OrderCommands {
             let pizzeria = try context.open(.requireCurrent)
             var filter = OrderFilter(status: status)
             if let user = try invocation[userFilter] { filter.user = try pizzeria.lookup.user(user).id }
-            if let date = try invocation[date] {
-                let day = try pizzeria.orders.day(date)
-                (filter.pickupFrom, filter.pickupBefore) = (day.start, day.end)
-            }
+            if let date = try invocation[date] { filter.serviceDay = try DateText.date(date, field: "date", pizzeria) }
             let limit = try invocation[limit]
             let after = try invocation[after]
             let orders = pizzeria.orders

@@ -7,8 +7,8 @@ enum ReportCommands {
         abstract: "Reports built from the orders.",
         subcommands: [sales])
 
-    static let from = Option("from", "date", help: "First pickup day included, YYYY-MM-DD.")
-    static let to = Option("to", "date", help: "Last pickup day included, YYYY-MM-DD.")
+    static let from = Option("from", "date", help: "First service day included: YYYY-MM-DD, today or tomorrow.")
+    static let to = Option("to", "date", help: "Last service day included.")
 
     /// The report's rows in every list mode.
     static let shape = ListOutput.Shape<SalesReport.Row>(
@@ -21,7 +21,9 @@ enum ReportCommands {
         options: [from, to] + ListOptions.all,
         run: { invocation in
             let context = invocation.context
-            let report = try context.open(.requireCurrent).orders.sales(from: try invocation[from], to: try invocation[to])
+            let pizzeria = try context.open(.requireCurrent)
+            let report = try pizzeria.orders.sales(from: try invocation[from].map { try DateText.date($0, field: "from", pizzeria) },
+                                                   to: try invocation[to].map { try DateText.date($0, field: "to", pizzeria) })
             let (format, headers) = try invocation.listFormat()
             switch format {
             case .json:

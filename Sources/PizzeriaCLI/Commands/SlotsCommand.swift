@@ -2,7 +2,7 @@ import PizzeriaServices
 
 /// `pizzeria slots`: a day's pickup slots and their room.
 enum SlotsCommand {
-    static let date = Option("date", "date", help: "The day, YYYY-MM-DD in the pizzeria's time zone.", default: "today")
+    static let date = Option("date", "date", help: "The service day: YYYY-MM-DD in the pizzeria's time zone, today or tomorrow.", default: "today")
 
     /// A day's slots in every list mode.
     static let shape = ListOutput.Shape<SlotUsage>(
@@ -17,7 +17,8 @@ enum SlotsCommand {
         run: { invocation in
             let context = invocation.context
             let day = try invocation[date]
-            let slots = try context.open(.requireCurrent).orders.slots(day: day)
+            let pizzeria = try context.open(.requireCurrent)
+            let slots = try pizzeria.orders.slots(on: try day.map { try DateText.date($0, field: "date", pizzeria) })
             let (format, headers) = try invocation.listFormat()
             if format == .table, headers, let display = context.terminal.display {
                 context.console.out(Chart.slots(slots, day: day ?? "today", display: display))

@@ -64,6 +64,11 @@ extension ErrorReport {
         case MenuError.duplicateName(_, let existing) where existing.isArchived:
             return "restore it with `pizzeria pizza restore \(existing.id.short)`"
         case OrderError.slotFull: return "see `pizzeria slots` for slots with room"
+        case OrderError.closedWeekday, OrderError.closedDate, OrderError.outsideOpeningHours, OrderError.tooSoon:
+            return "see `pizzeria hours show` for the week and the exceptions"
+        case ScheduleError.wouldOrphan:
+            return "add --keep-orders to apply it anyway (the orders stay booked), or move or cancel those orders first"
+        case ScheduleError.tooManyExceptions: return "remove past exceptions with `pizzeria hours clear DATE..DATE`"
         case OrderError.notFound: return "see `pizzeria order list`"
         case OrderError.keyReused: return "use a new key for a new order"
         case UserError.notFound(let reference):

@@ -138,6 +138,8 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     public let handle: String
     /// The start of the pickup slot.
     public let pickupAt: Date
+    /// The service day the pickup belongs to (a pickup after midnight can belong to the day before).
+    public let serviceDay: LocalDate
     /// Where it is in its life.
     public let status: OrderStatus
     /// The pizzas, in the order they were booked.
@@ -156,13 +158,14 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     public let timeZone: TimeZone
 
     /// An order from its parts; stores use it when reading rows.
-    public init(id: ID, userID: User.ID, handle: String, pickupAt: Date, status: OrderStatus, lines: [OrderLine],
+    public init(id: ID, userID: User.ID, handle: String, pickupAt: Date, serviceDay: LocalDate, status: OrderStatus, lines: [OrderLine],
                 total: Money, idempotencyKey: String?, createdAt: Date, updatedAt: Date,
                 history: [OrderStatusChange], timeZone: TimeZone) {
         self.id = id
         self.userID = userID
         self.handle = handle
         self.pickupAt = pickupAt
+        self.serviceDay = serviceDay
         self.status = status
         self.lines = lines
         self.total = total
@@ -182,7 +185,7 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     private enum CodingKeys: String, CodingKey {
         case id, user, userID = "user_id", pickupAt = "pickup_at", pickupLocal = "pickup_local", timeZone = "time_zone"
         case status, lines, total, totalCents = "total_cents", currency, idempotencyKey = "idempotency_key"
-        case createdAt = "created_at", updatedAt = "updated_at", history
+        case createdAt = "created_at", updatedAt = "updated_at", history, serviceDay = "service_day"
     }
 
     /// The documented JSON shape, defined once (see ``JSONMembers``).
@@ -195,6 +198,7 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         try writer.member("lines", objects: lines)
         try writer.member("pickup_at", minute: pickupAt)
         try writer.member("pickup_local", pickupLocal)
+        try writer.member("service_day", serviceDay.description)
         try writer.member("status", status.rawValue)
         try writer.member("time_zone", timeZone.identifier)
         try writer.member("total", plain: total)
@@ -216,6 +220,7 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         }
         self.init(id: try container.decode(ID.self, forKey: .id), userID: try container.decode(User.ID.self, forKey: .userID),
                   handle: try container.decode(String.self, forKey: .user), pickupAt: try container.decodeTimestamp(forKey: .pickupAt),
+                  serviceDay: try container.decode(LocalDate.self, forKey: .serviceDay),
                   status: try container.decode(OrderStatus.self, forKey: .status),
                   lines: try container.decode([OrderLine].self, forKey: .lines),
                   total: try container.decodeMoney(centsKey: .totalCents),

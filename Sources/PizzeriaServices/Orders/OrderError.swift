@@ -18,8 +18,14 @@ public enum OrderError: PizzeriaFailure, Equatable {
     case pickupInPast(local: String)
     /// The pickup is further ahead than the booking horizon allows.
     case beyondHorizon(local: String, days: Int)
-    /// The pickup slot is not within the opening hours.
-    case outsideOpeningHours(local: String, openingHours: String)
+    /// The pickup is not within the day's opening hours; `nearest` are the closest bookable slots.
+    case outsideOpeningHours(local: String, day: String, hours: String, nearest: [String])
+    /// The pizzeria is closed that weekday; `nextOpen` is the first bookable slot after it.
+    case closedWeekday(weekday: Weekday, nextOpen: String?)
+    /// The pizzeria is closed that date (a closure, or cuts that leave nothing), for `reasons`.
+    case closedDate(date: LocalDate, reasons: [String], nextOpen: String?)
+    /// The pickup is sooner than the lead time allows; `earliest` is the first bookable slot.
+    case tooSoon(local: String, leadMinutes: Int, earliest: String?)
     /// The time is not the start of a slot; `nearest` are the closest valid slots.
     case notOnSlotBoundary(local: String, slotMinutes: Int, nearest: [String])
     /// The slot cannot take this many more pizzas.
@@ -53,8 +59,16 @@ public enum OrderError: PizzeriaFailure, Equatable {
             "pickup: \(local) is in the past"
         case .beyondHorizon(let local, let days):
             "pickup: \(local) is more than \(days) days ahead (the booking horizon)"
-        case .outsideOpeningHours(let local, let hours):
-            "pickup: \(local) is outside the opening hours (\(hours), the last slot ends at closing)"
+        case .outsideOpeningHours(let local, let day, let hours, let nearest):
+            "pickup: \(local) is outside the hours of \(day) (\(hours); the last slot ends at closing)"
+                + (nearest.isEmpty ? "" : "; nearest slots: " + nearest.joined(separator: ", "))
+        case .closedWeekday(let weekday, let nextOpen):
+            "pickup: closed on \(weekday.name)s" + (nextOpen.map { "; next open \($0)" } ?? "")
+        case .closedDate(let date, let reasons, let nextOpen):
+            "pickup: closed on \(date)" + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: ", ") + ")")
+                + (nextOpen.map { "; next open \($0)" } ?? "")
+        case .tooSoon(let local, let lead, let earliest):
+            "pickup: \(local) is less than \(lead) minutes from now (the lead time)" + (earliest.map { "; the earliest slot is \($0)" } ?? "")
         case .notOnSlotBoundary(let local, let minutes, let nearest):
             "pickup: \(local) is not the start of a \(minutes)-minute slot"
                 + (nearest.isEmpty ? "" : "; nearest slots: " + nearest.joined(separator: ", "))

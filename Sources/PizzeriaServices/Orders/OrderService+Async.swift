@@ -31,18 +31,18 @@ extension OrderService {
         try await database.perform(.read) { try self.list(filter) }
     }
 
-    /// The `async` form of ``day(_:)``, run on the database's own threads.
-    public func day(_ text: String) async throws -> DateInterval {
-        try await database.perform(.read) { try self.day(text) }
+    /// The `async` form of ``today()``, run on the database's own threads.
+    public func today() async throws -> LocalDate {
+        try await database.perform(.read) { try self.today() }
     }
 
-    /// The `async` form of ``slots(day:)``, run on the database's own threads.
-    public func slots(day: String? = nil) async throws -> [SlotUsage] {
-        try await database.perform(.read) { try self.slots(day: day) }
+    /// The `async` form of ``slots(on:)``, run on the database's own threads.
+    public func slots(on day: LocalDate? = nil) async throws -> [SlotUsage] {
+        try await database.perform(.read) { try self.slots(on: day) }
     }
 
     /// The `async` form of ``sales(from:to:)``, run on the database's own threads.
-    public func sales(from: String? = nil, to: String? = nil) async throws -> SalesReport {
+    public func sales(from: LocalDate? = nil, to: LocalDate? = nil) async throws -> SalesReport {
         try await database.perform(.read) { try self.sales(from: from, to: to) }
     }
 

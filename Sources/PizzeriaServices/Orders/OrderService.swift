@@ -51,7 +51,8 @@ public final class OrderService: Sendable {
             return (try order(existing, settings: settings, in: db), false)
         }
         let lines = try snapshot(items, in: db)
-        try checkSlot(request.pickup, settings: settings, now: now)
+        let schedule = ScheduleStore.schedule(settings, in: db)
+        let slot = try checkPickup(request.pickup, settings: settings, schedule: schedule, now: now, in: db)
         let requested = lines.reduce(0) { $0 + $1.quantity }
         let booked = try OrderStore.slotLoad(pickupAt: pickupAt, in: db)
         guard booked + requested <= settings.slotCapacity else {
@@ -59,9 +60,10 @@ public final class OrderService: Sendable {
                                       remaining: max(0, settings.slotCapacity - booked), requested: requested)
         }
         let id = Order.ID.random()
-        let created = try OrderStore.insert(id: id, userID: request.user, pickupAt: pickupAt, key: request.idempotencyKey,
+        let created = try OrderStore.insert(id: id, userID: request.user, pickupAt: pickupAt, serviceDay: slot.serviceDay,
+                                            pickupLocal: schedule.clock.localText(request.pickup), key: request.idempotencyKey,
                                             fingerprint: request.idempotencyKey == nil ? nil : fingerprint, lines: lines, in: db)
-        let order = Order(id: id, userID: request.user, handle: handle, pickupAt: request.pickup, status: .placed, lines: lines,
+        let order = Order(id: id, userID: request.user, handle: handle, pickupAt: request.pickup, serviceDay: slot.serviceDay, status: .placed, lines: lines,
                           total: Money(cents: lines.reduce(0) { $0 + $1.total.cents }), idempotencyKey: request.idempotencyKey,
                           createdAt: created, updatedAt: created, history: [OrderStatusChange(from: nil, to: .placed, at: created)],
                           timeZone: settings.timeZone)
@@ -92,25 +94,40 @@ public final class OrderService: Sendable {
         }
     }
 
-    /// Refuses a pickup time in the past, beyond the booking horizon, off a slot boundary, or
-    /// outside the opening hours.
-    static func checkSlot(_ pickup: Date, settings: Settings, now: Date) throws {
+    /// The slot `pickup` starts, or the refusal a customer can act on: in the past, beyond the
+    /// booking horizon, on a closed weekday or date (naming the next opening), outside the day's
+    /// hours or off the slot grid (naming the nearest bookable slots), or too soon for the lead
+    /// time (naming the earliest bookable slot).
+    static func checkPickup(_ pickup: Date, settings: Settings, schedule: Schedule, now: Date, in db: Connection) throws -> Slot {
         let zone = settings.timeZone
         // The local time is formatted only for an error: the checks themselves are arithmetic.
         var local: String { PickupTime.local(pickup, in: zone) }
         guard pickup > now else { throw OrderError.pickupInPast(local: local) }
-        guard pickup <= now.addingTimeInterval(Double(settings.bookingHorizonDays) * 86_400) else {
-            throw OrderError.beyondHorizon(local: local, days: settings.bookingHorizonDays)
+        let horizon = now.addingTimeInterval(Double(settings.bookingHorizonDays) * 86_400)
+        guard pickup <= horizon else { throw OrderError.beyondHorizon(local: local, days: settings.bookingHorizonDays) }
+        let earliest = now.addingTimeInterval(Double(settings.leadMinutes * 60))
+        /// The first slot a customer could book instead, from `from` on.
+        func next(from: Date) throws -> String? {
+            try schedule.slots(from: max(from, earliest), through: horizon, limit: 1).first.map { schedule.describe($0, near: now) }
         }
-        let minutes = PickupTime.minutesOfDay(pickup, in: zone)
-        let slot = settings.slotMinutes
-        guard minutes % slot == 0, PickupTime.secondsPastMinute(pickup) == 0 else {
-            let before = minutes - minutes % slot
-            let nearest = [before, before + slot].filter { settings.isOpen(minutes: $0) }.map(Settings.clock)
-            throw OrderError.notOnSlotBoundary(local: local, slotMinutes: slot, nearest: nearest)
+        func bookable(_ nearest: [Slot]) -> [String] {
+            nearest.filter { $0.start >= earliest }.map { schedule.label($0, relativeTo: schedule.clock.local(pickup).date) }
         }
-        guard settings.isOpen(minutes: minutes) else {
-            throw OrderError.outsideOpeningHours(local: local, openingHours: settings.openingHours)
+        switch try schedule.locate(pickup) {
+        case .slot(let slot):
+            guard pickup >= earliest else {
+                throw OrderError.tooSoon(local: local, leadMinutes: settings.leadMinutes, earliest: try next(from: earliest))
+            }
+            return slot
+        case .closedWeekday(let date):
+            throw OrderError.closedWeekday(weekday: date.weekday, nextOpen: try next(from: pickup))
+        case .closedDate(let date, let reasons):
+            throw OrderError.closedDate(date: date, reasons: reasons, nextOpen: try next(from: pickup))
+        case .outside(let hours, let nearest):
+            throw OrderError.outsideOpeningHours(local: local, day: Schedule.dayName(hours.date),
+                                                 hours: hours.summary, nearest: bookable(nearest))
+        case .offGrid(_, let nearest):
+            throw OrderError.notOnSlotBoundary(local: local, slotMinutes: settings.slotMinutes, nearest: bookable(nearest))
         }
     }
 
@@ -120,54 +137,34 @@ public final class OrderService: Sendable {
     ///   the clocks skip (naming the nearest slots) or one they pass twice without an offset
     ///   (naming both instants).
     public func pickup(parsing text: String) throws -> Date {
-        let settings = try settings()
-        switch PickupTime.parse(text, timeZone: settings.timeZone, now: now()) {
-        case .success(let date):
-            return date
-        case .failure(let error):
-            var message = error.message
-            if case .nonexistent = error, let nearest = Self.nearestSlots(to: text, settings: settings), !nearest.isEmpty {
-                message += "; nearest slots: " + nearest.joined(separator: ", ")
+        try database.read { db in
+            let settings = try SettingsService.current(in: db)
+            switch PickupTime.parse(text, timeZone: settings.timeZone, now: now()) {
+            case .success(let date):
+                return date
+            case .failure(let error):
+                var message = error.message
+                if case .nonexistent = error, let nearest = try Self.nearestSlots(to: text, schedule: ScheduleStore.schedule(settings, in: db)),
+                   !nearest.isEmpty {
+                    message += "; nearest slots: " + nearest.joined(separator: ", ")
+                }
+                throw ValidationError([FieldError(field: "pickup", message: message)])
             }
-            throw ValidationError([FieldError(field: "pickup", message: message)])
         }
     }
 
-    private func settings() throws -> Settings { try database.read { try SettingsService.current(in: $0) } }
-
-    /// The open slots on either side of a local time the clocks skip: the last one before the
-    /// gap and the first one after it, as local times.
-    static func nearestSlots(to text: String, settings: Settings) -> [String]? {
+    /// The slots on either side of a local time the clocks skip: the last one before the gap and
+    /// the first one after it.
+    static func nearestSlots(to text: String, schedule: Schedule) throws -> [String]? {
         let input = text.trimmingWhitespace()
-        guard input.count >= 16, let day = PickupTime.day(String(input.prefix(10)), timeZone: settings.timeZone),
-              let minutes = Settings.minutes(String(input.dropFirst(11).prefix(5))) else { return nil }
-        let zone = settings.timeZone
-        let slots = Self.slotStarts(from: day.start, to: day.end, settings: settings)
-        let before = slots.last { PickupTime.minutesOfDay($0, in: zone) < minutes }
-        let after = slots.first { PickupTime.minutesOfDay($0, in: zone) > minutes }
-        return [before, after].compactMap { $0 }.map { PickupTime.clock($0, in: zone) }
-    }
-
-    /// Every slot start in `[from, to)` that lies on the slot grid of local time and within the
-    /// opening hours: each real instant once, so a day has 23 or 25 hours of slots when the
-    /// clocks change.
-    static func slotStarts(from start: Date, to end: Date, settings: Settings) -> [Date] {
-        let zone = settings.timeZone
-        let step = Double(settings.slotMinutes * 60)
-        var starts: [Date] = []
-        var instant = start
-        while instant < end {
-            let minutes = PickupTime.minutesOfDay(instant, in: zone)
-            let offGrid = minutes % settings.slotMinutes
-            if offGrid != 0 {
-                // A clock change by a part of a slot: move to the next start on the local grid.
-                instant = instant.addingTimeInterval(Double((settings.slotMinutes - offGrid) * 60))
-                continue
-            }
-            if settings.isOpen(minutes: minutes) { starts.append(instant) }
-            instant = instant.addingTimeInterval(step)
-        }
-        return starts
+        guard input.count >= 16, let date = LocalDate(String(input.prefix(10))),
+              let time = LocalTime(String(input.dropFirst(11).prefix(5))) else { return nil }
+        // Compared by local time: the skipped time has no instant to compare with.
+        let slots = try (-1...1).flatMap { try schedule.slots(of: date.adding(days: $0)) }
+        func local(_ slot: Slot) -> (Int64, Int) { let l = schedule.clock.local(slot.start); return (l.date.daysSinceEpoch, l.minutes) }
+        let typed = (date.daysSinceEpoch, time.minutes)
+        let before = slots.last { local($0) < typed }, after = slots.first { local($0) > typed }
+        return [before, after].compactMap { $0 }.map { schedule.label($0, relativeTo: date) }
     }
 
     // MARK: - Reading
@@ -210,55 +207,49 @@ public final class OrderService: Sendable {
         try Page.forEach({ try page(filter, limit: 1_000, after: $0) }, body)
     }
 
-    /// The instants a local calendar day (`YYYY-MM-DD`, pizzeria time) starts and ends: 23, 24
-    /// or 25 hours apart.
-    /// - Throws: ``ValidationError`` for the field `date`.
-    public func day(_ text: String) throws -> DateInterval {
-        let zone = try database.read { try SettingsService.current(in: $0) }.timeZone
-        guard let bounds = PickupTime.day(text, timeZone: zone) else {
-            throw ValidationError([FieldError(field: "date", message: "must be a date YYYY-MM-DD, not '\(text)'")])
-        }
-        return DateInterval(start: bounds.start, end: bounds.end)
-    }
-
-    /// Every slot of a day (`YYYY-MM-DD`, pizzeria time; today when `nil`) with its load. On a
-    /// day the clocks change, each real slot appears once (an hour that happens twice shows
+    /// Every slot of a service day (today in the pizzeria's zone when `nil`) with its load, in
+    /// time order: a night interval's slots after midnight belong to the day it opened. On a
+    /// night the clocks change, each real slot appears once (a time that happens twice shows
     /// twice, with its offset), and every booking counts in exactly one slot.
-    public func slots(day: String? = nil) throws -> [SlotUsage] {
+    public func slots(on day: LocalDate? = nil) throws -> [SlotUsage] {
         try database.read { db in
             let settings = try SettingsService.current(in: db)
-            let zone = settings.timeZone
-            let dayText = day ?? PickupTime.dayString(now(), in: zone)
-            guard let bounds = PickupTime.day(dayText, timeZone: zone) else {
-                throw ValidationError([FieldError(field: "date", message: "must be a date YYYY-MM-DD, not '\(dayText)'")])
-            }
-            let loads = try OrderStore.slotLoads(from: PickupTime.utc(bounds.start), to: PickupTime.utc(bounds.end), in: db)
-            return Self.slotStarts(from: bounds.start, to: bounds.end, settings: settings).map { start in
-                let label = PickupTime.clock(start, in: zone)
-                return SlotUsage(start: start,
-                                 local: PickupTime.isAmbiguous(start, in: zone) ? label + " " + String(PickupTime.withOffset(start, in: zone).suffix(6)) : label,
-                                 booked: loads[PickupTime.utc(start)] ?? 0, capacity: settings.slotCapacity)
+            let schedule = ScheduleStore.schedule(settings, in: db)
+            let date = day ?? schedule.clock.local(now()).date
+            let slots = try schedule.slots(of: date)
+            guard let first = slots.first, let last = slots.last else { return [] }
+            let loads = try OrderStore.slotLoads(from: PickupTime.utc(first.start), to: PickupTime.utc(last.start.addingTimeInterval(1)), in: db)
+            return slots.map { slot in
+                SlotUsage(start: slot.start, serviceDay: date, local: Self.slotLabel(slot, schedule: schedule),
+                          booked: loads[PickupTime.utc(slot.start)] ?? 0, capacity: settings.slotCapacity)
             }
         }
     }
 
-    /// Quantity and revenue per pizza for pickups between two days (inclusive, pizzeria time).
-    public func sales(from: String? = nil, to: String? = nil) throws -> SalesReport {
-        try database.read { db in
-            let zone = try SettingsService.current(in: db).timeZone
-            func bound(_ text: String?, field: String, end: Bool) throws -> String? {
-                guard let text else { return nil }
-                guard let day = PickupTime.day(text, timeZone: zone) else {
-                    throw ValidationError([FieldError(field: field, message: "must be a date YYYY-MM-DD, not '\(text)'")])
-                }
-                return PickupTime.utc(end ? day.end : day.start)
-            }
-            let lower = try bound(from, field: "from", end: false) ?? "0000"
-            let upper = try bound(to, field: "to", end: true) ?? "9999"
-            guard lower < upper else {
-                throw ValidationError([FieldError(field: "from", message: "must not be after --to (\(from ?? "") is after \(to ?? ""))")])
-            }
-            return SalesReport(from: from, to: to, rows: try OrderStore.sales(from: lower, to: upper, in: db))
+    /// `19:30`; `Sat 00:30` after midnight; `02:30 +01:00` for a time that happens twice.
+    static func slotLabel(_ slot: Slot, schedule: Schedule) -> String {
+        let (date, minutes, offset) = schedule.clock.local(slot.start)
+        var text = LocalTime.clock(minutes)
+        if date != slot.serviceDay { text = date.weekday.name.prefix(3) + " " + text }
+        if schedule.clock.instants(date, minutes: minutes).count > 1 { text += " " + PickupTime.offsetText(offset) }
+        return text
+    }
+
+    /// Today in the pizzeria's zone.
+    public func today() throws -> LocalDate {
+        try database.read { ZonedClock(zone: try SettingsService.current(in: $0).timeZone).local(now()).date }
+    }
+
+    /// Quantity and revenue per pizza for the service days `from` through `to` (inclusive; open
+    /// ends when `nil`).
+    /// - Throws: ``ValidationError`` for the field `from` when it is after `to`.
+    public func sales(from: LocalDate? = nil, to: LocalDate? = nil) throws -> SalesReport {
+        if let from, let to, from > to {
+            throw ValidationError([FieldError(field: "from", message: "must not be after --to (\(from) is after \(to))")])
+        }
+        return try database.read { db in
+            SalesReport(from: from, to: to, rows: try OrderStore.sales(from: (from ?? LocalDate.supported.lowerBound).description,
+                                                                      to: (to ?? LocalDate.supported.upperBound).description, in: db))
         }
     }
 
@@ -331,7 +322,7 @@ public final class OrderService: Sendable {
     }
 
     static func order(_ header: OrderStore.Header, lines: [OrderLine], history: [OrderStatusChange], settings: Settings) -> Order {
-        Order(id: header.id, userID: header.userID, handle: header.handle, pickupAt: header.pickupAt, status: header.status,
+        Order(id: header.id, userID: header.userID, handle: header.handle, pickupAt: header.pickupAt, serviceDay: header.serviceDay, status: header.status,
               lines: lines, total: Money(cents: header.totalCents), idempotencyKey: header.key,
               createdAt: header.createdAt, updatedAt: header.updatedAt, history: history, timeZone: settings.timeZone)
     }

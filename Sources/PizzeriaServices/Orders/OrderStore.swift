@@ -10,6 +10,7 @@ enum OrderStore {
         let userID: User.ID
         let handle: String
         let pickupAt: Date
+        let serviceDay: LocalDate
         let status: OrderStatus
         let totalCents: Int64
         let key: String?
@@ -20,17 +21,18 @@ enum OrderStore {
 
     /// The columns ``HeaderDecoder`` reads (a constant, never input).
     static let headerColumns = """
-        o.id, o.user_id, u.handle, o.pickup_at, o.status, o.total_cents, o.idempotency_key, o.request_fingerprint, \
-        o.created_at, o.updated_at
+        o.id, o.user_id, u.handle, o.pickup_at, o.service_day, o.status, o.total_cents, o.idempotency_key, \
+        o.request_fingerprint, o.created_at, o.updated_at
         """
     static let headerFrom = " FROM orders o JOIN users u ON u.id = o.user_id"
 
     /// An order's header from a row of ``headerColumns``.
     struct HeaderDecoder: RowDecoder {
-        let id, userID, handle, pickupAt, status, totalCents, key, fingerprint, createdAt, updatedAt: Column
+        let id, userID, handle, pickupAt, serviceDay, status, totalCents, key, fingerprint, createdAt, updatedAt: Column
 
         init(columns: ColumnResolver) throws {
             (id, userID, handle, pickupAt) = (try columns("id"), try columns("user_id"), try columns("handle"), try columns("pickup_at"))
+            serviceDay = try columns("service_day")
             (status, totalCents, key) = (try columns("status"), try columns("total_cents"), try columns("idempotency_key"))
             (fingerprint, createdAt, updatedAt) = (try columns("request_fingerprint"), try columns("created_at"), try columns("updated_at"))
         }
@@ -41,7 +43,11 @@ enum OrderStore {
             guard let pickup = PickupTime.fromUTC(pickupText) else {
                 throw DataError.damagedRow(table: "orders", id: id.description, problem: "pickup_at '\(pickupText)' is not a real UTC time")
             }
-            return Header(id: id, userID: try row.id(userID), handle: try row.string(handle), pickupAt: pickup,
+            let dayText = try row.string(serviceDay)
+            guard let day = LocalDate(dayText) else {
+                throw DataError.damagedRow(table: "orders", id: id.description, problem: "service_day '\(dayText)' is not a date")
+            }
+            return Header(id: id, userID: try row.id(userID), handle: try row.string(handle), pickupAt: pickup, serviceDay: day,
                           status: try OrderStore.status(try row.string(status), table: "orders", id: id.description),
                           totalCents: try row.int64(totalCents), key: try row.optionalString(key), fingerprint: try row.optionalString(fingerprint),
                           createdAt: try row.timestamp(createdAt, table: "orders", id: id),
@@ -123,6 +129,7 @@ enum OrderStore {
         var arguments: [any DatabaseValueConvertible] = []
         if let user = filter.user { conditions.append("o.user_id = ?"); arguments.append(user) }
         if let status = filter.status { conditions.append("o.status = ?"); arguments.append(status.rawValue) }
+        if let day = filter.serviceDay { conditions.append("o.service_day = ?"); arguments.append(day.description) }
         if let from = filter.pickupFrom { conditions.append("o.pickup_at >= ?"); arguments.append(PickupTime.utc(from)) }
         if let to = filter.pickupBefore { conditions.append("o.pickup_at < ?"); arguments.append(PickupTime.utc(to)) }
         return (conditions, arguments)
@@ -246,12 +253,12 @@ enum OrderStore {
     /// Inserts the order and its lines (the schema's triggers check the capacity, keep the total
     /// and record the first status event).
     /// - Returns: the creation time the database gave it.
-    static func insert(id: Order.ID, userID: User.ID, pickupAt: String, key: String?, fingerprint: String?,
-                       lines: [OrderLine], in db: Connection) throws -> Date {
+    static func insert(id: Order.ID, userID: User.ID, pickupAt: String, serviceDay: LocalDate, pickupLocal: String, key: String?,
+                       fingerprint: String?, lines: [OrderLine], in db: Connection) throws -> Date {
         guard let created = try db.fetchOne("""
-            INSERT INTO orders (id, user_id, pickup_at, idempotency_key, request_fingerprint) VALUES (?, ?, ?, ?, ?)
-            RETURNING created_at
-            """, [id, userID, pickupAt, key, fingerprint], { try $0.timestamp(try $0.column("created_at"), table: "orders", id: id) }) else {
+            INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local, idempotency_key, request_fingerprint)
+            VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING created_at
+            """, [id, userID, pickupAt, serviceDay.description, pickupLocal, key, fingerprint], { try $0.timestamp(try $0.column("created_at"), table: "orders", id: id) }) else {
             throw DataError.damagedRow(table: "orders", id: id.description, problem: "the inserted row did not come back")
         }
         for (number, line) in lines.enumerated() {
@@ -268,14 +275,56 @@ enum OrderStore {
         try db.run("UPDATE orders SET status = ? WHERE id = ? AND status = ?", [to.rawValue, id, from.rawValue]) == 1
     }
 
+    /// Sales per pizza over the service days `from` through `to` (inclusive; `YYYY-MM-DD` text).
     static func sales(from: String, to: String, in db: Connection) throws -> [SalesReport.Row] {
         try db.fetchAll("""
             SELECT l.pizza_id, l.pizza_name, sum(l.quantity) AS quantity, sum(l.quantity * l.unit_price_cents) AS revenue_cents
             FROM orders o JOIN order_lines l ON l.order_id = o.id
-            WHERE o.pickup_at >= ? AND o.pickup_at < ? AND
+            WHERE o.service_day >= ? AND o.service_day <= ? AND
             """ + holdsCapacity + " GROUP BY l.pizza_id, l.pizza_name ORDER BY revenue_cents DESC, l.pizza_name", [from, to]) { row in
             SalesReport.Row(pizzaID: try row.id("pizza_id"), name: try row.string("pizza_name"), quantity: try row.int("quantity"),
                             revenue: Money(cents: try row.int64("revenue_cents")))
+        }
+    }
+
+    // MARK: - Local times
+
+    /// After a change of time zone: every order's local pickup time and service day again, in
+    /// `schedule`'s zone (a pickup that is a slot of the new schedule takes that slot's service
+    /// day; any other, its local date).
+    static func relocalize(under schedule: Schedule, in db: Connection) throws {
+        let orders = try db.fetchAll("SELECT id, pickup_at FROM orders") { (try $0.string("id"), try $0.string("pickup_at")) }
+        for (id, text) in orders {
+            guard let pickup = PickupTime.fromUTC(text) else {
+                throw DataError.damagedRow(table: "orders", id: id, problem: "pickup_at '\(text)' is not a UTC time")
+            }
+            var day = schedule.clock.local(pickup).date
+            if case .slot(let slot) = try schedule.locate(pickup) { day = slot.serviceDay }
+            try db.run("UPDATE orders SET service_day = ?, pickup_local = ? WHERE id = ?",
+                       [day.description, schedule.clock.localText(pickup), id])
+        }
+    }
+
+    // MARK: - Migration 6
+
+    /// Migration 6's data step: each existing order gets its service day and its local pickup
+    /// time with offset, in the pizzeria's zone (SQL cannot convert zones). The hours before
+    /// migration 6 never passed midnight, so the service day is the local date.
+    @Sendable static func fillLocalTimes(_ db: Connection) throws {
+        let stored = try db.fetchOne("SELECT time_zone FROM settings WHERE id = 1") { try $0.optionalString("time_zone") } ?? nil
+        guard let zone = stored.map({ TimeZone(identifier: $0) }) ?? TimeZone.current else {
+            throw DataError.damagedRow(table: "settings", id: "1", problem: "time_zone '\(stored ?? "")' is not a known time zone")
+        }
+        let clock = ZonedClock(zone: zone)
+        let pending = try db.fetchAll("SELECT id, pickup_at FROM orders WHERE service_day IS NULL") {
+            (try $0.string("id"), try $0.string("pickup_at"))
+        }
+        for (id, text) in pending {
+            guard let pickup = PickupTime.fromUTC(text) else {
+                throw DataError.damagedRow(table: "orders", id: id, problem: "pickup_at '\(text)' is not a UTC time")
+            }
+            try db.run("UPDATE orders SET service_day = ?, pickup_local = ? WHERE id = ?",
+                       [clock.local(pickup).date.description, clock.localText(pickup), id])
         }
     }
 

@@ -4,7 +4,10 @@ import Foundation
 public struct SlotUsage: Sendable, Hashable, Codable {
     /// Its start.
     public let start: Date
-    /// `19:30`, pizzeria time (`02:30 +01:00` for an hour that happens twice that day).
+    /// The service day it belongs to.
+    public let serviceDay: LocalDate
+    /// `19:30`, pizzeria time (`02:30 +01:00` for a time that happens twice that day; `Sat 00:30`
+    /// after midnight).
     public let local: String
     /// Pizzas booked by orders that are not cancelled.
     public let booked: Int
@@ -14,19 +17,21 @@ public struct SlotUsage: Sendable, Hashable, Codable {
     public var remaining: Int { max(0, capacity - booked) }
 
     /// A slot.
-    public init(start: Date, local: String, booked: Int, capacity: Int) {
+    public init(start: Date, serviceDay: LocalDate, local: String, booked: Int, capacity: Int) {
         self.start = start
+        self.serviceDay = serviceDay
         self.local = local
         self.booked = booked
         self.capacity = capacity
     }
 
-    private enum CodingKeys: String, CodingKey { case start, local, booked, capacity, remaining }
+    private enum CodingKeys: String, CodingKey { case start, serviceDay = "service_day", local, booked, capacity, remaining }
 
-    /// `{"start": UTC, "local": "19:30", "booked", "capacity", "remaining"}`.
+    /// `{"start": UTC, "service_day", "local": "19:30", "booked", "capacity", "remaining"}`.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(PickupTime.utc(start), forKey: .start)
+        try container.encode(serviceDay, forKey: .serviceDay)
         try container.encode(local, forKey: .local)
         try container.encode(booked, forKey: .booked)
         try container.encode(capacity, forKey: .capacity)
@@ -36,7 +41,8 @@ public struct SlotUsage: Sendable, Hashable, Codable {
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(start: try container.decodeTimestamp(forKey: .start), local: try container.decode(String.self, forKey: .local),
+        self.init(start: try container.decodeTimestamp(forKey: .start), serviceDay: try container.decode(LocalDate.self, forKey: .serviceDay),
+                  local: try container.decode(String.self, forKey: .local),
                   booked: try container.decode(Int.self, forKey: .booked), capacity: try container.decode(Int.self, forKey: .capacity))
     }
 }
@@ -84,10 +90,10 @@ public struct SalesReport: Sendable, Hashable, Codable {
         }
     }
 
-    /// First day included (`YYYY-MM-DD`, pizzeria time), if limited.
-    public let from: String?
-    /// Last day included, if limited.
-    public let to: String?
+    /// First service day included, if limited.
+    public let from: LocalDate?
+    /// Last service day included, if limited.
+    public let to: LocalDate?
     /// Best sellers first.
     public let rows: [Row]
     /// All pizzas sold.
@@ -96,7 +102,7 @@ public struct SalesReport: Sendable, Hashable, Codable {
     public var revenue: Money { Money(cents: rows.reduce(0) { $0 + $1.revenue.cents }) }
 
     /// A report.
-    public init(from: String?, to: String?, rows: [Row]) {
+    public init(from: LocalDate?, to: LocalDate?, rows: [Row]) {
         self.from = from
         self.to = to
         self.rows = rows
@@ -121,7 +127,7 @@ public struct SalesReport: Sendable, Hashable, Codable {
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(from: try container.decodeIfPresent(String.self, forKey: .from), to: try container.decodeIfPresent(String.self, forKey: .to),
+        self.init(from: try container.decodeIfPresent(LocalDate.self, forKey: .from), to: try container.decodeIfPresent(LocalDate.self, forKey: .to),
                   rows: try container.decode([Row].self, forKey: .rows))
     }
 }
@@ -132,15 +138,18 @@ public struct OrderFilter: Sendable, Hashable {
     public var user: User.ID?
     /// Orders in this status.
     public var status: OrderStatus?
+    /// Pickups of this service day.
+    public var serviceDay: LocalDate?
     /// Pickups at or after this time.
     public var pickupFrom: Date?
     /// Pickups before this time.
     public var pickupBefore: Date?
 
     /// A filter; with no arguments, every order.
-    public init(user: User.ID? = nil, status: OrderStatus? = nil, pickupFrom: Date? = nil, pickupBefore: Date? = nil) {
+    public init(user: User.ID? = nil, status: OrderStatus? = nil, serviceDay: LocalDate? = nil, pickupFrom: Date? = nil, pickupBefore: Date? = nil) {
         self.user = user
         self.status = status
+        self.serviceDay = serviceDay
         self.pickupFrom = pickupFrom
         self.pickupBefore = pickupBefore
     }

@@ -10,15 +10,15 @@ extension SettingsService {
         try await database.perform(.read) { try self.current() }
     }
 
-    /// The `async` form of ``update(_:)``, run on the database's own threads.
+    /// The `async` form of ``update(_:keepOrders:)``, run on the database's own threads.
     @discardableResult
-    public func update(_ change: SettingsChange) async throws -> Settings {
-        try await database.perform(.write) { try self.update(change) }
+    public func update(_ change: SettingsChange, keepOrders: Bool = false) async throws -> Settings {
+        try await database.perform(.write) { try self.update(change, keepOrders: keepOrders) }
     }
 
-    /// The `async` form of ``update(_:parsing:)``, run on the database's own threads.
+    /// The `async` form of ``update(_:parsing:keepOrders:)``, run on the database's own threads.
     @discardableResult
-    public func update(_ key: SettingKey, parsing text: String) async throws -> Settings {
-        try await database.perform(.write) { try self.update(key, parsing: text) }
+    public func update(_ key: SettingKey, parsing text: String, keepOrders: Bool = false) async throws -> Settings {
+        try await database.perform(.write) { try self.update(key, parsing: text, keepOrders: keepOrders) }
     }
 }

@@ -22,84 +22,83 @@ public final class SettingsService: Sendable {
         guard let settings = try db.fetchOne("SELECT " + Decoder.columns + " FROM settings WHERE id = 1", [], Decoder.self) else {
             throw DataError.damagedRow(table: "settings", id: "1", problem: "the row is missing")
         }
-        return settings
+        return settings(try ScheduleStore.week(in: db))
     }
 
-    /// The settings row.
+    /// The settings row; the week is read beside it.
     struct Decoder: RowDecoder {
         /// The columns it reads (a constant, never input).
-        static let columns = "slot_minutes, slot_capacity, opens_at, closes_at, time_zone, booking_horizon_days"
-        let slotMinutes, slotCapacity, opensAt, closesAt, timeZone, bookingHorizonDays: Column
+        static let columns = "slot_minutes, slot_capacity, time_zone, booking_horizon_days, lead_minutes"
+        let slotMinutes, slotCapacity, timeZone, bookingHorizonDays, leadMinutes: Column
 
         init(columns: ColumnResolver) throws {
-            (slotMinutes, slotCapacity, opensAt) = (try columns("slot_minutes"), try columns("slot_capacity"), try columns("opens_at"))
-            (closesAt, timeZone, bookingHorizonDays) = (try columns("closes_at"), try columns("time_zone"), try columns("booking_horizon_days"))
+            (slotMinutes, slotCapacity, timeZone) = (try columns("slot_minutes"), try columns("slot_capacity"), try columns("time_zone"))
+            (bookingHorizonDays, leadMinutes) = (try columns("booking_horizon_days"), try columns("lead_minutes"))
         }
 
-        func decode(_ row: Row) throws -> Settings {
-            guard let opens = Settings.minutes(try row.string(opensAt)), let closes = Settings.minutes(try row.string(closesAt)) else {
-                throw DataError.damagedRow(table: "settings", id: "1", problem: "opening hours are not HH:MM")
-            }
+        func decode(_ row: Row) throws -> (Week) -> Settings {
             let stored = try row.optionalString(timeZone)
             let zone = stored.map { TimeZone(identifier: $0) } ?? TimeZone.current
             guard let zone else {
                 throw DataError.damagedRow(table: "settings", id: "1", problem: "time_zone '\(stored ?? "")' is not a known time zone")
             }
-            return Settings(slotMinutes: try row.int(slotMinutes), slotCapacity: try row.int(slotCapacity), opensAt: opens, closesAt: closes,
-                            storedTimeZone: stored, timeZone: zone, bookingHorizonDays: try row.int(bookingHorizonDays))
+            let (minutes, capacity, horizon, lead) = (try row.int(slotMinutes), try row.int(slotCapacity), try row.int(bookingHorizonDays),
+                                                      try row.int(leadMinutes))
+            return { week in
+                Settings(slotMinutes: minutes, slotCapacity: capacity, week: week, storedTimeZone: stored, timeZone: zone,
+                         bookingHorizonDays: horizon, leadMinutes: lead)
+            }
         }
     }
 
     /// Changes one setting.
+    /// - Parameter keepOrders: apply a change of the hours, the slot length or the time zone even
+    ///   when it leaves future booked orders outside the hours; they stay booked.
     /// - Throws: ``SettingsError/invalidValue(key:value:)`` when the value breaks its rule;
-    ///   ``SettingsError/conflictsWithBookings(key:slots:)`` naming the future slots the new value
-    ///   would break. Nothing changes when it throws.
+    ///   ``SettingsError/conflictsWithBookings(key:slots:)`` naming the future slots a lower
+    ///   capacity would overfill; ``ScheduleError/wouldOrphan(_:)`` naming the booked orders the
+    ///   change would leave outside the hours. Nothing changes when it throws.
     @discardableResult
-    public func update(_ change: SettingsChange) throws -> Settings {
+    public func update(_ change: SettingsChange, keepOrders: Bool = false) throws -> Settings {
         guard change.isValid else { throw SettingsError.invalidValue(key: change.key, value: "\(change)") }
         let now = now()
         return try database.write { db in
-            let old = try Self.current(in: db)
-            var new = (old.slotMinutes, old.slotCapacity, old.opensAt, old.closesAt, old.storedTimeZone, old.bookingHorizonDays)
+            let settings = try Self.current(in: db).applying(change)
             switch change {
-            case .slotMinutes(let minutes): new.0 = minutes
-            case .slotCapacity(let capacity): new.1 = capacity
-            case .openingHours(let opens, let closes): (new.2, new.3) = (opens, closes)
-            case .timeZone(let zone): new.4 = zone?.identifier
-            case .bookingHorizonDays(let days): new.5 = days
+            case .slotCapacity:
+                let broken = try Self.futureSlotsOverfilled(by: settings, after: now, in: db)
+                guard broken.isEmpty else { throw SettingsError.conflictsWithBookings(key: change.key, slots: broken) }
+            case .slotMinutes, .openingHours, .timeZone:
+                let orphans = try ScheduleStore.orphans(under: ScheduleStore.schedule(settings, in: db), after: now, in: db)
+                guard orphans.isEmpty || keepOrders else { throw ScheduleError.wouldOrphan(orphans) }
+            case .bookingHorizonDays, .leadMinutes:
+                break   // they govern new bookings only
             }
-            let settings = Settings(slotMinutes: new.0, slotCapacity: new.1, opensAt: new.2, closesAt: new.3,
-                                    storedTimeZone: new.4, bookingHorizonDays: new.5)
-            let broken = try Self.futureSlotsBroken(by: settings, after: now, in: db)
-            guard broken.isEmpty else { throw SettingsError.conflictsWithBookings(key: change.key, slots: broken) }
+            if case .openingHours = change { try ScheduleStore.replace(Set(Weekday.allCases), with: settings.week, in: db) }
+            if case .timeZone = change { try OrderStore.relocalize(under: ScheduleStore.schedule(settings, in: db), in: db) }
             try db.run("""
-                UPDATE settings SET slot_minutes = ?, slot_capacity = ?, opens_at = ?, closes_at = ?, time_zone = ?,
-                       booking_horizon_days = ?, updated_at = ? WHERE id = 1
-                """, [settings.slotMinutes, settings.slotCapacity, Settings.clock(settings.opensAt), Settings.clock(settings.closesAt),
-                      settings.storedTimeZone, settings.bookingHorizonDays, Timestamp.string(from: now)])
+                UPDATE settings SET slot_minutes = ?, slot_capacity = ?, time_zone = ?, booking_horizon_days = ?, lead_minutes = ?,
+                       updated_at = ? WHERE id = 1
+                """, [settings.slotMinutes, settings.slotCapacity, settings.storedTimeZone, settings.bookingHorizonDays,
+                      settings.leadMinutes, Timestamp.string(from: now)])
             return settings
         }
     }
 
     /// Changes one setting from text as people type it (see ``SettingsChange/parse(_:_:)``).
     @discardableResult
-    public func update(_ key: SettingKey, parsing text: String) throws -> Settings {
-        try update(try SettingsChange.parse(key, text))
+    public func update(_ key: SettingKey, parsing text: String, keepOrders: Bool = false) throws -> Settings {
+        try update(try SettingsChange.parse(key, text), keepOrders: keepOrders)
     }
 
-    /// Future slots with bookings that `settings` would break: each `local time: problem`.
-    static func futureSlotsBroken(by settings: Settings, after now: Date, in db: Connection) throws -> [String] {
+    /// Future slots with more pizzas booked than `settings` gives them: each `local time (N pizzas booked)`.
+    static func futureSlotsOverfilled(by settings: Settings, after now: Date, in db: Connection) throws -> [String] {
         var broken: [String] = []
-        for (pickup, load) in try OrderStore.futureLoads(after: PickupTime.utc(now), in: db) {
+        for (pickup, load) in try OrderStore.futureLoads(after: PickupTime.utc(now), in: db) where load > settings.slotCapacity {
             guard let date = PickupTime.fromUTC(pickup) else {
                 throw DataError.damagedRow(table: "orders", id: pickup, problem: "pickup_at is not a UTC time")
             }
-            let local = PickupTime.local(date, in: settings.timeZone)
-            if let problem = settings.slotProblem(date) {
-                broken.append("\(local) (\(problem))")
-            } else if load > settings.slotCapacity {
-                broken.append("\(local) (\(load) pizzas booked)")
-            }
+            broken.append("\(PickupTime.local(date, in: settings.timeZone)) (\(load) pizzas booked)")
         }
         return broken
     }

@@ -39,7 +39,7 @@ public enum PickupTime {
     /// offset says which.
     public static func parse(_ text: String, timeZone: TimeZone, now: Date) -> Result<Date, ParseError> {
         let input = text.trimmingWhitespace()
-        if let minutes = Settings.minutes(input), minutes < 24 * 60 {
+        if let minutes = LocalTime(input)?.minutes, minutes < 24 * 60 {
             let day = calendar(timeZone).dateComponents([.year, .month, .day], from: now)
             return resolve(year: day.year ?? 0, month: day.month ?? 0, day: day.day ?? 0, minutes: minutes, in: timeZone, text: input)
         }
@@ -59,7 +59,7 @@ public enum PickupTime {
     private static func resolve(year: Int, month: Int, day: Int, minutes: Int, in zone: TimeZone, text: String) -> Result<Date, ParseError> {
         guard naiveInstant(year: year, month: month, day: day, minutes: minutes) != nil else { return .failure(.malformed(text)) }
         let found = instants(year: year, month: month, day: day, minutes: minutes, in: zone)
-        let local = String(format: "%04d-%02d-%02d %@", year, month, day, Settings.clock(minutes))
+        let local = String(format: "%04d-%02d-%02d %@", year, month, day, LocalTime.clock(minutes))
         switch found.count {
         case 1: return .success(found[0])
         case 0: return .failure(.nonexistent(local: local, zone: zone.identifier))
@@ -179,7 +179,7 @@ public enum PickupTime {
 
     /// `19:30` in `timeZone`.
     public static func clock(_ date: Date, in timeZone: TimeZone) -> String {
-        Settings.clock(minutesOfDay(date, in: timeZone))
+        LocalTime.clock(minutesOfDay(date, in: timeZone))
     }
 
     /// Minutes after local midnight.

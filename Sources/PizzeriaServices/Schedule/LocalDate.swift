@@ -1,0 +1,117 @@
+import Foundation
+
+/// A calendar date in the pizzeria's own calendar, without a time or a zone: a service day,
+/// an exception's date. `2026-12-24`.
+///
+/// The supported range is 1970-01-01 to 9999-12-31: the proleptic Gregorian calendar the
+/// arithmetic here uses agrees with Foundation's and with `gmtime` there (before 1583
+/// Foundation's Gregorian calendar is Julian), and no pickup is older than 1970.
+public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible, LosslessStringConvertible {
+    /// Days since 1970-01-01.
+    public let daysSinceEpoch: Int64
+
+    /// The first and last supported dates.
+    public static let supported: ClosedRange<LocalDate> = LocalDate(days: 0)...LocalDate(days: Timestamp.days(fromCivil: 9999, 12, 31))
+
+    init(days: Int64) { daysSinceEpoch = days }
+
+    /// A date from its parts, or `nil` when it does not exist (February 30th) or is outside
+    /// ``supported``.
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1970...9999).contains(year), (1...12).contains(month),
+              (1...Int(Timestamp.daysIn(month: Int64(month), year: Int64(year)))).contains(day) else { return nil }
+        daysSinceEpoch = Timestamp.days(fromCivil: Int64(year), Int64(month), Int64(day))
+    }
+
+    /// `YYYY-MM-DD`, exactly; `nil` for anything else (a sign, a missing digit, a date that does not exist).
+    public init?(_ description: String) {
+        let bytes = Array(description.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for byte in bytes[range] {
+                guard (48...57).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
+    /// Year, month and day.
+    public var components: (year: Int, month: Int, day: Int) {
+        let (year, month, day) = Timestamp.civil(fromDays: daysSinceEpoch)
+        return (Int(year), Int(month), Int(day))
+    }
+
+    /// The ISO weekday.
+    public var weekday: Weekday {
+        // 1970-01-01 was a Thursday (ISO 4).
+        let index = ((daysSinceEpoch % 7) + 7 + 3) % 7   // 0 = Monday
+        return Weekday(rawValue: Int(index) + 1) ?? .monday
+    }
+
+    /// The date `days` later (earlier when negative).
+    public func adding(days: Int) -> LocalDate { LocalDate(days: daysSinceEpoch + Int64(days)) }
+
+    /// Days from this date to `other`.
+    public func days(to other: LocalDate) -> Int { Int(other.daysSinceEpoch - daysSinceEpoch) }
+
+    /// `YYYY-MM-DD`.
+    public var description: String {
+        let (year, month, day) = components
+        return PickupTime.digits(year, 4) + "-" + PickupTime.digits(month, 2) + "-" + PickupTime.digits(day, 2)
+    }
+
+    public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool { lhs.daysSinceEpoch < rhs.daysSinceEpoch }
+
+    /// As `"YYYY-MM-DD"`.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    /// From `"YYYY-MM-DD"`.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let date = LocalDate(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a date YYYY-MM-DD")
+        }
+        self = date
+    }
+}
+
+/// A range of dates, both ends included: `2026-12-25..2026-12-26`.
+public struct LocalDateRange: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The first date.
+    public let first: LocalDate
+    /// The last date (not before ``first``).
+    public let last: LocalDate
+
+    /// A range, or `nil` when `last` is before `first`.
+    public init?(_ first: LocalDate, _ last: LocalDate) {
+        guard first <= last else { return nil }
+        self.first = first
+        self.last = last
+    }
+
+    /// One date.
+    public init(_ date: LocalDate) {
+        first = date
+        last = date
+    }
+
+    /// Every date in the range.
+    public var dates: [LocalDate] { (0...first.days(to: last)).map { first.adding(days: $0) } }
+
+    /// How many dates.
+    public var count: Int { first.days(to: last) + 1 }
+
+    /// Whether `date` is in the range.
+    public func contains(_ date: LocalDate) -> Bool { first <= date && date <= last }
+
+    /// `2026-12-25` or `2026-12-25..2026-12-26`.
+    public var description: String { first == last ? first.description : "\(first)..\(last)" }
+}

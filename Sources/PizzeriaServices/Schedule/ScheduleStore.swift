@@ -1,0 +1,167 @@
+import Foundation
+import PizzeriaStorage
+
+/// The SQL of the week and its exceptions. Functions take the connection of an open
+/// transaction; values are always bound.
+enum ScheduleStore {
+    static let weekSQL = "SELECT weekday, opens_at, closes_at FROM weekly_hours ORDER BY weekday, opens_at"
+
+    /// The weekly hours.
+    static func week(in db: Connection) throws -> Week {
+        var days: [Weekday: [OpeningInterval]] = [:]
+        try db.forEach(weekSQL, [], IntervalDecoder.self) { row in days[row.weekday, default: []].append(row.interval) }
+        return Week(days)
+    }
+
+    /// A row of `weekly_hours`.
+    struct IntervalDecoder: RowDecoder {
+        let weekday, opensAt, closesAt: Column
+
+        init(columns: ColumnResolver) throws {
+            (weekday, opensAt, closesAt) = (try columns("weekday"), try columns("opens_at"), try columns("closes_at"))
+        }
+
+        func decode(_ row: Row) throws -> (weekday: Weekday, interval: OpeningInterval) {
+            let number = try row.int(weekday), opens = try row.string(opensAt), closes = try row.string(closesAt)
+            guard let day = Weekday(rawValue: number), let interval = LocalTime(opens).flatMap({ o in LocalTime(closes).flatMap { OpeningInterval(opens: o, closes: $0) } }) else {
+                throw DataError.damagedRow(table: "weekly_hours", id: "\(number) \(opens)", problem: "'\(opens)-\(closes)' on weekday \(number) is not an interval")
+            }
+            return (day, interval)
+        }
+    }
+
+    /// Replaces the intervals of `days` with the week's.
+    static func replace(_ days: Set<Weekday>, with week: Week, in db: Connection) throws {
+        for day in days.sorted() { try db.run("DELETE FROM weekly_hours WHERE weekday = ?", [day.rawValue]) }
+        for day in days.sorted() {
+            for interval in week[day] {
+                try db.run("INSERT INTO weekly_hours (weekday, opens_at, closes_at) VALUES (?, ?, ?)",
+                           [day.rawValue, interval.opens.description, interval.closes.description])
+            }
+        }
+    }
+
+    // MARK: - Exceptions
+
+    static let exceptionsSQL = """
+        SELECT day, kind, opens_at, closes_at, reason FROM schedule_exceptions
+        WHERE day >= ? AND day <= ? ORDER BY day, kind, opens_at
+        """
+
+    /// The exceptions of the days in `range`.
+    static func exceptions(in range: LocalDateRange, db: Connection) throws -> [ScheduleException] {
+        try db.fetchAll(exceptionsSQL, [range.first.description, range.last.description], ExceptionDecoder.self)
+    }
+
+    /// A row of `schedule_exceptions`.
+    struct ExceptionDecoder: RowDecoder {
+        let day, kind, opensAt, closesAt, reason: Column
+
+        init(columns: ColumnResolver) throws {
+            (day, kind, opensAt, closesAt, reason) = (try columns("day"), try columns("kind"), try columns("opens_at"),
+                                                      try columns("closes_at"), try columns("reason"))
+        }
+
+        func decode(_ row: Row) throws -> ScheduleException {
+            let dayText = try row.string(day), kindText = try row.string(kind)
+            let opens = try row.optionalString(opensAt).flatMap(LocalTime.init), closes = try row.optionalString(closesAt).flatMap(LocalTime.init)
+            let interval = opens.flatMap { o in closes.flatMap { OpeningInterval(opens: o, closes: $0) } }
+            guard let date = LocalDate(dayText), let kind = ScheduleException.Kind(rawValue: kindText),
+                  let exception = ScheduleException(date: date, kind: kind, interval: interval, reason: try row.optionalString(reason)) else {
+                throw DataError.damagedRow(table: "schedule_exceptions", id: dayText, problem: "'\(kindText)' on \(dayText) is not an exception the schedule can read")
+            }
+            return exception
+        }
+    }
+
+    static func insert(_ exception: ScheduleException, in db: Connection) throws {
+        try db.run("INSERT INTO schedule_exceptions (day, kind, opens_at, closes_at, reason) VALUES (?, ?, ?, ?, ?)",
+                   [exception.date.description, exception.kind.rawValue, exception.interval?.opens.description,
+                    exception.interval?.closes.description, exception.reason])
+    }
+
+    /// Removes the exceptions of `range` (of one kind, or all): how many rows went.
+    @discardableResult
+    static func delete(_ range: LocalDateRange, kind: ScheduleException.Kind? = nil, in db: Connection) throws -> Int {
+        if let kind {
+            return try db.run("DELETE FROM schedule_exceptions WHERE day >= ? AND day <= ? AND kind = ?",
+                              [range.first.description, range.last.description, kind.rawValue])
+        }
+        return try db.run("DELETE FROM schedule_exceptions WHERE day >= ? AND day <= ?", [range.first.description, range.last.description])
+    }
+
+    /// How many exception rows the file holds.
+    static func exceptionCount(in db: Connection) throws -> Int {
+        try db.fetchOne("SELECT count(*) AS n FROM schedule_exceptions") { try $0.int("n") } ?? 0
+    }
+
+    /// The schedule of `settings`, reading exceptions through `db` as it needs them.
+    static func schedule(_ settings: Settings, in db: Connection) -> Schedule {
+        Schedule(week: settings.week, slotMinutes: settings.slotMinutes, zone: settings.timeZone) { range in
+            try exceptions(in: range, db: db)
+        }
+    }
+
+    // MARK: - Orders a change would leave outside the hours
+
+    /// Booked (not cancelled, collected or no-show) orders with a pickup after `now`.
+    static let futureBookedSQL = """
+        SELECT o.id, u.handle, o.pickup_at FROM orders o JOIN users u ON u.id = o.user_id
+        WHERE o.pickup_at > ? AND o.status IN ('placed', 'preparing', 'ready') ORDER BY o.pickup_at, o.id
+        """
+
+    /// The future booked orders `schedule` would leave outside its slots.
+    static func orphans(under schedule: Schedule, after now: Date, in db: Connection) throws -> [OrphanedOrder] {
+        var orphans: [OrphanedOrder] = []
+        try db.forEach(futureBookedSQL, [PickupTime.utc(now)]) { row in
+            let text = try row.string("pickup_at")
+            guard let pickup = PickupTime.fromUTC(text) else {
+                throw DataError.damagedRow(table: "orders", id: text, problem: "pickup_at is not a UTC time")
+            }
+            if case .slot = try schedule.locate(pickup) { return }
+            orphans.append(OrphanedOrder(id: try row.id("id"), handle: try row.string("handle"), pickupAt: pickup,
+                                         pickupLocal: PickupTime.local(pickup, in: schedule.clock.zone)))
+        }
+        return orphans
+    }
+}
+
+/// A booked order a schedule change would leave outside the hours.
+public struct OrphanedOrder: Sendable, Hashable, Codable {
+    /// The order.
+    public let id: Order.ID
+    /// Its user's handle.
+    public let handle: String
+    /// Its pickup.
+    public let pickupAt: Date
+    /// Its pickup in the pizzeria's time (as it was when booked: the zone may be what changes).
+    public let pickupLocal: String
+
+    /// `1a2b3c4d anna 2026-12-04 19:30`.
+    public var summary: String { "\(id.description.prefix(8)) \(handle) \(pickupLocal)" }
+
+    private enum CodingKeys: String, CodingKey { case id, user, pickupAt = "pickup_at", pickupLocal = "pickup_local" }
+
+    /// `{"id", "user", "pickup_at", "pickup_local"}`.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(handle, forKey: .user)
+        try container.encode(PickupTime.utc(pickupAt), forKey: .pickupAt)
+        try container.encode(pickupLocal, forKey: .pickupLocal)
+    }
+
+    /// Reads the JSON shape.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decode(Order.ID.self, forKey: .id), handle: try container.decode(String.self, forKey: .user),
+                  pickupAt: try container.decodeTimestamp(forKey: .pickupAt), pickupLocal: try container.decode(String.self, forKey: .pickupLocal))
+    }
+
+    init(id: Order.ID, handle: String, pickupAt: Date, pickupLocal: String) {
+        self.id = id
+        self.handle = handle
+        self.pickupAt = pickupAt
+        self.pickupLocal = pickupLocal
+    }
+}
