@@ -66,7 +66,7 @@ SELECT w.value, s.opens_at, s.closes_at FROM settings s, json_each('[1, 2, 3, 4,
 -- out of whatever hours apply). Closures subtract from special hours too.
 CREATE TABLE schedule_exceptions (
     id         INTEGER PRIMARY KEY,
-    day        TEXT NOT NULL CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]' AND date(day) IS day),
+    day        TEXT NOT NULL CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]' AND date(julianday(day)) IS day),
     kind       TEXT NOT NULL CHECK (kind IN ('closed', 'special', 'cut')),
     -- special: the interval; cut: the range taken out (at or before its start: past midnight).
     opens_at   TEXT CHECK (opens_at IS NULL OR (opens_at GLOB '[0-2][0-9]:[0-5][0-9]' AND opens_at <= '23:59')),
@@ -107,7 +107,7 @@ UPDATE settings SET lead_minutes = 0 WHERE EXISTS (SELECT 1 FROM orders);
 -- and the pickup as local time with its offset, 2026-12-05T00:30+01:00. Filled for existing
 -- orders by Pizzeria when it applies this migration (SQL cannot convert time zones).
 ALTER TABLE orders ADD COLUMN service_day TEXT
-    CHECK (service_day IS NULL OR (service_day GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]' AND date(service_day) IS service_day));
+    CHECK (service_day IS NULL OR (service_day GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]' AND date(julianday(service_day)) IS service_day));
 ALTER TABLE orders ADD COLUMN pickup_local TEXT
     CHECK (pickup_local IS NULL OR pickup_local GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9][+-][0-1][0-9]:[0-5][0-9]');
 

@@ -11,6 +11,8 @@ enum FuzzTarget: String, CaseIterable {
     case importRoutes = "import-routes"
     case importNavigationPath = "import-navigation-path"
     case arguments
+    case hours
+    case dates
 
     /// Runs one input; a broken property stops the process (that is how a fuzzer learns of it).
     func run(_ data: Data) {
@@ -22,6 +24,8 @@ enum FuzzTarget: String, CaseIterable {
         case .importRoutes: Self.importPath(text, format: .routes)
         case .importNavigationPath: Self.importPath(text, format: .navigationPath)
         case .arguments: Self.arguments(data)
+        case .hours: Self.hours(text)
+        case .dates: Self.dates(text)
         }
     }
 
@@ -74,6 +78,30 @@ enum FuzzTarget: String, CaseIterable {
         let kept = format == .routes ? elements.filter { $0.route != nil } : elements
         let again = try? NavigationCodec.parse(exported.text, format: format, routeTypeName: type)
         require(again == kept, "\(text) → \(exported.text) does not parse back")
+    }
+
+    /// `hours set` and `--osm`: what parses exports to OSM text that parses to the same week,
+    /// every interval shorter than a day (or the whole day), no two overlapping.
+    static func hours(_ text: String) {
+        if let intervals = try? HoursSyntax.intervals(text) {
+            let week = Week.everyDay(intervals)
+            require(intervals.count <= Week.maximumIntervalsPerDay, "\(text): \(intervals.count) intervals")
+            require(intervals.allSatisfy { $0.end - $0.start <= 1440 && $0.end > $0.start }, "\(text): an interval of no or more than 24 hours")
+            require((try? HoursSyntax.osm(HoursSyntax.osm(week))) == week || intervals.isEmpty, "\(text) → \(HoursSyntax.osm(week)) does not parse back")
+        }
+        if let week = try? HoursSyntax.osm(text) {
+            require((try? HoursSyntax.osm(HoursSyntax.osm(week))) == week || week.isClosedAllWeek, "\(text) → \(HoursSyntax.osm(week)) does not parse back")
+        }
+        if let days = try? HoursSyntax.days(text) { require(!days.isEmpty, "\(text): no days") }
+    }
+
+    /// Dates and ranges: what parses lies in the supported range and reads back from its text.
+    static func dates(_ text: String) {
+        let today = LocalDate("2026-12-01") ?? LocalDate.supported.lowerBound
+        guard let range = try? HoursSyntax.dateRange(text, today: today) else { return }
+        require(LocalDate.supported.contains(range.first) && LocalDate.supported.contains(range.last), "\(text) out of range")
+        require(range.count <= ScheduleException.maximumDays, "\(text): \(range.count) days")
+        require((try? HoursSyntax.dateRange(range.description, today: today)) == range, "\(text) → \(range) does not parse back")
     }
 
     /// The input split at NUL bytes into arguments, as `argv` would be.

@@ -59,4 +59,52 @@ struct DaylightSavingTests {
         #expect(error?.errors.first?.message.contains("has seconds") == true)
         #expect(try f.pizzeria.orders.pickup(parsing: "2027-02-01T19:00:00") == (try f.pizzeria.orders.pickup(parsing: "2027-02-01T19:00")))
     }
+
+    // MARK: - Nights that span the change
+
+    /// A pizzeria open Saturday nights 18:00-03:00 in `zone`, 30-minute slots, with the clock at `now`.
+    func saturdayNights(_ zone: String, now: Date = Date(timeIntervalSince1970: 1_798_761_600), lead: Int = 0) throws -> Fixture {
+        let f = try Fixture(now: { now })
+        try f.pizzeria.settings.update(.timeZone, parsing: zone)
+        try f.pizzeria.settings.update(.slotMinutes, parsing: "30")
+        try f.pizzeria.settings.update(.leadMinutes(lead))
+        try f.pizzeria.schedule.setWeek(try HoursSyntax.osm("Sa 18:00-03:00"))
+        try f.add("Margherita", 600)
+        try f.pizzeria.users.add(handle: "anna")
+        return f
+    }
+
+    @Test("a Saturday night across the change is shorter or longer and every slot still belongs to Saturday", arguments: [
+        ("Europe/Rome", "2027-03-27", 16, 8.0, 0), ("Europe/Rome", "2027-10-30", 20, 10.0, 4),
+        ("Australia/Lord_Howe", "2027-10-02", 17, 8.5, 0), ("Australia/Lord_Howe", "2027-04-03", 19, 9.5, 2),
+    ])
+    func nightsAcrossTheChange(zone: String, saturday: String, slots expected: Int, hours: Double, twice: Int) throws {
+        let f = try saturdayNights(zone)
+        let slots = try f.pizzeria.orders.slots(on: LocalDate(saturday)!)
+        #expect(slots.count == expected, "\(slots.map(\.local))")
+        #expect(Set(slots.map(\.start)).count == expected && slots.allSatisfy { $0.serviceDay == LocalDate(saturday)! })
+        // Real time from the first slot to the end of the last: the night's length, in hours.
+        let length = (slots.last!.start.timeIntervalSince(slots.first!.start) + 1800) / 3600
+        #expect(length == hours, "\(length)")
+        // A time the clocks pass twice shows twice, with its offset; each booking counts once.
+        let labelled = slots.filter { $0.local.contains(" +") || $0.local.contains(" -") }
+        #expect(labelled.count == twice, "\(slots.map(\.local))")
+    }
+
+    @Test("lead time counts real minutes across the change: the first 02:00 is too soon, the second is not")
+    func leadAcrossFallBack() throws {
+        let rome = TimeZone(identifier: "Europe/Rome")!
+        let now = try PickupTime.parse("2027-10-31T01:50+02:00", timeZone: rome, now: Date()).get()
+        let f = try saturdayNights("Europe/Rome", now: now, lead: 30)
+        let user = try f.pizzeria.lookup.user("anna").id, pizza = try f.pizzeria.lookup.pizza("Margherita").id
+        func book(_ time: String) throws -> Order {
+            try f.pizzeria.orders.place(OrderRequest(user: user, items: [.init(pizza: pizza)],
+                                                     pickup: try PickupTime.parse(time, timeZone: rome, now: now).get())).order
+        }
+        let early = #expect(throws: OrderError.self) { try book("2027-10-31T02:00+02:00") }
+        #expect("\(early.map { "\($0)" } ?? "")".contains("less than 30 minutes from now; the earliest slot is Sunday 02:30 +02:00")
+                || "\(early.map { "\($0)" } ?? "")".contains("the lead time"))
+        let late = try book("2027-10-31T02:00+01:00")
+        #expect(late.serviceDay == LocalDate("2027-10-30")! && late.pickupLocal == "2027-10-31 02:00 +01:00")
+    }
 }

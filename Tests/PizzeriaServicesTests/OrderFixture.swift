@@ -10,9 +10,8 @@ struct OrderFixture {
     let now: Date
     var pizzeria: Pizzeria { base.pizzeria }
 
-    init(capacity: Int = 12) throws {
-        let directory = TemporaryDirectory()
-        let now = try PickupTime.parse("2026-12-01T10:00", timeZone: TimeZone(identifier: Self.zone) ?? .current, now: Date()).get()
+    init(capacity: Int = 12, directory: TemporaryDirectory = TemporaryDirectory(), now: Date? = nil) throws {
+        let now = try now ?? PickupTime.parse("2026-12-01T10:00", timeZone: TimeZone(identifier: Self.zone) ?? .current, now: Date()).get()
         self.now = now
         base = try Fixture(directory: directory, now: { now })
         try pizzeria.settings.update(.timeZone(TimeZone(identifier: Self.zone)))

@@ -108,7 +108,7 @@ public final class OrderService: Sendable {
         let earliest = now.addingTimeInterval(Double(settings.leadMinutes * 60))
         /// The first slot a customer could book instead, from `from` on.
         func next(from: Date) throws -> String? {
-            try schedule.slots(from: max(from, earliest), through: horizon, limit: 1).first.map { schedule.describe($0, near: now) }
+            try schedule.slots(from: max(from, earliest), through: horizon, limit: 1).first.map { schedule.describe($0, near: pickup) }
         }
         func bookable(_ nearest: [Slot]) -> [String] {
             nearest.filter { $0.start >= earliest }.map { schedule.label($0, relativeTo: schedule.clock.local(pickup).date) }

@@ -106,7 +106,7 @@ enum ScheduleStore {
 
     /// Booked (not cancelled, collected or no-show) orders with a pickup after `now`.
     static let futureBookedSQL = """
-        SELECT o.id, u.handle, o.pickup_at FROM orders o JOIN users u ON u.id = o.user_id
+        SELECT o.id, u.handle, o.pickup_at, o.pickup_local FROM orders o JOIN users u ON u.id = o.user_id
         WHERE o.pickup_at > ? AND o.status IN ('placed', 'preparing', 'ready') ORDER BY o.pickup_at, o.id
         """
 
@@ -119,8 +119,10 @@ enum ScheduleStore {
                 throw DataError.damagedRow(table: "orders", id: text, problem: "pickup_at is not a UTC time")
             }
             if case .slot = try schedule.locate(pickup) { return }
+            // The local time as booked: the zone may be what changes.
+            let local = try row.string("pickup_local")
             orphans.append(OrphanedOrder(id: try row.id("id"), handle: try row.string("handle"), pickupAt: pickup,
-                                         pickupLocal: PickupTime.local(pickup, in: schedule.clock.zone)))
+                                         pickupLocal: String(local.prefix(10)) + " " + String(local.dropFirst(11).prefix(5))))
         }
         return orphans
     }
