@@ -11,7 +11,7 @@ final class Baseline {
     let userIDs: [String]
 
     private let begin, commit, rollback: CStatement
-    private let settings, pizza, slotLoad, insertOrder, insertLine: CStatement
+    private let settings, hours, exceptions, pizza, slotLoad, insertOrder, insertLine: CStatement
     private let top, pushRow, popRow, popAll, insertEvent: CStatement
     private let path, menu, pizzaForEdit, updatePrice: CStatement
 
@@ -23,13 +23,16 @@ final class Baseline {
         begin = try db.prepare("BEGIN IMMEDIATE")
         commit = try db.prepare("COMMIT")
         rollback = try db.prepare("ROLLBACK")
-        settings = try db.prepare("SELECT slot_minutes, slot_capacity, opens_at, closes_at FROM settings WHERE id = 1")
+        settings = try db.prepare("SELECT slot_minutes, slot_capacity, lead_minutes, booking_horizon_days FROM settings WHERE id = 1")
+        // The week of the pickup's date and of the day before (a night interval runs past midnight).
+        hours = try db.prepare("SELECT weekday, opens_at, closes_at FROM weekly_hours WHERE weekday IN (?, ?)")
+        exceptions = try db.prepare("SELECT day, kind, opens_at, closes_at FROM schedule_exceptions WHERE day IN (?, ?)")
         pizza = try db.prepare("SELECT name, price_cents, archived_at IS NULL FROM pizzas WHERE id = ?")
         slotLoad = try db.prepare("""
             SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
             WHERE o.pickup_at = ? AND o.status <> 'cancelled'
             """)
-        insertOrder = try db.prepare("INSERT INTO orders (id, user_id, pickup_at) VALUES (?, ?, ?)")
+        insertOrder = try db.prepare("INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local) VALUES (?, ?, ?, ?, ?)")
         insertLine = try db.prepare("""
             INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity) VALUES (?, ?, ?, ?, ?, ?)
             """)
@@ -66,7 +69,10 @@ final class Baseline {
     // MARK: - Orders
 
     /// Books each booking in its own transaction: the rules the project checks (the pizza is on
-    /// the menu, the slot is on the grid and open, the capacity), then the order and its lines.
+    /// the menu; the pickup is not past, within the horizon and the lead time, and a slot of its
+    /// service day — the week's intervals or the date's special hours, less closures and cuts,
+    /// a night interval of the day before included — the capacity), then the order and its lines
+    /// with their service day and local time. The shop's zone is UTC, so local time is UTC.
     /// - Returns: bookings refused for capacity.
     func placeOrders(_ bookings: [Workload.Booking], pickup: (Workload.Booking) -> (utc: String, minutes: Int)) throws -> Int {
         var refused = 0
@@ -74,9 +80,16 @@ final class Baseline {
             let (at, minutes) = pickup(booking)
             try transaction {
                 guard try settings.bind().step() else { throw BenchError("no settings") }
-                let slot = settings.int(0), capacity = settings.int(1)
-                let opens = clock(settings.text(2)), closes = clock(settings.text(3))
+                let slot = settings.int(0), capacity = settings.int(1), lead = settings.int(2), horizon = settings.int(3)
                 sqlite3_reset(settings.handle)
+                let now = Date().timeIntervalSince1970, instant = Baseline.seconds(at)
+                guard instant > now, instant >= now + Double(lead * 60), instant <= now + Double(horizon) * 86_400 else {
+                    throw BenchError("not bookable now")
+                }
+                let date = String(at.prefix(10)), days = Int64(instant / 86_400), weekday = (days + 3) % 7 + 1
+                let yesterday = Baseline.date(days - 1), yesterdayWeekday = (days + 2) % 7 + 1
+                guard let serviceDay = try serviceDay(date: date, weekday: weekday, yesterday: yesterday, yesterdayWeekday: yesterdayWeekday,
+                                                      minutes: Int64(minutes), slot: slot) else { throw BenchError("not a slot") }
                 var lines: [(id: String, name: String, price: Int64, quantity: Int)] = []
                 for line in booking.lines {
                     let id = pizzaIDs[line.pizza]
@@ -84,7 +97,6 @@ final class Baseline {
                     lines.append((id, pizza.text(0), pizza.int(1), line.quantity))
                     sqlite3_reset(pizza.handle)
                 }
-                guard Int64(minutes) % slot == 0, minutes >= opens, Int64(minutes) + slot <= closes else { throw BenchError("not a slot") }
                 guard try slotLoad.bind(at).step() else { throw BenchError("no load") }
                 let load = slotLoad.int(0)
                 sqlite3_reset(slotLoad.handle)
@@ -93,7 +105,7 @@ final class Baseline {
                     return false
                 }
                 let id = randomUUID()
-                try insertOrder.bind(id, userIDs[booking.user], at).run()
+                try insertOrder.bind(id, userIDs[booking.user], at, serviceDay, String(at.prefix(16)) + "+00:00").run()
                 for (number, line) in lines.enumerated() {
                     try insertLine.bind(id, number + 1, line.id, line.name, line.price, line.quantity).run()
                 }
@@ -103,9 +115,64 @@ final class Baseline {
         return refused
     }
 
-    private func clock(_ text: String) -> Int {
-        let parts = text.split(separator: ":")
-        return (Int(parts.first ?? "") ?? 0) * 60 + (Int(parts.last ?? "") ?? 0)
+    /// The service day of a pickup `minutes` after midnight of `date`, or `nil` when it is not a
+    /// slot: a night interval of the day before first, then the date's own hours.
+    private func serviceDay(date: String, weekday: Int64, yesterday: String, yesterdayWeekday: Int64, minutes: Int64, slot: Int64) throws -> String? {
+        var week: [Int64: [(Int64, Int64)]] = [:]
+        hours.bind(weekday, yesterdayWeekday)
+        while try hours.step() { week[hours.int(0), default: []].append(span(hours.text(1), hours.text(2))) }
+        var special: [String: [(Int64, Int64)]] = [:], closed = Set<String>(), cuts: [String: [(Int64, Int64)]] = [:]
+        exceptions.bind(date, yesterday)
+        while try exceptions.step() {
+            let day = exceptions.text(0)
+            switch exceptions.text(1) {
+            case "closed": closed.insert(day)
+            case "special": special[day, default: []].append(span(exceptions.text(2), exceptions.text(3)))
+            default: cuts[day, default: []].append(span(exceptions.text(2), exceptions.text(3)))
+            }
+        }
+        func open(_ day: String, _ weekday: Int64, at wall: Int64) -> Bool {
+            guard !closed.contains(day) else { return false }
+            for (start, end) in special[day] ?? week[weekday] ?? [] where start <= wall && wall + slot <= end && (wall - start) % slot == 0 {
+                return !(cuts[day] ?? []).contains { $0.0 < wall + slot && wall < $0.1 }
+            }
+            return false
+        }
+        if open(yesterday, yesterdayWeekday, at: minutes + 1440) { return yesterday }
+        return open(date, weekday, at: minutes) ? date : nil
+    }
+
+    /// `HH:MM`–`HH:MM` as minutes after the day's midnight; a close at or before the open is the next day.
+    private func span(_ opens: String, _ closes: String) -> (Int64, Int64) {
+        let start = Baseline.minutes(opens), end = Baseline.minutes(closes)
+        return (start, end > start ? end : end + 1440)
+    }
+
+    static func minutes(_ text: String) -> Int64 {
+        let bytes = Array(text.utf8)
+        return Int64(bytes[0] - 48) * 600 + Int64(bytes[1] - 48) * 60 + Int64(bytes[3] - 48) * 10 + Int64(bytes[4] - 48)
+    }
+
+    /// Seconds since 1970 of `YYYY-MM-DDTHH:MM:00Z` (days from the civil date, Howard Hinnant's algorithm).
+    static func seconds(_ utc: String) -> Double {
+        let b = Array(utc.utf8)
+        func n(_ range: Range<Int>) -> Int64 { range.reduce(0) { $0 * 10 + Int64(b[$1] - 48) } }
+        var year = n(0..<4)
+        let month = n(5..<7), day = n(8..<10)
+        year -= month <= 2 ? 1 : 0
+        let era = year / 400, yoe = year - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let days = era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719_468
+        return Double(days * 86_400 + n(11..<13) * 3_600 + n(14..<16) * 60)
+    }
+
+    /// `YYYY-MM-DD` of days since 1970.
+    static func date(_ days: Int64) -> String {
+        let z = days + 719_468, era = z / 146_097, doe = z - era * 146_097
+        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1, month = mp + (mp < 10 ? 3 : -9), year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        return String(format: "%04d-%02d-%02d", year, month, day)
     }
 
     // MARK: - Navigation

@@ -18,6 +18,8 @@ struct DataSet {
         try pizzeria.settings.update(.timeZone(TimeZone(identifier: "UTC")))
         try pizzeria.settings.update(.slotCapacity(workload.slotCapacity))
         try pizzeria.settings.update(.bookingHorizonDays(3_650))
+        try pizzeria.settings.update(.leadMinutes(0))
+        try addExceptions(workload, pizzeria: pizzeria)
         let pizzaIDs = (0..<workload.pizzas).map { _ in Pizza.ID.random() }
         let userIDs = (0..<workload.users).map { _ in User.ID.random() }
         // Bulk rows through the schema (its triggers write the history); ids as a JSON array
@@ -92,8 +94,10 @@ struct DataSet {
                            lower(hex(randomblob(6))), i FROM n
                     """, [done, done + count - 1])
                 try db.run("""
-                    INSERT INTO orders (id, user_id, pickup_at)
-                    SELECT b.id, u.id, strftime('%Y-%m-%dT%H:%M:00Z', '2020-01-01', '+' || (b.n * 15) || ' minutes')
+                    INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local)
+                    SELECT b.id, u.id, strftime('%Y-%m-%dT%H:%M:00Z', '2020-01-01', '+' || (b.n * 15) || ' minutes'),
+                           date('2020-01-01', '+' || (b.n * 15) || ' minutes'),
+                           strftime('%Y-%m-%dT%H:%M', '2020-01-01', '+' || (b.n * 15) || ' minutes') || '+00:00'
                     FROM bulk b JOIN temp.user_numbers u ON u.n = b.n % ?
                     """, [workload.users])
                 try db.run("""
@@ -103,6 +107,18 @@ struct DataSet {
                     """, [min(workload.pizzas, 1_000)])
             }
             done += count
+        }
+    }
+
+    /// The week of BENCHMARK.md (12:00-23:00 every day, from the migration) plus 20 date
+    /// exceptions — ten closed dates, ten with special hours — after the days both booking phases
+    /// use, so every booking goes through the whole rule check while the bookings stay the same.
+    static func addExceptions(_ workload: Workload, pizzeria: Pizzeria) throws {
+        let today = try pizzeria.schedule.today()
+        for index in 0..<10 {
+            let closed = today.adding(days: 2 * workload.days + 10 + index * 2)
+            try pizzeria.schedule.close(LocalDateRange(closed), reason: "benchmark closure")
+            try pizzeria.schedule.special(LocalDateRange(closed.adding(days: 1)), [try HoursSyntax.parseInterval("13:00-22:00")])
         }
     }
 
