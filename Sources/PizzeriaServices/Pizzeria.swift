@@ -43,7 +43,7 @@ public final class Pizzeria: Sendable {
         self.schedule = ScheduleService(database: database, now: now)
         self.orders = OrderService(database: database, now: now)
         self.navigation = NavigationService(database: database, now: now)
-        self.lookup = LookupService(database: database)
+        self.lookup = LookupService(database: database, now: now)
     }
 
     /// How ``open(path:access:configuration:now:)`` treats the file.

@@ -13,7 +13,12 @@ enum OrderText {
                                                csvHeader: CSVRows.orderHeader, csvRow: CSVRows.order)
 
     static func cells(_ order: Order) -> [String] {
-        [order.id.short, order.handle, order.pickupLocal, order.status.rawValue, order.total.formatted, items(order)]
+        [order.id.short, order.handle, order.pickupLocal, status(order), order.total.formatted, items(order)]
+    }
+
+    /// `placed`, or `placed (outside the hours)` for a booking a change of the hours left behind.
+    static func status(_ order: Order) -> String {
+        order.outsideHours ? order.status.rawValue + " (outside the hours)" : order.status.rawValue
     }
 
     static func detail(_ order: Order) -> String {
@@ -21,7 +26,7 @@ enum OrderText {
             Order \(order.id)
               user      \(order.handle)
               pickup    \(order.pickupLocal) (\(order.pickupAt.formatted(.iso8601)))
-              status    \(order.status.rawValue)
+              status    \(status(order))
 
             """
         if let key = order.idempotencyKey { text += "  key       \(key)\n" }

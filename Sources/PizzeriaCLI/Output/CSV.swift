@@ -68,10 +68,12 @@ enum CSVRows {
         [.plain(user.id.description), .text(user.handle), .text(user.displayName), .time(user.createdAt)]
     }
 
-    static let orderHeader = ["id", "user", "pickup_at", "pickup_local", "status", "total", "total_cents", "items", "created_at"]
+    static let orderHeader = ["id", "user", "pickup_at", "pickup_local", "status", "total", "total_cents", "items", "created_at",
+                              "service_day", "outside_hours"]
     static func order(_ order: Order) -> [CSVField] {
         [.plain(order.id.description), .text(order.handle), .plain(PickupTime.utc(order.pickupAt)), .plain(order.pickupLocal),
-         .plain(order.status.rawValue)] + CSVField.money(order.total) + [.text(OrderText.items(order)), .time(order.createdAt)]
+         .plain(order.status.rawValue)] + CSVField.money(order.total) + [.text(OrderText.items(order)), .time(order.createdAt),
+                                                                        .plain(order.serviceDay.description), .plain(order.outsideHours ? "true" : "false")]
     }
 
     static let slotHeader = ["slot", "start", "booked", "remaining", "capacity"]

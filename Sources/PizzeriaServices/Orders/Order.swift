@@ -24,6 +24,9 @@ public enum OrderStatus: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
+    /// Whether the order still holds its pickup: placed, preparing or ready.
+    public var isBooked: Bool { self == .placed || self == .preparing || self == .ready }
+
     /// Whether `cancel` is allowed.
     public var isCancellable: Bool { self == .placed || self == .preparing }
 
@@ -156,11 +159,14 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     public let history: [OrderStatusChange]
     /// The pizzeria's time zone, for ``pickupLocal``.
     public let timeZone: TimeZone
+    /// Whether it is still booked for a time the hours no longer cover (kept through a change of
+    /// the hours with `keepOrders`).
+    public let outsideHours: Bool
 
     /// An order from its parts; stores use it when reading rows.
     public init(id: ID, userID: User.ID, handle: String, pickupAt: Date, serviceDay: LocalDate, status: OrderStatus, lines: [OrderLine],
                 total: Money, idempotencyKey: String?, createdAt: Date, updatedAt: Date,
-                history: [OrderStatusChange], timeZone: TimeZone) {
+                history: [OrderStatusChange], timeZone: TimeZone, outsideHours: Bool = false) {
         self.id = id
         self.userID = userID
         self.handle = handle
@@ -174,6 +180,7 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         self.updatedAt = updatedAt
         self.history = history
         self.timeZone = timeZone
+        self.outsideHours = outsideHours
     }
 
     /// The number of pizzas.
@@ -185,7 +192,7 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     private enum CodingKeys: String, CodingKey {
         case id, user, userID = "user_id", pickupAt = "pickup_at", pickupLocal = "pickup_local", timeZone = "time_zone"
         case status, lines, total, totalCents = "total_cents", currency, idempotencyKey = "idempotency_key"
-        case createdAt = "created_at", updatedAt = "updated_at", history, serviceDay = "service_day"
+        case createdAt = "created_at", updatedAt = "updated_at", history, serviceDay = "service_day", outsideHours = "outside_hours"
     }
 
     /// The documented JSON shape, defined once (see ``JSONMembers``).
@@ -196,6 +203,7 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         try writer.member("id", id: id)
         try writer.member("idempotency_key", idempotencyKey)
         try writer.member("lines", objects: lines)
+        try writer.member("outside_hours", outsideHours)
         try writer.member("pickup_at", minute: pickupAt)
         try writer.member("pickup_local", pickupLocal)
         try writer.member("service_day", serviceDay.description)
@@ -226,7 +234,8 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
                   total: try container.decodeMoney(centsKey: .totalCents),
                   idempotencyKey: try container.decodeIfPresent(String.self, forKey: .idempotencyKey),
                   createdAt: try container.decodeTimestamp(forKey: .createdAt), updatedAt: try container.decodeTimestamp(forKey: .updatedAt),
-                  history: try container.decode([OrderStatusChange].self, forKey: .history), timeZone: zone)
+                  history: try container.decode([OrderStatusChange].self, forKey: .history), timeZone: zone,
+                  outsideHours: try container.decodeIfPresent(Bool.self, forKey: .outsideHours) ?? false)
     }
 }
 

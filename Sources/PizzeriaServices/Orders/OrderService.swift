@@ -48,7 +48,7 @@ public final class OrderService: Sendable {
         // A retry with the same key returns the first order, whatever changed since (an archived pizza, a full slot).
         if let key = request.idempotencyKey, let existing = try OrderStore.header(key: key, in: db) {
             guard existing.fingerprint == fingerprint else { throw OrderError.keyReused(key: key, orderID: existing.id) }
-            return (try order(existing, settings: settings, in: db), false)
+            return (try OrderAssembler(now: now, in: db).order(existing), false)
         }
         let lines = try snapshot(items, in: db)
         let schedule = ScheduleStore.schedule(settings, in: db)
@@ -173,7 +173,7 @@ public final class OrderService: Sendable {
     public func order(id: Order.ID) throws -> Order? {
         try database.read { db in
             guard let header = try OrderStore.header(id: id, in: db) else { return nil }
-            return try Self.order(header, settings: try SettingsService.current(in: db), in: db)
+            return try OrderAssembler(now: now(), in: db).order(header)
         }
     }
 
@@ -185,8 +185,8 @@ public final class OrderService: Sendable {
         let orders = try database.read { db in
             let headers = try OrderStore.headers(filter, after: after, limit: size, in: db)
             let (lines, history) = try OrderStore.attach(to: headers, filter: filter, in: db)
-            let settings = try SettingsService.current(in: db)
-            return headers.indices.map { Self.order(headers[$0], lines: lines[$0], history: history[$0], settings: settings) }
+            let assembler = try OrderAssembler(now: now(), in: db)
+            return try headers.indices.map { try assembler.order(headers[$0], lines: lines[$0], history: history[$0]) }
         }
         let next = orders.count < size ? nil : orders.last.map { PageCursor([PickupTime.utc($0.pickupAt), $0.id.description]) }
         return Page(items: orders, next: next)
@@ -278,7 +278,7 @@ public final class OrderService: Sendable {
                   let updated = try OrderStore.header(id: header.id, in: db) else {
                 throw OrderError.illegalTransition(orderID: header.id, from: header.status, action: action)
             }
-            return try Self.order(updated, settings: try SettingsService.current(in: db), in: db)
+            return try OrderAssembler(now: now(), in: db).order(updated)
         }
     }
 
@@ -290,7 +290,7 @@ public final class OrderService: Sendable {
         try database.read { db in
             let rows = try OrderStore.events(after: cursor, limit: min(max(1, limit), 1_000), in: db)
             guard !rows.isEmpty else { return [] }
-            let settings = try SettingsService.current(in: db)
+            let assembler = try OrderAssembler(now: now(), in: db)
             var orders: [Order.ID: Order] = [:]
             return try rows.map { row in
                 let order: Order
@@ -300,7 +300,7 @@ public final class OrderService: Sendable {
                     guard let header = try OrderStore.header(id: row.orderID, in: db) else {
                         throw DataError.damagedRow(table: "order_status_events", id: String(row.key), problem: "its order is missing")
                     }
-                    order = try Self.order(header, settings: settings, in: db)
+                    order = try assembler.order(header)
                     orders[row.orderID] = order
                 }
                 return OrderEvent(cursor: row.key, from: row.value.from, to: row.value.to, at: row.value.at, order: order)
@@ -314,16 +314,4 @@ public final class OrderService: Sendable {
     }
 
     // MARK: - Helpers
-
-    /// The full order of a header: its lines and history read by its id.
-    static func order(_ header: OrderStore.Header, settings: Settings, in db: Connection) throws -> Order {
-        let (lines, history) = try OrderStore.details(of: header.id, in: db)
-        return order(header, lines: lines, history: history, settings: settings)
-    }
-
-    static func order(_ header: OrderStore.Header, lines: [OrderLine], history: [OrderStatusChange], settings: Settings) -> Order {
-        Order(id: header.id, userID: header.userID, handle: header.handle, pickupAt: header.pickupAt, serviceDay: header.serviceDay, status: header.status,
-              lines: lines, total: Money(cents: header.totalCents), idempotencyKey: header.key,
-              createdAt: header.createdAt, updatedAt: header.updatedAt, history: history, timeZone: settings.timeZone)
-    }
 }

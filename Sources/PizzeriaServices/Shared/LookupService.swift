@@ -1,3 +1,4 @@
+import Foundation
 import PizzeriaStorage
 
 /// The forgiving lookups people use at a keyboard: a pizza by id, name or id prefix; an order
@@ -5,8 +6,12 @@ import PizzeriaStorage
 /// then calls the exact-id APIs; a program should keep ids and use those directly.
 public final class LookupService: Sendable {
     let database: Database
+    let now: @Sendable () -> Date
 
-    init(database: Database) { self.database = database }
+    init(database: Database, now: @escaping @Sendable () -> Date) {
+        self.database = database
+        self.now = now
+    }
 
     /// The shortest id prefix accepted.
     public static let minimumPrefix = 4
@@ -25,7 +30,7 @@ public final class LookupService: Sendable {
         try database.read { db in
             let id = try Self.orderID(query, in: db)
             guard let header = try OrderStore.header(id: id, in: db) else { throw OrderError.notFound(query) }
-            return try OrderService.order(header, settings: try SettingsService.current(in: db), in: db)
+            return try OrderAssembler(now: now(), in: db).order(header)
         }
     }
 
