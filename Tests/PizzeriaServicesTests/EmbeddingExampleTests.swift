@@ -5,7 +5,7 @@ import Testing
 
 @Suite("README and docs/LIBRARY.md: every embedding example is compiled code, and works when run twice")
 struct EmbeddingExampleTests {
-    static let examples = ["Opening", "Menu", "Booking", "Router", "Feed", "Errors"]
+    static let examples = ["Opening", "Menu", "Booking", "Schedule", "Router", "Feed", "Errors"]
 
     /// The README and the library guide, where the examples are shown.
     static func documentation() throws -> String {
@@ -51,6 +51,8 @@ struct EmbeddingExampleTests {
             let events = try await feedExample(pizzeria, after: cursor)
             #expect(!events.isEmpty && events.allSatisfy { $0.order.id == order.id })
             #expect(await errorsExample(pizzeria) == .invalidInput)
+            let eve = try await scheduleExample(pizzeria)
+            #expect(eve.basis == .special && eve.summary == "12:00-16:00")
         }
     }
 }
