@@ -38,7 +38,7 @@ public final class Pizzeria: Sendable {
     public init(database: Database, now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
         self.menu = MenuService(database: database, now: now)
-        self.users = UserService(database: database)
+        self.users = UserService(database: database, now: now)
         self.settings = SettingsService(database: database, now: now)
         self.schedule = ScheduleService(database: database, now: now)
         self.orders = OrderService(database: database, now: now)

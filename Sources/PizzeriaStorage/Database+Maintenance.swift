@@ -79,9 +79,19 @@ extension Database {
         }
     }
 
-    /// The journal mode the file is in (`wal` once opened for writing by ``Database``).
+    /// The journal mode the file is in, read from the file itself: bytes 18 and 19 of its header
+    /// are 2 in WAL mode (<https://sqlite.org/fileformat2.html#database_header>). `PRAGMA
+    /// journal_mode` on a read-only or immutable connection would say `delete` for a WAL file
+    /// that has no `-wal` beside it.
     public func journalMode() throws -> String {
-        try read { db in try db.fetchOne("PRAGMA journal_mode") { try $0.string("journal_mode") } ?? "unknown" }
+        try read { db in
+            // The read has SQLite open the file; its header is read through that descriptor.
+            _ = try db.fetchOne("SELECT count(*) AS objects FROM sqlite_schema") { try $0.int("objects") }
+            guard let header = WALStatus.headBytes(of: path, count: 20) else {
+                return try db.fetchOne("PRAGMA journal_mode") { try $0.string("journal_mode") } ?? "unknown"
+            }
+            return header[18] == 2 && header[19] == 2 ? "wal" : "delete"
+        }
     }
 }
 

@@ -110,6 +110,12 @@ public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible
         return Constraint(code: code, message: message)
     }
 
+    /// Whether a trigger of this schema refused the change with this token (`route_not_owned`).
+    public func isRefusal(_ token: String) -> Bool {
+        if case .trigger(token, _)? = constraint { return true }
+        return false
+    }
+
     /// SQLite's name for the result code, such as `SQLITE_BUSY`.
     public var codeName: String {
         guard let code, let name = sqlite3_errstr(code.rawValue) else { return "library error" }

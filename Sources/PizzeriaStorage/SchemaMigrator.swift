@@ -1,8 +1,8 @@
 /// Applies the embedded migrations and refuses databases it must not touch.
 ///
-/// Each pending migration runs in its own `BEGIN IMMEDIATE` transaction together with its row in
-/// `schema_migrations` and `PRAGMA user_version`, and commits only when `foreign_key_check` finds
-/// nothing. Two processes migrating at once queue on the write lock; the second finds the work
+/// The pending migrations run in one `BEGIN IMMEDIATE` transaction together with their rows in
+/// `schema_migrations` and `PRAGMA user_version`, and commit only when `foreign_key_check` finds
+/// nothing after each. Two processes migrating at once queue on the write lock; the second finds the work
 /// done and does nothing.
 public struct SchemaMigrator: Sendable {
     /// What a caller needs from the schema when opening a file.
@@ -94,44 +94,61 @@ public struct SchemaMigrator: Sendable {
 
     // MARK: - Migrating
 
-    /// Applies every pending migration, each in its own transaction.
+    /// Applies every pending migration, all in one transaction: a file is at the latest version
+    /// or untouched, never in between (a full disk halfway leaves it as it was).
+    ///
+    /// Foreign keys are off while migrations run, so one can rebuild a table the way SQLite
+    /// documents (<https://sqlite.org/lang_altertable.html#otheralter>: create the new table, copy,
+    /// drop the old, rename); `foreign_key_check` must then find nothing before each migration is
+    /// recorded, and the transaction commits only when every one passed.
     /// - Returns: the migrations this call applied (empty when the schema was current).
-    /// - Throws: ``SchemaError`` or ``DatabaseError``; migrations applied before the failing one
-    ///   stay applied, the failing one leaves no trace.
+    /// - Throws: ``SchemaError`` or ``DatabaseError``; nothing is applied when it throws.
     @discardableResult
     public func migrate(_ database: Database) throws -> [Migration] {
         if let unknown = dataSteps.keys.sorted().first(where: { name in !migrations.contains { $0.fileName == name } }) {
             throw DatabaseError.misuse("a data step names no migration: \(unknown)")
         }
         return try database.withWriter { db in
-            var appliedNow: [Migration] = []
-            for migration in migrations {
-                let applied = try db.transaction(.immediate) { () -> Bool in
-                    // Re-read under the write lock: another process may have migrated meanwhile.
-                    try db.execute(Self.bookkeepingTable)
-                    guard try !status(of: db).applied.contains(where: { $0.version == migration.version }) else { return false }
-                    do {
-                        try db.execute(migration.sql)
-                        try dataSteps[migration.fileName]?(db)
-                    } catch let error as DatabaseError {
-                        throw SchemaError.migrationFailed(version: migration.version, name: migration.name, reason: error.message)
-                    }
-                    try db.run("INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
-                               [migration.version, migration.name, migration.checksum])
-                    // PRAGMA takes no bound parameters; the value is an Int from the embedded list.
-                    try db.execute("PRAGMA user_version = \(migration.version)")
-                    let violations = try db.fetchAll("PRAGMA foreign_key_check") { row in
-                        "\(try row.string("table")) row \(try row.value("rowid")) → \(try row.string("parent"))"
-                    }
-                    guard violations.isEmpty else {
-                        throw SchemaError.foreignKeyViolation(version: migration.version, details: violations)
-                    }
-                    return true
-                }
-                if applied { appliedNow.append(migration) }
+            // Outside the transaction: SQLite ignores the pragma inside one.
+            try db.execute("PRAGMA foreign_keys = OFF")
+            let applied: [Migration]
+            do {
+                applied = try db.transaction(.immediate) { try applyPending(in: db) }
+            } catch {
+                try db.execute("PRAGMA foreign_keys = ON")
+                throw error
             }
-            return appliedNow
+            try db.execute("PRAGMA foreign_keys = ON")
+            return applied
         }
+    }
+
+    /// The pending migrations, applied in order inside the caller's transaction.
+    private func applyPending(in db: Connection) throws -> [Migration] {
+        // Re-read under the write lock: another process may have migrated meanwhile.
+        try db.execute(Self.bookkeepingTable)
+        let done = Set(try status(of: db).applied.map(\.version))
+        var appliedNow: [Migration] = []
+        for migration in migrations where !done.contains(migration.version) {
+            do {
+                try db.execute(migration.sql)
+                try dataSteps[migration.fileName]?(db)
+            } catch let error as DatabaseError {
+                throw SchemaError.migrationFailed(version: migration.version, name: migration.name, reason: error.message)
+            }
+            try db.run("INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
+                       [migration.version, migration.name, migration.checksum])
+            // PRAGMA takes no bound parameters; the value is an Int from the embedded list.
+            try db.execute("PRAGMA user_version = \(migration.version)")
+            let violations = try db.fetchAll("PRAGMA foreign_key_check") { row in
+                "\(try row.string("table")) row \(try row.value("rowid")) → \(try row.string("parent"))"
+            }
+            guard violations.isEmpty else {
+                throw SchemaError.foreignKeyViolation(version: migration.version, details: violations)
+            }
+            appliedNow.append(migration)
+        }
+        return appliedNow
     }
 
     /// The migrator's own record of what it applied; not part of any migration file because it

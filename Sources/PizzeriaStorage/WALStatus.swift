@@ -50,21 +50,28 @@ public struct WALStatus: Sendable, Equatable {
     /// the first copy of the index header holds `mxFrame` at byte 16; the checkpoint info that
     /// follows the two copies holds `nBackfill` at byte 96. Both are native-endian 32-bit.
     private static func indexHeader(_ shmPath: String) -> (maxFrame: Int, backfill: Int)? {
-        var target = stat()
-        guard stat(shmPath, &target) == 0, let fd = openDescriptor(of: target) else { return nil }
-        var bytes = [UInt8](repeating: 0, count: 100)
-        guard pread(fd, &bytes, bytes.count, 0) == bytes.count else { return nil }
-        // The descriptor is SQLite's: make sure it still named the same file while it was read.
-        var after = stat()
-        guard fstat(fd, &after) == 0, after.st_dev == target.st_dev, after.st_ino == target.st_ino else { return nil }
+        guard let bytes = headBytes(of: shmPath, count: 100) else { return nil }
         func word(_ offset: Int) -> Int {
             Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self) })
         }
         return (word(16), word(96))
     }
 
+    /// The first `count` bytes of a file SQLite has open in this process, read through its own
+    /// descriptor (never opening and closing the file behind SQLite's back).
+    static func headBytes(of path: String, count: Int) -> [UInt8]? {
+        var target = stat()
+        guard stat(path, &target) == 0, let fd = openDescriptor(of: target) else { return nil }
+        var bytes = [UInt8](repeating: 0, count: count)
+        guard pread(fd, &bytes, bytes.count, 0) == bytes.count else { return nil }
+        // The descriptor is SQLite's: make sure it still named the same file while it was read.
+        var after = stat()
+        guard fstat(fd, &after) == 0, after.st_dev == target.st_dev, after.st_ino == target.st_ino else { return nil }
+        return bytes
+    }
+
     /// A descriptor of this process open on the file `target` describes, or `nil`.
-    private static func openDescriptor(of target: stat) -> Int32? {
+    static func openDescriptor(of target: stat) -> Int32? {
         guard let directory = opendir("/proc/self/fd") else { return nil }
         defer { closedir(directory) }
         while let entry = readdir(directory) {

@@ -40,9 +40,11 @@ enum CheckCommand {
         let checkpointPolicy: String
         let synchronous: String
         let wal: WAL
+        let foreignOrderRoutes: [String]
         let ok: Bool
 
         enum CodingKeys: String, CodingKey {
+            case foreignOrderRoutes = "foreign_order_routes"
             case integrity = "integrity_problems", foreignKeys = "foreign_key_problems"
             case schemaVersion = "schema_version", latestVersion = "latest_version", journalMode = "journal_mode"
             case sqliteVersion = "sqlite_version", walResetBug = "wal_reset_bug"
@@ -62,7 +64,7 @@ enum CheckCommand {
             synchronous: result.durability == .durable ? "full" : "normal",
             wal: WAL(fileBytes: wal.fileBytes, frames: wal.frames, checkpointedFrames: wal.checkpointedFrames,
                      pendingFrames: wal.pendingFrames, readerPIDs: wal.readerProcesses, heldBackByReader: wal.isHeldBackByReader),
-            ok: result.isHealthy)
+            foreignOrderRoutes: result.foreignOrderRoutes, ok: result.isHealthy)
         try context.emit(report) {
             func verdict(_ problems: [String]) -> String { problems.isEmpty ? "ok" : problems.joined(separator: "\n  ") }
             var table = Table("CHECK", "RESULT")
@@ -81,6 +83,9 @@ enum CheckCommand {
                 ? "full (synchronous=FULL: every commit is synced)"
                 : "normal (synchronous=NORMAL: the last commits before a power loss can be lost)")
             table.add("wal", walText(wal))
+            table.add("navigation", result.foreignOrderRoutes.isEmpty ? "ok"
+                      : "\(result.foreignOrderRoutes.count) stored route(s) to another customer's order, never shown: "
+                        + result.foreignOrderRoutes.prefix(5).joined(separator: ", "))
             return table.rendered + (report.ok ? "All checks passed.\n" : "Some checks FAILED.\n")
         }
         return report.ok ? .ok : .invalidInput

@@ -68,7 +68,7 @@ enum DemoCommand {
         let navigation = pizzeria.navigation
         let anna = try pizzeria.lookup.user("anna").id
         if try navigation.history(of: anna, limit: 1).isEmpty {
-            let margherita = try pizzeria.lookup.route("pizza:Margherita"), porcini = try pizzeria.lookup.route("pizza:Porcini")
+            let margherita = try pizzeria.lookup.route("pizza:Margherita", for: anna), porcini = try pizzeria.lookup.route("pizza:Porcini", for: anna)
             try navigation.push(anna, [margherita])
             try navigation.push(anna, [porcini])
             try navigation.pop(anna)
@@ -88,7 +88,7 @@ enum DemoCommand {
             text += "\nMenu:\n" + PizzaText.table(report.menu, showStatus: false)
             text += "\nOrders for tomorrow (\(tomorrow), \(zone.identifier)):\n" + OrderText.shape.rendered(booked)
             text += "\nAnna's navigation:\n" + NavigationText.state(report.navigation)
-            text += "\nAnna's history:\n" + NavigationText.historyShape.rendered(report.history)
+            text += "\nAnna's history:\n" + NavigationText.historyShape(zone).rendered(report.history)
             return text
         }
         return .ok

@@ -59,7 +59,7 @@ enum NavigationCommands {
         examples: ["pizzeria nav push anna pizza:Margherita", "pizzeria nav push anna pizza:Margherita pizza:Porcini"],
         run: { invocation in
             let (navigation, user, pizzeria) = try open(invocation)
-            let routes = try invocation[routes].map(pizzeria.lookup.route)
+            let routes = try invocation[routes].map { try pizzeria.lookup.route($0, for: user) }
             return try report(try navigation.push(user, routes), invocation.context, navigation)
         })
 
@@ -120,9 +120,10 @@ enum NavigationCommands {
         run: { invocation in
             let context = invocation.context
             let limit = try invocation[historyLimit] ?? 20
-            let (navigation, user, _) = try open(invocation)
+            let (navigation, user, pizzeria) = try open(invocation)
             let events = try navigation.history(of: user, limit: limit)
-            try context.list.write(invocation, NavigationText.historyShape) { each in try events.forEach(each) }
+            let zone = try pizzeria.settings.current().timeZone
+            try context.list.write(invocation, NavigationText.historyShape(zone)) { each in try events.forEach(each) }
             return .ok
         })
 
@@ -192,7 +193,7 @@ enum NavigationCommands {
 
     static let stats = Command(
         name: "stats",
-        abstract: "The most viewed pizzas: how often each detail was pushed, over all users.",
+        abstract: "The most viewed pizzas: how often each detail was shown (pushed, at random, by deep link, restored), over all users.",
         options: [statsLimit] + ListOptions.all,
         run: { invocation in
             let context = invocation.context

@@ -6,8 +6,23 @@ enum OrderCommands {
     static let command = Command(
         name: "order",
         abstract: "Book orders for a pickup slot and move them through their lifecycle.",
-        discussion: "Lifecycle: placed → preparing → ready → collected; cancelled from placed or preparing.",
-        subcommands: [place, list, show, advance, cancel, OrderWatchCommand.command])
+        discussion: """
+            Lifecycle: placed → preparing → ready → collected, or ready → no-show; cancelled from placed or
+            preparing; `undo` takes back the last status change within 10 minutes. A placed order can be
+            moved and edited. Every change is in the order's history, with --by NAME (default $PIZZERIA_STAFF).
+            """,
+        subcommands: [place, list, show, move, edit, advance, noShow, undo, cancel, OrderWatchCommand.command])
+
+    /// Who makes a change, for the order's history.
+    static let by = Option("by", "name", help: "Who makes the change, for the history (default: $PIZZERIA_STAFF).")
+    static let ifVersion = Option("if-version", "n", help: "Refuse (exit 1) unless the order is still at this version.",
+                                  .integer(in: 1...Int(Int32.max)))
+
+    /// `--by`, else `$PIZZERIA_STAFF`.
+    static func actor(_ invocation: Invocation) throws -> String? {
+        if let name = try invocation[by] { return name }
+        return invocation.context.environment["PIZZERIA_STAFF"].flatMap { $0.isEmpty ? nil : $0 }
+    }
 
     static let orderArgument = Argument("order", help: "Order id or unique id prefix (4+ characters).", completion: .orders)
     static let user = Argument("user", help: "The user's handle.", completion: .users)
@@ -31,7 +46,7 @@ enum OrderCommands {
             the same content returns the first order instead of a new one, so a retry is always safe.
             """,
         arguments: [user, items],
-        options: [pickup, key],
+        options: [pickup, key, by],
         examples: ["pizzeria order place anna --pickup 19:30 Margherita=2 Porcini",
                    "pizzeria order place anna --pickup 2026-12-24T19:30 --key xmas-anna Marinara"],
         run: { invocation in
@@ -42,7 +57,7 @@ enum OrderCommands {
             let user = try pizzeria.lookup.user(try invocation[user])
             let pickup = try pizzeria.orders.pickup(parsing: pickupText)
             let (order, created) = try pizzeria.orders.place(OrderRequest(
-                user: user.id, items: items, pickup: pickup, idempotencyKey: try invocation[key]))
+                user: user.id, items: items, pickup: pickup, idempotencyKey: try invocation[key]), by: try actor(invocation))
             try context.emit(Extended(base: order, key: "created", extra: created)) {
                 (created ? "Booked" : "Already booked with key '\(order.idempotencyKey ?? "")':")
                     + " order \(order.id.short) for \(order.handle), pickup \(order.pickupLocal): "
@@ -109,27 +124,75 @@ enum OrderCommands {
             return .ok
         })
 
-    static let advance = Command(
-        name: "advance",
-        abstract: "Move an order to its next status (placed → preparing → ready → collected).",
+    /// A lifecycle command: `change` on the order the argument names, then one line.
+    static func lifecycle(_ name: String, _ abstract: String, _ change: @escaping @Sendable (OrderService, Order.ID, String?) throws -> Order,
+                          _ message: @escaping @Sendable (Order) -> String) -> Command {
+        Command(name: name, abstract: abstract, arguments: [orderArgument], options: [by], run: { invocation in
+            let context = invocation.context
+            let pizzeria = try context.open(.requireCurrent)
+            let order = try change(pizzeria.orders, try pizzeria.lookup.order(try invocation[orderArgument]).id, try actor(invocation))
+            try context.emit(order) { message(order) }
+            return .ok
+        })
+    }
+
+    static let advance = lifecycle("advance", "Move an order to its next status (placed → preparing → ready → collected).",
+                                   { try $0.advance(id: $1, by: $2) }, { "Order \($0.id.short) is now \($0.status.rawValue).\n" })
+    static let cancel = lifecycle("cancel", "Cancel a placed or preparing order (frees its capacity).",
+                                  { try $0.cancel(id: $1, by: $2) }, { "Order \($0.id.short) is cancelled.\n" })
+    static let noShow = lifecycle("no-show", "Close a ready order whose customer never came (counted apart from revenue).",
+                                  { try $0.markNoShow(id: $1, by: $2) }, { "Order \($0.id.short) is a no-show.\n" })
+    static let undo = lifecycle("undo", "Take back the order's last status change, made less than 10 minutes ago.",
+                                { try $0.undo(id: $1, by: $2) }, { "Order \($0.id.short) is \($0.status.rawValue) again.\n" })
+
+    static let newPickup = Option("pickup", "time", help: "The new pickup slot (as for order place).", required: true)
+
+    static let move = Command(
+        name: "move",
+        abstract: "Move a placed order to another pickup slot (checked like a booking, in one transaction).",
         arguments: [orderArgument],
+        options: [newPickup, ifVersion, by],
+        examples: ["pizzeria order move 1a2b3c4d --pickup 19:30"],
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
-            let order = try pizzeria.orders.advance(id: try pizzeria.lookup.order(try invocation[orderArgument]).id)
-            try context.emit(order) { "Order \(order.id.short) is now \(order.status.rawValue).\n" }
+            let id = try pizzeria.lookup.order(try invocation[orderArgument]).id
+            let order = try pizzeria.orders.move(id: id, to: try pizzeria.orders.pickup(parsing: try invocation[newPickup] ?? ""),
+                                                 expectedVersion: try invocation[ifVersion], by: try actor(invocation))
+            try context.emit(order) { "Moved order \(order.id.short) to \(order.pickupLocal).\n" }
             return .ok
         })
 
-    static let cancel = Command(
-        name: "cancel",
-        abstract: "Cancel a placed or preparing order (frees its capacity).",
+    static let add = Option("add", "item", help: "Add PIZZA or PIZZA=QTY (repeatable; more of a pizza already ordered).", completion: .pizzas)
+    static let remove = Option("remove", "pizza", help: "Remove a pizza's line (repeatable).", completion: .pizzas)
+    static let set = Option("set", "item", help: "Set PIZZA=QTY exactly (repeatable).", completion: .pizzas)
+    static let note = Option("note", "text", help: "The kitchen's note (at most 200 characters).")
+    static let clearNote = Flag("clear-note", help: "Remove the note.")
+
+    static let edit = Command(
+        name: "edit",
+        abstract: "Change a placed order's pizzas or note (added pizzas at today's price; the total follows).",
+        discussion: "At least one line stays (cancel the order instead). Refused (exit 1) once the order is preparing.",
         arguments: [orderArgument],
+        options: [add, remove, set, note, clearNote, ifVersion, by],
+        examples: ["pizzeria order edit 1a2b3c4d --add Diavola --set Margherita=3", "pizzeria order edit 1a2b --note \"no basil\""],
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
-            let order = try pizzeria.orders.cancel(id: try pizzeria.lookup.order(try invocation[orderArgument]).id)
-            try context.emit(order) { "Order \(order.id.short) is cancelled.\n" }
+            var change = OrderEdit()
+            change.add = try invocation[all: add].map { try parseItem($0, lookup: pizzeria.lookup) }
+            change.setQuantity = try invocation[all: set].map { try parseItem($0, lookup: pizzeria.lookup) }
+            change.remove = try invocation[all: remove].map { try pizzeria.lookup.pizza($0).id }
+            if let text = try invocation[note] {
+                guard !invocation[clearNote] else { throw invocation.usage("give --note or --clear-note, not both") }
+                change.note = .set(text)
+            } else if invocation[clearNote] {
+                change.note = .clear
+            }
+            let order = try pizzeria.orders.edit(id: try pizzeria.lookup.order(try invocation[orderArgument]).id, change,
+                                                 expectedVersion: try invocation[ifVersion], by: try actor(invocation))
+            try context.emit(order) { "Order \(order.id.short): \(OrderText.items(order)), total \(order.total.formatted)"
+                + (order.note.map { "; note: \($0)" } ?? "") + ".\n" }
             return .ok
         })
 }

@@ -6,14 +6,14 @@ enum OrderText {
         order.lines.map { "\($0.quantity) × \($0.pizzaName)" }.joined(separator: ", ")
     }
 
-    static var table: Table { Table("ID", "USER", "PICKUP", "STATUS", "TOTAL", "ITEMS", rightAligned: [4]) }
+    static var table: Table { Table("ID", "USER", "PICKUP", "STATUS", "TOTAL", "ITEMS", "NOTE", rightAligned: [4]) }
 
     /// An order list in every output mode.
     static let shape = ListOutput.Shape<Order>(table: table, cells: cells, empty: "No orders.\n",
                                                csvHeader: CSVRows.orderHeader, csvRow: CSVRows.order)
 
     static func cells(_ order: Order) -> [String] {
-        [order.id.short, order.handle, order.pickupLocal, status(order), order.total.formatted, items(order)]
+        [order.id.short, order.handle, order.pickupLocal, status(order), order.total.formatted, items(order), order.note ?? ""]
     }
 
     /// `placed`, or `placed (outside the hours)` for a booking a change of the hours left behind.
@@ -25,10 +25,12 @@ enum OrderText {
         var text = """
             Order \(order.id)
               user      \(order.handle)
-              pickup    \(order.pickupLocal) (\(order.pickupAt.formatted(.iso8601)))
+              pickup    \(order.pickupLocal) (service day \(order.serviceDay.weekday.name) \(order.serviceDay))
               status    \(status(order))
+              version   \(order.version)
 
             """
+        if let note = order.note { text += "  note      \(note)\n" }
         if let key = order.idempotencyKey { text += "  key       \(key)\n" }
         var lines = Table("QTY", "PIZZA", "UNIT", "AMOUNT", rightAligned: [0, 2, 3])
         for line in order.lines {
@@ -36,8 +38,11 @@ enum OrderText {
         }
         lines.add("", "Total", "", order.total.formatted)
         text += "\n" + lines.rendered + "\nStatus history:\n"
-        var history = Table("WHEN", "FROM", "TO")
-        for change in order.history { history.add(change.at.timestamp, change.from?.rawValue ?? "-", change.to.rawValue) }
+        var history = Table("WHEN", "CHANGE", "STATUS", "BY", "DETAIL")
+        for change in order.history {
+            let status = change.from.map { $0 == change.to ? change.to.rawValue : "\($0.rawValue) → \(change.to.rawValue)" } ?? change.to.rawValue
+            history.add(change.at.local(order.timeZone), change.kind.rawValue, status, change.actor ?? "-", change.detail ?? "")
+        }
         return text + history.rendered
     }
 }

@@ -56,12 +56,22 @@ enum OrderWatchCommand {
         return .ok
     }
 
-    /// `#412  2026-12-01T18:31:05.120Z  placed     1a2b3c4d  anna   pickup 2026-12-01 19:30  2 × Margherita  €12.00`.
+    /// `#412  2026-12-01 18:31:05 +01:00  placed  1a2b3c4d  anna  pickup 2026-12-01 19:30  2 × Margherita  €12.00  note: no basil`.
     static func line(_ event: OrderEvent) -> String {
         let order = event.order
-        let change = event.from.map { "\($0.rawValue) → \(event.to.rawValue)" } ?? "placed"
-        return "#\(event.cursor)  \(event.at.timestamp)  \(change.padding(to: 22))  \(order.id.short)  \(order.handle)"
+        let change: String = switch event.kind {
+        case .placed: "placed"
+        case .moved: "moved"
+        case .edited: "edited"
+        case .undone: "undo: \(event.from?.rawValue ?? "") → \(event.to.rawValue)"
+        case .statusChanged, .cancelled: "\(event.from?.rawValue ?? "") → \(event.to.rawValue)"
+        }
+        var text = "#\(event.cursor)  \(event.at.local(order.timeZone))  \(change.padding(to: 22))  \(order.id.short)  \(order.handle)"
             + "  pickup \(order.pickupLocal)  \(OrderText.items(order))  \(order.total.formatted)"
+        if let detail = event.detail, event.kind == .moved || event.kind == .edited { text += "  (\(detail))" }
+        if let note = order.note { text += "  note: \(note)" }
+        if let actor = event.actor { text += "  by \(actor)" }
+        return text
     }
 
     /// Set by SIGINT and SIGTERM: the watch finishes its current line and exits 0.

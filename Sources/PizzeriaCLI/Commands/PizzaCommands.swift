@@ -42,7 +42,8 @@ enum PizzaCommands {
             let pizzeria = try context.open(.requireCurrent)
             let pizza = try pizzeria.lookup.pizza(try invocation[pizzaArgument])
             let history = try pizzeria.menu.history(of: pizza.id)
-            try context.emit(Extended(base: pizza, key: "history", extra: history)) { PizzaText.detail(pizza, history: history) }
+            let zone = try pizzeria.settings.current().timeZone
+            try context.emit(Extended(base: pizza, key: "history", extra: history)) { PizzaText.detail(pizza, history: history, zone: zone) }
             return .ok
         })
 

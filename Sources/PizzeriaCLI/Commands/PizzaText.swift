@@ -1,3 +1,4 @@
+import Foundation
 import PizzeriaServices
 
 /// How pizzas look on a terminal, and how flag values become a draft.
@@ -18,15 +19,15 @@ enum PizzaText {
         return showStatus ? cells + [pizza.isArchived ? "archived" : "on menu"] : cells
     }
 
-    static func detail(_ pizza: Pizza, history: [PizzaChange]) -> String {
+    static func detail(_ pizza: Pizza, history: [PizzaChange], zone: TimeZone) -> String {
         var text = """
             \(pizza.name)
               id        \(pizza.id)
               price     \(pizza.price.formatted)
-              status    \(pizza.isArchived ? "archived \(pizza.archivedAt?.timestamp ?? "")" : "on the menu")
+              status    \(pizza.isArchived ? "archived \(pizza.archivedAt?.local(zone) ?? "")" : "on the menu")
               version   \(pizza.version)
-              created   \(pizza.createdAt.timestamp)
-              updated   \(pizza.updatedAt.timestamp)
+              created   \(pizza.createdAt.local(zone))
+              updated   \(pizza.updatedAt.local(zone))
 
             History:
 
@@ -36,7 +37,7 @@ enum PizzaText {
             let name = change.oldName.map { $0 == change.newName ? $0 : "\($0) → \(change.newName)" } ?? change.newName
             let price = change.oldPrice.map { $0 == change.newPrice ? $0.formatted : "\($0.formatted) → \(change.newPrice.formatted)" }
                 ?? change.newPrice.formatted
-            table.add(change.changedAt.timestamp, change.change.rawValue, name, price, "\(change.version)")
+            table.add(change.changedAt.local(zone), change.change.rawValue, name, price, "\(change.version)")
         }
         text += table.rendered
         return text

@@ -81,9 +81,18 @@ enum CSVRows {
         [.plain(slot.local), .plain(PickupTime.utc(slot.start)), .number(slot.booked), .number(slot.remaining), .number(slot.capacity)]
     }
 
-    static let salesHeader = ["pizza_id", "name", "quantity", "revenue", "revenue_cents"]
+    static let salesHeader = ["pizza_id", "name", "quantity", "revenue", "revenue_cents", "booked_quantity", "booked_value",
+                              "booked_value_cents", "no_show_quantity", "cancelled_quantity"]
     static func sales(_ row: SalesReport.Row) -> [CSVField] {
         [.plain(row.pizzaID.description), .text(row.name), .number(row.quantity)] + CSVField.money(row.revenue)
+            + [.number(row.bookedQuantity)] + CSVField.money(row.bookedValue) + [.number(row.noShowQuantity), .number(row.cancelledQuantity)]
+    }
+
+    static let salesDayHeader = ["service_day", "collected_orders", "revenue", "revenue_cents", "booked_orders", "booked_value",
+                                 "booked_value_cents", "no_shows", "no_show_value", "no_show_value_cents", "cancelled"]
+    static func salesDay(_ day: SalesReport.Day) -> [CSVField] {
+        [.plain(day.serviceDay.description), .number(day.collectedOrders)] + CSVField.money(day.revenue) + [.number(day.bookedOrders)]
+            + CSVField.money(day.bookedValue) + [.number(day.noShows)] + CSVField.money(day.noShowValue) + [.number(day.cancelled)]
     }
 
     static let eventHeader = ["id", "at", "action", "routes", "depth_after", "detail"]

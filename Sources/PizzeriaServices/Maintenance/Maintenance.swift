@@ -105,6 +105,9 @@ public enum Maintenance {
         public let durability: PizzeriaConfiguration.Durability
         /// The WAL: size, checkpointed frames, readers holding it back.
         public let wal: WALReport
+        /// Stored navigation that points at another customer's order (each `handle: order 1a2b3c4d`):
+        /// never shown (the router leaves such routes out), reported to be cleaned up.
+        public let foreignOrderRoutes: [String]
 
         /// Whether every check passed: sound file, current schema.
         public var isHealthy: Bool { integrityProblems.isEmpty && foreignKeyProblems.isEmpty && migrations.isCurrent }
@@ -114,12 +117,16 @@ public enum Maintenance {
     public static func check(path: String, configuration: PizzeriaConfiguration = .init()) throws -> CheckResult {
         let database = try inspect(path, configuration)
         let health = try database.healthProblems()
+        let migrations = try status(of: database)
+        // Older schemas have no ownership rule to check yet.
+        let foreign = migrations.isCurrent ? try database.read { try NavigationStore.foreignOrderRoutes(in: $0) } : []
         return CheckResult(integrityProblems: health.integrityProblems, foreignKeyProblems: health.foreignKeyProblems,
-                           migrations: try status(of: database), journalMode: try database.journalMode(),
+                           migrations: migrations, journalMode: try database.journalMode(),
                            sqliteVersion: SQLiteLibrary.version, hasWALResetBug: SQLiteLibrary.hasWALResetBug,
                            checkpoints: configuration.checkpoints,
                            walResetMitigation: configuration.database.checkpointPolicy.isWALResetMitigation,
-                           durability: configuration.durability, wal: WALReport(try database.walStatus()))
+                           durability: configuration.durability, wal: WALReport(try database.walStatus()),
+                           foreignOrderRoutes: foreign)
     }
 
     /// The write-ahead log as `check` sees it.

@@ -10,6 +10,9 @@ public enum NavigationError: PizzeriaFailure, Equatable {
     case routeNotInStack(Route)
     /// A route whose pizza or order does not exist.
     case unknownTarget(Route)
+    /// An order route naming no order of the user: another customer's order is answered like
+    /// a missing one.
+    case noSuchOrder
     /// `random` with nothing on the menu.
     case emptyMenu
     /// A deep link that does not parse, or names an unknown kind.
@@ -34,7 +37,7 @@ public enum NavigationError: PizzeriaFailure, Equatable {
     public var category: FailureCategory {
         switch self {
         case .malformedLink, .malformedImport, .malformedRoute, .malformedTypeName, .tooDeep: .invalidInput
-        case .unknownTarget, .nothingToImport: .notFound
+        case .unknownTarget, .noSuchOrder, .nothingToImport: .notFound
         case .cannotPop(let count, _) where count < 1: .invalidInput
         default: .refused
         }
@@ -48,6 +51,8 @@ public enum NavigationError: PizzeriaFailure, Equatable {
         case .cannotPop(let count, let depth): "cannot pop \(count): the stack has depth \(depth)"
         case .cannotPopTo(let depth, let current): "cannot pop to depth \(depth): the stack has depth \(current)"
         case .routeNotInStack(let route): "\(route.kind) \(route.id.prefix(8)) is not in the stack"
+        // An order that is not the user's is answered like a missing one, without its id.
+        case .unknownTarget(.order), .noSuchOrder: "no such order for this user"
         case .unknownTarget(let route): "no \(route.kind) with id \(route.id)"
         case .emptyMenu: "the menu is empty: there is no pizza to pick"
         case .malformedLink(let url, let reason): "url: '\(url)' \(reason)"

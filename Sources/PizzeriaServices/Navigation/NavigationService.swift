@@ -132,7 +132,7 @@ public final class NavigationService: Sendable {
     @discardableResult
     public func replace(_ user: User.ID, path: [NavigationElement]) throws -> NavigationState {
         try change(user, action: .replace) { db, _ in
-            try Self.requireExisting(path.compactMap(\.route), in: db)
+            try Self.requireExisting(path.compactMap(\.route), for: user, in: db)
             return (path, path)
         }
     }
@@ -145,7 +145,7 @@ public final class NavigationService: Sendable {
     public func open(_ user: User.ID, url: String) throws -> NavigationState {
         let pairs = try DeepLink.parse(url)
         return try change(user, action: .openURL, detail: url) { db, _ in
-            let routes = try pairs.map { try LookupService.route(kind: $0.kind, reference: $0.reference, in: db) }
+            let routes = try pairs.map { try LookupService.route(kind: $0.kind, reference: $0.reference, for: user, in: db) }
             let path = routes.map(NavigationElement.route)
             return (path, path)
         }
@@ -183,7 +183,7 @@ public final class NavigationService: Sendable {
                 checked += 1
                 progress?(checked, elements.count)
                 guard let route = element.route else { return true }
-                if try NavigationStore.exists(route, in: db) { return true }
+                if try NavigationStore.exists(route, for: user, in: db) { return true }
                 dropped.append(route)
                 return false
             }
@@ -214,12 +214,13 @@ public final class NavigationService: Sendable {
             try NavigationStore.appendEvent(userID: user, action: action, routes: involved, depthAfter: new.count,
                                             topBefore: old.last, detail: detail, in: db)
             // Everything is known already: the new stack, the old top as "previous", the sheet.
-            return NavigationState(userID: user, handle: state.handle, path: new, previous: old.last, sheet: state.sheet)
+            return NavigationState(userID: user, handle: state.handle, path: try NavigationStore.visible(new, of: user, in: db),
+                                   previous: try NavigationStore.visible(old, of: user, in: db).last, sheet: state.sheet)
         }
     }
 
-    static func requireExisting(_ routes: [Route], in db: Connection) throws {
-        for route in routes where try !NavigationStore.exists(route, in: db) {
+    static func requireExisting(_ routes: [Route], for user: User.ID, in db: Connection) throws {
+        for route in routes where try !NavigationStore.exists(route, for: user, in: db) {
             throw NavigationError.unknownTarget(route)
         }
     }

@@ -175,23 +175,32 @@ public struct NavigationEvent: Sendable, Hashable, Codable, JSONMembers {
     }
 }
 
-/// Pushes per pizza, from the navigation history.
+/// How often each pizza's detail was shown, from the navigation history, by how it was opened.
 public struct PizzaViews: Sendable, Hashable, Codable {
     /// The pizza's id.
     public let pizzaID: Pizza.ID
     /// Its name now.
     public let name: String
-    /// How many times its detail was pushed.
+    /// How many times its detail was shown, every way.
     public let views: Int
+    /// Of those, pushed from the menu.
+    public let pushed: Int
+    /// Picked by the Random button.
+    public let random: Int
+    /// Opened by a deep link.
+    public let deepLinks: Int
+    /// Restored with an imported path (or a replaced stack).
+    public let restored: Int
 
     /// A row.
-    public init(pizzaID: Pizza.ID, name: String, views: Int) {
-        self.pizzaID = pizzaID
-        self.name = name
-        self.views = views
+    public init(pizzaID: Pizza.ID, name: String, views: Int, pushed: Int = 0, random: Int = 0, deepLinks: Int = 0, restored: Int = 0) {
+        (self.pizzaID, self.name, self.views) = (pizzaID, name, views)
+        (self.pushed, self.random, self.deepLinks, self.restored) = (pushed, random, deepLinks, restored)
     }
 
-    private enum CodingKeys: String, CodingKey { case pizzaID = "pizza_id", name, views }
+    private enum CodingKeys: String, CodingKey {
+        case pizzaID = "pizza_id", name, views, pushed, random, deepLinks = "deep_links", restored
+    }
 }
 
 /// What an import restored, and what it had to drop.

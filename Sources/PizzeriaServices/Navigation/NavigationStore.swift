@@ -58,14 +58,23 @@ enum NavigationStore {
     /// with the previous route (the latest stack change's `top_before`, and that event's id) —
     /// so one snapshot serves `nav show`: no row when the user does not exist, one row of NULL
     /// stack columns on the menu.
-    static let stateSQL = stateSQL(withPrevious: true)
+    static let stateSQL = stateSQL(withPrevious: true, visibleOnly: true)
 
-    /// ``stateSQL`` without the previous route: what a router operation starts from (it knows
-    /// the previous route already: the old top), saving two index lookups per operation.
-    static let routerStateSQL = stateSQL(withPrevious: false)
+    /// ``stateSQL`` without the previous route, and with every stored row: what a router
+    /// operation starts from (it knows the previous route already: the old top), saving two index
+    /// lookups per operation; it changes the rows as stored, and shows only what ``visible(_:of:in:)`` keeps.
+    static let routerStateSQL = stateSQL(withPrevious: false, visibleOnly: false)
 
-    /// The state statement, with or without the previous route's two columns (constant text).
-    private static func stateSQL(withPrevious: Bool) -> String {
+    /// Joins a user's stack rows, leaving out order routes that are not the user's (a file written
+    /// before the rule, or by hand): no customer is ever shown another's order.
+    static let visibleStack = """
+        LEFT JOIN navigation_stack s ON s.user_id = u.id
+              AND (s.order_id IS NULL OR EXISTS (SELECT 1 FROM orders o WHERE o.id = s.order_id AND o.user_id = u.id))
+        """
+
+    /// The state statement, with or without the previous route's two columns and the
+    /// ownership filter (constant text).
+    private static func stateSQL(withPrevious: Bool, visibleOnly: Bool) -> String {
         let previous = """
             ,
                    (SELECT top_before FROM navigation_events WHERE user_id = u.id
@@ -73,10 +82,9 @@ enum NavigationStore {
                    (SELECT id FROM navigation_events WHERE user_id = u.id
                       AND action NOT IN ('sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss') ORDER BY id DESC LIMIT 1) AS previous_event_id
             """
-        return "SELECT " + elementColumns + ", u.handle, " + sheetColumns + (withPrevious ? previous : "") + """
-             FROM users u LEFT JOIN navigation_sheets h ON h.user_id = u.id LEFT JOIN navigation_stack s ON s.user_id = u.id
-            WHERE u.id = ? ORDER BY s.depth
-            """
+        return "SELECT " + elementColumns + ", u.handle, " + sheetColumns + (withPrevious ? previous : "")
+            + " FROM users u LEFT JOIN navigation_sheets h ON h.user_id = u.id "
+            + (visibleOnly ? visibleStack : "LEFT JOIN navigation_stack s ON s.user_id = u.id") + " WHERE u.id = ? ORDER BY s.depth"
     }
 
     /// The first row's share of a state: handle, sheet, previous route.
@@ -118,9 +126,25 @@ enum NavigationStore {
 
     /// A user's stack in one statement (the user's row, joined to the stack): no row when the
     /// user does not exist, one row of NULLs on the menu. What the app needs to restore its path.
-    static let pathSQL = "SELECT " + elementColumns + """
-         FROM users u LEFT JOIN navigation_stack s ON s.user_id = u.id WHERE u.id = ? ORDER BY s.depth
-        """
+    static let pathSQL = "SELECT " + elementColumns + " FROM users u " + visibleStack + " WHERE u.id = ? ORDER BY s.depth"
+
+    /// The elements of `path` the user may see: order routes of other users' orders left out.
+    static func visible(_ path: [NavigationElement], of user: User.ID, in db: Connection) throws -> [NavigationElement] {
+        guard path.contains(where: { if case .route(.order) = $0 { true } else { false } }) else { return path }
+        return try path.filter { element in
+            guard case .route(let route) = element, case .order = route else { return true }
+            return try exists(route, for: user, in: db)
+        }
+    }
+
+    /// Users whose stored stack shows another customer's order (a file written before the rule):
+    /// each `handle: order id prefix`, for `pizzeria check`.
+    static func foreignOrderRoutes(in db: Connection) throws -> [String] {
+        try db.fetchAll("""
+            SELECT u.handle, s.order_id FROM navigation_stack s JOIN users u ON u.id = s.user_id JOIN orders o ON o.id = s.order_id
+            WHERE o.user_id <> s.user_id ORDER BY u.handle, s.depth
+            """) { "\(try $0.string("handle")): order \(try $0.string("order_id").prefix(8))" }
+    }
 
     /// A user's stack: `nil` when the user does not exist, empty on the menu.
     static func path(of user: User.ID, in db: Connection) throws -> [NavigationElement]? {
@@ -148,8 +172,8 @@ enum NavigationStore {
                     try db.run("INSERT INTO navigation_stack (user_id, depth, kind, opaque_type, opaque_json) VALUES (?, ?, 'opaque', ?, ?)",
                                [userID, position, type, json])
                 }
-            } catch let error as DatabaseError where error.constraint == .foreignKey {
-                guard let route = element.route, try !exists(route, in: db) else { throw error }
+            } catch let error as DatabaseError where error.constraint == .foreignKey || error.isRefusal("route_not_owned") {
+                guard let route = element.route, try !exists(route, for: userID, in: db) else { throw error }
                 throw NavigationError.unknownTarget(route)
             }
         }
@@ -230,11 +254,11 @@ enum NavigationStore {
         }
     }
 
-    /// Whether the route's pizza or order exists (archived pizzas do).
-    static func exists(_ route: Route, in db: Connection) throws -> Bool {
+    /// Whether the route's pizza exists (archived pizzas do), or its order is one of `user`'s.
+    static func exists(_ route: Route, for user: User.ID, in db: Connection) throws -> Bool {
         switch route {
-        case .pizza(let id): try db.fetchOne("SELECT 1 FROM pizzas WHERE id = ?", [id]) { _ in true } ?? false
-        case .order(let id): try db.fetchOne("SELECT 1 FROM orders WHERE id = ?", [id]) { _ in true } ?? false
+        case .pizza(let id): try db.fetchOne("SELECT 1 AS found FROM pizzas WHERE id = ?", [id]) { _ in true } ?? false
+        case .order(let id): try db.fetchOne("SELECT 1 AS found FROM orders WHERE id = ? AND user_id = ?", [id, user]) { _ in true } ?? false
         }
     }
 
@@ -260,16 +284,15 @@ enum NavigationStore {
 
     // MARK: - Statistics
 
-    /// Pushes per pizza over the whole history (an analytic scan, not a hot path).
+    /// Every time each pizza's detail was shown — pushed, at random, by a deep link, restored —
+    /// over the whole history (the `pizza_views` view; an analytic scan, not a hot path).
     static func views(limit: Int, in db: Connection) throws -> [PizzaViews] {
         try db.fetchAll("""
-            SELECT p.id, p.name, count(*) AS views
-            FROM navigation_events e, json_each(e.routes) j
-            JOIN pizzas p ON p.id = json_extract(j.value, '$.pizza.id')
-            WHERE e.action IN ('push', 'random')
-            GROUP BY p.id ORDER BY views DESC, p.name LIMIT ?
+            SELECT pizza_id, name, views, pushed, random, deep_links, imported FROM pizza_views ORDER BY views DESC, name LIMIT ?
             """, [limit]) { row in
-            PizzaViews(pizzaID: try row.id("id"), name: try row.string("name"), views: try row.int("views"))
+            PizzaViews(pizzaID: try row.id("pizza_id"), name: try row.string("name"), views: try row.int("views"),
+                       pushed: try row.int("pushed"), random: try row.int("random"), deepLinks: try row.int("deep_links"),
+                       restored: try row.int("imported"))
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Where an order is in its life: `placed → preparing → ready → collected`, or `cancelled`
-/// from `placed` or `preparing`.
+/// Where an order is in its life: `placed → preparing → ready → collected`, `ready → no_show`
+/// when the customer never comes, or `cancelled` from `placed` or `preparing`.
 public enum OrderStatus: String, Sendable, Hashable, Codable, CaseIterable {
     /// Booked; the kitchen has not started.
     case placed
@@ -11,6 +11,8 @@ public enum OrderStatus: String, Sendable, Hashable, Codable, CaseIterable {
     case ready
     /// Picked up: the end.
     case collected
+    /// Ready, but never picked up: the end; counted apart from revenue.
+    case noShow = "no_show"
     /// Cancelled: the end; its pizzas no longer count against the slot.
     case cancelled
 
@@ -20,7 +22,7 @@ public enum OrderStatus: String, Sendable, Hashable, Codable, CaseIterable {
         case .placed: .preparing
         case .preparing: .ready
         case .ready: .collected
-        case .collected, .cancelled: nil
+        case .collected, .noShow, .cancelled: nil
         }
     }
 
@@ -33,8 +35,11 @@ public enum OrderStatus: String, Sendable, Hashable, Codable, CaseIterable {
     /// Whether a change from this status to `target` is allowed. The schema's trigger enforces
     /// the same table.
     public func canChange(to target: OrderStatus) -> Bool {
-        target == next || (target == .cancelled && isCancellable)
+        target == next || (target == .cancelled && isCancellable) || (self == .ready && target == .noShow)
     }
+
+    /// Whether the order's pizzas count against its slot's capacity: every status but cancelled.
+    public var holdsCapacity: Bool { self != .cancelled }
 }
 
 /// One pizza of an order, with the name and unit price as they were at booking time.
@@ -88,28 +93,55 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
     }
 }
 
-/// One status change of an order.
+/// One entry of an order's history: booked, a status change, an undo, a move or an edit — with
+/// who made it and when. The history is append-only: an undo is a new entry, never a rewrite.
 public struct OrderStatusChange: Sendable, Hashable, Codable, JSONMembers {
+    /// What happened.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Booked.
+        case placed
+        /// A status change.
+        case status
+        /// The last status change taken back.
+        case undo
+        /// Moved to another pickup.
+        case moved
+        /// Lines or note changed.
+        case edited
+    }
+
+    /// What happened.
+    public let kind: Kind
     /// The status before; `nil` for the first event (the order was placed).
     public let from: OrderStatus?
     /// The status after.
     public let to: OrderStatus
     /// When.
     public let at: Date
+    /// What changed, for people (`pickup … → …`, `+1 Diavola`).
+    public let detail: String?
+    /// Who made the change, when they said.
+    public let actor: String?
 
-    /// A change.
-    public init(from: OrderStatus?, to: OrderStatus, at: Date) {
+    /// An entry.
+    public init(kind: Kind? = nil, from: OrderStatus?, to: OrderStatus, at: Date, detail: String? = nil, actor: String? = nil) {
+        self.kind = kind ?? (from == nil ? .placed : .status)
         self.from = from
         self.to = to
         self.at = at
+        self.detail = detail
+        self.actor = actor
     }
 
-    private enum CodingKeys: String, CodingKey { case from, to, at }
+    private enum CodingKeys: String, CodingKey { case kind, from, to, at, detail, actor = "by" }
 
-    /// `{"at", "from", "to"}`, defined once (see ``JSONMembers``).
+    /// `{"at", "by", "detail", "from", "kind", "to"}`, defined once (see ``JSONMembers``).
     public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
         try writer.member("at", timestamp: at)
+        try writer.member("by", actor)
+        try writer.member("detail", detail)
         try writer.member("from", from?.rawValue)
+        try writer.member("kind", kind.rawValue)
         try writer.member("to", to.rawValue)
     }
 
@@ -119,8 +151,9 @@ public struct OrderStatusChange: Sendable, Hashable, Codable, JSONMembers {
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(from: try container.decodeIfPresent(OrderStatus.self, forKey: .from),
-                  to: try container.decode(OrderStatus.self, forKey: .to), at: try container.decodeTimestamp(forKey: .at))
+        self.init(kind: try container.decodeIfPresent(Kind.self, forKey: .kind), from: try container.decodeIfPresent(OrderStatus.self, forKey: .from),
+                  to: try container.decode(OrderStatus.self, forKey: .to), at: try container.decodeTimestamp(forKey: .at),
+                  detail: try container.decodeIfPresent(String.self, forKey: .detail), actor: try container.decodeIfPresent(String.self, forKey: .actor))
     }
 }
 
@@ -162,11 +195,15 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     /// Whether it is still booked for a time the hours no longer cover (kept through a change of
     /// the hours with `keepOrders`).
     public let outsideHours: Bool
+    /// The kitchen's note ("no basil"), if any.
+    public let note: String?
+    /// Bumped by every change: a move or edit made from an older version is refused.
+    public let version: Int
 
     /// An order from its parts; stores use it when reading rows.
     public init(id: ID, userID: User.ID, handle: String, pickupAt: Date, serviceDay: LocalDate, status: OrderStatus, lines: [OrderLine],
                 total: Money, idempotencyKey: String?, createdAt: Date, updatedAt: Date,
-                history: [OrderStatusChange], timeZone: TimeZone, outsideHours: Bool = false) {
+                history: [OrderStatusChange], timeZone: TimeZone, outsideHours: Bool = false, note: String? = nil, version: Int = 1) {
         self.id = id
         self.userID = userID
         self.handle = handle
@@ -181,6 +218,8 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         self.history = history
         self.timeZone = timeZone
         self.outsideHours = outsideHours
+        self.note = note
+        self.version = version
     }
 
     /// The number of pizzas.
@@ -192,7 +231,7 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     private enum CodingKeys: String, CodingKey {
         case id, user, userID = "user_id", pickupAt = "pickup_at", pickupLocal = "pickup_local", timeZone = "time_zone"
         case status, lines, total, totalCents = "total_cents", currency, idempotencyKey = "idempotency_key"
-        case createdAt = "created_at", updatedAt = "updated_at", history, serviceDay = "service_day", outsideHours = "outside_hours"
+        case createdAt = "created_at", updatedAt = "updated_at", history, serviceDay = "service_day", outsideHours = "outside_hours", note, version
     }
 
     /// The documented JSON shape, defined once (see ``JSONMembers``).
@@ -203,6 +242,7 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         try writer.member("id", id: id)
         try writer.member("idempotency_key", idempotencyKey)
         try writer.member("lines", objects: lines)
+        try writer.member("note", note)
         try writer.member("outside_hours", outsideHours)
         try writer.member("pickup_at", minute: pickupAt)
         try writer.member("pickup_local", pickupLocal)
@@ -214,6 +254,7 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         try writer.member("updated_at", timestamp: updatedAt)
         try writer.member("user", handle)
         try writer.member("user_id", id: userID)
+        try writer.member("version", version)
     }
 
     /// The documented JSON shape.
@@ -235,7 +276,8 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
                   idempotencyKey: try container.decodeIfPresent(String.self, forKey: .idempotencyKey),
                   createdAt: try container.decodeTimestamp(forKey: .createdAt), updatedAt: try container.decodeTimestamp(forKey: .updatedAt),
                   history: try container.decode([OrderStatusChange].self, forKey: .history), timeZone: zone,
-                  outsideHours: try container.decodeIfPresent(Bool.self, forKey: .outsideHours) ?? false)
+                  outsideHours: try container.decodeIfPresent(Bool.self, forKey: .outsideHours) ?? false,
+                  note: try container.decodeIfPresent(String.self, forKey: .note), version: try container.decodeIfPresent(Int.self, forKey: .version) ?? 1)
     }
 }
 

@@ -4,6 +4,14 @@ public enum OrderAction: String, Sendable, Hashable, Codable {
     case advance
     /// To cancelled, from placed or preparing.
     case cancel
+    /// To no-show, from ready.
+    case noShow = "no_show"
+    /// The last status change taken back.
+    case undo
+    /// Another pickup, while placed.
+    case move
+    /// Lines or note changed, while placed.
+    case edit
 }
 
 /// Why an order was refused or not found. Every refusal leaves the database unchanged.
@@ -36,6 +44,10 @@ public enum OrderError: PizzeriaFailure, Equatable {
     case illegalTransition(orderID: Order.ID, from: OrderStatus, action: OrderAction)
     /// A merged line asks for more than the maximum of one pizza.
     case tooMany(name: String, quantity: Int)
+    /// The order changed since the version the change was made from.
+    case versionConflict(orderID: Order.ID, expected: Int, current: Int)
+    /// The last status change is older than the undo window.
+    case undoTooLate(orderID: Order.ID, minutes: Int)
 
     /// Not found, invalid input, or refused by the current state.
     public var category: FailureCategory {
@@ -79,8 +91,17 @@ public enum OrderError: PizzeriaFailure, Equatable {
         case .keyReused(let key, let orderID):
             "key '\(key)' was already used for order \(orderID.description.prefix(8)) with different content"
         case .illegalTransition(let id, let from, let action):
-            "order \(id.description.prefix(8)) is \(from.rawValue); it cannot be \(action == .cancel ? "cancelled" : "advanced")"
-                + (action == .cancel ? " (only placed or preparing orders can)" : " (it is finished)")
+            switch action {
+            case .cancel: "order \(id.description.prefix(8)) is \(from.rawValue); it cannot be cancelled (only placed or preparing orders can)"
+            case .noShow: "order \(id.description.prefix(8)) is \(from.rawValue); only a ready order can be a no-show"
+            case .move, .edit: "order \(id.description.prefix(8)) is \(from.rawValue); only a placed order can be \(action == .move ? "moved" : "edited")"
+            case .undo: "order \(id.description.prefix(8)) has no status change to undo"
+            case .advance: "order \(id.description.prefix(8)) is \(from.rawValue); it cannot be advanced (it is finished)"
+            }
+        case .versionConflict(let id, let expected, let current):
+            "order \(id.description.prefix(8)) changed since version \(expected) (it is at version \(current)); look at it again"
+        case .undoTooLate(let id, let minutes):
+            "order \(id.description.prefix(8)): its last status change is more than \(minutes) minutes old; undo takes back only recent changes"
         case .tooMany(let name, let quantity):
             "quantity: must be from 1 to \(OrderRequest.maximumQuantity) per pizza (\(name): \(quantity) after merging)"
         }

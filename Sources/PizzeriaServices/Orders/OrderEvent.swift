@@ -11,10 +11,16 @@ public struct OrderEvent: Sendable, Hashable, Codable {
     public enum Kind: String, Sendable, Hashable, Codable {
         /// A new order.
         case placed
-        /// Moved along its lifecycle (preparing, ready, collected).
+        /// Moved along its lifecycle (preparing, ready, collected, no-show).
         case statusChanged = "status_changed"
         /// Cancelled.
         case cancelled
+        /// The last status change taken back.
+        case undone
+        /// Moved to another pickup.
+        case moved
+        /// Lines or note changed.
+        case edited
     }
 
     /// The event's position in the feed; pass it as `after` to resume.
@@ -27,26 +33,32 @@ public struct OrderEvent: Sendable, Hashable, Codable {
     public let at: Date
     /// The order as it is now (its lines, total, current status and history).
     public let order: Order
-
-    /// An event.
-    public init(cursor: Int64, from: OrderStatus?, to: OrderStatus, at: Date, order: Order) {
-        self.cursor = cursor
-        self.from = from
-        self.to = to
-        self.at = at
-        self.order = order
-    }
-
+    /// What changed, for people (`pickup … → …`, `+1 Diavola`).
+    public let detail: String?
+    /// Who made the change, when they said.
+    public let actor: String?
     /// What kind of change.
-    public var kind: Kind {
-        switch (from, to) {
-        case (nil, _): .placed
-        case (_, .cancelled): .cancelled
-        default: .statusChanged
+    public let kind: Kind
+
+    /// An event from its history entry.
+    public init(cursor: Int64, change: OrderStatusChange, order: Order) {
+        self.cursor = cursor
+        self.from = change.from
+        self.to = change.to
+        self.at = change.at
+        self.order = order
+        self.detail = change.detail
+        self.actor = change.actor
+        self.kind = switch change.kind {
+        case .placed: .placed
+        case .status: change.to == .cancelled ? .cancelled : .statusChanged
+        case .undo: .undone
+        case .moved: .moved
+        case .edited: .edited
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case cursor, kind, from, to, at, order }
+    private enum CodingKeys: String, CodingKey { case cursor, kind, from, to, at, order, detail, actor = "by" }
 
     /// The documented JSON shape.
     public func encode(to encoder: Encoder) throws {
@@ -57,14 +69,26 @@ public struct OrderEvent: Sendable, Hashable, Codable {
         try container.encode(to, forKey: .to)
         try container.encodeTimestamp(at, forKey: .at)
         try container.encode(order, forKey: .order)
+        try container.encode(detail, forKey: .detail)
+        try container.encode(actor, forKey: .actor)
     }
 
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let kind = try container.decode(Kind.self, forKey: .kind)
+        let changeKind: OrderStatusChange.Kind = switch kind {
+        case .placed: .placed
+        case .statusChanged, .cancelled: .status
+        case .undone: .undo
+        case .moved: .moved
+        case .edited: .edited
+        }
         self.init(cursor: try container.decode(Int64.self, forKey: .cursor),
-                  from: try container.decodeIfPresent(OrderStatus.self, forKey: .from),
-                  to: try container.decode(OrderStatus.self, forKey: .to), at: try container.decodeTimestamp(forKey: .at),
+                  change: OrderStatusChange(kind: changeKind, from: try container.decodeIfPresent(OrderStatus.self, forKey: .from),
+                                            to: try container.decode(OrderStatus.self, forKey: .to), at: try container.decodeTimestamp(forKey: .at),
+                                            detail: try container.decodeIfPresent(String.self, forKey: .detail),
+                                            actor: try container.decodeIfPresent(String.self, forKey: .actor)),
                   order: try container.decode(Order.self, forKey: .order))
     }
 }

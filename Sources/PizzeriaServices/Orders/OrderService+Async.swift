@@ -5,10 +5,10 @@ import Foundation
 /// suspends the caller meanwhile, so Swift's cooperative thread pool is never blocked. A task
 /// cancelled before its work starts throws `CancellationError` and changes nothing.
 extension OrderService {
-    /// The `async` form of ``place(_:)``, run on the database's own threads.
+    /// The `async` form of ``place(_:by:)``, run on the database's own threads.
     @discardableResult
-    public func place(_ request: OrderRequest) async throws -> (order: Order, created: Bool) {
-        try await database.perform(.write) { try self.place(request) }
+    public func place(_ request: OrderRequest, by actor: String? = nil) async throws -> (order: Order, created: Bool) {
+        try await database.perform(.write) { try self.place(request, by: actor) }
     }
 
     /// The `async` form of ``pickup(parsing:)``, run on the database's own threads.
@@ -46,16 +46,40 @@ extension OrderService {
         try await database.perform(.read) { try self.sales(from: from, to: to) }
     }
 
-    /// The `async` form of ``advance(id:)``, run on the database's own threads.
+    /// The `async` form of ``advance(id:by:)``, run on the database's own threads.
     @discardableResult
-    public func advance(id: Order.ID) async throws -> Order {
-        try await database.perform(.write) { try self.advance(id: id) }
+    public func advance(id: Order.ID, by actor: String? = nil) async throws -> Order {
+        try await database.perform(.write) { try self.advance(id: id, by: actor) }
     }
 
-    /// The `async` form of ``cancel(id:)``, run on the database's own threads.
+    /// The `async` form of ``cancel(id:by:)``, run on the database's own threads.
     @discardableResult
-    public func cancel(id: Order.ID) async throws -> Order {
-        try await database.perform(.write) { try self.cancel(id: id) }
+    public func cancel(id: Order.ID, by actor: String? = nil) async throws -> Order {
+        try await database.perform(.write) { try self.cancel(id: id, by: actor) }
+    }
+
+    /// The `async` form of ``markNoShow(id:by:)``, run on the database's own threads.
+    @discardableResult
+    public func markNoShow(id: Order.ID, by actor: String? = nil) async throws -> Order {
+        try await database.perform(.write) { try self.markNoShow(id: id, by: actor) }
+    }
+
+    /// The `async` form of ``move(id:to:expectedVersion:by:)``, run on the database's own threads.
+    @discardableResult
+    public func move(id: Order.ID, to pickup: Date, expectedVersion: Int? = nil, by actor: String? = nil) async throws -> Order {
+        try await database.perform(.write) { try self.move(id: id, to: pickup, expectedVersion: expectedVersion, by: actor) }
+    }
+
+    /// The `async` form of ``edit(id:_:expectedVersion:by:)``, run on the database's own threads.
+    @discardableResult
+    public func edit(id: Order.ID, _ change: OrderEdit, expectedVersion: Int? = nil, by actor: String? = nil) async throws -> Order {
+        try await database.perform(.write) { try self.edit(id: id, change, expectedVersion: expectedVersion, by: actor) }
+    }
+
+    /// The `async` form of ``undo(id:by:)``, run on the database's own threads.
+    @discardableResult
+    public func undo(id: Order.ID, by actor: String? = nil) async throws -> Order {
+        try await database.perform(.write) { try self.undo(id: id, by: actor) }
     }
 
     /// The `async` form of ``events(after:limit:)``, run on the database's own threads.

@@ -24,18 +24,19 @@ public final class OrderService: Sendable {
     ///   ``OrderError`` when the state refuses it (archived pizza, pickup in the past or beyond
     ///   the horizon, outside opening hours, not on a slot boundary, not enough capacity, key
     ///   reused with other content). Nothing is written when it throws.
+    /// - Parameter actor: who books, for the order's history (staff at the counter, the app).
     @discardableResult
-    public func place(_ request: OrderRequest) throws -> (order: Order, created: Bool) {
-        let problems = request.problems()
+    public func place(_ request: OrderRequest, by actor: String? = nil) throws -> (order: Order, created: Bool) {
+        let problems = request.problems() + Self.actorProblems(actor)
         guard problems.isEmpty else { throw ValidationError(problems) }
         let now = now()
-        return try database.write { db in try Self.place(request, now: now, in: db) }
+        return try database.write { db in try Self.place(request, actor: actor, now: now, in: db) }
     }
 
     /// The transactional half of ``place(_:)``: the fewest statements that keep its guarantees —
     /// the settings row, the user, each pizza once, the key (if any), the slot's load, then the
     /// inserts; nothing is read back that is already known.
-    static func place(_ request: OrderRequest, now: Date, in db: Connection) throws -> (order: Order, created: Bool) {
+    static func place(_ request: OrderRequest, actor: String?, now: Date, in db: Connection) throws -> (order: Order, created: Bool) {
         let settings = try SettingsService.current(in: db)
         guard let handle = try UserStore.handle(of: request.user, in: db) else { throw UserError.notFound(request.user.description) }
         let items = try merged(request.items)
@@ -53,21 +54,37 @@ public final class OrderService: Sendable {
         let lines = try snapshot(items, in: db)
         let schedule = ScheduleStore.schedule(settings, in: db)
         let slot = try checkPickup(request.pickup, settings: settings, schedule: schedule, now: now, in: db)
-        let requested = lines.reduce(0) { $0 + $1.quantity }
-        let booked = try OrderStore.slotLoad(pickupAt: pickupAt, in: db)
-        guard booked + requested <= settings.slotCapacity else {
-            throw OrderError.slotFull(slot: PickupTime.local(request.pickup, in: settings.timeZone),
-                                      remaining: max(0, settings.slotCapacity - booked), requested: requested)
-        }
+        try requireRoom(for: lines.reduce(0) { $0 + $1.quantity }, at: request.pickup, settings: settings, in: db)
         let id = Order.ID.random()
-        let created = try OrderStore.insert(id: id, userID: request.user, pickupAt: pickupAt, serviceDay: slot.serviceDay,
-                                            pickupLocal: schedule.clock.localText(request.pickup), key: request.idempotencyKey,
-                                            fingerprint: request.idempotencyKey == nil ? nil : fingerprint, lines: lines, in: db)
+        try OrderStore.insert(id: id, userID: request.user, pickupAt: pickupAt, serviceDay: slot.serviceDay,
+                              pickupLocal: schedule.clock.localText(request.pickup), key: request.idempotencyKey,
+                              fingerprint: request.idempotencyKey == nil ? nil : fingerprint, lines: lines, actor: actor, at: now, in: db)
+        let created = Timestamp.date(from: Timestamp.string(from: now)) ?? now   // as stored: to the millisecond
         let order = Order(id: id, userID: request.user, handle: handle, pickupAt: request.pickup, serviceDay: slot.serviceDay, status: .placed, lines: lines,
                           total: Money(cents: lines.reduce(0) { $0 + $1.total.cents }), idempotencyKey: request.idempotencyKey,
-                          createdAt: created, updatedAt: created, history: [OrderStatusChange(from: nil, to: .placed, at: created)],
+                          createdAt: created, updatedAt: created, history: [OrderStatusChange(from: nil, to: .placed, at: created, actor: actor)],
                           timeZone: settings.timeZone)
         return (order, true)
+    }
+
+    /// Refuses `requested` more pizzas in the slot at `pickup` when its capacity cannot take them
+    /// (the schema's `slot_loads` refuses it too; this says how many are left).
+    static func requireRoom(for requested: Int, at pickup: Date, settings: Settings, in db: Connection) throws {
+        guard requested > 0 else { return }
+        let load = try OrderStore.slotLoad(pickupAt: PickupTime.utc(pickup), in: db)
+        let booked = load?.booked ?? 0, capacity = load?.capacity ?? settings.slotCapacity
+        guard booked + requested <= capacity else {
+            throw OrderError.slotFull(slot: PickupTime.local(pickup, in: settings.timeZone), remaining: max(0, capacity - booked), requested: requested)
+        }
+    }
+
+    /// Who made a change: 1 to 64 characters without control characters, when given.
+    static func actorProblems(_ actor: String?) -> [FieldError] {
+        guard let actor else { return [] }
+        guard (1...64).contains(actor.count), !actor.unicodeScalars.contains(where: PizzaName.isForbidden) else {
+            return [FieldError(field: "by", message: "must be 1 to 64 characters without control characters")]
+        }
+        return []
     }
 
     /// The items with repeats merged, in first-mention order.
@@ -240,16 +257,18 @@ public final class OrderService: Sendable {
         try database.read { ZonedClock(zone: try SettingsService.current(in: $0).timeZone).local(now()).date }
     }
 
-    /// Quantity and revenue per pizza for the service days `from` through `to` (inclusive; open
-    /// ends when `nil`).
+    /// Revenue from collected orders, and what is still booked, no-shows and cancellations, by
+    /// pizza and by service day, for the service days `from` through `to` (inclusive; open ends
+    /// when `nil`).
     /// - Throws: ``ValidationError`` for the field `from` when it is after `to`.
     public func sales(from: LocalDate? = nil, to: LocalDate? = nil) throws -> SalesReport {
         if let from, let to, from > to {
             throw ValidationError([FieldError(field: "from", message: "must not be after --to (\(from) is after \(to))")])
         }
+        let lower = (from ?? LocalDate.supported.lowerBound).description, upper = (to ?? LocalDate.supported.upperBound).description
         return try database.read { db in
-            SalesReport(from: from, to: to, rows: try OrderStore.sales(from: (from ?? LocalDate.supported.lowerBound).description,
-                                                                      to: (to ?? LocalDate.supported.upperBound).description, in: db))
+            SalesReport(from: from, to: to, rows: try OrderStore.sales(from: lower, to: upper, in: db),
+                        days: try OrderStore.salesByDay(from: lower, to: upper, in: db))
         }
     }
 
@@ -259,26 +278,36 @@ public final class OrderService: Sendable {
     /// - Throws: ``OrderError/notFound(_:)``; ``OrderError/illegalTransition(orderID:from:action:)``
     ///   naming the current status.
     @discardableResult
-    public func advance(id: Order.ID) throws -> Order {
-        try change(id, action: .advance) { $0.next }
+    public func advance(id: Order.ID, by actor: String? = nil) throws -> Order {
+        try change(id, action: .advance, actor: actor) { $0.next }
     }
 
     /// Cancels a placed or preparing order, which frees its pizzas' capacity.
     /// - Throws: ``OrderError/notFound(_:)``; ``OrderError/illegalTransition(orderID:from:action:)``.
     @discardableResult
-    public func cancel(id: Order.ID) throws -> Order {
-        try change(id, action: .cancel) { $0.isCancellable ? .cancelled : nil }
+    public func cancel(id: Order.ID, by actor: String? = nil) throws -> Order {
+        try change(id, action: .cancel, actor: actor) { $0.isCancellable ? .cancelled : nil }
     }
 
-    private func change(_ id: Order.ID, action: OrderAction, target: (OrderStatus) -> OrderStatus?) throws -> Order {
-        try database.write { db in
+    /// Closes a ready order whose customer never came: counted apart from revenue.
+    /// - Throws: ``OrderError/notFound(_:)``; ``OrderError/illegalTransition(orderID:from:action:)``.
+    @discardableResult
+    public func markNoShow(id: Order.ID, by actor: String? = nil) throws -> Order {
+        try change(id, action: .noShow, actor: actor) { $0 == .ready ? .noShow : nil }
+    }
+
+    private func change(_ id: Order.ID, action: OrderAction, actor: String?, target: (OrderStatus) -> OrderStatus?) throws -> Order {
+        let problems = Self.actorProblems(actor)
+        guard problems.isEmpty else { throw ValidationError(problems) }
+        let now = now()
+        return try database.write { db in
             guard let header = try OrderStore.header(id: id, in: db) else { throw OrderError.notFound(id.description) }
             guard let next = target(header.status), header.status.canChange(to: next),
-                  try OrderStore.setStatus(id: header.id, from: header.status, to: next, in: db),
+                  try OrderStore.setStatus(id: header.id, from: header.status, to: next, actor: actor, at: now, in: db),
                   let updated = try OrderStore.header(id: header.id, in: db) else {
                 throw OrderError.illegalTransition(orderID: header.id, from: header.status, action: action)
             }
-            return try OrderAssembler(now: now(), in: db).order(updated)
+            return try OrderAssembler(now: now, in: db).order(updated)
         }
     }
 
@@ -303,7 +332,7 @@ public final class OrderService: Sendable {
                     order = try assembler.order(header)
                     orders[row.orderID] = order
                 }
-                return OrderEvent(cursor: row.key, from: row.value.from, to: row.value.to, at: row.value.at, order: order)
+                return OrderEvent(cursor: row.key, change: row.value, order: order)
             }
         }
     }

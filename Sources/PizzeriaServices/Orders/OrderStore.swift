@@ -15,6 +15,8 @@ enum OrderStore {
         let totalCents: Int64
         let key: String?
         let fingerprint: String?
+        let note: String?
+        let version: Int
         let createdAt: Date
         let updatedAt: Date
     }
@@ -22,17 +24,17 @@ enum OrderStore {
     /// The columns ``HeaderDecoder`` reads (a constant, never input).
     static let headerColumns = """
         o.id, o.user_id, u.handle, o.pickup_at, o.service_day, o.status, o.total_cents, o.idempotency_key, \
-        o.request_fingerprint, o.created_at, o.updated_at
+        o.request_fingerprint, o.note, o.version, o.created_at, o.updated_at
         """
     static let headerFrom = " FROM orders o JOIN users u ON u.id = o.user_id"
 
     /// An order's header from a row of ``headerColumns``.
     struct HeaderDecoder: RowDecoder {
-        let id, userID, handle, pickupAt, serviceDay, status, totalCents, key, fingerprint, createdAt, updatedAt: Column
+        let id, userID, handle, pickupAt, serviceDay, status, totalCents, key, fingerprint, note, version, createdAt, updatedAt: Column
 
         init(columns: ColumnResolver) throws {
             (id, userID, handle, pickupAt) = (try columns("id"), try columns("user_id"), try columns("handle"), try columns("pickup_at"))
-            serviceDay = try columns("service_day")
+            (serviceDay, note, version) = (try columns("service_day"), try columns("note"), try columns("version"))
             (status, totalCents, key) = (try columns("status"), try columns("total_cents"), try columns("idempotency_key"))
             (fingerprint, createdAt, updatedAt) = (try columns("request_fingerprint"), try columns("created_at"), try columns("updated_at"))
         }
@@ -50,6 +52,7 @@ enum OrderStore {
             return Header(id: id, userID: try row.id(userID), handle: try row.string(handle), pickupAt: pickup, serviceDay: day,
                           status: try OrderStore.status(try row.string(status), table: "orders", id: id.description),
                           totalCents: try row.int64(totalCents), key: try row.optionalString(key), fingerprint: try row.optionalString(fingerprint),
+                          note: try row.optionalString(note), version: try row.int(version),
                           createdAt: try row.timestamp(createdAt, table: "orders", id: id),
                           updatedAt: try row.timestamp(updatedAt, table: "orders", id: id))
         }
@@ -72,23 +75,34 @@ enum OrderStore {
         }
     }
 
-    /// A status event with its order and id (columns id, order_id, from_status, to_status, at):
-    /// for an order's history and for the feed alike.
+    /// A history event with its order and id (columns id, order_id, kind, from_status, to_status,
+    /// detail, actor, at): for an order's history and for the feed alike.
     struct StatusEventDecoder: RowDecoder {
-        let id, orderID, from, to, at: Column
+        let id, orderID, kind, from, to, detail, actor, at: Column
 
         init(columns: ColumnResolver) throws {
-            (id, orderID, from, to, at) = (try columns("id"), try columns("order_id"), try columns("from_status"), try columns("to_status"), try columns("at"))
+            (id, orderID, kind, from, to) = (try columns("id"), try columns("order_id"), try columns("kind"), try columns("from_status"), try columns("to_status"))
+            (detail, actor, at) = (try columns("detail"), try columns("actor"), try columns("at"))
         }
 
         func decode(_ row: Row) throws -> (orderID: Order.ID, key: Int64, value: OrderStatusChange) {
             let eventID = try row.int64(id)
             let table = "order_status_events", idText = String(eventID)
             return (try row.id(orderID), eventID,
-                    OrderStatusChange(from: try row.optionalString(from).map { try OrderStore.status($0, table: table, id: idText) },
+                    OrderStatusChange(kind: try OrderStore.kind(try row.string(kind), id: idText),
+                                      from: try row.optionalString(from).map { try OrderStore.status($0, table: table, id: idText) },
                                       to: try OrderStore.status(try row.string(to), table: table, id: idText),
-                                      at: try row.timestamp(at, table: table, id: eventID)))
+                                      at: try row.timestamp(at, table: table, id: eventID),
+                                      detail: try row.optionalString(detail), actor: try row.optionalString(actor)))
         }
+    }
+
+    /// A stored history kind; anything else is a damaged row.
+    static func kind(_ text: String, id: String) throws -> OrderStatusChange.Kind {
+        guard let kind = OrderStatusChange.Kind(rawValue: text) else {
+            throw DataError.damagedRow(table: "order_status_events", id: id, problem: "unknown kind '\(text)'")
+        }
+        return kind
     }
 
     /// A stored status; anything else is a damaged row (the schema's CHECK makes it rare).
@@ -108,9 +122,13 @@ enum OrderStore {
     }
 
     /// Orders whose id starts with `prefix`, through the primary key index (a range, not LIKE).
-    static func ids(withPrefix prefix: String, limit: Int = 10, in db: Connection) throws -> [Order.ID] {
-        try db.fetchAll("SELECT id FROM orders WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
-                        [prefix, prefix + "\u{10FFFF}", limit]) { try $0.id("id") }
+    static func ids(withPrefix prefix: String, of user: User.ID? = nil, limit: Int = 10, in db: Connection) throws -> [Order.ID] {
+        if let user {
+            return try db.fetchAll("SELECT id FROM orders WHERE id >= ? AND id < ? AND user_id = ? ORDER BY id LIMIT ?",
+                                   [prefix, prefix + "\u{10FFFF}", user, limit]) { try $0.id("id") }
+        }
+        return try db.fetchAll("SELECT id FROM orders WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+                               [prefix, prefix + "\u{10FFFF}", limit]) { try $0.id("id") }
     }
 
     // MARK: - Lists
@@ -201,7 +219,7 @@ enum OrderStore {
     /// The columns ``LineDecoder`` reads, from `order_lines l` (a constant).
     static let lineColumns = "l.order_id, l.line_no, l.pizza_id, l.pizza_name, l.unit_price_cents, l.quantity"
     /// The columns ``StatusEventDecoder`` reads, from `order_status_events e` (a constant).
-    static let eventColumns = "e.id, e.order_id, e.from_status, e.to_status, e.at"
+    static let eventColumns = "e.id, e.order_id, e.kind, e.from_status, e.to_status, e.detail, e.actor, e.at"
 
     static let orderLinesSQL = "SELECT " + lineColumns + " FROM order_lines l WHERE l.order_id = ? ORDER BY l.line_no"
     static let orderHistorySQL = "SELECT " + eventColumns + " FROM order_status_events e WHERE e.order_id = ? ORDER BY e.id"
@@ -215,17 +233,16 @@ enum OrderStore {
 
     // MARK: - Slots
 
-    static let slotLoadSQL = """
-        SELECT coalesce(sum(l.quantity), 0) AS pizzas FROM orders o JOIN order_lines l ON l.order_id = o.id
-        WHERE o.pickup_at = ? AND
-        """ + holdsCapacity
+    /// A slot's booked pizzas and capacity, kept by the schema's triggers (`slot_loads`).
+    static let slotLoadSQL = "SELECT booked, capacity FROM slot_loads WHERE pickup_at = ?"
 
     /// The orders whose pizzas count against their slot's capacity: all but cancelled ones (a
     /// constant SQL condition on `orders o`).
     static let holdsCapacity = " o.status <> 'cancelled'"
 
-    static func slotLoad(pickupAt: String, in db: Connection) throws -> Int {
-        try db.fetchOne(slotLoadSQL, [pickupAt]) { try $0.int("pizzas") } ?? 0
+    /// The pizzas booked in the slot and its capacity; `nil` for a slot no order has taken yet.
+    static func slotLoad(pickupAt: String, in db: Connection) throws -> (booked: Int, capacity: Int)? {
+        try db.fetchOne(slotLoadSQL, [pickupAt]) { (try $0.int("booked"), try $0.int("capacity")) }
     }
 
     /// Booked pizzas per future slot (pickup after `after`), by pickup time.
@@ -254,36 +271,117 @@ enum OrderStore {
     /// and record the first status event).
     /// - Returns: the creation time the database gave it.
     static func insert(id: Order.ID, userID: User.ID, pickupAt: String, serviceDay: LocalDate, pickupLocal: String, key: String?,
-                       fingerprint: String?, lines: [OrderLine], in db: Connection) throws -> Date {
-        guard let created = try db.fetchOne("""
-            INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local, idempotency_key, request_fingerprint)
-            VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING created_at
-            """, [id, userID, pickupAt, serviceDay.description, pickupLocal, key, fingerprint], { try $0.timestamp(try $0.column("created_at"), table: "orders", id: id) }) else {
-            throw DataError.damagedRow(table: "orders", id: id.description, problem: "the inserted row did not come back")
-        }
-        for (number, line) in lines.enumerated() {
-            try db.run("""
-                INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """, [id, number + 1, line.pizzaID, line.pizzaName, line.unitPrice.cents, line.quantity])
-        }
-        return created
+                       fingerprint: String?, lines: [OrderLine], actor: String?, at: Date, in db: Connection) throws {
+        let stamp = Timestamp.string(from: at)
+        try db.run("""
+            INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local, idempotency_key, request_fingerprint, changed_by,
+                                created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [id, userID, pickupAt, serviceDay.description, pickupLocal, key, fingerprint, actor, stamp, stamp])
+        for (number, line) in lines.enumerated() { try insertLine(line, number: number + 1, order: id, in: db) }
     }
 
-    /// Compare-and-set status change; the trigger records the event.
-    static func setStatus(id: Order.ID, from: OrderStatus, to: OrderStatus, in db: Connection) throws -> Bool {
-        try db.run("UPDATE orders SET status = ? WHERE id = ? AND status = ?", [to.rawValue, id, from.rawValue]) == 1
+    static func insertLine(_ line: OrderLine, number: Int, order id: Order.ID, in db: Connection) throws {
+        try db.run("""
+            INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """, [id, number, line.pizzaID, line.pizzaName, line.unitPrice.cents, line.quantity])
     }
 
-    /// Sales per pizza over the service days `from` through `to` (inclusive; `YYYY-MM-DD` text).
+    /// Compare-and-set status change; the trigger records the event with `actor` and `at`.
+    static func setStatus(id: Order.ID, from: OrderStatus, to: OrderStatus, actor: String?, at: Date, in db: Connection) throws -> Bool {
+        try db.run("UPDATE orders SET status = ?, changed_by = ?, changed_at = ? WHERE id = ? AND status = ?",
+                   [to.rawValue, actor, Timestamp.string(from: at), id, from.rawValue]) == 1
+    }
+
+    /// Compare-and-set move: the triggers record it, bump the version and carry the pizzas to the new slot.
+    static func move(id: Order.ID, version: Int, pickupAt: String, serviceDay: LocalDate, pickupLocal: String, actor: String?, at: Date,
+                     in db: Connection) throws -> Bool {
+        try db.run("""
+            UPDATE orders SET pickup_at = ?, service_day = ?, pickup_local = ?, changed_by = ?, changed_at = ?
+            WHERE id = ? AND version = ? AND status = 'placed'
+            """, [pickupAt, serviceDay.description, pickupLocal, actor, Timestamp.string(from: at), id, version]) == 1
+    }
+
+    /// An order's lines with their numbers, in line order.
+    static func numberedLines(of id: Order.ID, in db: Connection) throws -> [(number: Int64, line: OrderLine)] {
+        try db.fetchAll(orderLinesSQL, [id], LineDecoder.self).map { ($0.key, $0.value) }
+    }
+
+    static func setQuantity(_ quantity: Int, line number: Int64, order id: Order.ID, in db: Connection) throws {
+        try db.run("UPDATE order_lines SET quantity = ? WHERE order_id = ? AND line_no = ?", [quantity, id, number])
+    }
+
+    static func deleteLine(_ number: Int64, order id: Order.ID, in db: Connection) throws {
+        try db.run("DELETE FROM order_lines WHERE order_id = ? AND line_no = ?", [id, number])
+    }
+
+    /// Compare-and-set end of an edit: the new note, the version bumped, the time stamped.
+    static func finishEdit(id: Order.ID, version: Int, note: String?, at: Date, in db: Connection) throws -> Bool {
+        try db.run("UPDATE orders SET note = ?, version = version + 1, updated_at = ? WHERE id = ? AND version = ? AND status = 'placed'",
+                   [note, Timestamp.string(from: at), id, version]) == 1
+    }
+
+    /// Appends a history event the triggers do not write (an edit, an undo).
+    static func appendEvent(order id: Order.ID, kind: OrderStatusChange.Kind, from: OrderStatus, to: OrderStatus, detail: String?,
+                            actor: String?, at: Date, in db: Connection) throws {
+        try db.run("""
+            INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, [id, kind.rawValue, from.rawValue, to.rawValue, detail, actor, Timestamp.string(from: at)])
+    }
+
+    /// The order's latest event that changed its status (booked, a status change or an undo).
+    static func lastStatusEvent(of id: Order.ID, in db: Connection) throws -> (key: Int64, value: OrderStatusChange)? {
+        try db.fetchOne("SELECT " + eventColumns + """
+             FROM order_status_events e WHERE e.order_id = ? AND e.kind IN ('placed', 'status', 'undo') ORDER BY e.id DESC LIMIT 1
+            """, [id], StatusEventDecoder.self).map { ($0.key, $0.value) }
+    }
+
+    /// Sales per pizza over the service days `from` through `to` (inclusive; `YYYY-MM-DD` text),
+    /// by outcome: collected (the revenue), still booked, no-shows, cancelled.
     static func sales(from: String, to: String, in db: Connection) throws -> [SalesReport.Row] {
         try db.fetchAll("""
-            SELECT l.pizza_id, l.pizza_name, sum(l.quantity) AS quantity, sum(l.quantity * l.unit_price_cents) AS revenue_cents
+            SELECT l.pizza_id, l.pizza_name,
+                   sum(CASE WHEN o.status = 'collected' THEN l.quantity ELSE 0 END) AS quantity,
+                   sum(CASE WHEN o.status = 'collected' THEN l.quantity * l.unit_price_cents ELSE 0 END) AS revenue_cents,
+                   sum(CASE WHEN o.status IN ('placed', 'preparing', 'ready') THEN l.quantity ELSE 0 END) AS booked_quantity,
+                   sum(CASE WHEN o.status IN ('placed', 'preparing', 'ready') THEN l.quantity * l.unit_price_cents ELSE 0 END) AS booked_cents,
+                   sum(CASE WHEN o.status = 'no_show' THEN l.quantity ELSE 0 END) AS no_show_quantity,
+                   sum(CASE WHEN o.status = 'cancelled' THEN l.quantity ELSE 0 END) AS cancelled_quantity
             FROM orders o JOIN order_lines l ON l.order_id = o.id
-            WHERE o.service_day >= ? AND o.service_day <= ? AND
-            """ + holdsCapacity + " GROUP BY l.pizza_id, l.pizza_name ORDER BY revenue_cents DESC, l.pizza_name", [from, to]) { row in
+            WHERE o.service_day >= ? AND o.service_day <= ?
+            GROUP BY l.pizza_id, l.pizza_name
+            ORDER BY revenue_cents DESC, booked_cents DESC, l.pizza_name
+            """, [from, to]) { row in
             SalesReport.Row(pizzaID: try row.id("pizza_id"), name: try row.string("pizza_name"), quantity: try row.int("quantity"),
-                            revenue: Money(cents: try row.int64("revenue_cents")))
+                            revenue: Money(cents: try row.int64("revenue_cents")), bookedQuantity: try row.int("booked_quantity"),
+                            bookedValue: Money(cents: try row.int64("booked_cents")), noShowQuantity: try row.int("no_show_quantity"),
+                            cancelledQuantity: try row.int("cancelled_quantity"))
+        }
+    }
+
+    /// The same period by service day: orders and their value by outcome.
+    static func salesByDay(from: String, to: String, in db: Connection) throws -> [SalesReport.Day] {
+        try db.fetchAll("""
+            SELECT service_day,
+                   sum(status = 'collected') AS collected_orders,
+                   sum(CASE WHEN status = 'collected' THEN total_cents ELSE 0 END) AS revenue_cents,
+                   sum(status IN ('placed', 'preparing', 'ready')) AS booked_orders,
+                   sum(CASE WHEN status IN ('placed', 'preparing', 'ready') THEN total_cents ELSE 0 END) AS booked_cents,
+                   sum(status = 'no_show') AS no_shows,
+                   sum(CASE WHEN status = 'no_show' THEN total_cents ELSE 0 END) AS no_show_cents,
+                   sum(status = 'cancelled') AS cancelled
+            FROM orders WHERE service_day >= ? AND service_day <= ?
+            GROUP BY service_day ORDER BY service_day
+            """, [from, to]) { row in
+            let text = try row.string("service_day")
+            guard let day = LocalDate(text) else {
+                throw DataError.damagedRow(table: "orders", id: text, problem: "service_day '\(text)' is not a date")
+            }
+            return SalesReport.Day(serviceDay: day, collectedOrders: try row.int("collected_orders"), revenue: Money(cents: try row.int64("revenue_cents")),
+                                   bookedOrders: try row.int("booked_orders"), bookedValue: Money(cents: try row.int64("booked_cents")),
+                                   noShows: try row.int("no_shows"), noShowValue: Money(cents: try row.int64("no_show_cents")),
+                                   cancelled: try row.int("cancelled"))
         }
     }
 

@@ -47,30 +47,33 @@ public struct SlotUsage: Sendable, Hashable, Codable {
     }
 }
 
-/// Quantity and revenue per pizza over a period, from the orders' snapshots (cancelled orders
-/// excluded).
-public struct SalesReport: Sendable, Hashable, Codable {
-    /// One pizza's sales (one row per name it was sold under).
-    public struct Row: Sendable, Hashable, Codable {
+/// What a period sold, by service day and by pizza, from the orders' snapshots. Revenue counts
+/// collected orders only; what is still booked (placed, preparing, ready), no-shows and
+/// cancellations are their own columns.
+public struct SalesReport: Sendable, Hashable, Encodable {
+    /// One pizza's figures (one row per name it was sold under).
+    public struct Row: Sendable, Hashable, Encodable {
         /// The pizza's id.
         public let pizzaID: Pizza.ID
         /// The name on the orders.
         public let name: String
-        /// Pizzas sold.
+        /// Pizzas collected.
         public let quantity: Int
-        /// Σ quantity × unit price at booking.
+        /// Σ quantity × unit price of collected orders.
         public let revenue: Money
-
-        /// A row.
-        public init(pizzaID: Pizza.ID, name: String, quantity: Int, revenue: Money) {
-            self.pizzaID = pizzaID
-            self.name = name
-            self.quantity = quantity
-            self.revenue = revenue
-        }
+        /// Pizzas in orders still booked (placed, preparing, ready).
+        public let bookedQuantity: Int
+        /// Their value.
+        public let bookedValue: Money
+        /// Pizzas of no-shows.
+        public let noShowQuantity: Int
+        /// Pizzas of cancelled orders.
+        public let cancelledQuantity: Int
 
         private enum CodingKeys: String, CodingKey {
-            case pizzaID = "pizza_id", name, quantity, revenue, revenueCents = "revenue_cents"
+            case pizzaID = "pizza_id", name, quantity, revenue, revenueCents = "revenue_cents", bookedQuantity = "booked_quantity"
+            case bookedValue = "booked_value", bookedValueCents = "booked_value_cents", noShowQuantity = "no_show_quantity"
+            case cancelledQuantity = "cancelled_quantity"
         }
 
         /// Money as `"6.00"` plus cents.
@@ -80,13 +83,49 @@ public struct SalesReport: Sendable, Hashable, Codable {
             try container.encode(name, forKey: .name)
             try container.encode(quantity, forKey: .quantity)
             try container.encode(revenue, forKey: .revenue, centsKey: .revenueCents)
+            try container.encode(bookedQuantity, forKey: .bookedQuantity)
+            try container.encode(bookedValue, forKey: .bookedValue, centsKey: .bookedValueCents)
+            try container.encode(noShowQuantity, forKey: .noShowQuantity)
+            try container.encode(cancelledQuantity, forKey: .cancelledQuantity)
+        }
+    }
+
+    /// One service day's orders by outcome.
+    public struct Day: Sendable, Hashable, Encodable {
+        /// The service day.
+        public let serviceDay: LocalDate
+        /// Orders collected.
+        public let collectedOrders: Int
+        /// Their value: the revenue.
+        public let revenue: Money
+        /// Orders still booked (placed, preparing, ready).
+        public let bookedOrders: Int
+        /// Their value.
+        public let bookedValue: Money
+        /// Orders whose customer never came.
+        public let noShows: Int
+        /// Their value: made, not paid.
+        public let noShowValue: Money
+        /// Orders cancelled.
+        public let cancelled: Int
+
+        private enum CodingKeys: String, CodingKey {
+            case serviceDay = "service_day", collectedOrders = "collected_orders", revenue, revenueCents = "revenue_cents"
+            case bookedOrders = "booked_orders", bookedValue = "booked_value", bookedValueCents = "booked_value_cents"
+            case noShows = "no_shows", noShowValue = "no_show_value", noShowValueCents = "no_show_value_cents", cancelled
         }
 
-        /// Reads the JSON shape.
-        public init(from decoder: Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(pizzaID: try container.decode(Pizza.ID.self, forKey: .pizzaID), name: try container.decode(String.self, forKey: .name),
-                      quantity: try container.decode(Int.self, forKey: .quantity), revenue: try container.decodeMoney(centsKey: .revenueCents))
+        /// Money as `"6.00"` plus cents.
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(serviceDay, forKey: .serviceDay)
+            try container.encode(collectedOrders, forKey: .collectedOrders)
+            try container.encode(revenue, forKey: .revenue, centsKey: .revenueCents)
+            try container.encode(bookedOrders, forKey: .bookedOrders)
+            try container.encode(bookedValue, forKey: .bookedValue, centsKey: .bookedValueCents)
+            try container.encode(noShows, forKey: .noShows)
+            try container.encode(noShowValue, forKey: .noShowValue, centsKey: .noShowValueCents)
+            try container.encode(cancelled, forKey: .cancelled)
         }
     }
 
@@ -94,23 +133,28 @@ public struct SalesReport: Sendable, Hashable, Codable {
     public let from: LocalDate?
     /// Last service day included, if limited.
     public let to: LocalDate?
-    /// Best sellers first.
+    /// By pizza, best sellers first.
     public let rows: [Row]
-    /// All pizzas sold.
+    /// By service day, in date order.
+    public let days: [Day]
+    /// All pizzas collected.
     public var quantity: Int { rows.reduce(0) { $0 + $1.quantity } }
-    /// All revenue.
+    /// All revenue (collected orders).
     public var revenue: Money { Money(cents: rows.reduce(0) { $0 + $1.revenue.cents }) }
+    /// The value still booked.
+    public var bookedValue: Money { Money(cents: days.reduce(0) { $0 + $1.bookedValue.cents }) }
 
     /// A report.
-    public init(from: LocalDate?, to: LocalDate?, rows: [Row]) {
+    public init(from: LocalDate?, to: LocalDate?, rows: [Row], days: [Day]) {
         self.from = from
         self.to = to
         self.rows = rows
+        self.days = days
     }
 
     private enum CodingKeys: String, CodingKey {
-        case from, to, rows = "pizzas", quantity = "total_quantity", revenue = "total_revenue"
-        case revenueCents = "total_revenue_cents", currency
+        case from, to, rows = "pizzas", days, quantity = "total_quantity", revenue = "total_revenue"
+        case revenueCents = "total_revenue_cents", bookedValue = "total_booked_value", bookedValueCents = "total_booked_value_cents", currency
     }
 
     /// The documented JSON shape.
@@ -119,16 +163,11 @@ public struct SalesReport: Sendable, Hashable, Codable {
         try container.encode(from, forKey: .from)
         try container.encode(to, forKey: .to)
         try container.encode(rows, forKey: .rows)
+        try container.encode(days, forKey: .days)
         try container.encode(quantity, forKey: .quantity)
         try container.encode(revenue, forKey: .revenue, centsKey: .revenueCents)
+        try container.encode(bookedValue, forKey: .bookedValue, centsKey: .bookedValueCents)
         try container.encode("EUR", forKey: .currency)
-    }
-
-    /// Reads the JSON shape.
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(from: try container.decodeIfPresent(LocalDate.self, forKey: .from), to: try container.decodeIfPresent(LocalDate.self, forKey: .to),
-                  rows: try container.decode([Row].self, forKey: .rows))
     }
 }
 

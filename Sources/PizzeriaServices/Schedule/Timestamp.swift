@@ -54,6 +54,15 @@ public enum Timestamp {
         }
     }
 
+    /// `2026-12-01 11:03:12 +01:00`: an instant as people read it, in the pizzeria's zone with its
+    /// offset (JSON keeps the UTC form; this is for tables and messages).
+    public static func local(_ date: Date, in zone: TimeZone) -> String {
+        let clock = ZonedClock(zone: zone)
+        let (day, minutes, offset) = clock.local(date)
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down)) % 60
+        return "\(day) \(LocalTime.clock(minutes)):\(PickupTime.digits((seconds + 60) % 60, 2)) " + PickupTime.offsetText(offset)
+    }
+
     /// Parses `YYYY-MM-DDTHH:MM[:SS[.fff…]]Z`: the stored form, or a time a person gives.
     public static func date(from text: String) -> Date? {
         var text = text

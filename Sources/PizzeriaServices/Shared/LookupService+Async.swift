@@ -20,8 +20,8 @@ extension LookupService {
         try await database.perform(.read) { try self.user(reference) }
     }
 
-    /// The `async` form of ``route(_:)``, run on the database's own threads.
-    public func route(_ text: String) async throws -> Route {
-        try await database.perform(.read) { try self.route(text) }
+    /// The `async` form of ``route(_:for:)``, run on the database's own threads.
+    public func route(_ text: String, for user: User.ID) async throws -> Route {
+        try await database.perform(.read) { try self.route(text, for: user) }
     }
 }

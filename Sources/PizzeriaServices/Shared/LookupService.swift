@@ -42,11 +42,14 @@ public final class LookupService: Sendable {
 
     /// `pizza:PIZZA` or `order:ORDER` as a route, each part looked up as above.
     /// - Throws: ``NavigationError/malformedRoute(_:)``; not-found errors.
-    public func route(_ text: String) throws -> Route {
+    ///
+    /// An `order:` route names one of `user`'s orders only: another customer's order is not
+    /// found, exactly like a missing one, so ids of other customers' orders are never confirmed.
+    public func route(_ text: String, for user: User.ID) throws -> Route {
         guard let colon = text.firstIndex(of: ":") else { throw NavigationError.malformedRoute(text) }
         let kind = text[..<colon].lowercased(), reference = String(text[text.index(after: colon)...])
         guard kind == "pizza" || kind == "order", !reference.isEmpty else { throw NavigationError.malformedRoute(text) }
-        return try database.read { db in try Self.route(kind: kind, reference: reference, in: db) }
+        return try database.read { db in try Self.route(kind: kind, reference: reference, for: user, in: db) }
     }
 
     // MARK: - Completion
@@ -89,14 +92,16 @@ public final class LookupService: Sendable {
         throw MenuError.notFound(query)
     }
 
-    static func orderID(_ query: String, in db: Connection) throws -> Order.ID {
+    /// The order `query` names (an id, or a unique prefix), among `user`'s orders when given.
+    static func orderID(_ query: String, of user: User.ID? = nil, in db: Connection) throws -> Order.ID {
         let text = query.trimmingWhitespace().lowercased()
-        if let id = Order.ID(text), try OrderStore.header(id: id, in: db) != nil { return id }
+        if let id = Order.ID(text), let header = try OrderStore.header(id: id, in: db), user == nil || header.userID == user { return id }
         if text.count >= minimumPrefix {
-            let ids = try OrderStore.ids(withPrefix: text, in: db)
+            let ids = try OrderStore.ids(withPrefix: text, of: user, in: db)
             if ids.count > 1 { throw OrderError.ambiguous(query: query, candidates: ids) }
             if let id = ids.first { return id }
         }
+        if user != nil { throw NavigationError.noSuchOrder }
         throw OrderError.notFound(query)
     }
 
@@ -106,7 +111,7 @@ public final class LookupService: Sendable {
         throw UserError.notFound(reference)
     }
 
-    static func route(kind: String, reference: String, in db: Connection) throws -> Route {
-        kind == "pizza" ? .pizza(id: try pizza(reference, in: db).id) : .order(id: try orderID(reference, in: db))
+    static func route(kind: String, reference: String, for user: User.ID, in db: Connection) throws -> Route {
+        kind == "pizza" ? .pizza(id: try pizza(reference, in: db).id) : .order(id: try orderID(reference, of: user, in: db))
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A person using the app or booking orders, named by a handle.
 ///
-/// JSON: `{"id", "handle", "display_name", "created_at"}`.
+/// JSON: `{"id", "handle", "display_name", "phone", "erased_at", "created_at"}`.
 public struct User: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     /// A user's id.
     public typealias ID = Identifier<User>
@@ -13,19 +13,26 @@ public struct User: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     public let handle: String
     /// Optional name for people.
     public let displayName: String?
+    /// Optional phone number for the counter, E.164 (`+393331234567`).
+    public let phone: String?
     /// When it was added.
     public let createdAt: Date
+    /// When the customer's personal data was erased at their request (the handle is then a
+    /// pseudonym), or `nil`.
+    public let erasedAt: Date?
 
     /// A user; stores use it when reading rows.
-    public init(id: ID, handle: String, displayName: String?, createdAt: Date) {
+    public init(id: ID, handle: String, displayName: String?, phone: String? = nil, createdAt: Date, erasedAt: Date? = nil) {
         self.id = id
         self.handle = handle
         self.displayName = displayName
+        self.phone = phone
         self.createdAt = createdAt
+        self.erasedAt = erasedAt
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, handle, displayName = "display_name", createdAt = "created_at"
+        case id, handle, displayName = "display_name", phone, createdAt = "created_at", erasedAt = "erased_at"
     }
 
     /// The documented JSON shape.
@@ -35,8 +42,10 @@ public struct User: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
         try writer.member("created_at", timestamp: createdAt)
         try writer.member("display_name", displayName)
+        try writer.member("erased_at", timestamp: erasedAt)
         try writer.member("handle", handle)
         try writer.member("id", id: id)
+        try writer.member("phone", phone)
     }
 
     /// Reads the documented JSON shape.
@@ -44,7 +53,8 @@ public struct User: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(id: try container.decode(ID.self, forKey: .id), handle: try container.decode(String.self, forKey: .handle),
                   displayName: try container.decodeIfPresent(String.self, forKey: .displayName),
-                  createdAt: try container.decodeTimestamp(forKey: .createdAt))
+                  phone: try container.decodeIfPresent(String.self, forKey: .phone),
+                  createdAt: try container.decodeTimestamp(forKey: .createdAt), erasedAt: try container.decodeTimestampIfPresent(forKey: .erasedAt))
     }
 }
 
@@ -55,8 +65,24 @@ public enum UserRules {
     /// The longest display name, in user-perceived characters.
     public static let maximumDisplayNameLength = 80
 
-    /// `raw` trimmed and lowercased: handles are stored lowercase.
+    /// `raw` trimmed and lowercased: handles are stored lowercase, so `Luca` and `luca` are one
+    /// handle (front ends say when they lowered one).
     public static func normalizeHandle(_ raw: String) -> String { raw.trimmingWhitespace().lowercased() }
+
+    /// A phone number as people type it (`+39 333 123 4567`, `+39-333-1234567`, `(+39) 333…`)
+    /// in E.164 form (`+393331234567`), or `nil` when it is not one: a `+`, a country code that
+    /// does not start with 0, 8 to 15 digits in all.
+    public static func normalizePhone(_ raw: String) -> String? {
+        let kept = raw.unicodeScalars.filter { !" -.()/".unicodeScalars.contains($0) }
+        let text = String(String.UnicodeScalarView(kept))
+        guard text.hasPrefix("+") else { return nil }
+        let digits = text.dropFirst()
+        guard (8...15).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.first != "0" else { return nil }
+        return text
+    }
+
+    /// The pseudonym an erased user's handle becomes: stable for the user, unlike any handle people choose.
+    static func pseudonym(for id: User.ID) -> String { "erased-" + id.description.prefix(8) }
 
     /// The rules a normalised handle breaks.
     public static func handleProblems(_ handle: String) -> [FieldError] {
@@ -97,12 +123,14 @@ public enum UserError: PizzeriaFailure, Equatable {
     case notFound(_ reference: String)
     /// The handle is taken.
     case duplicateHandle(String)
+    /// The user's personal data was erased; nothing more can be changed.
+    case erased(String)
 
     /// Not found, or refused.
     public var category: FailureCategory {
         switch self {
         case .notFound: .notFound
-        case .duplicateHandle: .refused
+        case .duplicateHandle, .erased: .refused
         }
     }
 
@@ -111,6 +139,7 @@ public enum UserError: PizzeriaFailure, Equatable {
         switch self {
         case .notFound(let reference): "no user with handle or id '\(reference)'"
         case .duplicateHandle(let handle): "handle: '\(handle)' is already taken"
+        case .erased(let handle): "user \(handle) was erased at their request; their data cannot be changed"
         }
     }
 }

@@ -5,10 +5,22 @@ import Foundation
 /// suspends the caller meanwhile, so Swift's cooperative thread pool is never blocked. A task
 /// cancelled before its work starts throws `CancellationError` and changes nothing.
 extension UserService {
-    /// The `async` form of ``add(handle:displayName:)``, run on the database's own threads.
+    /// The `async` form of ``add(handle:displayName:phone:)``, run on the database's own threads.
     @discardableResult
-    public func add(handle: String, displayName: String? = nil) async throws -> User {
-        try await database.perform(.write) { try self.add(handle: handle, displayName: displayName) }
+    public func add(handle: String, displayName: String? = nil, phone: String? = nil) async throws -> User {
+        try await database.perform(.write) { try self.add(handle: handle, displayName: displayName, phone: phone) }
+    }
+
+    /// The `async` form of ``edit(id:handle:displayName:phone:)``, run on the database's own threads.
+    @discardableResult
+    public func edit(id: User.ID, handle: String? = nil, displayName: FieldChange? = nil, phone: FieldChange? = nil) async throws -> User {
+        try await database.perform(.write) { try self.edit(id: id, handle: handle, displayName: displayName, phone: phone) }
+    }
+
+    /// The `async` form of ``erase(id:by:)``, run on the database's own threads.
+    @discardableResult
+    public func erase(id: User.ID, by actor: String? = nil) async throws -> User {
+        try await database.perform(.write) { try self.erase(id: id, by: actor) }
     }
 
     /// The `async` form of ``list()``, run on the database's own threads.

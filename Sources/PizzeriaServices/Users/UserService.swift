@@ -5,24 +5,102 @@ import PizzeriaStorage
 /// silent creation. Thread-safe; each method has an `async` twin.
 public final class UserService: Sendable {
     let database: Database
+    let now: @Sendable () -> Date
 
-    init(database: Database) { self.database = database }
+    init(database: Database, now: @escaping @Sendable () -> Date) {
+        self.database = database
+        self.now = now
+    }
 
     /// Adds a user.
     /// - Parameters:
     ///   - handle: 1–32 characters of `a-z 0-9 . _ -`; uppercase letters are lowered.
     ///   - displayName: optional; trimmed, at most 80 characters.
+    ///   - phone: optional; E.164 (`+39 333 123 4567` is stored `+393331234567`).
     /// - Throws: ``ValidationError`` (every broken rule), ``UserError/duplicateHandle(_:)``.
     @discardableResult
-    public func add(handle: String, displayName: String? = nil) throws -> User {
+    public func add(handle: String, displayName: String? = nil, phone: String? = nil) throws -> User {
         let handle = UserRules.normalizeHandle(handle)
         let name = UserRules.normalizeDisplayName(displayName)
-        let problems = UserRules.handleProblems(handle) + UserRules.displayNameProblems(name)
+        let (number, phoneProblems) = Self.phone(phone)
+        let problems = UserRules.handleProblems(handle) + UserRules.displayNameProblems(name) + phoneProblems
         guard problems.isEmpty else { throw ValidationError(problems) }
         return try database.write { db in
             guard try UserStore.user(handle: handle, in: db) == nil else { throw UserError.duplicateHandle(handle) }
-            return try UserStore.insert(id: .random(), handle: handle, displayName: name, in: db)
+            return try UserStore.insert(id: .random(), handle: handle, displayName: name, phone: number, in: db)
         }
+    }
+
+    /// A change of one user field: keep it, set it, or clear it.
+    public enum FieldChange: Sendable, Hashable {
+        /// This value.
+        case set(String)
+        /// No value.
+        case clear
+    }
+
+    /// Changes a user's handle, display name or phone; fields not given stay.
+    /// - Throws: ``ValidationError``, ``UserError/duplicateHandle(_:)``, ``UserError/notFound(_:)``,
+    ///   ``UserError/erased(_:)``.
+    @discardableResult
+    public func edit(id: User.ID, handle: String? = nil, displayName: FieldChange? = nil, phone: FieldChange? = nil) throws -> User {
+        let newHandle = handle.map(UserRules.normalizeHandle)
+        var problems = newHandle.map(UserRules.handleProblems) ?? []
+        var name: String??, number: String??
+        if let displayName {
+            if case .set(let text) = displayName {
+                let normal = UserRules.normalizeDisplayName(text)
+                problems += normal == nil ? [FieldError(field: "name", message: "must not be empty (clear it instead)")] : UserRules.displayNameProblems(normal)
+                name = .some(normal)
+            } else {
+                name = .some(nil)
+            }
+        }
+        if let phone {
+            if case .set(let text) = phone {
+                let (normal, phoneProblems) = Self.phone(text)
+                problems += phoneProblems
+                number = .some(normal)
+            } else {
+                number = .some(nil)
+            }
+        }
+        guard problems.isEmpty else { throw ValidationError(problems) }
+        return try database.write { db in
+            let user = try UserStore.required(id, in: db)
+            guard user.erasedAt == nil else { throw UserError.erased(user.handle) }
+            if let newHandle, newHandle != user.handle, try UserStore.user(handle: newHandle, in: db) != nil {
+                throw UserError.duplicateHandle(newHandle)
+            }
+            try UserStore.update(id: id, handle: newHandle ?? user.handle, displayName: name ?? user.displayName, phone: number ?? user.phone, in: db)
+            return try UserStore.required(id, in: db)
+        }
+    }
+
+    /// Erases a customer's personal data at their request: name and phone removed, the handle
+    /// replaced by a stable pseudonym (`erased-1a2b3c4d`), their navigation state and history
+    /// deleted; their orders stay for the books, and the erasure is recorded (`user_erasures`).
+    /// - Throws: ``UserError/notFound(_:)``, ``UserError/erased(_:)``.
+    @discardableResult
+    public func erase(id: User.ID, by actor: String? = nil) throws -> User {
+        let problems = OrderService.actorProblems(actor)
+        guard problems.isEmpty else { throw ValidationError(problems) }
+        let now = now()
+        return try database.write { db in
+            let user = try UserStore.required(id, in: db)
+            guard user.erasedAt == nil else { throw UserError.erased(user.handle) }
+            try UserStore.erase(id: id, actor: actor, at: now, in: db)
+            return try UserStore.required(id, in: db)
+        }
+    }
+
+    /// A phone number normalised, or the problem with it.
+    private static func phone(_ raw: String?) -> (String?, [FieldError]) {
+        guard let raw, !raw.trimmingWhitespace().isEmpty else { return (nil, []) }
+        guard let number = UserRules.normalizePhone(raw) else {
+            return (nil, [FieldError(field: "phone", message: "must be an international number: + and 8 to 15 digits, such as +39 333 123 4567")])
+        }
+        return (number, [])
     }
 
     /// Every user, by handle.

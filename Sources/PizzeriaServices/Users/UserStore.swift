@@ -1,22 +1,25 @@
+import Foundation
 import PizzeriaStorage
 
 /// The SQL of users. Column lists are constants, spliced in with `+` (never input).
 enum UserStore {
     /// The columns ``Decoder`` reads.
-    static let columns = "id, handle, display_name, created_at"
+    static let columns = "id, handle, display_name, phone, created_at, (SELECT erased_at FROM user_erasures e WHERE e.user_id = users.id) AS erased_at"
 
     /// A user from a row of ``columns``.
     struct Decoder: RowDecoder {
-        let id, handle, displayName, createdAt: Column
+        let id, handle, displayName, phone, createdAt, erasedAt: Column
 
         init(columns: ColumnResolver) throws {
-            (id, handle, displayName, createdAt) = (try columns("id"), try columns("handle"), try columns("display_name"), try columns("created_at"))
+            (id, handle, displayName) = (try columns("id"), try columns("handle"), try columns("display_name"))
+            (phone, createdAt, erasedAt) = (try columns("phone"), try columns("created_at"), try columns("erased_at"))
         }
 
         func decode(_ row: Row) throws -> User {
             let id: User.ID = try row.id(self.id)
-            return User(id: id, handle: try row.string(handle), displayName: try row.optionalString(displayName),
-                        createdAt: try row.timestamp(createdAt, table: "users", id: id))
+            return User(id: id, handle: try row.string(handle), displayName: try row.optionalString(displayName), phone: try row.optionalString(phone),
+                        createdAt: try row.timestamp(createdAt, table: "users", id: id),
+                        erasedAt: try row.optionalTimestamp(erasedAt, table: "users", id: id))
         }
     }
 
@@ -44,12 +47,24 @@ enum UserStore {
         try db.fetchAll("SELECT " + columns + " FROM users WHERE handle > ? ORDER BY handle LIMIT ?", [after, limit], Decoder.self)
     }
 
-    /// Inserts a user; `RETURNING` gives the row as stored, so nothing is read back.
-    static func insert(id: User.ID, handle: String, displayName: String?, in db: Connection) throws -> User {
-        guard let user = try db.fetchOne("INSERT INTO users (id, handle, display_name) VALUES (?, ?, ?) RETURNING " + columns,
-                                         [id, handle, displayName], Decoder.self) else {
-            throw DataError.damagedRow(table: "users", id: id.description, problem: "the inserted row did not come back")
-        }
-        return user
+    /// Inserts a user.
+    static func insert(id: User.ID, handle: String, displayName: String?, phone: String?, in db: Connection) throws -> User {
+        try db.run("INSERT INTO users (id, handle, display_name, phone) VALUES (?, ?, ?, ?)", [id, handle, displayName, phone])
+        return try required(id, in: db)
+    }
+
+    /// Sets a user's handle, name and phone.
+    static func update(id: User.ID, handle: String, displayName: String?, phone: String?, in db: Connection) throws {
+        try db.run("UPDATE users SET handle = ?, display_name = ?, phone = ? WHERE id = ?", [handle, displayName, phone, id])
+    }
+
+    /// Erases a user's personal data: the erasure is recorded first (it is what lets their
+    /// navigation history be deleted), then the name, phone and handle go, and the navigation.
+    static func erase(id: User.ID, actor: String?, at: Date, in db: Connection) throws {
+        try db.run("INSERT INTO user_erasures (user_id, erased_at, actor) VALUES (?, ?, ?)", [id, Timestamp.string(from: at), actor])
+        try db.run("UPDATE users SET handle = ?, display_name = NULL, phone = NULL WHERE id = ?", [UserRules.pseudonym(for: id), id])
+        try db.run("DELETE FROM navigation_sheets WHERE user_id = ?", [id])
+        try db.run("DELETE FROM navigation_stack WHERE user_id = ?", [id])
+        try db.run("DELETE FROM navigation_events WHERE user_id = ?", [id])
     }
 }

@@ -1,0 +1,214 @@
+import Foundation
+import PizzeriaStorage
+
+/// What to change in a placed order's lines and note.
+///
+/// ```swift
+/// var change = OrderEdit()
+/// change.add = [.init(pizza: diavola.id, quantity: 1)]
+/// change.setQuantity = [.init(pizza: margherita.id, quantity: 3)]
+/// change.note = .set("no basil")
+/// try pizzeria.orders.edit(id: order.id, change, expectedVersion: order.version, by: "giulia")
+/// ```
+public struct OrderEdit: Sendable, Hashable {
+    /// A note to set or clear.
+    public enum NoteChange: Sendable, Hashable {
+        /// This note (1–200 characters, no control characters).
+        case set(String)
+        /// No note.
+        case clear
+    }
+
+    /// Pizzas to add (a pizza already in the order gets more).
+    public var add: [OrderRequest.Item] = []
+    /// Pizzas to remove entirely.
+    public var remove: [Pizza.ID] = []
+    /// Pizzas whose quantity becomes exactly this (1–20; added when not yet in the order).
+    public var setQuantity: [OrderRequest.Item] = []
+    /// The note, when it changes.
+    public var note: NoteChange?
+
+    /// An edit; with no arguments, one that changes nothing.
+    public init(add: [OrderRequest.Item] = [], remove: [Pizza.ID] = [], setQuantity: [OrderRequest.Item] = [], note: NoteChange? = nil) {
+        self.add = add
+        self.remove = remove
+        self.setQuantity = setQuantity
+        self.note = note
+    }
+
+    /// The longest note, in characters.
+    public static let maximumNoteLength = 200
+
+    /// Whether it changes anything.
+    public var isEmpty: Bool { add.isEmpty && remove.isEmpty && setQuantity.isEmpty && note == nil }
+
+    /// Shape problems found without the database.
+    func problems() -> [FieldError] {
+        var errors: [FieldError] = []
+        if isEmpty { errors.append(FieldError(field: "edit", message: "must change something: --add, --remove, --set or --note")) }
+        for item in add + setQuantity where !(1...OrderRequest.maximumQuantity).contains(item.quantity) {
+            errors.append(FieldError(field: "quantity", message: "must be from 1 to \(OrderRequest.maximumQuantity), not \(item.quantity)"))
+        }
+        if case .set(let text) = note, text.isEmpty || text.count > Self.maximumNoteLength || text.unicodeScalars.contains(where: PizzaName.isForbidden) {
+            errors.append(FieldError(field: "note", message: "must be 1 to \(Self.maximumNoteLength) characters without control characters"))
+        }
+        return errors
+    }
+}
+
+/// The counter's changes to a booked order: move it, edit its lines and note, take back the last
+/// status change. Each is one `BEGIN IMMEDIATE` transaction, checked like a booking, with an
+/// optimistic version check; each lands in the order's history (who, what, when) and in the
+/// change feed. A refused one writes nothing.
+extension OrderService {
+    /// How long after a status change `undo` can take it back.
+    public static let undoWindowMinutes = 10
+
+    /// Moves a placed order to another pickup: the new slot is checked like a booking (hours, lead
+    /// time, capacity) in the same transaction that frees the old one, so no one else can take
+    /// the capacity in between.
+    /// - Parameter expectedVersion: the version the change was made from; `nil` skips the check.
+    /// - Throws: ``OrderError/illegalTransition(orderID:from:action:)`` once preparing;
+    ///   ``OrderError/versionConflict(orderID:expected:current:)``; any booking refusal.
+    @discardableResult
+    public func move(id: Order.ID, to pickup: Date, expectedVersion: Int? = nil, by actor: String? = nil) throws -> Order {
+        let problems = Self.actorProblems(actor)
+        guard problems.isEmpty else { throw ValidationError(problems) }
+        let now = now()
+        return try database.write { db in
+            let header = try Self.changeable(id, action: .move, expectedVersion: expectedVersion, in: db)
+            guard pickup != header.pickupAt else { return try OrderAssembler(now: now, in: db).order(header) }
+            let settings = try SettingsService.current(in: db)
+            let schedule = ScheduleStore.schedule(settings, in: db)
+            let slot = try Self.checkPickup(pickup, settings: settings, schedule: schedule, now: now, in: db)
+            let pizzas = try OrderStore.numberedLines(of: id, in: db).reduce(0) { $0 + $1.line.quantity }
+            try Self.requireRoom(for: pizzas, at: pickup, settings: settings, in: db)
+            guard try OrderStore.move(id: id, version: header.version, pickupAt: PickupTime.utc(pickup), serviceDay: slot.serviceDay,
+                                      pickupLocal: schedule.clock.localText(pickup), actor: actor, at: now, in: db),
+                  let moved = try OrderStore.header(id: id, in: db) else {
+                throw OrderError.versionConflict(orderID: id, expected: header.version, current: header.version)
+            }
+            return try OrderAssembler(now: now, in: db).order(moved)
+        }
+    }
+
+    /// Changes a placed order's lines and note. Added pizzas are priced as they are now; lines
+    /// kept keep their prices; the total follows; at least one line stays.
+    /// - Throws: ``ValidationError`` (nothing to change, a quantity out of 1–20, a note too long,
+    ///   removing every line); ``MenuError/notFound(_:)``; ``OrderError`` (archived pizza, not
+    ///   placed, version conflict, not enough capacity).
+    @discardableResult
+    public func edit(id: Order.ID, _ change: OrderEdit, expectedVersion: Int? = nil, by actor: String? = nil) throws -> Order {
+        let problems = change.problems() + Self.actorProblems(actor)
+        guard problems.isEmpty else { throw ValidationError(problems) }
+        let now = now()
+        return try database.write { db in
+            let header = try Self.changeable(id, action: .edit, expectedVersion: expectedVersion, in: db)
+            let settings = try SettingsService.current(in: db)
+            let existing = try OrderStore.numberedLines(of: id, in: db)
+            var quantities = Dictionary(uniqueKeysWithValues: existing.map { ($0.line.pizzaID, $0.line.quantity) })
+            var order = existing.map(\.line.pizzaID)
+            func include(_ pizza: Pizza.ID) { if !order.contains(pizza) { order.append(pizza) } }
+            for item in change.add { quantities[item.pizza, default: 0] += item.quantity; include(item.pizza) }
+            for item in change.setQuantity { quantities[item.pizza] = item.quantity; include(item.pizza) }
+            for pizza in change.remove { quantities[pizza] = nil }
+            let kept = order.filter { quantities[$0] != nil }
+            guard !kept.isEmpty else {
+                throw ValidationError([FieldError(field: "remove", message: "would leave the order without a line; cancel it instead")])
+            }
+            guard kept.count <= OrderRequest.maximumItems else {
+                throw ValidationError([FieldError(field: "items", message: "must be at most \(OrderRequest.maximumItems)")])
+            }
+            var detail: [String] = []
+            let byPizza = Dictionary(uniqueKeysWithValues: existing.map { ($0.line.pizzaID, $0) })
+            // Removed lines go first: the slot's load frees them (its trigger) before the growth
+            // of the others is checked against the room left.
+            var delta = 0
+            for (number, line) in existing where quantities[line.pizzaID] == nil {
+                try OrderStore.deleteLine(number, order: id, in: db)
+                detail.append("−\(line.quantity) \(line.pizzaName)")
+            }
+            var added: [OrderLine] = []
+            for pizza in kept {
+                let quantity = quantities[pizza] ?? 0
+                if let (_, line) = byPizza[pizza] {
+                    guard quantity != line.quantity else { continue }
+                    guard quantity <= OrderRequest.maximumQuantity else { throw OrderError.tooMany(name: line.pizzaName, quantity: quantity) }
+                    delta += quantity - line.quantity
+                    detail.append("\(line.pizzaName) \(line.quantity)→\(quantity)")
+                } else {
+                    let snapshot = try Self.snapshot([OrderRequest.Item(pizza: pizza, quantity: quantity)], in: db)
+                    added += snapshot
+                    delta += quantity
+                    detail.append("+\(quantity) \(snapshot.first?.pizzaName ?? pizza.description)")
+                }
+            }
+            try Self.requireRoom(for: delta, at: header.pickupAt, settings: settings, in: db)
+            for (number, line) in existing where quantities[line.pizzaID].map({ $0 != line.quantity }) == true {
+                try OrderStore.setQuantity(quantities[line.pizzaID] ?? line.quantity, line: number, order: id, in: db)
+            }
+            var next = (existing.map(\.number).max() ?? 0) + 1
+            for line in added {
+                try OrderStore.insertLine(line, number: Int(next), order: id, in: db)
+                next += 1
+            }
+            var note = header.note
+            switch change.note {
+            case .set(let text)?: note = text; detail.append("note: \(text)")
+            case .clear?: note = nil; detail.append("note removed")
+            case nil: break
+            }
+            guard try OrderStore.finishEdit(id: id, version: header.version, note: note, at: now, in: db) else {
+                throw OrderError.versionConflict(orderID: id, expected: header.version, current: header.version)
+            }
+            try OrderStore.appendEvent(order: id, kind: .edited, from: header.status, to: header.status,
+                                       detail: detail.isEmpty ? "no change" : String(detail.joined(separator: ", ").prefix(1_000)),
+                                       actor: actor, at: now, in: db)
+            guard let edited = try OrderStore.header(id: id, in: db) else { throw OrderError.notFound(id.description) }
+            return try OrderAssembler(now: now, in: db).order(edited)
+        }
+    }
+
+    /// Takes back the order's last status change, made less than ``undoWindowMinutes`` ago: the
+    /// status returns and the history gains an `undo` entry (it is never rewritten). Undoing a
+    /// cancellation takes the slot's capacity again, and is refused when the slot filled meanwhile.
+    /// - Throws: ``OrderError/illegalTransition(orderID:from:action:)`` when the last change was
+    ///   the booking or an undo; ``OrderError/undoTooLate(orderID:minutes:)``; ``OrderError/slotFull(slot:remaining:requested:)``.
+    @discardableResult
+    public func undo(id: Order.ID, by actor: String? = nil) throws -> Order {
+        let problems = Self.actorProblems(actor)
+        guard problems.isEmpty else { throw ValidationError(problems) }
+        let now = now()
+        return try database.write { db in
+            guard let header = try OrderStore.header(id: id, in: db) else { throw OrderError.notFound(id.description) }
+            guard let (event, last) = try OrderStore.lastStatusEvent(of: id, in: db), last.kind == .status, let previous = last.from,
+                  last.to == header.status else {
+                throw OrderError.illegalTransition(orderID: id, from: header.status, action: .undo)
+            }
+            guard now.timeIntervalSince(last.at) <= Double(Self.undoWindowMinutes * 60) else {
+                throw OrderError.undoTooLate(orderID: id, minutes: Self.undoWindowMinutes)
+            }
+            if !header.status.holdsCapacity, previous.holdsCapacity {
+                let pizzas = try OrderStore.numberedLines(of: id, in: db).reduce(0) { $0 + $1.line.quantity }
+                try Self.requireRoom(for: pizzas, at: header.pickupAt, settings: try SettingsService.current(in: db), in: db)
+            }
+            try OrderStore.appendEvent(order: id, kind: .undo, from: header.status, to: previous, detail: "undoes #\(event)",
+                                       actor: actor, at: now, in: db)
+            guard try OrderStore.setStatus(id: id, from: header.status, to: previous, actor: actor, at: now, in: db),
+                  let undone = try OrderStore.header(id: id, in: db) else {
+                throw OrderError.illegalTransition(orderID: id, from: header.status, action: .undo)
+            }
+            return try OrderAssembler(now: now, in: db).order(undone)
+        }
+    }
+
+    /// The order, if it may be moved or edited: placed, at `expectedVersion` when one is given.
+    static func changeable(_ id: Order.ID, action: OrderAction, expectedVersion: Int?, in db: Connection) throws -> OrderStore.Header {
+        guard let header = try OrderStore.header(id: id, in: db) else { throw OrderError.notFound(id.description) }
+        if let expectedVersion, expectedVersion != header.version {
+            throw OrderError.versionConflict(orderID: id, expected: expectedVersion, current: header.version)
+        }
+        guard header.status == .placed else { throw OrderError.illegalTransition(orderID: id, from: header.status, action: action) }
+        return header
+    }
+}
