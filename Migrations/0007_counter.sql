@@ -328,6 +328,13 @@ CREATE TABLE user_erasures (
     actor     TEXT CHECK (actor IS NULL OR length(actor) BETWEEN 1 AND 64)
 ) STRICT;
 
+-- An erased customer books nothing more (their pseudonym stays on the orders they had).
+CREATE TRIGGER orders_user_not_erased BEFORE INSERT ON orders
+WHEN EXISTS (SELECT 1 FROM user_erasures WHERE user_id = NEW.user_id)
+BEGIN
+    SELECT RAISE(ABORT, 'user_erased: this customer''s data was erased; they cannot book');
+END;
+
 -- Navigation history is append-only, except that an erased customer's is deleted.
 DROP TRIGGER navigation_events_append_only_delete;
 CREATE TRIGGER navigation_events_append_only_delete BEFORE DELETE ON navigation_events

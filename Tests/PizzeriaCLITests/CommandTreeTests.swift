@@ -51,7 +51,7 @@ struct CommandTreeTests {
         ("--al", ["--all", "--db"], "--all"), ("ordr", ["order", "user"], "order"),
     ] as [(String, [String], String?)])
     func suggestions(typed: String, candidates: [String], expected: String?) {
-        #expect(Suggestion.closest(to: typed, among: candidates) == expected)
+        #expect(Spelling.closest(to: typed, among: candidates) == expected)
     }
 
     @Test("exit codes are the documented ones")

@@ -34,7 +34,7 @@ enum ConfigCommands {
             let name = try invocation[key]
             guard let key = SettingKey.allCases.first(where: { spelling($0) == name }) else {
                 var error = invocation.usage("unknown setting '\(name)'")
-                if let close = Suggestion.closest(to: name, among: SettingKey.allCases.map(spelling)) {
+                if let close = Spelling.closest(to: name, among: SettingKey.allCases.map(spelling)) {
                     error.suggestion = "did you mean '\(close)'?"
                 }
                 throw error

@@ -6,13 +6,14 @@ enum SlotsCommand {
 
     /// A day's slots in every list mode.
     static let shape = ListOutput.Shape<SlotUsage>(
-        table: Table("SLOT", "BOOKED", "REMAINING", "CAPACITY", rightAligned: [1, 2, 3]),
-        cells: { ["\($0.local)", "\($0.booked)", "\($0.remaining)", "\($0.capacity)"] },
+        table: Table("SLOT", "BOOKED", "REMAINING", "CAPACITY", "STATE", rightAligned: [1, 2, 3]),
+        cells: { ["\($0.local)", "\($0.booked)", "\($0.remaining)", "\($0.capacity)", $0.state.label] },
         empty: "No slots: the opening hours are shorter than one slot.\n", csvHeader: CSVRows.slotHeader, csvRow: CSVRows.slot)
 
     static let command = Command(
         name: "slots",
         abstract: "Show each pickup slot of a day with booked and remaining capacity.",
+        discussion: "STATE says whether a slot can be booked now: open, full, too soon (within the lead time) or past.",
         options: [date] + ListOptions.all,
         run: { invocation in
             let context = invocation.context

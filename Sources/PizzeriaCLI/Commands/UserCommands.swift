@@ -1,27 +1,40 @@
+import Foundation
 import PizzeriaServices
 
 /// `pizzeria user …`: the people who order and navigate.
 enum UserCommands {
     static let command = Command(
         name: "user",
-        abstract: "Manage users: add, list, show (with their orders).",
-        discussion: "A handle is 1 to 32 characters of a-z 0-9 . _ - (stored lowercase).",
-        subcommands: [add, list, show])
+        abstract: "Manage users: add, list, show (with their orders), edit, erase.",
+        discussion: """
+            A handle is 1 to 32 characters of a-z 0-9 . _ - and is stored lowercase: 'Luca' and \
+            'luca' are one handle, and the commands say when they lowered one. A phone number is \
+            international (+, country code, 8 to 15 digits) and stored in E.164 form.
+            """,
+        subcommands: [add, list, show, edit, erase])
 
     static let newHandle = Argument("handle", help: "The user's handle.")
     static let handle = Argument("handle", help: "The user's handle.", completion: .users)
     static let displayName = Option("name", "name", help: "A display name (optional, at most 80 characters).")
+    static let phone = Option("phone", "number", help: "A phone number for the counter, such as \"+39 333 123 4567\".")
+
+    /// A note on stderr when the handle typed is not the handle stored.
+    static func noteNormalised(_ typed: String, _ stored: String, _ context: Context) {
+        if typed != stored { context.console.note("handle stored as '\(stored)' (handles are lowercase)") }
+    }
 
     static let add = Command(
         name: "add",
         abstract: "Add a user.",
         arguments: [newHandle],
-        options: [displayName],
-        examples: ["pizzeria user add anna --name \"Anna Rossi\""],
+        options: [displayName, phone],
+        examples: ["pizzeria user add anna --name \"Anna Rossi\" --phone \"+39 333 123 4567\""],
         run: { invocation in
             let context = invocation.context
-            let user = try context.open(.requireCurrent).users.add(handle: try invocation[newHandle],
-                                                                   displayName: try invocation[displayName])
+            let typed = try invocation[newHandle]
+            let user = try context.open(.requireCurrent).users.add(handle: typed, displayName: try invocation[displayName],
+                                                                   phone: try invocation[phone])
+            noteNormalised(typed.trimmingCharacters(in: .whitespaces), user.handle, context)
             try context.emit(user) { "Added user \(user.handle)\(user.displayName.map { " (\($0))" } ?? "").\n" }
             return .ok
         })
@@ -33,8 +46,11 @@ enum UserCommands {
         run: { invocation in
             let context = invocation.context
             // Streamed, a page at a time, like every list.
-            let users = try context.open(.requireCurrent).users
-            let shape = ListOutput.Shape<User>(table: Table("HANDLE", "NAME", "SINCE"), cells: { [$0.handle, $0.displayName ?? "-", $0.createdAt.timestamp] },
+            let pizzeria = try context.open(.requireCurrent)
+            let zone = try pizzeria.settings.current().timeZone
+            let users = pizzeria.users
+            let shape = ListOutput.Shape<User>(table: Table("HANDLE", "NAME", "PHONE", "SINCE"),
+                                               cells: { [$0.handle, $0.displayName ?? ($0.erasedAt == nil ? "-" : "(erased)"), $0.phone ?? "-", $0.createdAt.local(zone)] },
                                                empty: "No users yet.\n", csvHeader: CSVRows.userHeader, csvRow: CSVRows.user)
             try context.list.write(invocation, shape) { each in try users.forEach(each) }
             return .ok
@@ -49,10 +65,65 @@ enum UserCommands {
             let pizzeria = try context.open(.requireCurrent)
             let user = try pizzeria.lookup.user(try invocation[handle])
             let orders = try pizzeria.orders.list(OrderFilter(user: user.id))
-            try context.emit(Extended(base: user, key: "orders", extra: orders)) {
-                "\(user.handle)\(user.displayName.map { " (\($0))" } ?? "")\n  id     \(user.id)\n  since  \(Timestamp.string(from: user.createdAt))\n\nOrders:\n"
-                    + OrderText.shape.rendered(orders)
+            let zone = try pizzeria.settings.current().timeZone
+            try context.emit(Extended(base: user, key: "orders", extra: orders)) { detail(user, zone: zone) + "\nOrders:\n" + OrderText.shape.rendered(orders) }
+            return .ok
+        })
+
+    static func detail(_ user: User, zone: TimeZone) -> String {
+        var text = "\(user.handle)\(user.displayName.map { " (\($0))" } ?? "")\n  id      \(user.id)\n"
+        if let phone = user.phone { text += "  phone   \(phone)\n" }
+        text += "  since   \(user.createdAt.local(zone))\n"
+        if let erased = user.erasedAt { text += "  erased  \(erased.local(zone)) (personal data removed at the customer's request)\n" }
+        return text
+    }
+
+    static let newHandleOption = Option("handle", "new-handle", help: "A new handle (the old one is then free).")
+
+    static let edit = Command(
+        name: "edit",
+        abstract: "Change a user's handle, display name or phone.",
+        discussion: "Fields not given stay as they are; an empty value (--name \"\", --phone \"\") clears the field.",
+        arguments: [handle],
+        options: [newHandleOption, displayName, phone],
+        examples: ["pizzeria user edit luca --name \"Luca Bianchi\" --phone \"+39 347 555 0101\"",
+                   "pizzeria user edit luca --phone \"\"", "pizzeria user edit luca --handle luca.b"],
+        run: { invocation in
+            let context = invocation.context
+            let pizzeria = try context.open(.requireCurrent)
+            let user = try pizzeria.lookup.user(try invocation[handle])
+            let typedHandle = try invocation[newHandleOption]
+            let name = try invocation[displayName], number = try invocation[phone]
+            guard typedHandle != nil || name != nil || number != nil else {
+                throw invocation.usage("nothing to change: give --handle, --name or --phone")
             }
+            func change(_ value: String?) -> UserService.FieldChange? {
+                value.map { $0.trimmingCharacters(in: .whitespaces).isEmpty ? .clear : .set($0) }
+            }
+            let edited = try pizzeria.users.edit(id: user.id, handle: typedHandle, displayName: change(name), phone: change(number))
+            if let typedHandle { noteNormalised(typedHandle.trimmingCharacters(in: .whitespaces), edited.handle, context) }
+            try context.emit(edited) { "Changed user \(edited.handle)\(edited.displayName.map { " (\($0))" } ?? "").\n" }
+            return .ok
+        })
+
+    static let erase = Command(
+        name: "erase",
+        abstract: "Erase a customer's personal data at their request.",
+        discussion: """
+            Removes the display name and phone, replaces the handle with a stable pseudonym \
+            (erased-…) and deletes the user's navigation state and history. Their orders stay for \
+            the books, under the pseudonym; the erasure itself is recorded (user_erasures). It \
+            cannot be undone.
+            """,
+        arguments: [handle],
+        options: [OrderCommands.by],
+        examples: ["pizzeria user erase luca --by anna"],
+        run: { invocation in
+            let context = invocation.context
+            let pizzeria = try context.open(.requireCurrent)
+            let user = try pizzeria.lookup.user(try invocation[handle])
+            let erased = try pizzeria.users.erase(id: user.id, by: try OrderCommands.actor(invocation))
+            try context.emit(erased) { "Erased \(user.handle): now \(erased.handle); orders kept, navigation deleted.\n" }
             return .ok
         })
 }

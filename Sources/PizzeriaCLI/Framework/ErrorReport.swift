@@ -59,7 +59,7 @@ extension ErrorReport {
         switch error {
         case let refusal as Refusal: return refusal.hint
         case MenuError.notFound: return "see `pizzeria pizza list --all`"
-        case MenuError.ambiguous: return "type more characters of the id"
+        case MenuError.ambiguous: return "type more of the name or the id"
         case MenuError.conflict(let pizza, _): return "look at `pizzeria pizza show \(pizza.id.short)` and edit again"
         case MenuError.duplicateName(_, let existing) where existing.isArchived:
             return "restore it with `pizzeria pizza restore \(existing.id.short)`"

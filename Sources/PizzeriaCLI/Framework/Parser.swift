@@ -1,3 +1,4 @@
+import PizzeriaServices
 /// Turns `argv` into an ``Invocation`` against the command tree.
 ///
 /// Accepted forms: `--option value`, `--option=value`, `-h`, flags anywhere after the command
@@ -79,7 +80,7 @@ struct Parser {
                 guard let option = scan.command.option(named: name) else {
                     if mode == .lenient { continue }
                     var error = UsageError(message: "unknown option '\(name)'", path: scan.path, command: scan.command)
-                    if let close = Suggestion.closest(to: name, among: scan.command.allOptions.map { "--\($0.long)" }) {
+                    if let close = Spelling.closest(to: name, among: scan.command.allOptions.map { "--\($0.long)" }) {
                         error.suggestion = "did you mean '\(close)'?"
                     }
                     throw error
@@ -137,7 +138,7 @@ struct Parser {
 
     private func unknownCommand(_ word: String, in command: Command, path: [String]) -> UsageError {
         var error = UsageError(message: "unknown command '\(word)' for '\(path.joined(separator: " "))'", path: path, command: command)
-        if let close = Suggestion.closest(to: word, among: command.subcommands.map(\.name)) {
+        if let close = Spelling.closest(to: word, among: command.subcommands.map(\.name)) {
             error.suggestion = "did you mean '\(close)'?"
         }
         return error

@@ -63,9 +63,9 @@ enum CSVRows {
             + [.plain(pizza.isArchived ? "true" : "false"), .number(pizza.version), .time(pizza.createdAt), .time(pizza.updatedAt)]
     }
 
-    static let userHeader = ["id", "handle", "name", "created_at"]
+    static let userHeader = ["id", "handle", "name", "created_at", "phone", "erased_at"]
     static func user(_ user: User) -> [CSVField] {
-        [.plain(user.id.description), .text(user.handle), .text(user.displayName), .time(user.createdAt)]
+        [.plain(user.id.description), .text(user.handle), .text(user.displayName), .time(user.createdAt), .text(user.phone), .time(user.erasedAt)]
     }
 
     static let orderHeader = ["id", "user", "pickup_at", "pickup_local", "status", "total", "total_cents", "items", "created_at",
@@ -76,9 +76,9 @@ enum CSVRows {
                                                                         .plain(order.serviceDay.description), .plain(order.outsideHours ? "true" : "false")]
     }
 
-    static let slotHeader = ["slot", "start", "booked", "remaining", "capacity"]
+    static let slotHeader = ["slot", "start", "booked", "remaining", "capacity", "state"]
     static func slot(_ slot: SlotUsage) -> [CSVField] {
-        [.plain(slot.local), .plain(PickupTime.utc(slot.start)), .number(slot.booked), .number(slot.remaining), .number(slot.capacity)]
+        [.plain(slot.local), .plain(PickupTime.utc(slot.start)), .number(slot.booked), .number(slot.remaining), .number(slot.capacity), .plain(slot.state.rawValue)]
     }
 
     static let salesHeader = ["pizza_id", "name", "quantity", "revenue", "revenue_cents", "booked_quantity", "booked_value",

@@ -33,7 +33,9 @@ enum Chart {
             let ratio = slot.capacity > 0 ? Double(slot.booked) / Double(slot.capacity) : 1
             let color: Color = isFull ? .red : ratio >= 0.75 ? .yellow : .green
             let count = String(repeating: " ", count: countWidth - counts[index].count) + counts[index]
-            text += "\(labels[index]) \(paint(filled, color, on: display))\(rest) \(count)\(isFull ? " " + paint("FULL", .red, on: display) : "")\n"
+            let mark = slot.state == .past || slot.state == .tooSoon ? " " + slot.state.label : isFull ? " " + paint("FULL", .red, on: display) : ""
+            let bar = slot.state == .past ? filled + rest : paint(filled, color, on: display) + rest
+            text += "\(labels[index]) \(bar) \(count)\(mark)\n"
         }
         return text
     }

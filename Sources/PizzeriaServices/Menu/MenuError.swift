@@ -1,8 +1,9 @@
 /// Why the menu refused a lookup or a change.
 public enum MenuError: PizzeriaFailure, Equatable {
-    /// No pizza has this id (or, through ``LookupService``, id prefix or name).
-    case notFound(_ reference: String)
-    /// An id prefix that starts more than one pizza's id.
+    /// No pizza has this id (or, through ``LookupService``, id prefix, name or name prefix);
+    /// `closest` is the name of the pizza it most likely misspells, when there is one.
+    case notFound(_ reference: String, closest: String? = nil)
+    /// An id prefix, or the start of a name, that more than one pizza has.
     case ambiguous(query: String, candidates: [Pizza])
     /// Another pizza already has this name, ignoring case (archived pizzas included).
     case duplicateName(name: String, existing: Pizza)
@@ -25,8 +26,8 @@ public enum MenuError: PizzeriaFailure, Equatable {
     /// A sentence for people.
     public var description: String {
         switch self {
-        case .notFound(let reference):
-            "no pizza with id, id prefix or name '\(reference)'"
+        case .notFound(let reference, let closest):
+            "no pizza with id, id prefix or name '\(reference)'" + (closest.map { "; did you mean '\($0)'?" } ?? "")
         case .ambiguous(let query, let candidates):
             "'\(query)' matches \(candidates.count) pizzas: "
                 + zip(IDPrefix.distinguishing(candidates.map(\.id.description)), candidates).map { "\($0) \($1.name)" }.joined(separator: ", ")

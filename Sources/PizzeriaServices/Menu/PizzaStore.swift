@@ -71,6 +71,12 @@ enum PizzaStore {
         try db.fetchOne(sameNameSQL, [PizzaName.foldKey(name)], Decoder.self)
     }
 
+    /// Pizzas whose folded name starts with `key` (on the menu first), a range of the `name_key` index.
+    static func withNamePrefix(_ key: String, limit: Int, in db: Connection) throws -> [Pizza] {
+        try db.fetchAll("SELECT " + columns + " FROM pizzas WHERE name_key >= ? AND name_key < ? ORDER BY archived_at IS NOT NULL, name_key LIMIT ?",
+                        [key, key + "\u{10FFFF}", limit], Decoder.self)
+    }
+
     static let sameNameSQL = "SELECT " + columns + " FROM pizzas WHERE name_key = ?"
 
     /// The name key of a pizza, for a page cursor.

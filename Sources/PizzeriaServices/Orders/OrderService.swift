@@ -38,7 +38,7 @@ public final class OrderService: Sendable {
     /// inserts; nothing is read back that is already known.
     static func place(_ request: OrderRequest, actor: String?, now: Date, in db: Connection) throws -> (order: Order, created: Bool) {
         let settings = try SettingsService.current(in: db)
-        guard let handle = try UserStore.handle(of: request.user, in: db) else { throw UserError.notFound(request.user.description) }
+        let handle = try UserStore.bookingHandle(of: request.user, in: db)
         let items = try merged(request.items)
         let pickupAt = PickupTime.utc(request.pickup)
         // What was asked for under a key, so a reuse of the key with other content is refused.
@@ -236,9 +236,12 @@ public final class OrderService: Sendable {
             let slots = try schedule.slots(of: date)
             guard let first = slots.first, let last = slots.last else { return [] }
             let loads = try OrderStore.slotLoads(from: PickupTime.utc(first.start), to: PickupTime.utc(last.start.addingTimeInterval(1)), in: db)
+            let now = now(), earliest = now.addingTimeInterval(Double(settings.leadMinutes * 60))
             return slots.map { slot in
-                SlotUsage(start: slot.start, serviceDay: date, local: Self.slotLabel(slot, schedule: schedule),
-                          booked: loads[PickupTime.utc(slot.start)] ?? 0, capacity: settings.slotCapacity)
+                let booked = loads[PickupTime.utc(slot.start)] ?? 0
+                let state: SlotState = slot.start < now ? .past : slot.start < earliest ? .tooSoon : booked >= settings.slotCapacity ? .full : .open
+                return SlotUsage(start: slot.start, serviceDay: date, local: Self.slotLabel(slot, schedule: schedule),
+                                 booked: booked, capacity: settings.slotCapacity, state: state)
             }
         }
     }

@@ -1,6 +1,24 @@
 import Foundation
 
 /// One pickup slot of a day and how full it is.
+/// Whether a slot can be booked now, and if not, why.
+public enum SlotState: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Room left, and far enough ahead.
+    case open
+    /// No room left.
+    case full
+    /// Ahead, but within the lead time.
+    case tooSoon = "too_soon"
+    /// Already started.
+    case past
+
+    /// Whether an order can be placed for it now (room permitting for the order's size).
+    public var isBookable: Bool { self == .open }
+
+    /// For people: `open`, `full`, `too soon`, `past`.
+    public var label: String { rawValue.replacingOccurrences(of: "_", with: " ") }
+}
+
 public struct SlotUsage: Sendable, Hashable, Codable {
     /// Its start.
     public let start: Date
@@ -15,19 +33,22 @@ public struct SlotUsage: Sendable, Hashable, Codable {
     public let capacity: Int
     /// `capacity - booked`, never negative.
     public var remaining: Int { max(0, capacity - booked) }
+    /// Whether it can be booked now: past and too-soon slots are listed for the counter but never offered.
+    public let state: SlotState
 
     /// A slot.
-    public init(start: Date, serviceDay: LocalDate, local: String, booked: Int, capacity: Int) {
+    public init(start: Date, serviceDay: LocalDate, local: String, booked: Int, capacity: Int, state: SlotState = .open) {
         self.start = start
         self.serviceDay = serviceDay
         self.local = local
         self.booked = booked
         self.capacity = capacity
+        self.state = state
     }
 
-    private enum CodingKeys: String, CodingKey { case start, serviceDay = "service_day", local, booked, capacity, remaining }
+    private enum CodingKeys: String, CodingKey { case start, serviceDay = "service_day", local, booked, capacity, remaining, state }
 
-    /// `{"start": UTC, "service_day", "local": "19:30", "booked", "capacity", "remaining"}`.
+    /// `{"start": UTC, "service_day", "local": "19:30", "booked", "capacity", "remaining", "state"}`.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(PickupTime.utc(start), forKey: .start)
@@ -36,6 +57,7 @@ public struct SlotUsage: Sendable, Hashable, Codable {
         try container.encode(booked, forKey: .booked)
         try container.encode(capacity, forKey: .capacity)
         try container.encode(remaining, forKey: .remaining)
+        try container.encode(state, forKey: .state)
     }
 
     /// Reads the JSON shape.
@@ -43,7 +65,8 @@ public struct SlotUsage: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(start: try container.decodeTimestamp(forKey: .start), serviceDay: try container.decode(LocalDate.self, forKey: .serviceDay),
                   local: try container.decode(String.self, forKey: .local),
-                  booked: try container.decode(Int.self, forKey: .booked), capacity: try container.decode(Int.self, forKey: .capacity))
+                  booked: try container.decode(Int.self, forKey: .booked), capacity: try container.decode(Int.self, forKey: .capacity),
+                  state: try container.decodeIfPresent(SlotState.self, forKey: .state) ?? .open)
     }
 }
 

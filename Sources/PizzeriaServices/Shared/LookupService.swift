@@ -89,8 +89,26 @@ public final class LookupService: Sendable {
             if matches.count == 1 { return matches[0] }
             if matches.count > 1 { throw MenuError.ambiguous(query: query, candidates: matches) }
         }
-        throw MenuError.notFound(query)
+        // The start of a name (`diav`): a range of the name index, like completion.
+        if !trimmed.isEmpty {
+            let named = try PizzaStore.withNamePrefix(PizzaName.foldKey(trimmed), limit: 10, in: db)
+            if named.count == 1 { return named[0] }
+            if named.count > 1 { throw MenuError.ambiguous(query: query, candidates: named) }
+        }
+        throw MenuError.notFound(query, closest: try closestName(to: trimmed, in: db))
     }
+
+    /// The name `typed` most likely misspells (`margarita` → `Margherita`), among the first
+    /// ``suggestionScanLimit`` names: only a failed lookup pays for it, and its cost is bounded.
+    static func closestName(to typed: String, in db: Connection) throws -> String? {
+        guard !typed.isEmpty, typed.count <= PizzaName.maximumLength else { return nil }
+        let names = try db.fetchAll("SELECT name FROM pizzas ORDER BY archived_at IS NOT NULL, name_key LIMIT ?",
+                                    [suggestionScanLimit]) { try $0.string("name") }
+        return Spelling.closest(to: typed, among: names)
+    }
+
+    /// How many names a did-you-mean compares at most.
+    static let suggestionScanLimit = 5_000
 
     /// The order `query` names (an id, or a unique prefix), among `user`'s orders when given.
     static func orderID(_ query: String, of user: User.ID? = nil, in db: Connection) throws -> Order.ID {

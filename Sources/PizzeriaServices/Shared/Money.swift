@@ -115,7 +115,10 @@ public struct Money: Sendable, Hashable, Comparable, Codable, CustomStringConver
         let whole = parts[0]
         let fraction = parts.count > 1 ? parts[1] : ""
         if fraction.count == 3 {
-            return fail("is ambiguous: \(text) could use a thousands separator or have three decimals; write \(whole)\(fraction) or \(whole).\(fraction.prefix(2))")
+            // Only readings that would be accepted are offered: 8.555 as 8555 is over the maximum.
+            let readings = ["\(whole)\(fraction)", "\(whole).\(fraction.prefix(2))"].filter { if case .success = parse($0) { true } else { false } }
+            let advice = readings.isEmpty ? "" : "; write " + readings.joined(separator: " or ")
+            return fail("is ambiguous: \(text) could use a thousands separator or have three decimals\(advice)")
         }
         guard fraction.count <= 2 else { return fail("must have at most two decimals") }
         let significant = whole.drop { $0 == "0" }

@@ -139,7 +139,7 @@ public enum UserError: PizzeriaFailure, Equatable {
         switch self {
         case .notFound(let reference): "no user with handle or id '\(reference)'"
         case .duplicateHandle(let handle): "handle: '\(handle)' is already taken"
-        case .erased(let handle): "user \(handle) was erased at their request; their data cannot be changed"
+        case .erased(let handle): "user \(handle) was erased at their request: nothing can be booked or changed for them"
         }
     }
 }
