@@ -192,7 +192,7 @@ CREATE TRIGGER orders_moved_event AFTER UPDATE OF pickup_at ON orders
 WHEN NEW.pickup_at IS NOT OLD.pickup_at
 BEGIN
     INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
-    VALUES (NEW.id, 'moved', OLD.status, NEW.status, 'pickup ' || OLD.pickup_at || ' → ' || NEW.pickup_at, NEW.changed_by,
+    VALUES (NEW.id, 'moved', OLD.status, NEW.status, 'pickup ' || OLD.pickup_local || ' → ' || NEW.pickup_local, NEW.changed_by,
             coalesce(NEW.changed_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')));
     UPDATE orders SET updated_at = coalesce(NEW.changed_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), version = OLD.version + 1,
                       changed_by = NULL, changed_at = NULL
@@ -253,9 +253,16 @@ CREATE TABLE slot_loads (
     pickup_at   TEXT NOT NULL PRIMARY KEY,
     service_day TEXT NOT NULL,
     capacity    INTEGER NOT NULL CHECK (capacity BETWEEN 1 AND 10000),
-    booked      INTEGER NOT NULL DEFAULT 0 CHECK (booked >= 0),
-    CONSTRAINT slot_capacity_exceeded CHECK (booked <= capacity)
+    booked      INTEGER NOT NULL DEFAULT 0 CHECK (booked >= 0)
 ) STRICT, WITHOUT ROWID;
+
+-- More pizzas than the capacity are refused; a capacity lowered below what is already booked is
+-- allowed (those orders stay; the slot is full until some are cancelled or moved).
+CREATE TRIGGER slot_loads_capacity BEFORE UPDATE OF booked ON slot_loads
+WHEN NEW.booked > OLD.booked AND NEW.booked > NEW.capacity
+BEGIN
+    SELECT RAISE(ABORT, 'slot_capacity_exceeded: the pickup slot has no room for these pizzas');
+END;
 
 CREATE INDEX slot_loads_by_service_day ON slot_loads (service_day, pickup_at);
 
@@ -289,6 +296,12 @@ CREATE TRIGGER slot_loads_line_delete AFTER DELETE ON order_lines
 WHEN (SELECT status FROM orders WHERE id = OLD.order_id) <> 'cancelled'
 BEGIN
     UPDATE slot_loads SET booked = booked - OLD.quantity WHERE pickup_at = (SELECT pickup_at FROM orders WHERE id = OLD.order_id);
+END;
+
+-- A new capacity applies to every slot, booked ones included.
+CREATE TRIGGER slot_loads_follow_capacity AFTER UPDATE OF slot_capacity ON settings
+BEGIN
+    UPDATE slot_loads SET capacity = NEW.slot_capacity;
 END;
 
 -- Cancelling frees the pizzas; undoing a cancellation takes them again (refused if the slot filled).

@@ -2,6 +2,7 @@ import Foundation
 import PizzeriaTestSupport
 import Testing
 @testable import PizzeriaCLI
+import PizzeriaServices
 
 /// In-process tests of the command tree and the parser: fast, and they fail when a command is
 /// added without help or documentation.

@@ -21,7 +21,7 @@ struct ListFormatsTests {
     /// The list commands, with the arguments they need on the demo data.
     static let lists: [[String]] = [
         ["pizza", "list"], ["user", "list"], ["order", "list"], ["slots", "--date", "2026-12-02"],
-        ["report", "sales"], ["nav", "history", "anna"], ["nav", "stats"],
+        ["report", "sales"], ["report", "sales", "--by", "pizza"], ["nav", "history", "anna"], ["nav", "stats"],
     ]
 
     @Test("--nl prints one compact JSON object per line: the elements of --json, in order", arguments: lists)
@@ -29,7 +29,8 @@ struct ListFormatsTests {
         let cli = try demo()
         let lines = try cli.ok(command + ["--nl"]).stdout.split(separator: "\n").map(String.init)
         var json = try JSONSerialization.jsonObject(with: Data(try cli.ok(["--json"] + command).stdout.utf8))
-        if let report = json as? [String: Any], let rows = report["pizzas"] { json = rows }
+        // The report's JSON is one object; --nl gives its rows: days, or pizzas with --by pizza.
+        if let report = json as? [String: Any], let rows = report[command.contains("pizza") ? "pizzas" : "days"] { json = rows }
         let elements = try #require(json as? [Any])
         #expect(lines.count == elements.count && !lines.isEmpty, "\(command)")
         for (line, element) in zip(lines, elements) {

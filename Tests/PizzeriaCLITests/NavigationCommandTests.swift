@@ -53,7 +53,7 @@ struct NavigationCommandTests {
         let cli = try pizzeria()
         try cli.ok("pizza", "add", "--name", "Quattro Formaggi", "--price", "9.50")
         let order = (try cli.json("order", "list", "--user", "anna") as? [[String: Any]])?.first?["id"] as? String ?? ""
-        let state = try cli.json("nav", "open", "luca", "pizzeria://pizza/Quattro%20Formaggi/order/\(order)") as? [String: Any]
+        let state = try cli.json("nav", "open", "anna", "pizzeria://pizza/Quattro%20Formaggi/order/\(order)") as? [String: Any]
         #expect(state?["labels"] as? [String] == ["Quattro Formaggi", "order \(order.prefix(8))"])
         let before = try cli.sqlite("SELECT * FROM navigation_stack; SELECT count(*) FROM navigation_events;").stdout
         for (url, status) in [("pizzeria://cart/1", 65), ("pizzeria://pizza/Hawaii", 66), ("https://x/pizza/1", 65), ("pizzeria://pizza/a/b/c", 65)] as [(String, Int32)] {

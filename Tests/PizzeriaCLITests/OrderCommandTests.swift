@@ -93,8 +93,12 @@ struct OrderCommandTests {
         #expect(again.status == 1 && again.stderr.contains("is cancelled"), "\(again)")
         #expect((try cli.json("order", "list", "--status", "cancelled") as? [Any])?.count == 1)
         let report = try cli.json("report", "sales", "--from", Self.tomorrow, "--to", Self.tomorrow) as? [String: Any]
-        // The demo's 8 pizzas tomorrow, plus luca's two Marinara; the cancelled order does not count.
-        #expect(report?["total_quantity"] as? Int == 8 + 2)
+        // Nothing collected yet: the demo's 8 pizzas tomorrow plus luca's two Marinara are booked, not revenue;
+        // the cancelled order is counted apart.
+        #expect(report?["total_quantity"] as? Int == 0 && report?["total_revenue_cents"] as? Int == 0, "\(String(describing: report))")
+        let pizzas = report?["pizzas"] as? [[String: Any]] ?? []
+        #expect(pizzas.reduce(0) { $0 + ($1["booked_quantity"] as? Int ?? 0) } == 8 + 2)
+        #expect((report?["days"] as? [[String: Any]])?.first?["cancelled"] as? Int == 1)
     }
 
     @Test("refusals through the CLI: exit codes and messages, nothing written", arguments: [
@@ -179,7 +183,7 @@ struct OrderCommandTests {
             INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity)
               SELECT 'bbbbbbbb-0000-4000-8000-000000000000', 1, id, name, price_cents, 5 FROM pizzas LIMIT 1;
             """)
-        #expect(overbook.status != 0 && overbook.stderr.contains("slot capacity exceeded"), "\(overbook)")
+        #expect(overbook.status != 0 && overbook.stderr.contains("slot_capacity_exceeded"), "\(overbook)")
         let status = try cli.sqlite("UPDATE orders SET status = 'collected';")
         #expect(status.status != 0 && status.stderr.contains("illegal order status change"))
     }

@@ -50,7 +50,7 @@ struct ShellUserTests {
         let cli = try pizzeria()
         #expect(try bashCompletions(cli, ["pi"]) == ["pizza"])
         #expect(try bashCompletions(cli, ["pizza", "show", "Mar"]).sorted() == ["Margherita", "Margherita\\ Bianca", "Marinara"])
-        #expect(try bashCompletions(cli, ["order", "list", "--status", ""]) == ["placed", "preparing", "ready", "collected", "cancelled"])
+        #expect(try bashCompletions(cli, ["order", "list", "--status", ""]) == ["placed", "preparing", "ready", "collected", "no_show", "cancelled"])
         #expect(try bashCompletions(cli, ["config", "set", "slot-"]) == ["slot-minutes", "slot-capacity"])
         #expect(try bashCompletions(cli, ["nav", "show", "an"]) == ["anna"])
         #expect(try bashCompletions(cli, ["pizza", "list", "--c"]) == ["--csv"])
@@ -106,11 +106,13 @@ struct ShellUserTests {
         let orders = try cli.ok("order", "list", "--csv").stdout.components(separatedBy: "\r\n")
         #expect(orders.first == "id,user,pickup_at,pickup_local,status,total,total_cents,items,created_at,service_day,outside_hours")
         #expect(orders[1].contains(",anna,2026-12-01T19:00:00Z,2026-12-01 19:00,placed,24.00,2400,2 × Porcini,"), "\(orders)")
-        #expect(try cli.ok("user", "list", "--csv").stdout.hasPrefix("id,handle,name,created_at\r\n"))
+        #expect(try cli.ok("user", "list", "--csv").stdout.hasPrefix("id,handle,name,created_at,phone,erased_at\r\n"))
         let slots = try cli.ok("slots", "--date", "2026-12-01", "--csv").stdout
-        #expect(slots.contains("\r\n19:00,2026-12-01T19:00:00Z,2,10,12\r\n"), "\(slots)")
-        // The demo's orders booked 3 Porcini already.
-        #expect(try cli.ok("report", "sales", "--csv").stdout.contains(",Porcini,5,60.00,6000\r\n"))
+        #expect(slots.contains("\r\n19:00,2026-12-01T19:00:00Z,2,10,12,open\r\n"), "\(slots)")
+        // The demo's orders booked 3 Porcini already; nothing is collected yet.
+        #expect(try cli.ok("report", "sales", "--by", "pizza", "--csv").stdout.contains(",Porcini,0,0.00,0,5,60.00,6000,0,0\r\n"))
+        let days = try cli.ok("report", "sales", "--csv").stdout.components(separatedBy: "\r\n")
+        #expect(days.first == "service_day,collected_orders,revenue,revenue_cents,booked_orders,booked_value,booked_value_cents,no_shows,no_show_value,no_show_value_cents,cancelled")
         try cli.ok("nav", "push", "anna", "pizza:Porcini")
         #expect(try cli.ok("nav", "history", "anna", "--csv").stdout.contains(",push,pizza:"))
         #expect(try cli.run("pizza", "list", "--csv", "--json").status == 64)
@@ -119,7 +121,8 @@ struct ShellUserTests {
     @Test("on a terminal: slots and sales as bars (full slots marked), coloured unless NO_COLOR; piped: the table")
     func charts() throws {
         let cli = try pizzeria()
-        try cli.ok("order", "place", "anna", "--pickup", "2026-12-01T19:00", "Porcini=12")
+        let collected = try cli.json("order", "place", "anna", "--pickup", "2026-12-01T19:00", "Porcini=12") as? [String: Any]
+        for _ in 0..<3 { try cli.ok("order", "advance", collected?["id"] as? String ?? "") }
         try cli.ok("order", "place", "marco", "--pickup", "2026-12-01T19:15", "Margherita")
         let environment = ["PIZZERIA_NOW": Self.now, "COLUMNS": "60"]
         let colored = try PseudoTerminalSession(["slots", "--date", "2026-12-01"], in: cli.directory.url, environment: environment)
@@ -133,9 +136,12 @@ struct ShellUserTests {
         #expect(plain.transcript.contains("19:15 ") && plain.transcript.contains("12/12 FULL") && !plain.transcript.contains("\u{1B}["))
         // Every bar line fits the width.
         for line in plain.transcript.components(separatedBy: "\r\n") { #expect(line.count <= 60, "\(line)") }
-        let sales = try PseudoTerminalSession(["report", "sales"], in: cli.directory.url, environment: environment.merging(["NO_COLOR": "1"]) { $1 })
+        let sales = try PseudoTerminalSession(["report", "sales", "--by", "pizza"], in: cli.directory.url,
+                                              environment: environment.merging(["NO_COLOR": "1"]) { $1 })
         #expect(try sales.wait() == 0)
-        #expect(sales.transcript.contains("Porcini") && sales.transcript.contains("█") && sales.transcript.contains("Total: 21 pizzas"), "\(sales.transcript)")
+        // Anna's 12 Porcini are collected (solid); the demo's orders are still booked (shaded).
+        #expect(sales.transcript.contains("Porcini") && sales.transcript.contains("█") && sales.transcript.contains("▒"), "\(sales.transcript)")
+        #expect(sales.transcript.contains("12 · €144.00 (+3 booked)") && sales.transcript.contains("Total: 12 pizzas collected, €144.00;"), "\(sales.transcript)")
         let piped = try cli.ok("slots", "--date", "2026-12-01").stdout
         #expect(piped.hasPrefix("SLOT") && !piped.contains("█"))
     }

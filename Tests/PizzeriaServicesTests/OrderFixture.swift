@@ -1,19 +1,35 @@
 import Foundation
 import PizzeriaServices
 import PizzeriaTestSupport
+import Synchronization
+
+/// A clock the test moves: the Pizzeria reads it for every rule that depends on the time.
+final class TestClock: Sendable {
+    private let time: Mutex<Date>
+    init(_ start: Date) { time = Mutex(start) }
+    /// The time now.
+    var now: Date { time.withLock { $0 } }
+    /// Moves the clock on.
+    func advance(minutes: Double) { time.withLock { $0 = $0.addingTimeInterval(minutes * 60) } }
+}
 
 /// A Pizzeria on a new file with a fixed clock (2026-12-01 10:00 in Rome), a menu and two
 /// users: the order tests' starting point.
 struct OrderFixture {
     static let zone = "Europe/Rome"
     let base: Fixture
+    /// The time the fixture started at (the clock may have moved since).
     let now: Date
+    /// The Pizzeria's clock.
+    let clock: TestClock
     var pizzeria: Pizzeria { base.pizzeria }
 
     init(capacity: Int = 12, directory: TemporaryDirectory = TemporaryDirectory(), now: Date? = nil) throws {
         let now = try now ?? PickupTime.parse("2026-12-01T10:00", timeZone: TimeZone(identifier: Self.zone) ?? .current, now: Date()).get()
         self.now = now
-        base = try Fixture(directory: directory, now: { now })
+        let clock = TestClock(now)
+        self.clock = clock
+        base = try Fixture(directory: directory, now: { clock.now })
         try pizzeria.settings.update(.timeZone(TimeZone(identifier: Self.zone)))
         try pizzeria.settings.update(.slotCapacity(capacity))
         try base.add("Margherita", 600)

@@ -105,7 +105,7 @@ struct OrderServiceTests {
                 try db.run("INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity) SELECT 'aaaaaaaa-0000-4000-8000-000000000000', 1, pizza_id, pizza_name, unit_price_cents, 1 FROM order_lines WHERE order_id = ?", [order.id])
             }
         }
-        #expect(error?.message.contains("slot capacity exceeded") == true)
+        #expect(error?.message.contains("slot_capacity_exceeded") == true, "\(String(describing: error))")
     }
 
     @Test("idempotency: same key and content returns the first order; other content is refused")
@@ -130,15 +130,15 @@ struct OrderServiceTests {
 
     @Test("the status machine, exhaustively: only the lifecycle's transitions are allowed")
     func statusMachine() throws {
-        let allowed: Set<[OrderStatus]> = [[.placed, .preparing], [.preparing, .ready], [.ready, .collected],
+        let allowed: Set<[OrderStatus]> = [[.placed, .preparing], [.preparing, .ready], [.ready, .collected], [.ready, .noShow],
                                            [.placed, .cancelled], [.preparing, .cancelled]]
         for from in OrderStatus.allCases {
             for to in OrderStatus.allCases where to != from {
                 #expect(from.canChange(to: to) == allowed.contains([from, to]), "\(from) → \(to)")
             }
         }
-        // The schema's trigger holds the same table.
-        let fixture = try OrderFixture()
+        // The schema's trigger holds the same table (orders that cannot be cancelled keep their room: a big slot).
+        let fixture = try OrderFixture(capacity: 100)
         for from in OrderStatus.allCases {
             for to in OrderStatus.allCases where to != from {
                 let order = try fixture.place("anna", "19:00", ("Margherita", 1)).order
@@ -163,6 +163,7 @@ struct OrderServiceTests {
         case .preparing: [.preparing]
         case .ready: [.preparing, .ready]
         case .collected: [.preparing, .ready, .collected]
+        case .noShow: [.preparing, .ready, .noShow]
         case .cancelled: [.cancelled]
         }
     }
@@ -189,10 +190,10 @@ struct OrderServiceTests {
         }
     }
 
-    @Test("lists by user, status and day; slots; sales from the snapshots without cancelled orders")
+    @Test("lists by user, status and day; slots; sales: revenue from collected orders only, booked, no-shows and cancellations apart")
     func reports() throws {
         let fixture = try OrderFixture()
-        try fixture.place("anna", "19:00", ("Margherita", 2))
+        let annas = try fixture.place("anna", "19:00", ("Margherita", 2)).order
         let cancelled = try fixture.place("anna", "19:00", ("Porcini", 5)).order
         _ = try fixture.pizzeria.orders.cancel(id: cancelled.id)
         try fixture.place("marco", "20:00", ("Porcini", 1), ("Margherita", 1))
@@ -217,10 +218,27 @@ struct OrderServiceTests {
         #expect(slots.first { $0.local == "19:00" }?.booked == 2)
         #expect(slots.first { $0.local == "20:00" }?.booked == 2)
 
+        // Nothing collected yet: no revenue, everything still booked (the cancelled order apart).
+        let booked = try fixture.pizzeria.orders.sales(from: LocalDate("2026-12-01")!, to: LocalDate("2026-12-01")!)
+        #expect(booked.quantity == 0 && booked.revenue == Money(cents: 0), "\(booked)")
+        #expect(booked.bookedValue == Money(cents: 3 * 600 + 1200))
+        #expect(booked.rows.first { $0.name == "Porcini" }.map { [$0.bookedQuantity, $0.cancelledQuantity] } == [1, 5])
+        #expect(booked.days.map(\.bookedOrders) == [2] && booked.days.map(\.cancelled) == [1])
+
+        // Anna collects; marco's 20:00 order is ready and never fetched.
+        for _ in 0..<3 { try fixture.pizzeria.orders.advance(id: annas.id) }
+        let marcos = try fixture.pizzeria.orders.list(OrderFilter(user: try fixture.user("marco"), serviceDay: LocalDate("2026-12-01")!))[0]
+        for _ in 0..<2 { try fixture.pizzeria.orders.advance(id: marcos.id) }
+        try fixture.pizzeria.orders.markNoShow(id: marcos.id)
         let sales = try fixture.pizzeria.orders.sales(from: LocalDate("2026-12-01")!, to: LocalDate("2026-12-01")!)
         #expect(sales.rows.map(\.name) == ["Margherita", "Porcini"])
-        #expect(sales.quantity == 4 && sales.revenue == Money(cents: 3 * 600 + 1200))
-        #expect(try fixture.pizzeria.orders.sales().revenue == Money(cents: 3 * 600 + 1200 + 4 * 400))
+        #expect(sales.quantity == 2 && sales.revenue == Money(cents: 2 * 600) && sales.bookedValue == Money(cents: 0), "\(sales)")
+        #expect(sales.days.map { [$0.collectedOrders, $0.bookedOrders, $0.noShows, $0.cancelled] } == [[1, 0, 1, 1]])
+        #expect(sales.days.first?.noShowValue == Money(cents: 600 + 1200))
+        #expect(sales.rows.first { $0.name == "Porcini" }?.noShowQuantity == 1)
+        // The whole period: the next day's order is booked, not revenue.
+        let whole = try fixture.pizzeria.orders.sales()
+        #expect(whole.revenue == Money(cents: 2 * 600) && whole.bookedValue == Money(cents: 4 * 400) && whole.days.count == 2)
     }
 
     @Test("the statements the stores run use indexes, with no scan and no temporary sort", arguments: [
@@ -229,7 +247,7 @@ struct OrderServiceTests {
         (OrderStore.headersSQL(filter: " WHERE o.status = ?"), 1, "orders_by_status_pickup"),
         (OrderStore.headersSQL(filter: " WHERE o.pickup_at >= ? AND o.pickup_at < ?"), 2, "orders_by_pickup_id"),
         (OrderStore.headersSQL(filter: " WHERE o.user_id = ? AND o.pickup_at >= ? AND o.pickup_at < ?"), 3, "orders_by_user_pickup"),
-        (OrderStore.slotLoadSQL, 1, "orders_by_pickup"),
+        (OrderStore.slotLoadSQL, 1, "USING PRIMARY KEY"),
         (OrderStore.orderLinesSQL, 1, "PRIMARY KEY"),
         (OrderStore.orderHistorySQL, 1, "order_status_events_by_order"),
         (OrderStore.pageLinesSQL(filter: " WHERE (o.pickup_at, o.id) >= (?, ?) AND (o.pickup_at, o.id) <= (?, ?)"), 4, "orders_by_pickup_id"),

@@ -64,7 +64,7 @@ struct RouterTests {
             ("is not in the stack", { try f.router.popTo(f.anna, route: f.marinara) }),
             ("no pizza with id 00000000-0000-4000-8000-000000000000", {
                 try f.router.push(f.anna, [f.marinara, .pizza(id: NavigationFixture.unknownID())]) }),
-            ("no order with id 00000000", { try f.router.push(f.anna, [.order(id: NavigationFixture.unknownID())]) }),
+            ("no such order for this user", { try f.router.push(f.anna, [.order(id: NavigationFixture.unknownID())]) }),
             ("no user with handle or id '00000000-0000-4000-8000-000000000000'", { try f.router.push(NavigationFixture.unknownID(), [f.marinara]) }),
             ("must name at least one route", { try f.router.push(f.anna, []) }),
         ]

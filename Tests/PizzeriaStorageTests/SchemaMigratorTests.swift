@@ -172,18 +172,21 @@ struct SchemaMigratorTests {
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
-    @Test("a migration that fails leaves no trace of itself")
+    @Test("a migration that fails leaves no trace of itself, nor of the pending migrations before it: all or nothing")
     func failingMigrationRollsBack() throws {
         let path = directory.path("broken.sqlite")
-        guard let broken = Migration(fileName: "0002_broken.sql",
+        _ = try SchemaMigrator(migrations: [Migration.embedded[0]]).open(path: path, access: .migrate)
+        let before = try tables(try SchemaMigrator(migrations: [Migration.embedded[0]]).open(path: path, access: .inspect))
+        guard let broken = Migration(fileName: "0003_broken.sql",
                                      sql: "CREATE TABLE half_done (x INTEGER) STRICT; INSERT INTO no_such_table VALUES (1);") else {
             Issue.record("could not build the migration"); return
         }
-        let migrator = SchemaMigrator(migrations: [Migration.embedded[0], broken])
+        let migrator = SchemaMigrator(migrations: [Migration.embedded[0], Migration.embedded[1], broken])
         let error = #expect(throws: SchemaError.self) { try migrator.open(path: path, access: .migrate) }
-        #expect(error == .migrationFailed(version: 2, name: "broken", reason: "no such table: no_such_table"))
+        #expect(error == .migrationFailed(version: 3, name: "broken", reason: "no such table: no_such_table"))
         #expect(error?.description.contains("INSERT") == false)  // no SQL for the user
         let database = try SchemaMigrator(migrations: [Migration.embedded[0]]).open(path: path, access: .inspect)
+        #expect(try tables(database) == before)
         #expect(try !tables(database).contains("half_done"))
         #expect(try database.read { db in try db.fetchOne("PRAGMA user_version") { try $0.int("user_version") } } == 1)
     }

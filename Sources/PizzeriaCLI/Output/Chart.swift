@@ -1,7 +1,7 @@
 import PizzeriaServices
 
 /// Horizontal bar charts for a terminal: `slots` (each slot's load against its capacity) and
-/// `report sales` (quantity per pizza). Only on a terminal; `--json`, `--csv` and piped output
+/// `report sales --by pizza` (collected and booked per pizza). Only on a terminal; `--json`, `--csv` and piped output
 /// never change. Colours only when allowed (`NO_COLOR`); a full slot is marked in words too.
 enum Chart {
     private static let full = "█", empty = "░"
@@ -40,21 +40,25 @@ enum Chart {
         return text
     }
 
+    /// Collected pizzas as a solid bar (█), those still booked after it as a shaded one (▒).
     static func sales(_ report: SalesReport, display: Terminal.Display) -> String {
-        guard !report.rows.isEmpty else { return "No sales in this period.\n" }
+        guard !report.rows.isEmpty else { return "No orders in this period.\n" }
         let names = report.rows.map { $0.name.count > 24 ? String($0.name.prefix(23)) + "…" : $0.name }
         let nameWidth = names.map(\.count).max() ?? 0
-        let figures = report.rows.map { "\($0.quantity) · \($0.revenue.formatted)" }
+        let figures = report.rows.map { "\($0.quantity) · \($0.revenue.formatted)" + ($0.bookedQuantity > 0 ? " (+\($0.bookedQuantity) booked)" : "") }
         let figureWidth = figures.map(\.count).max() ?? 0
         let width = max(10, display.width - nameWidth - figureWidth - 3)
-        let maximum = report.rows.map(\.quantity).max() ?? 0
+        let maximum = report.rows.map { $0.quantity + $0.bookedQuantity }.max() ?? 0
         var text = ""
         for (index, row) in report.rows.enumerated() {
-            let (filled, _) = bar(row.quantity, of: maximum, width: width)
-            let padding = String(repeating: " ", count: width - filled.count)
-            text += names[index].padding(to: nameWidth) + " " + paint(filled, .green, on: display) + padding + " " + figures[index] + "\n"
+            let (both, _) = bar(row.quantity + row.bookedQuantity, of: maximum, width: width)
+            let (collected, _) = bar(row.quantity, of: maximum, width: width)
+            let booked = String(repeating: "▒", count: max(0, both.count - collected.count))
+            let padding = String(repeating: " ", count: width - collected.count - booked.count)
+            text += names[index].padding(to: nameWidth) + " " + paint(collected, .green, on: display) + booked + padding + " " + figures[index] + "\n"
         }
-        text += paint("Total: \(report.quantity) pizzas, \(report.revenue.formatted)", .bold, on: display) + "\n"
+        let booked = report.bookedValue.cents > 0 ? "; \(report.bookedValue.formatted) still booked" : ""
+        text += paint("Total: \(report.quantity) pizzas collected, \(report.revenue.formatted)\(booked)", .bold, on: display) + "\n"
         return text
     }
 }

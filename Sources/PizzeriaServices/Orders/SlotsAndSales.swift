@@ -73,9 +73,9 @@ public struct SlotUsage: Sendable, Hashable, Codable {
 /// What a period sold, by service day and by pizza, from the orders' snapshots. Revenue counts
 /// collected orders only; what is still booked (placed, preparing, ready), no-shows and
 /// cancellations are their own columns.
-public struct SalesReport: Sendable, Hashable, Encodable {
+public struct SalesReport: Sendable, Hashable, Codable {
     /// One pizza's figures (one row per name it was sold under).
-    public struct Row: Sendable, Hashable, Encodable {
+    public struct Row: Sendable, Hashable, Codable {
         /// The pizza's id.
         public let pizzaID: Pizza.ID
         /// The name on the orders.
@@ -111,10 +111,29 @@ public struct SalesReport: Sendable, Hashable, Encodable {
             try container.encode(noShowQuantity, forKey: .noShowQuantity)
             try container.encode(cancelledQuantity, forKey: .cancelledQuantity)
         }
+
+        /// Reads the JSON shape (money from its cents).
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            pizzaID = try container.decode(Pizza.ID.self, forKey: .pizzaID)
+            name = try container.decode(String.self, forKey: .name)
+            quantity = try container.decode(Int.self, forKey: .quantity)
+            revenue = try container.decodeMoney(centsKey: .revenueCents)
+            bookedQuantity = try container.decode(Int.self, forKey: .bookedQuantity)
+            bookedValue = try container.decodeMoney(centsKey: .bookedValueCents)
+            noShowQuantity = try container.decode(Int.self, forKey: .noShowQuantity)
+            cancelledQuantity = try container.decode(Int.self, forKey: .cancelledQuantity)
+        }
+
+        init(pizzaID: Pizza.ID, name: String, quantity: Int, revenue: Money, bookedQuantity: Int, bookedValue: Money,
+             noShowQuantity: Int, cancelledQuantity: Int) {
+            (self.pizzaID, self.name, self.quantity, self.revenue) = (pizzaID, name, quantity, revenue)
+            (self.bookedQuantity, self.bookedValue, self.noShowQuantity, self.cancelledQuantity) = (bookedQuantity, bookedValue, noShowQuantity, cancelledQuantity)
+        }
     }
 
     /// One service day's orders by outcome.
-    public struct Day: Sendable, Hashable, Encodable {
+    public struct Day: Sendable, Hashable, Codable {
         /// The service day.
         public let serviceDay: LocalDate
         /// Orders collected.
@@ -149,6 +168,25 @@ public struct SalesReport: Sendable, Hashable, Encodable {
             try container.encode(noShows, forKey: .noShows)
             try container.encode(noShowValue, forKey: .noShowValue, centsKey: .noShowValueCents)
             try container.encode(cancelled, forKey: .cancelled)
+        }
+
+        /// Reads the JSON shape (money from its cents).
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            serviceDay = try container.decode(LocalDate.self, forKey: .serviceDay)
+            collectedOrders = try container.decode(Int.self, forKey: .collectedOrders)
+            revenue = try container.decodeMoney(centsKey: .revenueCents)
+            bookedOrders = try container.decode(Int.self, forKey: .bookedOrders)
+            bookedValue = try container.decodeMoney(centsKey: .bookedValueCents)
+            noShows = try container.decode(Int.self, forKey: .noShows)
+            noShowValue = try container.decodeMoney(centsKey: .noShowValueCents)
+            cancelled = try container.decode(Int.self, forKey: .cancelled)
+        }
+
+        init(serviceDay: LocalDate, collectedOrders: Int, revenue: Money, bookedOrders: Int, bookedValue: Money, noShows: Int,
+             noShowValue: Money, cancelled: Int) {
+            (self.serviceDay, self.collectedOrders, self.revenue, self.bookedOrders) = (serviceDay, collectedOrders, revenue, bookedOrders)
+            (self.bookedValue, self.noShows, self.noShowValue, self.cancelled) = (bookedValue, noShows, noShowValue, cancelled)
         }
     }
 
@@ -191,6 +229,13 @@ public struct SalesReport: Sendable, Hashable, Encodable {
         try container.encode(revenue, forKey: .revenue, centsKey: .revenueCents)
         try container.encode(bookedValue, forKey: .bookedValue, centsKey: .bookedValueCents)
         try container.encode("EUR", forKey: .currency)
+    }
+
+    /// Reads the JSON shape; the totals are derived again from the rows and days.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(from: try container.decodeIfPresent(LocalDate.self, forKey: .from), to: try container.decodeIfPresent(LocalDate.self, forKey: .to),
+                  rows: try container.decode([Row].self, forKey: .rows), days: try container.decode([Day].self, forKey: .days))
     }
 }
 

@@ -81,8 +81,12 @@ public enum UserRules {
         return text
     }
 
-    /// The pseudonym an erased user's handle becomes: stable for the user, unlike any handle people choose.
-    static func pseudonym(for id: User.ID) -> String { "erased-" + id.description.prefix(8) }
+    /// The prefix of erased users' pseudonyms; no handle people choose may start with it.
+    public static let pseudonymPrefix = "erased-"
+
+    /// The pseudonym an erased user's handle becomes (`erased-1a2b3c4d-5e6f`): stable for the
+    /// user, and never a handle people can choose.
+    static func pseudonym(for id: User.ID) -> String { pseudonymPrefix + id.description.prefix(13) }
 
     /// The rules a normalised handle breaks.
     public static func handleProblems(_ handle: String) -> [FieldError] {
@@ -93,6 +97,9 @@ public enum UserRules {
         }
         if !handle.unicodeScalars.allSatisfy({ "abcdefghijklmnopqrstuvwxyz0123456789._-".unicodeScalars.contains($0) }) {
             errors.append(FieldError(field: "handle", message: "may contain only a-z, 0-9, '.', '_' and '-'"))
+        }
+        if handle.hasPrefix(pseudonymPrefix) {
+            errors.append(FieldError(field: "handle", message: "must not start with '\(pseudonymPrefix)' (kept for erased customers)"))
         }
         return errors
     }

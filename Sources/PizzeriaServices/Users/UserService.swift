@@ -78,7 +78,7 @@ public final class UserService: Sendable {
     }
 
     /// Erases a customer's personal data at their request: name and phone removed, the handle
-    /// replaced by a stable pseudonym (`erased-1a2b3c4d`), their navigation state and history
+    /// replaced by a stable pseudonym (`erased-1a2b3c4d-5e6f`), their navigation state and history
     /// deleted; their orders stay for the books, and the erasure is recorded (`user_erasures`).
     /// - Throws: ``UserError/notFound(_:)``, ``UserError/erased(_:)``.
     @discardableResult
