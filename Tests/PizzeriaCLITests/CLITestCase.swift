@@ -38,7 +38,10 @@ struct CLI {
     }
 
     /// Runs and decodes stdout as JSON.
-    func json(_ arguments: String...) throws -> Any {
+    func json(_ arguments: String...) throws -> Any { try json(arguments) }
+
+    /// ``json(_:)`` with the arguments in an array.
+    func json(_ arguments: [String]) throws -> Any {
         let result = try run(["--json"] + arguments)
         #expect(result.status == 0, "\(result)")
         return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8), options: [.fragmentsAllowed])

@@ -32,6 +32,16 @@ struct MoneyTests {
         }
     }
 
+    @Test("an ambiguous amount offers only the readings that would be accepted", arguments: [
+        ("8.555", "write 8.55"), ("1,000", "write 1000 or 1.00"), ("0,750", "write 750 or 0.75"), (".500", "write 500 or 0.50"),
+        ("9.999", "write 9.99"),
+    ])
+    func ambiguousHints(text: String, hint: String) {
+        guard case .failure(let error) = Money.parse(text) else { Issue.record("\(text) parsed"); return }
+        #expect(error.message.hasSuffix(hint), "\(error.message)")
+        if !hint.contains(" or ") { #expect(!error.message.contains("write \(text.replacingOccurrences(of: ".", with: ""))"), "\(error.message)") }
+    }
+
     @Test("formatting for people and for JSON")
     func formatting() {
         #expect(Money(cents: 600).formatted == "€6.00")

@@ -99,6 +99,9 @@ extension OrderService {
     ///   placed, version conflict, not enough capacity).
     @discardableResult
     public func edit(id: Order.ID, _ change: OrderEdit, expectedVersion: Int? = nil, by actor: String? = nil) throws -> Order {
+        var change = change
+        // A note is trimmed and NFC-normalised like names, so "  " is empty and é is one é.
+        if case .set(let text) = change.note { change.note = .set(text.trimmingWhitespace().precomposedStringWithCanonicalMapping) }
         let problems = change.problems() + Self.actorProblems(actor)
         guard problems.isEmpty else { throw ValidationError(problems) }
         let now = now()

@@ -116,7 +116,8 @@ public struct Money: Sendable, Hashable, Comparable, Codable, CustomStringConver
         let fraction = parts.count > 1 ? parts[1] : ""
         if fraction.count == 3 {
             // Only readings that would be accepted are offered: 8.555 as 8555 is over the maximum.
-            let readings = ["\(whole)\(fraction)", "\(whole).\(fraction.prefix(2))"].filter { if case .success = parse($0) { true } else { false } }
+            let thousands = Int64(String(whole + fraction)).map(String.init) ?? "\(whole)\(fraction)"
+            let readings = [thousands, "\(whole.isEmpty ? "0" : whole).\(fraction.prefix(2))"].filter { if case .success = parse($0) { true } else { false } }
             let advice = readings.isEmpty ? "" : "; write " + readings.joined(separator: " or ")
             return fail("is ambiguous: \(text) could use a thousands separator or have three decimals\(advice)")
         }
