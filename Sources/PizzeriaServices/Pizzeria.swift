@@ -26,6 +26,8 @@ public final class Pizzeria: Sendable {
     public let settings: SettingsService
     /// The week: opening hours by weekday, date exceptions, the hours of a service day.
     public let schedule: ScheduleService
+    /// Capacity rules, pause and rush.
+    public let capacity: CapacityService
     /// Booking, lifecycle, slots and sales.
     public let orders: OrderService
     /// Each user's router: stack, sheet, history, deep links.
@@ -41,6 +43,7 @@ public final class Pizzeria: Sendable {
         self.users = UserService(database: database, now: now)
         self.settings = SettingsService(database: database, now: now)
         self.schedule = ScheduleService(database: database, now: now)
+        self.capacity = CapacityService(database: database, now: now)
         self.orders = OrderService(database: database, now: now)
         self.navigation = NavigationService(database: database, now: now)
         self.lookup = LookupService(database: database, now: now)

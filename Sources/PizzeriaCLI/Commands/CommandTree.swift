@@ -12,7 +12,8 @@ enum CommandTree {
         subcommands: [
             InitCommand.command, MigrationsCommand.command, CheckCommand.command, BackupCommand.command,
             DemoCommand.command, PizzaCommands.command, UserCommands.command, ConfigCommands.command,
-            OrderCommands.command, SlotsCommand.command, HoursCommands.command, ReportCommands.command, NavigationCommands.command,
+            OrderCommands.command, SlotsCommand.command, HoursCommands.command, CapacityCommands.command, CapacityCommands.pause,
+            CapacityCommands.resume, CapacityCommands.busy, ReportCommands.command, NavigationCommands.command,
             SheetCommands.command, CompletionCommands.completions, ManualCommand.command,
         ])
 }

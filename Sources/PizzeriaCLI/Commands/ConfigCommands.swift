@@ -73,6 +73,6 @@ enum ConfigCommands {
         table.add("lead-minutes", "\(settings.leadMinutes) minutes")
         table.add("time-zone", settings.timeZone.identifier + (settings.storedTimeZone == nil ? " (this machine's)" : ""))
         table.add("booking-horizon-days", "\(settings.bookingHorizonDays) days")
-        return table.rendered
+        return table.rendered + CapacityCommands.stateText(settings)
     }
 }

@@ -42,10 +42,31 @@ enum HoursCommands {
         let slotMinutes: Int
         let leadMinutes: Int
         let exceptions: [ScheduleException]
+        let pause: Pause?
+        let rush: Rush?
+        let settings: Settings
+
+        init(_ settings: Settings, week: Week? = nil, exceptions: [ScheduleException]) {
+            (self.week, self.openingHours, self.timeZone) = (week ?? settings.week, HoursSyntax.osm(week ?? settings.week), settings.timeZone.identifier)
+            (self.slotMinutes, self.leadMinutes, self.exceptions) = (settings.slotMinutes, settings.leadMinutes, exceptions)
+            (self.pause, self.rush, self.settings) = (settings.pause, settings.rush, settings)
+        }
 
         enum CodingKeys: String, CodingKey {
             case week, openingHours = "opening_hours", timeZone = "time_zone", slotMinutes = "slot_minutes"
-            case leadMinutes = "lead_minutes", exceptions
+            case leadMinutes = "lead_minutes", exceptions, pause, rush
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(week, forKey: .week)
+            try container.encode(openingHours, forKey: .openingHours)
+            try container.encode(timeZone, forKey: .timeZone)
+            try container.encode(slotMinutes, forKey: .slotMinutes)
+            try container.encode(leadMinutes, forKey: .leadMinutes)
+            try container.encode(exceptions, forKey: .exceptions)
+            try container.encode(pause, forKey: .pause)
+            try container.encode(rush, forKey: .rush)
         }
     }
 
@@ -72,9 +93,7 @@ enum HoursCommands {
                 return .ok
             }
             let settings = try pizzeria.settings.current()
-            let overview = Overview(week: settings.week, openingHours: settings.openingHours, timeZone: settings.timeZone.identifier,
-                                    slotMinutes: settings.slotMinutes, leadMinutes: settings.leadMinutes,
-                                    exceptions: try pizzeria.schedule.exceptions())
+            let overview = Overview(settings, exceptions: try pizzeria.schedule.exceptions())
             try context.emit(overview) { weekText(overview) }
             return .ok
         })
@@ -87,7 +106,7 @@ enum HoursCommands {
                 .joined(separator: ", "))
         }
         var text = "Week (\(overview.timeZone), \(overview.slotMinutes)-minute slots, lead time \(overview.leadMinutes) minutes):\n" + table.rendered
-        text += "\nOSM: \(overview.openingHours)\n"
+        text += "\nOSM: \(overview.openingHours)\n" + CapacityCommands.stateText(overview.settings)
         if overview.exceptions.isEmpty { return text + "\nNo exceptions ahead.\n" }
         var exceptions = Table("DATE", "EXCEPTION", "REASON")
         for exception in overview.exceptions {
@@ -144,8 +163,7 @@ enum HoursCommands {
                                                       keepOrders: invocation[keepOrders])
             }
             let settings = try pizzeria.settings.current()
-            let overview = Overview(week: week, openingHours: HoursSyntax.osm(week), timeZone: settings.timeZone.identifier,
-                                    slotMinutes: settings.slotMinutes, leadMinutes: settings.leadMinutes, exceptions: try pizzeria.schedule.exceptions())
+            let overview = Overview(settings, week: week, exceptions: try pizzeria.schedule.exceptions())
             try context.emit(overview) { weekText(overview) }
             return .ok
         })

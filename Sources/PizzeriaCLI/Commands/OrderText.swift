@@ -30,6 +30,7 @@ enum OrderText {
               version   \(order.version)
 
             """
+        if let capacity = order.slotCapacity { text += "  slot      \(capacity.capacity) pizzas (\(capacity.rule ?? "slot-capacity"))\n" }
         if let note = order.note { text += "  note      \(note)\n" }
         if let key = order.idempotencyKey { text += "  key       \(key)\n" }
         var lines = Table("QTY", "PIZZA", "UNIT", "AMOUNT", rightAligned: [0, 2, 3])

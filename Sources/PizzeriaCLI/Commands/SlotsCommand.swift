@@ -6,19 +6,53 @@ enum SlotsCommand {
 
     /// A day's slots in every list mode.
     static let shape = ListOutput.Shape<SlotUsage>(
-        table: Table("SLOT", "BOOKED", "REMAINING", "CAPACITY", "STATE", rightAligned: [1, 2, 3]),
-        cells: { ["\($0.local)", "\($0.booked)", "\($0.remaining)", "\($0.capacity)", $0.state.label] },
+        table: Table("SLOT", "BOOKED", "REMAINING", "CAPACITY", "STATE", "RULE", rightAligned: [1, 2, 3]),
+        cells: { ["\($0.local)", "\($0.booked)", "\($0.remaining)", "\($0.capacity)", $0.state.label, $0.capacityRule ?? "-"] },
         empty: "No slots: the opening hours are shorter than one slot.\n", csvHeader: CSVRows.slotHeader, csvRow: CSVRows.slot)
+
+    static let available = Flag("available", help: "The pickup-time picker: the next slots that can take an order now.")
+    static let pizzas = Option("pizzas", "n", help: "With --available: the order's size in pizzas (default 1).", .integer(in: Int.min...Int.max))
+    static let after = Option("after", "time", help: "With --available: from this time on (default now).")
+    static let limit = Option("limit", "k", help: "With --available: how many slots, 1 to 100 (default 10).", .integer(in: Int.min...Int.max))
+
+    /// The picker's answer in every list mode.
+    static let availableShape = ListOutput.Shape<AvailableSlot>(
+        table: Table("PICKUP", "OFFSET", "REMAINING", "CAPACITY", "RULE", rightAligned: [2, 3]),
+        cells: { [$0.local, $0.offset, "\($0.remaining)", "\($0.capacity)", $0.capacityRule ?? "slot-capacity"] },
+        empty: "", csvHeader: CSVRows.availableHeader, csvRow: CSVRows.available)
 
     static let command = Command(
         name: "slots",
-        abstract: "Show each pickup slot of a day with booked and remaining capacity.",
-        discussion: "STATE says whether a slot can be booked now: open, full, too soon (within the lead time) or past.",
-        options: [date] + ListOptions.all,
+        abstract: "Show each pickup slot of a day with booked and remaining capacity, or the next slots an order can take.",
+        discussion: """
+            STATE says whether a slot can be booked now: open, full, too soon (within the lead time), paused or
+            past; CAPACITY is the slot's effective capacity and RULE where it came from. --available lists the
+            next K slots (within the booking horizon, across closed days) that can take N pizzas now, honouring
+            the week, exceptions, lead time and rush, a pause, capacity rules and what is booked; --json gives
+            {"slots": […], "reason": …} for the app. An empty answer says why (exit 0).
+            """,
+        options: [date, available, pizzas, after, limit] + ListOptions.all,
+        examples: ["pizzeria slots --date tomorrow", "pizzeria slots --available --pizzas 4", "pizzeria slots --available --after 20:00 --limit 3 --json"],
         run: { invocation in
             let context = invocation.context
             let day = try invocation[date]
             let pizzeria = try context.open(.requireCurrent)
+            if invocation[available] {
+                guard day == nil else { throw invocation.usage("give --date or --available, not both") }
+                let from = try CapacityCommands.time(try invocation[after], pizzeria, field: "after")
+                let answer = try pizzeria.orders.availableSlots(pizzas: try invocation[pizzas] ?? 1, after: from, limit: try invocation[limit] ?? 10)
+                let (format, _) = try invocation.listFormat()
+                if format == .json {
+                    try context.printJSON(answer)
+                } else {
+                    try context.list.write(invocation, availableShape) { each in try answer.slots.forEach(each) }
+                    if answer.slots.isEmpty, let message = answer.message { context.console.note(message) }
+                }
+                return .ok
+            }
+            guard try invocation[pizzas] == nil, try invocation[after] == nil, try invocation[limit] == nil else {
+                throw invocation.usage("--pizzas, --after and --limit go with --available")
+            }
             let slots = try pizzeria.orders.slots(on: try day.map { try DateText.date($0, field: "date", pizzeria) })
             let (format, headers) = try invocation.listFormat()
             if format == .table, headers, let display = context.terminal.display {

@@ -76,9 +76,15 @@ enum CSVRows {
                                                                         .plain(order.serviceDay.description), .plain(order.outsideHours ? "true" : "false")]
     }
 
-    static let slotHeader = ["slot", "start", "booked", "remaining", "capacity", "state"]
+    static let availableHeader = ["pickup", "start", "service_day", "offset", "remaining", "capacity", "capacity_rule"]
+    static func available(_ slot: AvailableSlot) -> [CSVField] {
+        [.plain(slot.local), .plain(PickupTime.utc(slot.start)), .plain(slot.serviceDay.description), .plain(slot.offset),
+         .number(slot.remaining), .number(slot.capacity), .text(slot.capacityRule)]
+    }
+
+    static let slotHeader = ["slot", "start", "booked", "remaining", "capacity", "state", "capacity_rule"]
     static func slot(_ slot: SlotUsage) -> [CSVField] {
-        [.plain(slot.local), .plain(PickupTime.utc(slot.start)), .number(slot.booked), .number(slot.remaining), .number(slot.capacity), .plain(slot.state.rawValue)]
+        [.plain(slot.local), .plain(PickupTime.utc(slot.start)), .number(slot.booked), .number(slot.remaining), .number(slot.capacity), .plain(slot.state.rawValue), .text(slot.capacityRule)]
     }
 
     static let salesHeader = ["pizza_id", "name", "quantity", "revenue", "revenue_cents", "booked_quantity", "booked_value",

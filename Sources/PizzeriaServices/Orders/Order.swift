@@ -199,11 +199,16 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     public let note: String?
     /// Bumped by every change: a move or edit made from an older version is refused.
     public let version: Int
+    /// Its slot's effective capacity and the rule it came from (`nil` when the file has no load
+    /// row for the slot, which the schema always keeps).
+    public let slotCapacity: SlotCapacity?
 
     /// An order from its parts; stores use it when reading rows.
     public init(id: ID, userID: User.ID, handle: String, pickupAt: Date, serviceDay: LocalDate, status: OrderStatus, lines: [OrderLine],
                 total: Money, idempotencyKey: String?, createdAt: Date, updatedAt: Date,
-                history: [OrderStatusChange], timeZone: TimeZone, outsideHours: Bool = false, note: String? = nil, version: Int = 1) {
+                history: [OrderStatusChange], timeZone: TimeZone, outsideHours: Bool = false, note: String? = nil, version: Int = 1,
+                slotCapacity: SlotCapacity? = nil) {
+        self.slotCapacity = slotCapacity
         self.id = id
         self.userID = userID
         self.handle = handle
@@ -232,10 +237,12 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         case id, user, userID = "user_id", pickupAt = "pickup_at", pickupLocal = "pickup_local", timeZone = "time_zone"
         case status, lines, total, totalCents = "total_cents", currency, idempotencyKey = "idempotency_key"
         case createdAt = "created_at", updatedAt = "updated_at", history, serviceDay = "service_day", outsideHours = "outside_hours", note, version
+        case slotCapacity = "slot_capacity", capacityRule = "capacity_rule"
     }
 
     /// The documented JSON shape, defined once (see ``JSONMembers``).
     public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("capacity_rule", slotCapacity?.rule)
         try writer.member("created_at", timestamp: createdAt)
         try writer.member("currency", "EUR")
         try writer.member("history", objects: history)
@@ -247,6 +254,7 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         try writer.member("pickup_at", minute: pickupAt)
         try writer.member("pickup_local", pickupLocal)
         try writer.member("service_day", serviceDay.description)
+        try writer.member("slot_capacity", slotCapacity?.capacity)
         try writer.member("status", status.rawValue)
         try writer.member("time_zone", timeZone.identifier)
         try writer.member("total", plain: total)
@@ -277,7 +285,10 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
                   createdAt: try container.decodeTimestamp(forKey: .createdAt), updatedAt: try container.decodeTimestamp(forKey: .updatedAt),
                   history: try container.decode([OrderStatusChange].self, forKey: .history), timeZone: zone,
                   outsideHours: try container.decodeIfPresent(Bool.self, forKey: .outsideHours) ?? false,
-                  note: try container.decodeIfPresent(String.self, forKey: .note), version: try container.decodeIfPresent(Int.self, forKey: .version) ?? 1)
+                  note: try container.decodeIfPresent(String.self, forKey: .note), version: try container.decodeIfPresent(Int.self, forKey: .version) ?? 1,
+                  slotCapacity: try container.decodeIfPresent(Int.self, forKey: .slotCapacity).map {
+                      SlotCapacity(capacity: $0, rule: try container.decodeIfPresent(String.self, forKey: .capacityRule))
+                  })
     }
 }
 
@@ -325,6 +336,8 @@ public struct OrderRequest: Sendable, Hashable {
     public static let maximumQuantity = 20
     /// The most lines (distinct pizzas) in one order.
     public static let maximumItems = 50
+    /// The most pizzas one order can hold (every item at its maximum quantity).
+    public static let maximumPizzas = maximumItems * maximumQuantity
 
     /// Shape problems, found without the database.
     func problems() -> [FieldError] {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A change of an order's status that a person asks for.
 public enum OrderAction: String, Sendable, Hashable, Codable {
     /// To the next status: placed → preparing → ready → collected.
@@ -37,7 +39,11 @@ public enum OrderError: PizzeriaFailure, Equatable {
     /// The time is not the start of a slot; `nearest` are the closest valid slots.
     case notOnSlotBoundary(local: String, slotMinutes: Int, nearest: [String])
     /// The slot cannot take this many more pizzas.
-    case slotFull(slot: String, remaining: Int, requested: Int)
+    case slotFull(slot: String, remaining: Int, requested: Int, firstAvailable: String? = nil)
+    /// More pizzas than the slot takes even empty: the largest order a slot takes, and where this one fits.
+    case orderTooLarge(requested: Int, slot: String, slotCapacity: Int, largest: SlotCapacity, fitsAt: [String])
+    /// New bookings are paused.
+    case paused(pause: Pause, zone: TimeZone)
     /// The idempotency key was used for an order with other content.
     case keyReused(key: String, orderID: Order.ID)
     /// The status change is not allowed from the current status.
@@ -84,10 +90,18 @@ public enum OrderError: PizzeriaFailure, Equatable {
         case .notOnSlotBoundary(let local, let minutes, let nearest):
             "pickup: \(local) is not the start of a \(minutes)-minute slot"
                 + (nearest.isEmpty ? "" : "; nearest slots: " + nearest.joined(separator: ", "))
-        case .slotFull(let slot, let remaining, let requested):
-            remaining == 0
+        case .slotFull(let slot, let remaining, let requested, let first):
+            (remaining == 0
                 ? "the \(slot) slot is full (asked for \(pizzas(requested)), 0 left)"
-                : "the \(slot) slot has only \(pizzas(remaining)) left (asked for \(requested))"
+                : "the \(slot) slot has only \(pizzas(remaining)) left (asked for \(requested))")
+                + (first.map { "; the first slot that takes \(pizzas(requested)) is \($0)" } ?? "")
+        case .orderTooLarge(let requested, let slot, let capacity, let largest, let fitsAt):
+            "an order of \(pizzas(requested)) is more than the \(slot) slot takes (\(capacity)); the largest order a slot takes is \(largest.capacity)"
+                + (largest.rule.map { " (\($0))" } ?? "")
+                + (fitsAt.isEmpty ? "; no slot within the booking horizon takes it: split it into smaller orders"
+                                  : "; it fits at " + fitsAt.joined(separator: ", "))
+        case .paused(let pause, let zone):
+            "not taking orders" + (pause.until.map { " until \(PickupTime.local($0, in: zone))" } ?? "") + (pause.reason.map { ": \($0)" } ?? "")
         case .keyReused(let key, let orderID):
             "key '\(key)' was already used for order \(orderID.description.prefix(8)) with different content"
         case .illegalTransition(let id, let from, let action):

@@ -41,6 +41,11 @@ extension OrderService {
         try await database.perform(.read) { try self.slots(on: day) }
     }
 
+    /// The `async` form of ``availableSlots(pizzas:after:limit:)``, run on the database's own threads.
+    public func availableSlots(pizzas: Int = 1, after: Date? = nil, limit: Int = 10) async throws -> SlotAvailability {
+        try await database.perform(.read) { try self.availableSlots(pizzas: pizzas, after: after, limit: limit) }
+    }
+
     /// The `async` form of ``sales(from:to:)``, run on the database's own threads.
     public func sales(from: LocalDate? = nil, to: LocalDate? = nil) async throws -> SalesReport {
         try await database.perform(.read) { try self.sales(from: from, to: to) }

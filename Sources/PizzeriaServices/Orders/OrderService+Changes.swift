@@ -80,9 +80,9 @@ extension OrderService {
             guard pickup != header.pickupAt else { return try OrderAssembler(now: now, in: db).order(header) }
             let settings = try SettingsService.current(in: db)
             let schedule = ScheduleStore.schedule(settings, in: db)
-            let slot = try Self.checkPickup(pickup, settings: settings, schedule: schedule, now: now, in: db)
             let pizzas = try OrderStore.numberedLines(of: id, in: db).reduce(0) { $0 + $1.line.quantity }
-            try Self.requireRoom(for: pizzas, at: pickup, settings: settings, in: db)
+            let slot = try Self.checkPickup(pickup, pizzas: pizzas, settings: settings, schedule: schedule, now: now, in: db)
+            try Self.requireRoom(for: pizzas, at: pickup, slot: slot, settings: settings, schedule: schedule, now: now, in: db)
             guard try OrderStore.move(id: id, version: header.version, pickupAt: PickupTime.utc(pickup), serviceDay: slot.serviceDay,
                                       pickupLocal: schedule.clock.localText(pickup), actor: actor, at: now, in: db),
                   let moved = try OrderStore.header(id: id, in: db) else {
@@ -146,7 +146,8 @@ extension OrderService {
                     detail.append("+\(quantity) \(snapshot.first?.pizzaName ?? pizza.description)")
                 }
             }
-            try Self.requireRoom(for: delta, at: header.pickupAt, settings: settings, in: db)
+            try Self.requireRoom(for: delta, at: header.pickupAt, slot: nil, settings: settings,
+                                 schedule: ScheduleStore.schedule(settings, in: db), now: now, in: db)
             for (number, line) in existing where quantities[line.pizzaID].map({ $0 != line.quantity }) == true {
                 try OrderStore.setQuantity(quantities[line.pizzaID] ?? line.quantity, line: number, order: id, in: db)
             }
@@ -193,7 +194,9 @@ extension OrderService {
             }
             if !header.status.holdsCapacity, previous.holdsCapacity {
                 let pizzas = try OrderStore.numberedLines(of: id, in: db).reduce(0) { $0 + $1.line.quantity }
-                try Self.requireRoom(for: pizzas, at: header.pickupAt, settings: try SettingsService.current(in: db), in: db)
+                let settings = try SettingsService.current(in: db)
+                try Self.requireRoom(for: pizzas, at: header.pickupAt, slot: nil, settings: settings,
+                                     schedule: ScheduleStore.schedule(settings, in: db), now: now, in: db)
             }
             try OrderStore.appendEvent(order: id, kind: .undo, from: header.status, to: previous, detail: "undoes #\(event)",
                                        actor: actor, at: now, in: db)

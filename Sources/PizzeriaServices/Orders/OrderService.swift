@@ -53,8 +53,9 @@ public final class OrderService: Sendable {
         }
         let lines = try snapshot(items, in: db)
         let schedule = ScheduleStore.schedule(settings, in: db)
-        let slot = try checkPickup(request.pickup, settings: settings, schedule: schedule, now: now, in: db)
-        try requireRoom(for: lines.reduce(0) { $0 + $1.quantity }, at: request.pickup, settings: settings, in: db)
+        let pizzas = lines.reduce(0) { $0 + $1.quantity }
+        let slot = try checkPickup(request.pickup, pizzas: pizzas, settings: settings, schedule: schedule, now: now, in: db)
+        let capacity = try requireRoom(for: pizzas, at: request.pickup, slot: slot, settings: settings, schedule: schedule, now: now, in: db)
         let id = Order.ID.random()
         try OrderStore.insert(id: id, userID: request.user, pickupAt: pickupAt, serviceDay: slot.serviceDay,
                               pickupLocal: schedule.clock.localText(request.pickup), key: request.idempotencyKey,
@@ -63,19 +64,37 @@ public final class OrderService: Sendable {
         let order = Order(id: id, userID: request.user, handle: handle, pickupAt: request.pickup, serviceDay: slot.serviceDay, status: .placed, lines: lines,
                           total: Money(cents: lines.reduce(0) { $0 + $1.total.cents }), idempotencyKey: request.idempotencyKey,
                           createdAt: created, updatedAt: created, history: [OrderStatusChange(from: nil, to: .placed, at: created, actor: actor)],
-                          timeZone: settings.timeZone)
+                          timeZone: settings.timeZone, slotCapacity: capacity)
         return (order, true)
     }
 
     /// Refuses `requested` more pizzas in the slot at `pickup` when its capacity cannot take them
-    /// (the schema's `slot_loads` refuses it too; this says how many are left).
-    static func requireRoom(for requested: Int, at pickup: Date, settings: Settings, in db: Connection) throws {
-        guard requested > 0 else { return }
+    /// (the schema's `slot_loads` refuses it too; this says how many are left and where the order
+    /// fits instead). The capacity is the slot's row when it has one, else the rules'.
+    /// - Returns: the slot's capacity and the rule it comes from.
+    @discardableResult
+    static func requireRoom(for requested: Int, at pickup: Date, slot: Slot?, settings: Settings, schedule: Schedule,
+                            now: Date, in db: Connection) throws -> SlotCapacity {
         let load = try OrderStore.slotLoad(pickupAt: PickupTime.utc(pickup), in: db)
-        let booked = load?.booked ?? 0, capacity = load?.capacity ?? settings.slotCapacity
-        guard booked + requested <= capacity else {
-            throw OrderError.slotFull(slot: PickupTime.local(pickup, in: settings.timeZone), remaining: max(0, capacity - booked), requested: requested)
+        let booked = load?.booked ?? 0
+        if let capacity = load?.capacity, booked + requested <= capacity.capacity || requested <= 0 { return capacity }
+        let finder = SlotFinder(settings: settings, schedule: schedule, now: now, db: db)
+        let rules = try finder.rules()
+        var capacity = load?.capacity
+        if capacity == nil, let slot = try slot ?? { if case .slot(let found) = try schedule.locate(pickup) { found } else { nil } }() {
+            capacity = rules.capacity(of: slot)
         }
+        let total = capacity?.capacity ?? settings.slotCapacity
+        guard booked + requested > total else { return capacity ?? SlotCapacity(capacity: total, rule: nil) }
+        let local = PickupTime.local(pickup, in: settings.timeZone)
+        guard requested <= total else {
+            let fits = requested > rules.largest.capacity ? [] : try finder.available(pizzas: requested, from: now, limit: 3, rules: rules)
+            throw OrderError.orderTooLarge(requested: requested, slot: local, slotCapacity: total, largest: rules.largest,
+                                           fitsAt: fits.map(\.local))
+        }
+        let first = try finder.available(pizzas: requested, from: pickup, limit: 1, rules: rules).first
+            ?? finder.available(pizzas: requested, from: now, limit: 1, rules: rules).first
+        throw OrderError.slotFull(slot: local, remaining: max(0, total - booked), requested: requested, firstAvailable: first?.local)
     }
 
     /// Who made a change: 1 to 64 characters without control characters, when given.
@@ -115,17 +134,21 @@ public final class OrderService: Sendable {
     /// booking horizon, on a closed weekday or date (naming the next opening), outside the day's
     /// hours or off the slot grid (naming the nearest bookable slots), or too soon for the lead
     /// time (naming the earliest bookable slot).
-    static func checkPickup(_ pickup: Date, settings: Settings, schedule: Schedule, now: Date, in db: Connection) throws -> Slot {
+    static func checkPickup(_ pickup: Date, pizzas: Int, settings: Settings, schedule: Schedule, now: Date, in db: Connection) throws -> Slot {
         let zone = settings.timeZone
         // The local time is formatted only for an error: the checks themselves are arithmetic.
         var local: String { PickupTime.local(pickup, in: zone) }
+        if let pause = settings.activePause(at: now) { throw OrderError.paused(pause: pause, zone: zone) }
         guard pickup > now else { throw OrderError.pickupInPast(local: local) }
         let horizon = now.addingTimeInterval(Double(settings.bookingHorizonDays) * 86_400)
         guard pickup <= horizon else { throw OrderError.beyondHorizon(local: local, days: settings.bookingHorizonDays) }
-        let earliest = now.addingTimeInterval(Double(settings.leadMinutes * 60))
-        /// The first slot a customer could book instead, from `from` on.
+        let lead = settings.effectiveLeadMinutes(at: now)
+        let earliest = now.addingTimeInterval(Double(lead * 60))
+        /// The first slot that can take this order instead, from `from` on: bookable now, with room.
         func next(from: Date) throws -> String? {
-            try schedule.slots(from: max(from, earliest), through: horizon, limit: 1).first.map { schedule.describe($0, near: pickup) }
+            let finder = SlotFinder(settings: settings, schedule: schedule, now: now, db: db)
+            return try finder.available(pizzas: pizzas, from: from, limit: 1, rules: try finder.rules()).first
+                .map { schedule.describe($0.slot, near: pickup) }
         }
         func bookable(_ nearest: [Slot]) -> [String] {
             nearest.filter { $0.start >= earliest }.map { schedule.label($0, relativeTo: schedule.clock.local(pickup).date) }
@@ -133,7 +156,7 @@ public final class OrderService: Sendable {
         switch try schedule.locate(pickup) {
         case .slot(let slot):
             guard pickup >= earliest else {
-                throw OrderError.tooSoon(local: local, leadMinutes: settings.leadMinutes, earliest: try next(from: earliest))
+                throw OrderError.tooSoon(local: local, leadMinutes: lead, earliest: try next(from: earliest))
             }
             return slot
         case .closedWeekday(let date):
@@ -229,20 +252,49 @@ public final class OrderService: Sendable {
     /// night the clocks change, each real slot appears once (a time that happens twice shows
     /// twice, with its offset), and every booking counts in exactly one slot.
     public func slots(on day: LocalDate? = nil) throws -> [SlotUsage] {
-        try database.read { db in
+        let now = now()
+        return try database.read { db in
             let settings = try SettingsService.current(in: db)
             let schedule = ScheduleStore.schedule(settings, in: db)
-            let date = day ?? schedule.clock.local(now()).date
+            let date = day ?? schedule.clock.local(now).date
             let slots = try schedule.slots(of: date)
-            guard let first = slots.first, let last = slots.last else { return [] }
-            let loads = try OrderStore.slotLoads(from: PickupTime.utc(first.start), to: PickupTime.utc(last.start.addingTimeInterval(1)), in: db)
-            let now = now(), earliest = now.addingTimeInterval(Double(settings.leadMinutes * 60))
+            guard !slots.isEmpty else { return [] }
+            let finder = SlotFinder(settings: settings, schedule: schedule, now: now, db: db)
+            let loads = try SlotFinder.loads(of: date, in: db)
+            let rules = CapacityRules(try CapacityStore.rules(from: date, through: date, in: db), defaultCapacity: settings.slotCapacity)
+            let earliest = finder.earliest, pause = settings.activePause(at: now)
             return slots.map { slot in
-                let booked = loads[PickupTime.utc(slot.start)] ?? 0
-                let state: SlotState = slot.start < now ? .past : slot.start < earliest ? .tooSoon : booked >= settings.slotCapacity ? .full : .open
+                let load = loads[PickupTime.utc(slot.start)]
+                let capacity = load?.capacity ?? rules.capacity(of: slot), booked = load?.booked ?? 0
+                let paused = pause.map { pause in pause.until.map { slot.start < $0 } ?? true } ?? false
+                let state: SlotState = slot.start < now ? .past : paused ? .paused : slot.start < earliest ? .tooSoon
+                    : booked >= capacity.capacity ? .full : .open
                 return SlotUsage(start: slot.start, serviceDay: date, local: Self.slotLabel(slot, schedule: schedule),
-                                 booked: booked, capacity: settings.slotCapacity, state: state)
+                                 booked: booked, capacity: capacity.capacity, state: state, capacityRule: capacity.rule)
             }
+        }
+    }
+
+    /// The pickup-time picker: up to `limit` (1–100) slots from `after` (default: now) that can
+    /// take an order of `pizzas` now — the week, exceptions, service days, lead time and rush,
+    /// a pause, capacity rules and what is booked — across closed days, within the booking
+    /// horizon. An empty answer says why (paused, an order larger than any slot, nothing left).
+    /// - Throws: ``ValidationError`` for `pizzas` outside 1–``OrderRequest/maximumPizzas`` or a
+    ///   `limit` outside 1–100.
+    public func availableSlots(pizzas: Int = 1, after: Date? = nil, limit: Int = 10) throws -> SlotAvailability {
+        var problems: [FieldError] = []
+        if !(1...OrderRequest.maximumPizzas).contains(pizzas) {
+            problems.append(FieldError(field: "pizzas", message: "must be from 1 to \(OrderRequest.maximumPizzas), not \(pizzas)"))
+        }
+        if !(1...SlotFinder.maximumLimit).contains(limit) {
+            problems.append(FieldError(field: "limit", message: "must be from 1 to \(SlotFinder.maximumLimit), not \(limit)"))
+        }
+        guard problems.isEmpty else { throw ValidationError(problems) }
+        let now = now()
+        return try database.read { db in
+            let settings = try SettingsService.current(in: db)
+            let finder = SlotFinder(settings: settings, schedule: ScheduleStore.schedule(settings, in: db), now: now, db: db)
+            return try finder.availability(pizzas: pizzas, from: after ?? now, limit: limit)
         }
     }
 

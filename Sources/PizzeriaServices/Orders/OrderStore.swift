@@ -19,24 +19,28 @@ enum OrderStore {
         let version: Int
         let createdAt: Date
         let updatedAt: Date
+        /// The slot's effective capacity and the rule it came from (`slot_loads`).
+        let slotCapacity: SlotCapacity?
     }
 
     /// The columns ``HeaderDecoder`` reads (a constant, never input).
     static let headerColumns = """
         o.id, o.user_id, u.handle, o.pickup_at, o.service_day, o.status, o.total_cents, o.idempotency_key, \
-        o.request_fingerprint, o.note, o.version, o.created_at, o.updated_at
+        o.request_fingerprint, o.note, o.version, o.created_at, o.updated_at, s.capacity AS slot_capacity, s.capacity_rule
         """
-    static let headerFrom = " FROM orders o JOIN users u ON u.id = o.user_id"
+    static let headerFrom = " FROM orders o JOIN users u ON u.id = o.user_id LEFT JOIN slot_loads s ON s.pickup_at = o.pickup_at"
 
     /// An order's header from a row of ``headerColumns``.
     struct HeaderDecoder: RowDecoder {
         let id, userID, handle, pickupAt, serviceDay, status, totalCents, key, fingerprint, note, version, createdAt, updatedAt: Column
+        let slotCapacity, capacityRule: Column
 
         init(columns: ColumnResolver) throws {
             (id, userID, handle, pickupAt) = (try columns("id"), try columns("user_id"), try columns("handle"), try columns("pickup_at"))
             (serviceDay, note, version) = (try columns("service_day"), try columns("note"), try columns("version"))
             (status, totalCents, key) = (try columns("status"), try columns("total_cents"), try columns("idempotency_key"))
             (fingerprint, createdAt, updatedAt) = (try columns("request_fingerprint"), try columns("created_at"), try columns("updated_at"))
+            (slotCapacity, capacityRule) = (try columns("slot_capacity"), try columns("capacity_rule"))
         }
 
         func decode(_ row: Row) throws -> Header {
@@ -54,7 +58,8 @@ enum OrderStore {
                           totalCents: try row.int64(totalCents), key: try row.optionalString(key), fingerprint: try row.optionalString(fingerprint),
                           note: try row.optionalString(note), version: try row.int(version),
                           createdAt: try row.timestamp(createdAt, table: "orders", id: id),
-                          updatedAt: try row.timestamp(updatedAt, table: "orders", id: id))
+                          updatedAt: try row.timestamp(updatedAt, table: "orders", id: id),
+                          slotCapacity: try row.optionalInt(slotCapacity).map { SlotCapacity(capacity: $0, rule: try row.optionalString(capacityRule)) })
         }
     }
 
@@ -234,34 +239,33 @@ enum OrderStore {
     // MARK: - Slots
 
     /// A slot's booked pizzas and capacity, kept by the schema's triggers (`slot_loads`).
-    static let slotLoadSQL = "SELECT booked, capacity FROM slot_loads WHERE pickup_at = ?"
+    static let slotLoadSQL = "SELECT booked, capacity, capacity_rule FROM slot_loads WHERE pickup_at = ?"
+
+    /// A booked slot's pizzas and the capacity that applies.
+    struct SlotLoad {
+        let booked: Int
+        let capacity: SlotCapacity
+    }
 
     /// The orders whose pizzas count against their slot's capacity: all but cancelled ones (a
     /// constant SQL condition on `orders o`).
     static let holdsCapacity = " o.status <> 'cancelled'"
 
     /// The pizzas booked in the slot and its capacity; `nil` for a slot no order has taken yet.
-    static func slotLoad(pickupAt: String, in db: Connection) throws -> (booked: Int, capacity: Int)? {
-        try db.fetchOne(slotLoadSQL, [pickupAt]) { (try $0.int("booked"), try $0.int("capacity")) }
-    }
-
-    /// Booked pizzas per future slot (pickup after `after`), by pickup time.
-    static func futureLoads(after: String, in db: Connection) throws -> [(String, Int)] {
-        try db.fetchAll("""
-            SELECT o.pickup_at, sum(l.quantity) AS pizzas FROM orders o JOIN order_lines l ON l.order_id = o.id
-            WHERE o.pickup_at > ? AND
-            """ + holdsCapacity + " GROUP BY o.pickup_at ORDER BY o.pickup_at", [after]) {
-            (try $0.string("pickup_at"), try $0.int("pizzas"))
+    static func slotLoad(pickupAt: String, in db: Connection) throws -> SlotLoad? {
+        try db.fetchOne(slotLoadSQL, [pickupAt]) {
+            SlotLoad(booked: try $0.int("booked"), capacity: SlotCapacity(capacity: try $0.int("capacity"), rule: try $0.optionalString("capacity_rule")))
         }
     }
 
-    /// Booked pizzas per slot start in `[from, to)`.
-    static func slotLoads(from: String, to: String, in db: Connection) throws -> [String: Int] {
-        var loads: [String: Int] = [:]
-        try db.forEach("""
-            SELECT o.pickup_at, sum(l.quantity) AS pizzas FROM orders o JOIN order_lines l ON l.order_id = o.id
-            WHERE o.pickup_at >= ? AND o.pickup_at < ? AND
-            """ + holdsCapacity + " GROUP BY o.pickup_at", [from, to]) { row in loads[try row.string("pickup_at")] = try row.int("pizzas") }
+    /// Each booked slot starting in `[from, to)`: its pizzas, capacity and the rule it came from
+    /// (`slot_loads`, kept by the schema's triggers), by pickup time (UTC text).
+    static func slotLoads(from: String, to: String, in db: Connection) throws -> [String: SlotLoad] {
+        var loads: [String: SlotLoad] = [:]
+        try db.forEach("SELECT pickup_at, booked, capacity, capacity_rule FROM slot_loads WHERE pickup_at >= ? AND pickup_at < ?", [from, to]) { row in
+            loads[try row.string("pickup_at")] = SlotLoad(booked: try row.int("booked"),
+                                                         capacity: SlotCapacity(capacity: try row.int("capacity"), rule: try row.optionalString("capacity_rule")))
+        }
         return loads
     }
 

@@ -11,11 +11,13 @@ public enum SlotState: String, Sendable, Hashable, Codable, CaseIterable {
     case tooSoon = "too_soon"
     /// Already started.
     case past
+    /// Bookings are paused at this time.
+    case paused
 
     /// Whether an order can be placed for it now (room permitting for the order's size).
     public var isBookable: Bool { self == .open }
 
-    /// For people: `open`, `full`, `too soon`, `past`.
+    /// For people: `open`, `full`, `too soon`, `past`, `paused`.
     public var label: String { rawValue.replacingOccurrences(of: "_", with: " ") }
 }
 
@@ -35,9 +37,13 @@ public struct SlotUsage: Sendable, Hashable, Codable {
     public var remaining: Int { max(0, capacity - booked) }
     /// Whether it can be booked now: past and too-soon slots are listed for the counter but never offered.
     public let state: SlotState
+    /// The capacity rule its capacity came from (`fri 18:30-21:00`), or `nil` for `slot-capacity`.
+    public let capacityRule: String?
 
     /// A slot.
-    public init(start: Date, serviceDay: LocalDate, local: String, booked: Int, capacity: Int, state: SlotState = .open) {
+    public init(start: Date, serviceDay: LocalDate, local: String, booked: Int, capacity: Int, state: SlotState = .open,
+                capacityRule: String? = nil) {
+        self.capacityRule = capacityRule
         self.start = start
         self.serviceDay = serviceDay
         self.local = local
@@ -46,9 +52,11 @@ public struct SlotUsage: Sendable, Hashable, Codable {
         self.state = state
     }
 
-    private enum CodingKeys: String, CodingKey { case start, serviceDay = "service_day", local, booked, capacity, remaining, state }
+    private enum CodingKeys: String, CodingKey {
+        case start, serviceDay = "service_day", local, booked, capacity, remaining, state, capacityRule = "capacity_rule"
+    }
 
-    /// `{"start": UTC, "service_day", "local": "19:30", "booked", "capacity", "remaining", "state"}`.
+    /// `{"start": UTC, "service_day", "local": "19:30", "booked", "capacity", "remaining", "state", "capacity_rule"}`.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(PickupTime.utc(start), forKey: .start)
@@ -58,6 +66,7 @@ public struct SlotUsage: Sendable, Hashable, Codable {
         try container.encode(capacity, forKey: .capacity)
         try container.encode(remaining, forKey: .remaining)
         try container.encode(state, forKey: .state)
+        try container.encode(capacityRule, forKey: .capacityRule)
     }
 
     /// Reads the JSON shape.
@@ -66,7 +75,8 @@ public struct SlotUsage: Sendable, Hashable, Codable {
         self.init(start: try container.decodeTimestamp(forKey: .start), serviceDay: try container.decode(LocalDate.self, forKey: .serviceDay),
                   local: try container.decode(String.self, forKey: .local),
                   booked: try container.decode(Int.self, forKey: .booked), capacity: try container.decode(Int.self, forKey: .capacity),
-                  state: try container.decodeIfPresent(SlotState.self, forKey: .state) ?? .open)
+                  state: try container.decodeIfPresent(SlotState.self, forKey: .state) ?? .open,
+                  capacityRule: try container.decodeIfPresent(String.self, forKey: .capacityRule))
     }
 }
 

@@ -4,7 +4,8 @@ import Foundation
 /// week of opening hours (`weekly_hours`).
 ///
 /// JSON: `{"slot_minutes", "slot_capacity", "opening_hours": "Mo-Su 12:00-23:00", "week",
-/// "lead_minutes", "time_zone", "time_zone_is_default", "booking_horizon_days"}`.
+/// "lead_minutes", "time_zone", "time_zone_is_default", "booking_horizon_days", "pause": {…} | null,
+/// "rush": {…} | null}`.
 public struct Settings: Sendable, Hashable, Encodable {
     /// Length of a pickup slot; divides 60.
     public let slotMinutes: Int
@@ -20,10 +21,16 @@ public struct Settings: Sendable, Hashable, Encodable {
     public let leadMinutes: Int
     /// The zone times are shown and typed in: the stored one, else the machine's (resolved once).
     public let timeZone: TimeZone
+    /// New bookings are stopped, if set (it may have ended: see ``activePause(at:)``).
+    public let pause: Pause?
+    /// Extra lead time, if set (it may have ended: see ``activeRush(at:)``).
+    public let rush: Rush?
 
     /// A value whose zone is already resolved.
     init(slotMinutes: Int, slotCapacity: Int, week: Week, storedTimeZone: String?, timeZone: TimeZone,
-         bookingHorizonDays: Int, leadMinutes: Int) {
+         bookingHorizonDays: Int, leadMinutes: Int, pause: Pause? = nil, rush: Rush? = nil) {
+        self.pause = pause
+        self.rush = rush
         self.slotMinutes = slotMinutes
         self.slotCapacity = slotCapacity
         self.week = week
@@ -33,13 +40,28 @@ public struct Settings: Sendable, Hashable, Encodable {
         self.leadMinutes = leadMinutes
     }
 
+    /// The pause that holds at `now`, if any: one with an `until` ends by itself.
+    public func activePause(at now: Date) -> Pause? { pause.flatMap { $0.isActive(at: now) ? $0 : nil } }
+
+    /// The rush that holds at `now`, if any.
+    public func activeRush(at now: Date) -> Rush? { rush.flatMap { $0.isActive(at: now) ? $0 : nil } }
+
+    /// The lead time at `now`: the setting plus a rush's minutes while it lasts.
+    public func effectiveLeadMinutes(at now: Date) -> Int { leadMinutes + (activeRush(at: now)?.minutes ?? 0) }
+
+    /// The same settings without a pause or rush that has ended by `now`.
+    public func current(at now: Date) -> Settings {
+        Settings(slotMinutes: slotMinutes, slotCapacity: slotCapacity, week: week, storedTimeZone: storedTimeZone, timeZone: timeZone,
+                 bookingHorizonDays: bookingHorizonDays, leadMinutes: leadMinutes, pause: activePause(at: now), rush: activeRush(at: now))
+    }
+
     /// The week in OpenStreetMap's `opening_hours` syntax: `Mo-Su 12:00-23:00`.
     public var openingHours: String { HoursSyntax.osm(week) }
 
     private enum CodingKeys: String, CodingKey {
         case slotMinutes = "slot_minutes", slotCapacity = "slot_capacity", openingHours = "opening_hours", week
         case leadMinutes = "lead_minutes", timeZone = "time_zone", timeZoneIsDefault = "time_zone_is_default"
-        case bookingHorizonDays = "booking_horizon_days"
+        case bookingHorizonDays = "booking_horizon_days", pause, rush
     }
 
     /// The documented JSON shape.
@@ -53,6 +75,8 @@ public struct Settings: Sendable, Hashable, Encodable {
         try container.encode(timeZone.identifier, forKey: .timeZone)
         try container.encode(storedTimeZone == nil, forKey: .timeZoneIsDefault)
         try container.encode(bookingHorizonDays, forKey: .bookingHorizonDays)
+        try container.encode(pause, forKey: .pause)
+        try container.encode(rush, forKey: .rush)
     }
 
     /// The same settings with one change applied (the week changes through the schedule).
@@ -67,7 +91,8 @@ public struct Settings: Sendable, Hashable, Encodable {
         case .leadMinutes(let value): lead = value
         }
         return Settings(slotMinutes: minutes, slotCapacity: capacity, week: week, storedTimeZone: zone,
-                        timeZone: zone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current, bookingHorizonDays: horizon, leadMinutes: lead)
+                        timeZone: zone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current, bookingHorizonDays: horizon, leadMinutes: lead,
+                        pause: pause, rush: rush)
     }
 }
 

@@ -13,9 +13,10 @@ public final class SettingsService: Sendable {
         self.now = now
     }
 
-    /// The current settings.
+    /// The current settings (a pause or rush that has ended by now is left out).
     public func current() throws -> Settings {
-        try database.read { try Self.current(in: $0) }
+        let now = now()
+        return try database.read { try Self.current(in: $0).current(at: now) }
     }
 
     static func current(in db: Connection) throws -> Settings {
@@ -28,12 +29,24 @@ public final class SettingsService: Sendable {
     /// The settings row; the week is read beside it.
     struct Decoder: RowDecoder {
         /// The columns it reads (a constant, never input).
-        static let columns = "slot_minutes, slot_capacity, time_zone, booking_horizon_days, lead_minutes"
-        let slotMinutes, slotCapacity, timeZone, bookingHorizonDays, leadMinutes: Column
+        static let columns = "slot_minutes, slot_capacity, time_zone, booking_horizon_days, lead_minutes, paused, paused_until, pause_reason, "
+            + "busy_minutes, busy_until"
+        let slotMinutes, slotCapacity, timeZone, bookingHorizonDays, leadMinutes, paused, pausedUntil, pauseReason, busyMinutes, busyUntil: Column
 
         init(columns: ColumnResolver) throws {
             (slotMinutes, slotCapacity, timeZone) = (try columns("slot_minutes"), try columns("slot_capacity"), try columns("time_zone"))
             (bookingHorizonDays, leadMinutes) = (try columns("booking_horizon_days"), try columns("lead_minutes"))
+            (paused, pausedUntil, pauseReason) = (try columns("paused"), try columns("paused_until"), try columns("pause_reason"))
+            (busyMinutes, busyUntil) = (try columns("busy_minutes"), try columns("busy_until"))
+        }
+
+        /// A stored instant, or `nil`; a damaged one is an error, never a guess.
+        private func instant(_ row: Row, _ column: Column, _ name: String) throws -> Date? {
+            guard let text = try row.optionalString(column) else { return nil }
+            guard let date = Timestamp.date(from: text) else {
+                throw DataError.damagedRow(table: "settings", id: "1", problem: "\(name) '\(text)' is not a UTC time")
+            }
+            return date
         }
 
         func decode(_ row: Row) throws -> (Week) -> Settings {
@@ -44,9 +57,12 @@ public final class SettingsService: Sendable {
             }
             let (minutes, capacity, horizon, lead) = (try row.int(slotMinutes), try row.int(slotCapacity), try row.int(bookingHorizonDays),
                                                       try row.int(leadMinutes))
+            let pause = try row.int(paused) == 1 ? Pause(until: try instant(row, pausedUntil, "paused_until"), reason: try row.optionalString(pauseReason)) : nil
+            let busy = try row.int(busyMinutes)
+            let rush = busy > 0 ? Rush(minutes: busy, until: try instant(row, busyUntil, "busy_until")) : nil
             return { week in
                 Settings(slotMinutes: minutes, slotCapacity: capacity, week: week, storedTimeZone: stored, timeZone: zone,
-                         bookingHorizonDays: horizon, leadMinutes: lead)
+                         bookingHorizonDays: horizon, leadMinutes: lead, pause: pause, rush: rush)
             }
         }
     }
@@ -64,15 +80,13 @@ public final class SettingsService: Sendable {
         let now = now()
         return try database.write { db in
             let settings = try Self.current(in: db).applying(change)
+            let capacities = change.key == .slotCapacity ? try CapacityStore.futureCapacities(after: now, in: db) : [:]
             switch change {
-            case .slotCapacity:
-                let broken = try Self.futureSlotsOverfilled(by: settings, after: now, in: db)
-                guard broken.isEmpty else { throw SettingsError.conflictsWithBookings(key: change.key, slots: broken) }
             case .slotMinutes, .openingHours, .timeZone:
                 let orphans = try ScheduleStore.orphans(under: ScheduleStore.schedule(settings, in: db), after: now, in: db)
                 guard orphans.isEmpty || keepOrders else { throw ScheduleError.wouldOrphan(orphans) }
-            case .bookingHorizonDays, .leadMinutes:
-                break   // they govern new bookings only
+            case .slotCapacity, .bookingHorizonDays, .leadMinutes:
+                break   // capacity is checked below, on what the database made of it; the others govern new bookings only
             }
             if case .openingHours = change { try ScheduleStore.replace(Set(Weekday.allCases), with: settings.week, in: db) }
             if case .timeZone = change { try OrderStore.relocalize(under: ScheduleStore.schedule(settings, in: db), in: db) }
@@ -81,6 +95,10 @@ public final class SettingsService: Sendable {
                        updated_at = ? WHERE id = 1
                 """, [settings.slotMinutes, settings.slotCapacity, settings.storedTimeZone, settings.bookingHorizonDays,
                       settings.leadMinutes, Timestamp.string(from: now)])
+            if change.key == .slotCapacity {
+                let broken = try CapacityStore.overfilled(since: capacities, after: now, zone: settings.timeZone, in: db)
+                guard broken.isEmpty else { throw SettingsError.conflictsWithBookings(key: change.key, slots: broken) }
+            }
             return settings
         }
     }
@@ -89,18 +107,6 @@ public final class SettingsService: Sendable {
     @discardableResult
     public func update(_ key: SettingKey, parsing text: String, keepOrders: Bool = false) throws -> Settings {
         try update(try SettingsChange.parse(key, text), keepOrders: keepOrders)
-    }
-
-    /// Future slots with more pizzas booked than `settings` gives them: each `local time (N pizzas booked)`.
-    static func futureSlotsOverfilled(by settings: Settings, after now: Date, in db: Connection) throws -> [String] {
-        var broken: [String] = []
-        for (pickup, load) in try OrderStore.futureLoads(after: PickupTime.utc(now), in: db) where load > settings.slotCapacity {
-            guard let date = PickupTime.fromUTC(pickup) else {
-                throw DataError.damagedRow(table: "orders", id: pickup, problem: "pickup_at is not a UTC time")
-            }
-            broken.append("\(PickupTime.local(date, in: settings.timeZone)) (\(load) pizzas booked)")
-        }
-        return broken
     }
 }
 

@@ -1,0 +1,163 @@
+import Foundation
+import PizzeriaServices
+
+/// `pizzeria capacity …`, `pause`, `resume`, `busy`: how much the kitchen takes, and when.
+enum CapacityCommands {
+    static let command = Command(
+        name: "capacity",
+        abstract: "Capacity by time: pizzas per slot by weekday or date and time range.",
+        discussion: """
+            A slot's capacity comes from the rule for its date and time, else the rule for its weekday and
+            time, else slot-capacity; of two rules of one kind the narrower range wins. Ranges are the service
+            day's local times; one that ends at or before it starts runs past midnight (fri 22:00-01:00 covers
+            Friday night's 00:30). Rules of one day are nested or apart, never partly overlapping. Lowering a
+            capacity below what a future slot already holds is refused (exit 1) naming the slots.
+            """,
+        subcommands: [show, set, clear])
+
+    static let days = Argument("days", help: "Weekdays (fri,sat; mon-thu; daily) or a date or range (2026-12-31, DATE..DATE, today).",
+                               completion: .choices(["daily"] + Weekday.allCases.map(\.short)))
+    static let range = Argument("range", help: "The time range: 18:30-21:00 (past midnight: 22:00-01:00).")
+    static let pizzas = Argument("capacity", help: "Pizzas per slot: 1 to 10000.", .integer(in: Int.min...Int.max))
+
+    /// Weekdays as in `hours set`, or dates as in `hours close`.
+    static func parseDays(_ text: String, _ pizzeria: Pizzeria) throws -> [CapacityRule.Days] {
+        let lowered = text.lowercased()
+        if text.first?.isNumber == true || lowered.hasPrefix("today") || lowered.hasPrefix("tomorrow") {
+            return try HoursCommands.range(text, pizzeria).dates.map { .date($0) }
+        }
+        return try HoursSyntax.days(text).sorted().map { .weekday($0) }
+    }
+
+    static let show = Command(
+        name: "show",
+        abstract: "Show the capacity rules (and slot-capacity, where none applies).",
+        run: { invocation in
+            let context = invocation.context
+            let pizzeria = try context.open(.requireCurrent)
+            let rules = try pizzeria.capacity.rules()
+            let settings = try pizzeria.settings.current()
+            try context.emit(rules) { text(rules, settings: settings) }
+            return .ok
+        })
+
+    static func text(_ rules: [CapacityRule], settings: Settings) -> String {
+        let text = "Default: \(settings.slotCapacity) pizzas per \(settings.slotMinutes)-minute slot (slot-capacity).\n"
+        guard !rules.isEmpty else { return text + "No capacity rules.\n" }
+        var table = Table("RULE", "CAPACITY", rightAligned: [1])
+        for rule in rules { table.add(rule.label + (rule.range.runsPastMidnight ? " (past midnight)" : ""), "\(rule.capacity)") }
+        return text + table.rendered
+    }
+
+    static let set = Command(
+        name: "set",
+        abstract: "Set the capacity of a time range on some weekdays or dates.",
+        arguments: [days, range, pizzas],
+        examples: ["pizzeria capacity set fri,sat 18:30-21:00 20", "pizzeria capacity set 2026-12-31 19:00-23:00 30",
+                   "pizzeria capacity set sun 12:00-15:00 6"],
+        run: { invocation in
+            let context = invocation.context
+            let pizzeria = try context.open(.requireCurrent)
+            let interval = try HoursSyntax.parseInterval(try invocation[range])
+            let rules = try pizzeria.capacity.set(try parseDays(try invocation[days], pizzeria), interval, capacity: try invocation[pizzas])
+            try context.emit(rules) { rules.map { "Capacity \($0.label): \($0.capacity) pizzas per slot.\n" }.joined() }
+            return .ok
+        })
+
+    static let clearRange = OptionalArgument("range", help: "Only the rules with this range (default: all of those days).")
+
+    static let clear = Command(
+        name: "clear",
+        abstract: "Remove the capacity rules of some weekdays or dates.",
+        arguments: [days, clearRange],
+        examples: ["pizzeria capacity clear fri,sat 18:30-21:00", "pizzeria capacity clear 2026-12-31"],
+        run: { invocation in
+            let context = invocation.context
+            let pizzeria = try context.open(.requireCurrent)
+            let interval = try invocation[clearRange].map { try HoursSyntax.parseInterval($0) }
+            let removed = try pizzeria.capacity.clear(try parseDays(try invocation[days], pizzeria), range: interval)
+            try context.emit(["removed": removed]) { "Removed \(removed) capacity rule\(removed == 1 ? "" : "s").\n" }
+            return .ok
+        })
+
+    // MARK: - pause, resume, busy
+
+    static let until = Option("until", "time", help: "When it ends by itself: HH:MM today, YYYY-MM-DDTHH:MM, or ISO-8601 with an offset.")
+    static let reason = Option("reason", "text", help: "Why, as customers are told (at most 200 characters).")
+
+    /// A time as typed, in the pizzeria's zone.
+    static func time(_ text: String?, _ pizzeria: Pizzeria, field: String = "until") throws -> Date? {
+        guard let text else { return nil }
+        do {
+            return try pizzeria.orders.pickup(parsing: text)
+        } catch let error as ValidationError {
+            throw ValidationError(error.errors.map { FieldError(field: field, message: $0.message) })
+        }
+    }
+
+    static let pause = Command(
+        name: "pause",
+        abstract: "Stop taking new bookings at once (existing orders are untouched).",
+        discussion: "With --until the pause ends by itself; without, `pizzeria resume` ends it. Bookings meanwhile exit 1 with the reason.",
+        options: [until, reason],
+        examples: ["pizzeria pause --until 21:00 --reason \"oven repair\"", "pizzeria pause"],
+        run: { invocation in
+            let context = invocation.context
+            let pizzeria = try context.open(.requireCurrent)
+            let zone = try pizzeria.settings.current().timeZone
+            let pause = try pizzeria.capacity.pause(until: try time(try invocation[until], pizzeria), reason: try invocation[reason])
+            try context.emit(pause) { "Paused: " + OrderError.paused(pause: pause, zone: zone).description + ".\n" }
+            return .ok
+        })
+
+    static let resume = Command(
+        name: "resume",
+        abstract: "Take bookings again after a pause.",
+        run: { invocation in
+            let context = invocation.context
+            try context.open(.requireCurrent).capacity.resume()
+            try context.emit(["paused": false]) { "Taking bookings again.\n" }
+            return .ok
+        })
+
+    static let minutes = Argument("minutes", help: "Minutes added to the lead time (1 to 1440), or off.")
+
+    static let busy = Command(
+        name: "busy",
+        abstract: "A rush: add minutes to the lead time until a time, or until `busy off`.",
+        discussion: "New bookings then need the lead time plus MINUTES; existing orders are untouched. It ends by itself at --until.",
+        arguments: [minutes],
+        options: [until],
+        examples: ["pizzeria busy 30 --until 21:30", "pizzeria busy off"],
+        run: { invocation in
+            let context = invocation.context
+            let pizzeria = try context.open(.requireCurrent)
+            let text = try invocation[minutes]
+            if text.lowercased() == "off" {
+                try pizzeria.capacity.endRush()
+                try context.emit(["rush": nil as Int?]) { "No rush: the lead time is back to normal.\n" }
+                return .ok
+            }
+            guard let value = Int(text) else {
+                throw ValidationError([FieldError(field: "minutes", message: "must be a number of minutes (1 to \(Rush.maximumMinutes)) or off, not '\(text)'")])
+            }
+            let settings = try pizzeria.settings.current()
+            let rush = try pizzeria.capacity.rush(minutes: value, until: try time(try invocation[until], pizzeria))
+            try context.emit(rush) {
+                "Rush: \(rush.minutes) extra minutes, lead time \(settings.leadMinutes + rush.minutes) minutes"
+                    + (rush.until.map { " until \(PickupTime.local($0, in: settings.timeZone))" } ?? " until `busy off`") + ".\n"
+            }
+            return .ok
+        })
+
+    /// Pause and rush for `config show` and `hours show`.
+    static func stateText(_ settings: Settings) -> String {
+        var lines: [String] = []
+        if let pause = settings.pause { lines.append("Paused: " + OrderError.paused(pause: pause, zone: settings.timeZone).description + ".") }
+        if let rush = settings.rush {
+            lines.append("Rush: +\(rush.minutes) minutes (lead time \(settings.leadMinutes + rush.minutes))"
+                         + (rush.until.map { " until \(PickupTime.local($0, in: settings.timeZone))" } ?? " until `busy off`") + ".")
+        }
+        return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+    }
+}

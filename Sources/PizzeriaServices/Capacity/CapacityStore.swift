@@ -1,0 +1,118 @@
+import Foundation
+import PizzeriaStorage
+
+/// SQL for capacity rules, pause and rush (`capacity_rules`, `settings.paused…`/`busy…`).
+enum CapacityStore {
+    static let columns = "weekday, day, starts_at, ends_at, capacity"
+
+    /// Reads a rule row by column name.
+    struct Decoder: RowDecoder {
+        let weekday, day, startsAt, endsAt, capacity: Column
+
+        init(columns: ColumnResolver) throws {
+            (weekday, day, startsAt, endsAt, capacity) = (try columns("weekday"), try columns("day"), try columns("starts_at"),
+                                                          try columns("ends_at"), try columns("capacity"))
+        }
+
+        func decode(_ row: Row) throws -> CapacityRule {
+            let text = "\(try row.string(startsAt))-\(try row.string(endsAt))"
+            guard let range = HoursSyntax.interval(text) else {
+                throw DataError.damagedRow(table: "capacity_rules", id: text, problem: "'\(text)' is not a time range")
+            }
+            let days: CapacityRule.Days
+            if let dayText = try row.optionalString(day) {
+                guard let date = LocalDate(dayText) else {
+                    throw DataError.damagedRow(table: "capacity_rules", id: dayText, problem: "day '\(dayText)' is not a date")
+                }
+                days = .date(date)
+            } else {
+                let number = try row.int(weekday)
+                guard let value = Weekday(rawValue: number) else {
+                    throw DataError.damagedRow(table: "capacity_rules", id: text, problem: "weekday \(number) is not 1-7")
+                }
+                days = .weekday(value)
+            }
+            return CapacityRule(days: days, range: range, capacity: try row.int(capacity))
+        }
+    }
+
+    /// Every rule: weekday rules by weekday and time, then date rules by date and time.
+    static func all(in db: Connection) throws -> [CapacityRule] {
+        try db.fetchAll("SELECT " + columns + " FROM capacity_rules ORDER BY day IS NOT NULL, weekday, day, starts_at", [], Decoder.self)
+    }
+
+    /// The rules that can apply to the service days `first…last`: their dates' and their weekdays'.
+    static func rules(from first: LocalDate, through last: LocalDate, in db: Connection) throws -> [CapacityRule] {
+        let weekdays = last.daysSinceEpoch - first.daysSinceEpoch >= 6 ? Weekday.allCases
+            : (0...Int(last.daysSinceEpoch - first.daysSinceEpoch)).map { first.adding(days: $0).weekday }
+        let mask = weekdays.reduce(0) { $0 | (1 << $1.rawValue) }
+        return try db.fetchAll("""
+            SELECT \(columns) FROM capacity_rules
+            WHERE (day >= ? AND day <= ?) OR (weekday IS NOT NULL AND (? >> weekday) & 1 = 1)
+            """, [first.description, last.description, mask], Decoder.self)
+    }
+
+    /// Adds a rule, or sets the capacity of the rule with the same days and range.
+    static func upsert(_ rule: CapacityRule, in db: Connection) throws {
+        let (weekday, day): (Int?, String?) = switch rule.days {
+        case .weekday(let value): (value.rawValue, nil)
+        case .date(let value): (nil, value.description)
+        }
+        let updated = try db.run("""
+            UPDATE capacity_rules SET capacity = ? WHERE weekday IS ? AND day IS ? AND starts_at = ? AND ends_at = ?
+            """, [rule.capacity, weekday, day, rule.range.opens.description, rule.range.closes.description])
+        guard updated == 0 else { return }
+        try db.run("INSERT INTO capacity_rules (weekday, day, starts_at, ends_at, capacity) VALUES (?, ?, ?, ?, ?)",
+                   [weekday, day, rule.range.opens.description, rule.range.closes.description, rule.capacity])
+    }
+
+    /// Removes the rules of these days (with exactly this range, when given); how many went.
+    static func delete(_ days: CapacityRule.Days, range: OpeningInterval?, in db: Connection) throws -> Int {
+        let (weekday, day): (Int?, String?) = switch days {
+        case .weekday(let value): (value.rawValue, nil)
+        case .date(let value): (nil, value.description)
+        }
+        return try db.run("""
+            DELETE FROM capacity_rules WHERE weekday IS ? AND day IS ? AND (? IS NULL OR (starts_at = ? AND ends_at = ?))
+            """, [weekday, day, range?.description, range?.opens.description, range?.closes.description])
+    }
+
+    /// The capacity of every booked future slot, by pickup (UTC text): what a change is compared with.
+    static func futureCapacities(after now: Date, in db: Connection) throws -> [String: Int] {
+        var capacities: [String: Int] = [:]
+        try db.forEach("SELECT pickup_at, capacity FROM slot_loads WHERE pickup_at > ?", [PickupTime.utc(now)]) { row in
+            capacities[try row.string("pickup_at")] = try row.int("capacity")
+        }
+        return capacities
+    }
+
+    /// Future slots that a change just lowered below what they hold: each `local time (N pizzas
+    /// booked, capacity now M)`. Slots that were over already (capacity lowered by hand) are not
+    /// this change's doing.
+    static func overfilled(since before: [String: Int], after now: Date, zone: TimeZone, in db: Connection) throws -> [String] {
+        var broken: [String] = []
+        try db.forEach("""
+            SELECT pickup_at, booked, capacity FROM slot_loads WHERE pickup_at > ? AND booked > capacity ORDER BY pickup_at
+            """, [PickupTime.utc(now)]) { row in
+            let pickup = try row.string("pickup_at"), capacity = try row.int("capacity")
+            guard capacity < before[pickup] ?? Int.max else { return }
+            guard let date = PickupTime.fromUTC(pickup) else {
+                throw DataError.damagedRow(table: "slot_loads", id: pickup, problem: "pickup_at is not a UTC time")
+            }
+            broken.append("\(PickupTime.local(date, in: zone)) (\(try row.int("booked")) pizzas booked)")
+        }
+        return broken
+    }
+
+    /// Writes the pause (or none).
+    static func setPause(_ pause: Pause?, at now: Date, in db: Connection) throws {
+        try db.run("UPDATE settings SET paused = ?, paused_until = ?, pause_reason = ?, updated_at = ? WHERE id = 1",
+                   [pause == nil ? 0 : 1, pause?.until.map(Timestamp.string(from:)), pause?.reason, Timestamp.string(from: now)])
+    }
+
+    /// Writes the rush (or none).
+    static func setRush(_ rush: Rush?, at now: Date, in db: Connection) throws {
+        try db.run("UPDATE settings SET busy_minutes = ?, busy_until = ?, updated_at = ? WHERE id = 1",
+                   [rush?.minutes ?? 0, rush?.until.map(Timestamp.string(from:)), Timestamp.string(from: now)])
+    }
+}
