@@ -136,7 +136,7 @@ struct OrderChangeTests {
         try f.pizzeria.orders.cancel(id: other.id)
         _ = try f.place("anna", "20:00", ("Marinara", 1))
         let before = try f.base.snapshot()
-        #expect(throws: OrderError.slotFull(slot: "2026-12-01 20:00", remaining: 1, requested: 2)) { try f.pizzeria.orders.undo(id: other.id) }
+        #expect(throws: OrderError.slotFull(slot: "2026-12-01 20:00", remaining: 1, requested: 2, firstAvailable: "2026-12-01 20:15")) { try f.pizzeria.orders.undo(id: other.id) }
         #expect(try f.base.snapshot() == before)
     }
 

@@ -77,11 +77,11 @@ struct OrderServiceTests {
     func capacity() throws {
         let fixture = try OrderFixture(capacity: 4)
         let first = try fixture.place("anna", "19:00", ("Margherita", 3)).order
-        #expect(throws: OrderError.slotFull(slot: "2026-12-01 19:00", remaining: 1, requested: 2)) {
+        #expect(throws: OrderError.slotFull(slot: "2026-12-01 19:00", remaining: 1, requested: 2, firstAvailable: "2026-12-01 19:15")) {
             try fixture.place("marco", "19:00", ("Marinara", 2))
         }
         try fixture.place("marco", "19:00", ("Marinara", 1))
-        #expect(throws: OrderError.slotFull(slot: "2026-12-01 19:00", remaining: 0, requested: 1)) {
+        #expect(throws: OrderError.slotFull(slot: "2026-12-01 19:00", remaining: 0, requested: 1, firstAvailable: "2026-12-01 19:15")) {
             try fixture.place("marco", "19:00", ("Marinara", 1))
         }
         // Another slot is unaffected.
