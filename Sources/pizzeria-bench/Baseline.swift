@@ -11,7 +11,8 @@ final class Baseline {
     let userIDs: [String]
 
     private let begin, commit, rollback: CStatement
-    private let settings, hours, exceptions, pizza, slotLoad, insertOrder, insertLine: CStatement
+    private let settings, hours, exceptions, pizza, slotLoad, slotRule, insertOrder, insertLine: CStatement
+    private let week, exceptionRange, dayLoads, dayRules, largestRule, beginRead: CStatement
     private let top, pushRow, popRow, popAll, insertEvent: CStatement
     private let path, menu, pizzaForEdit, updatePrice: CStatement
 
@@ -23,15 +24,28 @@ final class Baseline {
         begin = try db.prepare("BEGIN IMMEDIATE")
         commit = try db.prepare("COMMIT")
         rollback = try db.prepare("ROLLBACK")
-        settings = try db.prepare("SELECT slot_minutes, slot_capacity, lead_minutes, booking_horizon_days FROM settings WHERE id = 1")
+        settings = try db.prepare("""
+            SELECT slot_minutes, slot_capacity, lead_minutes, booking_horizon_days, paused, paused_until, busy_minutes, busy_until
+            FROM settings WHERE id = 1
+            """)
         // The week of the pickup's date and of the day before (a night interval runs past midnight).
         hours = try db.prepare("SELECT weekday, opens_at, closes_at FROM weekly_hours WHERE weekday IN (?, ?)")
         exceptions = try db.prepare("SELECT day, kind, opens_at, closes_at FROM schedule_exceptions WHERE day IN (?, ?)")
         pizza = try db.prepare("SELECT name, price_cents, archived_at IS NULL FROM pizzas WHERE id = ?")
-        slotLoad = try db.prepare("""
-            SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
-            WHERE o.pickup_at = ? AND o.status <> 'cancelled'
+        // The schema keeps each booked slot's pizzas and effective capacity (slot_loads); a slot
+        // not booked yet takes its capacity from the rule for its date, else its weekday, the
+        // narrowest covering range first, else the default.
+        slotLoad = try db.prepare("SELECT booked, capacity FROM slot_loads WHERE pickup_at = ?")
+        slotRule = try db.prepare("""
+            SELECT capacity FROM capacity_rules WHERE (day = ? OR weekday = ?) AND start_minute <= ? AND ? < end_minute
+            ORDER BY day IS NULL, end_minute - start_minute LIMIT 1
             """)
+        week = try db.prepare("SELECT weekday, opens_at, closes_at FROM weekly_hours")
+        largestRule = try db.prepare("SELECT max(capacity) FROM capacity_rules")
+        beginRead = try db.prepare("BEGIN")
+        exceptionRange = try db.prepare("SELECT day, kind, opens_at, closes_at FROM schedule_exceptions WHERE day >= ? AND day <= ?")
+        dayLoads = try db.prepare("SELECT pickup_at, booked, capacity FROM slot_loads WHERE service_day = ?")
+        dayRules = try db.prepare("SELECT capacity, start_minute, end_minute, day IS NOT NULL FROM capacity_rules WHERE day = ? OR weekday = ?")
         insertOrder = try db.prepare("INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local) VALUES (?, ?, ?, ?, ?)")
         insertLine = try db.prepare("""
             INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity) VALUES (?, ?, ?, ?, ?, ?)
@@ -80,10 +94,12 @@ final class Baseline {
             let (at, minutes) = pickup(booking)
             try transaction {
                 guard try settings.bind().step() else { throw BenchError("no settings") }
-                let slot = settings.int(0), capacity = settings.int(1), lead = settings.int(2), horizon = settings.int(3)
-                sqlite3_reset(settings.handle)
+                let slot = settings.int(0), defaultCapacity = settings.int(1), horizon = settings.int(3)
                 let now = Date().timeIntervalSince1970, instant = Baseline.seconds(at)
-                guard instant > now, instant >= now + Double(lead * 60), instant <= now + Double(horizon) * 86_400 else {
+                let lead = settings.int(2) + (settings.int(6) > 0 && (settings.isNull(7) || Baseline.seconds(settings.text(7)) > now) ? settings.int(6) : 0)
+                let paused = settings.int(4) == 1 && (settings.isNull(5) || Baseline.seconds(settings.text(5)) > now)
+                sqlite3_reset(settings.handle)
+                guard !paused, instant > now, instant >= now + Double(lead * 60), instant <= now + Double(horizon) * 86_400 else {
                     throw BenchError("not bookable now")
                 }
                 let date = String(at.prefix(10)), days = Int64(instant / 86_400), weekday = (days + 3) % 7 + 1
@@ -97,8 +113,14 @@ final class Baseline {
                     lines.append((id, pizza.text(0), pizza.int(1), line.quantity))
                     sqlite3_reset(pizza.handle)
                 }
-                guard try slotLoad.bind(at).step() else { throw BenchError("no load") }
-                let load = slotLoad.int(0)
+                var load: Int64 = 0, capacity = defaultCapacity
+                if try slotLoad.bind(at).step() {
+                    (load, capacity) = (slotLoad.int(0), slotLoad.int(1))
+                } else {
+                    let wall = Int64(minutes) + (serviceDay == date ? 0 : 1440)
+                    if try slotRule.bind(serviceDay, serviceDay == date ? weekday : yesterdayWeekday, wall, wall).step() { capacity = slotRule.int(0) }
+                    sqlite3_reset(slotRule.handle)
+                }
                 sqlite3_reset(slotLoad.handle)
                 guard load + Int64(lines.reduce(0) { $0 + $1.quantity }) <= capacity else {
                     refused += 1
@@ -113,6 +135,108 @@ final class Baseline {
             }
         }
         return refused
+    }
+
+    // MARK: - The picker
+
+    /// The picker as a C programmer writes it: per call the settings row and the week, the
+    /// exceptions of two weeks at a time, then day by day from the call's moment (the day before
+    /// first, for its night) the booked slots of the service day and, only for slots not booked
+    /// yet, the day's capacity rules; the first 10 slots at or after the earliest bookable
+    /// moment (lead time, rush, pause) that take the order. The shop's zone is UTC.
+    /// - Returns: a checksum of the answers, to compare with the project's.
+    func availableSlots(_ calls: [Workload.PickerCall], today: Double) throws -> Int {
+        var checksum = 0
+        for call in calls {
+            // One snapshot per answer, as the project reads it.
+            try beginRead.bind().run()
+            defer { _ = try? commit.bind().run() }
+            guard try settings.bind().step() else { throw BenchError("no settings") }
+            let slot = settings.int(0), defaultCapacity = settings.int(1), horizonDays = settings.int(3)
+            let now = Date().timeIntervalSince1970
+            let lead = settings.int(2) + (settings.int(6) > 0 && (settings.isNull(7) || Baseline.seconds(settings.text(7)) > now) ? settings.int(6) : 0)
+            let paused = settings.int(4) == 1 && (settings.isNull(5) || Baseline.seconds(settings.text(5)) > now)
+            let pausedUntil = paused && !settings.isNull(5) ? Baseline.seconds(settings.text(5)) : nil
+            sqlite3_reset(settings.handle)
+            if paused && pausedUntil == nil { continue }
+            // The largest order a slot takes: the answer says it, and an order above it gets no slots.
+            guard try largestRule.bind().step() else { throw BenchError("no max") }
+            let largest = max(largestRule.int(0), defaultCapacity)
+            sqlite3_reset(largestRule.handle)
+            if Int64(call.pizzas) > largest { continue }
+            let earliest = max(today + Double(call.minute) * 60, now + Double(lead * 60), pausedUntil ?? 0)
+            let horizon = now + Double(horizonDays) * 86_400
+            var weekSpans: [Int64: [(Int64, Int64)]] = [:]
+            try week.bind().forEachRow { weekSpans[week.int(0), default: []].append(span(week.text(1), week.text(2))) }
+            var special: [Int64: [(Int64, Int64)]] = [:], cuts: [Int64: [(Int64, Int64)]] = [:], closed = Set<Int64>()
+            var day = Int64((earliest / 86_400).rounded(.down)) - 1, loadedThrough = day - 1
+            let lastDay = Int64((horizon / 86_400).rounded(.down))
+            var hash = 0, found = 0
+            while found < 10, day <= lastDay {
+                if day > loadedThrough {
+                    try exceptionRange.bind(Baseline.date(day), Baseline.date(day + 13)).forEachRow {
+                        let number = Int64(Baseline.seconds(exceptionRange.text(0) + "T00:00:00Z") / 86_400)
+                        switch exceptionRange.text(1) {
+                        case "closed": closed.insert(number)
+                        case "special": special[number, default: []].append(span(exceptionRange.text(2), exceptionRange.text(3)))
+                        default: cuts[number, default: []].append(span(exceptionRange.text(2), exceptionRange.text(3)))
+                        }
+                    }
+                    loadedThrough = day + 13
+                }
+                defer { day += 1 }
+                guard !closed.contains(day) else { continue }
+                let spans = Baseline.subtract(cuts[day] ?? [], from: special[day] ?? weekSpans[(day + 3) % 7 + 1] ?? [])
+                let date = Baseline.date(day)
+                var loads: [Int64: (booked: Int64, capacity: Int64)]?
+                var rules: [(capacity: Int64, start: Int64, end: Int64, dated: Bool)]?
+                for (start, end) in spans {
+                    var wall = start
+                    while wall + slot <= end, found < 10 {
+                        defer { wall += slot }
+                        let instant = Double(day) * 86_400 + Double(wall) * 60
+                        guard instant >= earliest, instant <= horizon else { continue }
+                        if loads == nil {
+                            var rows: [Int64: (Int64, Int64)] = [:]
+                            try dayLoads.bind(date).forEachRow { rows[Int64(Baseline.seconds(dayLoads.text(0)))] = (dayLoads.int(1), dayLoads.int(2)) }
+                            loads = rows
+                        }
+                        var remaining: Int64
+                        if let load = loads?[Int64(instant)] {
+                            remaining = load.capacity - load.booked
+                        } else {
+                            if rules == nil {
+                                var rows: [(Int64, Int64, Int64, Bool)] = []
+                                try dayRules.bind(date, (day + 3) % 7 + 1).forEachRow {
+                                    rows.append((dayRules.int(0), dayRules.int(1), dayRules.int(2), dayRules.int(3) == 1))
+                                }
+                                rules = rows
+                            }
+                            let best = rules?.filter { $0.start <= wall && wall < $0.end }
+                                .min { ($0.dated ? 0 : 1, $0.end - $0.start) < ($1.dated ? 0 : 1, $1.end - $1.start) }
+                            remaining = best?.capacity ?? defaultCapacity
+                        }
+                        guard remaining >= Int64(call.pizzas) else { continue }
+                        hash = hash &* 31 &+ Int(instant) &+ Int(remaining)
+                        found += 1
+                    }
+                }
+            }
+            checksum = checksum &+ hash
+        }
+        return checksum
+    }
+
+    /// `spans` (sorted) less the `cuts`: what stays open.
+    static func subtract(_ cuts: [(Int64, Int64)], from spans: [(Int64, Int64)]) -> [(Int64, Int64)] {
+        var open = spans.sorted { $0.0 < $1.0 }
+        for cut in cuts {
+            open = open.flatMap { span -> [(Int64, Int64)] in
+                guard cut.0 < span.1, span.0 < cut.1 else { return [span] }
+                return [(span.0, cut.0), (cut.1, span.1)].filter { $0.0 < $0.1 }
+            }
+        }
+        return open
     }
 
     /// The service day of a pickup `minutes` after midnight of `date`, or `nil` when it is not a

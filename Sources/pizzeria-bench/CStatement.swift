@@ -70,6 +70,12 @@ final class CStatement {
     func run() throws { while try step() {} }
 
     func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    /// Steps through every row, then resets.
+    func forEachRow(_ body: () throws -> Void) throws {
+        defer { sqlite3_reset(handle) }
+        while try step() { try body() }
+    }
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
     func text(_ column: Int32) -> String {
         guard let bytes = sqlite3_column_text(handle, column) else { return "" }

@@ -20,6 +20,7 @@ struct DataSet {
         try pizzeria.settings.update(.bookingHorizonDays(3_650))
         try pizzeria.settings.update(.leadMinutes(0))
         try addExceptions(workload, pizzeria: pizzeria)
+        try addCapacityRules(workload, pizzeria: pizzeria)
         let pizzaIDs = (0..<workload.pizzas).map { _ in Pizza.ID.random() }
         let userIDs = (0..<workload.users).map { _ in User.ID.random() }
         // Bulk rows through the schema (its triggers write the history); ids as a JSON array
@@ -120,6 +121,17 @@ struct DataSet {
             try pizzeria.schedule.close(LocalDateRange(closed), reason: "benchmark closure")
             try pizzeria.schedule.special(LocalDateRange(closed.adding(days: 1)), [try HoursSyntax.parseInterval("13:00-22:00")])
         }
+    }
+
+    /// Capacity by time, so bookings and the picker resolve rules: two bakers on Friday and
+    /// Saturday evenings (a weekday rule with a narrower one inside it) and ten busy dates among
+    /// the booking days, each lower than the default so some bookings are refused for capacity.
+    static func addCapacityRules(_ workload: Workload, pizzeria: Pizzeria) throws {
+        try pizzeria.capacity.set([.weekday(.friday), .weekday(.saturday)], try HoursSyntax.parseInterval("18:30-21:00"), capacity: 40)
+        try pizzeria.capacity.set([.weekday(.friday)], try HoursSyntax.parseInterval("19:00-20:00"), capacity: 30)
+        let today = try pizzeria.schedule.today()
+        let dates = (0..<10).map { CapacityRule.Days.date(today.adding(days: 3 + $0 * max(1, workload.days / 10))) }
+        try pizzeria.capacity.set(dates, try HoursSyntax.parseInterval("19:00-22:00"), capacity: 25)
     }
 
     /// A copy of the data set (closed and checkpointed: the file alone is the whole database).

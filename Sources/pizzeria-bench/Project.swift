@@ -43,6 +43,19 @@ struct Project {
         }
     }
 
+    /// The picker for each call, through the public API; a checksum of the answers (slot starts
+    /// and remaining pizzas) to compare with the baseline's.
+    func availableSlots(_ calls: [Workload.PickerCall], today: Double) throws -> Int {
+        var checksum = 0
+        for call in calls {
+            let answer = try pizzeria.orders.availableSlots(pizzas: call.pizzas, after: Date(timeIntervalSince1970: today + Double(call.minute) * 60))
+            var hash = 0
+            for slot in answer.slots { hash = hash &* 31 &+ Int(slot.start.timeIntervalSince1970) &+ slot.remaining }
+            checksum = checksum &+ hash
+        }
+        return checksum
+    }
+
     func navigate(_ operations: [Workload.Navigation]) throws -> Int {
         var refused = 0
         let router = pizzeria.navigation

@@ -11,6 +11,8 @@ struct Workload {
     var pathReads = 100_000
     var menuReads = 200
     var edits = 10_000
+    /// Calls of the pickup-time picker.
+    var pickerCalls = 10_000
     var seed: UInt64 = 2026
     /// Navigation events already in the file (the scaling point: 10,000,000).
     var existingEvents = 0
@@ -49,6 +51,21 @@ struct Workload {
         pathReads = scaled(pathReads)
         menuReads = scaled(menuReads)
         edits = scaled(edits)
+        pickerCalls = scaled(pickerCalls)
+    }
+
+    /// One call of the picker: an order of 1–9 pizzas, from a moment within the booking days.
+    struct PickerCall {
+        let pizzas: Int
+        /// Minutes after today's midnight (UTC).
+        let minute: Int
+    }
+
+    func pickerCalls(seed offset: UInt64 = 4) -> [PickerCall] {
+        var random = SplitMix(seed: seed &+ offset)
+        return (0..<pickerCalls).map { _ in
+            PickerCall(pizzas: 1 + Int(random.next() % 9), minute: 24 * 60 + Int(random.next() % UInt64(days * 1440)))
+        }
     }
 
     /// The bookings, on days `dayOffset + 1 …` (the concurrent phase uses other slots).

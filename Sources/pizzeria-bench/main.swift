@@ -139,6 +139,7 @@ var phases: [Phase] = []
 var refusals: [String: [Int]] = [:]
 let bookings = workload.bookings(), concurrentBookings = workload.bookings(dayOffset: workload.days)
 let navigations = workload.navigationOperations(), readers = workload.pathReadUsers(), edits = workload.editOperations()
+let pickerCalls = workload.pickerCalls()
 let day = 86_400.0, opening = 12 * 3_600.0
 let today = (Date().timeIntervalSince1970 / day).rounded(.down) * day
 @Sendable func pickupDate(_ booking: Workload.Booking) -> Date {
@@ -203,6 +204,16 @@ for mode in modes {
     try phase("place_orders", operations: bookings.count,
               project: { refusedProject += try project.placeOrders(Array(bookings[$0]), pickup: pickupDate) },
               baseline: { refusedBaseline += try baseline.placeOrders(Array(bookings[$0]), pickup: pickupUTC) })
+    // The picker after the bookings, so it answers around what they booked; both sides must
+    // give the same answers.
+    var projectAnswers = 0, baselineAnswers = 0
+    try phase("available_slots", operations: pickerCalls.count,
+              project: { projectAnswers = projectAnswers &+ (try project.availableSlots(Array(pickerCalls[$0]), today: today)) },
+              baseline: { baselineAnswers = baselineAnswers &+ (try baseline.availableSlots(Array(pickerCalls[$0]), today: today)) })
+    if projectAnswers != baselineAnswers, ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"] == nil, only?.contains("available_slots") ?? true {
+        FileHandle.standardError.write(Data("error: available_slots: the project's and the baseline's answers differ\n".utf8))
+        exit(70)
+    }
     try phase("navigate", operations: navigations.count,
               project: { _ = try project.navigate(Array(navigations[$0])) }, baseline: { _ = try baseline.navigate(Array(navigations[$0])) })
     try phase("read_paths", operations: readers.count,

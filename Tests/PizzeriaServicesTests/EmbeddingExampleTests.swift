@@ -5,7 +5,7 @@ import Testing
 
 @Suite("README and docs/LIBRARY.md: every embedding example is compiled code, and works when run twice")
 struct EmbeddingExampleTests {
-    static let examples = ["Opening", "Menu", "Booking", "Counter", "Schedule", "Router", "Feed", "Errors"]
+    static let examples = ["Opening", "Menu", "Booking", "Counter", "Picker", "Schedule", "Router", "Feed", "Errors"]
 
     /// The README and the library guide, where the examples are shown.
     static func documentation() throws -> String {
@@ -56,6 +56,8 @@ struct EmbeddingExampleTests {
             // The feed from before the booking: anna's order first, and the first change stops the example.
             #expect(!events.isEmpty && events.first?.order.id == order.id && events.last?.kind != .placed)
             #expect(await errorsExample(pizzeria) == .invalidInput)
+            let picked = try await pickerExample(pizzeria)
+            #expect(picked.slots.count == 5 && picked.slots.allSatisfy { $0.remaining >= 4 } && picked.reason == nil)
             let eve = try await scheduleExample(pizzeria)
             #expect(eve.basis == .special && eve.summary == "12:00-16:00")
         }

@@ -108,10 +108,10 @@ public struct SlotCapacity: Sendable, Hashable {
     public let rule: String?
 }
 
-/// The rules that can apply on some service days, resolved for one slot at a time: the one
-/// definition of precedence in Swift (the `slot_loads_effective_capacity` trigger is the same in SQL).
+/// The rules of one service day, resolved for one slot at a time: the one definition of
+/// precedence in Swift (the `slot_loads_effective_capacity` trigger is the same in SQL).
 public struct CapacityRules: Sendable, Hashable {
-    /// The rules.
+    /// The day's rules (its date's and its weekday's).
     public let rules: [CapacityRule]
     /// The capacity where no rule applies.
     public let defaultCapacity: Int
@@ -137,11 +137,4 @@ public struct CapacityRules: Sendable, Hashable {
 
     /// The capacity of `slot`.
     public func capacity(of slot: Slot) -> SlotCapacity { capacity(on: slot.serviceDay, wallMinute: slot.wallMinute) }
-
-    /// The most pizzas any slot can take, and the rule that allows it (`nil`: the default).
-    public var largest: SlotCapacity {
-        let top = rules.max { $0.capacity < $1.capacity }
-        guard let top, top.capacity > defaultCapacity else { return SlotCapacity(capacity: defaultCapacity, rule: nil) }
-        return SlotCapacity(capacity: top.capacity, rule: top.label)
-    }
 }

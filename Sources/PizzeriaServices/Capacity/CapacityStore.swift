@@ -3,21 +3,26 @@ import PizzeriaStorage
 
 /// SQL for capacity rules, pause and rush (`capacity_rules`, `settings.paused…`/`busy…`).
 enum CapacityStore {
-    static let columns = "weekday, day, starts_at, ends_at, capacity"
+    static let columns = "weekday, day, start_minute, end_minute, ends_at, capacity"
 
-    /// Reads a rule row by column name.
+    /// Reads a rule row by column name, from its integer minutes (the generated columns), which
+    /// the schema's `CHECK`s keep consistent with the `HH:MM` text people read.
     struct Decoder: RowDecoder {
-        let weekday, day, startsAt, endsAt, capacity: Column
+        let weekday, day, startMinute, endMinute, endsAt, capacity: Column
 
         init(columns: ColumnResolver) throws {
-            (weekday, day, startsAt, endsAt, capacity) = (try columns("weekday"), try columns("day"), try columns("starts_at"),
-                                                          try columns("ends_at"), try columns("capacity"))
+            (weekday, day, startMinute, endMinute) = (try columns("weekday"), try columns("day"), try columns("start_minute"), try columns("end_minute"))
+            (endsAt, capacity) = (try columns("ends_at"), try columns("capacity"))
         }
 
         func decode(_ row: Row) throws -> CapacityRule {
-            let text = "\(try row.string(startsAt))-\(try row.string(endsAt))"
-            guard let range = HoursSyntax.interval(text) else {
-                throw DataError.damagedRow(table: "capacity_rules", id: text, problem: "'\(text)' is not a time range")
+            let start = try row.int(startMinute), end = try row.int(endMinute)
+            // The closing time as written (00:00 and 24:00 both end at midnight; the label keeps which).
+            let written = try row.string(endsAt)
+            let closes = end >= 1440 && written == "00:00" ? 0 : (end > 1440 ? end - 1440 : end)
+            guard (0..<1440).contains(start), end > start, end <= 2880,
+                  let range = OpeningInterval(opens: LocalTime(uncheckedMinutes: start), closes: LocalTime(uncheckedMinutes: closes)) else {
+                throw DataError.damagedRow(table: "capacity_rules", id: "\(start)-\(end)", problem: "minutes \(start)-\(end) are not a time range")
             }
             let days: CapacityRule.Days
             if let dayText = try row.optionalString(day) {
@@ -28,7 +33,7 @@ enum CapacityStore {
             } else {
                 let number = try row.int(weekday)
                 guard let value = Weekday(rawValue: number) else {
-                    throw DataError.damagedRow(table: "capacity_rules", id: text, problem: "weekday \(number) is not 1-7")
+                    throw DataError.damagedRow(table: "capacity_rules", id: "\(range)", problem: "weekday \(number) is not 1-7")
                 }
                 days = .weekday(value)
             }
@@ -36,20 +41,21 @@ enum CapacityStore {
         }
     }
 
+    /// The rules of one service day: its date's and its weekday's (the two partial indexes).
+    static func rules(on day: LocalDate, in db: Connection) throws -> [CapacityRule] {
+        try db.fetchAll("SELECT " + columns + " FROM capacity_rules WHERE day = ? OR weekday = ?", [day.description, day.weekday.rawValue], Decoder.self)
+    }
+
+    /// The most pizzas any rule gives a slot, and its rule; `nil` without rules.
+    static func largest(in db: Connection) throws -> SlotCapacity? {
+        try db.fetchOne("SELECT capacity, rule FROM capacity_rules ORDER BY capacity DESC LIMIT 1") {
+            SlotCapacity(capacity: try $0.int("capacity"), rule: try $0.optionalString("rule"))
+        }
+    }
+
     /// Every rule: weekday rules by weekday and time, then date rules by date and time.
     static func all(in db: Connection) throws -> [CapacityRule] {
         try db.fetchAll("SELECT " + columns + " FROM capacity_rules ORDER BY day IS NOT NULL, weekday, day, starts_at", [], Decoder.self)
-    }
-
-    /// The rules that can apply to the service days `first…last`: their dates' and their weekdays'.
-    static func rules(from first: LocalDate, through last: LocalDate, in db: Connection) throws -> [CapacityRule] {
-        let weekdays = last.daysSinceEpoch - first.daysSinceEpoch >= 6 ? Weekday.allCases
-            : (0...Int(last.daysSinceEpoch - first.daysSinceEpoch)).map { first.adding(days: $0).weekday }
-        let mask = weekdays.reduce(0) { $0 | (1 << $1.rawValue) }
-        return try db.fetchAll("""
-            SELECT \(columns) FROM capacity_rules
-            WHERE (day >= ? AND day <= ?) OR (weekday IS NOT NULL AND (? >> weekday) & 1 = 1)
-            """, [first.description, last.description, mask], Decoder.self)
     }
 
     /// Adds a rule, or sets the capacity of the rule with the same days and range.

@@ -4,27 +4,38 @@ import PizzeriaStorage
 /// A pickup slot that can take an order now: what the app's pickup-time picker offers.
 ///
 /// JSON: `{"start": UTC, "service_day", "local": "2026-12-04 19:30", "time": "19:30", "offset":
-/// "+01:00", "remaining", "capacity", "capacity_rule": "fri 18:30-21:00" | null}`.
+/// "+01:00", "offset_seconds": 3600, "remaining", "capacity", "capacity_rule": "fri 18:30-21:00" | null}`.
 public struct AvailableSlot: Sendable, Hashable, Codable {
     /// Its start.
     public let start: Date
     /// The service day it belongs to (a night slot after midnight belongs to the day before).
     public let serviceDay: LocalDate
-    /// The local date and time of its start, `2026-12-05 00:30`.
-    public let local: String
-    /// The local time of its start, `00:30`.
-    public let time: String
-    /// The zone's offset at its start, `+01:00`.
-    public let offset: String
+    /// The zone's offset at its start, in seconds east of UTC.
+    public let offsetSeconds: Int
     /// Pizzas it can still take.
     public let remaining: Int
     /// Its capacity.
     public let capacity: Int
     /// The rule its capacity came from (`fri 18:30-21:00`), or `nil` for `slot-capacity`.
     public let capacityRule: String?
+    /// Minutes after its service day's midnight.
+    let wallMinute: Int
+
+    /// Its local start as minutes and date (arithmetic on the offset: no zone lookup).
+    private var localParts: (date: LocalDate, minutes: Int) {
+        let local = Int64(start.timeIntervalSince1970.rounded(.down)) + Int64(offsetSeconds)
+        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        return (LocalDate(days: days), Int((local - days * 86_400) / 60))
+    }
+    /// The local date and time of its start, `2026-12-05 00:30`.
+    public var local: String { let (date, minutes) = localParts; return "\(date) \(LocalTime.clock(minutes))" }
+    /// The local time of its start, `00:30`.
+    public var time: String { LocalTime.clock(localParts.minutes) }
+    /// The zone's offset at its start, `+01:00`.
+    public var offset: String { PickupTime.offsetText(offsetSeconds) }
 
     private enum CodingKeys: String, CodingKey {
-        case start, serviceDay = "service_day", local, time, offset, remaining, capacity, capacityRule = "capacity_rule"
+        case start, serviceDay = "service_day", local, time, offset, offsetSeconds = "offset_seconds", remaining, capacity, capacityRule = "capacity_rule"
     }
 
     /// The documented JSON shape.
@@ -35,6 +46,7 @@ public struct AvailableSlot: Sendable, Hashable, Codable {
         try container.encode(local, forKey: .local)
         try container.encode(time, forKey: .time)
         try container.encode(offset, forKey: .offset)
+        try container.encode(offsetSeconds, forKey: .offsetSeconds)
         try container.encode(remaining, forKey: .remaining)
         try container.encode(capacity, forKey: .capacity)
         try container.encode(capacityRule, forKey: .capacityRule)
@@ -45,25 +57,18 @@ public struct AvailableSlot: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         start = try container.decodeTimestamp(forKey: .start)
         serviceDay = try container.decode(LocalDate.self, forKey: .serviceDay)
-        local = try container.decode(String.self, forKey: .local)
-        time = try container.decode(String.self, forKey: .time)
-        offset = try container.decode(String.self, forKey: .offset)
+        offsetSeconds = try container.decode(Int.self, forKey: .offsetSeconds)
         remaining = try container.decode(Int.self, forKey: .remaining)
         capacity = try container.decode(Int.self, forKey: .capacity)
         capacityRule = try container.decodeIfPresent(String.self, forKey: .capacityRule)
-        let parts = time.split(separator: ":").compactMap { Int($0) }
-        let minutes = parts.count == 2 ? parts[0] * 60 + parts[1] : 0
-        // After midnight, the time belongs to the service day before.
-        wallMinute = local.hasPrefix(serviceDay.description) ? minutes : minutes + 1440
+        let local = Int64(start.timeIntervalSince1970.rounded(.down)) + Int64(offsetSeconds)
+        wallMinute = Int((local - serviceDay.daysSinceEpoch * 86_400) / 60)
     }
 
-    init(_ slot: Slot, local: String, time: String, offset: String, remaining: Int, capacity: SlotCapacity) {
-        (self.start, self.serviceDay, self.wallMinute, self.local, self.time, self.offset) = (slot.start, slot.serviceDay, slot.wallMinute, local, time, offset)
+    init(_ slot: Slot, offsetSeconds: Int, remaining: Int, capacity: SlotCapacity) {
+        (start, serviceDay, wallMinute, self.offsetSeconds) = (slot.start, slot.serviceDay, slot.wallMinute, offsetSeconds)
         (self.remaining, self.capacity, self.capacityRule) = (remaining, capacity.capacity, capacity.rule)
     }
-
-    /// Minutes after its service day's midnight (not encoded: `time` says it for people).
-    let wallMinute: Int
 
     /// The schedule's slot.
     var slot: Slot { Slot(start: start, serviceDay: serviceDay, wallMinute: wallMinute) }
@@ -118,25 +123,49 @@ struct SlotFinder {
     /// The last instant a booking may start at.
     var horizon: Date { now.addingTimeInterval(Double(settings.bookingHorizonDays) * 86_400) }
 
-    /// All rules (the largest order needs them all; there are at most a thousand).
-    func rules() throws -> CapacityRules { CapacityRules(try CapacityStore.all(in: db), defaultCapacity: settings.slotCapacity) }
+    /// The most pizzas one slot can take, and the rule that allows it.
+    func largest() throws -> SlotCapacity {
+        guard let top = try CapacityStore.largest(in: db), top.capacity > settings.slotCapacity else {
+            return SlotCapacity(capacity: settings.slotCapacity, rule: nil)
+        }
+        return top
+    }
+
+    /// The capacity rules of a service day.
+    func rules(on day: LocalDate) throws -> CapacityRules {
+        CapacityRules(try CapacityStore.rules(on: day, in: db), defaultCapacity: settings.slotCapacity)
+    }
 
     /// Up to `limit` slots at or after `from` that can take `pizzas` more pizzas now.
-    func available(pizzas: Int, from: Date, limit: Int, rules: CapacityRules) throws -> [AvailableSlot] {
+    func available(pizzas: Int, from: Date, limit: Int) throws -> [AvailableSlot] {
         let start = max(from, earliest)
         if let pause = settings.activePause(at: now), pause.until == nil { return [] }
-        var loads: [LocalDate: [String: OrderStore.SlotLoad]] = [:]
+        // The walk goes forward day by day and slot by slot: each service day's booked slots are
+        // read once, in start order, and matched as the walk passes them; the day's rules only when
+        // a slot is not booked yet.
+        var day: LocalDate?
+        var loads: [(start: Int64, load: OrderStore.SlotLoad)] = [], next = 0
+        var rules: CapacityRules?
         var found: [AvailableSlot] = []
         _ = try schedule.slots(from: start, through: horizon, limit: limit) { slot in
-            if loads[slot.serviceDay] == nil { loads[slot.serviceDay] = try Self.loads(of: slot.serviceDay, in: db) }
-            let key = PickupTime.utc(slot.start)
-            let load = loads[slot.serviceDay]?[key]
-            let capacity = load?.capacity ?? rules.capacity(of: slot)
+            if slot.serviceDay != day {
+                (day, loads, next, rules) = (slot.serviceDay, try Self.loads(of: slot.serviceDay, in: db), 0, nil)
+            }
+            let seconds = Int64(slot.start.timeIntervalSince1970)
+            while next < loads.count, loads[next].start < seconds { next += 1 }
+            let load = next < loads.count && loads[next].start == seconds ? loads[next].load : nil
+            let capacity: SlotCapacity
+            if let load {
+                capacity = load.capacity
+            } else {
+                if rules == nil { rules = try self.rules(on: slot.serviceDay) }
+                capacity = rules?.capacity(of: slot) ?? SlotCapacity(capacity: settings.slotCapacity, rule: nil)
+            }
             let remaining = capacity.capacity - (load?.booked ?? 0)
             guard remaining >= pizzas else { return false }
-            let (date, minutes, offset) = schedule.clock.local(slot.start)
-            found.append(AvailableSlot(slot, local: "\(date) \(LocalTime.clock(minutes))", time: LocalTime.clock(minutes),
-                                       offset: PickupTime.offsetText(offset), remaining: remaining, capacity: capacity))
+            // The wall minute and the service day give the offset without a zone lookup.
+            let offset = Int(Double(slot.serviceDay.daysSinceEpoch * 86_400) + Double(slot.wallMinute * 60) - slot.start.timeIntervalSince1970)
+            found.append(AvailableSlot(slot, offsetSeconds: offset, remaining: remaining, capacity: capacity))
             return true
         }
         return found
@@ -144,8 +173,7 @@ struct SlotFinder {
 
     /// The whole answer, with the reason when it is empty.
     func availability(pizzas: Int, from: Date, limit: Int) throws -> SlotAvailability {
-        let rules = try rules()
-        let largest = rules.largest.capacity
+        let largest = try largest().capacity
         if let pause = settings.activePause(at: now), pause.until.map({ $0 > horizon }) ?? true {
             return SlotAvailability(slots: [], reason: .paused, message: OrderError.paused(pause: pause, zone: settings.timeZone).description,
                                     largestOrder: largest)
@@ -154,18 +182,22 @@ struct SlotFinder {
             return SlotAvailability(slots: [], reason: .tooLarge,
                                     message: "an order of \(pizzas) pizzas is more than any slot takes (at most \(largest))", largestOrder: largest)
         }
-        let slots = try available(pizzas: pizzas, from: from, limit: limit, rules: rules)
+        let slots = try available(pizzas: pizzas, from: from, limit: limit)
         return SlotAvailability(slots: slots, reason: slots.isEmpty ? .noneWithinHorizon : nil,
                                 message: slots.isEmpty ? "no slot within the booking horizon (\(settings.bookingHorizonDays) days) can take \(pizzas) pizzas" : nil,
                                 largestOrder: largest)
     }
 
-    /// A service day's booked slots (`slot_loads`, by its service-day index).
-    static func loads(of day: LocalDate, in db: Connection) throws -> [String: OrderStore.SlotLoad] {
-        var loads: [String: OrderStore.SlotLoad] = [:]
-        try db.forEach("SELECT pickup_at, booked, capacity, capacity_rule FROM slot_loads WHERE service_day = ?", [day.description]) { row in
-            loads[try row.string("pickup_at")] = OrderStore.SlotLoad(
-                booked: try row.int("booked"), capacity: SlotCapacity(capacity: try row.int("capacity"), rule: try row.optionalString("capacity_rule")))
+    /// A service day's booked slots in start order (seconds since 1970), from `slot_loads` by its
+    /// service-day index; SQLite turns the stored text into seconds.
+    static func loads(of day: LocalDate, in db: Connection) throws -> [(start: Int64, load: OrderStore.SlotLoad)] {
+        var loads: [(start: Int64, load: OrderStore.SlotLoad)] = []
+        try db.forEach("""
+            SELECT CAST(strftime('%s', pickup_at) AS INTEGER) AS start, booked, capacity, capacity_rule FROM slot_loads
+            WHERE service_day = ? ORDER BY pickup_at
+            """, [day.description]) { row in
+            loads.append((try row.int64("start"), OrderStore.SlotLoad(
+                booked: try row.int("booked"), capacity: SlotCapacity(capacity: try row.int("capacity"), rule: try row.optionalString("capacity_rule")))))
         }
         return loads
     }

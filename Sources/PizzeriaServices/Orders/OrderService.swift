@@ -79,21 +79,21 @@ public final class OrderService: Sendable {
         let booked = load?.booked ?? 0
         if let capacity = load?.capacity, booked + requested <= capacity.capacity || requested <= 0 { return capacity }
         let finder = SlotFinder(settings: settings, schedule: schedule, now: now, db: db)
-        let rules = try finder.rules()
         var capacity = load?.capacity
         if capacity == nil, let slot = try slot ?? { if case .slot(let found) = try schedule.locate(pickup) { found } else { nil } }() {
-            capacity = rules.capacity(of: slot)
+            capacity = try finder.rules(on: slot.serviceDay).capacity(of: slot)
         }
         let total = capacity?.capacity ?? settings.slotCapacity
         guard booked + requested > total else { return capacity ?? SlotCapacity(capacity: total, rule: nil) }
         let local = PickupTime.local(pickup, in: settings.timeZone)
         guard requested <= total else {
-            let fits = requested > rules.largest.capacity ? [] : try finder.available(pizzas: requested, from: now, limit: 3, rules: rules)
-            throw OrderError.orderTooLarge(requested: requested, slot: local, slotCapacity: total, largest: rules.largest,
+            let largest = try finder.largest()
+            let fits = requested > largest.capacity ? [] : try finder.available(pizzas: requested, from: now, limit: 3)
+            throw OrderError.orderTooLarge(requested: requested, slot: local, slotCapacity: total, largest: largest,
                                            fitsAt: fits.map(\.local))
         }
-        let first = try finder.available(pizzas: requested, from: pickup, limit: 1, rules: rules).first
-            ?? finder.available(pizzas: requested, from: now, limit: 1, rules: rules).first
+        let first = try finder.available(pizzas: requested, from: pickup, limit: 1).first
+            ?? finder.available(pizzas: requested, from: now, limit: 1).first
         throw OrderError.slotFull(slot: local, remaining: max(0, total - booked), requested: requested, firstAvailable: first?.local)
     }
 
@@ -147,7 +147,7 @@ public final class OrderService: Sendable {
         /// The first slot that can take this order instead, from `from` on: bookable now, with room.
         func next(from: Date) throws -> String? {
             let finder = SlotFinder(settings: settings, schedule: schedule, now: now, db: db)
-            return try finder.available(pizzas: pizzas, from: from, limit: 1, rules: try finder.rules()).first
+            return try finder.available(pizzas: pizzas, from: from, limit: 1).first
                 .map { schedule.describe($0.slot, near: pickup) }
         }
         func bookable(_ nearest: [Slot]) -> [String] {
@@ -260,11 +260,11 @@ public final class OrderService: Sendable {
             let slots = try schedule.slots(of: date)
             guard !slots.isEmpty else { return [] }
             let finder = SlotFinder(settings: settings, schedule: schedule, now: now, db: db)
-            let loads = try SlotFinder.loads(of: date, in: db)
-            let rules = CapacityRules(try CapacityStore.rules(from: date, through: date, in: db), defaultCapacity: settings.slotCapacity)
+            let loads = Dictionary(try SlotFinder.loads(of: date, in: db), uniquingKeysWith: { first, _ in first })
+            let rules = try finder.rules(on: date)
             let earliest = finder.earliest, pause = settings.activePause(at: now)
             return slots.map { slot in
-                let load = loads[PickupTime.utc(slot.start)]
+                let load = loads[Int64(slot.start.timeIntervalSince1970)]
                 let capacity = load?.capacity ?? rules.capacity(of: slot), booked = load?.booked ?? 0
                 let paused = pause.map { pause in pause.until.map { slot.start < $0 } ?? true } ?? false
                 let state: SlotState = slot.start < now ? .past : paused ? .paused : slot.start < earliest ? .tooSoon

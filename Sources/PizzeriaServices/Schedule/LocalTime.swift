@@ -37,7 +37,12 @@ public struct LocalTime: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// `HH:MM` for minutes after midnight (a value past 24:00 wraps: 25:30 is `01:30`).
     static func clock(_ minutes: Int) -> String {
         let wrapped = minutes == 1440 ? 1440 : ((minutes % 1440) + 1440) % 1440
-        return PickupTime.digits(wrapped / 60, 2) + ":" + PickupTime.digits(wrapped % 60, 2)
+        return String(unsafeUninitializedCapacity: 5) { buffer in
+            LocalDate.put(wrapped / 60, 2, at: 0, in: buffer)
+            buffer[2] = UInt8(ascii: ":")
+            LocalDate.put(wrapped % 60, 2, at: 3, in: buffer)
+            return 5
+        }
     }
 
     public static func < (lhs: LocalTime, rhs: LocalTime) -> Bool { lhs.minutes < rhs.minutes }

@@ -41,7 +41,9 @@ final class Schedule {
     let slotMinutes: Int
     let clock: ZonedClock
     private let load: (LocalDateRange) throws -> [ScheduleException]
+    /// The exceptions read so far, by day (days without any are absent), and the ranges read.
     private var exceptions: [LocalDate: [ScheduleException]] = [:]
+    private var loaded: [LocalDateRange] = []
     private var hoursCache: [LocalDate: DayHours] = [:]
 
     /// Exceptions are read this many days at a time.
@@ -57,11 +59,13 @@ final class Schedule {
     /// The hours of a service day.
     func hours(of date: LocalDate) throws -> DayHours {
         if let cached = hoursCache[date] { return cached }
-        if exceptions[date] == nil {
+        if !loaded.contains(where: { $0.first <= date && date <= $0.last }) {
             // One query for the days around it: a booking asks about two days, a list about a few.
             let range = LocalDateRange(date.adding(days: -1)).extended(by: Self.chunk)
-            for day in range.dates { exceptions[day] = [] }
-            for exception in try load(range) { exceptions[exception.date, default: []].append(exception) }
+            for exception in try load(range) where exceptions[exception.date]?.contains(exception) != true {
+                exceptions[exception.date, default: []].append(exception)
+            }
+            loaded.append(range)
         }
         let hours = DayHours(date: date, week: week, exceptions: exceptions[date] ?? [])
         hoursCache[date] = hours
@@ -71,11 +75,17 @@ final class Schedule {
     /// Every slot of a service day, in time order.
     func slots(of date: LocalDate) throws -> [Slot] {
         var slots: [Slot] = []
+        let fixed = clock.fixedOffset(on: date)
+        let midnight = Double(date.daysSinceEpoch * 86_400)
         for span in try hours(of: date).open {
             var wall = span.start
             while wall + slotMinutes <= span.end {
-                for instant in clock.instants(date, minutes: wall) {
-                    slots.append(Slot(start: instant, serviceDay: date, wallMinute: wall))
+                if let offset = fixed {
+                    slots.append(Slot(start: Date(timeIntervalSince1970: midnight + Double(wall * 60 - offset)), serviceDay: date, wallMinute: wall))
+                } else {
+                    for instant in clock.instants(date, minutes: wall) {
+                        slots.append(Slot(start: instant, serviceDay: date, wallMinute: wall))
+                    }
                 }
                 wall += slotMinutes
             }

@@ -32,6 +32,17 @@ struct ZonedClock: Sendable {
         }.sorted()
     }
 
+    /// The zone's offset (seconds) throughout the wall-clock times of service day `date` (its
+    /// minutes 0 to 2880 and a margin), or `nil` when the clocks change within them. Most days
+    /// have one: their slots are then plain arithmetic instead of a zone lookup each.
+    func fixedOffset(on date: LocalDate) -> Int? {
+        let first = Date(timeIntervalSince1970: Double(date.adding(days: -1).daysSinceEpoch * 86_400))
+        let last = Date(timeIntervalSince1970: Double(date.adding(days: 3).daysSinceEpoch * 86_400))
+        let offset = zone.secondsFromGMT(for: first)
+        if let change = zone.nextDaylightSavingTimeTransition(after: first), change <= last { return nil }
+        return zone.secondsFromGMT(for: last) == offset ? offset : nil
+    }
+
     /// The first instant of `date` (its midnight, or the first time after it that exists).
     func start(of date: LocalDate) -> Date {
         if let midnight = instants(date, minutes: 0).first { return midnight }
