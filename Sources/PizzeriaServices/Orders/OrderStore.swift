@@ -258,17 +258,6 @@ enum OrderStore {
         }
     }
 
-    /// Each booked slot starting in `[from, to)`: its pizzas, capacity and the rule it came from
-    /// (`slot_loads`, kept by the schema's triggers), by pickup time (UTC text).
-    static func slotLoads(from: String, to: String, in db: Connection) throws -> [String: SlotLoad] {
-        var loads: [String: SlotLoad] = [:]
-        try db.forEach("SELECT pickup_at, booked, capacity, capacity_rule FROM slot_loads WHERE pickup_at >= ? AND pickup_at < ?", [from, to]) { row in
-            loads[try row.string("pickup_at")] = SlotLoad(booked: try row.int("booked"),
-                                                         capacity: SlotCapacity(capacity: try row.int("capacity"), rule: try row.optionalString("capacity_rule")))
-        }
-        return loads
-    }
-
     // MARK: - Writing
 
     /// Inserts the order and its lines (the schema's triggers check the capacity, keep the total
