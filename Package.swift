@@ -45,8 +45,10 @@ let package = Package(
         // The reference workload of ../shared/BENCHMARK.md, against a raw-C-API baseline.
         .executableTarget(
             name: "pizzeria-bench",
-            dependencies: ["PizzeriaServices", "CPizzeriaSQLite"]
+            dependencies: ["PizzeriaServices", "CPizzeriaSQLite", "CSyncLatencyVFS"]
         ),
+        // The benchmark's model of a slower device: a delegating VFS that delays each xSync.
+        .target(name: "CSyncLatencyVFS", dependencies: ["CPizzeriaSQLite"]),
 
         // Fuzz targets for the parsers (scripts/fuzz builds them with libFuzzer; a plain build
         // replays the seed corpora in Fuzz/corpus).

@@ -109,6 +109,25 @@ public final class Connection {
         }
     }
 
+    /// Sets this connection's page cache to `kibibytes` KiB (clamped to 64–1,048,576).
+    func setCacheSize(kibibytes: Int) throws {
+        // An integer clamped here, never text from input: a PRAGMA value cannot be bound.
+        let value = min(max(kibibytes, 64), 1_048_576)
+        try execute("PRAGMA cache_size = -\(value)")
+    }
+
+    /// The page cache's hits, misses and pages written since it was opened or last reset
+    /// (`sqlite3_db_status` with `SQLITE_DBSTATUS_CACHE_HIT`, `_MISS` and `_WRITE`).
+    public func pageCacheStatistics(reset: Bool = false) -> PageCacheStatistics {
+        func status(_ operation: Int32) -> Int {
+            var current: Int32 = 0, highwater: Int32 = 0
+            sqlite3_db_status(handle, operation, &current, &highwater, reset ? 1 : 0)
+            return Int(current)
+        }
+        return PageCacheStatistics(hits: status(SQLITE_DBSTATUS_CACHE_HIT), misses: status(SQLITE_DBSTATUS_CACHE_MISS),
+                                   writes: status(SQLITE_DBSTATUS_CACHE_WRITE))
+    }
+
     /// `file:` URI for `path` with `immutable=1`; `%`, `?` and `#` are escaped so any file name
     /// works (<https://sqlite.org/uri.html>).
     private static func immutableURI(_ path: String) -> String {

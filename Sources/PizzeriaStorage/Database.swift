@@ -95,6 +95,7 @@ public final class Database: @unchecked Sendable {
         } else {
             DatabaseFile.alignCompanionModes(with: file, path: path)
             let writer = try Connection(path: path, mode: .readWrite, configuration: configuration)
+            if let kibibytes = configuration.writerCacheKiB { try writer.setCacheSize(kibibytes: kibibytes) }
             try Self.requireSQLite(writer)
             try prepare(writer)
             try writer.enableWAL()
@@ -212,6 +213,12 @@ public final class Database: @unchecked Sendable {
     }
 
     // MARK: - Checkpoints and the WAL
+
+    /// The writer connection's page-cache counters (hits, misses, pages written), optionally reset:
+    /// what a measurement of a large file needs (`pizzeria-bench` prints them per operation).
+    public func writerPageCacheStatistics(reset: Bool = false) throws -> PageCacheStatistics {
+        try withWriter { $0.pageCacheStatistics(reset: reset) }
+    }
 
     /// The checkpoints this handle attempted since it was opened, and the last outcome.
     public var checkpointStatistics: CheckpointStatistics { statistics.withLock { $0 } }

@@ -17,6 +17,12 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     /// batching off. Default 64.
     public var maximumWriteBatch = 64
 
+    /// The writer connection's page cache, in KiB (64 to 1,048,576); `nil` keeps SQLite's default
+    /// (2,000 KiB). The writer is the one connection whose cache survives commits (every commit
+    /// empties the other connections' caches), so a long-lived process on a large file can give
+    /// it room for the interior pages of the big indexes. Memory grows to it only as pages are read.
+    public var writerCacheKiB: Int?
+
     /// The defaults: 5 s busy timeout, 4 readers, durable commits, the recommended checkpoint
     /// policy.
     public init() {}

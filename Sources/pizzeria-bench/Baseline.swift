@@ -16,8 +16,8 @@ final class Baseline {
     private let top, pushRow, popRow, popAll, insertEvent: CStatement
     private let path, menu, pizzaForEdit, updatePrice: CStatement
 
-    init(path file: String, synchronous: String, pizzaIDs: [String], userIDs: [String]) throws {
-        database = try CDatabase(path: file, synchronous: synchronous)
+    init(path file: String, synchronous: String, cacheKiB: Int?, pizzaIDs: [String], userIDs: [String]) throws {
+        database = try CDatabase(path: file, synchronous: synchronous, cacheKiB: cacheKiB)
         self.pizzaIDs = pizzaIDs
         self.userIDs = userIDs
         let db = database

@@ -6,7 +6,7 @@ import Foundation
 final class CDatabase {
     let db: OpaquePointer
 
-    init(path: String, synchronous: String) throws {
+    init(path: String, synchronous: String, cacheKiB: Int? = nil) throws {
         var handle: OpaquePointer?
         guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let handle else {
             throw BenchError("cannot open \(path)")
@@ -16,6 +16,18 @@ final class CDatabase {
         // The project's pragmas and durability; its checkpoint policy too (the same WAL growth).
         try exec("PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; PRAGMA synchronous = \(synchronous)")
         sqlite3_wal_autocheckpoint(db, 1_000)
+        // The same page cache as the project's writer, when the run sets one.
+        if let cacheKiB { try exec("PRAGMA cache_size = -\(cacheKiB)") }
+    }
+
+    /// Page-cache hits, misses and pages written since the last call (then reset).
+    func cacheCounters() -> (hits: Int, misses: Int, writes: Int) {
+        func status(_ operation: Int32) -> Int {
+            var current: Int32 = 0, highwater: Int32 = 0
+            sqlite3_db_status(db, operation, &current, &highwater, 1)
+            return Int(current)
+        }
+        return (status(SQLITE_DBSTATUS_CACHE_HIT), status(SQLITE_DBSTATUS_CACHE_MISS), status(SQLITE_DBSTATUS_CACHE_WRITE))
     }
 
     deinit { sqlite3_close_v2(db) }

@@ -6,6 +6,12 @@
 //
 //   pizzeria-bench [--scale 0.1] [--pizzas N] [--users N] [--history N] [--orders N]
 //                  [--modes full,normal] [--json] [--dir DIR] [--seed N] [--build-only]
+//                  [--sync-latency-us N]
+//
+// --sync-latency-us N models a slower device: a VFS that delegates to SQLite's default one and
+// waits N µs before each xSync (the real sync still happens), registered for both sides after the
+// data set is built. 1,000 µs is a slow SSD; 5,000 µs a consumer SSD without power-loss
+// protection or network block storage.
 //
 // --build-only builds the data set as DIR/dataset.sqlite, keeps it and stops (scripts/bench-cli
 // and the scaling runs use it); --reuse takes DIR/dataset.sqlite if it is there (a million-row
@@ -17,8 +23,13 @@
 // ratios must not depend on the order; `sync()` before each side sees to that);
 // PIZZERIA_BENCH_BASELINE_SYNCHRONOUS=OFF|NORMAL|FULL runs the baseline at another `synchronous`
 // whatever the mode, to measure what share of a booking is spent syncing.
+// PIZZERIA_BENCH_CACHE_KIB=N gives the project's writer and the baseline's connection an N KiB
+// page cache (PizzeriaConfiguration.writerCacheKiB); after each phase both sides' page-cache hits,
+// misses and pages written per operation are printed (the writer's, for the project).
+import CSyncLatencyVFS
 import Foundation
 import PizzeriaServices
+import PizzeriaStorage
 
 // Both sides alike: glibc gives heap back to the kernel after most small transactions and
 // takes it again at the next; a higher trim threshold saves those system calls. (The CLI sets
@@ -33,6 +44,7 @@ var modes = ["full", "normal"]
 var only: Set<String>?
 var buildOnly = false
 var reuse = false
+var syncLatency = 0
 var directory = FileManager.default.temporaryDirectory.appendingPathComponent("pizzeria-bench-\(getpid())").path
 var arguments = CommandLine.arguments.dropFirst()
 @MainActor func number(_ flag: String) -> Int {
@@ -53,13 +65,14 @@ while let argument = arguments.popFirst() {
     case "--users": workload.users = max(10, number("--users"))
     case "--history": workload.existingEvents = number("--history")
     case "--orders": workload.existingOrders = number("--orders")
+    case "--sync-latency-us": syncLatency = min(number("--sync-latency-us"), 1_000_000)
     case "--modes": modes = (arguments.popFirst() ?? "").split(separator: ",").map(String.init)
     case "--only": only = Set((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
     case "--scale":
         guard let scale = Double(arguments.popFirst() ?? ""), scale > 0 else { exit(64) }
         workload.scale(by: scale)
     case "-h", "--help":
-        print("usage: pizzeria-bench [--scale F] [--pizzas N] [--users N] [--history N] [--orders N] [--modes full,normal] [--only PHASE,…] [--json] [--dir DIR] [--seed N] [--build-only] [--reuse]")
+        print("usage: pizzeria-bench [--scale F] [--pizzas N] [--users N] [--history N] [--orders N] [--modes full,normal] [--only PHASE,…] [--json] [--dir DIR] [--seed N] [--build-only] [--reuse] [--sync-latency-us N]")
         exit(0)
     default:
         FileHandle.standardError.write(Data("error: unknown argument '\(argument)'\n".utf8))
@@ -81,6 +94,13 @@ let dataSet = try reuse && FileManager.default.fileExists(atPath: directory + "/
 if buildOnly {
     print(dataSet.path)
     exit(0)
+}
+if syncLatency > 0 {
+    guard pizzeria_register_sync_latency_vfs(UInt32(syncLatency)) == 0 else {
+        FileHandle.standardError.write(Data("error: could not register the sync-latency VFS\n".utf8))
+        exit(70)
+    }
+    progress("modelling a slower device: +\(syncLatency) µs per sync (both sides)")
 }
 
 // MARK: - The timed phases
@@ -163,12 +183,17 @@ for mode in modes {
     try dataSet.copy(to: baselinePath)
     var configuration = PizzeriaConfiguration()
     configuration.durability = mode == "full" ? .durable : .fast
+    let cacheKiB = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_CACHE_KIB"].flatMap { Int($0) }
+    configuration.writerCacheKiB = cacheKiB
     let project = Project(pizzeria: try Pizzeria.open(path: projectPath, access: .requireCurrent, configuration: configuration),
                           pizzaIDs: dataSet.pizzaIDs, userIDs: dataSet.userIDs)
-    let baseline = try Baseline(path: baselinePath, synchronous: baselineSynchronous ?? (mode == "full" ? "FULL" : "NORMAL"),
+    let baseline = try Baseline(path: baselinePath, synchronous: baselineSynchronous ?? (mode == "full" ? "FULL" : "NORMAL"), cacheKiB: cacheKiB,
                                 pizzaIDs: dataSet.pizzaIDs.map(\.description), userIDs: dataSet.userIDs.map(\.description))
 
     let projectDatabase = project.pizzeria.database
+    _ = try projectDatabase.writerPageCacheStatistics(reset: true)
+    let baselineDatabase = baseline.database
+    _ = baselineDatabase.cacheCounters()
 
     /// Times both sides of a phase, interleaved: the operations run in `chunks` consecutive
     /// slices, each slice on one side then the other (the side that goes first alternating), and
@@ -194,6 +219,12 @@ for mode in modes {
         if side == "project" { baselineSeconds = 1 }
         phases.append(Phase(mode: mode, name: name, operations: operations, projectSeconds: projectSeconds, baselineSeconds: baselineSeconds))
         progress("  \(mode) \(name): ratio \(String(format: "%.2f", projectSeconds / baselineSeconds))")
+        // Where a phase's time goes on a large file: pages per operation, both sides.
+        let ours = (try? projectDatabase.writerPageCacheStatistics(reset: true)) ?? PageCacheStatistics(hits: 0, misses: 0, writes: 0)
+        let theirs = baselineDatabase.cacheCounters()
+        func perOp(_ count: Int) -> String { String(format: "%.1f", Double(count) / Double(max(1, operations))) }
+        progress("    pages per op — project writer: \(perOp(ours.hits)) hits, \(perOp(ours.misses)) misses, \(perOp(ours.writes)) written; "
+                 + "baseline: \(perOp(theirs.hits)) hits, \(perOp(theirs.misses)) misses, \(perOp(theirs.writes)) written")
         // Diagnostics for a phase that grows unexpectedly: how the project's checkpoints fared.
         let checkpoints = projectDatabase.checkpointStatistics
         progress("    project checkpoints so far: \(checkpoints.attempts) attempted, \(checkpoints.completed) completed, "
@@ -234,7 +265,9 @@ for mode in modes {
                         projectSeconds: projectSeconds, baselineSeconds: baselineSeconds))
     let batches = project.pizzeria.database.groupCommitStatistics
     progress("  \(mode) place_orders_concurrent: \(String(format: "%.1f", baselineSeconds / projectSeconds))× the baseline's throughput "
-             + "(\(batches.writes) bookings in \(batches.batches) commits)")
+             + "(\(batches.writes) bookings in \(batches.batches) commits, "
+             + String(format: "%.1f", Double(batches.writes) / Double(max(1, batches.batches))) + " per commit)"
+             + (syncLatency > 0 ? "; \(pizzeria_sync_latency_vfs_syncs()) syncs delayed so far" : ""))
     refusals[mode] = [refusedProject, refusedBaseline]
 }
 

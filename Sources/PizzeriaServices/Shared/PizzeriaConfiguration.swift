@@ -18,6 +18,10 @@ public struct PizzeriaConfiguration: Sendable, Equatable {
     public var checkpoints: Checkpoints = .automatic
     /// The most reads that run at once on their own connections. Default 4.
     public var maximumConcurrentReads = 4
+    /// The writer connection's page cache in KiB (64 to 1,048,576), or `nil` for SQLite's 2,000
+    /// KiB: a long-lived service on a large file gives the writer room for the big indexes'
+    /// interior pages (see docs/PERFORMANCE.md for what it buys). Default `nil`.
+    public var writerCacheKiB: Int?
 
     /// What an acknowledged write survives.
     public enum Durability: String, Sendable, Equatable, CaseIterable {
@@ -49,6 +53,7 @@ public struct PizzeriaConfiguration: Sendable, Equatable {
         configuration.synchronous = durability == .durable ? .full : .normal
         configuration.checkpointPolicy = checkpoints == .automatic ? .recommended : .external
         configuration.maximumReaderCount = max(1, maximumConcurrentReads)
+        configuration.writerCacheKiB = writerCacheKiB
         return configuration
     }
 
