@@ -1,5 +1,6 @@
 import CPizzeriaSQLite
 import Foundation
+import PizzeriaServices
 
 /// The workload as a competent C programmer writes it on the same schema: statements prepared
 /// once, values bound, the fewest statements that keep the same semantics (the checks the
@@ -7,8 +8,9 @@ import Foundation
 /// statement, nothing read back that is already known, the same pragmas and durability.
 final class Baseline {
     let database: CDatabase
-    let pizzaIDs: [String]
-    let userIDs: [String]
+    /// The ids, shared with the project's side (one array each), bound as text from a stack buffer.
+    let pizzaIDs: [Pizza.ID]
+    let userIDs: [User.ID]
 
     private let begin, commit, rollback: CStatement
     private let settings, hours, exceptions, pizza, slotLoad, slotRule, insertOrder, insertLine: CStatement
@@ -16,7 +18,7 @@ final class Baseline {
     private let top, pushRow, popRow, popAll, insertEvent: CStatement
     private let path, menu, pizzaForEdit, updatePrice: CStatement
 
-    init(path file: String, synchronous: String, cacheKiB: Int?, pizzaIDs: [String], userIDs: [String]) throws {
+    init(path file: String, synchronous: String, cacheKiB: Int?, pizzaIDs: [Pizza.ID], userIDs: [User.ID]) throws {
         database = try CDatabase(path: file, synchronous: synchronous, cacheKiB: cacheKiB)
         self.pizzaIDs = pizzaIDs
         self.userIDs = userIDs
@@ -106,9 +108,9 @@ final class Baseline {
                 let yesterday = Baseline.date(days - 1), yesterdayWeekday = (days + 2) % 7 + 1
                 guard let serviceDay = try serviceDay(date: date, weekday: weekday, yesterday: yesterday, yesterdayWeekday: yesterdayWeekday,
                                                       minutes: Int64(minutes), slot: slot) else { throw BenchError("not a slot") }
-                var lines: [(id: String, name: String, price: Int64, quantity: Int)] = []
+                var lines: [(id: UUID, name: String, price: Int64, quantity: Int)] = []
                 for line in booking.lines {
-                    let id = pizzaIDs[line.pizza]
+                    let id = pizzaIDs[line.pizza].uuid
                     guard try pizza.bind(id).step(), pizza.int(2) == 1 else { throw BenchError("pizza \(id) is not on the menu") }
                     lines.append((id, pizza.text(0), pizza.int(1), line.quantity))
                     sqlite3_reset(pizza.handle)
@@ -127,7 +129,7 @@ final class Baseline {
                     return false
                 }
                 let id = randomUUID()
-                try insertOrder.bind(id, userIDs[booking.user], at, serviceDay, String(at.prefix(16)) + "+00:00").run()
+                try insertOrder.bind(id, userIDs[booking.user].uuid, at, serviceDay, String(at.prefix(16)) + "+00:00").run()
                 for (number, line) in lines.enumerated() {
                     try insertLine.bind(id, number + 1, line.id, line.name, line.price, line.quantity).run()
                 }
@@ -309,13 +311,13 @@ final class Baseline {
             try transaction {
                 switch operation {
                 case .push(let user, let pizza):
-                    let userID = userIDs[user]
+                    let userID = userIDs[user].uuid
                     let (depth, before) = try topOf(userID)
-                    let route = #"[{"pizza":{"id":""# + pizzaIDs[pizza] + #""}}]"#
-                    try pushRow.bind(userID, depth + 1, pizzaIDs[pizza]).run()
+                    let route = #"[{"pizza":{"id":""# + CStatement.string(of: pizzaIDs[pizza].uuid) + #""}}]"#
+                    try pushRow.bind(userID, depth + 1, pizzaIDs[pizza].uuid).run()
                     try insertEvent.bind(userID, "push", route, depth + 1, before).run()
                 case .pop(let user):
-                    let userID = userIDs[user]
+                    let userID = userIDs[user].uuid
                     let (depth, before) = try topOf(userID)
                     guard let before else {
                         refused += 1
@@ -324,7 +326,7 @@ final class Baseline {
                     try popRow.bind(userID, depth).run()
                     try insertEvent.bind(userID, "pop", "[" + before + "]", depth - 1, before).run()
                 case .popToRoot(let user):
-                    let userID = userIDs[user]
+                    let userID = userIDs[user].uuid
                     var popped: [(Int64, String)] = []
                     popAll.bind(userID)
                     while try popAll.step() { popped.append((popAll.int(0), element(popAll, kind: 1))) }
@@ -339,7 +341,7 @@ final class Baseline {
     }
 
     /// The top of a user's stack: its depth (0 on the menu) and its JSON element.
-    private func topOf(_ user: String) throws -> (Int64, String?) {
+    private func topOf(_ user: UUID) throws -> (Int64, String?) {
         defer { sqlite3_reset(top.handle) }
         guard try top.bind(user).step() else { return (0, nil) }
         return (top.int(0), element(top, kind: 1))
@@ -357,7 +359,7 @@ final class Baseline {
         var total = 0
         for user in users {
             var elements: [Element] = []
-            path.bind(userIDs[user])
+            path.bind(userIDs[user].uuid)
             while try path.step() {
                 if path.isNull(0) { continue }
                 switch path.text(0) {
@@ -401,7 +403,7 @@ final class Baseline {
     /// price at the version read, in its own transaction (the trigger records the history).
     func editPrices(_ edits: [(pizza: Int, cents: Int64)]) throws -> Int {
         for edit in edits {
-            let id = pizzaIDs[edit.pizza]
+            let id = pizzaIDs[edit.pizza].uuid
             guard try pizzaForEdit.bind(id).step() else { throw BenchError("no pizza \(id)") }
             let version = pizzaForEdit.int(2)
             sqlite3_reset(pizzaForEdit.handle)

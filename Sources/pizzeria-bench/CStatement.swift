@@ -64,10 +64,37 @@ final class CStatement {
             case let integer as Int64: sqlite3_bind_int64(handle, position, integer)
             case let integer as Int: sqlite3_bind_int64(handle, position, Int64(integer))
             case let text as String: sqlite3_bind_text(handle, position, text, -1, pizzeria_sqlite_transient())
+            case let uuid as UUID: CStatement.withText(of: uuid) { sqlite3_bind_text(handle, position, $0, 36, pizzeria_sqlite_transient()) }
             default: sqlite3_bind_null(handle, position)
             }
         }
         return self
+    }
+
+    /// The lowercase text of `uuid` (36 bytes, as the schema stores ids) in a stack buffer: what a C
+    /// programmer binds instead of keeping a million strings around.
+    static func withText(of uuid: UUID, _ body: (UnsafePointer<CChar>) -> Void) {
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 37) { buffer in
+            withUnsafeBytes(of: uuid.uuid) { bytes in
+                var out = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 { buffer[out] = 45; out += 1 }
+                    buffer[out] = CChar(bitPattern: hex[Int(byte >> 4)])
+                    buffer[out + 1] = CChar(bitPattern: hex[Int(byte & 15)])
+                    out += 2
+                }
+                buffer[36] = 0
+            }
+            if let base = buffer.baseAddress { body(base) }
+        }
+    }
+
+    /// The lowercase text of `uuid`.
+    static func string(of uuid: UUID) -> String {
+        var text = ""
+        withText(of: uuid) { text = String(cString: $0) }
+        return text
     }
 
     /// Steps: true while there is a row.

@@ -188,7 +188,7 @@ for mode in modes {
     let project = Project(pizzeria: try Pizzeria.open(path: projectPath, access: .requireCurrent, configuration: configuration),
                           pizzaIDs: dataSet.pizzaIDs, userIDs: dataSet.userIDs)
     let baseline = try Baseline(path: baselinePath, synchronous: baselineSynchronous ?? (mode == "full" ? "FULL" : "NORMAL"), cacheKiB: cacheKiB,
-                                pizzaIDs: dataSet.pizzaIDs.map(\.description), userIDs: dataSet.userIDs.map(\.description))
+                                pizzaIDs: dataSet.pizzaIDs, userIDs: dataSet.userIDs)
 
     let projectDatabase = project.pizzeria.database
     _ = try projectDatabase.writerPageCacheStatistics(reset: true)
