@@ -59,12 +59,17 @@ public enum CheckpointPolicy: Sendable, Equatable {
     /// Litestream, which must see every WAL frame before it is checkpointed away).
     case external
 
+    /// The default threshold: SQLite's own (1,000 pages, about 4 MB of WAL).
+    public static let defaultThresholdPages = 1_000
+
     /// The safe choice for the linked library: manual when it has the WAL-reset bug, SQLite's
-    /// automatic checkpoints otherwise. 1,000 pages, SQLite's default threshold, either way.
-    public static var recommended: CheckpointPolicy {
-        SQLiteLibrary.hasWALResetBug
-            ? .manualWithWriterLock(thresholdPages: 1_000)
-            : .sqliteAutomatic(thresholdPages: 1_000)
+    /// automatic checkpoints otherwise, at ``defaultThresholdPages`` either way.
+    public static var recommended: CheckpointPolicy { recommended(thresholdPages: defaultThresholdPages) }
+
+    /// The safe choice for the linked library at another threshold (100 to 1,000,000 pages).
+    public static func recommended(thresholdPages: Int) -> CheckpointPolicy {
+        let pages = min(max(thresholdPages, 100), 1_000_000)
+        return SQLiteLibrary.hasWALResetBug ? .manualWithWriterLock(thresholdPages: pages) : .sqliteAutomatic(thresholdPages: pages)
     }
 
     /// Whether no passive checkpoint can run from this process (the WAL-reset mitigation).

@@ -18,8 +18,8 @@ final class Baseline {
     private let top, pushRow, popRow, popAll, insertEvent: CStatement
     private let path, menu, pizzaForEdit, updatePrice: CStatement
 
-    init(path file: String, synchronous: String, cacheKiB: Int?, pizzaIDs: [Pizza.ID], userIDs: [User.ID]) throws {
-        database = try CDatabase(path: file, synchronous: synchronous, cacheKiB: cacheKiB)
+    init(path file: String, synchronous: String, cacheKiB: Int?, checkpointPages: Int, pizzaIDs: [Pizza.ID], userIDs: [User.ID]) throws {
+        database = try CDatabase(path: file, synchronous: synchronous, cacheKiB: cacheKiB, checkpointPages: checkpointPages)
         self.pizzaIDs = pizzaIDs
         self.userIDs = userIDs
         let db = database

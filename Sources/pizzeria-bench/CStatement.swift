@@ -6,7 +6,7 @@ import Foundation
 final class CDatabase {
     let db: OpaquePointer
 
-    init(path: String, synchronous: String, cacheKiB: Int? = nil) throws {
+    init(path: String, synchronous: String, cacheKiB: Int? = nil, checkpointPages: Int = 1_000) throws {
         var handle: OpaquePointer?
         guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let handle else {
             throw BenchError("cannot open \(path)")
@@ -15,7 +15,7 @@ final class CDatabase {
         sqlite3_busy_timeout(db, 5_000)
         // The project's pragmas and durability; its checkpoint policy too (the same WAL growth).
         try exec("PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; PRAGMA synchronous = \(synchronous)")
-        sqlite3_wal_autocheckpoint(db, 1_000)
+        sqlite3_wal_autocheckpoint(db, Int32(checkpointPages))
         // The same page cache as the project's writer, when the run sets one.
         if let cacheKiB { try exec("PRAGMA cache_size = -\(cacheKiB)") }
     }

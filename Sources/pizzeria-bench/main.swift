@@ -26,6 +26,8 @@
 // PIZZERIA_BENCH_CACHE_KIB=N gives the project's writer and the baseline's connection an N KiB
 // page cache (PizzeriaConfiguration.writerCacheKiB); after each phase both sides' page-cache hits,
 // misses and pages written per operation are printed (the writer's, for the project).
+// PIZZERIA_BENCH_CHECKPOINT_PAGES=N checkpoints both sides every N WAL pages
+// (PizzeriaConfiguration.checkpointPages; default 1,000).
 import CSyncLatencyVFS
 import Foundation
 import PizzeriaServices
@@ -91,6 +93,12 @@ try FileManager.default.createDirectory(atPath: directory, withIntermediateDirec
 progress("building the data set: \(workload.pizzas) pizzas, \(workload.users) users, \(workload.existingEvents) navigation events, \(workload.existingOrders) orders")
 let dataSet = try reuse && FileManager.default.fileExists(atPath: directory + "/dataset.sqlite")
     ? DataSet.open(directory + "/dataset.sqlite") : DataSet.build(workload, in: directory)
+// A reused data set decides the sizes: operations pick from all of its pizzas and users.
+if workload.pizzas != dataSet.pizzaIDs.count || workload.users != dataSet.userIDs.count {
+    progress("the data set has \(dataSet.pizzaIDs.count) pizzas and \(dataSet.userIDs.count) users: the workload uses them all")
+    workload.pizzas = dataSet.pizzaIDs.count
+    workload.users = dataSet.userIDs.count
+}
 if buildOnly {
     print(dataSet.path)
     exit(0)
@@ -185,10 +193,13 @@ for mode in modes {
     configuration.durability = mode == "full" ? .durable : .fast
     let cacheKiB = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_CACHE_KIB"].flatMap { Int($0) }
     configuration.writerCacheKiB = cacheKiB
+    let checkpointPages = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_CHECKPOINT_PAGES"].flatMap { Int($0) }
+        ?? CheckpointPolicy.defaultThresholdPages
+    configuration.checkpointPages = checkpointPages
     let project = Project(pizzeria: try Pizzeria.open(path: projectPath, access: .requireCurrent, configuration: configuration),
                           pizzaIDs: dataSet.pizzaIDs, userIDs: dataSet.userIDs)
     let baseline = try Baseline(path: baselinePath, synchronous: baselineSynchronous ?? (mode == "full" ? "FULL" : "NORMAL"), cacheKiB: cacheKiB,
-                                pizzaIDs: dataSet.pizzaIDs, userIDs: dataSet.userIDs)
+                                checkpointPages: checkpointPages, pizzaIDs: dataSet.pizzaIDs, userIDs: dataSet.userIDs)
 
     let projectDatabase = project.pizzeria.database
     _ = try projectDatabase.writerPageCacheStatistics(reset: true)

@@ -136,9 +136,14 @@ struct ListOutput {
         }
     }
 
-    /// Cell text a table keeps in memory to print in one pass; a longer list is read a second
+    /// Memory a table's kept cells may take to print in one pass; a longer list is read a second
     /// time instead (the first pass measured the columns), so memory stays bounded.
     static let tableBuffer = 8 << 20
+
+    /// What one kept cell costs beyond its text: the array entry and, past 15 bytes, the string's
+    /// own allocation. Counted so the budget is memory, not text (a million short cells are
+    /// ~24 MB of entries for a few MB of text).
+    static let cellOverhead = 40
 
     /// A table: its columns must be measured before the first row is printed. The rows are read
     /// once and kept while they fit in ``tableBuffer``; past that they are read again for
@@ -160,7 +165,7 @@ struct ListOutput {
                 if column < widths.count { widths[column] = max(widths[column], width) }
                 if !overflowed {
                     kept.append((cell, width))
-                    keptBytes += cell.utf8.count
+                    keptBytes += cell.utf8.count + Self.cellOverhead
                 }
             }
             guard !overflowed else { return }

@@ -22,6 +22,10 @@ public struct PizzeriaConfiguration: Sendable, Equatable {
     /// KiB: a long-lived service on a large file gives the writer room for the big indexes'
     /// interior pages (see docs/PERFORMANCE.md for what it buys). Default `nil`.
     public var writerCacheKiB: Int?
+    /// How many WAL pages a commit leaves before the writer checkpoints (100 to 1,000,000).
+    /// Default 1,000, SQLite's own: a larger value syncs and copies less often (each checkpoint
+    /// is two syncs) at the price of a larger `-wal` file. Ignored with ``Checkpoints/external``.
+    public var checkpointPages = CheckpointPolicy.defaultThresholdPages
 
     /// What an acknowledged write survives.
     public enum Durability: String, Sendable, Equatable, CaseIterable {
@@ -51,7 +55,7 @@ public struct PizzeriaConfiguration: Sendable, Equatable {
         var configuration = DatabaseConfiguration()
         configuration.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         configuration.synchronous = durability == .durable ? .full : .normal
-        configuration.checkpointPolicy = checkpoints == .automatic ? .recommended : .external
+        configuration.checkpointPolicy = checkpoints == .automatic ? .recommended(thresholdPages: checkpointPages) : .external
         configuration.maximumReaderCount = max(1, maximumConcurrentReads)
         configuration.writerCacheKiB = writerCacheKiB
         return configuration
