@@ -312,7 +312,8 @@ if json {
         // Padded by hand: `%-7@` does not pad a Swift string on Linux.
         func padded(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
         print(padded(p.mode, 8) + padded(p.name, 26)
-              + String(format: "%10d %14.0f %15.0f %7.2f", p.operations, p.projectPerSecond, p.baselinePerSecond, p.ratio))
+              + String(format: p.projectPerSecond < 100 ? "%10d %14.2f %15.2f %7.2f" : "%10d %14.0f %15.0f %7.2f",
+                       p.operations, p.projectPerSecond, p.baselinePerSecond, p.ratio))
     }
     print(String(format: "peak resident memory: %.1f MB", peakMegabytes))
 }
