@@ -27,7 +27,7 @@
 // page cache (PizzeriaConfiguration.writerCacheKiB); after each phase both sides' page-cache hits,
 // misses and pages written per operation are printed (the writer's, for the project).
 // PIZZERIA_BENCH_CHECKPOINT_PAGES=N checkpoints both sides every N WAL pages
-// (PizzeriaConfiguration.checkpointPages; default 1,000).
+// (PizzeriaConfiguration.checkpointPages; default the project's, 8,000).
 import CSyncLatencyVFS
 import Foundation
 import PizzeriaServices

@@ -23,13 +23,17 @@ struct StorageConditionsTests {
     @Test("an analyst's read-only shell mid-transaction never stalls writers: no exit 75, no write near the timeout")
     func longReaderDoesNotStallWriters() throws {
         var cli = CLI()
+        // The 1,000-page threshold this test builds a WAL past (the default is 8,000).
+        cli.environment["PIZZERIA_CHECKPOINT_PAGES"] = "1000"
         try cli.ok("demo")
         // Given: a sqlite3 -readonly shell (what the README tells analysts to use) in a transaction.
         let shell = try SQLiteShell(databasePath: cli.databasePath, readOnly: true)
         defer { shell.close() }
         try shell.run(".timeout 2000\nBEGIN;\nSELECT count(*) FROM pizzas;")
         // … and a WAL past the 1,000-page checkpoint threshold.
-        let pizzeria = try Pizzeria.open(path: cli.databasePath, access: .requireCurrent)
+        var thousandPages = PizzeriaConfiguration()
+        thousandPages.checkpointPages = 1_000
+        let pizzeria = try Pizzeria.open(path: cli.databasePath, access: .requireCurrent, configuration: thousandPages)
         try pizzeria.database.write { db in
             try db.run("""
                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)

@@ -23,8 +23,9 @@ public struct PizzeriaConfiguration: Sendable, Equatable {
     /// interior pages (see docs/PERFORMANCE.md for what it buys). Default `nil`.
     public var writerCacheKiB: Int?
     /// How many WAL pages a commit leaves before the writer checkpoints (100 to 1,000,000).
-    /// Default 1,000, SQLite's own: a larger value syncs and copies less often (each checkpoint
-    /// is two syncs) at the price of a larger `-wal` file. Ignored with ``Checkpoints/external``.
+    /// Default 8,000 (about 32 MB of WAL; SQLite's own default is 1,000): fewer checkpoints sync
+    /// and copy less (each is two syncs; a page many commits changed is copied once), at the price
+    /// of a larger `-wal` file. Ignored with ``Checkpoints/external``.
     public var checkpointPages = CheckpointPolicy.defaultThresholdPages
 
     /// What an acknowledged write survives.
@@ -71,6 +72,8 @@ public struct PizzeriaConfiguration: Sendable, Equatable {
         case synchronous = "PIZZERIA_SYNCHRONOUS"
         /// `auto` (the default) or `external`.
         case checkpoints = "PIZZERIA_CHECKPOINTS"
+        /// WAL pages before the writer checkpoints.
+        case checkpointPages = "PIZZERIA_CHECKPOINT_PAGES"
 
         /// The values it takes, for errors and help.
         public var rule: String {
@@ -78,6 +81,7 @@ public struct PizzeriaConfiguration: Sendable, Equatable {
             case .busyTimeout: "a whole number of milliseconds from 0 to 600000"
             case .synchronous: "full (every commit is synced) or normal (faster; the last commits before a power loss can be lost)"
             case .checkpoints: "auto (pizzeria checkpoints) or external (a replicator such as Litestream does)"
+            case .checkpointPages: "a whole number of WAL pages from 100 to 1000000 (default 8000)"
             }
         }
     }
@@ -96,6 +100,8 @@ public struct PizzeriaConfiguration: Sendable, Equatable {
             case (.synchronous, "normal"): durability = .fast; continue
             case (.checkpoints, "auto"): checkpoints = .automatic; continue
             case (.checkpoints, "external"): checkpoints = .external; continue
+            case (.checkpointPages, _):
+                if let pages = Int(text), (100...1_000_000).contains(pages) { checkpointPages = pages; continue }
             default: break
             }
             problems.append(FieldError(field: variable.rawValue, message: "must be \(variable.rule), not '\(text)'"))
