@@ -4,27 +4,35 @@ import PizzeriaStorage
 /// The SQL of the week and its exceptions. Functions take the connection of an open
 /// transaction; values are always bound.
 enum ScheduleStore {
-    static let weekSQL = "SELECT weekday, opens_at, closes_at FROM weekly_hours ORDER BY weekday, opens_at"
+    /// The week's rows in order, with their times as minutes: SQLite does the digit arithmetic
+    /// (the schema's `CHECK`s guarantee `HH:MM`), so no text is decoded — every booking reads it.
+    static let weekSQL = """
+        SELECT weekday, \
+        CAST(substr(opens_at, 1, 2) AS INTEGER) * 60 + CAST(substr(opens_at, 4, 2) AS INTEGER) AS opens_minute, \
+        CAST(substr(closes_at, 1, 2) AS INTEGER) * 60 + CAST(substr(closes_at, 4, 2) AS INTEGER) AS closes_minute \
+        FROM weekly_hours ORDER BY weekday, opens_at
+        """
 
     /// The weekly hours.
     static func week(in db: Connection) throws -> Week {
         var days: [Weekday: [OpeningInterval]] = [:]
         try db.forEach(weekSQL, [], IntervalDecoder.self) { row in days[row.weekday, default: []].append(row.interval) }
-        return Week(days)
+        return Week(sorted: days)
     }
 
     /// A row of `weekly_hours`.
     struct IntervalDecoder: RowDecoder {
-        let weekday, opensAt, closesAt: Column
+        let weekday, opensMinute, closesMinute: Column
 
         init(columns: ColumnResolver) throws {
-            (weekday, opensAt, closesAt) = (try columns("weekday"), try columns("opens_at"), try columns("closes_at"))
+            (weekday, opensMinute, closesMinute) = (try columns("weekday"), try columns("opens_minute"), try columns("closes_minute"))
         }
 
         func decode(_ row: Row) throws -> (weekday: Weekday, interval: OpeningInterval) {
-            let number = try row.int(weekday), opens = try row.string(opensAt), closes = try row.string(closesAt)
-            guard let day = Weekday(rawValue: number), let interval = LocalTime(opens).flatMap({ o in LocalTime(closes).flatMap { OpeningInterval(opens: o, closes: $0) } }) else {
-                throw DataError.damagedRow(table: "weekly_hours", id: "\(number) \(opens)", problem: "'\(opens)-\(closes)' on weekday \(number) is not an interval")
+            let number = try row.int(weekday), opens = try row.int(opensMinute), closes = try row.int(closesMinute)
+            guard let day = Weekday(rawValue: number), (0..<1440).contains(opens), (0...1440).contains(closes),
+                  let interval = OpeningInterval(opens: LocalTime(uncheckedMinutes: opens), closes: LocalTime(uncheckedMinutes: closes)) else {
+                throw DataError.damagedRow(table: "weekly_hours", id: "\(number) \(opens)", problem: "minutes \(opens)-\(closes) on weekday \(number) are not an interval")
             }
             return (day, interval)
         }

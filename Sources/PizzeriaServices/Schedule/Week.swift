@@ -12,6 +12,9 @@ public struct Week: Sendable, Hashable, Codable {
         self.days = days.filter { !$0.value.isEmpty }.mapValues { $0.sorted() }
     }
 
+    /// A week from days whose intervals are already in opening order (as the store reads them).
+    init(sorted days: [Weekday: [OpeningInterval]]) { self.days = days }
+
     /// The same intervals every day.
     public static func everyDay(_ intervals: [OpeningInterval]) -> Week {
         Week(Dictionary(uniqueKeysWithValues: Weekday.allCases.map { ($0, intervals) }))
