@@ -13,6 +13,7 @@ enum FuzzTarget: String, CaseIterable {
     case arguments
     case hours
     case dates
+    case phone
 
     /// Runs one input; a broken property stops the process (that is how a fuzzer learns of it).
     func run(_ data: Data) {
@@ -26,6 +27,7 @@ enum FuzzTarget: String, CaseIterable {
         case .arguments: Self.arguments(data)
         case .hours: Self.hours(text)
         case .dates: Self.dates(text)
+        case .phone: Self.phone(text)
         }
     }
 
@@ -102,6 +104,16 @@ enum FuzzTarget: String, CaseIterable {
         require(LocalDate.supported.contains(range.first) && LocalDate.supported.contains(range.last), "\(text) out of range")
         require(range.count <= ScheduleException.maximumDays, "\(text): \(range.count) days")
         require((try? HoursSyntax.dateRange(range.description, today: today)) == range, "\(text) → \(range) does not parse back")
+    }
+
+    /// Phone numbers as people type them: what normalises is E.164 as the schema's CHECK wants it
+    /// (`+`, a first digit 1–9, 8 to 15 ASCII digits), and normalising it again changes nothing.
+    static func phone(_ text: String) {
+        guard let number = UserRules.normalizePhone(text) else { return }
+        let digits = number.utf8.dropFirst()
+        require(number.hasPrefix("+") && (8...15).contains(digits.count) && digits.allSatisfy { (48...57).contains($0) }
+                    && digits.first != 48, "\(text.debugDescription) → \(number.debugDescription)")
+        require(UserRules.normalizePhone(number) == number, "\(number) does not normalise to itself")
     }
 
     /// The input split at NUL bytes into arguments, as `argv` would be.
