@@ -38,7 +38,7 @@ enum OrderText {
             lines.add("\(line.quantity)", line.pizzaName, line.unitPrice.formatted, line.total.formatted)
         }
         lines.add("", "Total", "", order.total.formatted)
-        text += "\n" + lines.rendered + "\nStatus history:\n"
+        text += "\n" + lines.rendered + "\nHistory:\n"
         var history = Table("WHEN", "CHANGE", "STATUS", "BY", "DETAIL")
         for change in order.history {
             let status = change.from.map { $0 == change.to ? change.to.rawValue : "\($0.rawValue) → \(change.to.rawValue)" } ?? change.to.rawValue
