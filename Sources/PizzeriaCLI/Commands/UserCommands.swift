@@ -20,7 +20,8 @@ enum UserCommands {
 
     /// A note on stderr when the handle typed is not the handle stored.
     static func noteNormalised(_ typed: String, _ stored: String, _ context: Context) {
-        if typed != stored { context.console.note("handle stored as '\(stored)' (handles are lowercase)") }
+        // Only lowering is worth a note: surrounding spaces are trimmed like every name.
+        if typed.lowercased() != typed { context.console.note("handle stored as '\(stored)' (handles are lowercase)") }
     }
 
     static let add = Command(
@@ -34,7 +35,7 @@ enum UserCommands {
             let typed = try invocation[newHandle]
             let user = try context.open(.requireCurrent).users.add(handle: typed, displayName: try invocation[displayName],
                                                                    phone: try invocation[phone])
-            noteNormalised(typed.trimmingCharacters(in: .whitespaces), user.handle, context)
+            noteNormalised(typed, user.handle, context)
             try context.emit(user) { "Added user \(user.handle)\(user.displayName.map { " (\($0))" } ?? "").\n" }
             return .ok
         })
@@ -101,7 +102,7 @@ enum UserCommands {
                 value.map { $0.trimmingCharacters(in: .whitespaces).isEmpty ? .clear : .set($0) }
             }
             let edited = try pizzeria.users.edit(id: user.id, handle: typedHandle, displayName: change(name), phone: change(number))
-            if let typedHandle { noteNormalised(typedHandle.trimmingCharacters(in: .whitespaces), edited.handle, context) }
+            if let typedHandle { noteNormalised(typedHandle, edited.handle, context) }
             try context.emit(edited) { "Changed user \(edited.handle)\(edited.displayName.map { " (\($0))" } ?? "").\n" }
             return .ok
         })

@@ -22,11 +22,7 @@ public struct AvailableSlot: Sendable, Hashable, Codable {
     let wallMinute: Int
 
     /// Its local start as minutes and date (arithmetic on the offset: no zone lookup).
-    private var localParts: (date: LocalDate, minutes: Int) {
-        let local = Int64(start.timeIntervalSince1970.rounded(.down)) + Int64(offsetSeconds)
-        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
-        return (LocalDate(days: days), Int((local - days * 86_400) / 60))
-    }
+    private var localParts: (date: LocalDate, minutes: Int) { ZonedClock.wallClock(start, offset: offsetSeconds) }
     /// The local date and time of its start, `2026-12-05 00:30`.
     public var local: String { let (date, minutes) = localParts; return "\(date) \(LocalTime.clock(minutes))" }
     /// The local time of its start, `00:30`.
@@ -61,8 +57,8 @@ public struct AvailableSlot: Sendable, Hashable, Codable {
         remaining = try container.decode(Int.self, forKey: .remaining)
         capacity = try container.decode(Int.self, forKey: .capacity)
         capacityRule = try container.decodeIfPresent(String.self, forKey: .capacityRule)
-        let local = Int64(start.timeIntervalSince1970.rounded(.down)) + Int64(offsetSeconds)
-        wallMinute = Int((local - serviceDay.daysSinceEpoch * 86_400) / 60)
+        let (date, minutes) = ZonedClock.wallClock(start, offset: offsetSeconds)
+        wallMinute = minutes + Int(date.daysSinceEpoch - serviceDay.daysSinceEpoch) * 1440
     }
 
     init(_ slot: Slot, offsetSeconds: Int, remaining: Int, capacity: SlotCapacity) {
@@ -196,8 +192,7 @@ struct SlotFinder {
             SELECT CAST(strftime('%s', pickup_at) AS INTEGER) AS start, booked, capacity, capacity_rule FROM slot_loads
             WHERE service_day = ? ORDER BY pickup_at
             """, [day.description]) { row in
-            loads.append((try row.int64("start"), OrderStore.SlotLoad(
-                booked: try row.int("booked"), capacity: SlotCapacity(capacity: try row.int("capacity"), rule: try row.optionalString("capacity_rule")))))
+            loads.append((try row.int64("start"), try OrderStore.SlotLoad(row)))
         }
         return loads
     }

@@ -245,6 +245,12 @@ enum OrderStore {
     struct SlotLoad {
         let booked: Int
         let capacity: SlotCapacity
+
+        /// From a row with `booked`, `capacity` and `capacity_rule` (every query of `slot_loads`).
+        init(_ row: Row) throws {
+            booked = try row.int("booked")
+            capacity = SlotCapacity(capacity: try row.int("capacity"), rule: try row.optionalString("capacity_rule"))
+        }
     }
 
     /// The orders whose pizzas count against their slot's capacity: all but cancelled ones (a
@@ -253,9 +259,7 @@ enum OrderStore {
 
     /// The pizzas booked in the slot and its capacity; `nil` for a slot no order has taken yet.
     static func slotLoad(pickupAt: String, in db: Connection) throws -> SlotLoad? {
-        try db.fetchOne(slotLoadSQL, [pickupAt]) {
-            SlotLoad(booked: try $0.int("booked"), capacity: SlotCapacity(capacity: try $0.int("capacity"), rule: try $0.optionalString("capacity_rule")))
-        }
+        try db.fetchOne(slotLoadSQL, [pickupAt], SlotLoad.init)
     }
 
     // MARK: - Writing

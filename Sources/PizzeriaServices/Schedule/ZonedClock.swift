@@ -12,9 +12,16 @@ struct ZonedClock: Sendable {
     /// The local date, the minutes after local midnight, and the zone's offset (seconds) at `instant`.
     func local(_ instant: Date) -> (date: LocalDate, minutes: Int, offset: Int) {
         let offset = zone.secondsFromGMT(for: instant)
+        let (date, minutes) = Self.wallClock(instant, offset: offset)
+        return (date, minutes, offset)
+    }
+
+    /// The local date and minutes after local midnight of `instant` at a known offset: the
+    /// arithmetic alone, for values that carry their offset.
+    static func wallClock(_ instant: Date, offset: Int) -> (date: LocalDate, minutes: Int) {
         let local = Int64(instant.timeIntervalSince1970.rounded(.down)) + Int64(offset)
         let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
-        return (LocalDate(days: days), Int((local - days * 86_400) / 60), offset)
+        return (LocalDate(days: days), Int((local - days * 86_400) / 60))
     }
 
     /// Every instant whose local time is `minutes` after the midnight of `date`: none when the
