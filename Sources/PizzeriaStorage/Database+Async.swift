@@ -24,7 +24,9 @@ extension Database {
     ///
     /// `work` calls the synchronous API (``read(_:)``, ``write(_:)``, or services built on them);
     /// for `.write`, each ``write(_:)`` it makes becomes a savepoint of the batch's transaction.
-    /// A task cancelled before its work starts throws `CancellationError`, and nothing is done.
+    /// A task cancelled before its work starts throws `CancellationError`, and nothing is done;
+    /// once the work has started, cancellation is ignored and the caller gets its result — so
+    /// `CancellationError` always means nothing was written.
     /// - Throws: what `work` throws; a commit failure for every write of its batch.
     public func perform<T: Sendable>(_ access: Access, _ work: @escaping @Sendable () throws -> T) async throws -> T {
         try Task.checkCancellation()
@@ -51,9 +53,14 @@ extension Database {
         do {
             try withWriter { db in
                 // Cancellation is honoured up to the moment the transaction starts: a job whose
-                // task was cancelled while it waited for the write lock does not run.
-                live = jobs.filter { !$0.isCancelled }
-                for job in jobs where job.isCancelled { job.finish(overriding: CancellationError()) }
+                // task was cancelled while it waited for the write lock does not run. Claiming
+                // decides each job's fate once, under its lock: a cancellation arriving after the
+                // claim is ignored, so no caller is told "cancelled" of work that then commits.
+                var dropped: [any BatchedWrite] = []
+                for job in jobs {
+                    if job.claim() { live.append(job) } else { dropped.append(job) }
+                }
+                for job in dropped { job.finish(overriding: CancellationError()) }
                 guard !live.isEmpty else { return }
                 try db.run("BEGIN IMMEDIATE")
                 batchOpen.store(true, ordering: .releasing)
@@ -97,7 +104,9 @@ public struct GroupCommitStatistics: Sendable, Equatable {
 
 /// A write waiting for the writer thread.
 protocol BatchedWrite: AnyObject, Sendable {
-    var isCancelled: Bool { get }
+    /// Decides the job's fate: `true` and it will run (later cancellation is ignored), or
+    /// `false` because its task was cancelled first and it never will.
+    func claim() -> Bool
     /// Runs the work, keeping its result.
     func run()
     /// Resumes the caller with the work's result, or with `error` instead when the batch failed.
@@ -111,8 +120,11 @@ final class Job<T: Sendable>: BatchedWrite, @unchecked Sendable {
     private struct State {
         var continuation: CheckedContinuation<T, Error>?
         var result: Result<T, Error>?
-        var cancelled = false
+        var fate = Fate.waiting
     }
+    /// Set once from `.waiting`, never changed after: whoever comes first — the task's
+    /// cancellation or the thread about to run the work — decides.
+    private enum Fate { case waiting, claimed, cancelled }
     private let state = Mutex(State())
 
     init(_ work: @escaping @Sendable () throws -> T) { self.work = work }
@@ -121,9 +133,16 @@ final class Job<T: Sendable>: BatchedWrite, @unchecked Sendable {
         state.withLock { $0.continuation = continuation }
     }
 
-    func cancel() { state.withLock { $0.cancelled = true } }
+    func cancel() {
+        state.withLock { if $0.fate == .waiting { $0.fate = .cancelled } }
+    }
 
-    var isCancelled: Bool { state.withLock { $0.cancelled } }
+    func claim() -> Bool {
+        state.withLock { state in
+            if state.fate == .waiting { state.fate = .claimed }
+            return state.fate == .claimed
+        }
+    }
 
     func run() {
         let result = Result { try work() }
@@ -132,7 +151,7 @@ final class Job<T: Sendable>: BatchedWrite, @unchecked Sendable {
 
     /// A read: run unless cancelled meanwhile, then resume.
     func runAlone() {
-        if isCancelled { return finish(overriding: CancellationError()) }
+        guard claim() else { return finish(overriding: CancellationError()) }
         run()
         finish(overriding: nil)
     }

@@ -156,6 +156,15 @@ public enum SettingsChange: Sendable, Hashable {
         }
     }
 
+    /// The value as people type it (what ``SettingsChange/parse(_:_:)`` reads), for messages.
+    var valueText: String {
+        switch self {
+        case .slotMinutes(let number), .slotCapacity(let number), .bookingHorizonDays(let number), .leadMinutes(let number): String(number)
+        case .openingHours(let intervals): intervals.map(\.description).joined(separator: ",")
+        case .timeZone(let zone): zone?.identifier ?? "system"
+        }
+    }
+
     /// Whether the value keeps its key's rule.
     var isValid: Bool {
         switch self {

@@ -76,7 +76,7 @@ public final class SettingsService: Sendable {
     ///   change would leave outside the hours. Nothing changes when it throws.
     @discardableResult
     public func update(_ change: SettingsChange, keepOrders: Bool = false) throws -> Settings {
-        guard change.isValid else { throw SettingsError.invalidValue(key: change.key, value: "\(change)") }
+        guard change.isValid else { throw SettingsError.invalidValue(key: change.key, value: change.valueText) }
         let now = now()
         return try database.write { db in
             let settings = try Self.current(in: db).applying(change)
