@@ -215,8 +215,8 @@ struct OrderWatchTests {
         #expect(events.allSatisfy { ($0["order"] as? [String: Any])?["id"] as? String == id })
         #expect(events.last?["to"] as? String == "preparing")
         // Replaying from a cursor gives what came after it, as text lines.
-        let cursor = try #require(events.first?["cursor"] as? Int)
-        let replay = try cli.start(["order", "watch", "--after", "\(cursor - 1)", "--status", "preparing", "--interval", "50"])
+        let cursor = try #require(events.first?["cursor"] as? String)
+        let replay = try cli.start(["order", "watch", "--after", cursor, "--status", "preparing", "--interval", "50"])
         #expect(replay.waitForOutput { out, _ in out.contains("placed → preparing") }, "\(replay.outputSoFar)")
         replay.signal(SIGINT)
         let replayed = try replay.wait(timeout: 10)

@@ -166,6 +166,36 @@ struct AsyncAndFeedTests {
         #expect(events.last?.pizza.price.cents == 900)
     }
 
+    @Test("a cursor of another file's history is refused by events(after:) and by both feeds; the start and this file's own cursors are not")
+    func foreignCursors() async throws {
+        let here = try OrderFixture(), there = try OrderFixture()
+        for _ in 0..<3 { try here.place("anna", "19:00", ("Margherita", 1)) }
+        try there.place("marco", "20:00", ("Porcini", 1))
+        // Same positions, other events: each file refuses the other's cursors.
+        let theirs = try await there.pizzeria.orders.latestEventCursor()
+        #expect(theirs.position == 1)
+        await #expect(throws: FeedError.foreignCursor(theirs, newest: try await here.pizzeria.orders.latestEventCursor())) {
+            try await here.pizzeria.orders.events(after: theirs)
+        }
+        let mine = try await here.pizzeria.orders.events(after: .start)
+        #expect(mine.count == 3)
+        #expect(try await here.pizzeria.orders.events(after: mine[0].cursor).map(\.cursor) == mine.dropFirst().map(\.cursor))
+        #expect(try await there.pizzeria.orders.events(after: .start).count == 1)
+        // Past the newest event.
+        await #expect(throws: FeedError.self) { try await there.pizzeria.orders.events(after: mine[2].cursor) }
+        // The feeds throw on their first read rather than wait forever.
+        await #expect(throws: FeedError.self) {
+            for try await _ in try await there.pizzeria.orders.feed(after: mine[2].cursor, pollInterval: .milliseconds(10)) {}
+        }
+        let menuCursor = try await here.pizzeria.menu.latestEventCursor()
+        await #expect(throws: FeedError.self) {
+            for try await _ in try await there.pizzeria.menu.feed(after: menuCursor, pollInterval: .milliseconds(10)) {}
+        }
+        // Text form round trip, and JSON as a string.
+        #expect(EventCursor(mine[1].cursor.description) == mine[1].cursor)
+        #expect(String(decoding: try JSONEncoder().encode(mine[1].cursor), as: UTF8.self) == "\"\(mine[1].cursor)\"")
+    }
+
     @Test("models decode what they encode, in the documented shapes")
     func codableRoundTrips() throws {
         let fixture = try OrderFixture()
@@ -184,7 +214,7 @@ struct AsyncAndFeedTests {
         try roundTrip(state)
         try roundTrip(try fixture.pizzeria.orders.slots(on: LocalDate("2026-12-01")!))
         try roundTrip(try fixture.pizzeria.orders.sales())
-        try roundTrip(try fixture.pizzeria.orders.events(after: 0))
+        try roundTrip(try fixture.pizzeria.orders.events(after: .start))
         try roundTrip(try fixture.pizzeria.menu.history(of: pizza.id))
         let json = try JSONSerialization.jsonObject(with: try encoder.encode(order)) as? [String: Any]
         #expect(json?["id"] as? String == order.id.description && json?["total"] as? String == "24.00" && json?["total_cents"] as? Int == 2400)

@@ -16,7 +16,7 @@ struct OrderChangeTests {
         #expect(slots.first { $0.local == "19:00" }?.booked == 0 && slots.first { $0.local == "19:30" }?.booked == 3)
         let last = try #require(moved.history.last)
         #expect(last.kind == .moved && last.actor == "giulia" && last.detail?.contains("19:00") == true && last.detail?.contains("19:30") == true, "\(last)")
-        #expect(try f.pizzeria.orders.events(after: 0).last.map { [$0.kind == .moved, $0.actor == "giulia"] } == [true, true])
+        #expect(try f.pizzeria.orders.events(after: .start).last.map { [$0.kind == .moved, $0.actor == "giulia"] } == [true, true])
 
         // Refusals write nothing: closed time, off the grid, too soon, a full slot, a version that moved on.
         _ = try f.place("marco", "20:00", ("Porcini", 2))

@@ -10,6 +10,7 @@ enum OrderWatchCommand {
         discussion: """
             One line per event; with --nl (or --json), one JSON object per line (cursor, kind, from, to, at, order).
             Starts now, or after --after CURSOR to replay what was missed (each event's cursor is printed).
+            A cursor from another history (a file restored from an earlier backup, another file) is refused (exit 1).
             Sees changes made by any process. Stops cleanly (exit 0) on Ctrl-C or SIGTERM.
             """,
         options: [after, status, interval, ListOptions.lines],
@@ -17,10 +18,10 @@ enum OrderWatchCommand {
         run: run)
 
     static let after = Option("after", "cursor", help: "Replay the events after this cursor first (0: everything).", ValueParser { text, field in
-        guard let value = Int64(text), value >= 0 else {
-            throw ValidationError([FieldError(field: field, message: "must be an event cursor (a whole number from 0), not '\(text)'")])
+        guard let cursor = EventCursor(text) else {
+            throw ValidationError([FieldError(field: field, message: "must be an event cursor as watch prints it (0, or POSITION.CHECK such as 412.9f3a2c1b), not '\(text)'")])
         }
-        return value
+        return cursor
     })
     static let status = Option("status", "status", help: "Only events that move an order to this status (placed, preparing, ready, collected, cancelled).",
                                completion: .orderStatuses, .orderStatus)
@@ -35,9 +36,14 @@ enum OrderWatchCommand {
         let interval = try invocation[interval] ?? 200
         let asLines = context.json || invocation[ListOptions.lines]
         Stop.install()
-        context.console.note("watching orders after event \(cursor); Ctrl-C stops")
+        var announced = false
         while !Stop.requested {
             let events = try orders.events(after: cursor, limit: 500)
+            if !announced {
+                // Only once the cursor has been found in this file's history.
+                context.console.note("watching orders after event \(cursor); Ctrl-C stops")
+                announced = true
+            }
             for event in events where status == nil || event.to == status {
                 if asLines { try context.printJSONLine(event) } else { context.console.line(line(event)) }
             }

@@ -71,6 +71,8 @@ extension ErrorReport {
         case ScheduleError.tooManyExceptions: return "remove past exceptions with `pizzeria hours clear DATE..DATE`"
         case OrderError.notFound: return "see `pizzeria order list`"
         case OrderError.keyReused: return "use a new key for a new order"
+        case FeedError.foreignCursor:
+            return "replay this file's whole history with `--after 0`, or watch from now on without --after"
         case UserError.notFound(let reference):
             return "add it with `pizzeria user add \(UserRules.normalizeHandle(reference))`, or see `pizzeria user list`"
         case NavigationError.malformedLink: return "deep links look like pizzeria://pizza/ID, pizzeria://order/ID or pizzeria://pizza/ID/pizza/ID2"

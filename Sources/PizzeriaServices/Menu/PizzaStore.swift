@@ -173,9 +173,25 @@ enum PizzaStore {
         try db.fetchAll("SELECT " + changeColumns + " FROM pizza_history WHERE pizza_id = ? ORDER BY id", [id], ChangeDecoder.self).map(\.change)
     }
 
-    /// Menu changes after `cursor` (the history table's id), oldest first.
-    static func events(after cursor: Int64, limit: Int, in db: Connection) throws -> [(cursor: Int64, pizzaID: Pizza.ID, change: PizzaChange)] {
-        try db.fetchAll("SELECT " + changeColumns + " FROM pizza_history WHERE id > ? ORDER BY id LIMIT ?", [cursor, limit], ChangeDecoder.self)
+    /// A menu change as read for the feed.
+    typealias FeedRow = (cursor: Int64, pizzaID: Pizza.ID, change: PizzaChange)
+
+    /// The cursor of a menu change.
+    static func cursor(of row: FeedRow) -> EventCursor { EventCursor(position: row.cursor, subject: row.pizzaID, at: row.change.changedAt) }
+
+    /// Menu changes after `cursor` (the history table's id), oldest first, once the cursor's
+    /// own change has been found where it says.
+    /// - Throws: ``FeedError/foreignCursor(_:newest:)``.
+    static func events(after cursor: EventCursor, limit: Int, in db: Connection) throws -> ArraySlice<FeedRow> {
+        let rows = try db.fetchAll("SELECT " + changeColumns + " FROM pizza_history WHERE id >= ? ORDER BY id LIMIT ?",
+                                   [cursor.position, limit + 1], ChangeDecoder.self)
+        return try FeedHistory.rows(after: cursor, rows, limit: limit, cursorOf: cursor(of:), newest: { try latestEvent(in: db) })
+    }
+
+    /// The newest change's cursor (``EventCursor/start`` when there is none).
+    static func latestEvent(in db: Connection) throws -> EventCursor {
+        try db.fetchOne("SELECT " + changeColumns + " FROM pizza_history ORDER BY id DESC LIMIT 1", [], ChangeDecoder.self)
+            .map(cursor(of:)) ?? .start
     }
 
     /// Migration 5's data step: names with non-ASCII characters get their full case folding as

@@ -23,8 +23,8 @@ public struct OrderEvent: Sendable, Hashable, Codable {
         case edited
     }
 
-    /// The event's position in the feed; pass it as `after` to resume.
-    public let cursor: Int64
+    /// The event's position in the feed, tied to this file's history; pass it as `after` to resume.
+    public let cursor: EventCursor
     /// The status before (`nil` when placed).
     public let from: OrderStatus?
     /// The status after.
@@ -41,7 +41,7 @@ public struct OrderEvent: Sendable, Hashable, Codable {
     public let kind: Kind
 
     /// An event from its history entry.
-    public init(cursor: Int64, change: OrderStatusChange, order: Order) {
+    public init(cursor: EventCursor, change: OrderStatusChange, order: Order) {
         self.cursor = cursor
         self.from = change.from
         self.to = change.to
@@ -84,7 +84,7 @@ public struct OrderEvent: Sendable, Hashable, Codable {
         case .moved: .moved
         case .edited: .edited
         }
-        self.init(cursor: try container.decode(Int64.self, forKey: .cursor),
+        self.init(cursor: try container.decode(EventCursor.self, forKey: .cursor),
                   change: OrderStatusChange(kind: changeKind, from: try container.decodeIfPresent(OrderStatus.self, forKey: .from),
                                             to: try container.decode(OrderStatus.self, forKey: .to), at: try container.decodeTimestamp(forKey: .at),
                                             detail: try container.decodeIfPresent(String.self, forKey: .detail),

@@ -88,12 +88,12 @@ extension OrderService {
     }
 
     /// The `async` form of ``events(after:limit:)``, run on the database's own threads.
-    public func events(after cursor: Int64, limit: Int = 100) async throws -> [OrderEvent] {
+    public func events(after cursor: EventCursor, limit: Int = 100) async throws -> [OrderEvent] {
         try await database.perform(.read) { try self.events(after: cursor, limit: limit) }
     }
 
     /// The `async` form of ``latestEventCursor()``, run on the database's own threads.
-    public func latestEventCursor() async throws -> Int64 {
+    public func latestEventCursor() async throws -> EventCursor {
         try await database.perform(.read) { try self.latestEventCursor() }
     }
 }

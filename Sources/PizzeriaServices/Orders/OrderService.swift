@@ -370,7 +370,9 @@ public final class OrderService: Sendable {
 
     /// The order events after `cursor`, oldest first: each booking, status change and
     /// cancellation, with the order as it is now. The cursor of the last event resumes the feed.
-    public func events(after cursor: Int64, limit: Int = 100) throws -> [OrderEvent] {
+    /// - Throws: ``FeedError/foreignCursor(_:newest:)`` when this file's history does not have
+    ///   the cursor's event (a file restored from an earlier backup, or another file).
+    public func events(after cursor: EventCursor, limit: Int = 100) throws -> [OrderEvent] {
         try database.read { db in
             let rows = try OrderStore.events(after: cursor, limit: min(max(1, limit), 1_000), in: db)
             guard !rows.isEmpty else { return [] }
@@ -387,13 +389,13 @@ public final class OrderService: Sendable {
                     order = try assembler.order(header)
                     orders[row.orderID] = order
                 }
-                return OrderEvent(cursor: row.key, change: row.value, order: order)
+                return OrderEvent(cursor: OrderStore.cursor(of: row), change: row.value, order: order)
             }
         }
     }
 
     /// The cursor of the newest event: a feed started from it sees only what happens next.
-    public func latestEventCursor() throws -> Int64 {
+    public func latestEventCursor() throws -> EventCursor {
         try database.read { try OrderStore.latestEvent(in: $0) }
     }
 

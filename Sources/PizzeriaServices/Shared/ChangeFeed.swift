@@ -15,11 +15,11 @@ public struct ChangeFeed<Event: Sendable>: AsyncSequence, Sendable {
     /// The events, oldest first.
     public typealias Element = Event
 
-    let start: Int64
+    let start: EventCursor
     let pollInterval: Duration
     let signal: CommitSignal
-    let fetch: @Sendable (Int64) async throws -> [Event]
-    let cursor: @Sendable (Event) -> Int64
+    let fetch: @Sendable (EventCursor) async throws -> [Event]
+    let cursor: @Sendable (Event) -> EventCursor
 
     /// The iterator.
     public func makeAsyncIterator() -> Iterator {
@@ -29,10 +29,12 @@ public struct ChangeFeed<Event: Sendable>: AsyncSequence, Sendable {
     /// Reads batches of events and hands them out one at a time.
     public struct Iterator: AsyncIteratorProtocol {
         let feed: ChangeFeed
-        var position: Int64
+        var position: EventCursor
         var buffer: [Event] = []
 
         /// The next event; `nil` once the task is cancelled.
+        /// - Throws: ``FeedError/foreignCursor(_:newest:)`` when the feed started from a cursor
+        ///   of another history (see ``EventCursor``), and the errors of reading.
         public mutating func next() async throws -> Event? {
             while buffer.isEmpty {
                 if Task.isCancelled { return nil }
@@ -67,8 +69,8 @@ public struct ChangeFeed<Event: Sendable>: AsyncSequence, Sendable {
 extension OrderService {
     /// Every booking, status change and cancellation after `cursor` (from now on when `nil`), by
     /// any process, as it happens. See ``ChangeFeed``.
-    public func feed(after cursor: Int64? = nil, pollInterval: Duration = .milliseconds(200)) async throws -> ChangeFeed<OrderEvent> {
-        let start: Int64
+    public func feed(after cursor: EventCursor? = nil, pollInterval: Duration = .milliseconds(200)) async throws -> ChangeFeed<OrderEvent> {
+        let start: EventCursor
         if let cursor { start = cursor } else { start = try await latestEventCursor() }
         return ChangeFeed(start: start, pollInterval: pollInterval, signal: database.commits,
                           fetch: { [self] position in try await events(after: position) }, cursor: \.cursor)
@@ -78,8 +80,8 @@ extension OrderService {
 extension MenuService {
     /// Every change to the menu (added, edited, archived, restored) after `cursor` (from now on
     /// when `nil`), by any process, as it happens. See ``ChangeFeed``.
-    public func feed(after cursor: Int64? = nil, pollInterval: Duration = .milliseconds(200)) async throws -> ChangeFeed<MenuEvent> {
-        let start: Int64
+    public func feed(after cursor: EventCursor? = nil, pollInterval: Duration = .milliseconds(200)) async throws -> ChangeFeed<MenuEvent> {
+        let start: EventCursor
         if let cursor { start = cursor } else { start = try await latestEventCursor() }
         return ChangeFeed(start: start, pollInterval: pollInterval, signal: database.commits,
                           fetch: { [self] position in try await events(after: position) }, cursor: \.cursor)

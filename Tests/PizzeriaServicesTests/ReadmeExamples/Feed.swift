@@ -2,7 +2,7 @@ import Foundation
 // README-EXAMPLE-BEGIN
 import PizzeriaServices
 
-func feedExample(_ pizzeria: Pizzeria, after cursor: Int64) async throws -> [OrderEvent] {
+func feedExample(_ pizzeria: Pizzeria, after cursor: EventCursor?) async throws -> [OrderEvent] {
     // Every booking and status change, by any process, in commit order, from a cursor (nil: from
     // now on). A kitchen display keeps the last cursor to resume after a restart.
     var events: [OrderEvent] = []
