@@ -33,9 +33,12 @@ public final class Database: @unchecked Sendable {
     public let path: String
     /// The settings every connection gets.
     public let configuration: DatabaseConfiguration
-    /// Whether this handle only reads: opened to inspect, or the file is not writable by this
-    /// process. ``write(_:)`` then throws.
+    /// Whether this handle only reads: opened to inspect, or the file (or its directory, where
+    /// SQLite creates the `-wal` and `-shm` files) is not writable by this process.
+    /// ``write(_:)`` then throws.
     public let isReadOnly: Bool
+    /// Why it only reads, for the error a write gets.
+    private let readOnlyReason: String?
     private let writer: Connection?
     private let gate: WriterGate
     private let checkpointer: Checkpointer?
@@ -71,7 +74,9 @@ public final class Database: @unchecked Sendable {
     public init(path: String, configuration: DatabaseConfiguration = .init(), create: Bool = false,
                 readOnly: Bool = false, prepare: (Connection) throws -> Void = { _ in }) throws {
         let file = try DatabaseFile.requireRegularFile(path, create: create && !readOnly)
-        let onlyReads = readOnly || !DatabaseFile.isWritable(path)
+        let obstacle = readOnly ? "opened to inspect" : DatabaseFile.writeObstacle(path)
+        let onlyReads = obstacle != nil
+        self.readOnlyReason = obstacle
         self.path = path
         self.configuration = configuration
         self.isReadOnly = onlyReads
@@ -170,7 +175,7 @@ public final class Database: @unchecked Sendable {
     public func withWriter<T>(_ body: (Connection) throws -> T) throws -> T {
         guard let writer else {
             throw DatabaseError(extendedResultCode: SQLITE_READONLY,
-                                message: "\(path) is open read-only (opened to inspect, or not writable by this user)")
+                                message: "\(path) is open read-only (\(readOnlyReason ?? "opened to inspect"))")
         }
         return try gate.run {
             writer.lend()

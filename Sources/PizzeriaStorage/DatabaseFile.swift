@@ -92,8 +92,21 @@ enum DatabaseFile {
         close(fd)
     }
 
-    /// Whether this process may write the file.
-    static func isWritable(_ path: String) -> Bool { access(path, W_OK) == 0 }
+    /// Why this process cannot write the database, or `nil` when it can.
+    ///
+    /// Writing a WAL database takes more than a writable file: SQLite creates the `-wal` and
+    /// `-shm` files beside it (and deletes the `-wal` on the last close), so a directory this
+    /// process cannot write makes a writable file unusable read-write — every statement, even
+    /// a read, would fail with "attempt to write a readonly database". Such a file is opened to
+    /// read instead, like a file this process cannot write.
+    static func writeObstacle(_ path: String) -> String? {
+        guard access(path, W_OK) == 0 else { return "the file is not writable by this user" }
+        let directory = (path as NSString).deletingLastPathComponent
+        if access(directory.isEmpty ? "." : directory, W_OK | X_OK) == 0 { return nil }
+        // Companions a previous writer left behind can still be used where they are.
+        if ["-wal", "-shm"].allSatisfy({ access(path + $0, R_OK | W_OK) == 0 }) { return nil }
+        return "its directory is not writable by this user, so SQLite cannot create the -wal and -shm files a write needs"
+    }
 
     /// Whether none of the `-wal`, `-shm` and `-journal` files exist.
     static func hasNoCompanions(_ path: String) -> Bool {

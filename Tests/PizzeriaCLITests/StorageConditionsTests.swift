@@ -229,6 +229,38 @@ struct StorageConditionsTests {
         let added = try run(owner, "pizza", "add", "--name", "Diavola", "--price", "8")
         #expect(added.status == 0, "\(added)")
     }
+
+    @Test("a writable file in a directory its owner cannot write: every read works, a write exits 74 naming the directory, nothing is created",
+          .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func writableFileInReadOnlyDirectory() throws {
+        var cli = CLI()
+        cli.environment["PIZZERIA_NOW"] = "2026-12-01T17:00:00Z"
+        try cli.ok("demo")
+        // The file belongs to the user; the directory stays root's, 0755.
+        #expect(chown(cli.databasePath, 65534, 65534) == 0)
+        #expect(chmod(cli.directory.url.path, 0o755) == 0)
+        let owner = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        let environment = PizzeriaBinary.environment(cli.environment)
+        func start(_ arguments: [String]) throws -> RunningProcess {
+            try RunningProcess(executable: URL(fileURLWithPath: owner[0]), arguments: Array(owner.dropFirst()) + [PizzeriaBinary.url.path] + arguments,
+                               in: cli.directory.url, environment: environment)
+        }
+        let before = cli.databaseBytes()
+        for arguments in [["pizza", "list"], ["order", "list"], ["slots"], ["nav", "show", "anna"], ["user", "list"], ["report", "sales"], ["check"]] {
+            let result = try start(arguments).wait(timeout: 30)
+            #expect(result.status == 0 && !result.stdout.isEmpty, "\(arguments.joined(separator: " ")): \(result)")
+        }
+        let watch = try start(["order", "watch", "--after", "0", "--interval", "20"])
+        #expect(watch.waitForOutput { out, err in !out.isEmpty || err.contains("error:") }, "\(watch.outputSoFar)")
+        watch.signal(SIGTERM)
+        let watched = try watch.wait(timeout: 10)
+        #expect(watched.status == 0 && watched.stdout.contains("placed"), "\(watched)")
+        let refused = try start(["pizza", "add", "--name", "Nope", "--price", "5"]).wait(timeout: 30)
+        #expect(refused.status == 74 && refused.stderr.contains("directory is not writable"), "\(refused)")
+        #expect(cli.databaseBytes() == before)
+        let left = try FileManager.default.contentsOfDirectory(atPath: cli.directory.url.path)
+        #expect(left == ["pizzeria.sqlite"], "\(left)")
+    }
 }
 
 /// A value shared between a test and the threads it starts.
