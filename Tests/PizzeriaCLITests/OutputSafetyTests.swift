@@ -42,4 +42,47 @@ struct OutputSafetyTests {
         #expect(limit.status == 65 || limit.status == 64, "\(limit)")
         #expect(!limit.stderr.contains("unknown option"), "\(limit)")
     }
+
+    /// Whether a text holds a raw control character a terminal would act on.
+    static func hasRawControls(_ text: String) -> Bool {
+        text.unicodeScalars.contains { scalar in
+            (scalar.value < 0x20 && scalar != "\n") || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+        }
+    }
+
+    @Test("escapes from outside input are shown escaped in tables, pages, watch lines, messages and hints; JSON and CSV keep them exact")
+    func terminalEscapes() throws {
+        var cli = CLI()
+        cli.environment["PIZZERIA_NOW"] = "2026-12-01T17:00:00Z"
+        try cli.ok("demo")
+        let link = "pizzeria://pizza/Margherita?x=\u{1B}[31mRED\u{1B}[0m#\u{1B}]0;TITLE\u{07}"
+        let opened = try cli.ok("nav", "open", "anna", link)
+        #expect(!Self.hasRawControls(opened.stdout + opened.stderr), "\(opened)")
+        let history = try cli.ok("nav", "history", "anna")
+        #expect(!Self.hasRawControls(history.stdout), "\(history)")
+        #expect(history.stdout.contains("Margherita?x=\\x1b[31mRED\\x1b[0m#\\x1b]0;TITLE\\x07"), "\(history)")
+        let json = try #require(try cli.json("nav", "history", "anna") as? [[String: Any]])
+        #expect(json.contains { $0["detail"] as? String == link }, "\(json)")
+        let csv = try cli.ok("nav", "history", "anna", "--csv")
+        #expect(csv.stdout.contains(link))
+
+        // Percent-decoded ESC and NUL in a link that fails: the message shows them escaped.
+        let decoded = try cli.run("nav", "open", "anna", "pizzeria://pizza/%1b%5b31mRED%00x")
+        #expect(decoded.status == 66 && !Self.hasRawControls(decoded.stderr), "\(decoded)")
+        #expect(decoded.stderr.contains("'\\x1b[31mRED\\x00x'"), "\(decoded)")
+        // A usage error, a lookup and a bidirectional override.
+        let option = try cli.run("pizza", "list", "--\u{1B}[2Jx")
+        #expect(option.status == 64 && option.stderr.contains("'--\\x1b[2Jx'") && !Self.hasRawControls(option.stderr), "\(option)")
+        let bidi = try cli.run("pizza", "show", "\u{202E}ataM")
+        #expect(bidi.status == 66 && bidi.stderr.contains("\\u202eataM") && !Self.hasRawControls(bidi.stderr), "\(bidi)")
+        let hint = try cli.run("user", "show", "an\u{1B}[8mna")
+        #expect(hint.status == 66 && hint.stderr.contains("hint:") && !Self.hasRawControls(hint.stderr), "\(hint)")
+
+        // The kitchen display: a watch line of an order whose history has the link's user.
+        let watch = try cli.start(["order", "watch", "--after", "0", "--interval", "20"])
+        #expect(watch.waitForOutput { out, _ in out.contains("placed") }, "\(watch.outputSoFar)")
+        watch.signal(SIGTERM)
+        let watched = try watch.wait(timeout: 10)
+        #expect(watched.status == 0 && !Self.hasRawControls(watched.stdout + watched.stderr), "\(watched)")
+    }
 }

@@ -50,7 +50,7 @@ enum ReportCommands {
             case .json:
                 try context.printJSON(report)
             case .table where headers && byPizza && context.terminal.display != nil:
-                if let display = context.terminal.display { context.console.out(Chart.sales(report, display: display)) }
+                if let display = context.terminal.display { context.console.outFormatted(Chart.sales(report, display: display)) }
             case .table where headers:
                 context.console.out(byPizza ? pizzaShape.rendered(report.rows) : dayShape.rendered(report.days))
                 let booked = report.bookedValue.cents > 0 ? ", \(report.bookedValue.formatted) still booked" : ""

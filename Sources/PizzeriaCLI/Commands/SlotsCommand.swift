@@ -56,7 +56,7 @@ enum SlotsCommand {
             let slots = try pizzeria.orders.slots(on: try day.map { try DateText.date($0, field: "date", pizzeria) })
             let (format, headers) = try invocation.listFormat()
             if format == .table, headers, let display = context.terminal.display {
-                context.console.out(Chart.slots(slots, day: day ?? "today", display: display))
+                context.console.outFormatted(Chart.slots(slots, day: day ?? "today", display: display))
                 return .ok
             }
             try context.list.write(invocation, shape) { each in try slots.forEach(each) }

@@ -7,10 +7,10 @@ import Synchronization
 /// traps: a closed, full or broken stdout is recorded (``outputFailure``) and the command exits 74
 /// instead of crashing after its work is done. Tests capture both streams.
 public struct Console: Sendable {
-    /// Writes data (already newline-terminated).
-    public let out: @Sendable (String) -> Void
-    /// Writes diagnostics (already newline-terminated).
-    public let err: @Sendable (String) -> Void
+    /// Writes text to stdout as it is.
+    private let writeOut: @Sendable (String) -> Void
+    /// Writes text to stderr as it is.
+    private let writeErr: @Sendable (String) -> Void
     /// Writes data given as UTF-8 bytes: straight to the descriptor for the process's stdout,
     /// through ``out`` for a console built from closures.
     let outBytes: @Sendable (UnsafeRawBufferPointer) -> Void
@@ -20,8 +20,8 @@ public struct Console: Sendable {
 
     /// A console writing through the given closures.
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, colorsDiagnostics: Bool = false) {
-        self.out = out
-        self.err = err
+        self.writeOut = out
+        self.writeErr = err
         self.outBytes = { bytes in out(String(decoding: bytes, as: UTF8.self)) }
         self.failures = nil
         self.colorsDiagnostics = colorsDiagnostics
@@ -30,9 +30,9 @@ public struct Console: Sendable {
     private init(failures: FailureRecord) {
         self.failures = failures
         self.colorsDiagnostics = isatty(STDERR_FILENO) == 1 && Terminal.colorAllowed
-        self.out = { text in failures.record(StandardStream.write(text, to: STDOUT_FILENO)) }
+        self.writeOut = { text in failures.record(StandardStream.write(text, to: STDOUT_FILENO)) }
         self.outBytes = { bytes in failures.record(StandardStream.write(bytes, to: STDOUT_FILENO)) }
-        self.err = { text in _ = StandardStream.write(text, to: STDERR_FILENO) }
+        self.writeErr = { text in _ = StandardStream.write(text, to: STDERR_FILENO) }
     }
 
     /// The process's standard output and error.
@@ -41,14 +41,28 @@ public struct Console: Sendable {
     /// Why writing the data failed (`strerror` text), if it did.
     public var outputFailure: String? { failures?.message }
 
-    /// Prints a line of data.
+    /// Prints text for people on stdout (already newline-terminated), its control characters
+    /// escaped (``TerminalText``).
+    public func out(_ text: String) { writeOut(TerminalText.escaped(text)) }
+
+    /// Prints text whose outside parts were escaped already and whose own escape sequences
+    /// (colours, a progress line's erase) are meant for the terminal.
+    func outFormatted(_ text: String) { writeOut(text) }
+
+    /// Prints diagnostics on stderr (already newline-terminated), control characters escaped.
+    public func err(_ text: String) { writeErr(TerminalText.escaped(text)) }
+
+    /// ``outFormatted(_:)`` for stderr.
+    func errFormatted(_ text: String) { writeErr(text) }
+
+    /// Prints a line of text for people.
     func line(_ text: String = "") { out(text + "\n") }
 
     /// Prints `error: message` and an optional `hint: …` on stderr.
     func error(_ message: String, hint: String? = nil) {
-        var text = paint("error:", "1;31") + " \(message)\n"
-        if let hint { text += paint("hint:", "1;36") + " \(hint)\n" }
-        err(text)
+        var text = paint("error:", "1;31") + " \(TerminalText.escaped(message))\n"
+        if let hint { text += paint("hint:", "1;36") + " \(TerminalText.escaped(hint))\n" }
+        writeErr(text)
     }
 
     private func paint(_ label: String, _ sgr: String) -> String {

@@ -43,7 +43,7 @@ enum Chart {
     /// Collected pizzas as a solid bar (█), those still booked after it as a shaded one (▒).
     static func sales(_ report: SalesReport, display: Terminal.Display) -> String {
         guard !report.rows.isEmpty else { return "No orders in this period.\n" }
-        let names = report.rows.map { $0.name.count > 24 ? String($0.name.prefix(23)) + "…" : $0.name }
+        let names = report.rows.map { TerminalText.escaped($0.name, .line) }.map { $0.count > 24 ? String($0.prefix(23)) + "…" : $0 }
         let nameWidth = names.map(\.count).max() ?? 0
         let figures = report.rows.map { "\($0.quantity) · \($0.revenue.formatted)" + ($0.bookedQuantity > 0 ? " (+\($0.bookedQuantity) booked)" : "") }
         let figureWidth = figures.map(\.count).max() ?? 0

@@ -159,7 +159,7 @@ struct ListOutput {
         var rows = 0
         try read { item in
             rows += 1
-            let row = cells(item)
+            let row = cells(item).map(Table.cell)
             for (column, cell) in row.enumerated() {
                 let width = Table.width(of: cell)
                 if column < widths.count { widths[column] = max(widths[column], width) }
@@ -179,11 +179,11 @@ struct ListOutput {
         guard rows > 0 else { return false }
         let bytes = OutputBuffer(capacity: Self.chunk + Self.chunk / 4)
         let right = table.rightAlignment(widths.count)
-        if headers { table.append(table.headers, widths: widths, to: bytes) }
+        if headers { table.append(table.headers.map(Table.cell), widths: widths, to: bytes) }
         do {
             if overflowed {
                 try read { item in
-                    table.append(cells(item).map { ($0, Table.width(of: $0)) }, widths: widths, rightAligned: right, to: bytes)
+                    table.append(cells(item).map { let cell = Table.cell($0); return (cell, Table.width(of: cell)) }, widths: widths, rightAligned: right, to: bytes)
                     try flush(bytes)
                 }
             } else {

@@ -19,12 +19,12 @@ final class ProgressLine {
         let percent = min(100, done * 100 / total)
         guard percent != shownPercent else { return }
         shownPercent = percent
-        console.err("\r\(label): \(percent)% (\(done) of \(total) \(unit))\u{1B}[K")
+        console.errFormatted("\r\(label): \(percent)% (\(done) of \(total) \(unit))\u{1B}[K")
     }
 
     /// Clears the line (the result follows on stdout).
     func finish() {
         guard enabled, shownPercent >= 0 else { return }
-        console.err("\r\u{1B}[K")
+        console.errFormatted("\r\u{1B}[K")
     }
 }

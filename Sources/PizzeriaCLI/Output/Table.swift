@@ -13,11 +13,16 @@ struct Table: Sendable {
     mutating func add(_ cells: String...) { rows.append(cells) }
 
     var rendered: String {
+        let all = ([headers] + rows).map { $0.map(Self.cell) }
         let widths = headers.indices.map { column in
-            ([headers] + rows).map { $0.indices.contains(column) ? Self.width(of: $0[column]) : 0 }.max() ?? 0
+            all.map { $0.indices.contains(column) ? Self.width(of: $0[column]) : 0 }.max() ?? 0
         }
-        return ([headers] + rows).map { line($0, widths: widths) }.joined()
+        return all.map { line($0, widths: widths) }.joined()
     }
+
+    /// A cell as the table shows it: on one line, with control characters escaped (cells hold
+    /// names, notes and links from outside).
+    static func cell(_ text: String) -> String { TerminalText.escaped(text, .line) }
 
     /// The columns a cell takes: its characters (grapheme clusters), counted byte by byte when it
     /// is ASCII — as nearly every cell is, and counting graphemes was most of a long table's cost.
