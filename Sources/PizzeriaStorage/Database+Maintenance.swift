@@ -12,7 +12,8 @@ extension Database {
     /// temporary file beside `destination`, synced, and only then linked into place with a call
     /// that fails if `destination` exists — so an existing file is never overwritten, of two
     /// concurrent backups to one name exactly one wins, and a backup killed midway leaves nothing
-    /// at `destination`. The copy has mode 0600.
+    /// at `destination`. The copy has mode 0600. A killed backup's temporary file is removed by
+    /// the next backup into that directory (see `BackupFile`).
     ///
     /// - Parameter progress: called after each step with pages copied and pages in all; when
     ///   given, the copy is made in steps of 1,024 pages.
@@ -22,16 +23,17 @@ extension Database {
     @discardableResult
     public func backup(to destination: String, progress: ((_ copied: Int, _ total: Int) -> Void)? = nil) throws -> Int {
         guard !DatabaseFile.exists(destination) else { throw BackupError.destinationExists(destination) }
-        let temporary = try BackupFile.createTemporary(beside: destination)
-        defer { unlink(temporary) }
+        BackupFile.removeAbandoned(beside: destination)
+        let temporary = try BackupFile(beside: destination)
+        defer { temporary.remove() }
         let pages = try readWithoutTransaction { source in
             try source.transaction(.deferred) {
                 try Self.requireSQLiteHeader(source)
-                return try Self.copy(from: source, to: temporary, configuration: configuration, progress: progress)
+                return try Self.copy(from: source, to: temporary.path, configuration: configuration, progress: progress)
             }
         }
-        try BackupFile.sync(temporary)
-        guard link(temporary, destination) == 0 else {
+        try temporary.sync()
+        guard link(temporary.path, destination) == 0 else {
             if errno == EEXIST { throw BackupError.destinationExists(destination) }
             throw DatabaseError(extendedResultCode: SQLITE_CANTOPEN,
                                 message: "cannot create \(destination): \(String(cString: strerror(errno)))")
@@ -47,6 +49,9 @@ extension Database {
     private static func copy(from source: Connection, to path: String, configuration: DatabaseConfiguration,
                              progress: ((Int, Int) -> Void)?) throws -> Int {
         let target = try Connection(path: path, mode: .readWrite, configuration: configuration)
+        // The copy is disposable until it is linked into place, and synced once before that: it
+        // needs no rollback journal (which a killed backup would leave behind) and no syncs.
+        try target.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
         guard let backup = sqlite3_backup_init(target.handle, "main", source.handle, "main") else {
             throw target.error(code: sqlite3_errcode(target.handle), sql: nil)
         }
@@ -105,43 +110,6 @@ public enum BackupError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .destinationExists(let path): "\(path) already exists; a backup never overwrites a file"
         }
-    }
-}
-
-/// The temporary file a backup is written to, and syncing it into place.
-private enum BackupFile {
-    /// Creates `.NAME.XXXXXX.partial` (mode 0600) in the destination's directory, where a link
-    /// to `destination` stays on the same file system.
-    static func createTemporary(beside destination: String) throws -> String {
-        let url = URL(fileURLWithPath: destination)
-        var template = Array(url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).XXXXXX.partial").path.utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress.map { mkstemps($0, 8) } ?? -1
-        }
-        guard fd >= 0 else {
-            throw DatabaseError(extendedResultCode: SQLITE_CANTOPEN,
-                                message: "cannot create a file beside \(destination): \(String(cString: strerror(errno)))")
-        }
-        // Nobody else has this new file open or locked: closing it is safe.
-        close(fd)
-        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// `fsync` of a file no connection has open any more.
-    static func sync(_ path: String) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("cannot open \(path) to sync it") }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw failure("cannot sync \(path)") }
-    }
-
-    /// `fsync` of the directory, so the new name survives power loss too.
-    static func syncDirectory(of path: String) throws {
-        try sync(URL(fileURLWithPath: path).deletingLastPathComponent().path)
-    }
-
-    private static func failure(_ message: String) -> DatabaseError {
-        DatabaseError(extendedResultCode: SQLITE_IOERR, message: "\(message): \(String(cString: strerror(errno)))")
     }
 }
 

@@ -203,6 +203,43 @@ struct StorageConditionsTests {
         }
     }
 
+    @Test("killed backups leave nothing behind for long: the next backup removes every temporary file of a dead one, and a running one keeps its own")
+    func killedBackupsLeaveNothing() async throws {
+        let cli = CLI()
+        try cli.ok("demo")
+        let pizzeria = try await Pizzeria.open(path: cli.databasePath, access: .requireCurrent)
+        try pizzeria.database.write { db in
+            try db.run("""
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 120000)
+                INSERT INTO pizzas (name, price_cents) SELECT 'Bulk pizza number ' || i, 500 FROM n
+                """)
+        }
+        let backups = cli.directory.path("backups")
+        try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: true)
+        func hidden() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: backups).filter { $0.hasPrefix(".") }.sorted()
+        }
+        var leftBehind = 0
+        for trial in 0..<16 {
+            let running = try cli.start(["backup", (backups as NSString).appendingPathComponent("killed-\(trial).sqlite")])
+            usleep(UInt32(5_000 + (trial % 8) * 12_000))
+            running.kill()
+            _ = try running.wait()
+            leftBehind = max(leftBehind, try hidden().count)
+        }
+        // A backup still running in another process keeps its temporary file while a new one
+        // cleans up: started, then another backup runs to completion beside it.
+        let slow = try cli.start(["backup", (backups as NSString).appendingPathComponent("slow.sqlite")])
+        try cli.ok("backup", (backups as NSString).appendingPathComponent("clean.sqlite"))
+        let slowResult = try slow.wait(timeout: 60)
+        #expect(slowResult.status == 0, "the running backup lost its file: \(slowResult)")
+        try cli.ok("backup", (backups as NSString).appendingPathComponent("last.sqlite"))
+        #expect(leftBehind > 0, "no kill landed mid-copy: the test proves nothing")
+        let remaining = try hidden()
+        #expect(remaining == [], "left behind: \(remaining) (at most \(leftBehind) at once while killing)")
+        #expect(try cli.run("--db", (backups as NSString).appendingPathComponent("last.sqlite"), "check").status == 0)
+    }
+
     @Test("a database made read-only (0444) is read by another user without leaving companions behind",
           .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
     func readOnlyDatabaseOfAnotherUser() throws {

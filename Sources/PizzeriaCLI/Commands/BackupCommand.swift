@@ -11,7 +11,8 @@ enum BackupCommand {
             The copy is one consistent snapshot even while other processes write. It is written to a
             temporary file beside FILE, synced, then put in place with a call that fails if FILE exists:
             an existing file is never overwritten, and a backup that is interrupted leaves nothing at
-            FILE. The copy has mode 0600. An empty or never-migrated database is refused.
+            FILE; the temporary file (.FILE.XXXXXX.partial) of a killed backup is removed by the next
+            backup into that directory. The copy has mode 0600. An empty or never-migrated database is refused.
             """,
         arguments: [file],
         examples: ["pizzeria backup /backups/pizzeria-$(date +%F).sqlite"],
