@@ -14,4 +14,12 @@ static inline sqlite3_destructor_type pizzeria_sqlite_transient(void) {
 static inline int pizzeria_sqlite_no_checkpoint_on_close(sqlite3 *db, int off) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, off, (int *)0);
 }
+
+// The file system type of a path (statfs is not in Swift's Glibc module): to tell the kernel's
+// pseudo-files (/proc, /sys), which claim to be empty regular files, from an empty database.
+#include <sys/vfs.h>
+static inline long pizzeria_file_system_type(const char *path) {
+    struct statfs info;
+    return statfs(path, &info) == 0 ? (long)info.f_type : -1;
+}
 #endif

@@ -57,16 +57,17 @@ public enum PizzeriaCLI {
             console.error("cannot write to standard output: \(failure); nothing was done")
             return ExitCode.io.rawValue
         }
-        let code = execute(arguments: arguments, environment: environment, console: console, terminal: terminal)
+        var lostOutputHint: String?
+        let code = execute(arguments: arguments, environment: environment, console: console, terminal: terminal, lostOutputHint: &lostOutputHint)
         if let failure = console.outputFailure {
-            console.error("cannot write to standard output: \(failure)",
-                          hint: code == ExitCode.ok.rawValue ? "the command itself succeeded; `order place --key KEY` makes a retry safe" : nil)
+            console.error("cannot write to standard output: \(failure)", hint: code == ExitCode.ok.rawValue ? lostOutputHint : nil)
             return ExitCode.io.rawValue
         }
         return code
     }
 
-    private static func execute(arguments: [String], environment: [String: String], console: Console, terminal: Terminal) -> Int32 {
+    private static func execute(arguments: [String], environment: [String: String], console: Console, terminal: Terminal,
+                                lostOutputHint: inout String?) -> Int32 {
         if arguments.first == CompletionCommands.entryPoint {
             CompletionCommands.complete(Array(arguments.dropFirst()), environment: environment, console: console)
             return ExitCode.ok.rawValue
@@ -86,6 +87,7 @@ public enum PizzeriaCLI {
                 return ExitCode.ok.rawValue
             case .run(let invocation):
                 guard let run = invocation.command.run else { return ExitCode.internal.rawValue }
+                lostOutputHint = invocation.command.lostOutputHint
                 return try run(invocation).rawValue
             }
         } catch {

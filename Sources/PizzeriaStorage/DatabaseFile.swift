@@ -60,6 +60,11 @@ enum DatabaseFile {
     static func requireRegularFile(_ path: String, create: Bool) throws -> stat {
         switch state(path) {
         case .regular(let status):
+            // /proc and /sys files say they are regular and empty — an empty file is a valid
+            // new database to SQLite — yet their contents come from the kernel.
+            if status.st_size == 0, isKernelPseudoFile(path) {
+                throw DatabaseError(extendedResultCode: SQLITE_NOTADB, message: "\(path) is a file of the kernel (/proc, /sys), not a database file")
+            }
             return status
         case .notRegular(let kind):
             throw DatabaseError(extendedResultCode: SQLITE_NOTADB, message: "\(path) is \(kind), not a database file")
@@ -73,6 +78,14 @@ enum DatabaseFile {
             try createPrivate(path)
             return try requireRegularFile(path, create: false)
         }
+    }
+
+    /// Whether `path` is on a file system whose files the kernel makes up (procfs, sysfs and
+    /// kin), asked without opening it (closing a descriptor of a database this process has
+    /// open would drop SQLite's locks on it).
+    private static func isKernelPseudoFile(_ path: String) -> Bool {
+        let pseudo: Set<Int> = [0x9FA0, 0x6265_6572, 0x6462_6720, 0x7472_6163, 0x7363_6673, 0x0027_E0EB, 0x6367_7270, 0x6265_6570]
+        return pseudo.contains(pizzeria_file_system_type(path))
     }
 
     /// Creates an empty file readable and writable by its owner only (0600). A file created

@@ -114,8 +114,10 @@ struct MaintenanceCommandTests {
         let result = try cli.run("pizza", "add", "--name", "Diavola", "--price", "8")
         #expect(result.status == 75, "\(result)")
         #expect(result.stderr.contains("busy") && result.stderr.contains("hint: try again"))
-        // Reads are not blocked by the writer.
+        // Reads are not blocked by the writer, nor is init on a current file (it writes nothing).
         #expect(try cli.run("pizza", "list").status == 0)
+        let initialized = try cli.run("init")
+        #expect(initialized.status == 0 && initialized.stdout.contains("is up to date"), "\(initialized)")
         input.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
         try input.fileHandleForWriting.close()
         shell.waitUntilExit()
@@ -169,5 +171,46 @@ struct MaintenanceCommandTests {
         let result = try cli.run("init")
         #expect(result.status == 65 && result.stderr.contains("did not create"), "\(result)")
         #expect(cli.databaseBytes() == before)
+    }
+
+    @Test("a file of the kernel (/proc/version: regular, size 0) is refused as not a database, without the init hint; nothing is created")
+    func kernelPseudoFile() throws {
+        let cli = CLI()
+        for arguments in [["pizza", "list"], ["check"], ["init"]] {
+            let result = try cli.run(["--db", "/proc/version"] + arguments)
+            #expect(result.status == 65 && result.stderr.contains("is a file of the kernel"), "\(arguments): \(result)")
+            #expect(!result.stderr.contains("pizzeria init"), "\(result)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "/proc/version-wal"))
+    }
+
+    @Test("a time zone an analyst set through sqlite3 that no booking can use fails check (65), naming it")
+    func checkValidatesSettings() throws {
+        let cli = CLI()
+        try cli.ok("demo")
+        #expect(try cli.sqlite("UPDATE settings SET time_zone = 'Mars/Olympus';").status == 0)
+        let slots = try cli.run("slots")
+        #expect(slots.status == 65, "\(slots)")
+        let check = try cli.run("check")
+        #expect(check.status == 65 && check.stdout.contains("settings: damaged row in settings (1): time_zone 'Mars/Olympus' is not a known time zone"), "\(check)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try cli.run("--json", "check").stdout.utf8)) as? [String: Any])
+        #expect((json["settings_problems"] as? [String])?.count == 1 && json["ok"] as? Bool == false, "\(json)")
+        #expect(try cli.sqlite("UPDATE settings SET time_zone = 'Europe/Rome';").status == 0)
+        #expect(try cli.run("check").status == 0)
+    }
+
+    @Test("a file size limit hit during init (as a full disk would be): exit 74, the file left at version 0 as it was, and init again completes it")
+    func initRunsOutOfSpace() throws {
+        let cli = CLI()
+        // The shell's limit is in 512-byte blocks: 100 lets SQLite start the file, not finish it.
+        let limited = try RunningProcess(executable: URL(fileURLWithPath: "/bin/sh"),
+                                         arguments: ["-c", "ulimit -f 100; trap '' XFSZ; exec '\(PizzeriaBinary.url.path)' init"],
+                                         in: cli.directory.url, environment: PizzeriaBinary.environment(cli.environment)).wait(timeout: 60)
+        #expect(limited.status == 74 && limited.stderr.hasPrefix("error: "), "\(limited)")
+        let migrations = try cli.run("migrations")
+        #expect(migrations.stdout.contains("Schema version 0 of"), "all or nothing: \(migrations)")
+        let resumed = try cli.ok("init")
+        #expect(resumed.stdout.contains("from version 0 to"), "\(resumed)")
+        #expect(try cli.run("check").status == 0)
     }
 }

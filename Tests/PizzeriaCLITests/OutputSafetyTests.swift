@@ -22,7 +22,7 @@ struct OutputSafetyTests {
         #expect(closed.status == 74 && closed.stderr.contains("cannot write to standard output"), "\(closed)")
         #expect(try count() == before)  // refused before doing anything
         let full = try shell(cli, ">/dev/full", "user add full")
-        #expect(full.status == 74 && full.stderr.contains("No space left on device") && full.stderr.contains("--key"), "\(full)")
+        #expect(full.status == 74 && full.stderr.contains("No space left on device") && full.stderr.contains("the command itself succeeded"), "\(full)")
         // A pipe whose reader is gone: EPIPE, not death by SIGPIPE.
         let pipe = try shell(cli, "| true", "--json pizza list; echo \"status=$?\" >&2")
         #expect(!pipe.stderr.contains("status=141"), "\(pipe)")
@@ -84,5 +84,24 @@ struct OutputSafetyTests {
         watch.signal(SIGTERM)
         let watched = try watch.wait(timeout: 10)
         #expect(watched.status == 0 && !Self.hasRawControls(watched.stdout + watched.stderr), "\(watched)")
+    }
+
+    @Test("a watch whose reader has gone stops at once (exit 74) instead of at its next event; its hints fit the command")
+    func watchReaderGone() throws {
+        var cli = CLI()
+        cli.environment["PIZZERIA_NOW"] = "2026-12-01T17:00:00Z"
+        try cli.ok("demo")
+        // The reader leaves after 300 ms; no event comes meanwhile.
+        let started = Date()
+        let gone = try RunningProcess(executable: URL(fileURLWithPath: "/bin/sh"),
+                                      arguments: ["-c", "{ '\(PizzeriaBinary.url.path)' order watch --interval 60000; echo \"status=$?\" >&2; } | (sleep 0.3)"],
+                                      in: cli.directory.url, environment: PizzeriaBinary.environment(cli.environment)).wait(timeout: 30)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(gone.stderr.contains("status=74") && gone.stderr.contains("Broken pipe"), "\(gone)")
+        #expect(elapsed < 5, "the watch noticed only after \(elapsed) s")
+        #expect(!gone.stderr.contains("--key") && !gone.stderr.contains("hint:"), "\(gone)")
+        // A full stdout for a booking names the retry that is safe.
+        let booking = try shell(cli, ">/dev/full", "order place anna --pickup 2026-12-02T19:30 Margherita")
+        #expect(booking.status == 74 && booking.stderr.contains("the order was booked") && booking.stderr.contains("--key"), "\(booking)")
     }
 }

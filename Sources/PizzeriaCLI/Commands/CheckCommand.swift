@@ -41,10 +41,11 @@ enum CheckCommand {
         let synchronous: String
         let wal: WAL
         let foreignOrderRoutes: [String]
+        let settings: [String]
         let ok: Bool
 
         enum CodingKeys: String, CodingKey {
-            case foreignOrderRoutes = "foreign_order_routes"
+            case foreignOrderRoutes = "foreign_order_routes", settings = "settings_problems"
             case integrity = "integrity_problems", foreignKeys = "foreign_key_problems"
             case schemaVersion = "schema_version", latestVersion = "latest_version", journalMode = "journal_mode"
             case sqliteVersion = "sqlite_version", walResetBug = "wal_reset_bug"
@@ -64,12 +65,17 @@ enum CheckCommand {
             synchronous: result.durability == .durable ? "full" : "normal",
             wal: WAL(fileBytes: wal.fileBytes, frames: wal.frames, checkpointedFrames: wal.checkpointedFrames,
                      pendingFrames: wal.pendingFrames, readerPIDs: wal.readerProcesses, heldBackByReader: wal.isHeldBackByReader),
-            foreignOrderRoutes: result.foreignOrderRoutes, ok: result.isHealthy)
+            foreignOrderRoutes: result.foreignOrderRoutes, settings: result.settingsProblems, ok: result.isHealthy)
         try context.emit(report) {
-            func verdict(_ problems: [String]) -> String { problems.isEmpty ? "ok" : problems.joined(separator: "\n  ") }
+            // A table cell stays on one line: problems are listed under the table.
+            var listed: [String] = []
+            func verdict(_ check: String, _ problems: [String]) -> String {
+                listed += problems.map { "\(check): \($0)" }
+                return problems.isEmpty ? "ok" : problems.count == 1 ? "1 problem, below" : "\(problems.count) problems, below"
+            }
             var table = Table("CHECK", "RESULT")
-            table.add("integrity_check", verdict(result.integrityProblems))
-            table.add("foreign_key_check", verdict(result.foreignKeyProblems))
+            table.add("integrity_check", verdict("integrity_check", result.integrityProblems))
+            table.add("foreign_key_check", verdict("foreign_key_check", result.foreignKeyProblems))
             table.add("schema", "version \(result.migrations.version) of \(result.migrations.latestVersion)"
                       + (result.migrations.isCurrent ? " (current)" : " (run `pizzeria init`)"))
             table.add("journal_mode", result.journalMode)
@@ -86,7 +92,8 @@ enum CheckCommand {
             table.add("navigation", result.foreignOrderRoutes.isEmpty ? "ok"
                       : "\(result.foreignOrderRoutes.count) stored route(s) to another customer's order, never shown: "
                         + result.foreignOrderRoutes.prefix(5).joined(separator: ", "))
-            return table.rendered + (report.ok ? "All checks passed.\n" : "Some checks FAILED.\n")
+            table.add("settings", verdict("settings", result.settingsProblems))
+            return table.rendered + listed.map { $0 + "\n" }.joined() + (report.ok ? "All checks passed.\n" : "Some checks FAILED.\n")
         }
         return report.ok ? .ok : .invalidInput
     }

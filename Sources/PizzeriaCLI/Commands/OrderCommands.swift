@@ -49,6 +49,7 @@ enum OrderCommands {
         options: [pickup, key, by],
         examples: ["pizzeria order place anna --pickup 19:30 Margherita=2 Porcini",
                    "pizzeria order place anna --pickup 2026-12-24T19:30 --key xmas-anna Marinara"],
+        lostOutputHint: "the order was booked; `order place --key KEY` makes a retry safe",
         run: { invocation in
             let context = invocation.context
             let pickupText = try invocation[pickup] ?? ""

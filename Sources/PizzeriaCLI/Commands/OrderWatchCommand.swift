@@ -15,6 +15,7 @@ enum OrderWatchCommand {
             """,
         options: [after, status, interval, ListOptions.lines],
         examples: ["pizzeria order watch", "pizzeria order watch --nl --after 0 | jq .order.id", "pizzeria order watch --status ready"],
+        lostOutputHint: nil,
         run: run)
 
     static let after = Option("after", "cursor", help: "Replay the events after this cursor first (0: everything).", ValueParser { text, field in
@@ -51,9 +52,10 @@ enum OrderWatchCommand {
                 cursor = last.cursor
                 continue
             }
-            // Nothing new: sleep in short steps so a signal stops the watch at once.
+            // Nothing new: sleep in short steps so a signal, or the reader of a pipe going
+            // away, stops the watch at once.
             var slept = 0
-            while slept < interval, !Stop.requested {
+            while slept < interval, !Stop.requested, !context.console.readerHasGone() {
                 usleep(useconds_t(min(50, interval - slept) * 1_000))
                 slept += 50
             }

@@ -21,10 +21,17 @@ struct Command: Sendable {
     var subcommands: [Command] = []
     /// The action; `nil` for groups.
     var run: (@Sendable (Invocation) throws -> ExitCode)?
+    /// The hint when the command did its work but could not write its output (a closed or full
+    /// stdout); `nil` when there is nothing to add, as for a watch whose reader left.
+    var lostOutputHint: String?
+
+    /// What most commands say when their output was lost: the work is done.
+    static let workDoneHint = "the command itself succeeded; look before running it again"
 
     init(name: String, abstract: String, discussion: String? = nil, arguments: [any ArgumentDeclaration] = [],
          options: [any OptionDeclaration] = [], standardOptions: [OptionSpec] = GlobalOptions.all, examples: [String] = [],
-         subcommands: [Command] = [], run: (@Sendable (Invocation) throws -> ExitCode)? = nil) {
+         subcommands: [Command] = [], lostOutputHint: String? = Command.workDoneHint, run: (@Sendable (Invocation) throws -> ExitCode)? = nil) {
+        self.lostOutputHint = lostOutputHint
         self.name = name
         self.abstract = abstract
         self.discussion = discussion

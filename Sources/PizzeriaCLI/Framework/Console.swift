@@ -41,6 +41,18 @@ public struct Console: Sendable {
     /// Why writing the data failed (`strerror` text), if it did.
     public var outputFailure: String? { failures?.message }
 
+    /// Whether stdout is a pipe whose reader has gone, noticed without writing (`poll` reports
+    /// `POLLERR` on such a pipe): a command that waits for something to print, such as a
+    /// watch, stops then instead of at its next line. It is recorded as `EPIPE`.
+    func readerHasGone() -> Bool {
+        guard let failures else { return false }
+        if failures.message != nil { return true }
+        var descriptor = pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)
+        guard poll(&descriptor, 1, 0) == 1, descriptor.revents & Int16(POLLERR | POLLHUP) != 0 else { return false }
+        failures.record(EPIPE)
+        return true
+    }
+
     /// Prints text for people on stdout (already newline-terminated), its control characters
     /// escaped (``TerminalText``).
     public func out(_ text: String) { writeOut(TerminalText.escaped(text)) }

@@ -25,6 +25,10 @@ public enum Maintenance {
     public static func initialize(path: String, configuration: PizzeriaConfiguration = .init()) throws -> InitResult {
         let existed = FileManager.default.fileExists(atPath: path)
         let before = existed ? try migrations(path: path, configuration: configuration) : nil
+        // A current file needs nothing written: no write lock to wait for behind a busy writer.
+        if let before, before.isCurrent {
+            return InitResult(created: false, previousVersion: before.version, applied: [], version: before.version)
+        }
         let pizzeria = try Pizzeria.open(path: path, access: .migrate, configuration: configuration)
         let after = try pizzeria.database.read { try Pizzeria.migrator.status(of: $0) }
         let earlier = Set(before?.entries.filter(\.isApplied).map(\.version) ?? [])
@@ -108,9 +112,12 @@ public enum Maintenance {
         /// Stored navigation that points at another customer's order (each `handle: order 1a2b3c4d`):
         /// never shown (the router leaves such routes out), reported to be cleaned up.
         public let foreignOrderRoutes: [String]
+        /// Settings and opening hours no booking could use (an unknown time zone, a damaged
+        /// pause): what every command that reads them would refuse with.
+        public let settingsProblems: [String]
 
-        /// Whether every check passed: sound file, current schema.
-        public var isHealthy: Bool { integrityProblems.isEmpty && foreignKeyProblems.isEmpty && migrations.isCurrent }
+        /// Whether every check passed: sound file, current schema, usable settings.
+        public var isHealthy: Bool { integrityProblems.isEmpty && foreignKeyProblems.isEmpty && migrations.isCurrent && settingsProblems.isEmpty }
     }
 
     /// Checks the file without changing it.
@@ -120,13 +127,24 @@ public enum Maintenance {
         let migrations = try status(of: database)
         // Older schemas have no ownership rule to check yet.
         let foreign = migrations.isCurrent ? try database.read { try NavigationStore.foreignOrderRoutes(in: $0) } : []
+        let settingsProblems = migrations.isCurrent ? try Self.settingsProblems(database) : []
         return CheckResult(integrityProblems: health.integrityProblems, foreignKeyProblems: health.foreignKeyProblems,
                            migrations: migrations, journalMode: try database.journalMode(),
                            sqliteVersion: SQLiteLibrary.version, hasWALResetBug: SQLiteLibrary.hasWALResetBug,
                            checkpoints: configuration.checkpoints,
                            walResetMitigation: configuration.database.checkpointPolicy.isWALResetMitigation,
                            durability: configuration.durability, wal: WALReport(try database.walStatus()),
-                           foreignOrderRoutes: foreign)
+                           foreignOrderRoutes: foreign, settingsProblems: settingsProblems)
+    }
+
+    /// Reads the settings and the week as every booking does; what that refuses is the problem.
+    private static func settingsProblems(_ database: Database) throws -> [String] {
+        do {
+            _ = try database.read { try SettingsService.current(in: $0) }
+            return []
+        } catch let error as DataError {
+            return [error.description]
+        }
     }
 
     /// The write-ahead log as `check` sees it.
