@@ -193,6 +193,50 @@ struct ReplicationTests {
         #expect(setup.restore("then.sqlite").0.status == 1)
     }
 
+    @Test("a damaged newest point: restore falls back to the newest sound one, names it and what was left out (exit 3); all damaged: exit 65, nothing written")
+    func damagedNewestPoint() throws {
+        _ = try Self.requireLitestream()
+        let setup = try Setup()
+        // Three bookings, each in a sync interval of its own: three restore points at least.
+        var ids: [String] = []
+        for slot in 1...3 {
+            ids.append(try #require(try setup.book("anna", slot: slot)))
+            _ = try setup.waitForReplica(toHold: Set(ids))
+        }
+        setup.replicator?.kill()
+        _ = try? setup.replicator?.wait(timeout: 10)
+        // The newest level-0 file loses its tail, as a file cut short by a crash would.
+        let level0 = (setup.replica as NSString).appendingPathComponent("ltx/0")
+        let files = try FileManager.default.contentsOfDirectory(atPath: level0).filter { $0.hasSuffix(".ltx") }.sorted()
+        let newest = try #require(files.last)
+        let newestPath = (level0 as NSString).appendingPathComponent(newest)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: newestPath)[.size] as? Int)
+        #expect(truncate(newestPath, off_t(size / 2)) == 0)
+        let (result, out) = setup.restore("fallback.sqlite")
+        #expect(result.status == 3, "\(result)")
+        let newestTXID = String(newest.prefix(16))
+        #expect(result.stderr.contains("NOT the newest point") && result.stderr.contains("Left out: 1 transaction(s), \(newestTXID) to \(newestTXID)"), "\(result)")
+        // What was restored is sound and holds the first two bookings; the third was in the damaged tail.
+        #expect(try setup.cli.run(["--db", out, "check"]).status == 0)
+        let held = Set(try setup.cli.sqliteOn(out, "SELECT id FROM orders").stdout.split(separator: "\n").map(String.init))
+        #expect(held.contains(ids[0]) && held.contains(ids[1]) && !held.contains(ids[2]), "\(held)")
+        // Every point damaged: refused, nothing at OUT, no temporary file left.
+        for directory in ["ltx/0", "ltx/1", "ltx/9"] {
+            let path = (setup.replica as NSString).appendingPathComponent(directory)
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
+                _ = truncate((path as NSString).appendingPathComponent(file), 64)
+            }
+        }
+        let (refused, nowhere) = setup.restore("nothing.sqlite")
+        #expect(refused.status == 65 && refused.stderr.contains("no restore point") && refused.stderr.contains("nothing was written"), "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: nowhere))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: setup.cli.directory.url.path).filter { $0.contains("restoring") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+        // The documented usage and missing-replica codes.
+        #expect(Self.script("restore", [setup.replica]).status == 64)
+        #expect(Self.script("restore", [setup.cli.directory.path("no-such-replica"), setup.cli.directory.path("x.sqlite")]).status == 66)
+    }
+
     @Test("an analyst's sqlite3 reads the replica through the Litestream VFS, views included")
     func readReplica() throws {
         let (_, vfs) = try Self.requireLitestream()
