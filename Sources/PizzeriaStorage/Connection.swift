@@ -102,10 +102,16 @@ public final class Connection {
         case .external:
             // Not even the checkpoint SQLite runs when the last connection closes: with a
             // replicator (Litestream) every checkpoint is its own, made by its fixed SQLite
-            // after it has copied the frames (see README, "Past one machine").
+            // after it has copied the frames (see README, "Past one machine"). The hook counts
+            // pages for the WAL limit.
             sqlite3_wal_autocheckpoint(handle, 0)
             let code = pizzeria_sqlite_no_checkpoint_on_close(handle, 1)
             guard code == SQLITE_OK else { throw error(code: code, sql: nil) }
+            sqlite3_wal_hook(handle, { context, _, _, pages in
+                guard let context else { return SQLITE_OK }
+                Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue().walPageCount = Int(pages)
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(self).toOpaque())
         }
     }
 

@@ -106,10 +106,9 @@ public final class Database: @unchecked Sendable {
             try writer.enableWAL()
             writer.confine()
             self.writer = writer
-            if case .manualWithWriterLock(let threshold) = configuration.checkpointPolicy {
-                self.checkpointer = Checkpointer(threshold: threshold)
-            } else {
-                self.checkpointer = nil
+            switch configuration.checkpointPolicy {
+            case .manualWithWriterLock(let threshold), .external(let threshold): self.checkpointer = Checkpointer(threshold: threshold)
+            case .sqliteAutomatic: self.checkpointer = nil
             }
             self.readers = ReaderPool(path: path, configuration: configuration, mode: .readOnly)
         }

@@ -55,9 +55,17 @@ public enum CheckpointPolicy: Sendable, Equatable {
     /// No automatic checkpoints; after a commit that leaves at least `thresholdPages` pages in
     /// the WAL, the writer checkpoints holding the write lock, without waiting for readers.
     case manualWithWriterLock(thresholdPages: Int)
-    /// Pizzeria never checkpoints: another program owns checkpoints (a replicator such as
-    /// Litestream, which must see every WAL frame before it is checkpointed away).
-    case external
+    /// Another program owns checkpoints (a replicator such as Litestream, which must see every
+    /// WAL frame before it is checkpointed away): Pizzeria checkpoints only when a commit leaves
+    /// the WAL at `walLimitPages` or more — which happens when that program is not running — as
+    /// ``manualWithWriterLock(thresholdPages:)`` does, so a replicator that is down cannot make
+    /// the WAL grow without end. While a replicator runs, its read transaction keeps such a
+    /// checkpoint from copying frames it has not read yet.
+    case external(walLimitPages: Int)
+
+    /// The WAL size at which an ``external(walLimitPages:)`` policy checkpoints anyway: 262,144
+    /// pages (1 GiB of 4 KiB pages), far above what a running replicator lets the WAL reach.
+    public static let defaultExternalWALLimitPages = 262_144
 
     /// The default threshold: 8,000 pages (about 32 MB of WAL). SQLite's own is 1,000; measured
     /// here (docs/PERFORMANCE.md), eight times fewer checkpoints made bookings on a 4 GB file 1.5×

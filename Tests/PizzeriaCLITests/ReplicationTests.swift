@@ -1,4 +1,5 @@
 import Foundation
+import PizzeriaServices
 import PizzeriaTestSupport
 import Synchronization
 import Testing
@@ -235,6 +236,42 @@ struct ReplicationTests {
         // The documented usage and missing-replica codes.
         #expect(Self.script("restore", [setup.replica]).status == 64)
         #expect(Self.script("restore", [setup.cli.directory.path("no-such-replica"), setup.cli.directory.path("x.sqlite")]).status == 66)
+    }
+
+    @Test("the replicator down while writers go on: the WAL stops at its limit (pizzeria checkpoints), and once it is back the restore is sound and complete")
+    func replicatorDown() async throws {
+        _ = try Self.requireLitestream()
+        let setup = try Setup()
+        let first = try #require(try setup.book("anna", slot: 1))
+        _ = try setup.waitForReplica(toHold: [first])
+        setup.replicator?.kill()
+        _ = try? setup.replicator?.wait(timeout: 10)
+        // A busy evening while nobody replicates: about 6,000 pages of WAL against a limit of 1,000.
+        var configuration = try PizzeriaConfiguration(environment: ["PIZZERIA_CHECKPOINTS": "external", "PIZZERIA_WAL_LIMIT_PAGES": "1000"])
+        configuration.busyTimeoutMilliseconds = 5_000
+        do {
+            let pizzeria = try await Pizzeria.open(path: setup.cli.databasePath, access: .requireCurrent, configuration: configuration)
+            for batch in 0..<20 {
+                try pizzeria.database.write { db in
+                    try db.run("""
+                        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1500)
+                        INSERT INTO pizzas (name, price_cents) SELECT 'Evening \(batch) pizza with a long name number ' || i, 500 FROM n
+                        """)
+                }
+            }
+            #expect(pizzeria.database.checkpointStatistics.completed >= 1, "\(pizzeria.database.checkpointStatistics)")
+        }
+        let walBytes = (try? FileManager.default.attributesOfItem(atPath: setup.cli.databasePath + "-wal")[.size] as? Int) ?? 0
+        #expect(walBytes < 2_000 * 4_120, "the WAL grew to \(walBytes) bytes with the replicator down")
+        // Back: Litestream notices the checkpointed WAL, starts again from the file, and the
+        // restore holds everything, the evening's menu included.
+        try setup.startReplicator()
+        let after = try #require(try setup.book("marco", slot: 2))
+        let menu = "SELECT count(*) FROM pizzas"
+        let (held, restored) = try setup.waitForReplica(toHold: [first, after], matching: menu, timeout: 60)
+        #expect(held.isSuperset(of: [first, after]), "\(held)")
+        #expect(try setup.cli.sqliteOn(restored, menu).stdout == (try setup.cli.sqlite(menu).stdout))
+        #expect(try setup.cli.run(["--db", restored, "check"]).status == 0)
     }
 
     @Test("an analyst's sqlite3 reads the replica through the Litestream VFS, views included")

@@ -126,10 +126,29 @@ struct CheckpointTests {
         #expect(!status.isHeldBackByReader)
     }
 
+    @Test("external checkpoints with nobody else checkpointing: once the WAL reaches the limit the writer checkpoints, so the WAL file stops growing")
+    func externalLimit() throws {
+        var configuration = DatabaseConfiguration()
+        configuration.checkpointPolicy = .external(walLimitPages: 1_000)
+        let path = directory.path("limited.sqlite")
+        let database = try Database(path: path, configuration: configuration, create: true)
+        try database.withWriter { db in try db.execute("CREATE TABLE t (x BLOB) STRICT") }
+        // 60 commits of about 100 pages: 6,000 pages of WAL if nothing checkpointed.
+        for _ in 0..<60 {
+            try database.write { db in try db.run("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100) INSERT INTO t SELECT randomblob(3900) FROM n") }
+        }
+        let statistics = database.checkpointStatistics
+        #expect(statistics.completed >= 4, "\(statistics)")
+        let bytes = (try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        // The limit plus one commit, in 4 KiB pages with their 24-byte frame headers.
+        #expect(bytes < (1_000 + 150) * 4_120, "the WAL grew to \(bytes) bytes")
+        #expect(try database.healthProblems().isHealthy)
+    }
+
     @Test("external checkpoints: not one from this process, not even when the last connection closes")
     func externalPolicy() throws {
         var configuration = DatabaseConfiguration()
-        configuration.checkpointPolicy = .external
+        configuration.checkpointPolicy = .external(walLimitPages: CheckpointPolicy.defaultExternalWALLimitPages)
         let path = directory.path("external.sqlite")
         do {
             let database = try Database(path: path, configuration: configuration, create: true)

@@ -55,7 +55,8 @@ enum CheckCommand {
 
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let context = invocation.context
-        let result = try Maintenance.check(path: context.databasePath, configuration: try context.configuration())
+        let configuration = try context.configuration()
+        let result = try Maintenance.check(path: context.databasePath, configuration: configuration)
         let wal = result.wal
         let report = Report(
             integrity: result.integrityProblems, foreignKeys: result.foreignKeyProblems,
@@ -84,7 +85,8 @@ enum CheckCommand {
                 : " (no WAL-reset bug)"))
             table.add("checkpoints", result.checkpoints == .automatic
                 ? "auto: pizzeria checkpoints" + (result.walResetMitigation ? " holding the write lock, never waiting for readers" : "")
-                : "external: pizzeria never checkpoints (PIZZERIA_CHECKPOINTS=external; a replicator does)")
+                : "external: a replicator checkpoints (PIZZERIA_CHECKPOINTS=external); pizzeria only once the WAL reaches "
+                  + "\(configuration.externalWALLimitPages) pages (PIZZERIA_WAL_LIMIT_PAGES), as when the replicator is down")
             table.add("durability", result.durability == .durable
                 ? "full (synchronous=FULL: every commit is synced)"
                 : "normal (synchronous=NORMAL: the last commits before a power loss can be lost)")

@@ -27,6 +27,10 @@ public struct PizzeriaConfiguration: Sendable, Equatable {
     /// and copy less (each is two syncs; a page many commits changed is copied once), at the price
     /// of a larger `-wal` file. Ignored with ``Checkpoints/external``.
     public var checkpointPages = CheckpointPolicy.defaultThresholdPages
+    /// With ``Checkpoints/external``: the WAL size (pages, 1,000 to 10,000,000) at which
+    /// Pizzeria checkpoints anyway, because the replicator that should have is not running.
+    /// Default 262,144 (1 GiB). Ignored with ``Checkpoints/automatic``.
+    public var externalWALLimitPages = CheckpointPolicy.defaultExternalWALLimitPages
 
     /// What an acknowledged write survives.
     public enum Durability: String, Sendable, Equatable, CaseIterable {
@@ -56,7 +60,8 @@ public struct PizzeriaConfiguration: Sendable, Equatable {
         var configuration = DatabaseConfiguration()
         configuration.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         configuration.synchronous = durability == .durable ? .full : .normal
-        configuration.checkpointPolicy = checkpoints == .automatic ? .recommended(thresholdPages: checkpointPages) : .external
+        configuration.checkpointPolicy = checkpoints == .automatic
+            ? .recommended(thresholdPages: checkpointPages) : .external(walLimitPages: externalWALLimitPages)
         configuration.maximumReaderCount = max(1, maximumConcurrentReads)
         configuration.writerCacheKiB = writerCacheKiB
         return configuration
@@ -74,6 +79,8 @@ public struct PizzeriaConfiguration: Sendable, Equatable {
         case checkpoints = "PIZZERIA_CHECKPOINTS"
         /// WAL pages before the writer checkpoints.
         case checkpointPages = "PIZZERIA_CHECKPOINT_PAGES"
+        /// WAL pages at which an `external` policy checkpoints anyway.
+        case walLimitPages = "PIZZERIA_WAL_LIMIT_PAGES"
 
         /// The values it takes, for errors and help.
         public var rule: String {
@@ -82,6 +89,7 @@ public struct PizzeriaConfiguration: Sendable, Equatable {
             case .synchronous: "full (every commit is synced) or normal (faster; the last commits before a power loss can be lost)"
             case .checkpoints: "auto (pizzeria checkpoints) or external (a replicator such as Litestream does)"
             case .checkpointPages: "a whole number of WAL pages from 100 to 1000000 (default 8000)"
+            case .walLimitPages: "a whole number of WAL pages from 1000 to 10000000 (default 262144: with external checkpoints, the WAL size at which pizzeria checkpoints anyway)"
             }
         }
     }
@@ -102,6 +110,8 @@ public struct PizzeriaConfiguration: Sendable, Equatable {
             case (.checkpoints, "external"): checkpoints = .external; continue
             case (.checkpointPages, _):
                 if let pages = Int(text), (100...1_000_000).contains(pages) { checkpointPages = pages; continue }
+            case (.walLimitPages, _):
+                if let pages = Int(text), (1_000...10_000_000).contains(pages) { externalWALLimitPages = pages; continue }
             default: break
             }
             problems.append(FieldError(field: variable.rawValue, message: "must be \(variable.rule), not '\(text)'"))
