@@ -67,7 +67,14 @@ struct BackupFile {
     /// Best effort: a file it cannot open or remove (another user's) is left alone.
     static func removeAbandoned(beside destination: String) {
         let directory = URL(fileURLWithPath: destination).deletingLastPathComponent().path
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            // A directory this user may write but not list (mode 0300) still takes a backup:
+            // nothing is cleaned, and creating the temporary file reports any real problem.
+            return
+        }
         let ours = live.withLock { $0 }
         for name in names where isTemporaryName(name) {
             let path = (directory as NSString).appendingPathComponent(name)
