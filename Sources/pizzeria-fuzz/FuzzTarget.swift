@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PizzeriaCLI
 import PizzeriaServices
 
@@ -14,6 +15,8 @@ enum FuzzTarget: String, CaseIterable {
     case hours
     case dates
     case phone
+    case cursor
+    case terminalText = "terminal-text"
 
     /// Runs one input; a broken property stops the process (that is how a fuzzer learns of it).
     func run(_ data: Data) {
@@ -28,6 +31,8 @@ enum FuzzTarget: String, CaseIterable {
         case .hours: Self.hours(text)
         case .dates: Self.dates(text)
         case .phone: Self.phone(text)
+        case .cursor: Self.cursor(text)
+        case .terminalText: Self.terminalText(text)
         }
     }
 
@@ -114,6 +119,35 @@ enum FuzzTarget: String, CaseIterable {
         require(number.hasPrefix("+") && (8...15).contains(digits.count) && digits.allSatisfy { (48...57).contains($0) }
                     && digits.first != 48, "\(text.debugDescription) → \(number.debugDescription)")
         require(UserRules.normalizePhone(number) == number, "\(number) does not normalise to itself")
+    }
+
+    /// A feed cursor: what parses prints as `0` or `POSITION.xxxxxxxx` and parses back to itself.
+    static func cursor(_ text: String) {
+        guard let cursor = EventCursor(text) else { return }
+        let printed = cursor.description
+        require(printed.utf8.count <= EventCursor.maximumLength, "\(text.debugDescription) → \(printed) is too long")
+        require(EventCursor(printed) == cursor, "\(text.debugDescription) → \(printed) does not parse back")
+        require((cursor.position == 0) == (printed == "0"), "\(text.debugDescription) → \(printed)")
+    }
+
+    /// Text written for people: nothing a terminal would act on gets through, and text with
+    /// nothing to escape is written exactly as it is.
+    static func terminalText(_ text: String) {
+        let written = Mutex("")
+        let console = Console(out: { piece in written.withLock { $0 += piece } }, err: { _ in })
+        console.out(text)
+        let shown = written.withLock { $0 }
+        let controls = shown.unicodeScalars.filter { scalar in
+            (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+                || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+        }
+        require(controls.isEmpty, "\(text.debugDescription) was shown with raw controls: \(shown.debugDescription)")
+        let plain = !text.unicodeScalars.contains { scalar in
+            (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+                || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+                || scalar.value == 0x2028 || scalar.value == 0x2029
+        }
+        require(!plain || shown == text, "\(text.debugDescription) had nothing to escape but was shown as \(shown.debugDescription)")
     }
 
     /// The input split at NUL bytes into arguments, as `argv` would be.
