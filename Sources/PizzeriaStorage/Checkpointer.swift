@@ -66,14 +66,30 @@ public struct CheckpointStatistics: Sendable, Equatable {
 /// Used only while the writer is held, so it needs no lock of its own.
 final class Checkpointer {
     private let threshold: Int
+    /// WAL growth (pages) after a blocked attempt before the next one.
+    private let backOff: Int
+    /// Whether a completed checkpoint also truncates the `-wal` file to nothing.
+    private let truncates: Bool
     /// The WAL size (pages) at which the next attempt is made.
     private var nextAttempt: Int
     /// The WAL size after the previous commit: a smaller one means the WAL restarted.
     private var previousPages = 0
 
-    init(threshold: Int) {
+    /// Checkpoints once the WAL holds `threshold` pages; after a blocked attempt, once it has
+    /// grown by `backOff` more (a threshold's worth unless said).
+    init(threshold: Int, backOff: Int? = nil, truncates: Bool = false) {
         self.threshold = max(1, threshold)
+        self.backOff = max(1, backOff ?? threshold)
+        self.truncates = truncates
         self.nextAttempt = max(1, threshold)
+    }
+
+    /// For ``CheckpointPolicy/external(walLimitPages:)``: a checkpoint only at the limit, which
+    /// gives the disk back (`TRUNCATE`), and after one a reader blocked, another every sixteenth
+    /// of the limit — while the replicator is down the first such attempt succeeds, so the WAL
+    /// ends within a sixteenth of the limit above it.
+    static func walLimit(_ pages: Int) -> Checkpointer {
+        Checkpointer(threshold: pages, backOff: max(1_000, pages / 16), truncates: true)
     }
 
     /// Called after each commit with the WAL's size; checkpoints when it is due.
@@ -82,10 +98,10 @@ final class Checkpointer {
         if walPages < previousPages { nextAttempt = threshold }
         previousPages = walPages
         guard walPages >= nextAttempt else { return nil }
-        let outcome = db.checkpointHoldingWriteLock()
+        let outcome = db.checkpointHoldingWriteLock(truncating: truncates)
         // Completed: the WAL restarts and the next attempt is one threshold away. Otherwise back
-        // off by a threshold of growth, instead of paying for a blocked attempt at every commit.
-        if case .completed = outcome { nextAttempt = threshold } else { nextAttempt = walPages + threshold }
+        // off by some growth, instead of paying for a blocked attempt at every commit.
+        if case .completed = outcome { nextAttempt = threshold } else { nextAttempt = walPages + backOff }
         return outcome
     }
 }
@@ -105,7 +121,9 @@ extension Connection {
     /// `/proc/locks` is read only when SQLite is kept waiting: an uncontended checkpoint never
     /// reads it (one read took 5–18 ms inside the benchmark, measured with `strace -T`: most of
     /// the cost of a commit that checkpoints).
-    func checkpointHoldingWriteLock() -> CheckpointOutcome {
+    /// With `truncating`, a completed checkpoint also truncates the `-wal` file (`TRUNCATE`,
+    /// which is `RESTART` and then a truncation), giving its space back.
+    func checkpointHoldingWriteLock(truncating: Bool = false) -> CheckpointOutcome {
         let wait = CheckpointWait(handle: handle, databasePath: path, timeoutMilliseconds: configuration.busyTimeoutMilliseconds)
         let context = Unmanaged.passRetained(wait)
         defer {
@@ -118,7 +136,7 @@ extension Connection {
         }, context.toOpaque())
         var log: Int32 = -1
         var copied: Int32 = -1
-        let code = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_RESTART, &log, &copied)
+        let code = sqlite3_wal_checkpoint_v2(handle, nil, truncating ? SQLITE_CHECKPOINT_TRUNCATE : SQLITE_CHECKPOINT_RESTART, &log, &copied)
         if wait.interruptedForOtherWriter { return .skippedForOtherProcess }
         switch code & 0xFF {
         case SQLITE_OK:

@@ -107,7 +107,8 @@ public final class Database: @unchecked Sendable {
             writer.confine()
             self.writer = writer
             switch configuration.checkpointPolicy {
-            case .manualWithWriterLock(let threshold), .external(let threshold): self.checkpointer = Checkpointer(threshold: threshold)
+            case .manualWithWriterLock(let threshold): self.checkpointer = Checkpointer(threshold: threshold)
+            case .external(let limit): self.checkpointer = .walLimit(limit)
             case .sqliteAutomatic: self.checkpointer = nil
             }
             self.readers = ReaderPool(path: path, configuration: configuration, mode: .readOnly)

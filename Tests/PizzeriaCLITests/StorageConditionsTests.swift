@@ -222,7 +222,10 @@ struct StorageConditionsTests {
         var leftBehind = 0
         for trial in 0..<16 {
             let running = try cli.start(["backup", (backups as NSString).appendingPathComponent("killed-\(trial).sqlite")])
-            usleep(UInt32(5_000 + (trial % 8) * 12_000))
+            // Killed once its temporary file exists (mid-copy), a little later each time.
+            let deadline = Date().addingTimeInterval(5)
+            while try !hidden().contains(where: { $0.hasPrefix(".killed-\(trial).sqlite.") }), Date() < deadline { usleep(500) }
+            usleep(UInt32((trial % 4) * 2_000))
             running.kill()
             _ = try running.wait()
             leftBehind = max(leftBehind, try hidden().count)
