@@ -206,21 +206,25 @@ struct ReplicationTests {
         }
         setup.replicator?.kill()
         _ = try? setup.replicator?.wait(timeout: 10)
-        // The newest level-0 file loses its tail, as a file cut short by a crash would.
-        let level0 = (setup.replica as NSString).appendingPathComponent("ltx/0")
-        let files = try FileManager.default.contentsOfDirectory(atPath: level0).filter { $0.hasSuffix(".ltx") }.sorted()
-        let newest = try #require(files.last)
-        let newestPath = (level0 as NSString).appendingPathComponent(newest)
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: newestPath)[.size] as? Int)
-        #expect(truncate(newestPath, off_t(size / 2)) == 0)
+        // Every file that ends at the newest transaction (level 0, and any compaction that
+        // already took it in) loses its tail, as a file cut short by a crash would.
+        let ltx = (setup.replica as NSString).appendingPathComponent("ltx")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: ltx).filter { $0.hasSuffix(".ltx") }
+        // Names are MIN-MAX.ltx, each a 16-digit hex transaction id.
+        let newestTXID = try #require(files.map { String(($0 as NSString).lastPathComponent.dropFirst(17).prefix(16)) }.max())
+        for file in files where (file as NSString).lastPathComponent.dropFirst(17).hasPrefix(newestTXID) {
+            let path = (ltx as NSString).appendingPathComponent(file)
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+            #expect(truncate(path, off_t(size / 2)) == 0)
+        }
         let (result, out) = setup.restore("fallback.sqlite")
         #expect(result.status == 3, "\(result)")
-        let newestTXID = String(newest.prefix(16))
         #expect(result.stderr.contains("NOT the newest point") && result.stderr.contains("Left out: 1 transaction(s), \(newestTXID) to \(newestTXID)"), "\(result)")
-        // What was restored is sound and holds the first two bookings; the third was in the damaged tail.
+        // What was restored is sound and holds the bookings replicated before the damaged tail
+        // (the third may be in it, or Litestream may have written a transaction of its own after it).
         #expect(try setup.cli.run(["--db", out, "check"]).status == 0)
         let held = Set(try setup.cli.sqliteOn(out, "SELECT id FROM orders").stdout.split(separator: "\n").map(String.init))
-        #expect(held.contains(ids[0]) && held.contains(ids[1]) && !held.contains(ids[2]), "\(held)")
+        #expect(held.contains(ids[0]) && held.contains(ids[1]), "\(held)")
         // Every point damaged: refused, nothing at OUT, no temporary file left.
         for directory in ["ltx/0", "ltx/1", "ltx/9"] {
             let path = (setup.replica as NSString).appendingPathComponent(directory)
