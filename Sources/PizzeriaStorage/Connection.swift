@@ -84,6 +84,15 @@ public final class Connection {
         sqlite3_close_v2(handle)
     }
 
+    /// Keeps ``walPageCount`` up to date after each commit, for the writer's `Checkpointer`.
+    private func countWALPages() {
+        sqlite3_wal_hook(handle, { context, _, _, pages in
+            guard let context else { return SQLITE_OK }
+            Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue().walPageCount = Int(pages)
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
     private func configure() throws {
         // The value comes from a two-case enum, never from input.
         try execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = \(configuration.synchronous.pragmaValue)")
@@ -94,11 +103,7 @@ public final class Connection {
             // wal_autocheckpoint(0) removes SQLite's passive auto-checkpoint; the hook below only
             // counts pages, and the writer checkpoints after commit (see `Checkpointer`).
             sqlite3_wal_autocheckpoint(handle, 0)
-            sqlite3_wal_hook(handle, { context, _, _, pages in
-                guard let context else { return SQLITE_OK }
-                Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue().walPageCount = Int(pages)
-                return SQLITE_OK
-            }, Unmanaged.passUnretained(self).toOpaque())
+            countWALPages()
         case .external:
             // Not even the checkpoint SQLite runs when the last connection closes: with a
             // replicator (Litestream) every checkpoint is its own, made by its fixed SQLite
@@ -107,11 +112,7 @@ public final class Connection {
             sqlite3_wal_autocheckpoint(handle, 0)
             let code = pizzeria_sqlite_no_checkpoint_on_close(handle, 1)
             guard code == SQLITE_OK else { throw error(code: code, sql: nil) }
-            sqlite3_wal_hook(handle, { context, _, _, pages in
-                guard let context else { return SQLITE_OK }
-                Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue().walPageCount = Int(pages)
-                return SQLITE_OK
-            }, Unmanaged.passUnretained(self).toOpaque())
+            countWALPages()
         }
     }
 

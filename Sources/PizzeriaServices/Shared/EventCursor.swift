@@ -60,7 +60,9 @@ public struct EventCursor: Sendable, Hashable, Codable, LosslessStringConvertibl
 
     /// `0`, or `POSITION.FINGERPRINT`.
     public var description: String {
-        position == 0 ? "0" : "\(position)." + String(repeating: "0", count: 8 - String(fingerprint, radix: 16).count) + String(fingerprint, radix: 16)
+        guard position > 0 else { return "0" }
+        let hex = String(fingerprint, radix: 16)
+        return "\(position)." + String(repeating: "0", count: 8 - hex.count) + hex
     }
 
     /// A JSON string in the text form.
