@@ -2,16 +2,25 @@ import PizzeriaServices
 
 /// `pizzeria check`: is the file sound and current?
 enum CheckCommand {
+    static let repair = Flag("repair", help: "Recompute the derived data that disagrees with its source, in one transaction, and say what changed.")
+
     static let command = Command(
         name: "check",
-        abstract: "Check the database: integrity_check, foreign_key_check, schema version, SQLite version, WAL.",
+        abstract: "Check the database: integrity_check, foreign_key_check, schema version, the shop's own rules, WAL.",
         discussion: """
-            Exits 0 only when every check passes. Reads the file without changing it (nor its -wal and
-            -shm files). Also reports the SQLite library version and whether the WAL-reset mitigation is
+            Exits 0 only when every check passes; 65 when SQLite's checks, the schema or the settings fail;
+            1 when the file is sound but the shop's data breaks its own rules (the domain row): a slot load,
+            capacity, service day, local time or total that disagrees with what it derives from, a future slot
+            over its capacity, a future order outside the hours that staff did not keep, an erasure not carried
+            through, a route to another customer's order. Each problem names its table, its row, what is wrong
+            and what it should be. Without --repair it reads the file without changing it (nor its -wal and
+            -shm files); --repair recomputes the derived data in one transaction, lists what it changed and
+            what only a person can decide (it never cancels or moves an order). Also reports the SQLite library version and whether the WAL-reset mitigation is
             active, the checkpoint policy and durability writers use (PIZZERIA_CHECKPOINTS,
             PIZZERIA_SYNCHRONOUS), and the WAL: its size, how much of it checkpoints have copied into
             the database file, and whether another process's read transaction is holding it back.
             """,
+        options: [repair],
         run: run)
 
     struct WAL: Encodable {
@@ -42,9 +51,12 @@ enum CheckCommand {
         let wal: WAL
         let foreignOrderRoutes: [String]
         let settings: [String]
+        let domain: [DomainProblem]
+        let repaired: [DomainProblem]?
         let ok: Bool
 
         enum CodingKeys: String, CodingKey {
+            case domain = "domain_problems", repaired
             case foreignOrderRoutes = "foreign_order_routes", settings = "settings_problems"
             case integrity = "integrity_problems", foreignKeys = "foreign_key_problems"
             case schemaVersion = "schema_version", latestVersion = "latest_version", journalMode = "journal_mode"
@@ -56,7 +68,10 @@ enum CheckCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let context = invocation.context
         let configuration = try context.configuration()
-        let result = try Maintenance.check(path: context.databasePath, configuration: configuration)
+        let now = try context.clock()()
+        let repaired = invocation[repair]
+            ? try Maintenance.repair(path: context.databasePath, configuration: configuration, now: now).repaired : nil
+        let result = try Maintenance.check(path: context.databasePath, configuration: configuration, now: now)
         let wal = result.wal
         let report = Report(
             integrity: result.integrityProblems, foreignKeys: result.foreignKeyProblems,
@@ -66,7 +81,8 @@ enum CheckCommand {
             synchronous: result.durability == .durable ? "full" : "normal",
             wal: WAL(fileBytes: wal.fileBytes, frames: wal.frames, checkpointedFrames: wal.checkpointedFrames,
                      pendingFrames: wal.pendingFrames, readerPIDs: wal.readerProcesses, heldBackByReader: wal.isHeldBackByReader),
-            foreignOrderRoutes: result.foreignOrderRoutes, settings: result.settingsProblems, ok: result.isHealthy)
+            foreignOrderRoutes: result.foreignOrderRoutes, settings: result.settingsProblems, domain: result.domainProblems,
+            repaired: repaired, ok: result.isHealthy && result.isDomainSound)
         try context.emit(report) {
             // A table cell stays on one line: problems are listed under the table.
             var listed: [String] = []
@@ -95,9 +111,14 @@ enum CheckCommand {
                       : "\(result.foreignOrderRoutes.count) stored route(s) to another customer's order, never shown: "
                         + result.foreignOrderRoutes.prefix(5).joined(separator: ", "))
             table.add("settings", verdict("settings", result.settingsProblems))
-            return table.rendered + listed.map { $0 + "\n" }.joined() + (report.ok ? "All checks passed.\n" : "Some checks FAILED.\n")
+            table.add("domain", verdict("domain", result.domainProblems.map(\.description)))
+            let repairs = repaired.map { done in
+                done.isEmpty ? "Repaired nothing: no derived data disagreed with its source.\n"
+                    : "Repaired \(done.count) problem\(done.count == 1 ? "" : "s"):\n" + done.map { "  \($0.description)\n" }.joined()
+            } ?? ""
+            return repairs + table.rendered + listed.map { $0 + "\n" }.joined() + (report.ok ? "All checks passed.\n" : "Some checks FAILED.\n")
         }
-        return report.ok ? .ok : .invalidInput
+        return result.isHealthy ? (result.isDomainSound ? .ok : .refused) : .invalidInput
     }
 
     static func walText(_ wal: Maintenance.WALReport) -> String {

@@ -115,26 +115,54 @@ public enum Maintenance {
         /// Settings and opening hours no booking could use (an unknown time zone, a damaged
         /// pause): what every command that reads them would refuse with.
         public let settingsProblems: [String]
+        /// The shop's data against its own rules: every derived value recomputed from its source
+        /// (slot loads, capacities, service days, local times, totals), slots at or under their
+        /// capacity, future orders inside the hours or kept, erasures carried through, routes.
+        public let domainProblems: [DomainProblem]
 
-        /// Whether every check passed: sound file, current schema, usable settings.
+        /// Whether the file is sound: SQLite's checks, a current schema, usable settings.
         public var isHealthy: Bool { integrityProblems.isEmpty && foreignKeyProblems.isEmpty && migrations.isCurrent && settingsProblems.isEmpty }
+        /// Whether the shop's data keeps its rules (``domainProblems`` is empty).
+        public var isDomainSound: Bool { domainProblems.isEmpty }
     }
 
-    /// Checks the file without changing it.
-    public static func check(path: String, configuration: PizzeriaConfiguration = .init()) throws -> CheckResult {
+    /// Checks the file without changing it; `now` decides which orders and slots are in the future.
+    public static func check(path: String, configuration: PizzeriaConfiguration = .init(), now: Date = Date()) throws -> CheckResult {
         let database = try inspect(path, configuration)
         let health = try database.healthProblems()
         let migrations = try status(of: database)
         // Older schemas have no ownership rule to check yet.
         let foreign = migrations.isCurrent ? try database.read { try NavigationStore.foreignOrderRoutes(in: $0) } : []
         let settingsProblems = migrations.isCurrent ? try Self.settingsProblems(database) : []
+        let domain = migrations.isCurrent && settingsProblems.isEmpty ? try database.read { try DomainCheck.run(now: now, in: $0).problems } : []
         return CheckResult(integrityProblems: health.integrityProblems, foreignKeyProblems: health.foreignKeyProblems,
                            migrations: migrations, journalMode: try database.journalMode(),
                            sqliteVersion: SQLiteLibrary.version, hasWALResetBug: SQLiteLibrary.hasWALResetBug,
                            checkpoints: configuration.checkpoints,
                            walResetMitigation: configuration.database.checkpointPolicy.isWALResetMitigation,
                            durability: configuration.durability, wal: WALReport(try database.walStatus()),
-                           foreignOrderRoutes: foreign, settingsProblems: settingsProblems)
+                           foreignOrderRoutes: foreign, settingsProblems: settingsProblems, domainProblems: domain)
+    }
+
+    /// What ``repair(path:configuration:now:)`` did.
+    public struct RepairResult: Sendable, Equatable {
+        /// The problems it put right (derived data recomputed from its source).
+        public let repaired: [DomainProblem]
+        /// The problems left for a person: overbooked slots, orders outside the hours, routes.
+        public let remaining: [DomainProblem]
+    }
+
+    /// Recomputes every derived value that disagrees with its source, in one write transaction,
+    /// and says what it changed. Never cancels or moves an order: what only a person can decide
+    /// (an overbooked slot, an order outside the hours) is listed in ``RepairResult/remaining``.
+    public static func repair(path: String, configuration: PizzeriaConfiguration = .init(), now: Date = Date()) throws -> RepairResult {
+        let pizzeria = try Pizzeria.open(path: path, access: .requireCurrent, configuration: configuration, now: { now })
+        return try pizzeria.database.write { db in
+            let before = try DomainCheck.run(now: now, in: db)
+            try DomainCheck.apply(before.repairs, in: db)
+            let after = try DomainCheck.run(now: now, in: db).problems
+            return RepairResult(repaired: before.problems.filter { !after.contains($0) }, remaining: after)
+        }
     }
 
     /// Reads the settings and the week as every booking does; what that refuses is the problem.
