@@ -68,7 +68,8 @@ struct CapacityCommandTests {
         #expect((try cli.json("hours", "show") as? [String: Any])?["pause"] is [String: Any])
         #expect(try cli.sqlite("SELECT * FROM orders;").stdout == orders)
         let picker = try cli.json("slots", "--available", "--limit", "1") as? [String: Any]
-        #expect(((picker?["slots"] as? [[String: Any]])?.first)?["local"] as? String == "2026-12-04 12:00", "\(String(describing: picker))")
+        #expect((picker?["slots"] as? [[String: Any]])?.isEmpty == true && picker?["reason"] as? String == "paused")
+        #expect((picker?["first_after_pause"] as? [String: Any])?["local"] as? String == "2026-12-04 12:00", "\(String(describing: picker))")
         cli.environment["PIZZERIA_NOW"] = "2026-12-04T11:00:00Z"   // 12:00 in Rome: over by itself
         try cli.ok("order", "place", "user1", "--pickup", "19:00", "Margherita")
         #expect(try !cli.ok("config", "show").stdout.contains("Paused"))

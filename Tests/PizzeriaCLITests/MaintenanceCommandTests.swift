@@ -195,7 +195,12 @@ struct MaintenanceCommandTests {
         #expect(check.status == 65 && check.stdout.contains("settings: damaged row in settings (1): time_zone 'Mars/Olympus' is not a known time zone"), "\(check)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(try cli.run("--json", "check").stdout.utf8)) as? [String: Any])
         #expect((json["settings_problems"] as? [String])?.count == 1 && json["ok"] as? Bool == false, "\(json)")
+        // A zone that works, typed by hand without moving the orders' local times: the domain check
+        // names each order (exit 1), and --repair recomputes them.
         #expect(try cli.sqlite("UPDATE settings SET time_zone = 'Europe/Rome';").status == 0)
+        let domain = try cli.run("check")
+        #expect(domain.status == 1 && domain.stdout.contains("pickup_local is 2026-12-02T19:00+00:00, expected 2026-12-02T20:00+01:00"), "\(domain)")
+        #expect(try cli.run("check", "--repair").status == 0)
         #expect(try cli.run("check").status == 0)
     }
 

@@ -77,7 +77,9 @@ struct PickupPickerTests {
         try f.pizzeria.capacity.pause(until: try f.at("12:30"), reason: "oven repair")
         let refused = #expect(throws: OrderError.self) { try f.place("marco", "19:00", ("Porcini", 1)) }
         #expect(refused?.description == "not taking orders until 2026-12-01 12:30: oven repair")
-        #expect(try f.pizzeria.orders.availableSlots(limit: 1).slots.first?.time == "12:30")
+        // The picker and the booking agree: nothing can be booked while paused; the first slot after it is named.
+        let paused = try f.pizzeria.orders.availableSlots(limit: 1)
+        #expect(paused.slots.isEmpty && paused.reason == .paused && paused.firstAfterPause?.time == "12:30")
         #expect(try f.pizzeria.orders.slots(on: day("2026-12-01")).first { $0.local == "12:15" }?.state == .paused)
         #expect(try f.pizzeria.orders.order(id: order.id)?.status == .placed)
         f.clock.advance(minutes: 150)   // 12:30: over by itself

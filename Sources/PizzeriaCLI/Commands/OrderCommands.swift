@@ -29,6 +29,13 @@ enum OrderCommands {
     static let items = VariadicArgument("item", help: "PIZZA or PIZZA=QTY.", completion: .pizzas)
     static let pickup = Option("pickup", "time", help: "The start of the pickup slot.", required: true)
     static let key = Option("key", "key", help: "An idempotency key (1 to 128 characters).")
+    static let override = Option("override", "reason",
+                                 help: "Staff: pass the lead time and a pause for this reason (1 to 200 characters; recorded with --by).")
+
+    /// The staff override of `--override`, if given.
+    static func staffOverride(_ invocation: Invocation) throws -> StaffOverride? {
+        try invocation[override].map { StaffOverride(reason: $0) }
+    }
     static let userFilter = Option("user", "handle", help: "Only this user's orders.")
     static let statusFilter = Option("status", "status", help: "Only orders with this status (placed, preparing, ready, collected, cancelled).",
                                      completion: .orderStatuses, .orderStatus)
@@ -46,8 +53,9 @@ enum OrderCommands {
             the same content returns the first order instead of a new one, so a retry is always safe.
             """,
         arguments: [user, items],
-        options: [pickup, key, by],
+        options: [pickup, key, by, override],
         examples: ["pizzeria order place anna --pickup 19:30 Margherita=2 Porcini",
+                   "pizzeria order place walkin --pickup 19:00 Margherita --override 'walk-in at the counter'",
                    "pizzeria order place anna --pickup 2026-12-24T19:30 --key xmas-anna Marinara"],
         lostOutputHint: "the order was booked; `order place --key KEY` makes a retry safe",
         run: { invocation in
@@ -58,7 +66,8 @@ enum OrderCommands {
             let user = try pizzeria.lookup.user(try invocation[user])
             let pickup = try pizzeria.orders.pickup(parsing: pickupText)
             let (order, created) = try pizzeria.orders.place(OrderRequest(
-                user: user.id, items: items, pickup: pickup, idempotencyKey: try invocation[key]), by: try actor(invocation))
+                user: user.id, items: items, pickup: pickup, idempotencyKey: try invocation[key]), by: try actor(invocation),
+                override: try staffOverride(invocation))
             try context.emit(Extended(base: order, key: "created", extra: created)) {
                 (created ? "Booked" : "Already booked with key '\(order.idempotencyKey ?? "")':")
                     + " order \(order.id.short) for \(order.handle), pickup \(order.pickupLocal): "
@@ -143,8 +152,21 @@ enum OrderCommands {
                                   { try $0.cancel(id: $1, by: $2) }, { "Order \($0.id.short) is cancelled.\n" })
     static let noShow = lifecycle("no-show", "Close a ready order whose customer never came (counted apart from revenue).",
                                   { try $0.markNoShow(id: $1, by: $2) }, { "Order \($0.id.short) is a no-show.\n" })
-    static let undo = lifecycle("undo", "Take back the order's last status change, made less than 10 minutes ago.",
-                                { try $0.undo(id: $1, by: $2) }, { "Order \($0.id.short) is \($0.status.rawValue) again.\n" })
+    static let undo = Command(
+        name: "undo", abstract: "Take back the order's last status change, made less than 10 minutes ago.",
+        discussion: """
+            Undoing a cancellation books the order again: its slot must still be open, in the future, with room,
+            outside the lead time and not paused (--override REASON passes the last two).
+            """,
+        arguments: [orderArgument], options: [by, override],
+        run: { invocation in
+            let context = invocation.context
+            let pizzeria = try context.open(.requireCurrent)
+            let order = try pizzeria.orders.undo(id: try pizzeria.lookup.order(try invocation[orderArgument]).id, by: try actor(invocation),
+                                                 override: try staffOverride(invocation))
+            try context.emit(order) { "Order \(order.id.short) is \(order.status.rawValue) again.\n" }
+            return .ok
+        })
 
     static let newPickup = Option("pickup", "time", help: "The new pickup slot (as for order place).", required: true)
 
@@ -152,14 +174,15 @@ enum OrderCommands {
         name: "move",
         abstract: "Move a placed order to another pickup slot (checked like a booking, in one transaction).",
         arguments: [orderArgument],
-        options: [newPickup, ifVersion, by],
+        options: [newPickup, ifVersion, by, override],
         examples: ["pizzeria order move 1a2b3c4d --pickup 19:30"],
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
             let id = try pizzeria.lookup.order(try invocation[orderArgument]).id
             let order = try pizzeria.orders.move(id: id, to: try pizzeria.orders.pickup(parsing: try invocation[newPickup] ?? ""),
-                                                 expectedVersion: try invocation[ifVersion], by: try actor(invocation))
+                                                 expectedVersion: try invocation[ifVersion], by: try actor(invocation),
+                                                 override: try staffOverride(invocation))
             try context.emit(order) { "Moved order \(order.id.short) to \(order.pickupLocal).\n" }
             return .ok
         })
@@ -175,7 +198,7 @@ enum OrderCommands {
         abstract: "Change a placed order's pizzas or note (added pizzas at today's price; the total follows).",
         discussion: "At least one line stays (cancel the order instead). Refused (exit 1) once the order is preparing.",
         arguments: [orderArgument],
-        options: [add, remove, set, note, clearNote, ifVersion, by],
+        options: [add, remove, set, note, clearNote, ifVersion, by, override],
         examples: ["pizzeria order edit 1a2b3c4d --add Diavola --set Margherita=3", "pizzeria order edit 1a2b --note \"no basil\""],
         run: { invocation in
             let context = invocation.context
@@ -191,7 +214,8 @@ enum OrderCommands {
                 change.note = .clear
             }
             let order = try pizzeria.orders.edit(id: try pizzeria.lookup.order(try invocation[orderArgument]).id, change,
-                                                 expectedVersion: try invocation[ifVersion], by: try actor(invocation))
+                                                 expectedVersion: try invocation[ifVersion], by: try actor(invocation),
+                                                 override: try staffOverride(invocation))
             try context.emit(order) { "Order \(order.id.short): \(OrderText.items(order)), total \(order.total.formatted)"
                 + (order.note.map { "; note: \($0)" } ?? "") + ".\n" }
             return .ok

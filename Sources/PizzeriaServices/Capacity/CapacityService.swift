@@ -91,9 +91,7 @@ public final class CapacityService: Sendable {
         let now = now()
         let reason = reason.map { $0.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
         var problems = Self.untilProblems(until, now: now)
-        if let reason, reason.count > Pause.maximumReasonLength || reason.unicodeScalars.contains(where: PizzaName.isForbidden) {
-            problems.append(FieldError(field: "reason", message: "must be at most \(Pause.maximumReasonLength) characters without control characters"))
-        }
+        if let reason { problems += TextLimit.problems(reason, field: "reason", maximum: Pause.maximumReasonLength) }
         guard problems.isEmpty else { throw ValidationError(problems) }
         let pause = Pause(until: until, reason: reason)
         try database.write { db in try CapacityStore.setPause(pause, at: now, in: db) }

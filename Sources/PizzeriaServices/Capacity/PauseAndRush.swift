@@ -19,7 +19,7 @@ public struct Pause: Sendable, Hashable, Codable {
     /// Whether it still holds at `now`.
     public func isActive(at now: Date) -> Bool { until.map { now < $0 } ?? true }
 
-    /// The longest reason, in characters.
+    /// The longest reason, in Unicode scalars (as SQLite's `length()` counts them).
     public static let maximumReasonLength = 200
 
     private enum CodingKeys: String, CodingKey { case until, reason }

@@ -73,11 +73,12 @@ public struct AvailableSlot: Sendable, Hashable, Codable {
 /// What the picker found: the slots, or why there are none.
 ///
 /// JSON: `{"slots": […], "reason": null | "paused" | "too_large" | "none_within_horizon",
-/// "message": "not taking orders until 21:00: oven repair" | null, "largest_order": 30}`.
+/// "message": "not taking orders until 21:00: oven repair" | null, "largest_order": 30,
+/// "first_after_pause": slot | null}`.
 public struct SlotAvailability: Sendable, Hashable, Encodable {
     /// Why no slot was offered.
     public enum Reason: String, Sendable, Hashable, Codable {
-        /// Bookings are paused (with no end, or one past the horizon).
+        /// Bookings are paused: nothing can be booked until the pause ends.
         case paused
         /// The order is larger than any slot can take.
         case tooLarge = "too_large"
@@ -93,8 +94,16 @@ public struct SlotAvailability: Sendable, Hashable, Encodable {
     public let message: String?
     /// The most pizzas one slot can take.
     public let largestOrder: Int
+    /// While paused with an end: the first slot that can take the order once the pause is over.
+    public let firstAfterPause: AvailableSlot?
 
-    private enum CodingKeys: String, CodingKey { case slots, reason, message, largestOrder = "largest_order" }
+    init(slots: [AvailableSlot], reason: Reason?, message: String?, largestOrder: Int, firstAfterPause: AvailableSlot? = nil) {
+        (self.slots, self.reason, self.message, self.largestOrder, self.firstAfterPause) = (slots, reason, message, largestOrder, firstAfterPause)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case slots, reason, message, largestOrder = "largest_order", firstAfterPause = "first_after_pause"
+    }
 }
 
 /// The pickup-time picker's search: the next slots, from a moment, that can take an order of a
@@ -109,15 +118,14 @@ struct SlotFinder {
     /// The most slots one search returns.
     static let maximumLimit = 100
 
-    /// The earliest instant a new booking may start at: the lead time (with a rush), after a pause.
-    var earliest: Date {
-        let lead = now.addingTimeInterval(Double(settings.effectiveLeadMinutes(at: now) * 60))
-        guard let pause = settings.activePause(at: now), let until = pause.until else { return lead }
-        return max(lead, until)
-    }
+    /// The time rules the booking applies too (``BookingWindow``): one predicate for both.
+    var window: BookingWindow { BookingWindow(settings: settings, now: now) }
+
+    /// The earliest instant a new booking may start at: after now, the lead time (with a rush).
+    var earliest: Date { window.firstStart }
 
     /// The last instant a booking may start at.
-    var horizon: Date { now.addingTimeInterval(Double(settings.bookingHorizonDays) * 86_400) }
+    var horizon: Date { window.horizon }
 
     /// The most pizzas one slot can take, and the rule that allows it.
     func largest() throws -> SlotCapacity {
@@ -132,10 +140,15 @@ struct SlotFinder {
         CapacityRules(try CapacityStore.rules(on: day, in: db), defaultCapacity: settings.slotCapacity)
     }
 
-    /// Up to `limit` slots at or after `from` that can take `pizzas` more pizzas now.
-    func available(pizzas: Int, from: Date, limit: Int) throws -> [AvailableSlot] {
-        let start = max(from, earliest)
-        if let pause = settings.activePause(at: now), pause.until == nil { return [] }
+    /// Up to `limit` slots at or after `from` that can take `pizzas` more pizzas now: none while
+    /// bookings are paused (unless `ignoringPause`, for the first slot after a pause ends).
+    func available(pizzas: Int, from: Date, limit: Int, ignoringPause: Bool = false) throws -> [AvailableSlot] {
+        let window = self.window
+        var start = max(from, window.firstStart)
+        if let pause = window.pause {
+            guard ignoringPause, let until = pause.until else { return [] }
+            start = max(start, until)
+        }
         // The walk goes forward day by day and slot by slot: each service day's booked slots are
         // read once, in start order, and matched as the walk passes them; the day's rules only when
         // a slot is not booked yet.
@@ -167,12 +180,15 @@ struct SlotFinder {
         return found
     }
 
-    /// The whole answer, with the reason when it is empty.
+    /// The whole answer, with the reason when it is empty. While bookings are paused no slot can
+    /// be booked (the booking says "not taking orders"): the answer is empty with the reason
+    /// `paused` and, when the pause has an end, the first slot after it.
     func availability(pizzas: Int, from: Date, limit: Int) throws -> SlotAvailability {
         let largest = try largest().capacity
-        if let pause = settings.activePause(at: now), pause.until.map({ $0 > horizon }) ?? true {
+        if let pause = settings.activePause(at: now) {
+            let after = pizzas > largest ? nil : try available(pizzas: pizzas, from: from, limit: 1, ignoringPause: true).first
             return SlotAvailability(slots: [], reason: .paused, message: OrderError.paused(pause: pause, zone: settings.timeZone).description,
-                                    largestOrder: largest)
+                                    largestOrder: largest, firstAfterPause: after)
         }
         if pizzas > largest {
             return SlotAvailability(slots: [], reason: .tooLarge,

@@ -36,7 +36,7 @@ public struct OrderEdit: Sendable, Hashable {
         self.note = note
     }
 
-    /// The longest note, in characters.
+    /// The longest note, in Unicode scalars (as SQLite's `length()` counts them).
     public static let maximumNoteLength = 200
 
     /// Whether it changes anything.
@@ -49,9 +49,7 @@ public struct OrderEdit: Sendable, Hashable {
         for item in add + setQuantity where !(1...OrderRequest.maximumQuantity).contains(item.quantity) {
             errors.append(FieldError(field: "quantity", message: "must be from 1 to \(OrderRequest.maximumQuantity), not \(item.quantity)"))
         }
-        if case .set(let text) = note, text.isEmpty || text.count > Self.maximumNoteLength || text.unicodeScalars.contains(where: PizzaName.isForbidden) {
-            errors.append(FieldError(field: "note", message: "must be 1 to \(Self.maximumNoteLength) characters without control characters"))
-        }
+        if case .set(let text) = note { errors += TextLimit.problems(text, field: "note", maximum: Self.maximumNoteLength) }
         return errors
     }
 }
@@ -64,15 +62,17 @@ extension OrderService {
     /// How long after a status change `undo` can take it back.
     public static let undoWindowMinutes = 10
 
-    /// Moves a placed order to another pickup: the new slot is checked like a booking (hours, lead
-    /// time, capacity) in the same transaction that frees the old one, so no one else can take
-    /// the capacity in between.
+    /// Moves a placed order to another pickup: the new slot is checked like a booking (hours,
+    /// horizon, lead time, capacity — not a pause: the counter works during one) in the same
+    /// transaction that frees the old one, so no one else can take the capacity in between.
     /// - Parameter expectedVersion: the version the change was made from; `nil` skips the check.
+    /// - Parameter override: staff's exception to the lead time, with its reason (needs `actor`).
     /// - Throws: ``OrderError/illegalTransition(orderID:from:action:)`` once preparing;
     ///   ``OrderError/versionConflict(orderID:expected:current:)``; any booking refusal.
     @discardableResult
-    public func move(id: Order.ID, to pickup: Date, expectedVersion: Int? = nil, by actor: String? = nil) throws -> Order {
-        let problems = Self.actorProblems(actor)
+    public func move(id: Order.ID, to pickup: Date, expectedVersion: Int? = nil, by actor: String? = nil,
+                     override: StaffOverride? = nil) throws -> Order {
+        let problems = Self.actorProblems(actor, override: override)
         guard problems.isEmpty else { throw ValidationError(problems) }
         let now = now()
         return try database.write { db in
@@ -81,28 +81,33 @@ extension OrderService {
             let settings = try SettingsService.current(in: db)
             let schedule = ScheduleStore.schedule(settings, in: db)
             let pizzas = try OrderStore.numberedLines(of: id, in: db).reduce(0) { $0 + $1.line.quantity }
-            let slot = try Self.checkPickup(pickup, pizzas: pizzas, settings: settings, schedule: schedule, now: now, in: db)
+            let slot = try Self.checkPickup(pickup, pizzas: pizzas, claim: .move, override: override != nil, settings: settings,
+                                            schedule: schedule, now: now, in: db)
             try Self.requireRoom(for: pizzas, at: pickup, slot: slot, settings: settings, schedule: schedule, now: now, in: db)
             guard try OrderStore.move(id: id, version: header.version, pickupAt: PickupTime.utc(pickup), serviceDay: slot.serviceDay,
-                                      pickupLocal: schedule.clock.localText(pickup), actor: actor, at: now, in: db),
+                                      pickupLocal: schedule.clock.localText(pickup), actor: actor, override: override?.reason, at: now, in: db),
                   let moved = try OrderStore.header(id: id, in: db) else {
-                throw OrderError.versionConflict(orderID: id, expected: header.version, current: header.version)
+                throw OrderError.versionConflict(orderID: id, expected: expectedVersion ?? header.version, current: (try OrderStore.header(id: id, in: db)?.version) ?? header.version)
             }
             return try OrderAssembler(now: now, in: db).order(moved)
         }
     }
 
     /// Changes a placed order's lines and note. Added pizzas are priced as they are now; lines
-    /// kept keep their prices; the total follows; at least one line stays.
+    /// kept keep their prices; the total follows; at least one line stays. An edit that adds
+    /// pizzas is checked like a booking of them at the order's slot (still in the hours, not past,
+    /// the lead time, a pause, capacity); one that only removes or sets the note is not.
+    /// - Parameter override: staff's exception to the lead time and a pause, with its reason.
     /// - Throws: ``ValidationError`` (nothing to change, a quantity out of 1–20, a note too long,
     ///   removing every line); ``MenuError/notFound(_:)``; ``OrderError`` (archived pizza, not
-    ///   placed, version conflict, not enough capacity).
+    ///   placed, version conflict, not enough capacity, too soon, paused, in the past, closed).
     @discardableResult
-    public func edit(id: Order.ID, _ change: OrderEdit, expectedVersion: Int? = nil, by actor: String? = nil) throws -> Order {
+    public func edit(id: Order.ID, _ change: OrderEdit, expectedVersion: Int? = nil, by actor: String? = nil,
+                     override: StaffOverride? = nil) throws -> Order {
         var change = change
         // A note is trimmed and NFC-normalised like names, so "  " is empty and é is one é.
         if case .set(let text) = change.note { change.note = .set(text.trimmingWhitespace().precomposedStringWithCanonicalMapping) }
-        let problems = change.problems() + Self.actorProblems(actor)
+        let problems = change.problems() + Self.actorProblems(actor, override: override)
         guard problems.isEmpty else { throw ValidationError(problems) }
         let now = now()
         return try database.write { db in
@@ -146,8 +151,13 @@ extension OrderService {
                     detail.append("+\(quantity) \(snapshot.first?.pizzaName ?? pizza.description)")
                 }
             }
-            try Self.requireRoom(for: delta, at: header.pickupAt, slot: nil, settings: settings,
-                                 schedule: ScheduleStore.schedule(settings, in: db), now: now, in: db)
+            if delta > 0 {
+                let schedule = ScheduleStore.schedule(settings, in: db)
+                let slot = try Self.checkPickup(header.pickupAt, pizzas: delta, claim: .add, override: override != nil, settings: settings,
+                                                schedule: schedule, now: now, in: db)
+                try Self.requireRoom(for: delta, at: header.pickupAt, slot: slot, settings: settings, schedule: schedule, now: now, in: db)
+                if let override { detail.append("override: \(override.reason)") }
+            }
             for (number, line) in existing where quantities[line.pizzaID].map({ $0 != line.quantity }) == true {
                 try OrderStore.setQuantity(quantities[line.pizzaID] ?? line.quantity, line: number, order: id, in: db)
             }
@@ -163,7 +173,7 @@ extension OrderService {
             case nil: break
             }
             guard try OrderStore.finishEdit(id: id, version: header.version, note: note, at: now, in: db) else {
-                throw OrderError.versionConflict(orderID: id, expected: header.version, current: header.version)
+                throw OrderError.versionConflict(orderID: id, expected: expectedVersion ?? header.version, current: (try OrderStore.header(id: id, in: db)?.version) ?? header.version)
             }
             try OrderStore.appendEvent(order: id, kind: .edited, from: header.status, to: header.status,
                                        detail: detail.isEmpty ? "no change" : String(detail.joined(separator: ", ").prefix(1_000)),
@@ -175,12 +185,15 @@ extension OrderService {
 
     /// Takes back the order's last status change, made less than ``undoWindowMinutes`` ago: the
     /// status returns and the history gains an `undo` entry (it is never rewritten). Undoing a
-    /// cancellation takes the slot's capacity again, and is refused when the slot filled meanwhile.
+    /// cancellation books the order again: it is checked like a booking at its slot (still in the
+    /// hours, not past, the lead time, a pause, capacity); other undos take nothing from a slot.
+    /// - Parameter override: staff's exception to the lead time and a pause, with its reason.
     /// - Throws: ``OrderError/illegalTransition(orderID:from:action:)`` when the last change was
-    ///   the booking or an undo; ``OrderError/undoTooLate(orderID:minutes:)``; ``OrderError/slotFull(slot:remaining:requested:)``.
+    ///   the booking or an undo; ``OrderError/undoTooLate(orderID:minutes:)``; ``OrderError/slotFull(slot:remaining:requested:)``;
+    ///   any booking refusal when undoing a cancellation.
     @discardableResult
-    public func undo(id: Order.ID, by actor: String? = nil) throws -> Order {
-        let problems = Self.actorProblems(actor)
+    public func undo(id: Order.ID, by actor: String? = nil, override: StaffOverride? = nil) throws -> Order {
+        let problems = Self.actorProblems(actor, override: override)
         guard problems.isEmpty else { throw ValidationError(problems) }
         let now = now()
         return try database.write { db in
@@ -192,13 +205,17 @@ extension OrderService {
             guard now.timeIntervalSince(last.at) <= Double(Self.undoWindowMinutes * 60) else {
                 throw OrderError.undoTooLate(orderID: id, minutes: Self.undoWindowMinutes)
             }
+            var detail = "undoes #\(event)"
             if !header.status.holdsCapacity, previous.holdsCapacity {
                 let pizzas = try OrderStore.numberedLines(of: id, in: db).reduce(0) { $0 + $1.line.quantity }
                 let settings = try SettingsService.current(in: db)
-                try Self.requireRoom(for: pizzas, at: header.pickupAt, slot: nil, settings: settings,
-                                     schedule: ScheduleStore.schedule(settings, in: db), now: now, in: db)
+                let schedule = ScheduleStore.schedule(settings, in: db)
+                let slot = try Self.checkPickup(header.pickupAt, pizzas: pizzas, claim: .restore, override: override != nil,
+                                                settings: settings, schedule: schedule, now: now, in: db)
+                try Self.requireRoom(for: pizzas, at: header.pickupAt, slot: slot, settings: settings, schedule: schedule, now: now, in: db)
+                if let override { detail += ", override: \(override.reason)" }
             }
-            try OrderStore.appendEvent(order: id, kind: .undo, from: header.status, to: previous, detail: "undoes #\(event)",
+            try OrderStore.appendEvent(order: id, kind: .undo, from: header.status, to: previous, detail: detail,
                                        actor: actor, at: now, in: db)
             guard try OrderStore.setStatus(id: id, from: header.status, to: previous, actor: actor, at: now, in: db),
                   let undone = try OrderStore.header(id: id, in: db) else {

@@ -25,18 +25,21 @@ public final class OrderService: Sendable {
     ///   the horizon, outside opening hours, not on a slot boundary, not enough capacity, key
     ///   reused with other content). Nothing is written when it throws.
     /// - Parameter actor: who books, for the order's history (staff at the counter, the app).
+    /// - Parameter override: staff's exception to the lead time and a pause (a walk-in), with its
+    ///   reason, recorded in the order's history; it needs an `actor`.
     @discardableResult
-    public func place(_ request: OrderRequest, by actor: String? = nil) throws -> (order: Order, created: Bool) {
-        let problems = request.problems() + Self.actorProblems(actor)
+    public func place(_ request: OrderRequest, by actor: String? = nil, override: StaffOverride? = nil) throws -> (order: Order, created: Bool) {
+        let problems = request.problems() + Self.actorProblems(actor, override: override)
         guard problems.isEmpty else { throw ValidationError(problems) }
         let now = now()
-        return try database.write { db in try Self.place(request, actor: actor, now: now, in: db) }
+        return try database.write { db in try Self.place(request, actor: actor, override: override, now: now, in: db) }
     }
 
     /// The transactional half of ``place(_:)``: the fewest statements that keep its guarantees —
     /// the settings row, the user, each pizza once, the key (if any), the slot's load, then the
     /// inserts; nothing is read back that is already known.
-    static func place(_ request: OrderRequest, actor: String?, now: Date, in db: Connection) throws -> (order: Order, created: Bool) {
+    static func place(_ request: OrderRequest, actor: String?, override: StaffOverride? = nil, now: Date,
+                      in db: Connection) throws -> (order: Order, created: Bool) {
         let settings = try SettingsService.current(in: db)
         let handle = try UserStore.bookingHandle(of: request.user, in: db)
         let items = try merged(request.items)
@@ -54,16 +57,19 @@ public final class OrderService: Sendable {
         let lines = try snapshot(items, in: db)
         let schedule = ScheduleStore.schedule(settings, in: db)
         let pizzas = lines.reduce(0) { $0 + $1.quantity }
-        let slot = try checkPickup(request.pickup, pizzas: pizzas, settings: settings, schedule: schedule, now: now, in: db)
+        let slot = try checkPickup(request.pickup, pizzas: pizzas, override: override != nil, settings: settings, schedule: schedule,
+                                   now: now, in: db)
         let capacity = try requireRoom(for: pizzas, at: request.pickup, slot: slot, settings: settings, schedule: schedule, now: now, in: db)
         let id = Order.ID.random()
         try OrderStore.insert(id: id, userID: request.user, pickupAt: pickupAt, serviceDay: slot.serviceDay,
                               pickupLocal: schedule.clock.localText(request.pickup), key: request.idempotencyKey,
-                              fingerprint: request.idempotencyKey == nil ? nil : fingerprint, lines: lines, actor: actor, at: now, in: db)
+                              fingerprint: request.idempotencyKey == nil ? nil : fingerprint, lines: lines, actor: actor,
+                              override: override?.reason, at: now, in: db)
         let created = Timestamp.date(from: Timestamp.string(from: now)) ?? now   // as stored: to the millisecond
         let order = Order(id: id, userID: request.user, handle: handle, pickupAt: request.pickup, serviceDay: slot.serviceDay, status: .placed, lines: lines,
                           total: Money(cents: lines.reduce(0) { $0 + $1.total.cents }), idempotencyKey: request.idempotencyKey,
-                          createdAt: created, updatedAt: created, history: [OrderStatusChange(from: nil, to: .placed, at: created, actor: actor)],
+                          createdAt: created, updatedAt: created, history: [OrderStatusChange(kind: .placed, from: nil, to: .placed, at: created,
+                                                              detail: override.map { "override: \($0.reason)" }, actor: actor)],
                           timeZone: settings.timeZone, slotCapacity: capacity)
         return (order, true)
     }
@@ -97,13 +103,20 @@ public final class OrderService: Sendable {
         throw OrderError.slotFull(slot: local, remaining: max(0, total - booked), requested: requested, firstAvailable: first?.local)
     }
 
-    /// Who made a change: 1 to 64 characters without control characters, when given.
-    static func actorProblems(_ actor: String?) -> [FieldError] {
-        guard let actor else { return [] }
-        guard (1...64).contains(actor.count), !actor.unicodeScalars.contains(where: PizzaName.isForbidden) else {
-            return [FieldError(field: "by", message: "must be 1 to 64 characters without control characters")]
+    /// The longest name of who makes a change, in Unicode scalars (as the schema counts).
+    public static let maximumActorLength = 64
+
+    /// Who made a change: 1 to 64 Unicode scalars without control characters, when given; an
+    /// override needs one, and a valid reason.
+    static func actorProblems(_ actor: String?, override: StaffOverride? = nil) -> [FieldError] {
+        var problems = actor.map { TextLimit.problems($0, field: "by", maximum: maximumActorLength) } ?? []
+        if let override {
+            problems += override.problems()
+            if actor == nil {
+                problems.append(FieldError(field: "by", message: "an override must name who gives it (--by NAME or $PIZZERIA_STAFF)"))
+            }
         }
-        return []
+        return problems
     }
 
     /// The items with repeats merged, in first-mention order.
@@ -130,20 +143,24 @@ public final class OrderService: Sendable {
         }
     }
 
-    /// The slot `pickup` starts, or the refusal a customer can act on: in the past, beyond the
-    /// booking horizon, on a closed weekday or date (naming the next opening), outside the day's
-    /// hours or off the slot grid (naming the nearest bookable slots), or too soon for the lead
-    /// time (naming the earliest bookable slot).
-    static func checkPickup(_ pickup: Date, pizzas: Int, settings: Settings, schedule: Schedule, now: Date, in db: Connection) throws -> Slot {
+    /// The slot `pickup` starts, or the refusal a customer can act on: paused, in the past,
+    /// beyond the booking horizon, on a closed weekday or date (naming the next opening), outside
+    /// the day's hours or off the slot grid (naming the nearest bookable slots), or too soon for
+    /// the lead time (naming the earliest bookable slot). Which rules apply is `claim`'s row of
+    /// the rule table (``SlotClaim``); `override` passes the lead time and the pause.
+    static func checkPickup(_ pickup: Date, pizzas: Int, claim: SlotClaim = .place, override: Bool = false, settings: Settings,
+                            schedule: Schedule, now: Date, in db: Connection) throws -> Slot {
         let zone = settings.timeZone
         // The local time is formatted only for an error: the checks themselves are arithmetic.
         var local: String { PickupTime.local(pickup, in: zone) }
-        if let pause = settings.activePause(at: now) { throw OrderError.paused(pause: pause, zone: zone) }
-        guard pickup > now else { throw OrderError.pickupInPast(local: local) }
-        let horizon = now.addingTimeInterval(Double(settings.bookingHorizonDays) * 86_400)
-        guard pickup <= horizon else { throw OrderError.beyondHorizon(local: local, days: settings.bookingHorizonDays) }
-        let lead = settings.effectiveLeadMinutes(at: now)
-        let earliest = now.addingTimeInterval(Double(lead * 60))
+        let window = BookingWindow(settings: settings, now: now)
+        let refusal = window.refusal(at: pickup, claim, override: override)
+        switch refusal {
+        case .paused(let pause)?: throw OrderError.paused(pause: pause, zone: zone)
+        case .past?: throw OrderError.pickupInPast(local: local)
+        case .beyondHorizon?: throw OrderError.beyondHorizon(local: local, days: window.horizonDays)
+        case .tooSoon?, nil: break   // a closed day or a time off the grid says so first
+        }
         /// The first slot that can take this order instead, from `from` on: bookable now, with room.
         func next(from: Date) throws -> String? {
             let finder = SlotFinder(settings: settings, schedule: schedule, now: now, db: db)
@@ -151,12 +168,13 @@ public final class OrderService: Sendable {
                 .map { schedule.describe($0.slot, near: pickup) }
         }
         func bookable(_ nearest: [Slot]) -> [String] {
-            nearest.filter { $0.start >= earliest }.map { schedule.label($0, relativeTo: schedule.clock.local(pickup).date) }
+            nearest.filter { window.refusal(at: $0.start, claim, override: override) == nil }
+                .map { schedule.label($0, relativeTo: schedule.clock.local(pickup).date) }
         }
         switch try schedule.locate(pickup) {
         case .slot(let slot):
-            guard pickup >= earliest else {
-                throw OrderError.tooSoon(local: local, leadMinutes: lead, earliest: try next(from: earliest))
+            guard refusal != .tooSoon else {
+                throw OrderError.tooSoon(local: local, leadMinutes: window.leadMinutes, earliest: try next(from: window.earliest))
             }
             return slot
         case .closedWeekday(let date):
@@ -262,13 +280,17 @@ public final class OrderService: Sendable {
             let finder = SlotFinder(settings: settings, schedule: schedule, now: now, db: db)
             let loads = Dictionary(try SlotFinder.loads(of: date, in: db), uniquingKeysWith: { first, _ in first })
             let rules = try finder.rules(on: date)
-            let earliest = finder.earliest, pause = settings.activePause(at: now)
+            let window = finder.window
             return slots.map { slot in
                 let load = loads[Int64(slot.start.timeIntervalSince1970)]
                 let capacity = load?.capacity ?? rules.capacity(of: slot), booked = load?.booked ?? 0
-                let paused = pause.map { pause in pause.until.map { slot.start < $0 } ?? true } ?? false
-                let state: SlotState = slot.start < now ? .past : paused ? .paused : slot.start < earliest ? .tooSoon
-                    : booked >= capacity.capacity ? .full : .open
+                // The booking's own time rules (a slot beyond the horizon is shown by its room).
+                let state: SlotState = switch window.refusal(at: slot.start, .place) {
+                case .past?: .past
+                case .paused?: .paused
+                case .tooSoon?: .tooSoon
+                case .beyondHorizon?, nil: booked >= capacity.capacity ? .full : .open
+                }
                 return SlotUsage(start: slot.start, serviceDay: date, local: Self.slotLabel(slot, schedule: schedule),
                                  booked: booked, capacity: capacity.capacity, state: state, capacityRule: capacity.rule)
             }

@@ -31,7 +31,7 @@ public struct ScheduleException: Sendable, Hashable, Codable {
         self.reason = reason
     }
 
-    /// The longest reason, in characters.
+    /// The longest reason, in Unicode scalars (as SQLite's `length()` counts them).
     public static let maximumReasonLength = 200
     /// The most exception rows a file keeps: enough for years of holidays, few enough that
     /// every booking's check stays cheap.

@@ -167,9 +167,8 @@ public final class ScheduleService: Sendable {
     /// A reason trimmed, or `nil`; refused when too long or with control characters.
     static func validReason(_ text: String?) throws -> String? {
         guard let reason = text?.trimmingWhitespace(), !reason.isEmpty else { return nil }
-        if reason.count > ScheduleException.maximumReasonLength || reason.unicodeScalars.contains(where: PizzaName.isForbidden) {
-            throw ValidationError([FieldError(field: "reason", message: "must be 1 to \(ScheduleException.maximumReasonLength) characters without control characters")])
-        }
+        let problems = TextLimit.problems(reason, field: "reason", maximum: ScheduleException.maximumReasonLength)
+        guard problems.isEmpty else { throw ValidationError(problems) }
         return reason
     }
 }

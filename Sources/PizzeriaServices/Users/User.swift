@@ -114,8 +114,8 @@ public enum UserRules {
     public static func displayNameProblems(_ name: String?) -> [FieldError] {
         guard let name else { return [] }
         var errors: [FieldError] = []
-        if name.count > maximumDisplayNameLength {
-            errors.append(FieldError(field: "name", message: "must be at most \(maximumDisplayNameLength) characters (has \(name.count))"))
+        if name.unicodeScalars.count > maximumDisplayNameLength {
+            errors.append(FieldError(field: "name", message: "must be at most \(maximumDisplayNameLength) characters (Unicode scalars; has \(name.unicodeScalars.count))"))
         }
         if name.unicodeScalars.contains(where: PizzaName.isForbidden) {
             errors.append(FieldError(field: "name", message: "must not contain control characters or line breaks"))
