@@ -92,22 +92,34 @@ enum CapacityStore {
         return capacities
     }
 
-    /// Future slots that a change just lowered below what they hold: each `local time (N pizzas
-    /// booked, capacity now M)`. Slots that were over already (capacity lowered by hand) are not
-    /// this change's doing.
-    static func overfilled(since before: [String: Int], after now: Date, zone: TimeZone, in db: Connection) throws -> [String] {
-        var broken: [String] = []
+    /// Future slots that a change just lowered below what they hold, by pickup: their pickup
+    /// (UTC text) and booked pizzas. Slots that were over already (capacity lowered by hand) are
+    /// not this change's doing.
+    static func overfilledSlots(since before: [String: Int], after now: Date, in db: Connection) throws -> [(pickupAt: String, booked: Int)] {
+        var broken: [(pickupAt: String, booked: Int)] = []
         try db.forEach("""
             SELECT pickup_at, booked, capacity FROM slot_loads WHERE pickup_at > ? AND booked > capacity ORDER BY pickup_at
             """, [PickupTime.utc(now)]) { row in
             let pickup = try row.string("pickup_at"), capacity = try row.int("capacity")
             guard capacity < before[pickup] ?? Int.max else { return }
-            guard let date = PickupTime.fromUTC(pickup) else {
-                throw DataError.damagedRow(table: "slot_loads", id: pickup, problem: "pickup_at is not a UTC time")
-            }
-            broken.append("\(PickupTime.local(date, in: zone)) (\(try row.int("booked")) pizzas booked)")
+            broken.append((pickup, try row.int("booked")))
         }
         return broken
+    }
+
+    /// ``overfilledSlots(since:after:in:)``'s pickups.
+    static func overfilledPickups(since before: [String: Int], after now: Date, in db: Connection) throws -> [String] {
+        try overfilledSlots(since: before, after: now, in: db).map(\.pickupAt)
+    }
+
+    /// ``overfilledSlots(since:after:in:)`` for people: each `local time (N pizzas booked)`.
+    static func overfilled(since before: [String: Int], after now: Date, zone: TimeZone, in db: Connection) throws -> [String] {
+        try overfilledSlots(since: before, after: now, in: db).map { slot in
+            guard let date = PickupTime.fromUTC(slot.pickupAt) else {
+                throw DataError.damagedRow(table: "slot_loads", id: slot.pickupAt, problem: "pickup_at is not a UTC time")
+            }
+            return "\(PickupTime.local(date, in: zone)) (\(slot.booked) pizzas booked)"
+        }
     }
 
     /// Writes the pause (or none).

@@ -384,11 +384,13 @@ enum OrderStore {
 
     // MARK: - Local times
 
-    /// After a change of time zone: every order's local pickup time and service day again, in
-    /// `schedule`'s zone (a pickup that is a slot of the new schedule takes that slot's service
-    /// day; any other, its local date).
-    static func relocalize(under schedule: Schedule, in db: Connection) throws {
-        let orders = try db.fetchAll("SELECT id, pickup_at FROM orders") { (try $0.string("id"), try $0.string("pickup_at")) }
+    /// After a change of time zone: the local pickup time and service day again, in `schedule`'s
+    /// zone, of every order that ``Rehoming`` did not re-home — past and finished ones (a pickup
+    /// that is a slot of the new schedule takes that slot's service day; any other, its local date).
+    static func relocalize(under schedule: Schedule, before now: Date, in db: Connection) throws {
+        let orders = try db.fetchAll("""
+            SELECT id, pickup_at FROM orders WHERE NOT (pickup_at > ? AND status IN ('placed', 'preparing', 'ready'))
+            """, [PickupTime.utc(now)]) { (try $0.string("id"), try $0.string("pickup_at")) }
         for (id, text) in orders {
             guard let pickup = PickupTime.fromUTC(text) else {
                 throw DataError.damagedRow(table: "orders", id: id, problem: "pickup_at '\(text)' is not a UTC time")

@@ -133,15 +133,16 @@ public final class ScheduleService: Sendable {
         }
     }
 
-    /// One schedule change: `body` writes it; then no future booked order may be left outside the
-    /// hours (unless `keepOrders`), all in one transaction.
+    /// One schedule change: `body` writes it; then every future booking is re-homed under the new
+    /// schedule (``Rehoming``): refused when one would leave the hours, change service day or
+    /// overfill its slot (unless `keepOrders`), all in one transaction.
     private func change<T>(keepOrders: Bool, _ body: (Connection, Settings) throws -> T) throws -> T {
         let now = now()
         return try database.write { db in
+            let capacities = try CapacityStore.futureCapacities(after: now, in: db)
             let result = try body(db, try SettingsService.current(in: db))
             let schedule = ScheduleStore.schedule(try SettingsService.current(in: db), in: db)
-            let orphans = try ScheduleStore.orphans(under: schedule, after: now, in: db)
-            guard orphans.isEmpty || keepOrders else { throw ScheduleError.wouldOrphan(orphans) }
+            try Rehoming.apply(under: schedule, capacitiesBefore: capacities, now: now, keepOrders: keepOrders, in: db)
             return result
         }
     }

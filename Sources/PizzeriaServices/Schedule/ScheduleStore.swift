@@ -110,34 +110,64 @@ enum ScheduleStore {
         }
     }
 
-    // MARK: - Orders a change would leave outside the hours
+    // MARK: - Future bookings under a changed schedule
 
-    /// Booked (not cancelled, collected or no-show) orders with a pickup after `now`.
-    static let futureBookedSQL = """
-        SELECT o.id, u.handle, o.pickup_at, o.pickup_local FROM orders o JOIN users u ON u.id = o.user_id
-        WHERE o.pickup_at > ? AND o.status IN ('placed', 'preparing', 'ready') ORDER BY o.pickup_at, o.id
-        """
+    /// A future booked order as a schedule change re-homes it.
+    struct FutureBooking {
+        let id: Order.ID
+        let handle: String
+        let pickupAt: Date
+        let serviceDay: String
+        let pickupLocal: String
+        let kept: Bool
+    }
 
-    /// The future booked orders `schedule` would leave outside its slots.
-    static func orphans(under schedule: Schedule, after now: Date, in db: Connection) throws -> [OrphanedOrder] {
-        var orphans: [OrphanedOrder] = []
-        try db.forEach(futureBookedSQL, [PickupTime.utc(now)]) { row in
+    /// Booked (placed, preparing, ready) orders with a pickup after `now`, by pickup.
+    static func futureBookings(after now: Date, in db: Connection) throws -> [FutureBooking] {
+        try db.fetchAll("""
+            SELECT o.id, u.handle, o.pickup_at, o.service_day, o.pickup_local, o.kept_outside_hours_at
+            FROM orders o JOIN users u ON u.id = o.user_id
+            WHERE o.pickup_at > ? AND o.status IN ('placed', 'preparing', 'ready') ORDER BY o.pickup_at, o.id
+            """, [PickupTime.utc(now)]) { row in
             let text = try row.string("pickup_at")
             guard let pickup = PickupTime.fromUTC(text) else {
                 throw DataError.damagedRow(table: "orders", id: text, problem: "pickup_at is not a UTC time")
             }
-            if case .slot = try schedule.locate(pickup) { return }
-            // The local time as booked: the zone may be what changes.
-            let local = try row.string("pickup_local")
-            orphans.append(OrphanedOrder(id: try row.id("id"), handle: try row.string("handle"), pickupAt: pickup,
-                                         pickupLocal: String(local.prefix(10)) + " " + String(local.dropFirst(11).prefix(5))))
+            return FutureBooking(id: try row.id("id"), handle: try row.string("handle"), pickupAt: pickup, serviceDay: try row.string("service_day"),
+                                 pickupLocal: try row.string("pickup_local"), kept: try row.optionalString("kept_outside_hours_at") != nil)
         }
-        return orphans
+    }
+
+    /// An order's service day, local time and kept mark after a schedule change.
+    static func rehome(_ id: Order.ID, serviceDay: LocalDate, pickupLocal: String, keptAt: Date?, in db: Connection) throws {
+        try db.run("UPDATE orders SET service_day = ?, pickup_local = ?, kept_outside_hours_at = ? WHERE id = ?",
+                   [serviceDay.description, pickupLocal, keptAt.map(Timestamp.string(from:)), id])
+    }
+
+    /// The future booked orders of the slots at these pickups (UTC text), by pickup.
+    static func bookings(at pickups: [String], in db: Connection) throws -> [(id: Order.ID, handle: String, pickupAt: String, local: String)] {
+        try pickups.flatMap { pickup in
+            try db.fetchAll("""
+                SELECT o.id, u.handle, o.pickup_at, o.pickup_local FROM orders o JOIN users u ON u.id = o.user_id
+                WHERE o.pickup_at = ? AND o.status IN ('placed', 'preparing', 'ready') ORDER BY o.id
+                """, [pickup]) { (try $0.id("id"), try $0.string("handle"), try $0.string("pickup_at"), try $0.string("pickup_local")) }
+        }
     }
 }
 
-/// A booked order a schedule change would leave outside the hours.
+/// A booked order a schedule change would affect: left outside the hours, moved to another
+/// service day than it was booked for, or in a slot the change takes past its capacity.
 public struct OrphanedOrder: Sendable, Hashable, Codable {
+    /// How the change would affect it.
+    public enum Problem: String, Sendable, Hashable, Codable {
+        /// Its pickup would no longer be a slot of the hours.
+        case outsideHours = "outside_hours"
+        /// Its pickup would belong to another service day than the one it was booked for.
+        case otherServiceDay = "other_service_day"
+        /// Its slot would hold more pizzas than its capacity.
+        case overCapacity = "over_capacity"
+    }
+
     /// The order.
     public let id: Order.ID
     /// Its user's handle.
@@ -146,32 +176,44 @@ public struct OrphanedOrder: Sendable, Hashable, Codable {
     public let pickupAt: Date
     /// Its pickup in the pizzeria's time (as it was when booked: the zone may be what changes).
     public let pickupLocal: String
+    /// How the change would affect it.
+    public let problem: Problem
 
-    /// `1a2b3c4d anna 2026-12-04 19:30`.
-    public var summary: String { "\(id.description.prefix(8)) \(handle) \(pickupLocal)" }
+    /// `1a2b3c4d anna 2026-12-04 19:30`, and the problem unless it is the hours.
+    public var summary: String {
+        let base = "\(id.description.prefix(8)) \(handle) \(pickupLocal)"
+        switch problem {
+        case .outsideHours: return base
+        case .otherServiceDay: return base + " (would belong to another service day)"
+        case .overCapacity: return base + " (its slot would be over capacity)"
+        }
+    }
 
-    private enum CodingKeys: String, CodingKey { case id, user, pickupAt = "pickup_at", pickupLocal = "pickup_local" }
+    private enum CodingKeys: String, CodingKey { case id, user, pickupAt = "pickup_at", pickupLocal = "pickup_local", problem }
 
-    /// `{"id", "user", "pickup_at", "pickup_local"}`.
+    /// `{"id", "user", "pickup_at", "pickup_local", "problem"}`.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(handle, forKey: .user)
         try container.encode(PickupTime.utc(pickupAt), forKey: .pickupAt)
         try container.encode(pickupLocal, forKey: .pickupLocal)
+        try container.encode(problem, forKey: .problem)
     }
 
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(id: try container.decode(Order.ID.self, forKey: .id), handle: try container.decode(String.self, forKey: .user),
-                  pickupAt: try container.decodeTimestamp(forKey: .pickupAt), pickupLocal: try container.decode(String.self, forKey: .pickupLocal))
+                  pickupAt: try container.decodeTimestamp(forKey: .pickupAt), pickupLocal: try container.decode(String.self, forKey: .pickupLocal),
+                  problem: try container.decodeIfPresent(Problem.self, forKey: .problem) ?? .outsideHours)
     }
 
-    init(id: Order.ID, handle: String, pickupAt: Date, pickupLocal: String) {
+    init(id: Order.ID, handle: String, pickupAt: Date, pickupLocal: String, problem: Problem = .outsideHours) {
         self.id = id
         self.handle = handle
         self.pickupAt = pickupAt
         self.pickupLocal = pickupLocal
+        self.problem = problem
     }
 }

@@ -80,16 +80,18 @@ public final class SettingsService: Sendable {
         let now = now()
         return try database.write { db in
             let settings = try Self.current(in: db).applying(change)
-            let capacities = change.key == .slotCapacity ? try CapacityStore.futureCapacities(after: now, in: db) : [:]
+            let capacities = try CapacityStore.futureCapacities(after: now, in: db)
+            if case .openingHours = change { try ScheduleStore.replace(Set(Weekday.allCases), with: settings.week, in: db) }
             switch change {
             case .slotMinutes, .openingHours, .timeZone:
-                let orphans = try ScheduleStore.orphans(under: ScheduleStore.schedule(settings, in: db), after: now, in: db)
-                guard orphans.isEmpty || keepOrders else { throw ScheduleError.wouldOrphan(orphans) }
+                // Every future booking re-homed under the new schedule: refused when one would leave
+                // the hours, change service day or overfill its slot (unless kept).
+                let schedule = ScheduleStore.schedule(settings, in: db)
+                try Rehoming.apply(under: schedule, capacitiesBefore: capacities, now: now, keepOrders: keepOrders, in: db)
+                if case .timeZone = change { try OrderStore.relocalize(under: schedule, before: now, in: db) }
             case .slotCapacity, .bookingHorizonDays, .leadMinutes:
                 break   // capacity is checked below, on what the database made of it; the others govern new bookings only
             }
-            if case .openingHours = change { try ScheduleStore.replace(Set(Weekday.allCases), with: settings.week, in: db) }
-            if case .timeZone = change { try OrderStore.relocalize(under: ScheduleStore.schedule(settings, in: db), in: db) }
             try db.run("""
                 UPDATE settings SET slot_minutes = ?, slot_capacity = ?, time_zone = ?, booking_horizon_days = ?, lead_minutes = ?,
                        updated_at = ? WHERE id = 1
