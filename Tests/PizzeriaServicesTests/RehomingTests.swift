@@ -72,3 +72,46 @@ struct RehomingTests {
         #expect(try Maintenance.check(path: f.base.path, now: f.clock.now).domainProblems.isEmpty)
     }
 }
+
+/// A partial closure in the service day's own terms: the first hours of a night are cut on the
+/// night's date, a cut that takes nothing out is refused, daylight-saving nights both ways.
+@Suite("Nights are cut like days")
+struct NightCutTests {
+    func day(_ text: String) -> LocalDate { LocalDate(text)! }
+
+    func locals(_ f: OrderFixture, _ date: String) throws -> [String] {
+        try f.pizzeria.orders.slots(on: day(date)).map(\.local)
+    }
+
+    @Test("close FRI --from 00:00 --to 00:30 (or 24:00-24:30) cuts Friday night's first half hour after midnight")
+    func nightCut() throws {
+        let f = try OrderFixture()
+        try f.pizzeria.schedule.setWeek(try HoursSyntax.osm("Mo-Su 18:30-01:00"))
+        #expect(try locals(f, "2026-12-04").contains("Sat 00:15"))
+        try f.pizzeria.schedule.close(LocalDateRange(day("2026-12-04")), cutting: try HoursSyntax.parseCut(from: "00:00", to: "00:30"))
+        let friday = try locals(f, "2026-12-04")
+        #expect(!friday.contains("Sat 00:00") && !friday.contains("Sat 00:15") && friday.contains("Sat 00:30") && friday.contains("23:45"))
+        #expect(throws: OrderError.self) { try f.place("anna", "00:15", day: "2026-12-05", ("Margherita", 1)) }
+        try f.pizzeria.schedule.close(LocalDateRange(day("2026-12-11")), cutting: try HoursSyntax.parseCut(from: "24:00", to: "24:30"))
+        #expect(!(try locals(f, "2026-12-11")).contains("Sat 00:15"))
+        // A cut that takes nothing out (Saturday's calendar morning belongs to Friday night) is refused.
+        let nothing = #expect(throws: ValidationError.self) {
+            try f.pizzeria.schedule.close(LocalDateRange(day("2026-12-05")), cutting: try HoursSyntax.parseCut(from: "10:00", to: "11:00"))
+        }
+        #expect(nothing?.errors.first?.field == "from")
+    }
+
+    @Test("daylight-saving nights: a cut of 02:00-02:30 takes both 02:xx of the long night; on the short night the skipped hour stays skipped")
+    func daylightSaving() throws {
+        let f = try OrderFixture()
+        try f.pizzeria.schedule.setWeek(try HoursSyntax.osm("Sa 18:30-04:00"))
+        let long = try locals(f, "2027-10-30")
+        #expect(long.filter { $0.hasPrefix("Sun 02:00") }.count == 2, "\(long)")
+        try f.pizzeria.schedule.close(LocalDateRange(day("2027-10-30")), cutting: try HoursSyntax.parseCut(from: "02:00", to: "02:30"))
+        let cut = try locals(f, "2027-10-30")
+        #expect(!cut.contains { $0.hasPrefix("Sun 02:00") || $0.hasPrefix("Sun 02:15") } && cut.contains { $0.hasPrefix("Sun 02:30") }, "\(cut)")
+        try f.pizzeria.schedule.close(LocalDateRange(day("2027-03-27")), cutting: try HoursSyntax.parseCut(from: "01:30", to: "02:30"))
+        let short = try locals(f, "2027-03-27")
+        #expect(!short.contains("Sun 01:30") && !short.contains("Sun 02:00") && short.contains("Sun 03:00") && short.contains("Sun 01:15"), "\(short)")
+    }
+}

@@ -170,12 +170,17 @@ enum HoursCommands {
 
     // MARK: - close, special, clear
 
-    static let cutFrom = Option("from", "time", help: "Close only from this time (HH:MM) …")
+    static let cutFrom = Option("from", "time", help: "Close only from this time (HH:MM; a night's 00:00 after midnight, or 24:00) …")
     static let cutTo = Option("to", "time", help: "… to this time (at or before --from: past midnight).")
 
     static let close = Command(
         name: "close",
         abstract: "Close a date or range of dates, or cut a time range out of their hours.",
+        discussion: """
+            A cut is given in the service day's own terms: on a night that runs past midnight, --from 00:00
+            --to 00:30 (or OSM's 24:00-24:30) cuts that night's first half hour after midnight. A cut that
+            takes nothing out of any of the days' hours is refused (exit 65).
+            """,
         arguments: [dates],
         options: [cutFrom, cutTo, reason, keepOrders],
         examples: ["pizzeria hours close 2026-12-25..2026-12-26 --reason Christmas",
@@ -187,7 +192,7 @@ enum HoursCommands {
             var cut: OpeningInterval?
             switch (try invocation[cutFrom], try invocation[cutTo]) {
             case (nil, nil): cut = nil
-            case (let from?, let to?): cut = try HoursSyntax.parseInterval(from + "-" + to)
+            case (let from?, let to?): cut = try HoursSyntax.parseCut(from: from, to: to)
             default: throw invocation.usage("--from and --to go together")
             }
             let added = try pizzeria.schedule.close(range, cutting: cut, reason: try invocation[reason], keepOrders: invocation[keepOrders])

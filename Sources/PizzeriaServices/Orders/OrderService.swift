@@ -197,7 +197,15 @@ public final class OrderService: Sendable {
     public func pickup(parsing text: String) throws -> Date {
         try database.read { db in
             let settings = try SettingsService.current(in: db)
-            switch PickupTime.parse(text, timeZone: settings.timeZone, now: now()) {
+            let now = now()
+            var text = text
+            // A time without a date is its next occurrence within the current or next service.
+            let typed = text.trimmingWhitespace()
+            if typed.utf8.count == 5, let time = LocalTime(typed), time.minutes < 1440,
+               let date = try ScheduleStore.schedule(settings, in: db).nextOccurrence(ofMinutes: time.minutes, after: now) {
+                text = "\(date)T\(typed)"
+            }
+            switch PickupTime.parse(text, timeZone: settings.timeZone, now: now) {
             case .success(let date):
                 return date
             case .failure(let error):
@@ -274,7 +282,7 @@ public final class OrderService: Sendable {
         return try database.read { db in
             let settings = try SettingsService.current(in: db)
             let schedule = ScheduleStore.schedule(settings, in: db)
-            let date = day ?? schedule.clock.local(now).date
+            let date = try day ?? schedule.today(at: now)
             let slots = try schedule.slots(of: date)
             guard !slots.isEmpty else { return [] }
             let finder = SlotFinder(settings: settings, schedule: schedule, now: now, db: db)
@@ -311,8 +319,12 @@ public final class OrderService: Sendable {
         if !(1...SlotFinder.maximumLimit).contains(limit) {
             problems.append(FieldError(field: "limit", message: "must be from 1 to \(SlotFinder.maximumLimit), not \(limit)"))
         }
-        guard problems.isEmpty else { throw ValidationError(problems) }
         let now = now()
+        // Honoured or refused, never ignored: the picker lists what can be booked from now on.
+        if let after, after < now.addingTimeInterval(-60) {
+            problems.append(FieldError(field: "after", message: "must not be before now: the picker lists slots that can be booked from now on"))
+        }
+        guard problems.isEmpty else { throw ValidationError(problems) }
         return try database.read { db in
             let settings = try SettingsService.current(in: db)
             let finder = SlotFinder(settings: settings, schedule: ScheduleStore.schedule(settings, in: db), now: now, db: db)
@@ -329,9 +341,10 @@ public final class OrderService: Sendable {
         return text
     }
 
-    /// Today in the pizzeria's zone.
+    /// Today: the service day that is open or most recently opened (a night past midnight is
+    /// still its day's until 06:00), in the pizzeria's zone (see ``ScheduleService/today()``).
     public func today() throws -> LocalDate {
-        try database.read { ZonedClock(zone: try SettingsService.current(in: $0).timeZone).local(now()).date }
+        try database.read { try ScheduleService.today(at: now(), in: $0) }
     }
 
     /// Revenue from collected orders, and what is still booked, no-shows and cancellations, by

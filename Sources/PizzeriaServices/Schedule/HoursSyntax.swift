@@ -38,6 +38,20 @@ public enum HoursSyntax {
         return interval
     }
 
+    /// A range to cut out of a service day, `--from`/`--to` as typed: `20:00`-`22:00`, a night's
+    /// `00:00`-`00:30` (cut where the day's hours have it: before or after midnight), or OSM's
+    /// `24:00`-`24:30` for the same after midnight.
+    public static func parseCut(from: String, to: String) throws -> OpeningInterval {
+        guard let start = extendedMinutes(from.trimmingWhitespace()), start < 2880 else {
+            throw problem("'\(from)' is not a time 00:00-23:59 (or 24:00-47:59 after midnight)")
+        }
+        guard start >= 1440 else { return try parseInterval(from + "-" + to) }
+        guard let end = extendedMinutes(to.trimmingWhitespace()), end > start else {
+            throw problem("'\(to)' must be after '\(from)' (24:00-48:00 after midnight)")
+        }
+        return try parseInterval(LocalTime.clock(start - 1440) + "-" + LocalTime.clock(end - 1440))
+    }
+
     /// Minutes of `HH:MM` from 00:00 to 48:00.
     private static func extendedMinutes(_ text: String) -> Int? {
         let bytes = Array(text.utf8)

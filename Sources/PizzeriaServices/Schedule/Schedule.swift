@@ -72,6 +72,36 @@ final class Schedule {
         return hours
     }
 
+    /// The hour after midnight (local) until which a night's service day is still "today": the
+    /// close-out hour POS systems use for the business day.
+    static let closeOutMinute = 6 * 60
+
+    /// The service day "today" means at `now`: the day whose service is open or most recently
+    /// opened. After midnight, while the previous day's hours ran past midnight, that night is
+    /// still today until the calendar day's own first opening or the close-out hour (06:00),
+    /// whichever comes first; otherwise the local date.
+    func today(at now: Date) throws -> LocalDate {
+        let (date, minutes, _) = clock.local(now)
+        let yesterday = date.adding(days: -1)
+        guard minutes < Self.closeOutMinute, try hours(of: yesterday).open.contains(where: { $0.end > 1440 }) else { return date }
+        return minutes < (try hours(of: date).open.first?.start ?? 1440) ? yesterday : date
+    }
+
+    /// The next time the wall clock shows `minutes` within the current service day or the next
+    /// (``today(at:)`` and the day after), as a slot of their hours, after `now`: `00:30` at 22:40
+    /// is tonight's 00:30. Returns the calendar date it falls on, or `nil` when no such slot exists.
+    func nextOccurrence(ofMinutes minutes: Int, after now: Date) throws -> LocalDate? {
+        let today = try today(at: now)
+        let services: Set<LocalDate> = [today, today.adding(days: 1)]
+        for offset in 0...2 {
+            let date = today.adding(days: offset)
+            for instant in clock.instants(date, minutes: minutes) where instant > now {
+                if case .slot(let slot) = try locate(instant), services.contains(slot.serviceDay) { return date }
+            }
+        }
+        return nil
+    }
+
     /// Every slot of a service day, in time order.
     func slots(of date: LocalDate) throws -> [Slot] {
         var slots: [Slot] = []

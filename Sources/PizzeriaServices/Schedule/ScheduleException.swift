@@ -102,7 +102,12 @@ public struct DayHours: Sendable, Hashable, Encodable {
         closure = exceptions.first { $0.kind == .closed }
         cuts = exceptions.filter { $0.kind == .cut }
         var open = closure == nil ? intervals.map(\.span) : []
-        for cut in cuts.compactMap(\.interval) { open = DaySpan.subtract(cut.span, from: open) }
+        // A cut is in the service day's own terms: 00:00-00:30 takes out the day's own 00:00-00:30
+        // and its night's (24:00-24:30), whichever its hours have.
+        for cut in cuts.compactMap(\.interval) {
+            open = DaySpan.subtract(cut.span, from: open)
+            if cut.end <= 1440 { open = DaySpan.subtract(DaySpan(start: cut.start + 1440, end: cut.end + 1440), from: open) }
+        }
         self.open = open
     }
 

@@ -47,13 +47,18 @@ public final class ScheduleService: Sendable {
         try hours(in: LocalDateRange(date))[0]
     }
 
-    /// Today in the pizzeria's zone.
+    /// Today: the service day whose service is open or most recently opened, in the pizzeria's
+    /// zone. After midnight a night that ran past it is still today until the calendar day's first
+    /// opening or 06:00, whichever is first (at 00:45 on Friday night, today is Friday).
     public func today() throws -> LocalDate {
         try database.read { try today(in: $0) }
     }
 
-    func today(in db: Connection) throws -> LocalDate {
-        ZonedClock(zone: try SettingsService.current(in: db).timeZone).local(now()).date
+    func today(in db: Connection) throws -> LocalDate { try Self.today(at: now(), in: db) }
+
+    /// The one definition of "today" at `now` (``Schedule/today(at:)``).
+    static func today(at now: Date, in db: Connection) throws -> LocalDate {
+        try ScheduleStore.schedule(try SettingsService.current(in: db), in: db).today(at: now)
     }
 
     private static func ahead(from today: LocalDate) -> LocalDateRange {
@@ -95,7 +100,8 @@ public final class ScheduleService: Sendable {
         let exceptions = range.dates.compactMap {
             ScheduleException(date: $0, kind: interval == nil ? .closed : .cut, interval: interval, reason: reason)
         }
-        return try addExceptions(exceptions, replacing: interval == nil ? .closed : nil, in: range, keepOrders: keepOrders)
+        return try addExceptions(exceptions, replacing: interval == nil ? .closed : nil, in: range, keepOrders: keepOrders,
+                                 mustCut: interval)
     }
 
     /// Special hours for each day of `range`, replacing the weekday's (and any special hours
@@ -119,15 +125,27 @@ public final class ScheduleService: Sendable {
         try change(keepOrders: keepOrders) { db, _ in try ScheduleStore.delete(range, in: db) }
     }
 
+    /// Writes `exceptions`; with `mustCut`, refuses a cut that takes nothing out of any day's hours.
     private func addExceptions(_ exceptions: [ScheduleException], replacing kind: ScheduleException.Kind?, in range: LocalDateRange,
-                               keepOrders: Bool) throws -> [ScheduleException] {
+                               keepOrders: Bool, mustCut: OpeningInterval? = nil) throws -> [ScheduleException] {
         try change(keepOrders: keepOrders) { db, settings in
+            let before = try mustCut.map { _ in try range.dates.map { try ScheduleStore.schedule(settings, in: db).hours(of: $0).open } }
             if let kind { try ScheduleStore.delete(range, kind: kind, in: db) }
             let existing = try ScheduleStore.exceptionCount(in: db)
             guard existing + exceptions.count <= ScheduleException.maximumCount else {
                 throw ScheduleError.tooManyExceptions(existing: existing, adding: exceptions.count)
             }
             for exception in exceptions { try ScheduleStore.insert(exception, in: db) }
+            if let cut = mustCut, let before {
+                let schedule = ScheduleStore.schedule(settings, in: db)
+                let after = try range.dates.map { try schedule.hours(of: $0).open }
+                guard after != before else {
+                    let hours = try range.dates.prefix(3).map { "\($0.weekday.short) \($0): \(try schedule.hours(of: $0).summary)" }
+                    throw ValidationError([FieldError(field: "from", message: "\(cut) cuts nothing out of the hours ("
+                        + hours.joined(separator: "; ") + (range.dates.count > 3 ? "; …" : "")
+                        + "); the hours after midnight belong to the night before: cut them on that date")])
+                }
+            }
             try Self.checkNights(around: range, settings: settings, in: db)
             return exceptions
         }
