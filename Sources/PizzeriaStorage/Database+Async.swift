@@ -47,6 +47,10 @@ extension Database {
     /// How many batches the writer thread committed, for how many writes.
     public var groupCommitStatistics: GroupCommitStatistics { groupCommits.withLock { $0 } }
 
+    /// Async writes queued for the writer thread or running on it, not yet finished: for
+    /// monitoring, and for tests that wait until writes have queued up.
+    public var unfinishedWrites: Int { batcher.unfinished }
+
     /// Runs one batch on the writer: every job in its own savepoint, one commit for all.
     func runBatch(_ jobs: [any BatchedWrite]) {
         var live: [any BatchedWrite] = []
@@ -172,6 +176,8 @@ final class WriteBatcher: @unchecked Sendable {
     private let condition = NSCondition()
     private var pending: [any BatchedWrite] = []
     private var running = false
+    /// Jobs enqueued and not yet run to their end.
+    private var unfinishedJobs = 0
     private let maximumBatch: Int
     /// How long the writer thread stays for more work once the queue is empty.
     private static let idleLinger: TimeInterval = 0.005
@@ -182,9 +188,17 @@ final class WriteBatcher: @unchecked Sendable {
         self.execute = execute
     }
 
+    /// Jobs enqueued and not yet run to their end.
+    var unfinished: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return unfinishedJobs
+    }
+
     func enqueue(_ job: any BatchedWrite) {
         condition.lock()
         pending.append(job)
+        unfinishedJobs += 1
         if !running {
             running = true
             let thread = Thread { [self] in loop() }
@@ -212,6 +226,9 @@ final class WriteBatcher: @unchecked Sendable {
             pending.removeFirst(batch.count)
             condition.unlock()
             execute(batch)
+            condition.lock()
+            unfinishedJobs -= batch.count
+            condition.unlock()
         }
     }
 }

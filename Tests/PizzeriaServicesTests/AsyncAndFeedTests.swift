@@ -65,7 +65,8 @@ struct AsyncAndFeedTests {
         let fixture = try Fixture()
         let writer = HeldWriter(fixture.pizzeria.database)
         let task = Task { try await fixture.pizzeria.users.add(handle: "never") }
-        try await Task.sleep(for: .milliseconds(100))
+        // Queued behind the held lock, then cancelled.
+        #expect(await eventually { fixture.pizzeria.database.unfinishedWrites == 1 })
         task.cancel()
         writer.stop()
         let result = await task.result
@@ -102,7 +103,8 @@ struct AsyncAndFeedTests {
                 return await group.reduce(into: [Result<Order, Error>]()) { $0.append($1) }
             }
         }
-        try await Task.sleep(for: .milliseconds(200))
+        // Every booking queued behind the held lock, so they batch.
+        #expect(await eventually { fixture.pizzeria.database.unfinishedWrites == 17 })
         writer.stop()
         let outcomes = await results.value
         let booked = outcomes.compactMap { try? $0.get() }
@@ -144,7 +146,8 @@ struct AsyncAndFeedTests {
             for try await _ in try await fixture.pizzeria.orders.feed(pollInterval: .milliseconds(20)) { count += 1 }
             return count
         }
-        try await Task.sleep(for: .milliseconds(100))
+        // The feed is waiting (it has read the empty history) when the task is cancelled.
+        for _ in 0..<100 { await Task.yield() }
         endless.cancel()
         #expect(try await endless.value == 0)
     }

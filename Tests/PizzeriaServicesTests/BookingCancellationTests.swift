@@ -15,10 +15,12 @@ struct BookingCancellationTests {
     func noGhosts() async throws {
         let fixture = try OrderFixture(capacity: 10_000)
         let anna = try fixture.user("anna"), margherita = try fixture.pizza("Margherita")
-        let slots = try ["19:00", "19:15", "19:30", "19:45", "20:00", "20:15"].map { try fixture.at($0) }
         // Rounds go on until both outcomes have happened thousands of times (how many rounds that
-        // takes depends on the machine's load), within a bound.
+        // takes depends on the machine's load), within a bound — and the slots hold every booking
+        // the bound allows (12 × 10,000 ≥ 3,000 × 32), so none is ever refused for room.
         let tasksPerRound = 32, enough = (cancelled: 2_000, booked: 1_000), maximumRounds = 3_000
+        let slots = try (0..<12).map { try fixture.at(String(format: "%02d:%02d", 19 + $0 / 4, ($0 % 4) * 15)) }
+        #expect(slots.count * 10_000 >= maximumRounds * tasksPerRound)
         var outcomes: [String: Outcome] = [:]
         var rng = SystemRandomNumberGenerator()
         var round = 0, cancellations = 0, bookings = 0
