@@ -198,9 +198,51 @@ BEGIN
     SELECT RAISE(ABORT, 'user_erased: this customer''s data was erased; it cannot be filled in again');
 END;
 
+-- When the write-ahead log was emptied after the erasure (its frames held the erased data):
+-- NULL while the erasure is pending in the WAL; set once, like the rest of the row.
+ALTER TABLE user_erasures ADD COLUMN wal_cleared_at TEXT
+    CHECK (wal_cleared_at IS NULL OR wal_cleared_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T*Z');
+
 CREATE TRIGGER user_erasures_append_only_update BEFORE UPDATE ON user_erasures
+WHEN NOT (NEW.user_id IS OLD.user_id AND NEW.erased_at IS OLD.erased_at AND NEW.actor IS OLD.actor AND OLD.wal_cleared_at IS NULL)
 BEGIN
-    SELECT RAISE(ABORT, 'history_append_only: user_erasures is append-only');
+    SELECT RAISE(ABORT, 'history_append_only: user_erasures is append-only (but for wal_cleared_at, set once)');
+END;
+
+-- The one sanctioned change of an order's history: the erasure of a customer redacts the free text
+-- of their orders' events (a note, an override's reason: the end of `detail` becomes `[erased]`)
+-- and names them by their pseudonym where they were the actor. Nothing else changes, ever.
+DROP TRIGGER order_status_events_append_only_update;
+CREATE TRIGGER order_status_events_append_only_update BEFORE UPDATE ON order_status_events
+WHEN NOT (
+    EXISTS (SELECT 1 FROM orders o JOIN user_erasures e ON e.user_id = o.user_id WHERE o.id = OLD.order_id)
+    AND NEW.id IS OLD.id AND NEW.order_id IS OLD.order_id AND NEW.kind IS OLD.kind AND NEW.from_status IS OLD.from_status
+    AND NEW.to_status IS OLD.to_status AND NEW.at IS OLD.at
+    AND (NEW.detail IS OLD.detail
+         OR (substr(NEW.detail, -8) = '[erased]'
+             AND substr(OLD.detail, 1, length(NEW.detail) - 8) = substr(NEW.detail, 1, length(NEW.detail) - 8)))
+    AND (NEW.actor IS OLD.actor
+         OR NEW.actor IS (SELECT 'erased-' || substr(o.user_id, 1, 13) FROM orders o WHERE o.id = OLD.order_id)))
+BEGIN
+    SELECT RAISE(ABORT, 'history_append_only: order_status_events is append-only (but for the redaction of an erased customer)');
+END;
+
+-- An erased customer's orders: their note may be removed whatever their state; nothing else of
+-- them changes but a cancellation (no undo of one, no move, no new note).
+DROP TRIGGER orders_locked_after_placed;
+CREATE TRIGGER orders_locked_after_placed BEFORE UPDATE OF pickup_at, note ON orders
+WHEN OLD.status <> 'placed' AND (NEW.pickup_at IS NOT OLD.pickup_at OR NEW.note IS NOT OLD.note)
+ AND NOT (NEW.pickup_at IS OLD.pickup_at AND NEW.note IS NULL AND EXISTS (SELECT 1 FROM user_erasures WHERE user_id = OLD.user_id))
+BEGIN
+    SELECT RAISE(ABORT, 'order_locked: only a placed order can be moved or edited');
+END;
+
+CREATE TRIGGER orders_erased_user_locked BEFORE UPDATE OF status, note, pickup_at ON orders
+WHEN ((OLD.status = 'cancelled' AND NEW.status IS NOT 'cancelled') OR (NEW.note IS NOT NULL AND NEW.note IS NOT OLD.note)
+      OR NEW.pickup_at IS NOT OLD.pickup_at)
+ AND EXISTS (SELECT 1 FROM user_erasures WHERE user_id = OLD.user_id)
+BEGIN
+    SELECT RAISE(ABORT, 'user_erased: this customer''s data was erased; their orders only stay for the books');
 END;
 
 CREATE TRIGGER user_erasures_append_only_delete BEFORE DELETE ON user_erasures
@@ -311,9 +353,10 @@ END;
 
 -- Staff exceptions and kept orders ----------------------------------------------------------------
 
--- Why the change being made was let through against a rule (`--override REASON`): read by the
+-- What the history should say of the change being made beyond what it is (`override: REASON`
+-- when staff let it through against a rule, `erased` for an erasure's cancellation): read by the
 -- history triggers into the event's detail and cleared by them, like changed_by; NULL at rest.
-ALTER TABLE orders ADD COLUMN change_note TEXT CHECK (change_note IS NULL OR length(change_note) BETWEEN 1 AND 200);
+ALTER TABLE orders ADD COLUMN change_note TEXT CHECK (change_note IS NULL OR length(change_note) BETWEEN 1 AND 220);
 
 -- Set when staff kept a booked order that a schedule change left outside the hours
 -- (`--keep-orders`): the time of that change. Such an order blocks no later change; `check`
@@ -325,8 +368,7 @@ DROP TRIGGER orders_placed_event;
 CREATE TRIGGER orders_placed_event AFTER INSERT ON orders
 BEGIN
     INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
-    VALUES (NEW.id, 'placed', NULL, NEW.status, CASE WHEN NEW.change_note IS NOT NULL THEN 'override: ' || NEW.change_note END,
-            NEW.changed_by, NEW.created_at);
+    VALUES (NEW.id, 'placed', NULL, NEW.status, NEW.change_note, NEW.changed_by, NEW.created_at);
     UPDATE orders SET changed_by = NULL, changed_at = NULL, change_note = NULL
     WHERE id = NEW.id AND (changed_by IS NOT NULL OR changed_at IS NOT NULL OR change_note IS NOT NULL);
 END;
@@ -336,7 +378,7 @@ CREATE TRIGGER orders_status_event AFTER UPDATE OF status ON orders
 WHEN NEW.status IS NOT OLD.status
 BEGIN
     INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
-    SELECT NEW.id, 'status', OLD.status, NEW.status, CASE WHEN NEW.change_note IS NOT NULL THEN 'override: ' || NEW.change_note END,
+    SELECT NEW.id, 'status', OLD.status, NEW.status, NEW.change_note,
            NEW.changed_by, coalesce(NEW.changed_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
     WHERE NOT EXISTS (SELECT 1 FROM order_status_events e
                       WHERE e.id = (SELECT max(id) FROM order_status_events WHERE order_id = NEW.id)
@@ -353,7 +395,7 @@ BEGIN
     INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
     VALUES (NEW.id, 'moved', OLD.status, NEW.status,
             'pickup ' || OLD.pickup_local || ' → ' || NEW.pickup_local
-                || CASE WHEN NEW.change_note IS NOT NULL THEN ', override: ' || NEW.change_note ELSE '' END,
+                || CASE WHEN NEW.change_note IS NOT NULL THEN ', ' || NEW.change_note ELSE '' END,
             NEW.changed_by, coalesce(NEW.changed_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')));
     UPDATE orders SET updated_at = coalesce(NEW.changed_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), version = OLD.version + 1,
                       changed_by = NULL, changed_at = NULL, change_note = NULL

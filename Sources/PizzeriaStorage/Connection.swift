@@ -96,6 +96,11 @@ public final class Connection {
     private func configure() throws {
         // The value comes from a two-case enum, never from input.
         try execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = \(configuration.synchronous.pragmaValue)")
+        // Deleted content is overwritten with zeros, freed pages included, so an erased customer's
+        // data leaves the file (https://sqlite.org/pragma.html#pragma_secure_delete); statement
+        // journals and temporary tables stay in memory instead of files in /var/tmp
+        // (https://sqlite.org/tempfiles.html).
+        try execute("PRAGMA secure_delete = ON; PRAGMA temp_store = MEMORY")
         switch configuration.checkpointPolicy {
         case .sqliteAutomatic(let pages):
             sqlite3_wal_autocheckpoint(handle, Int32(clamping: pages))

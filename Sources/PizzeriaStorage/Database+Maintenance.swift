@@ -71,6 +71,40 @@ extension Database {
 
     // MARK: - Health
 
+    /// What ``clearWAL(waitingUpTo:)`` achieved.
+    public enum WALClearing: Sendable, Equatable {
+        /// The `-wal` file was emptied (truncated to nothing): what was written before is only in
+        /// the database file now.
+        case cleared
+        /// Readers kept it: these processes (Linux; empty when unknown) still read an older
+        /// snapshot. Their transactions end; clear again then.
+        case heldByReaders([Int32])
+    }
+
+    /// Empties the write-ahead log: a `TRUNCATE` checkpoint that holds the write lock (the
+    /// WAL-reset mitigation's way) and, while readers are in the way, tries again until
+    /// `waitingUpTo` seconds have passed. Used after an erasure, so the erased data's frames
+    /// leave the disk (https://sqlite.org/pragma.html#pragma_wal_checkpoint). Everything
+    /// committed before the call is covered when it returns ``WALClearing/cleared``.
+    public func clearWAL(waitingUpTo seconds: TimeInterval) throws -> WALClearing {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let cleared: Bool = try withWriter { db in
+                switch db.checkpointHoldingWriteLock(truncating: true) {
+                case .completed:
+                    return true
+                case .failed(let message):
+                    throw DatabaseError(extendedResultCode: SQLITE_IOERR, message: "emptying the WAL failed: \(message)")
+                case .blockedByReaders, .skippedForOtherProcess:
+                    return false
+                }
+            }
+            if cleared { return .cleared }
+            guard Date() < deadline else { return .heldByReaders(try walStatus().readerProcesses ?? []) }
+            usleep(20_000)
+        }
+    }
+
     /// Runs `PRAGMA integrity_check` and `PRAGMA foreign_key_check` on one snapshot.
     /// - Returns: the problems found; empty when the file is sound.
     public func healthProblems() throws -> HealthReport {

@@ -15,6 +15,7 @@ final class CDatabase {
         sqlite3_busy_timeout(db, 5_000)
         // The project's pragmas and durability; its checkpoint policy too (the same WAL growth).
         try exec("PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; PRAGMA synchronous = \(synchronous)")
+        try exec("PRAGMA secure_delete = ON; PRAGMA temp_store = MEMORY")
         sqlite3_wal_autocheckpoint(db, Int32(checkpointPages))
         // The same page cache as the project's writer, when the run sets one.
         if let cacheKiB { try exec("PRAGMA cache_size = -\(cacheKiB)") }

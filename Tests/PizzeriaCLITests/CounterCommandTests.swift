@@ -120,7 +120,7 @@ struct CounterCommandTests {
 
         let order = try place(cli, "anna", "19:00", "Margherita")
         try cli.ok("nav", "push", "anna", "pizza:Margherita", "order:\(order.id)")
-        let erased = try cli.json("user", "erase", "anna") as? [String: Any]
+        let erased = (try cli.json("user", "erase", "anna", "--yes") as? [String: Any])?["user"] as? [String: Any]
         let pseudonym = erased?["handle"] as? String ?? ""
         #expect(pseudonym.hasPrefix("erased-") && erased?["phone"] is NSNull && erased?["erased_at"] is String)
         #expect(try cli.run("user", "show", "anna").status == 66)

@@ -49,7 +49,7 @@ struct CustomerDataTests {
         _ = try f.pizzeria.navigation.push(anna, [.pizza(id: try f.pizza("Porcini")), .order(id: order.id)])
         _ = try f.pizzeria.navigation.openSheet(anna, .addPizza)
 
-        let erased = try f.pizzeria.users.erase(id: anna, by: "giulia")
+        let erased = try f.pizzeria.users.erase(id: anna, by: "giulia").user
         #expect(erased.handle == "erased-" + anna.description.prefix(13) && erased.displayName == nil && erased.phone == nil)
         #expect(erased.erasedAt == f.now)
         #expect(try f.pizzeria.navigation.state(of: anna).path.isEmpty && f.pizzeria.navigation.history(of: anna).isEmpty)

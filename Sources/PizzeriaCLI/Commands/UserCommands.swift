@@ -107,24 +107,53 @@ enum UserCommands {
             return .ok
         })
 
+    static let yes = Flag("yes", help: "Erase without asking (for scripts); without a terminal it is required.")
+
     static let erase = Command(
         name: "erase",
         abstract: "Erase a customer's personal data at their request.",
         discussion: """
-            Removes the display name and phone, replaces the handle with a stable pseudonym \
-            (erased-…) and deletes the user's navigation state and history. Their orders stay for \
-            the books, under the pseudonym; the erasure itself is recorded (user_erasures). It \
-            cannot be undone.
+            In one transaction: removes the display name and phone, replaces the handle with a stable pseudonym \
+            (erased-…), cancels their future orders (`erased` in the history), removes the notes of their \
+            orders and the free text of those orders' history, drops their idempotency keys and deletes their \
+            navigation state, sheet and history, overwriting the deleted bytes; then empties the write-ahead \
+            log, so nothing of them stays in the file or the -wal. Their orders stay for the books, under the \
+            pseudonym; the erasure itself is recorded (user_erasures). It cannot be undone. On a terminal it \
+            asks you to type the handle; scripts pass --yes (without a terminal and without --yes: exit 64). \
+            Backups made before the erasure still hold the data: rotate them (docs/CLI.md, "Erasure").
             """,
         arguments: [handle],
-        options: [OrderCommands.by],
-        examples: ["pizzeria user erase luca --by anna"],
+        options: [yes, OrderCommands.by],
+        examples: ["pizzeria user erase luca --by anna", "pizzeria user erase luca --yes --by anna"],
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
             let user = try pizzeria.lookup.user(try invocation[handle])
+            if !invocation[yes] {
+                guard context.terminal.isInteractive else {
+                    throw invocation.usage("erasing cannot be undone: give --yes to erase without a terminal")
+                }
+                context.console.out("Erase \(user.handle)'s personal data for good? Type the handle to confirm: ")
+                guard context.terminal.readLine()?.trimmingCharacters(in: .whitespaces) == user.handle else {
+                    throw Refusal("not erased: the handle typed is not '\(user.handle)'", hint: "run it again and type the handle exactly")
+                }
+            }
             let erased = try pizzeria.users.erase(id: user.id, by: try OrderCommands.actor(invocation))
-            try context.emit(erased) { "Erased \(user.handle): now \(erased.handle); orders kept, navigation deleted.\n" }
+            try context.emit(erased) {
+                var text = "Erased \(user.handle): now \(erased.user.handle).\n"
+                text += "Removed: name and phone, \(erased.navigationRows) navigation rows, \(erased.notes) order notes, "
+                    + "\(erased.historyEntries) history entries redacted, \(erased.keys) idempotency keys.\n"
+                if !erased.cancelledOrders.isEmpty {
+                    text += "Cancelled \(erased.cancelledOrders.count) future order\(erased.cancelledOrders.count == 1 ? "" : "s"): "
+                        + erased.cancelledOrders.map(\.short).joined(separator: ", ") + ".\n"
+                }
+                text += "Kept for the books: \(erased.ordersKept) order\(erased.ordersKept == 1 ? "" : "s") (items, amounts, times) under the pseudonym.\n"
+                return text
+            }
+            if !erased.walCleared {
+                context.console.note("a reader (process \(erased.walReaders.map(String.init).joined(separator: ", "))) keeps older data in the -wal file; "
+                                     + "`pizzeria check` reports the erasure pending and `pizzeria check --repair` finishes it once the reader is done")
+            }
             return .ok
         })
 }

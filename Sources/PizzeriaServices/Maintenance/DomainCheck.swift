@@ -33,6 +33,8 @@ enum DomainCheck {
         case total(orderID: String)
         case orderTimes(orderID: String, serviceDay: String, pickupLocal: String)
         case erasure(userID: String)
+        /// Empty the WAL after erasures (outside any transaction: ``Maintenance/repair(path:configuration:now:)``).
+        case clearWAL
     }
 
     /// Every problem found, and the repairs that would fix the repairable ones.
@@ -132,6 +134,10 @@ enum DomainCheck {
             found("users", leftover.id, "erased, but " + what.joined(separator: " and "), expected: "nothing of them but the pseudonym",
                   repair: .erasure(userID: leftover.id))
         }
+        for id in try UserStore.erasuresPendingInWAL(in: db) {
+            found("user_erasures", id.description, "erasure pending in the WAL: a reader kept the -wal from being emptied after it",
+                  expected: "the -wal emptied (check --repair empties it once no reader holds it)", repair: .clearWAL)
+        }
         for route in try NavigationStore.foreignOrderRoutes(in: db) {
             found("navigation_stack", route, "a route to another customer's order (never shown)", expected: "only the user's own orders")
         }
@@ -149,6 +155,7 @@ enum DomainCheck {
             case .capacity(let pickup): try DomainStore.recomputeCapacity(pickup, in: db)
             case .erasure(let id): try DomainStore.reapplyErasure(id, in: db)
             case .load(let pickup): loads.append(pickup)
+            case .clearWAL: break
             }
         }
         try DomainStore.recomputeLoads(loads, in: db)

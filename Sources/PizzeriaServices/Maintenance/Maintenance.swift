@@ -157,12 +157,16 @@ public enum Maintenance {
     /// (an overbooked slot, an order outside the hours) is listed in ``RepairResult/remaining``.
     public static func repair(path: String, configuration: PizzeriaConfiguration = .init(), now: Date = Date()) throws -> RepairResult {
         let pizzeria = try Pizzeria.open(path: path, access: .requireCurrent, configuration: configuration, now: { now })
-        return try pizzeria.database.write { db in
+        let before = try pizzeria.database.write { db in
             let before = try DomainCheck.run(now: now, in: db)
             try DomainCheck.apply(before.repairs, in: db)
-            let after = try DomainCheck.run(now: now, in: db).problems
-            return RepairResult(repaired: before.problems.filter { !after.contains($0) }, remaining: after)
+            return before
         }
+        if before.repairs.contains(.clearWAL) {
+            _ = try UserService.clearErasures(from: pizzeria.database, at: now, waitingForReaders: 2)
+        }
+        let after = try pizzeria.database.read { try DomainCheck.run(now: now, in: $0).problems }
+        return RepairResult(repaired: before.problems.filter { !after.contains($0) }, remaining: after)
     }
 
     /// Reads the settings and the week as every booking does; what that refuses is the problem.

@@ -74,12 +74,12 @@ extension NavigationService {
     /// One write transaction: read the user and their sheet, let `body` act, append the event.
     private func sheetChange(_ user: User.ID, action: NavigationAction,
                              _ body: (Connection, User.ID, Sheet?) throws -> (routes: [NavigationElement], detail: String)) throws -> NavigationState {
-        try database.write { db in
+        try refusingErased(user) { try database.write { db in
             let before = try Self.state(of: user, in: db)
             let (routes, detail) = try body(db, user, before.sheet)
             try NavigationStore.appendEvent(userID: user, action: action, routes: routes, depthAfter: before.path.count,
                                             topBefore: nil, detail: detail.isEmpty ? nil : detail, in: db)
             return try Self.state(of: user, in: db)
-        }
+        } }
     }
 }

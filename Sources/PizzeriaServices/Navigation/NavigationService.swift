@@ -199,7 +199,7 @@ public final class NavigationService: Sendable {
     /// the new one (and the routes involved), writes the difference and appends the event.
     func change(_ user: User.ID, action: NavigationAction, detail: String? = nil,
                 _ body: (Connection, [NavigationElement]) throws -> (stack: [NavigationElement], involved: [NavigationElement])) throws -> NavigationState {
-        try database.write { db in
+        try refusingErased(user) { try database.write { db in
             // The sheet is read with the stack: no operation here changes it.
             guard let state = try NavigationStore.state(of: user, withPrevious: false, in: db) else {
                 throw UserError.notFound(user.description)
@@ -216,6 +216,16 @@ public final class NavigationService: Sendable {
             // Everything is known already: the new stack, the old top as "previous", the sheet.
             return NavigationState(userID: user, handle: state.handle, path: try NavigationStore.visible(new, of: user, in: db),
                                    previous: try NavigationStore.visible(old, of: user, in: db).last, sheet: state.sheet)
+        } }
+    }
+
+    /// Runs `body`, turning the schema's refusal of an erased customer's navigation (the
+    /// `user_erased` triggers: nothing more is recorded for them) into ``UserError/erased(_:)``.
+    func refusingErased<T>(_ user: User.ID, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError where error.isRefusal("user_erased") {
+            throw UserError.erased(try database.read { try UserStore.handle(of: user, in: $0) } ?? user.description)
         }
     }
 

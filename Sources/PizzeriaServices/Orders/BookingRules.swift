@@ -40,6 +40,9 @@ public struct StaffOverride: Sendable, Hashable {
     /// An override with its reason, trimmed.
     public init(reason: String) { self.reason = reason.trimmingWhitespace() }
 
+    /// How the order's history records it: `override: walk-in at the counter`.
+    public var historyText: String { "override: \(reason)" }
+
     /// The longest reason, in Unicode scalars (as SQLite's `length()` counts).
     public static let maximumReasonLength = 200
 

@@ -85,7 +85,7 @@ extension OrderService {
                                             schedule: schedule, now: now, in: db)
             try Self.requireRoom(for: pizzas, at: pickup, slot: slot, settings: settings, schedule: schedule, now: now, in: db)
             guard try OrderStore.move(id: id, version: header.version, pickupAt: PickupTime.utc(pickup), serviceDay: slot.serviceDay,
-                                      pickupLocal: schedule.clock.localText(pickup), actor: actor, override: override?.reason, at: now, in: db),
+                                      pickupLocal: schedule.clock.localText(pickup), actor: actor, historyNote: override?.historyText, at: now, in: db),
                   let moved = try OrderStore.header(id: id, in: db) else {
                 throw OrderError.versionConflict(orderID: id, expected: expectedVersion ?? header.version, current: (try OrderStore.header(id: id, in: db)?.version) ?? header.version)
             }
@@ -156,7 +156,7 @@ extension OrderService {
                 let slot = try Self.checkPickup(header.pickupAt, pizzas: delta, claim: .add, override: override != nil, settings: settings,
                                                 schedule: schedule, now: now, in: db)
                 try Self.requireRoom(for: delta, at: header.pickupAt, slot: slot, settings: settings, schedule: schedule, now: now, in: db)
-                if let override { detail.append("override: \(override.reason)") }
+                if let override { detail.append(override.historyText) }
             }
             for (number, line) in existing where quantities[line.pizzaID].map({ $0 != line.quantity }) == true {
                 try OrderStore.setQuantity(quantities[line.pizzaID] ?? line.quantity, line: number, order: id, in: db)
@@ -213,7 +213,7 @@ extension OrderService {
                 let slot = try Self.checkPickup(header.pickupAt, pizzas: pizzas, claim: .restore, override: override != nil,
                                                 settings: settings, schedule: schedule, now: now, in: db)
                 try Self.requireRoom(for: pizzas, at: header.pickupAt, slot: slot, settings: settings, schedule: schedule, now: now, in: db)
-                if let override { detail += ", override: \(override.reason)" }
+                if let override { detail += ", " + override.historyText }
             }
             try OrderStore.appendEvent(order: id, kind: .undo, from: header.status, to: previous, detail: detail,
                                        actor: actor, at: now, in: db)

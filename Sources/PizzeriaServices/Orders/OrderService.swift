@@ -64,12 +64,12 @@ public final class OrderService: Sendable {
         try OrderStore.insert(id: id, userID: request.user, pickupAt: pickupAt, serviceDay: slot.serviceDay,
                               pickupLocal: schedule.clock.localText(request.pickup), key: request.idempotencyKey,
                               fingerprint: request.idempotencyKey == nil ? nil : fingerprint, lines: lines, actor: actor,
-                              override: override?.reason, at: now, in: db)
+                              historyNote: override?.historyText, at: now, in: db)
         let created = Timestamp.date(from: Timestamp.string(from: now)) ?? now   // as stored: to the millisecond
         let order = Order(id: id, userID: request.user, handle: handle, pickupAt: request.pickup, serviceDay: slot.serviceDay, status: .placed, lines: lines,
                           total: Money(cents: lines.reduce(0) { $0 + $1.total.cents }), idempotencyKey: request.idempotencyKey,
                           createdAt: created, updatedAt: created, history: [OrderStatusChange(kind: .placed, from: nil, to: .placed, at: created,
-                                                              detail: override.map { "override: \($0.reason)" }, actor: actor)],
+                                                              detail: override?.historyText, actor: actor)],
                           timeZone: settings.timeZone, slotCapacity: capacity)
         return (order, true)
     }

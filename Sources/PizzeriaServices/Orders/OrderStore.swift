@@ -268,13 +268,13 @@ enum OrderStore {
     /// and record the first status event).
     /// - Returns: the creation time the database gave it.
     static func insert(id: Order.ID, userID: User.ID, pickupAt: String, serviceDay: LocalDate, pickupLocal: String, key: String?,
-                       fingerprint: String?, lines: [OrderLine], actor: String?, override: String? = nil, at: Date, in db: Connection) throws {
+                       fingerprint: String?, lines: [OrderLine], actor: String?, historyNote: String? = nil, at: Date, in db: Connection) throws {
         let stamp = Timestamp.string(from: at)
         try db.run("""
             INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local, idempotency_key, request_fingerprint, changed_by,
                                 change_note, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [id, userID, pickupAt, serviceDay.description, pickupLocal, key, fingerprint, actor, override, stamp, stamp])
+            """, [id, userID, pickupAt, serviceDay.description, pickupLocal, key, fingerprint, actor, historyNote, stamp, stamp])
         for (number, line) in lines.enumerated() { try insertLine(line, number: number + 1, order: id, in: db) }
     }
 
@@ -293,11 +293,11 @@ enum OrderStore {
 
     /// Compare-and-set move: the triggers record it, bump the version and carry the pizzas to the new slot.
     static func move(id: Order.ID, version: Int, pickupAt: String, serviceDay: LocalDate, pickupLocal: String, actor: String?,
-                     override: String? = nil, at: Date, in db: Connection) throws -> Bool {
+                     historyNote: String? = nil, at: Date, in db: Connection) throws -> Bool {
         try db.run("""
             UPDATE orders SET pickup_at = ?, service_day = ?, pickup_local = ?, changed_by = ?, changed_at = ?, change_note = ?
             WHERE id = ? AND version = ? AND status = 'placed'
-            """, [pickupAt, serviceDay.description, pickupLocal, actor, Timestamp.string(from: at), override, id, version]) == 1
+            """, [pickupAt, serviceDay.description, pickupLocal, actor, Timestamp.string(from: at), historyNote, id, version]) == 1
     }
 
     /// An order's lines with their numbers, in line order.

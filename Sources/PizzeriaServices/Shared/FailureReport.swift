@@ -79,6 +79,9 @@ public struct FailureReport: Sendable, Equatable {
             self.init(category: .unusableDatabase, messages: [error.message], remedy: .useAnotherFile)
         case .io, .walUnavailable:
             self.init(category: .io, messages: [error.message])
+        case .constraint where error.isRefusal("user_erased"):
+            // Refused by the customer's state (their data was erased), not by the input.
+            self.init(category: .refused, messages: [Self.constraintReason(error).replacingOccurrences(of: "user_erased: ", with: "")])
         case .constraint:
             self.init(category: .invalidInput, messages: ["the database refused the change: " + Self.constraintReason(error)])
         case .typeMismatch, .misuse, .other:

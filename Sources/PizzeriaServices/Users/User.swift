@@ -150,3 +150,52 @@ public enum UserError: PizzeriaFailure, Equatable {
         }
     }
 }
+
+/// What ``UserService/erase(id:by:waitingForReaders:)`` removed and kept.
+///
+/// JSON: `{"user", "removed": {"navigation_rows", "notes", "history_entries", "idempotency_keys"},
+/// "cancelled_orders": [id], "orders_kept", "wal_cleared", "wal_readers": [pid]}`.
+public struct UserErasure: Sendable, Hashable, Encodable {
+    /// The user as it is now: the pseudonym, no name or phone.
+    public let user: User
+    /// Navigation stack, sheet and history rows deleted.
+    public let navigationRows: Int
+    /// Order notes removed.
+    public let notes: Int
+    /// History entries redacted (free text, or their name as the actor).
+    public let historyEntries: Int
+    /// Idempotency keys dropped (a key may hold a handle).
+    public let keys: Int
+    /// Future orders cancelled by the erasure.
+    public let cancelledOrders: [Order.ID]
+    /// Orders kept for the books, under the pseudonym (the cancelled ones included).
+    public let ordersKept: Int
+    /// Whether the write-ahead log was emptied after it (nothing of them left in the `-wal`).
+    public let walCleared: Bool
+    /// When not: the processes whose read transactions kept it (Linux; may be empty).
+    public let walReaders: [Int32]
+
+    private enum CodingKeys: String, CodingKey {
+        case user, removed, cancelledOrders = "cancelled_orders", ordersKept = "orders_kept", walCleared = "wal_cleared", walReaders = "wal_readers"
+    }
+
+    private enum RemovedKeys: String, CodingKey {
+        case navigationRows = "navigation_rows", notes, historyEntries = "history_entries", keys = "idempotency_keys"
+    }
+
+    /// The documented JSON shape.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(user, forKey: .user)
+        var removed = container.nestedContainer(keyedBy: RemovedKeys.self, forKey: .removed)
+        try removed.encode(navigationRows, forKey: .navigationRows)
+        try removed.encode(notes, forKey: .notes)
+        try removed.encode(historyEntries, forKey: .historyEntries)
+        try removed.encode(keys, forKey: .keys)
+        try container.encode(cancelledOrders, forKey: .cancelledOrders)
+        try container.encode(ordersKept, forKey: .ordersKept)
+        try container.encode(walCleared, forKey: .walCleared)
+        try container.encode(walReaders, forKey: .walReaders)
+    }
+}
+

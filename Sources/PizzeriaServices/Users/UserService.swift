@@ -77,21 +77,43 @@ public final class UserService: Sendable {
         }
     }
 
-    /// Erases a customer's personal data at their request: name and phone removed, the handle
-    /// replaced by a stable pseudonym (`erased-1a2b3c4d-5e6f`), their navigation state and history
-    /// deleted; their orders stay for the books, and the erasure is recorded (`user_erasures`).
+    /// Erases a customer's personal data at their request, in one transaction: name and phone
+    /// removed, the handle replaced by a stable pseudonym (`erased-1a2b3c4d-5e6f`), their future
+    /// orders cancelled (`erased` in their history), the notes of their orders and the free text of
+    /// those orders' history redacted, their name as an actor replaced by the pseudonym, their
+    /// idempotency keys dropped, their navigation state, sheet and history deleted — every deleted
+    /// byte overwritten (`secure_delete`). Their orders stay for the books (items, amounts,
+    /// times), and the erasure is recorded (`user_erasures`). Then the write-ahead log is emptied
+    /// (waiting up to `waitingForReaders` seconds for readers of older snapshots), so nothing of
+    /// them stays in the `-wal` either; when a reader keeps it, ``UserErasure/walCleared`` is false,
+    /// `check` reports the erasure pending and `check --repair` (or the next erasure) finishes it.
     /// - Throws: ``UserError/notFound(_:)``, ``UserError/erased(_:)``.
     @discardableResult
-    public func erase(id: User.ID, by actor: String? = nil) throws -> User {
+    public func erase(id: User.ID, by actor: String? = nil, waitingForReaders: TimeInterval = 2) throws -> UserErasure {
         let problems = OrderService.actorProblems(actor)
         guard problems.isEmpty else { throw ValidationError(problems) }
         let now = now()
-        return try database.write { db in
+        let (user, counts) = try database.write { db in
             let user = try UserStore.required(id, in: db)
             guard user.erasedAt == nil else { throw UserError.erased(user.handle) }
-            try UserStore.erase(id: id, actor: actor, at: now, in: db)
-            return try UserStore.required(id, in: db)
+            let counts = try UserStore.erase(user, actor: actor, at: now, in: db)
+            return (try UserStore.required(id, in: db), counts)
         }
+        let wal = try Self.clearErasures(from: database, at: now, waitingForReaders: waitingForReaders)
+        return UserErasure(user: user, navigationRows: counts.navigationRows, notes: counts.notes, historyEntries: counts.historyEntries,
+                           keys: counts.keys, cancelledOrders: counts.cancelled, ordersKept: counts.ordersKept,
+                           walCleared: wal == .cleared, walReaders: { if case .heldByReaders(let pids) = wal { pids } else { [] } }())
+    }
+
+    /// Empties the WAL of every erasure still pending in it, and records that it did.
+    static func clearErasures(from database: Database, at now: Date, waitingForReaders: TimeInterval) throws -> Database.WALClearing {
+        // Read first: an erasure committed after this read is not marked, even if the checkpoint covers it.
+        let pending = try database.read { try UserStore.erasuresPendingInWAL(in: $0) }
+        let outcome = try database.clearWAL(waitingUpTo: waitingForReaders)
+        if outcome == .cleared, !pending.isEmpty {
+            try database.write { try UserStore.markWALCleared(pending, at: now, in: $0) }
+        }
+        return outcome
     }
 
     /// A phone number normalised, or the problem with it.

@@ -69,13 +69,66 @@ enum UserStore {
         try db.run("UPDATE users SET handle = ?, display_name = ?, phone = ? WHERE id = ?", [handle, displayName, phone, id])
     }
 
-    /// Erases a user's personal data: the erasure is recorded first (it is what lets their
-    /// navigation history be deleted), then the name, phone and handle go, and the navigation.
-    static func erase(id: User.ID, actor: String?, at: Date, in db: Connection) throws {
-        try db.run("INSERT INTO user_erasures (user_id, erased_at, actor) VALUES (?, ?, ?)", [id, Timestamp.string(from: at), actor])
-        try db.run("UPDATE users SET handle = ?, display_name = NULL, phone = NULL WHERE id = ?", [UserRules.pseudonym(for: id), id])
-        try db.run("DELETE FROM navigation_sheets WHERE user_id = ?", [id])
-        try db.run("DELETE FROM navigation_stack WHERE user_id = ?", [id])
-        try db.run("DELETE FROM navigation_events WHERE user_id = ?", [id])
+    /// What one erasure removed: row counts, and the orders it cancelled.
+    struct ErasureCounts {
+        var navigationRows = 0
+        var notes = 0
+        var historyEntries = 0
+        var keys = 0
+        var cancelled: [Order.ID] = []
+        var ordersKept = 0
+    }
+
+    /// Erases a customer's personal data in the caller's transaction, with deleted content
+    /// overwritten (`secure_delete`, on for every connection): the erasure is recorded first (it is
+    /// what lets the history's redaction and the navigation's deletion through the triggers), their
+    /// future orders are cancelled (`erased` in the history), the free text of their orders
+    /// (notes, the end of history details that carried one) is redacted, their name as an actor
+    /// becomes the pseudonym, their idempotency keys are dropped, then the identity and the
+    /// navigation go.
+    static func erase(_ user: User, actor: String?, at: Date, in db: Connection) throws -> ErasureCounts {
+        let id = user.id, stamp = Timestamp.string(from: at), pseudonym = UserRules.pseudonym(for: id)
+        var counts = ErasureCounts()
+        try db.run("INSERT INTO user_erasures (user_id, erased_at, actor) VALUES (?, ?, ?)", [id, stamp, actor])
+        counts.cancelled = try db.fetchAll("""
+            SELECT id FROM orders WHERE user_id = ? AND pickup_at > ? AND status IN ('placed', 'preparing') ORDER BY pickup_at, id
+            """, [id, PickupTime.utc(at)]) { try $0.id("id") }
+        for order in counts.cancelled {
+            try db.run("""
+                UPDATE orders SET status = 'cancelled', changed_by = ?, changed_at = ?, change_note = 'erased' WHERE id = ?
+                """, [actor, stamp, order])
+        }
+        counts.notes = try db.run("UPDATE orders SET note = NULL WHERE user_id = ? AND note IS NOT NULL", [id])
+        // The free text of a history detail (`note: …`, `override: …`) runs to its end: it becomes `[erased]`.
+        counts.historyEntries = try db.run("""
+            UPDATE order_status_events
+            SET detail = CASE
+                    WHEN instr(detail, 'note: ') > 0 AND (instr(detail, 'override: ') = 0 OR instr(detail, 'note: ') < instr(detail, 'override: '))
+                        THEN substr(detail, 1, instr(detail, 'note: ') - 1) || '[erased]'
+                    WHEN instr(detail, 'override: ') > 0 THEN substr(detail, 1, instr(detail, 'override: ') - 1) || '[erased]'
+                    ELSE detail END,
+                actor = CASE WHEN actor IN (?, ?) THEN ? ELSE actor END
+            WHERE order_id IN (SELECT o.id FROM orders o WHERE o.user_id = ?)
+              AND (instr(detail, 'note: ') > 0 OR instr(detail, 'override: ') > 0 OR actor IN (?, ?))
+            """, [user.handle, user.displayName ?? user.handle, pseudonym, id, user.handle, user.displayName ?? user.handle])
+        counts.keys = try db.run("UPDATE orders SET idempotency_key = NULL, request_fingerprint = NULL WHERE user_id = ? AND idempotency_key IS NOT NULL", [id])
+        counts.ordersKept = try db.fetchOne("SELECT count(*) AS n FROM orders WHERE user_id = ?", [id]) { try $0.int("n") } ?? 0
+        try db.run("UPDATE users SET handle = ?, display_name = NULL, phone = NULL WHERE id = ?", [pseudonym, id])
+        counts.navigationRows = try db.run("DELETE FROM navigation_sheets WHERE user_id = ?", [id])
+            + db.run("DELETE FROM navigation_stack WHERE user_id = ?", [id])
+            + db.run("DELETE FROM navigation_events WHERE user_id = ?", [id])
+        return counts
+    }
+
+    /// Erasures whose data may still be in the write-ahead log (it was not emptied after them).
+    static func erasuresPendingInWAL(in db: Connection) throws -> [User.ID] {
+        try db.fetchAll("SELECT user_id FROM user_erasures WHERE wal_cleared_at IS NULL ORDER BY erased_at") { try $0.id("user_id") }
+    }
+
+    /// Records that the WAL was emptied after these erasures.
+    static func markWALCleared(_ ids: [User.ID], at: Date, in db: Connection) throws {
+        for id in ids {
+            try db.run("UPDATE user_erasures SET wal_cleared_at = ? WHERE user_id = ? AND wal_cleared_at IS NULL", [Timestamp.string(from: at), id])
+        }
     }
 }
