@@ -401,3 +401,17 @@ BEGIN
                       changed_by = NULL, changed_at = NULL, change_note = NULL
     WHERE id = NEW.id;
 END;
+
+-- Customers erased before this migration: what the erasure now removes goes from their orders too
+-- (notes, the free text of their orders' history, idempotency keys). Their erasures are marked
+-- pending in the WAL until the next erasure or `check --repair` empties it.
+UPDATE orders SET note = NULL, idempotency_key = NULL, request_fingerprint = NULL
+WHERE user_id IN (SELECT user_id FROM user_erasures) AND (note IS NOT NULL OR idempotency_key IS NOT NULL);
+
+UPDATE order_status_events
+SET detail = CASE
+        WHEN instr(detail, 'note: ') > 0 AND (instr(detail, 'override: ') = 0 OR instr(detail, 'note: ') < instr(detail, 'override: '))
+            THEN substr(detail, 1, instr(detail, 'note: ') - 1) || '[erased]'
+        ELSE substr(detail, 1, instr(detail, 'override: ') - 1) || '[erased]' END
+WHERE order_id IN (SELECT o.id FROM orders o JOIN user_erasures e ON e.user_id = o.user_id)
+  AND (instr(detail, 'note: ') > 0 OR instr(detail, 'override: ') > 0);

@@ -35,21 +35,39 @@ public final class Pizzeria: Sendable {
     /// Forgiving lookups for people at a keyboard (id prefixes, names, handles).
     public let lookup: LookupService
 
+    /// The clock every rule and timestamp reads.
+    let now: @Sendable () -> Date
+    /// The audit trail: who changed what, when.
+    public let audit: AuditService
+    /// The staff list and the `require-staff` check.
+    public let staff: StaffService
+    /// Who acts through this handle (recorded in the audit log).
+    public let acting: Acting
+
     /// Wraps an open database whose schema is current.
     /// - Parameter now: the clock; tests pass a fixed one.
-    public init(database: Database, now: @escaping @Sendable () -> Date = { Date() }) {
+    /// - Parameter acting: who acts through this handle, for the audit log.
+    public init(database: Database, now: @escaping @Sendable () -> Date = { Date() }, acting: Acting = .library) {
         self.database = database
-        self.menu = MenuService(database: database, now: now)
-        self.users = UserService(database: database, now: now)
-        self.settings = SettingsService(database: database, now: now)
-        self.schedule = ScheduleService(database: database, now: now)
-        self.capacity = CapacityService(database: database, now: now)
+        self.now = now
+        self.acting = acting
+        self.menu = MenuService(database: database, now: now, acting: acting)
+        self.users = UserService(database: database, now: now, acting: acting)
+        self.settings = SettingsService(database: database, now: now, acting: acting)
+        self.schedule = ScheduleService(database: database, now: now, acting: acting)
+        self.capacity = CapacityService(database: database, now: now, acting: acting)
         self.orders = OrderService(database: database, now: now)
-        self.navigation = NavigationService(database: database, now: now)
+        self.navigation = NavigationService(database: database, now: now, acting: acting)
         self.lookup = LookupService(database: database, now: now)
+        self.audit = AuditService(database: database)
+        self.staff = StaffService(database: database, now: now, acting: acting)
     }
 
-    /// How ``open(path:access:configuration:now:)`` treats the file.
+    /// The same file through another handle that acts as `acting` (the services share the
+    /// connections): how a service names the staff member behind each request.
+    public func acting(as acting: Acting) -> Pizzeria { Pizzeria(database: database, now: now, acting: acting) }
+
+    /// How ``open(path:access:configuration:now:acting:)`` treats the file.
     public enum Access: Sendable, Equatable {
         /// Create the file if missing and apply pending migrations.
         case migrate
@@ -63,20 +81,20 @@ public final class Pizzeria: Sendable {
     ///   newer file, an edited migration, pending migrations with ``Access/requireCurrent``);
     ///   `DatabaseError`. ``FailureReport`` classifies any of them.
     public static func open(path: String, access: Access = .migrate, configuration: PizzeriaConfiguration = .init(),
-                            now: @escaping @Sendable () -> Date = { Date() }) throws -> Pizzeria {
+                            now: @escaping @Sendable () -> Date = { Date() }, acting: Acting = .library) throws -> Pizzeria {
         if access != .migrate { try requireFile(path) }
         let database = try migrator.open(path: path, access: access == .migrate ? .migrate : .requireCurrent,
                                          configuration: configuration.database)
-        return Pizzeria(database: database, now: now)
+        return Pizzeria(database: database, now: now, acting: acting)
     }
 
-    /// The `async` form of ``open(path:access:configuration:now:)``: opening (and migrating) runs
+    /// The `async` form of ``open(path:access:configuration:now:acting:)``: opening (and migrating) runs
     /// on another thread while the caller is suspended.
     public static func open(path: String, access: Access = .migrate, configuration: PizzeriaConfiguration = .init(),
-                            now: @escaping @Sendable () -> Date = { Date() }) async throws -> Pizzeria {
+                            now: @escaping @Sendable () -> Date = { Date() }, acting: Acting = .library) async throws -> Pizzeria {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try open(path: path, access: access, configuration: configuration, now: now) })
+                continuation.resume(with: Result { try open(path: path, access: access, configuration: configuration, now: now, acting: acting) })
             }
         }
     }

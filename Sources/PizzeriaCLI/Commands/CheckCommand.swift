@@ -69,6 +69,10 @@ enum CheckCommand {
         let context = invocation.context
         let configuration = try context.configuration()
         let now = try context.clock()()
+        if invocation[repair] {
+            // A repair writes: with require-staff on, it is an owner's.
+            try context.open(.requireCurrent).staff.authorize(context.acting.name, for: .owner)
+        }
         let repaired = invocation[repair]
             ? try Maintenance.repair(path: context.databasePath, configuration: configuration, now: now).repaired : nil
         let result = try Maintenance.check(path: context.databasePath, configuration: configuration, now: now)

@@ -14,6 +14,6 @@ enum CommandTree {
             DemoCommand.command, PizzaCommands.command, UserCommands.command, ConfigCommands.command,
             OrderCommands.command, SlotsCommand.command, HoursCommands.command, CapacityCommands.command, CapacityCommands.pause,
             CapacityCommands.resume, CapacityCommands.busy, ReportCommands.command, NavigationCommands.command,
-            SheetCommands.command, CompletionCommands.completions, ManualCommand.command,
+            SheetCommands.command, AuditCommands.audit, AuditCommands.staff, CompletionCommands.completions, ManualCommand.command,
         ])
 }

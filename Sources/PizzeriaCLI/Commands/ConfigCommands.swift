@@ -7,8 +7,8 @@ enum ConfigCommands {
         abstract: "Show or change the settings: slot length, capacity, lead time, opening hours, time zone.",
         subcommands: [show, set])
 
-    static let key = Argument("key", help: SettingKey.allCases.map(spelling).joined(separator: ", ") + ".",
-                              completion: .choices(SettingKey.allCases.map(spelling)))
+    static let key = Argument("key", help: SettingKey.allCases.map(spelling).joined(separator: ", ") + ", require-staff.",
+                              completion: .choices(SettingKey.allCases.map(spelling) + ["require-staff"]))
     static let value = Argument("value", help: "The new value.")
 
     static let show = Command(
@@ -24,7 +24,8 @@ enum ConfigCommands {
     static let set = Command(
         name: "set",
         abstract: "Change one setting (validated).",
-        discussion: "KEY is one of:\n" + SettingKey.allCases.map { "  \(spelling($0).padding(to: 21)) \($0.rule)" }.joined(separator: "\n"),
+        discussion: "KEY is one of:\n" + SettingKey.allCases.map { "  \(spelling($0).padding(to: 21)) \($0.rule)" }.joined(separator: "\n")
+            + "\n  " + "require-staff".padding(to: 21) + " on or off: changes need a known staff name whose role covers them (see `staff`)",
         arguments: [key, value],
         options: [HoursCommands.keepOrders],
         examples: ["pizzeria config set slot-capacity 20", "pizzeria config set lead-minutes 20",
@@ -32,6 +33,19 @@ enum ConfigCommands {
         run: { invocation in
             let context = invocation.context
             let name = try invocation[key]
+            if name == "require-staff" {
+                let text = try invocation[value]
+                guard ["on", "off"].contains(text) else {
+                    throw ValidationError([FieldError(field: "require-staff", message: "must be on or off, not '\(text)'")])
+                }
+                let pizzeria = try context.open(.requireCurrent)
+                try pizzeria.staff.setRequired(text == "on")
+                struct RequireStaff: Encodable { let requireStaff: Bool; enum CodingKeys: String, CodingKey { case requireStaff = "require_staff" } }
+                try context.emit(RequireStaff(requireStaff: text == "on")) {
+                    text == "on" ? "require-staff: on (changes need a known --by or $PIZZERIA_STAFF whose role covers them).\n" : "require-staff: off.\n"
+                }
+                return .ok
+            }
             guard let key = SettingKey.allCases.first(where: { spelling($0) == name }) else {
                 var error = invocation.usage("unknown setting '\(name)'")
                 if let close = Spelling.closest(to: name, among: SettingKey.allCases.map(spelling)) {

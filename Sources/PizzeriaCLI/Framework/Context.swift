@@ -13,6 +13,16 @@ struct Context: Sendable {
     let terminal: Terminal
     /// The process environment (time zone overrides and the like).
     let environment: [String: String]
+    /// The command being run, `["pizzeria", "pizza", "edit"]` (empty before parsing).
+    var commandPath: [String] = []
+    /// `--by NAME`, where the command takes it.
+    var staffOption: String?
+
+    /// Who acts: `--by`, else `$PIZZERIA_STAFF`; and through which command — for the audit log.
+    var acting: Acting {
+        let name = staffOption ?? environment["PIZZERIA_STAFF"].flatMap { $0.isEmpty ? nil : $0 }
+        return Acting(name: name, source: commandPath.isEmpty ? "pizzeria" : commandPath.joined(separator: " "))
+    }
 
     static func databasePath(option: String?, environment: [String: String]) -> String {
         if let option, !option.isEmpty { return option }
@@ -24,7 +34,12 @@ struct Context: Sendable {
     /// and never creates it (a missing file is ``MaintenanceError/noDatabase(path:)``, exit 66).
     func open(_ access: Pizzeria.Access) throws -> Pizzeria {
         let clock = try self.clock()
-        return try Pizzeria.open(path: databasePath, access: access, configuration: try configuration(), now: clock)
+        let pizzeria = try Pizzeria.open(path: databasePath, access: access, configuration: try configuration(), now: clock, acting: acting)
+        // With require-staff on, a changing command needs a known name whose role covers it.
+        if let role = AuditCommands.roles[commandPath.dropFirst().joined(separator: " ")] {
+            try pizzeria.staff.authorize(acting.name, for: role)
+        }
+        return pizzeria
     }
 
     /// The clock: `$PIZZERIA_NOW` (an ISO-8601 UTC time, for tests and demos that must not depend

@@ -17,6 +17,9 @@ struct ParsedValues: Sendable {
 
     mutating func add(_ value: String, for option: OptionSpec) { raw[option.long, default: []].append(value) }
 
+    /// The last value given for the option with this long name, whatever declares it.
+    func lastValue(long: String) -> String? { raw[long]?.last }
+
     /// Whether the flag was given.
     subscript(flag: Flag) -> Bool {
         assert(isDeclared(flag.spec), "--\(flag.spec.long) is not an option of '\(command.name)'")

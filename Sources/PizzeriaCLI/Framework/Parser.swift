@@ -63,7 +63,10 @@ struct Parser {
             throw UsageError(message: "'\(path.joined(separator: " "))' needs a subcommand", path: path, command: command)
         }
         try checkArity(values, of: command, path: path)
-        return .run(Invocation(path: path, values: values, context: context(values)))
+        var context = context(values)
+        context.commandPath = path
+        context.staffOption = values.lastValue(long: "by")
+        return .run(Invocation(path: path, values: values, context: context))
     }
 
     /// Walks the words: command words first, then options and positionals in any order.

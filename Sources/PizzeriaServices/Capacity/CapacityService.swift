@@ -8,9 +8,13 @@ public final class CapacityService: Sendable {
     let database: Database
     let now: @Sendable () -> Date
 
-    init(database: Database, now: @escaping @Sendable () -> Date) {
+    /// Who acts through this handle, for the audit log.
+    let acting: Acting
+
+    init(database: Database, now: @escaping @Sendable () -> Date, acting: Acting = .library) {
         self.database = database
         self.now = now
+        self.acting = acting
     }
 
     // MARK: - Rules
@@ -39,7 +43,7 @@ public final class CapacityService: Sendable {
         guard problems.isEmpty else { throw ValidationError(problems) }
         let rules = days.map { CapacityRule(days: $0, range: range, capacity: capacity) }
         let now = now()
-        return try database.write { db in
+        return try database.audited(acting, at: now) { db in
             let existing = try CapacityStore.all(in: db)
             for rule in rules {
                 if let clash = existing.first(where: { $0.days == rule.days && $0.overlapsPartially(rule) }) {
@@ -63,7 +67,7 @@ public final class CapacityService: Sendable {
     @discardableResult
     public func clear(_ days: [CapacityRule.Days], range: OpeningInterval? = nil) throws -> Int {
         let now = now()
-        return try database.write { db in
+        return try database.audited(acting, at: now) { db in
             let before = try CapacityStore.futureCapacities(after: now, in: db)
             var removed = 0
             for day in days { removed += try CapacityStore.delete(day, range: range, in: db) }
@@ -94,14 +98,14 @@ public final class CapacityService: Sendable {
         if let reason { problems += TextLimit.problems(reason, field: "reason", maximum: Pause.maximumReasonLength) }
         guard problems.isEmpty else { throw ValidationError(problems) }
         let pause = Pause(until: until, reason: reason)
-        try database.write { db in try CapacityStore.setPause(pause, at: now, in: db) }
+        try database.audited(acting, at: now) { db in try CapacityStore.setPause(pause, at: now, in: db) }
         return pause
     }
 
     /// Takes bookings again (nothing happens when not paused).
     public func resume() throws {
         let now = now()
-        try database.write { db in try CapacityStore.setPause(nil, at: now, in: db) }
+        try database.audited(acting, at: now) { db in try CapacityStore.setPause(nil, at: now, in: db) }
     }
 
     /// Adds `minutes` to the lead time until `until` (`nil`: until ``endRush()``).
@@ -115,14 +119,14 @@ public final class CapacityService: Sendable {
         }
         guard problems.isEmpty else { throw ValidationError(problems) }
         let rush = Rush(minutes: minutes, until: until)
-        try database.write { db in try CapacityStore.setRush(rush, at: now, in: db) }
+        try database.audited(acting, at: now) { db in try CapacityStore.setRush(rush, at: now, in: db) }
         return rush
     }
 
     /// Ends the rush.
     public func endRush() throws {
         let now = now()
-        try database.write { db in try CapacityStore.setRush(nil, at: now, in: db) }
+        try database.audited(acting, at: now) { db in try CapacityStore.setRush(nil, at: now, in: db) }
     }
 
     static func untilProblems(_ until: Date?, now: Date) -> [FieldError] {

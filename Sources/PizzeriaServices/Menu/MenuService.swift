@@ -11,9 +11,13 @@ public final class MenuService: Sendable {
     let database: Database
     let now: @Sendable () -> Date
 
-    init(database: Database, now: @escaping @Sendable () -> Date) {
+    /// Who acts through this handle, for the audit log.
+    let acting: Acting
+
+    init(database: Database, now: @escaping @Sendable () -> Date, acting: Acting = .library) {
         self.database = database
         self.now = now
+        self.acting = acting
     }
 
     // MARK: - Reading
@@ -73,18 +77,19 @@ public final class MenuService: Sendable {
     public func save(_ draft: PizzaDraft) throws -> Pizza {
         let problems = draft.validate()
         guard problems.isEmpty else { throw ValidationError(problems) }
-        return try database.write { try Self.save(draft, in: $0) }
+        let now = now()
+        return try database.audited(acting, at: now) { try Self.save(draft, at: now, in: $0) }
     }
 
     /// The transactional half of ``save(_:)``, for flows that save as part of a larger write
     /// (the navigation sheet). The draft must already be valid.
-    static func save(_ draft: PizzaDraft, in db: Connection) throws -> Pizza {
+    static func save(_ draft: PizzaDraft, at now: Date, in db: Connection) throws -> Pizza {
         let name = PizzaName.normalize(draft.name)
         switch draft.mode {
         case .add:
-            return try PizzaStore.insert(id: .random(), name: name, price: draft.price, in: db)
+            return try PizzaStore.insert(id: .random(), name: name, price: draft.price, at: now, in: db)
         case .edit(let id, let baseVersion):
-            if let saved = try PizzaStore.update(id: id, version: baseVersion, name: name, price: draft.price, in: db) {
+            if let saved = try PizzaStore.update(id: id, version: baseVersion, name: name, price: draft.price, at: now, in: db) {
                 return saved
             }
             throw MenuError.conflict(pizza: try required(id, in: db), draftVersion: baseVersion)
@@ -98,7 +103,7 @@ public final class MenuService: Sendable {
     @discardableResult
     public func archive(id: Pizza.ID) throws -> Pizza {
         let now = now()
-        return try database.write { db in
+        return try database.audited(acting, at: now) { db in
             let pizza = try Self.required(id, in: db)
             guard !pizza.isArchived else { throw MenuError.alreadyArchived(pizza) }
             try PizzaStore.setArchived(id: id, at: now, in: db)
@@ -110,7 +115,7 @@ public final class MenuService: Sendable {
     /// - Throws: ``MenuError/notFound(_:)``, ``MenuError/notArchived(_:)``.
     @discardableResult
     public func restore(id: Pizza.ID) throws -> Pizza {
-        try database.write { db in
+        try database.audited(acting, at: now()) { db in
             let pizza = try Self.required(id, in: db)
             guard pizza.isArchived else { throw MenuError.notArchived(pizza) }
             try PizzaStore.setArchived(id: id, at: nil, in: db)

@@ -90,10 +90,12 @@ enum PizzaStore {
 
     /// Inserts a new pizza; `RETURNING` gives the row as stored (defaults and all), so nothing
     /// is read back. A name taken (the unique `name_key` index) is `MenuError.duplicateName`.
-    static func insert(id: Pizza.ID, name: String, price: Money, in db: Connection) throws -> Pizza {
+    static func insert(id: Pizza.ID, name: String, price: Money, at now: Date, in db: Connection) throws -> Pizza {
+        let stamp = Timestamp.string(from: now)
         let pizza = try uniqueName(name, in: db) {
-            try db.fetchOne("INSERT INTO pizzas (id, name, name_key, price_cents) VALUES (?, ?, ?, ?) RETURNING " + columns,
-                            [id, name, PizzaName.foldKey(name), price.cents], Decoder.self)
+            try db.fetchOne("""
+                INSERT INTO pizzas (id, name, name_key, price_cents, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING
+                """ + " " + columns, [id, name, PizzaName.foldKey(name), price.cents, stamp, stamp], Decoder.self)
         }
         guard let pizza else { throw DataError.damagedRow(table: "pizzas", id: id.description, problem: "the inserted row did not come back") }
         return pizza
@@ -103,7 +105,7 @@ enum PizzaStore {
     /// the time itself (the history trigger sees a bumped version and keeps it; `now` is one value
     /// for the whole statement, triggers included), so `RETURNING` gives the row as it ends up.
     /// Returns `nil` when the pizza was not at `version` (or does not exist).
-    static func update(id: Pizza.ID, version: Int, name: String, price: Money, in db: Connection) throws -> Pizza? {
+    static func update(id: Pizza.ID, version: Int, name: String, price: Money, at now: Date, in db: Connection) throws -> Pizza? {
         // Most edits change only the price. Naming the name columns in SET would make SQLite
         // rewrite the name indexes and run the name triggers even when the value is unchanged,
         // so a statement that sets the price alone is tried first; it matches only when the
@@ -118,10 +120,9 @@ enum PizzaStore {
             try db.fetchOne("""
                 UPDATE pizzas SET name = ?1, name_key = ?2, price_cents = ?3,
                        version = version + (name IS NOT ?1 OR price_cents IS NOT ?3),
-                       updated_at = CASE WHEN name IS NOT ?1 OR price_cents IS NOT ?3
-                                         THEN strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE updated_at END
+                       updated_at = CASE WHEN name IS NOT ?1 OR price_cents IS NOT ?3 THEN ?6 ELSE updated_at END
                 WHERE id = ?4 AND version = ?5 RETURNING
-                """ + " " + columns, [name, PizzaName.foldKey(name), price.cents, id, version], Decoder.self)
+                """ + " " + columns, [name, PizzaName.foldKey(name), price.cents, id, version, Timestamp.string(from: now)], Decoder.self)
         }
     }
 

@@ -51,7 +51,7 @@ extension NavigationService {
             guard let sheet else { throw NavigationError.noSheet }
             let problems = sheet.draft.validate()
             guard problems.isEmpty else { throw ValidationError(problems) }
-            let pizza = try MenuService.save(sheet.draft, in: db)
+            let pizza = try MenuService.save(sheet.draft, at: now(), in: db)
             try NavigationStore.closeSheet(userID: user, in: db)
             saved = pizza
             return ([.route(.pizza(id: pizza.id))], sheet.kind)
@@ -74,7 +74,7 @@ extension NavigationService {
     /// One write transaction: read the user and their sheet, let `body` act, append the event.
     private func sheetChange(_ user: User.ID, action: NavigationAction,
                              _ body: (Connection, User.ID, Sheet?) throws -> (routes: [NavigationElement], detail: String)) throws -> NavigationState {
-        try refusingErased(user) { try database.write { db in
+        try refusingErased(user) { try database.audited(acting, at: now()) { db in
             let before = try Self.state(of: user, in: db)
             let (routes, detail) = try body(db, user, before.sheet)
             try NavigationStore.appendEvent(userID: user, action: action, routes: routes, depthAfter: before.path.count,

@@ -18,9 +18,13 @@ public final class NavigationService: Sendable {
     let database: Database
     let now: @Sendable () -> Date
 
-    init(database: Database, now: @escaping @Sendable () -> Date) {
+    /// Who acts through this handle, for the audit log.
+    let acting: Acting
+
+    init(database: Database, now: @escaping @Sendable () -> Date, acting: Acting = .library) {
         self.database = database
         self.now = now
+        self.acting = acting
     }
 
     // MARK: - Reading

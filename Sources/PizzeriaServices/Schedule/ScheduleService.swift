@@ -15,9 +15,13 @@ public final class ScheduleService: Sendable {
     let database: Database
     let now: @Sendable () -> Date
 
-    init(database: Database, now: @escaping @Sendable () -> Date) {
+    /// Who acts through this handle, for the audit log.
+    let acting: Acting
+
+    init(database: Database, now: @escaping @Sendable () -> Date, acting: Acting = .library) {
         self.database = database
         self.now = now
+        self.acting = acting
     }
 
     // MARK: - Reading
@@ -45,6 +49,11 @@ public final class ScheduleService: Sendable {
     /// The effective hours of one service day.
     public func hours(of date: LocalDate) throws -> DayHours {
         try hours(in: LocalDateRange(date))[0]
+    }
+
+    /// The instant the local date `day` starts at, in the pizzeria's zone.
+    public func startOfDay(_ day: LocalDate) throws -> Date {
+        try database.read { db in ZonedClock(zone: try SettingsService.current(in: db).timeZone).start(of: day) }
     }
 
     /// Today: the service day whose service is open or most recently opened, in the pizzeria's
@@ -156,7 +165,7 @@ public final class ScheduleService: Sendable {
     /// overfill its slot (unless `keepOrders`), all in one transaction.
     private func change<T>(keepOrders: Bool, _ body: (Connection, Settings) throws -> T) throws -> T {
         let now = now()
-        return try database.write { db in
+        return try database.audited(acting, at: now) { db in
             let capacities = try CapacityStore.futureCapacities(after: now, in: db)
             let result = try body(db, try SettingsService.current(in: db))
             let schedule = ScheduleStore.schedule(try SettingsService.current(in: db), in: db)

@@ -8,9 +8,13 @@ public final class SettingsService: Sendable {
     let database: Database
     let now: @Sendable () -> Date
 
-    init(database: Database, now: @escaping @Sendable () -> Date) {
+    /// Who acts through this handle, for the audit log.
+    let acting: Acting
+
+    init(database: Database, now: @escaping @Sendable () -> Date, acting: Acting = .library) {
         self.database = database
         self.now = now
+        self.acting = acting
     }
 
     /// The current settings (a pause or rush that has ended by now is left out).
@@ -78,7 +82,7 @@ public final class SettingsService: Sendable {
     public func update(_ change: SettingsChange, keepOrders: Bool = false) throws -> Settings {
         guard change.isValid else { throw SettingsError.invalidValue(key: change.key, value: change.valueText) }
         let now = now()
-        return try database.write { db in
+        return try database.audited(acting, at: now) { db in
             let settings = try Self.current(in: db).applying(change)
             let capacities = try CapacityStore.futureCapacities(after: now, in: db)
             if case .openingHours = change { try ScheduleStore.replace(Set(Weekday.allCases), with: settings.week, in: db) }

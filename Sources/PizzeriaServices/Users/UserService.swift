@@ -7,9 +7,13 @@ public final class UserService: Sendable {
     let database: Database
     let now: @Sendable () -> Date
 
-    init(database: Database, now: @escaping @Sendable () -> Date) {
+    /// Who acts through this handle, for the audit log.
+    let acting: Acting
+
+    init(database: Database, now: @escaping @Sendable () -> Date, acting: Acting = .library) {
         self.database = database
         self.now = now
+        self.acting = acting
     }
 
     /// Adds a user.
@@ -25,9 +29,10 @@ public final class UserService: Sendable {
         let (number, phoneProblems) = Self.phone(phone)
         let problems = UserRules.handleProblems(handle) + UserRules.displayNameProblems(name) + phoneProblems
         guard problems.isEmpty else { throw ValidationError(problems) }
-        return try database.write { db in
+        let now = now()
+        return try database.audited(acting, at: now) { db in
             guard try UserStore.user(handle: handle, in: db) == nil else { throw UserError.duplicateHandle(handle) }
-            return try UserStore.insert(id: .random(), handle: handle, displayName: name, phone: number, in: db)
+            return try UserStore.insert(id: .random(), handle: handle, displayName: name, phone: number, at: now, in: db)
         }
     }
 
@@ -66,7 +71,7 @@ public final class UserService: Sendable {
             }
         }
         guard problems.isEmpty else { throw ValidationError(problems) }
-        return try database.write { db in
+        return try database.audited(acting, at: now()) { db in
             let user = try UserStore.required(id, in: db)
             guard user.erasedAt == nil else { throw UserError.erased(user.handle) }
             if let newHandle, newHandle != user.handle, try UserStore.user(handle: newHandle, in: db) != nil {
@@ -93,7 +98,7 @@ public final class UserService: Sendable {
         let problems = OrderService.actorProblems(actor)
         guard problems.isEmpty else { throw ValidationError(problems) }
         let now = now()
-        let (user, counts) = try database.write { db in
+        let (user, counts) = try database.audited(acting, at: now) { db in
             let user = try UserStore.required(id, in: db)
             guard user.erasedAt == nil else { throw UserError.erased(user.handle) }
             let counts = try UserStore.erase(user, actor: actor, at: now, in: db)

@@ -59,8 +59,9 @@ enum UserStore {
     }
 
     /// Inserts a user.
-    static func insert(id: User.ID, handle: String, displayName: String?, phone: String?, in db: Connection) throws -> User {
-        try db.run("INSERT INTO users (id, handle, display_name, phone) VALUES (?, ?, ?, ?)", [id, handle, displayName, phone])
+    static func insert(id: User.ID, handle: String, displayName: String?, phone: String?, at now: Date, in db: Connection) throws -> User {
+        try db.run("INSERT INTO users (id, handle, display_name, phone, created_at) VALUES (?, ?, ?, ?, ?)",
+                   [id, handle, displayName, phone, Timestamp.string(from: now)])
         return try required(id, in: db)
     }
 
@@ -113,6 +114,9 @@ enum UserStore {
             """, [user.handle, user.displayName ?? user.handle, pseudonym, id, user.handle, user.displayName ?? user.handle])
         counts.keys = try db.run("UPDATE orders SET idempotency_key = NULL, request_fingerprint = NULL WHERE user_id = ? AND idempotency_key IS NOT NULL", [id])
         counts.ordersKept = try db.fetchOne("SELECT count(*) AS n FROM orders WHERE user_id = ?", [id]) { try $0.int("n") } ?? 0
+        // The audit log's rows of this customer keep that they happened, not their values.
+        counts.historyEntries += try db.run("UPDATE audit_log SET old = NULL, new = NULL WHERE object = ? AND (old IS NOT NULL OR new IS NOT NULL)",
+                                            ["user:" + id.description])
         try db.run("UPDATE users SET handle = ?, display_name = NULL, phone = NULL WHERE id = ?", [pseudonym, id])
         counts.navigationRows = try db.run("DELETE FROM navigation_sheets WHERE user_id = ?", [id])
             + db.run("DELETE FROM navigation_stack WHERE user_id = ?", [id])
