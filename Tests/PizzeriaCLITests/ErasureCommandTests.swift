@@ -114,4 +114,19 @@ struct ErasureCommandTests {
         #expect(try again.wait() == 0, "\(again.transcript)")
         #expect(try cli.sqlite("SELECT count(*) FROM user_erasures").stdout == "1\n")
     }
+
+    @Test("a backup made before an erasure: check names it, check --repair --erasures-from the live file erases them again")
+    func backupBeforeErasure() throws {
+        let cli = try shop()
+        try cli.ok("backup", "before.sqlite")
+        try cli.ok("user", "erase", "luca", "--yes")
+        let backup = cli.directory.path("before.sqlite")
+        let named = try cli.ok("--db", backup, "check", "--erasures-from", cli.databasePath)
+        #expect(named.stderr.contains("predates 1 erasure"), "\(named)")
+        let again = try cli.run("--db", backup, "check", "--repair", "--erasures-from", cli.databasePath)
+        #expect(again.stderr.contains("erased again 1 customer"), "\(again)")
+        let bytes = try #require(FileManager.default.contents(atPath: backup))
+        #expect(bytes.range(of: Data(Self.name.utf8)) == nil && bytes.range(of: Data(Self.phone.utf8)) == nil)
+        #expect(try cli.ok("--db", backup, "check", "--erasures-from", cli.databasePath).stderr.isEmpty)
+    }
 }

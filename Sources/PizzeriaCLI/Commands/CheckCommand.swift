@@ -3,6 +3,8 @@ import PizzeriaServices
 /// `pizzeria check`: is the file sound and current?
 enum CheckCommand {
     static let repair = Flag("repair", help: "Recompute the derived data that disagrees with its source, in one transaction, and say what changed.")
+    static let erasuresFrom = Option("erasures-from", "file", help: "A restored backup: name (with --repair: erase again) the customers erased in FILE, the live database, since.",
+                                     completion: .files)
 
     static let command = Command(
         name: "check",
@@ -20,7 +22,7 @@ enum CheckCommand {
             PIZZERIA_SYNCHRONOUS), and the WAL: its size, how much of it checkpoints have copied into
             the database file, and whether another process's read transaction is holding it back.
             """,
-        options: [repair],
+        options: [repair, erasuresFrom],
         run: run)
 
     struct WAL: Encodable {
@@ -72,6 +74,20 @@ enum CheckCommand {
         if invocation[repair] {
             // A repair writes: with require-staff on, it is an owner's.
             try context.open(.requireCurrent).staff.authorize(context.acting.name, for: .owner)
+        }
+        // A restored backup that predates erasures made since: named, and erased again with --repair.
+        if let live = try invocation[erasuresFrom] {
+            if invocation[repair] {
+                let again = try Maintenance.reapplyErasures(path: context.databasePath, from: live, configuration: configuration, now: now,
+                                                            by: context.acting.name)
+                context.console.note("erased again \(again.count) customer\(again.count == 1 ? "" : "s") erased in \(live) since this backup was made")
+            } else {
+                let missing = try Maintenance.erasuresMissing(path: context.databasePath, from: live, configuration: configuration)
+                if !missing.isEmpty {
+                    context.console.note("this file predates \(missing.count) erasure\(missing.count == 1 ? "" : "s") made in \(live): "
+                                         + "run `pizzeria check --repair --erasures-from \(live)` to erase them again")
+                }
+            }
         }
         let repaired = invocation[repair]
             ? try Maintenance.repair(path: context.databasePath, configuration: configuration, now: now).repaired : nil

@@ -144,6 +144,25 @@ public enum Maintenance {
                            foreignOrderRoutes: foreign, settingsProblems: settingsProblems, domainProblems: domain)
     }
 
+    /// Customers erased in `other` (the live file a backup was restored from) whose data the
+    /// file at `path` still holds: a backup made before their erasure.
+    public static func erasuresMissing(path: String, from other: String, configuration: PizzeriaConfiguration = .init()) throws -> [User.ID] {
+        let erased = try inspect(other, configuration).read { try UserStore.erasedIDs(in: $0) }
+        return try inspect(path, configuration).read { db in try erased.filter { try UserStore.isLiveUser($0, in: db) } }
+    }
+
+    /// Erases again, in the file at `path`, every customer erased in `other` whose data it still
+    /// holds (a restored backup that predates their erasure); returns their ids.
+    public static func reapplyErasures(path: String, from other: String, configuration: PizzeriaConfiguration = .init(),
+                                       now: Date = Date(), by actor: String? = nil) throws -> [User.ID] {
+        let missing = try erasuresMissing(path: path, from: other, configuration: configuration)
+        guard !missing.isEmpty else { return [] }
+        let pizzeria = try Pizzeria.open(path: path, access: .requireCurrent, configuration: configuration, now: { now },
+                                         acting: Acting(name: actor, source: "check --repair --erasures-from"))
+        for id in missing { try pizzeria.users.erase(id: id, by: actor) }
+        return missing
+    }
+
     /// What ``repair(path:configuration:now:)`` did.
     public struct RepairResult: Sendable, Equatable {
         /// The problems it put right (derived data recomputed from its source).

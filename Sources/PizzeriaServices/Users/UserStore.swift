@@ -124,6 +124,18 @@ enum UserStore {
         return counts
     }
 
+    /// Every erased customer's id, oldest erasure first.
+    static func erasedIDs(in db: Connection) throws -> [User.ID] {
+        try db.fetchAll("SELECT user_id FROM user_erasures ORDER BY erased_at, user_id") { try $0.id("user_id") }
+    }
+
+    /// Whether this file has the user and has not erased them.
+    static func isLiveUser(_ id: User.ID, in db: Connection) throws -> Bool {
+        try db.fetchOne("SELECT NOT EXISTS (SELECT 1 FROM user_erasures e WHERE e.user_id = users.id) AS live FROM users WHERE id = ?", [id]) {
+            try $0.int("live") == 1
+        } ?? false
+    }
+
     /// Erasures whose data may still be in the write-ahead log (it was not emptied after them).
     static func erasuresPendingInWAL(in db: Connection) throws -> [User.ID] {
         try db.fetchAll("SELECT user_id FROM user_erasures WHERE wal_cleared_at IS NULL ORDER BY erased_at") { try $0.id("user_id") }
