@@ -144,8 +144,9 @@ enum UserCommands {
                 text += "Removed: name and phone, \(erased.navigationRows) navigation rows, \(erased.notes) order notes, "
                     + "\(erased.historyEntries) history entries redacted, \(erased.keys) idempotency keys.\n"
                 if !erased.cancelledOrders.isEmpty {
-                    text += "Cancelled \(erased.cancelledOrders.count) future order\(erased.cancelledOrders.count == 1 ? "" : "s"): "
-                        + erased.cancelledOrders.map(\.short).joined(separator: ", ") + ".\n"
+                    let shown = erased.cancelledOrders.prefix(10).map(\.short).joined(separator: ", ")
+                    text += "Cancelled \(erased.cancelledOrders.count) future order\(erased.cancelledOrders.count == 1 ? "" : "s"): " + shown
+                        + (erased.cancelledOrders.count > 10 ? ", and \(erased.cancelledOrders.count - 10) more" : "") + ".\n"
                 }
                 text += "Kept for the books: \(erased.ordersKept) order\(erased.ordersKept == 1 ? "" : "s") (items, amounts, times) under the pseudonym.\n"
                 return text
