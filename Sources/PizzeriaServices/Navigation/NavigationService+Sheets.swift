@@ -22,7 +22,7 @@ extension NavigationService {
             case .addPizza: draft = .blank
             case .editPizza(let id): draft = PizzaDraft(editing: try MenuService.required(id, in: db))
             }
-            try NavigationStore.openSheet(draft, userID: user, in: db)
+            try NavigationStore.openSheet(draft, userID: user, at: now(), in: db)
             if case .edit(let id, _) = draft.mode { return ([.route(.pizza(id: id))], "edit_pizza") }
             return ([], "add_pizza")
         }
@@ -78,7 +78,7 @@ extension NavigationService {
             let before = try Self.state(of: user, in: db)
             let (routes, detail) = try body(db, user, before.sheet)
             try NavigationStore.appendEvent(userID: user, action: action, routes: routes, depthAfter: before.path.count,
-                                            topBefore: nil, detail: detail.isEmpty ? nil : detail, in: db)
+                                            topBefore: nil, detail: detail.isEmpty ? nil : detail, at: now(), in: db)
             return try Self.state(of: user, in: db)
         } }
     }

@@ -216,7 +216,7 @@ public final class NavigationService: Sendable {
             if common < old.count { try NavigationStore.truncate(userID: user, to: common, in: db) }
             try NavigationStore.push(Array(new.dropFirst(common)), userID: user, above: common, in: db)
             try NavigationStore.appendEvent(userID: user, action: action, routes: involved, depthAfter: new.count,
-                                            topBefore: old.last, detail: detail, in: db)
+                                            topBefore: old.last, detail: detail, at: now(), in: db)
             // Everything is known already: the new stack, the old top as "previous", the sheet.
             return NavigationState(userID: user, handle: state.handle, path: try NavigationStore.visible(new, of: user, in: db),
                                    previous: try NavigationStore.visible(old, of: user, in: db).last, sheet: state.sheet)

@@ -185,11 +185,12 @@ enum NavigationStore {
     }
 
     static func appendEvent(userID: User.ID, action: NavigationAction, routes: [NavigationElement], depthAfter: Int,
-                            topBefore: NavigationElement?, detail: String?, in db: Connection) throws {
+                            topBefore: NavigationElement?, detail: String?, at now: Date, in db: Connection) throws {
         try db.run("""
-            INSERT INTO navigation_events (user_id, action, routes, depth_after, top_before, detail)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """, [userID, action.rawValue, try RouteJSON.encodeElements(routes), depthAfter, try topBefore.map(RouteJSON.encodeElement), detail])
+            INSERT INTO navigation_events (user_id, action, routes, depth_after, top_before, detail, at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, [userID, action.rawValue, try RouteJSON.encodeElements(routes), depthAfter, try topBefore.map(RouteJSON.encodeElement), detail,
+                  Timestamp.string(from: now)])
     }
 
     static func history(userID: User.ID, limit: Int, in db: Connection) throws -> [NavigationEvent] {
@@ -264,13 +265,14 @@ enum NavigationStore {
 
     // MARK: - Sheets
 
-    static func openSheet(_ draft: PizzaDraft, userID: User.ID, in db: Connection) throws {
+    static func openSheet(_ draft: PizzaDraft, userID: User.ID, at now: Date, in db: Connection) throws {
         var pizzaID: Pizza.ID?, version: Int?
         if case .edit(let id, let base) = draft.mode { (pizzaID, version) = (id, base) }
+        let stamp = Timestamp.string(from: now)
         try db.run("""
-            INSERT INTO navigation_sheets (user_id, kind, pizza_id, base_version, draft_name, draft_price_cents)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """, [userID, pizzaID == nil ? "add_pizza" : "edit_pizza", pizzaID, version, draft.name, draft.price.cents])
+            INSERT INTO navigation_sheets (user_id, kind, pizza_id, base_version, draft_name, draft_price_cents, opened_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, [userID, pizzaID == nil ? "add_pizza" : "edit_pizza", pizzaID, version, draft.name, draft.price.cents, stamp, stamp])
     }
 
     static func updateSheet(userID: User.ID, name: String, price: Money, at date: Date, in db: Connection) throws {

@@ -144,7 +144,7 @@ public final class ScheduleService: Sendable {
             guard existing + exceptions.count <= ScheduleException.maximumCount else {
                 throw ScheduleError.tooManyExceptions(existing: existing, adding: exceptions.count)
             }
-            for exception in exceptions { try ScheduleStore.insert(exception, in: db) }
+            for exception in exceptions { try ScheduleStore.insert(exception, at: now(), in: db) }
             if let cut = mustCut, let before {
                 let schedule = ScheduleStore.schedule(settings, in: db)
                 let after = try range.dates.map { try schedule.hours(of: $0).open }

@@ -82,10 +82,10 @@ enum ScheduleStore {
         }
     }
 
-    static func insert(_ exception: ScheduleException, in db: Connection) throws {
-        try db.run("INSERT INTO schedule_exceptions (day, kind, opens_at, closes_at, reason) VALUES (?, ?, ?, ?, ?)",
+    static func insert(_ exception: ScheduleException, at now: Date = Date(), in db: Connection) throws {
+        try db.run("INSERT INTO schedule_exceptions (day, kind, opens_at, closes_at, reason, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                    [exception.date.description, exception.kind.rawValue, exception.interval?.opens.description,
-                    exception.interval?.closes.description, exception.reason])
+                    exception.interval?.closes.description, exception.reason, Timestamp.string(from: now)])
     }
 
     /// Removes the exceptions of `range` (of one kind, or all): how many rows went.
