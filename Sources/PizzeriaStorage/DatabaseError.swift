@@ -79,11 +79,6 @@ public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible
         DatabaseError(code: code, kind: kind, message: "rolling back after \(cause) failed: \(message)", sql: sql)
     }
 
-    /// A row the schema guarantees is missing (someone deleted it by hand).
-    public static func missingRow(_ table: String) -> DatabaseError {
-        DatabaseError(extendedResultCode: SQLITE_CORRUPT, message: "the required row of \(table) is missing")
-    }
-
     /// The kind of a SQLite result code, by its primary code.
     private static func kind(of code: ResultCode) -> Kind {
         switch code.primary {

@@ -118,4 +118,24 @@ struct DerivedDataTests {
         #expect(refused == "hours_limit")
         try f.pizzeria.schedule.setHours([.tuesday], [OpeningInterval(opens: LocalTime("12:00")!, closes: LocalTime("14:00")!)!])
     }
+
+    @Test("the status machine in SQL (orders_status_transition) is the one in Swift (OrderStatus.canChange): every pair")
+    func statusMachineAgrees() throws {
+        let f = try OrderFixture(capacity: 100)
+        // A legal path to each status, from placed.
+        let paths: [OrderStatus: [OrderStatus]] = [.placed: [], .preparing: [.preparing], .ready: [.preparing, .ready],
+                                                   .collected: [.preparing, .ready, .collected], .noShow: [.preparing, .ready, .noShow],
+                                                   .cancelled: [.cancelled]]
+        var minute = 0
+        for from in OrderStatus.allCases {
+            for to in OrderStatus.allCases where to != from {
+                minute += 15
+                let (order, _) = try f.place("anna", String(format: "%02d:%02d", 12 + minute / 60, minute % 60), ("Margherita", 1))
+                for step in paths[from] ?? [] { try sql(f, "UPDATE orders SET status = ? WHERE id = ?", [step.rawValue, order.id]) }
+                let accepted = (try? sql(f, "UPDATE orders SET status = ? WHERE id = ?", [to.rawValue, order.id])) != nil
+                #expect(accepted == from.canChange(to: to), "\(from) → \(to): SQL \(accepted ? "accepts" : "refuses"), Swift \(from.canChange(to: to) ? "accepts" : "refuses")")
+            }
+        }
+    }
 }
+

@@ -46,7 +46,7 @@ struct JSONTextWriter {
     var baseDepth = 0
     private var depth: Int { baseDepth + open.count }
 
-    // MARK: Writing directly, for the shapes lists print by the thousand (see DirectJSON)
+    // MARK: Writing directly, for the shapes lists print by the thousand (see JSONTextWriter+Members.swift)
 
     mutating func beginObject() {
         bytes.append(UInt8(ascii: "{"))

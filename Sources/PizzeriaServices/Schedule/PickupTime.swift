@@ -105,16 +105,6 @@ public enum PickupTime {
         return false
     }
 
-    /// A calendar date `YYYY-MM-DD` in `timeZone`: the instant it starts and the next day's start.
-    public static func day(_ text: String, timeZone: TimeZone) -> (start: Date, end: Date)? {
-        let parts = text.trimmingWhitespace().split(separator: "-")
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              let start = localDate(year: year, month: month, day: day, minutes: 0, seconds: 0, in: timeZone),
-              let end = calendar(timeZone).date(byAdding: .day, value: 1, to: start) else { return nil }
-        return (start, end)
-    }
-
     /// The local calendar date of `date`, `YYYY-MM-DD`.
     public static func dayString(_ date: Date, in timeZone: TimeZone) -> String {
         // The zone's offset and arithmetic, as in minutesOfDay: order lists format thousands.
@@ -188,11 +178,6 @@ public enum PickupTime {
         let local = Int((date.timeIntervalSince1970).rounded(.down)) + timeZone.secondsFromGMT(for: date)
         let seconds = ((local % 86_400) + 86_400) % 86_400
         return seconds / 60
-    }
-
-    /// Seconds past the minute (a slot starts at :00).
-    static func secondsPastMinute(_ date: Date) -> Double {
-        date.timeIntervalSince1970 - (date.timeIntervalSince1970 / 60).rounded(.down) * 60
     }
 
     /// The instant of a local date and time, or `nil` when it does not exist.

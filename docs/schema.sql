@@ -1,0 +1,1244 @@
+-- The schema of a new Pizzeria file, generated from Migrations/ (do not edit: see
+-- Tests/PizzeriaServicesTests/SchemaSnapshotTests.swift). Tables, indexes, views, triggers by name.
+
+CREATE TABLE audit_context (
+    id     INTEGER PRIMARY KEY CHECK (id = 1),
+    actor  TEXT CHECK (actor IS NULL OR length(actor) BETWEEN 1 AND 64),
+    source TEXT CHECK (source IS NULL OR length(source) BETWEEN 1 AND 100),
+    at     TEXT CHECK (at IS NULL OR strftime('%Y-%m-%dT%H:%M:%fZ', at) IS at)
+) STRICT;
+
+CREATE TABLE audit_log (
+    id     INTEGER PRIMARY KEY,
+    at     TEXT NOT NULL CHECK (strftime('%Y-%m-%dT%H:%M:%fZ', at) IS at),
+    -- Who (the staff name given with --by or $PIZZERIA_STAFF); NULL when nobody said (sqlite3).
+    actor  TEXT CHECK (actor IS NULL OR length(actor) BETWEEN 1 AND 64),
+    -- What did it: `pizzeria pizza edit`, `library`, `sql` (a statement typed by hand).
+    source TEXT NOT NULL CHECK (length(source) BETWEEN 1 AND 100),
+    -- The object: `pizza:ID`, `user:ID`, `settings`, `hours`, `capacity`, `staff:NAME`.
+    object TEXT NOT NULL CHECK (length(object) BETWEEN 1 AND 100),
+    -- add, edit, price, archive, restore, erase, set, pause, resume, busy, remove, close, special, cut.
+    action TEXT NOT NULL CHECK (length(action) BETWEEN 1 AND 20),
+    -- The object's fields before and after, as JSON objects (NULL: none, or erased).
+    old    TEXT CHECK (old IS NULL OR json_valid(old)),
+    new    TEXT CHECK (new IS NULL OR json_valid(new))
+) STRICT;
+
+CREATE TABLE capacity_rules (
+    id        INTEGER PRIMARY KEY,
+    -- Exactly one of: a weekday (ISO: 1 = Monday … 7 = Sunday) or a date (YYYY-MM-DD).
+    weekday   INTEGER CHECK (weekday BETWEEN 1 AND 7),
+    day       TEXT CHECK (day IS NULL OR (day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]' AND date(day) IS day)),
+    starts_at TEXT NOT NULL CHECK (starts_at GLOB '[0-2][0-9]:[0-5][0-9]' AND starts_at <= '23:59'),
+    ends_at   TEXT NOT NULL CHECK (ends_at GLOB '[0-2][0-9]:[0-5][0-9]' AND ends_at <= '24:00'),
+    capacity  INTEGER NOT NULL CHECK (capacity BETWEEN 1 AND 10000),
+    -- The range as minutes of the service day: 18:30-01:00 is 1110-1500.
+    start_minute INTEGER GENERATED ALWAYS AS (CAST(substr(starts_at, 1, 2) AS INTEGER) * 60 + CAST(substr(starts_at, 4, 2) AS INTEGER)) VIRTUAL,
+    end_minute   INTEGER GENERATED ALWAYS AS (CAST(substr(ends_at, 1, 2) AS INTEGER) * 60 + CAST(substr(ends_at, 4, 2) AS INTEGER)
+                                              + CASE WHEN ends_at <= starts_at THEN 1440 ELSE 0 END) VIRTUAL,
+    -- How people name it: `fri 18:30-21:00`, `2026-12-31 19:00-23:00`.
+    rule      TEXT GENERATED ALWAYS AS (coalesce(day, substr('montuewedthufrisatsun', weekday * 3 - 2, 3)) || ' ' || starts_at || '-' || ends_at) VIRTUAL,
+    CHECK ((weekday IS NULL) <> (day IS NULL)),
+    CHECK (ends_at <> starts_at)
+) STRICT;
+
+CREATE TABLE navigation_events (
+    id          INTEGER PRIMARY KEY,
+    user_id     TEXT NOT NULL REFERENCES users (id),
+    at          TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    action      TEXT NOT NULL CHECK (action IN (
+                    'push', 'pop', 'pop_to', 'pop_to_root', 'replace', 'open_url', 'import', 'random',
+                    'sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss')),
+    -- The routes involved, as the JSON array the app's Route type encodes to, e.g.
+    -- [{"pizza":{"id":"…"}}]: pushed, popped, or the new stack for replace/open_url/import.
+    routes      TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(routes) AND json_type(routes) = 'array'),
+    -- Stack depth after the change.
+    depth_after INTEGER NOT NULL CHECK (depth_after >= 0),
+    -- The top of the stack before the change (JSON route, NULL = the menu); the router's
+    -- "previous" is this value of the user's latest stack change.
+    top_before  TEXT CHECK (top_before IS NULL OR json_valid(top_before)),
+    -- Free text for the action: the URL opened, the sheet field set, the seed used.
+    detail      TEXT
+) STRICT;
+
+CREATE TABLE navigation_sheets (
+    user_id           TEXT NOT NULL PRIMARY KEY REFERENCES users (id),
+    -- add_pizza: blank draft; edit_pizza: draft of pizza_id taken at base_version.
+    kind              TEXT NOT NULL CHECK (kind IN ('add_pizza', 'edit_pizza')),
+    pizza_id          TEXT REFERENCES pizzas (id),
+    base_version      INTEGER CHECK (base_version IS NULL OR base_version >= 1),
+    -- The draft may be invalid (that is what a form is for); it is validated on save.
+    draft_name        TEXT NOT NULL DEFAULT '',
+    draft_price_cents INTEGER NOT NULL DEFAULT 0 CHECK (draft_price_cents BETWEEN 0 AND 100000),
+    opened_at         TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    updated_at        TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    CHECK ((kind = 'edit_pizza') = (pizza_id IS NOT NULL AND base_version IS NOT NULL))
+) STRICT;
+
+CREATE TABLE navigation_stack (
+    user_id     TEXT NOT NULL REFERENCES users (id),
+    depth       INTEGER NOT NULL CHECK (depth >= 1),
+    -- pizza | order | opaque
+    kind        TEXT NOT NULL CHECK (kind IN ('pizza', 'order', 'opaque')),
+    pizza_id    TEXT REFERENCES pizzas (id),
+    order_id    TEXT REFERENCES orders (id),
+    -- For opaque elements: the client's module-qualified type name and the element's JSON.
+    opaque_type TEXT,
+    opaque_json TEXT CHECK (opaque_json IS NULL OR json_valid(opaque_json)),
+    PRIMARY KEY (user_id, depth),
+    CHECK ((kind = 'pizza') = (pizza_id IS NOT NULL)),
+    CHECK ((kind = 'order') = (order_id IS NOT NULL)),
+    CHECK ((kind = 'opaque') = (opaque_type IS NOT NULL AND opaque_json IS NOT NULL))
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE order_lines (
+    order_id         TEXT NOT NULL REFERENCES orders (id),
+    line_no          INTEGER NOT NULL CHECK (line_no >= 1),
+    pizza_id         TEXT NOT NULL REFERENCES pizzas (id),
+    pizza_name       TEXT NOT NULL CHECK (length(pizza_name) >= 1),
+    unit_price_cents INTEGER NOT NULL CHECK (unit_price_cents BETWEEN 1 AND 100000),
+    quantity         INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 20),
+    PRIMARY KEY (order_id, line_no),
+    UNIQUE (order_id, pizza_id)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE "order_status_events" (
+    id          INTEGER PRIMARY KEY,
+    order_id    TEXT NOT NULL REFERENCES orders (id),
+    -- placed (booked), status (a status change), undo (a status change taken back), moved
+    -- (another pickup), edited (lines or note).
+    kind        TEXT NOT NULL DEFAULT 'status' CHECK (kind IN ('placed', 'status', 'undo', 'moved', 'edited')),
+    from_status TEXT CHECK (from_status IS NULL OR from_status IN ('placed', 'preparing', 'ready', 'collected', 'no_show', 'cancelled')),
+    to_status   TEXT NOT NULL CHECK (to_status IN ('placed', 'preparing', 'ready', 'collected', 'no_show', 'cancelled')),
+    -- What changed, for people: `pickup 2026-12-04T18:00:00Z → 2026-12-04T18:30:00Z`, `+1 Diavola`.
+    detail      TEXT CHECK (detail IS NULL OR length(detail) BETWEEN 1 AND 1000),
+    -- Who made the change (the name the staff gave), or NULL.
+    actor       TEXT CHECK (actor IS NULL OR length(actor) BETWEEN 1 AND 64),
+    at          TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+) STRICT;
+
+CREATE TABLE "orders" (
+    id                  TEXT NOT NULL PRIMARY KEY
+                        DEFAULT (lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||
+                                 substr(lower(hex(randomblob(2))), 2) || '-' ||
+                                 substr('89ab', 1 + (abs(random()) % 4), 1) ||
+                                 substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6))))
+                        CHECK (length(id) = 36 AND id GLOB '????????-????-????-????-????????????'
+                               AND id NOT GLOB '*[^0-9a-f-]*'),
+    user_id             TEXT NOT NULL REFERENCES users (id),
+    -- Start of the pickup slot, UTC, to the minute: 2026-12-01T18:30:00Z.
+    pickup_at           TEXT NOT NULL
+                        CHECK (pickup_at GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:00Z'),
+    -- The service day the slot belongs to, and the pickup in local time with its offset.
+    service_day         TEXT NOT NULL
+                        CHECK (service_day GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]' AND date(julianday(service_day)) IS service_day),
+    pickup_local        TEXT NOT NULL
+                        CHECK (pickup_local GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9][+-][0-1][0-9]:[0-5][0-9]'),
+    -- placed → preparing → ready → collected, or ready → no_show; cancelled from placed or preparing.
+    status              TEXT NOT NULL DEFAULT 'placed'
+                        CHECK (status IN ('placed', 'preparing', 'ready', 'collected', 'no_show', 'cancelled')),
+    -- Σ quantity × unit price of the lines, kept by triggers as lines are added, changed, removed.
+    total_cents         INTEGER NOT NULL DEFAULT 0 CHECK (total_cents >= 0),
+    idempotency_key     TEXT UNIQUE CHECK (idempotency_key IS NULL OR length(idempotency_key) BETWEEN 1 AND 128),
+    request_fingerprint TEXT,
+    -- For the kitchen: 1 to 200 characters, no control characters.
+    note                TEXT CHECK (note IS NULL OR (length(note) BETWEEN 1 AND 200
+                                    AND note NOT GLOB ('*[' || char(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,
+                                                                   26,27,28,29,30,31,127) || ']*'))),
+    -- Bumped by every change (move, edit, note, status): a change made from an older version is
+    -- refused as a conflict.
+    version             INTEGER NOT NULL DEFAULT 1 CHECK (version >= 1),
+    -- Who and when of the change being made, read by the history triggers and cleared by them:
+    -- always NULL at rest. A change typed into sqlite3 without them is recorded as made now, by nobody.
+    changed_by          TEXT CHECK (changed_by IS NULL OR length(changed_by) BETWEEN 1 AND 64),
+    changed_at          TEXT CHECK (changed_at IS NULL OR changed_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T*Z'),
+    created_at          TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    updated_at          TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+, change_note TEXT CHECK (change_note IS NULL OR length(change_note) BETWEEN 1 AND 220), kept_outside_hours_at TEXT
+    CHECK (kept_outside_hours_at IS NULL OR kept_outside_hours_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T*Z')) STRICT;
+
+CREATE TABLE pizza_history (
+    id              INTEGER PRIMARY KEY,
+    pizza_id        TEXT NOT NULL REFERENCES pizzas (id),
+    -- created | edited (name and/or price) | archived | restored
+    change          TEXT NOT NULL CHECK (change IN ('created', 'edited', 'archived', 'restored')),
+    old_name        TEXT,
+    new_name        TEXT NOT NULL,
+    old_price_cents INTEGER CHECK (old_price_cents IS NULL OR old_price_cents > 0),
+    new_price_cents INTEGER NOT NULL CHECK (new_price_cents > 0),
+    -- The pizza's version after this change.
+    version         INTEGER NOT NULL CHECK (version >= 1),
+    changed_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+) STRICT;
+
+CREATE TABLE pizzas (
+    id          TEXT NOT NULL PRIMARY KEY
+                DEFAULT (lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||
+                         substr(lower(hex(randomblob(2))), 2) || '-' ||
+                         substr('89ab', 1 + (abs(random()) % 4), 1) ||
+                         substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6))))
+                CHECK (length(id) = 36 AND id GLOB '????????-????-????-????-????????????'
+                       AND id NOT GLOB '*[^0-9a-f-]*'),
+    -- Trimmed, not empty, no control characters or line breaks. The application also limits
+    -- names to 60 user-perceived characters, which SQL cannot count; 240 code points is the
+    -- hard ceiling here (an accented or emoji character can take several code points).
+    name        TEXT NOT NULL
+                CHECK (length(name) BETWEEN 1 AND 240)
+                CHECK (name = trim(name, ' ' || char(9,10,11,12,13,133,160,5760,8192,8193,8194,8195,
+                                                    8196,8197,8198,8199,8200,8201,8202,8232,8233,
+                                                    8239,8287,12288)))
+                CHECK (name NOT GLOB ('*[' || char(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,
+                                                   20,21,22,23,24,25,26,27,28,29,30,31,127,128,129,
+                                                   130,131,132,133,134,135,136,137,138,139,140,141,
+                                                   142,143,144,145,146,147,148,149,150,151,152,153,
+                                                   154,155,156,157,158,159,8232,8233) || ']*')),
+    -- More than 0, at most 1,000.00 EUR.
+    price_cents INTEGER NOT NULL CHECK (price_cents BETWEEN 1 AND 100000),
+    -- NULL while on the menu; the time it was taken off otherwise.
+    archived_at TEXT CHECK (archived_at IS NULL OR archived_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z'),
+    -- Incremented by every change; an edit made from an older version is refused as a conflict.
+    version     INTEGER NOT NULL DEFAULT 1 CHECK (version >= 1),
+    created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+                CHECK (created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z'),
+    updated_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+                CHECK (updated_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z')
+, name_key TEXT CHECK (name_key IS NULL OR length(name_key) BETWEEN 1 AND 720)) STRICT;
+
+CREATE TABLE schedule_exceptions (
+    id         INTEGER PRIMARY KEY,
+    day        TEXT NOT NULL CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]' AND date(julianday(day)) IS day),
+    kind       TEXT NOT NULL CHECK (kind IN ('closed', 'special', 'cut')),
+    -- special: the interval; cut: the range taken out (at or before its start: past midnight).
+    opens_at   TEXT CHECK (opens_at IS NULL OR (opens_at GLOB '[0-2][0-9]:[0-5][0-9]' AND opens_at <= '23:59')),
+    closes_at  TEXT CHECK (closes_at IS NULL OR (closes_at GLOB '[0-2][0-9]:[0-5][0-9]' AND closes_at <= '24:00')),
+    -- Shown to customers ("closed on 2026-12-25 (Christmas)"): 1 to 200 characters, no control characters.
+    reason     TEXT CHECK (reason IS NULL OR (length(reason) BETWEEN 1 AND 200
+                           AND reason NOT GLOB ('*[' || char(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,
+                                                             27,28,29,30,31,127) || ']*'))),
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    CHECK ((kind = 'closed') = (opens_at IS NULL AND closes_at IS NULL)),
+    CHECK (opens_at IS NULL OR closes_at <> opens_at)
+) STRICT;
+
+CREATE TABLE schema_migrations (
+    version    INTEGER PRIMARY KEY CHECK (version >= 1),
+    name       TEXT NOT NULL CHECK (length(name) > 0),
+    checksum   TEXT NOT NULL CHECK (length(checksum) = 64),
+    applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+) STRICT;
+
+CREATE TABLE settings (
+    id            INTEGER PRIMARY KEY CHECK (id = 1),
+    -- Length of a pickup slot in minutes; divides 60 so slots line up with the hour.
+    slot_minutes  INTEGER NOT NULL DEFAULT 15 CHECK (slot_minutes BETWEEN 1 AND 60 AND 60 % slot_minutes = 0),
+    -- Pizzas the kitchen can make per slot.
+    slot_capacity INTEGER NOT NULL DEFAULT 12 CHECK (slot_capacity BETWEEN 1 AND 10000),
+    -- Opening hours, every day, local time of time_zone: HH:MM, opens_at < closes_at (24:00 = midnight).
+    opens_at      TEXT NOT NULL DEFAULT '12:00'
+                  CHECK (opens_at GLOB '[0-2][0-9]:[0-5][0-9]' AND opens_at <= '23:59'),
+    closes_at     TEXT NOT NULL DEFAULT '23:00'
+                  CHECK (closes_at GLOB '[0-2][0-9]:[0-5][0-9]' AND closes_at <= '24:00'),
+    -- IANA time zone such as Europe/Rome; NULL means the zone of the machine running pizzeria.
+    time_zone     TEXT CHECK (time_zone IS NULL OR length(time_zone) BETWEEN 1 AND 64),
+    updated_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), booking_horizon_days INTEGER NOT NULL DEFAULT 365
+    CHECK (booking_horizon_days BETWEEN 1 AND 3650), lead_minutes INTEGER NOT NULL DEFAULT 15 CHECK (lead_minutes BETWEEN 0 AND 1440), paused INTEGER NOT NULL DEFAULT 0 CHECK (paused IN (0, 1)), paused_until TEXT
+    CHECK (paused_until IS NULL OR (paused = 1 AND paused_until GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z')), pause_reason TEXT
+    CHECK (pause_reason IS NULL OR (paused = 1 AND length(pause_reason) BETWEEN 1 AND 200)), busy_minutes INTEGER NOT NULL DEFAULT 0 CHECK (busy_minutes BETWEEN 0 AND 1440), busy_until TEXT
+    CHECK (busy_until IS NULL OR (busy_minutes > 0 AND busy_until GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z')), require_staff INTEGER NOT NULL DEFAULT 0 CHECK (require_staff IN (0, 1)),
+    CHECK (opens_at < closes_at)
+) STRICT;
+
+CREATE TABLE slot_loads (
+    pickup_at   TEXT NOT NULL PRIMARY KEY,
+    service_day TEXT NOT NULL,
+    capacity    INTEGER NOT NULL CHECK (capacity BETWEEN 1 AND 10000),
+    booked      INTEGER NOT NULL DEFAULT 0 CHECK (booked >= 0)
+, local_minute INTEGER NOT NULL DEFAULT 0 CHECK (local_minute BETWEEN 0 AND 2880), capacity_rule TEXT) STRICT, WITHOUT ROWID;
+
+CREATE TABLE staff (
+    name     TEXT NOT NULL PRIMARY KEY
+             CHECK (length(name) BETWEEN 1 AND 64
+                    AND name NOT GLOB ('*[' || char(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,
+                                                    27,28,29,30,31,127) || ']*')),
+    role     TEXT NOT NULL CHECK (role IN ('owner', 'manager', 'counter')),
+    added_at TEXT NOT NULL CHECK (strftime('%Y-%m-%dT%H:%M:%fZ', added_at) IS added_at)
+) STRICT;
+
+CREATE TABLE user_erasures (
+    user_id   TEXT NOT NULL PRIMARY KEY REFERENCES users (id),
+    erased_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    actor     TEXT CHECK (actor IS NULL OR length(actor) BETWEEN 1 AND 64)
+, wal_cleared_at TEXT
+    CHECK (wal_cleared_at IS NULL OR wal_cleared_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T*Z')) STRICT;
+
+CREATE TABLE users (
+    id           TEXT NOT NULL PRIMARY KEY
+                 DEFAULT (lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||
+                          substr(lower(hex(randomblob(2))), 2) || '-' ||
+                          substr('89ab', 1 + (abs(random()) % 4), 1) ||
+                          substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6))))
+                 CHECK (length(id) = 36 AND id GLOB '????????-????-????-????-????????????'
+                        AND id NOT GLOB '*[^0-9a-f-]*'),
+    -- 1 to 32 characters of a-z 0-9 . _ - (stored lowercase); what people type to name a user.
+    handle       TEXT NOT NULL UNIQUE
+                 CHECK (length(handle) BETWEEN 1 AND 32 AND handle NOT GLOB '*[^a-z0-9._-]*'),
+    -- Optional; trimmed, 1 to 80 characters, no control characters.
+    display_name TEXT
+                 CHECK (display_name IS NULL OR (
+                        length(display_name) BETWEEN 1 AND 80
+                        AND display_name = trim(display_name)
+                        AND display_name NOT GLOB ('*[' || char(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,
+                                                   17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,127) || ']*'))),
+    created_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+                 CHECK (created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z')
+, phone TEXT
+    CHECK (phone IS NULL OR (phone GLOB '+[1-9]*' AND length(phone) BETWEEN 9 AND 16 AND substr(phone, 2) NOT GLOB '*[^0-9]*'))) STRICT;
+
+CREATE TABLE weekly_hours (
+    id        INTEGER PRIMARY KEY,
+    weekday   INTEGER NOT NULL CHECK (weekday BETWEEN 1 AND 7),
+    opens_at  TEXT NOT NULL CHECK (opens_at GLOB '[0-2][0-9]:[0-5][0-9]' AND opens_at <= '23:59'),
+    closes_at TEXT NOT NULL CHECK (closes_at GLOB '[0-2][0-9]:[0-5][0-9]' AND closes_at <= '24:00'),
+    CHECK (closes_at <> opens_at),
+    UNIQUE (weekday, opens_at)
+) STRICT;
+
+CREATE INDEX audit_log_by_object ON audit_log (object, id);
+
+CREATE INDEX audit_log_by_time ON audit_log (at, id);
+
+CREATE UNIQUE INDEX capacity_rules_by_day ON capacity_rules (day, starts_at, ends_at) WHERE day IS NOT NULL;
+
+CREATE UNIQUE INDEX capacity_rules_by_weekday ON capacity_rules (weekday, starts_at, ends_at) WHERE weekday IS NOT NULL;
+
+CREATE INDEX navigation_events_by_user ON navigation_events (user_id, id);
+
+CREATE INDEX navigation_events_stack_changes ON navigation_events (user_id, id)
+WHERE action NOT IN ('sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss');
+
+CREATE INDEX navigation_sheets_by_pizza ON navigation_sheets (pizza_id) WHERE pizza_id IS NOT NULL;
+
+CREATE INDEX navigation_stack_by_order ON navigation_stack (order_id) WHERE order_id IS NOT NULL;
+
+CREATE INDEX navigation_stack_by_pizza ON navigation_stack (pizza_id) WHERE pizza_id IS NOT NULL;
+
+CREATE INDEX order_lines_by_pizza ON order_lines (pizza_id);
+
+CREATE INDEX order_status_events_by_order ON order_status_events (order_id, id);
+
+CREATE INDEX orders_by_pickup_id ON orders (pickup_at, id);
+
+CREATE INDEX orders_by_service_day ON orders (service_day, pickup_at, id);
+
+CREATE INDEX orders_by_status_pickup ON orders (status, pickup_at, id);
+
+CREATE INDEX orders_by_user_pickup ON orders (user_id, pickup_at, id);
+
+CREATE INDEX pizza_history_by_pizza ON pizza_history (pizza_id, id);
+
+CREATE UNIQUE INDEX pizzas_name_key ON pizzas (name_key);
+
+CREATE INDEX schedule_exceptions_by_day ON schedule_exceptions (day, kind);
+
+CREATE UNIQUE INDEX schedule_exceptions_one_closure ON schedule_exceptions (day) WHERE kind = 'closed';
+
+CREATE INDEX slot_loads_by_service_day ON slot_loads (service_day, pickup_at);
+
+CREATE VIEW audit_trail AS
+SELECT a.at, 0 AS kind, a.id AS seq, a.actor, a.source, a.object, a.action, a.old, a.new FROM audit_log a
+UNION ALL
+SELECT e.at, 1 AS kind, e.id AS seq, e.actor, 'order history', 'order:' || e.order_id, e.kind || CASE WHEN e.kind = 'status' THEN ' ' || e.to_status ELSE '' END,
+       CASE WHEN e.from_status IS NOT NULL THEN json_object('status', e.from_status) END,
+       json_object('status', e.to_status, 'detail', e.detail)
+FROM order_status_events e;
+
+CREATE VIEW menu AS
+SELECT name,
+       printf('%d.%02d', price_cents / 100, price_cents % 100) AS price_eur
+FROM pizzas
+WHERE archived_at IS NULL
+ORDER BY lower(name);
+
+CREATE VIEW navigation_history AS
+SELECT e.id AS event_id,
+       u.handle,
+       e.at,
+       e.action,
+       (SELECT group_concat(
+                   coalesce(p.name,
+                            CASE WHEN json_extract(j.value, '$.order.id') IS NOT NULL
+                                 THEN 'order ' || substr(json_extract(j.value, '$.order.id'), 1, 8) END,
+                            json_extract(j.value, '$.opaque.type'),
+                            j.value),
+                   ' › ')
+        FROM json_each(e.routes) j
+        LEFT JOIN pizzas p ON p.id = json_extract(j.value, '$.pizza.id')) AS routes,
+       e.depth_after,
+       e.detail
+FROM navigation_events e JOIN users u ON u.id = e.user_id
+ORDER BY e.id;
+
+CREATE VIEW navigation_paths AS
+SELECT u.handle,
+       (SELECT count(*) FROM navigation_stack s WHERE s.user_id = u.id) AS depth,
+       coalesce((SELECT group_concat(label, ' › ')
+                 FROM (SELECT label FROM navigation_stack_labels l WHERE l.user_id = u.id ORDER BY l.depth)),
+                '') AS path,
+       (SELECT kind FROM navigation_sheets sh WHERE sh.user_id = u.id) AS sheet
+FROM users u
+ORDER BY u.handle;
+
+CREATE VIEW navigation_stack_labels AS
+SELECT s.user_id,
+       s.depth,
+       s.kind,
+       CASE s.kind
+           WHEN 'pizza' THEN p.name
+           WHEN 'order' THEN 'order ' || substr(s.order_id, 1, 8)
+           ELSE s.opaque_type
+       END AS label
+FROM navigation_stack s LEFT JOIN pizzas p ON p.id = s.pizza_id;
+
+CREATE VIEW opening_week AS
+SELECT weekday,
+       CASE weekday WHEN 1 THEN 'Monday' WHEN 2 THEN 'Tuesday' WHEN 3 THEN 'Wednesday' WHEN 4 THEN 'Thursday'
+                    WHEN 5 THEN 'Friday' WHEN 6 THEN 'Saturday' ELSE 'Sunday' END AS day,
+       opens_at,
+       closes_at,
+       closes_at <= opens_at AS past_midnight
+FROM weekly_hours
+ORDER BY weekday, opens_at;
+
+CREATE VIEW order_summary AS
+SELECT o.id AS order_id,
+       u.handle,
+       o.service_day,
+       o.pickup_local,
+       o.pickup_at,
+       o.status,
+       (SELECT group_concat(item, ', ')
+        FROM (SELECT l.quantity || ' × ' || l.pizza_name AS item
+              FROM order_lines l WHERE l.order_id = o.id ORDER BY l.line_no)) AS items,
+       printf('%d.%02d', o.total_cents / 100, o.total_cents % 100) AS total_eur,
+       o.note
+FROM orders o JOIN users u ON u.id = o.user_id
+ORDER BY o.pickup_at, o.created_at;
+
+CREATE VIEW pizza_changes AS
+SELECT p.name AS pizza,
+       h.change,
+       h.old_name,
+       h.new_name,
+       CASE WHEN h.old_price_cents IS NULL THEN NULL
+            ELSE printf('%d.%02d', h.old_price_cents / 100, h.old_price_cents % 100) END AS old_price_eur,
+       printf('%d.%02d', h.new_price_cents / 100, h.new_price_cents % 100) AS new_price_eur,
+       h.version,
+       h.changed_at
+FROM pizza_history h JOIN pizzas p ON p.id = h.pizza_id
+ORDER BY h.id;
+
+CREATE VIEW pizza_views AS
+SELECT p.id AS pizza_id,
+       p.name,
+       count(*) AS views,
+       sum(e.action = 'push') AS pushed,
+       sum(e.action = 'random') AS random,
+       sum(e.action = 'open_url') AS deep_links,
+       sum(e.action = 'import') AS imported
+FROM navigation_events e, json_each(e.routes) j
+JOIN pizzas p ON p.id = json_extract(j.value, '$.pizza.id')
+WHERE e.action IN ('push', 'random', 'open_url', 'import', 'replace')
+GROUP BY p.id;
+
+CREATE VIEW slot_capacity AS
+SELECT service_day,
+       printf('%02d:%02d', (local_minute / 60) % 24, local_minute % 60) AS local_time,
+       pickup_at,
+       booked,
+       capacity,
+       max(capacity - booked, 0) AS remaining,
+       coalesce(capacity_rule, 'slot-capacity') AS capacity_from
+FROM slot_loads;
+
+CREATE VIEW weekly_hours_minutes AS
+SELECT id,
+       weekday,
+       (weekday - 1) * 1440 + CAST(substr(opens_at, 1, 2) AS INTEGER) * 60 + CAST(substr(opens_at, 4, 2) AS INTEGER) AS starts,
+       CASE WHEN closes_at > opens_at
+            THEN (CAST(substr(closes_at, 1, 2) AS INTEGER) * 60 + CAST(substr(closes_at, 4, 2) AS INTEGER))
+                 - (CAST(substr(opens_at, 1, 2) AS INTEGER) * 60 + CAST(substr(opens_at, 4, 2) AS INTEGER))
+            ELSE 1440 + (CAST(substr(closes_at, 1, 2) AS INTEGER) * 60 + CAST(substr(closes_at, 4, 2) AS INTEGER))
+                 - (CAST(substr(opens_at, 1, 2) AS INTEGER) * 60 + CAST(substr(opens_at, 4, 2) AS INTEGER))
+       END AS length
+FROM weekly_hours;
+
+CREATE TRIGGER audit_capacity_delete AFTER DELETE ON capacity_rules
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'capacity', 'remove',
+           json_object('rule', OLD.rule, 'capacity', OLD.capacity)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_capacity_insert AFTER INSERT ON capacity_rules
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'capacity', 'set',
+           json_object('rule', NEW.rule, 'capacity', NEW.capacity)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_capacity_update AFTER UPDATE OF capacity ON capacity_rules
+WHEN OLD.capacity IS NOT NEW.capacity
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'capacity', 'set',
+           json_object('rule', OLD.rule, 'capacity', OLD.capacity), json_object('rule', NEW.rule, 'capacity', NEW.capacity)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_context_kept BEFORE DELETE ON audit_context
+BEGIN
+    SELECT RAISE(ABORT, 'audit_context: the row is required');
+END;
+
+CREATE TRIGGER audit_exceptions_delete AFTER DELETE ON schedule_exceptions
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'hours', 'remove',
+           json_object('day', OLD.day, 'kind', OLD.kind, 'opens_at', OLD.opens_at, 'closes_at', OLD.closes_at, 'reason', OLD.reason)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_exceptions_insert AFTER INSERT ON schedule_exceptions
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'hours',
+           CASE NEW.kind WHEN 'closed' THEN 'close' ELSE NEW.kind END,
+           json_object('day', NEW.day, 'kind', NEW.kind, 'opens_at', NEW.opens_at, 'closes_at', NEW.closes_at, 'reason', NEW.reason)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_log_append_only_delete BEFORE DELETE ON audit_log
+BEGIN
+    SELECT RAISE(ABORT, 'history_append_only: audit_log is append-only');
+END;
+
+CREATE TRIGGER audit_log_append_only_update BEFORE UPDATE ON audit_log
+WHEN NOT (NEW.id IS OLD.id AND NEW.at IS OLD.at AND NEW.actor IS OLD.actor AND NEW.source IS OLD.source
+          AND NEW.object IS OLD.object AND NEW.action IS OLD.action AND NEW.old IS NULL AND NEW.new IS NULL
+          AND OLD.object GLOB 'user:*' AND EXISTS (SELECT 1 FROM user_erasures WHERE user_id = substr(OLD.object, 6)))
+BEGIN
+    SELECT RAISE(ABORT, 'history_append_only: audit_log is append-only (but for an erased customer''s values)');
+END;
+
+CREATE TRIGGER audit_pizzas_insert AFTER INSERT ON pizzas
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'pizza:' || NEW.id, 'add',
+           json_object('name', NEW.name, 'price_cents', NEW.price_cents)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_pizzas_update AFTER UPDATE OF name, price_cents, archived_at ON pizzas
+WHEN OLD.name IS NOT NEW.name OR OLD.price_cents IS NOT NEW.price_cents OR OLD.archived_at IS NOT NEW.archived_at
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'pizza:' || NEW.id,
+           CASE WHEN OLD.archived_at IS NULL AND NEW.archived_at IS NOT NULL THEN 'archive'
+                WHEN OLD.archived_at IS NOT NULL AND NEW.archived_at IS NULL THEN 'restore'
+                WHEN OLD.name IS NEW.name THEN 'price'
+                ELSE 'edit' END,
+           json_object('name', OLD.name, 'price_cents', OLD.price_cents, 'archived_at', OLD.archived_at),
+           json_object('name', NEW.name, 'price_cents', NEW.price_cents, 'archived_at', NEW.archived_at)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_settings_require_staff AFTER UPDATE OF require_staff ON settings
+WHEN OLD.require_staff IS NOT NEW.require_staff
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'settings', 'set',
+           json_object('require_staff', OLD.require_staff), json_object('require_staff', NEW.require_staff)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_settings_update AFTER UPDATE ON settings
+WHEN OLD.slot_minutes IS NOT NEW.slot_minutes OR OLD.slot_capacity IS NOT NEW.slot_capacity OR OLD.time_zone IS NOT NEW.time_zone
+  OR OLD.booking_horizon_days IS NOT NEW.booking_horizon_days OR OLD.lead_minutes IS NOT NEW.lead_minutes
+  OR OLD.paused IS NOT NEW.paused OR OLD.paused_until IS NOT NEW.paused_until OR OLD.pause_reason IS NOT NEW.pause_reason
+  OR OLD.busy_minutes IS NOT NEW.busy_minutes OR OLD.busy_until IS NOT NEW.busy_until
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'settings',
+           CASE WHEN OLD.paused IS NOT NEW.paused OR OLD.paused_until IS NOT NEW.paused_until OR OLD.pause_reason IS NOT NEW.pause_reason
+                     THEN CASE NEW.paused WHEN 1 THEN 'pause' ELSE 'resume' END
+                WHEN OLD.busy_minutes IS NOT NEW.busy_minutes OR OLD.busy_until IS NOT NEW.busy_until THEN 'busy'
+                ELSE 'set' END,
+           json_object('slot_minutes', OLD.slot_minutes, 'slot_capacity', OLD.slot_capacity, 'time_zone', OLD.time_zone,
+                       'booking_horizon_days', OLD.booking_horizon_days, 'lead_minutes', OLD.lead_minutes, 'paused', OLD.paused,
+                       'paused_until', OLD.paused_until, 'pause_reason', OLD.pause_reason, 'busy_minutes', OLD.busy_minutes,
+                       'busy_until', OLD.busy_until),
+           json_object('slot_minutes', NEW.slot_minutes, 'slot_capacity', NEW.slot_capacity, 'time_zone', NEW.time_zone,
+                       'booking_horizon_days', NEW.booking_horizon_days, 'lead_minutes', NEW.lead_minutes, 'paused', NEW.paused,
+                       'paused_until', NEW.paused_until, 'pause_reason', NEW.pause_reason, 'busy_minutes', NEW.busy_minutes,
+                       'busy_until', NEW.busy_until)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_staff_delete AFTER DELETE ON staff
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'staff:' || OLD.name, 'remove',
+           json_object('name', OLD.name, 'role', OLD.role)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_staff_insert AFTER INSERT ON staff
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'staff:' || NEW.name, 'add',
+           json_object('name', NEW.name, 'role', NEW.role)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_staff_update AFTER UPDATE ON staff
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'staff:' || NEW.name, 'edit',
+           json_object('name', OLD.name, 'role', OLD.role), json_object('name', NEW.name, 'role', NEW.role)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_users_insert AFTER INSERT ON users
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'user:' || NEW.id, 'add',
+           json_object('handle', NEW.handle, 'display_name', NEW.display_name, 'phone', NEW.phone)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_users_update AFTER UPDATE OF handle, display_name, phone ON users
+WHEN OLD.handle IS NOT NEW.handle OR OLD.display_name IS NOT NEW.display_name OR OLD.phone IS NOT NEW.phone
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'user:' || NEW.id,
+           CASE WHEN e.user_id IS NULL THEN 'edit' ELSE 'erase' END,
+           CASE WHEN e.user_id IS NULL THEN json_object('handle', OLD.handle, 'display_name', OLD.display_name, 'phone', OLD.phone) END,
+           CASE WHEN e.user_id IS NULL THEN json_object('handle', NEW.handle, 'display_name', NEW.display_name, 'phone', NEW.phone)
+                ELSE json_object('handle', NEW.handle) END
+    FROM audit_context c LEFT JOIN user_erasures e ON e.user_id = NEW.id WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_weekly_hours_delete AFTER DELETE ON weekly_hours
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'hours', 'remove',
+           json_object('weekday', OLD.weekday, 'opens_at', OLD.opens_at, 'closes_at', OLD.closes_at)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_weekly_hours_insert AFTER INSERT ON weekly_hours
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'hours', 'add',
+           json_object('weekday', NEW.weekday, 'opens_at', NEW.opens_at, 'closes_at', NEW.closes_at)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER capacity_rules_apply_delete AFTER DELETE ON capacity_rules
+BEGIN
+    UPDATE slot_loads SET local_minute = local_minute WHERE capacity_rule = OLD.rule;
+END;
+
+CREATE TRIGGER capacity_rules_apply_insert AFTER INSERT ON capacity_rules
+BEGIN
+    UPDATE slot_loads SET local_minute = local_minute
+    WHERE service_day = coalesce(NEW.day, service_day)
+      AND (NEW.weekday IS NULL OR (CAST(strftime('%w', service_day) AS INTEGER) + 6) % 7 + 1 = NEW.weekday);
+END;
+
+CREATE TRIGGER capacity_rules_apply_update AFTER UPDATE OF capacity ON capacity_rules
+BEGIN
+    UPDATE slot_loads SET local_minute = local_minute WHERE capacity_rule = NEW.rule;
+END;
+
+CREATE TRIGGER capacity_rules_fixed_range BEFORE UPDATE OF weekday, day, starts_at, ends_at ON capacity_rules
+BEGIN
+    SELECT RAISE(ABORT, 'capacity_rules_fixed_range: delete the rule and insert the new range');
+END;
+
+CREATE TRIGGER capacity_rules_no_partial_overlap BEFORE INSERT ON capacity_rules
+WHEN EXISTS (
+    SELECT 1 FROM capacity_rules r
+    WHERE (r.weekday IS NEW.weekday AND r.day IS NEW.day)
+      AND (CAST(substr(NEW.starts_at, 1, 2) AS INTEGER) * 60 + CAST(substr(NEW.starts_at, 4, 2) AS INTEGER)) < r.end_minute
+      AND r.start_minute < (CAST(substr(NEW.ends_at, 1, 2) AS INTEGER) * 60 + CAST(substr(NEW.ends_at, 4, 2) AS INTEGER)
+                            + CASE WHEN NEW.ends_at <= NEW.starts_at THEN 1440 ELSE 0 END)
+      AND NOT (r.start_minute <= (CAST(substr(NEW.starts_at, 1, 2) AS INTEGER) * 60 + CAST(substr(NEW.starts_at, 4, 2) AS INTEGER))
+               AND (CAST(substr(NEW.ends_at, 1, 2) AS INTEGER) * 60 + CAST(substr(NEW.ends_at, 4, 2) AS INTEGER)
+                    + CASE WHEN NEW.ends_at <= NEW.starts_at THEN 1440 ELSE 0 END) <= r.end_minute)
+      AND NOT ((CAST(substr(NEW.starts_at, 1, 2) AS INTEGER) * 60 + CAST(substr(NEW.starts_at, 4, 2) AS INTEGER)) <= r.start_minute
+               AND r.end_minute <= (CAST(substr(NEW.ends_at, 1, 2) AS INTEGER) * 60 + CAST(substr(NEW.ends_at, 4, 2) AS INTEGER)
+                                    + CASE WHEN NEW.ends_at <= NEW.starts_at THEN 1440 ELSE 0 END))
+)
+BEGIN
+    SELECT RAISE(ABORT, 'capacity_rules_overlap: two rules of one kind on one day must be nested or apart');
+END;
+
+CREATE TRIGGER navigation_events_append_only_delete BEFORE DELETE ON navigation_events
+WHEN NOT EXISTS (SELECT 1 FROM user_erasures WHERE user_id = OLD.user_id)
+BEGIN
+    SELECT RAISE(ABORT, 'history_append_only: navigation_events is append-only (but for erased users)');
+END;
+
+CREATE TRIGGER navigation_events_append_only_update BEFORE UPDATE ON navigation_events
+BEGIN
+    SELECT RAISE(ABORT, 'navigation_events is append-only');
+END;
+
+CREATE TRIGGER navigation_events_shape BEFORE INSERT ON navigation_events
+WHEN EXISTS (
+        SELECT 1 FROM json_each(NEW.routes) e
+        WHERE NOT (e.type = 'object' AND (
+                  json_type(e.value, '$.pizza.id') = 'text'
+               OR json_type(e.value, '$.order.id') = 'text'
+               OR (json_type(e.value, '$.opaque.type') = 'text' AND json_type(e.value, '$.opaque.json') = 'text'))))
+  OR (NEW.top_before IS NOT NULL AND NOT (json_type(NEW.top_before) = 'object' AND (
+                  json_type(NEW.top_before, '$.pizza.id') = 'text'
+               OR json_type(NEW.top_before, '$.order.id') = 'text'
+               OR (json_type(NEW.top_before, '$.opaque.type') = 'text' AND json_type(NEW.top_before, '$.opaque.json') = 'text'))))
+BEGIN
+    SELECT RAISE(ABORT, 'navigation_events.routes must be an array of routes or opaque elements, and top_before one of them or NULL');
+END;
+
+CREATE TRIGGER navigation_events_user_not_erased BEFORE INSERT ON navigation_events
+WHEN EXISTS (SELECT 1 FROM user_erasures WHERE user_id = NEW.user_id)
+BEGIN
+    SELECT RAISE(ABORT, 'user_erased: this customer''s data was erased; nothing more is recorded for them');
+END;
+
+CREATE TRIGGER navigation_sheets_user_not_erased BEFORE INSERT ON navigation_sheets
+WHEN EXISTS (SELECT 1 FROM user_erasures WHERE user_id = NEW.user_id)
+BEGIN
+    SELECT RAISE(ABORT, 'user_erased: this customer''s data was erased; nothing more is recorded for them');
+END;
+
+CREATE TRIGGER navigation_sheets_user_not_erased_update BEFORE UPDATE ON navigation_sheets
+WHEN EXISTS (SELECT 1 FROM user_erasures WHERE user_id = NEW.user_id)
+BEGIN
+    SELECT RAISE(ABORT, 'user_erased: this customer''s data was erased; nothing more is recorded for them');
+END;
+
+CREATE TRIGGER navigation_stack_own_orders BEFORE INSERT ON navigation_stack
+WHEN NEW.order_id IS NOT NULL AND (SELECT user_id FROM orders WHERE id = NEW.order_id) IS NOT NEW.user_id
+BEGIN
+    SELECT RAISE(ABORT, 'route_not_owned: an order route must be an order of the stack''s user');
+END;
+
+CREATE TRIGGER navigation_stack_own_orders_update BEFORE UPDATE OF user_id, order_id ON navigation_stack
+WHEN NEW.order_id IS NOT NULL AND (SELECT user_id FROM orders WHERE id = NEW.order_id) IS NOT NEW.user_id
+BEGIN
+    SELECT RAISE(ABORT, 'route_not_owned: an order route must be an order of the stack''s user');
+END;
+
+CREATE TRIGGER navigation_stack_user_not_erased BEFORE INSERT ON navigation_stack
+WHEN EXISTS (SELECT 1 FROM user_erasures WHERE user_id = NEW.user_id)
+BEGIN
+    SELECT RAISE(ABORT, 'user_erased: this customer''s data was erased; nothing more is recorded for them');
+END;
+
+CREATE TRIGGER order_lines_locked_delete BEFORE DELETE ON order_lines
+WHEN (SELECT status FROM orders WHERE id = OLD.order_id) IS NOT 'placed'
+BEGIN
+    SELECT RAISE(ABORT, 'order_locked: lines are removed only while the order is placed');
+END;
+
+CREATE TRIGGER order_lines_locked_insert BEFORE INSERT ON order_lines
+WHEN (SELECT status FROM orders WHERE id = NEW.order_id) IS NOT 'placed'
+BEGIN
+    SELECT RAISE(ABORT, 'order_locked: lines are added only while the order is placed');
+END;
+
+CREATE TRIGGER order_lines_locked_update BEFORE UPDATE ON order_lines
+WHEN (SELECT status FROM orders WHERE id = OLD.order_id) IS NOT 'placed'
+  OR NEW.order_id IS NOT OLD.order_id OR NEW.line_no IS NOT OLD.line_no OR NEW.pizza_id IS NOT OLD.pizza_id
+  OR NEW.pizza_name IS NOT OLD.pizza_name OR NEW.unit_price_cents IS NOT OLD.unit_price_cents
+BEGIN
+    SELECT RAISE(ABORT, 'order_locked: a line changes only its quantity, and only while the order is placed');
+END;
+
+CREATE TRIGGER order_lines_total_delete AFTER DELETE ON order_lines
+BEGIN
+    UPDATE orders SET total_cents = (SELECT coalesce(sum(quantity * unit_price_cents), 0) FROM order_lines WHERE order_id = OLD.order_id)
+    WHERE id = OLD.order_id;
+END;
+
+CREATE TRIGGER order_lines_total_insert AFTER INSERT ON order_lines
+BEGIN
+    UPDATE orders SET total_cents = (SELECT coalesce(sum(quantity * unit_price_cents), 0) FROM order_lines WHERE order_id = NEW.order_id)
+    WHERE id = NEW.order_id;
+END;
+
+CREATE TRIGGER order_lines_total_update AFTER UPDATE OF quantity ON order_lines
+BEGIN
+    UPDATE orders SET total_cents = (SELECT coalesce(sum(quantity * unit_price_cents), 0) FROM order_lines WHERE order_id = NEW.order_id)
+    WHERE id = NEW.order_id;
+END;
+
+CREATE TRIGGER order_status_events_append_only_delete BEFORE DELETE ON order_status_events
+BEGIN
+    SELECT RAISE(ABORT, 'history_append_only: order_status_events is append-only');
+END;
+
+CREATE TRIGGER order_status_events_append_only_update BEFORE UPDATE ON order_status_events
+WHEN NOT (
+    EXISTS (SELECT 1 FROM orders o JOIN user_erasures e ON e.user_id = o.user_id WHERE o.id = OLD.order_id)
+    AND NEW.id IS OLD.id AND NEW.order_id IS OLD.order_id AND NEW.kind IS OLD.kind AND NEW.from_status IS OLD.from_status
+    AND NEW.to_status IS OLD.to_status AND NEW.at IS OLD.at
+    AND (NEW.detail IS OLD.detail
+         OR (substr(NEW.detail, -8) = '[erased]'
+             AND substr(OLD.detail, 1, length(NEW.detail) - 8) = substr(NEW.detail, 1, length(NEW.detail) - 8)))
+    AND (NEW.actor IS OLD.actor
+         OR NEW.actor IS (SELECT 'erased-' || substr(o.user_id, 1, 13) FROM orders o WHERE o.id = OLD.order_id)))
+BEGIN
+    SELECT RAISE(ABORT, 'history_append_only: order_status_events is append-only (but for the redaction of an erased customer)');
+END;
+
+CREATE TRIGGER order_status_events_timestamp BEFORE INSERT ON order_status_events
+WHEN strftime('%Y-%m-%dT%H:%M:%fZ', NEW.at) IS NOT NEW.at
+BEGIN
+    SELECT RAISE(ABORT, 'timestamp_format: order_status_events.at is a UTC time such as 2026-12-01T18:30:00.000Z');
+END;
+
+CREATE TRIGGER orders_created_fixed BEFORE UPDATE OF created_at ON orders
+WHEN NEW.created_at IS NOT OLD.created_at
+BEGIN
+    SELECT RAISE(ABORT, 'order_locked: an order''s created_at never changes');
+END;
+
+CREATE TRIGGER orders_erased_user_locked BEFORE UPDATE OF status, note, pickup_at ON orders
+WHEN ((OLD.status = 'cancelled' AND NEW.status IS NOT 'cancelled') OR (NEW.note IS NOT NULL AND NEW.note IS NOT OLD.note)
+      OR NEW.pickup_at IS NOT OLD.pickup_at)
+ AND EXISTS (SELECT 1 FROM user_erasures WHERE user_id = OLD.user_id)
+BEGIN
+    SELECT RAISE(ABORT, 'user_erased: this customer''s data was erased; their orders only stay for the books');
+END;
+
+CREATE TRIGGER orders_local_time_insert BEFORE INSERT ON orders
+WHEN strftime('%Y-%m-%dT%H:%M:00Z', substr(NEW.pickup_local, 1, 16),
+              (CASE substr(NEW.pickup_local, 17, 1) WHEN '+' THEN '-' ELSE '+' END) || substr(NEW.pickup_local, 18, 5)) IS NOT NEW.pickup_at
+  OR NEW.service_day NOT IN (substr(NEW.pickup_local, 1, 10), date(substr(NEW.pickup_local, 1, 10), '-1 day'))
+BEGIN
+    SELECT RAISE(ABORT, 'order_local_time: an order needs service_day and pickup_local (local time with offset) that agree with pickup_at');
+END;
+
+CREATE TRIGGER orders_local_time_update BEFORE UPDATE OF pickup_at, service_day, pickup_local ON orders
+WHEN strftime('%Y-%m-%dT%H:%M:00Z', substr(NEW.pickup_local, 1, 16),
+              (CASE substr(NEW.pickup_local, 17, 1) WHEN '+' THEN '-' ELSE '+' END) || substr(NEW.pickup_local, 18, 5)) IS NOT NEW.pickup_at
+  OR NEW.service_day NOT IN (substr(NEW.pickup_local, 1, 10), date(substr(NEW.pickup_local, 1, 10), '-1 day'))
+BEGIN
+    SELECT RAISE(ABORT, 'order_local_time: an order needs service_day and pickup_local (local time with offset) that agree with pickup_at');
+END;
+
+CREATE TRIGGER orders_locked_after_placed BEFORE UPDATE OF pickup_at, note ON orders
+WHEN OLD.status <> 'placed' AND (NEW.pickup_at IS NOT OLD.pickup_at OR NEW.note IS NOT OLD.note)
+ AND NOT (NEW.pickup_at IS OLD.pickup_at AND NEW.note IS NULL AND EXISTS (SELECT 1 FROM user_erasures WHERE user_id = OLD.user_id))
+BEGIN
+    SELECT RAISE(ABORT, 'order_locked: only a placed order can be moved or edited');
+END;
+
+CREATE TRIGGER orders_moved_event AFTER UPDATE OF pickup_at ON orders
+WHEN NEW.pickup_at IS NOT OLD.pickup_at
+BEGIN
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
+    VALUES (NEW.id, 'moved', OLD.status, NEW.status,
+            'pickup ' || OLD.pickup_local || ' → ' || NEW.pickup_local
+                || CASE WHEN NEW.change_note IS NOT NULL THEN ', ' || NEW.change_note ELSE '' END,
+            NEW.changed_by, coalesce(NEW.changed_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')));
+    UPDATE orders SET updated_at = coalesce(NEW.changed_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), version = OLD.version + 1,
+                      changed_by = NULL, changed_at = NULL, change_note = NULL
+    WHERE id = NEW.id;
+END;
+
+CREATE TRIGGER orders_never_deleted BEFORE DELETE ON orders
+BEGIN
+    SELECT RAISE(ABORT, 'order_kept: orders are never deleted: cancel instead');
+END;
+
+CREATE TRIGGER orders_pickup_real_insert BEFORE INSERT ON orders
+WHEN strftime('%Y-%m-%dT%H:%M:00Z', julianday(NEW.pickup_at)) IS NOT NEW.pickup_at
+BEGIN
+    SELECT RAISE(ABORT, 'pickup_at must be a real UTC time on the minute, such as 2026-12-01T18:30:00Z');
+END;
+
+CREATE TRIGGER orders_pickup_real_update BEFORE UPDATE OF pickup_at ON orders
+WHEN strftime('%Y-%m-%dT%H:%M:00Z', julianday(NEW.pickup_at)) IS NOT NEW.pickup_at
+BEGIN
+    SELECT RAISE(ABORT, 'pickup_at must be a real UTC time on the minute, such as 2026-12-01T18:30:00Z');
+END;
+
+CREATE TRIGGER orders_placed_event AFTER INSERT ON orders
+BEGIN
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
+    VALUES (NEW.id, 'placed', NULL, NEW.status, NEW.change_note, NEW.changed_by, NEW.created_at);
+    UPDATE orders SET changed_by = NULL, changed_at = NULL, change_note = NULL
+    WHERE id = NEW.id AND (changed_by IS NOT NULL OR changed_at IS NOT NULL OR change_note IS NOT NULL);
+END;
+
+CREATE TRIGGER orders_service_day_insert BEFORE INSERT ON orders
+WHEN NEW.service_day IS date(substr(NEW.pickup_local, 1, 10), '-1 day')
+ AND NOT EXISTS (SELECT 1 FROM weekly_hours w
+                 WHERE w.weekday = (CAST(strftime('%w', NEW.service_day) AS INTEGER) + 6) % 7 + 1
+                   AND w.closes_at <= w.opens_at AND substr(NEW.pickup_local, 12, 5) < w.closes_at)
+ AND NOT EXISTS (SELECT 1 FROM schedule_exceptions x
+                 WHERE x.day = NEW.service_day AND x.kind = 'special'
+                   AND x.closes_at <= x.opens_at AND substr(NEW.pickup_local, 12, 5) < x.closes_at)
+BEGIN
+    SELECT RAISE(ABORT, 'order_service_day: a pickup belongs to the service day before its date only within a night interval of that day');
+END;
+
+CREATE TRIGGER orders_service_day_update BEFORE UPDATE OF pickup_at, service_day, pickup_local ON orders
+WHEN NEW.service_day IS date(substr(NEW.pickup_local, 1, 10), '-1 day')
+ AND NOT EXISTS (SELECT 1 FROM weekly_hours w
+                 WHERE w.weekday = (CAST(strftime('%w', NEW.service_day) AS INTEGER) + 6) % 7 + 1
+                   AND w.closes_at <= w.opens_at AND substr(NEW.pickup_local, 12, 5) < w.closes_at)
+ AND NOT EXISTS (SELECT 1 FROM schedule_exceptions x
+                 WHERE x.day = NEW.service_day AND x.kind = 'special'
+                   AND x.closes_at <= x.opens_at AND substr(NEW.pickup_local, 12, 5) < x.closes_at)
+BEGIN
+    SELECT RAISE(ABORT, 'order_service_day: a pickup belongs to the service day before its date only within a night interval of that day');
+END;
+
+CREATE TRIGGER orders_start_placed BEFORE INSERT ON orders
+WHEN NEW.status IS NOT 'placed'
+BEGIN
+    SELECT RAISE(ABORT, 'order_status: a new order must have status placed');
+END;
+
+CREATE TRIGGER orders_status_event AFTER UPDATE OF status ON orders
+WHEN NEW.status IS NOT OLD.status
+BEGIN
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
+    SELECT NEW.id, 'status', OLD.status, NEW.status, NEW.change_note,
+           NEW.changed_by, coalesce(NEW.changed_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    WHERE NOT EXISTS (SELECT 1 FROM order_status_events e
+                      WHERE e.id = (SELECT max(id) FROM order_status_events WHERE order_id = NEW.id)
+                        AND e.kind = 'undo' AND e.from_status = OLD.status AND e.to_status = NEW.status);
+    UPDATE orders SET updated_at = coalesce(NEW.changed_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), version = OLD.version + 1,
+                      changed_by = NULL, changed_at = NULL, change_note = NULL
+    WHERE id = NEW.id;
+END;
+
+CREATE TRIGGER orders_status_transition BEFORE UPDATE OF status ON orders
+WHEN NEW.status IS NOT OLD.status AND NOT (
+       (OLD.status = 'placed'    AND NEW.status IN ('preparing', 'cancelled'))
+    OR (OLD.status = 'preparing' AND NEW.status IN ('ready', 'cancelled'))
+    OR (OLD.status = 'ready'     AND NEW.status IN ('collected', 'no_show'))
+    OR EXISTS (SELECT 1 FROM order_status_events e
+               WHERE e.id = (SELECT max(id) FROM order_status_events WHERE order_id = NEW.id)
+                 AND e.kind = 'undo' AND e.from_status = OLD.status AND e.to_status = NEW.status))
+BEGIN
+    SELECT RAISE(ABORT, 'illegal order status change');
+END;
+
+CREATE TRIGGER orders_timestamps_insert BEFORE INSERT ON orders
+WHEN strftime('%Y-%m-%dT%H:%M:%fZ', NEW.created_at) IS NOT NEW.created_at
+  OR strftime('%Y-%m-%dT%H:%M:%fZ', NEW.updated_at) IS NOT NEW.updated_at
+  OR (NEW.changed_at IS NOT NULL AND strftime('%Y-%m-%dT%H:%M:%fZ', NEW.changed_at) IS NOT NEW.changed_at)
+BEGIN
+    SELECT RAISE(ABORT, 'timestamp_format: created_at, updated_at and changed_at are UTC times such as 2026-12-01T18:30:00.000Z');
+END;
+
+CREATE TRIGGER orders_timestamps_update BEFORE UPDATE OF created_at, updated_at, changed_at ON orders
+WHEN strftime('%Y-%m-%dT%H:%M:%fZ', NEW.created_at) IS NOT NEW.created_at
+  OR strftime('%Y-%m-%dT%H:%M:%fZ', NEW.updated_at) IS NOT NEW.updated_at
+  OR (NEW.changed_at IS NOT NULL AND strftime('%Y-%m-%dT%H:%M:%fZ', NEW.changed_at) IS NOT NEW.changed_at)
+BEGIN
+    SELECT RAISE(ABORT, 'timestamp_format: created_at, updated_at and changed_at are UTC times such as 2026-12-01T18:30:00.000Z');
+END;
+
+CREATE TRIGGER orders_total_derived BEFORE UPDATE OF total_cents ON orders
+WHEN NEW.total_cents IS NOT (SELECT coalesce(sum(quantity * unit_price_cents), 0) FROM order_lines WHERE order_id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'order_total_derived: orders.total_cents is the sum of the order''s lines, kept by triggers');
+END;
+
+CREATE TRIGGER orders_total_starts_zero BEFORE INSERT ON orders
+WHEN NEW.total_cents IS NOT 0
+BEGIN
+    SELECT RAISE(ABORT, 'order_total_derived: a new order''s total_cents is 0; its lines make the total');
+END;
+
+CREATE TRIGGER orders_user_fixed BEFORE UPDATE OF user_id ON orders
+WHEN NEW.user_id IS NOT OLD.user_id
+BEGIN
+    SELECT RAISE(ABORT, 'order_user_fixed: an order belongs to the user who booked it, for good');
+END;
+
+CREATE TRIGGER orders_user_not_erased BEFORE INSERT ON orders
+WHEN EXISTS (SELECT 1 FROM user_erasures WHERE user_id = NEW.user_id)
+BEGIN
+    SELECT RAISE(ABORT, 'user_erased: this customer''s data was erased; they cannot book');
+END;
+
+CREATE TRIGGER pizza_history_append_only_delete BEFORE DELETE ON pizza_history
+BEGIN
+    SELECT RAISE(ABORT, 'pizza_history is append-only');
+END;
+
+CREATE TRIGGER pizza_history_append_only_update BEFORE UPDATE ON pizza_history
+BEGIN
+    SELECT RAISE(ABORT, 'pizza_history is append-only');
+END;
+
+CREATE TRIGGER pizzas_history_changed AFTER UPDATE OF name, price_cents, archived_at ON pizzas
+WHEN OLD.name IS NOT NEW.name
+  OR OLD.price_cents IS NOT NEW.price_cents
+  OR (OLD.archived_at IS NULL) <> (NEW.archived_at IS NULL)
+BEGIN
+    UPDATE pizzas
+    SET version = CASE WHEN NEW.version > OLD.version THEN NEW.version ELSE OLD.version + 1 END,
+        updated_at = coalesce((SELECT at FROM audit_context WHERE id = 1), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    WHERE id = NEW.id;
+    INSERT INTO pizza_history (pizza_id, change, old_name, new_name, old_price_cents, new_price_cents, version, changed_at)
+    SELECT NEW.id,
+           CASE WHEN OLD.archived_at IS NULL AND NEW.archived_at IS NOT NULL THEN 'archived'
+                WHEN OLD.archived_at IS NOT NULL AND NEW.archived_at IS NULL THEN 'restored'
+                ELSE 'edited' END,
+           OLD.name, NEW.name, OLD.price_cents, NEW.price_cents, version,
+           coalesce((SELECT at FROM audit_context WHERE id = 1), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    FROM pizzas WHERE id = NEW.id;
+END;
+
+CREATE TRIGGER pizzas_history_created AFTER INSERT ON pizzas
+BEGIN
+    INSERT INTO pizza_history (pizza_id, change, new_name, new_price_cents, version, changed_at)
+    VALUES (NEW.id, 'created', NEW.name, NEW.price_cents, NEW.version, NEW.created_at);
+END;
+
+CREATE TRIGGER pizzas_name_key_ascii_insert BEFORE INSERT ON pizzas
+WHEN NEW.name_key IS NOT NULL AND NEW.name NOT GLOB '*[^ -~]*' AND NEW.name_key IS NOT lower(NEW.name)
+BEGIN
+    SELECT RAISE(ABORT, 'name_key of an ASCII name must be lower(name)');
+END;
+
+CREATE TRIGGER pizzas_name_key_ascii_update AFTER UPDATE OF name ON pizzas
+WHEN NEW.name NOT GLOB '*[^ -~]*' AND NEW.name_key IS NOT lower(NEW.name)
+BEGIN
+    UPDATE pizzas SET name_key = lower(NEW.name) WHERE id = NEW.id;
+END;
+
+CREATE TRIGGER pizzas_name_key_insert AFTER INSERT ON pizzas
+WHEN NEW.name_key IS NULL
+BEGIN
+    SELECT RAISE(ABORT, 'a pizza name with non-ASCII characters needs name_key (its full Unicode case folding): add it with pizzeria pizza add')
+    WHERE NEW.name GLOB '*[^ -~]*';
+    UPDATE pizzas SET name_key = lower(NEW.name) WHERE id = NEW.id;
+END;
+
+CREATE TRIGGER pizzas_name_visible_insert BEFORE INSERT ON pizzas
+WHEN NEW.name GLOB '*[' || char(1564, 8206, 8207, 8234, 8235, 8236, 8237, 8238, 8294, 8295, 8296, 8297) || ']*'
+  OR trim(NEW.name, char(32, 160, 173, 847, 4447, 4448, 6068, 6069, 6155, 6156, 6157, 6158, 8192, 8193, 8194,
+                         8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8203, 8204, 8205, 8232, 8233, 8239,
+                         8287, 8288, 8289, 8290, 8291, 8292, 12288, 12644, 65024, 65025, 65026, 65027, 65028,
+                         65029, 65030, 65031, 65032, 65033, 65034, 65035, 65036, 65037, 65038, 65039, 65279,
+                         65440)) = ''
+BEGIN
+    SELECT RAISE(ABORT, 'a pizza name must show a visible character and contain no bidi control characters');
+END;
+
+CREATE TRIGGER pizzas_name_visible_update BEFORE UPDATE OF name ON pizzas
+WHEN NEW.name GLOB '*[' || char(1564, 8206, 8207, 8234, 8235, 8236, 8237, 8238, 8294, 8295, 8296, 8297) || ']*'
+  OR trim(NEW.name, char(32, 160, 173, 847, 4447, 4448, 6068, 6069, 6155, 6156, 6157, 6158, 8192, 8193, 8194,
+                         8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8203, 8204, 8205, 8232, 8233, 8239,
+                         8287, 8288, 8289, 8290, 8291, 8292, 12288, 12644, 65024, 65025, 65026, 65027, 65028,
+                         65029, 65030, 65031, 65032, 65033, 65034, 65035, 65036, 65037, 65038, 65039, 65279,
+                         65440)) = ''
+BEGIN
+    SELECT RAISE(ABORT, 'a pizza name must show a visible character and contain no bidi control characters');
+END;
+
+CREATE TRIGGER pizzas_never_deleted BEFORE DELETE ON pizzas
+BEGIN
+    SELECT RAISE(ABORT, 'pizzas are never deleted: archive instead (UPDATE pizzas SET archived_at = strftime(''%Y-%m-%dT%H:%M:%fZ'', ''now'') WHERE ...)');
+END;
+
+CREATE TRIGGER settings_never_deleted BEFORE DELETE ON settings
+BEGIN
+    SELECT RAISE(ABORT, 'the settings row is required; change it with UPDATE');
+END;
+
+CREATE TRIGGER slot_loads_booked_derived BEFORE UPDATE OF booked ON slot_loads
+WHEN NEW.booked IS NOT (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+                        WHERE o.pickup_at = NEW.pickup_at AND o.status <> 'cancelled')
+BEGIN
+    SELECT RAISE(ABORT, 'slot_loads_derived: slot_loads.booked is the sum of the slot''s orders, kept by triggers; change the orders instead');
+END;
+
+CREATE TRIGGER slot_loads_capacity BEFORE UPDATE OF booked ON slot_loads
+WHEN NEW.booked > OLD.booked AND NEW.booked > NEW.capacity
+BEGIN
+    SELECT RAISE(ABORT, 'slot_capacity_exceeded: the pickup slot has no room for these pizzas');
+END;
+
+CREATE TRIGGER slot_loads_effective_capacity AFTER UPDATE OF local_minute, service_day, capacity, capacity_rule ON slot_loads
+BEGIN
+    UPDATE slot_loads
+    SET (capacity, capacity_rule) = (
+        SELECT capacity, rule FROM (
+            SELECT r.capacity, r.rule, 0 AS rank, r.end_minute - r.start_minute AS width
+            FROM capacity_rules r
+            WHERE r.day = NEW.service_day AND NEW.local_minute >= r.start_minute AND NEW.local_minute < r.end_minute
+            UNION ALL
+            SELECT r.capacity, r.rule, 1 AS rank, r.end_minute - r.start_minute AS width
+            FROM capacity_rules r
+            WHERE r.weekday = (CAST(strftime('%w', NEW.service_day) AS INTEGER) + 6) % 7 + 1
+              AND NEW.local_minute >= r.start_minute AND NEW.local_minute < r.end_minute
+            UNION ALL
+            SELECT s.slot_capacity, NULL, 2 AS rank, 0 AS width FROM settings s WHERE s.id = 1
+        ) ORDER BY rank, width LIMIT 1)
+    WHERE pickup_at = NEW.pickup_at;
+END;
+
+CREATE TRIGGER slot_loads_follow_capacity AFTER UPDATE OF slot_capacity ON settings
+BEGIN
+    UPDATE slot_loads SET local_minute = local_minute WHERE capacity_rule IS NULL;
+END;
+
+CREATE TRIGGER slot_loads_follow_local_time AFTER UPDATE OF pickup_local, service_day ON orders
+WHEN NEW.pickup_at IS OLD.pickup_at
+BEGIN
+    UPDATE slot_loads
+    SET service_day = NEW.service_day,
+        local_minute = CAST(round((julianday(substr(NEW.pickup_local, 1, 16)) - julianday(NEW.service_day)) * 1440) AS INTEGER)
+    WHERE pickup_at = NEW.pickup_at;
+END;
+
+CREATE TRIGGER slot_loads_insert_empty BEFORE INSERT ON slot_loads
+WHEN NEW.booked <> 0
+BEGIN
+    SELECT RAISE(ABORT, 'slot_loads_derived: a slot_loads row starts empty; its load comes from its orders');
+END;
+
+CREATE TRIGGER slot_loads_kept_while_booked BEFORE DELETE ON slot_loads
+WHEN OLD.booked > 0
+BEGIN
+    SELECT RAISE(ABORT, 'slot_loads_derived: a slot with booked pizzas keeps its row; cancel or move the orders instead');
+END;
+
+CREATE TRIGGER slot_loads_key_fixed BEFORE UPDATE OF pickup_at ON slot_loads
+WHEN NEW.pickup_at IS NOT OLD.pickup_at
+BEGIN
+    SELECT RAISE(ABORT, 'slot_loads_derived: a slot_loads row belongs to its pickup time; move the orders instead');
+END;
+
+CREATE TRIGGER slot_loads_line_delete AFTER DELETE ON order_lines
+BEGIN
+    UPDATE slot_loads
+    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+                  WHERE o.pickup_at = slot_loads.pickup_at AND o.status <> 'cancelled')
+    WHERE pickup_at = (SELECT pickup_at FROM orders WHERE id = OLD.order_id);
+END;
+
+CREATE TRIGGER slot_loads_line_insert AFTER INSERT ON order_lines
+BEGIN
+    UPDATE slot_loads
+    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+                  WHERE o.pickup_at = slot_loads.pickup_at AND o.status <> 'cancelled')
+    WHERE pickup_at = (SELECT pickup_at FROM orders WHERE id = NEW.order_id);
+END;
+
+CREATE TRIGGER slot_loads_line_update AFTER UPDATE OF quantity ON order_lines
+BEGIN
+    UPDATE slot_loads
+    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+                  WHERE o.pickup_at = slot_loads.pickup_at AND o.status <> 'cancelled')
+    WHERE pickup_at = (SELECT pickup_at FROM orders WHERE id = NEW.order_id);
+END;
+
+CREATE TRIGGER slot_loads_new_slot AFTER INSERT ON slot_loads
+BEGIN
+    UPDATE slot_loads SET local_minute = NEW.local_minute WHERE pickup_at = NEW.pickup_at;
+END;
+
+CREATE TRIGGER slot_loads_open AFTER INSERT ON orders
+BEGIN
+    INSERT INTO slot_loads (pickup_at, service_day, local_minute, capacity)
+    SELECT NEW.pickup_at, NEW.service_day,
+           CAST(round((julianday(substr(NEW.pickup_local, 1, 16)) - julianday(NEW.service_day)) * 1440) AS INTEGER),
+           (SELECT slot_capacity FROM settings WHERE id = 1)
+    WHERE NOT EXISTS (SELECT 1 FROM slot_loads WHERE pickup_at = NEW.pickup_at);
+END;
+
+CREATE TRIGGER slot_loads_order_change AFTER UPDATE OF status, pickup_at ON orders
+WHEN NEW.status IS NOT OLD.status OR NEW.pickup_at IS NOT OLD.pickup_at
+BEGIN
+    INSERT INTO slot_loads (pickup_at, service_day, local_minute, capacity)
+    SELECT NEW.pickup_at, NEW.service_day,
+           CAST(round((julianday(substr(NEW.pickup_local, 1, 16)) - julianday(NEW.service_day)) * 1440) AS INTEGER),
+           (SELECT slot_capacity FROM settings WHERE id = 1)
+    WHERE NOT EXISTS (SELECT 1 FROM slot_loads WHERE pickup_at = NEW.pickup_at);
+    UPDATE slot_loads
+    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+                  WHERE o.pickup_at = slot_loads.pickup_at AND o.status <> 'cancelled')
+    WHERE pickup_at = OLD.pickup_at;
+    UPDATE slot_loads
+    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+                  WHERE o.pickup_at = slot_loads.pickup_at AND o.status <> 'cancelled')
+    WHERE pickup_at = NEW.pickup_at AND NEW.pickup_at IS NOT OLD.pickup_at;
+END;
+
+CREATE TRIGGER user_erasures_append_only_delete BEFORE DELETE ON user_erasures
+BEGIN
+    SELECT RAISE(ABORT, 'history_append_only: user_erasures is append-only');
+END;
+
+CREATE TRIGGER user_erasures_append_only_update BEFORE UPDATE ON user_erasures
+WHEN NOT (NEW.user_id IS OLD.user_id AND NEW.erased_at IS OLD.erased_at AND NEW.actor IS OLD.actor AND OLD.wal_cleared_at IS NULL)
+BEGIN
+    SELECT RAISE(ABORT, 'history_append_only: user_erasures is append-only (but for wal_cleared_at, set once)');
+END;
+
+CREATE TRIGGER users_erased_identity_locked BEFORE UPDATE OF handle, display_name, phone ON users
+WHEN EXISTS (SELECT 1 FROM user_erasures WHERE user_id = OLD.id)
+ AND NOT (NEW.handle IS 'erased-' || substr(OLD.id, 1, 13) AND NEW.display_name IS NULL AND NEW.phone IS NULL)
+BEGIN
+    SELECT RAISE(ABORT, 'user_erased: this customer''s data was erased; it cannot be filled in again');
+END;
+
+CREATE TRIGGER users_timestamp_insert BEFORE INSERT ON users
+WHEN strftime('%Y-%m-%dT%H:%M:%fZ', NEW.created_at) IS NOT NEW.created_at
+BEGIN
+    SELECT RAISE(ABORT, 'timestamp_format: users.created_at is a UTC time such as 2026-12-01T18:30:00.000Z');
+END;
+
+CREATE TRIGGER users_timestamp_update BEFORE UPDATE OF created_at ON users
+WHEN NEW.created_at IS NOT OLD.created_at
+BEGIN
+    SELECT RAISE(ABORT, 'timestamp_format: a user''s created_at never changes');
+END;
+
+CREATE TRIGGER weekly_hours_no_overlap_insert AFTER INSERT ON weekly_hours
+WHEN EXISTS (SELECT 1 FROM weekly_hours_minutes a JOIN weekly_hours_minutes b ON b.id <> a.id
+             WHERE a.id = NEW.id
+               AND ((((b.starts - a.starts) % 10080) + 10080) % 10080 < a.length
+                 OR (((a.starts - b.starts) % 10080) + 10080) % 10080 < b.length))
+BEGIN
+    SELECT RAISE(ABORT, 'hours_overlap: two opening intervals of the week overlap');
+END;
+
+CREATE TRIGGER weekly_hours_no_overlap_update AFTER UPDATE ON weekly_hours
+WHEN EXISTS (SELECT 1 FROM weekly_hours_minutes a JOIN weekly_hours_minutes b ON b.id <> a.id
+             WHERE a.id = NEW.id
+               AND ((((b.starts - a.starts) % 10080) + 10080) % 10080 < a.length
+                 OR (((a.starts - b.starts) % 10080) + 10080) % 10080 < b.length))
+BEGIN
+    SELECT RAISE(ABORT, 'hours_overlap: two opening intervals of the week overlap');
+END;
+
+CREATE TRIGGER weekly_hours_per_day_limit AFTER INSERT ON weekly_hours
+WHEN (SELECT count(*) FROM weekly_hours WHERE weekday = NEW.weekday) > 8
+BEGIN
+    SELECT RAISE(ABORT, 'hours_limit: a weekday has at most 8 opening intervals');
+END;
