@@ -8,7 +8,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "Pizzeria", path: "../..")],
     targets: [
-        .executableTarget(name: "KitchenService", dependencies: [.product(name: "PizzeriaServices", package: "Pizzeria")]),
+        .executableTarget(
+            name: "KitchenService", dependencies: [.product(name: "PizzeriaServices", package: "Pizzeria")])
     ],
     swiftLanguageModes: [.v6]
 )

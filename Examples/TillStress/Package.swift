@@ -9,7 +9,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "Pizzeria", path: "../..")],
     targets: [
-        .executableTarget(name: "TillStress", dependencies: [.product(name: "PizzeriaServices", package: "Pizzeria")]),
+        .executableTarget(name: "TillStress", dependencies: [.product(name: "PizzeriaServices", package: "Pizzeria")])
     ],
     swiftLanguageModes: [.v6]
 )

@@ -27,8 +27,9 @@ public enum PizzeriaCLI {
     public static func check(arguments: [String]) -> Result<Void, UsageFailure> {
         do {
             _ = try Parser(root: CommandTree.root).parse(arguments) { values in
-                Context(databasePath: "", json: values[GlobalOptions.json], console: Console(out: { _ in }, err: { _ in }),
-                        terminal: .none, environment: [:])
+                Context(
+                    databasePath: "", json: values[GlobalOptions.json], console: Console(out: { _ in }, err: { _ in }),
+                    terminal: .none, environment: [:])
             }
             return .success(())
         } catch let usage as UsageError {
@@ -51,23 +52,31 @@ public enum PizzeriaCLI {
     ///   - environment: the process environment (`PIZZERIA_DB` is read from it).
     ///   - console: where output goes.
     ///   - terminal: whether a person is typing, and their input.
-    public static func run(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
-                           console: Console = .standard, terminal: Terminal = .standard) -> Int32 {
+    public static func run(
+        arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+        console: Console = .standard, terminal: Terminal = .standard
+    ) -> Int32 {
         if let failure = console.outputFailure {
             console.error("cannot write to standard output: \(failure); nothing was done")
             return ExitCode.io.rawValue
         }
         var lostOutputHint: String?
-        let code = execute(arguments: arguments, environment: environment, console: console, terminal: terminal, lostOutputHint: &lostOutputHint)
+        let code = execute(
+            arguments: arguments, environment: environment, console: console, terminal: terminal,
+            lostOutputHint: &lostOutputHint)
         if let failure = console.outputFailure {
-            console.error("cannot write to standard output: \(failure)", hint: code == ExitCode.ok.rawValue ? lostOutputHint : nil)
+            console.error(
+                "cannot write to standard output: \(failure)", hint: code == ExitCode.ok.rawValue ? lostOutputHint : nil
+            )
             return ExitCode.io.rawValue
         }
         return code
     }
 
-    private static func execute(arguments: [String], environment: [String: String], console: Console, terminal: Terminal,
-                                lostOutputHint: inout String?) -> Int32 {
+    private static func execute(
+        arguments: [String], environment: [String: String], console: Console, terminal: Terminal,
+        lostOutputHint: inout String?
+    ) -> Int32 {
         if arguments.first == CompletionCommands.entryPoint {
             CompletionCommands.complete(Array(arguments.dropFirst()), environment: environment, console: console)
             return ExitCode.ok.rawValue
@@ -75,8 +84,10 @@ public enum PizzeriaCLI {
         let parser = Parser(root: CommandTree.root)
         do {
             let outcome = try parser.parse(arguments) { values in
-                Context(databasePath: Context.databasePath(option: try? values[GlobalOptions.database], environment: environment),
-                        json: values[GlobalOptions.json], console: console, terminal: terminal, environment: environment)
+                Context(
+                    databasePath: Context.databasePath(
+                        option: try? values[GlobalOptions.database], environment: environment),
+                    json: values[GlobalOptions.json], console: console, terminal: terminal, environment: environment)
             }
             switch outcome {
             case .help(let command, let path):

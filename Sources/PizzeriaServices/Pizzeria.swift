@@ -80,29 +80,39 @@ public final class Pizzeria: Sendable {
     ///   not create it; `SchemaError` when the file is not one Pizzeria may use (a foreign or
     ///   newer file, an edited migration, pending migrations with ``Access/requireCurrent``);
     ///   `DatabaseError`. ``FailureReport`` classifies any of them.
-    public static func open(path: String, access: Access = .migrate, configuration: PizzeriaConfiguration = .init(),
-                            now: @escaping @Sendable () -> Date = { Date() }, acting: Acting = .library) throws -> Pizzeria {
+    public static func open(
+        path: String, access: Access = .migrate, configuration: PizzeriaConfiguration = .init(),
+        now: @escaping @Sendable () -> Date = { Date() }, acting: Acting = .library
+    ) throws -> Pizzeria {
         if access != .migrate { try requireFile(path) }
-        let database = try migrator.open(path: path, access: access == .migrate ? .migrate : .requireCurrent,
-                                         configuration: configuration.database)
+        let database = try migrator.open(
+            path: path, access: access == .migrate ? .migrate : .requireCurrent,
+            configuration: configuration.database)
         return Pizzeria(database: database, now: now, acting: acting)
     }
 
     /// The `async` form of ``open(path:access:configuration:now:acting:)``: opening (and migrating) runs
     /// on another thread while the caller is suspended.
-    public static func open(path: String, access: Access = .migrate, configuration: PizzeriaConfiguration = .init(),
-                            now: @escaping @Sendable () -> Date = { Date() }, acting: Acting = .library) async throws -> Pizzeria {
+    public static func open(
+        path: String, access: Access = .migrate, configuration: PizzeriaConfiguration = .init(),
+        now: @escaping @Sendable () -> Date = { Date() }, acting: Acting = .library
+    ) async throws -> Pizzeria {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try open(path: path, access: access, configuration: configuration, now: now, acting: acting) })
+                continuation.resume(
+                    with: Result {
+                        try open(path: path, access: access, configuration: configuration, now: now, acting: acting)
+                    })
             }
         }
     }
 
     /// The embedded migrations, with the steps in Swift that complete them.
-    static let migrator = SchemaMigrator(dataSteps: ["0005_edges.sql": PizzaStore.fillNameKeys,
-                                                     "0006_week.sql": OrderStore.fillLocalTimes,
-                                                     "0009_every_path.sql": Rehoming.markKept])
+    static let migrator = SchemaMigrator(dataSteps: [
+        "0005_edges.sql": PizzaStore.fillNameKeys,
+        "0006_week.sql": OrderStore.fillLocalTimes,
+        "0009_every_path.sql": Rehoming.markKept,
+    ])
 
     /// Throws ``MaintenanceError/noDatabase(path:)`` when nothing (not even a link) is at `path`.
     static func requireFile(_ path: String) throws {

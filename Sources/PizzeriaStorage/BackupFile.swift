@@ -30,11 +30,15 @@ struct BackupFile {
         let url = URL(fileURLWithPath: destination)
         let directory = url.deletingLastPathComponent().path
         for _ in 0..<8 {
-            var template = Array((directory as NSString).appendingPathComponent(".\(url.lastPathComponent).XXXXXX\(Self.suffix)").utf8CString)
+            var template = Array(
+                (directory as NSString).appendingPathComponent(".\(url.lastPathComponent).XXXXXX\(Self.suffix)")
+                    .utf8CString)
             let fd = template.withUnsafeMutableBufferPointer { buffer in
                 buffer.baseAddress.map { mkstemps($0, Int32(Self.suffix.utf8.count)) } ?? -1
             }
-            guard fd >= 0 else { throw Self.failure("cannot create a file beside \(destination)", code: SQLITE_CANTOPEN) }
+            guard fd >= 0 else {
+                throw Self.failure("cannot create a file beside \(destination)", code: SQLITE_CANTOPEN)
+            }
             let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             // Another backup's clean-up may have found the file in the instant before the lock
@@ -47,7 +51,9 @@ struct BackupFile {
             }
             close(fd)
         }
-        throw DatabaseError(extendedResultCode: SQLITE_CANTOPEN, message: "cannot create a temporary file beside \(destination) that stays in place")
+        throw DatabaseError(
+            extendedResultCode: SQLITE_CANTOPEN,
+            message: "cannot create a temporary file beside \(destination) that stays in place")
     }
 
     /// Removes the file (and any companion SQLite made) and releases the lock; once.
@@ -90,7 +96,8 @@ struct BackupFile {
             close(fd)
         }
         // Journals whose partial is already gone.
-        for name in names where name.hasSuffix(suffix + "-journal") && isTemporaryName(String(name.dropLast("-journal".count))) {
+        for name in names
+        where name.hasSuffix(suffix + "-journal") && isTemporaryName(String(name.dropLast("-journal".count))) {
             let path = (directory as NSString).appendingPathComponent(name)
             let partial = String(path.dropLast("-journal".count))
             if !ours.contains(partial), access(partial, F_OK) != 0 { unlink(path) }
@@ -103,10 +110,12 @@ struct BackupFile {
         let stem = name.dropLast(suffix.count)
         guard let dot = stem.lastIndex(of: "."), dot > stem.startIndex else { return false }
         let random = stem[stem.index(after: dot)...]
-        return random.utf8.count == 6 && random.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-        }
+        return random.utf8.count == 6
+            && random.utf8.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            }
     }
 
     /// Whether the open descriptor is the file now at `path`.

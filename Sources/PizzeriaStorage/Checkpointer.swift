@@ -124,19 +124,23 @@ extension Connection {
     /// With `truncating`, a completed checkpoint also truncates the `-wal` file (`TRUNCATE`,
     /// which is `RESTART` and then a truncation), giving its space back.
     func checkpointHoldingWriteLock(truncating: Bool = false) -> CheckpointOutcome {
-        let wait = CheckpointWait(handle: handle, databasePath: path, timeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+        let wait = CheckpointWait(
+            handle: handle, databasePath: path, timeoutMilliseconds: configuration.busyTimeoutMilliseconds)
         let context = Unmanaged.passRetained(wait)
         defer {
             sqlite3_busy_timeout(handle, configuration.busyTimeoutMilliseconds)
             context.release()
         }
-        sqlite3_busy_handler(handle, { context, _ in
-            guard let context else { return 0 }
-            return Unmanaged<CheckpointWait>.fromOpaque(context).takeUnretainedValue().shouldRetry() ? 1 : 0
-        }, context.toOpaque())
+        sqlite3_busy_handler(
+            handle,
+            { context, _ in
+                guard let context else { return 0 }
+                return Unmanaged<CheckpointWait>.fromOpaque(context).takeUnretainedValue().shouldRetry() ? 1 : 0
+            }, context.toOpaque())
         var log: Int32 = -1
         var copied: Int32 = -1
-        let code = sqlite3_wal_checkpoint_v2(handle, nil, truncating ? SQLITE_CHECKPOINT_TRUNCATE : SQLITE_CHECKPOINT_RESTART, &log, &copied)
+        let code = sqlite3_wal_checkpoint_v2(
+            handle, nil, truncating ? SQLITE_CHECKPOINT_TRUNCATE : SQLITE_CHECKPOINT_RESTART, &log, &copied)
         if wait.interruptedForOtherWriter { return .skippedForOtherProcess }
         switch code & 0xFF {
         case SQLITE_OK:

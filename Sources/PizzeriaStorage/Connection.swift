@@ -86,11 +86,13 @@ public final class Connection {
 
     /// Keeps ``walPageCount`` up to date after each commit, for the writer's `Checkpointer`.
     private func countWALPages() {
-        sqlite3_wal_hook(handle, { context, _, _, pages in
-            guard let context else { return SQLITE_OK }
-            Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue().walPageCount = Int(pages)
-            return SQLITE_OK
-        }, Unmanaged.passUnretained(self).toOpaque())
+        sqlite3_wal_hook(
+            handle,
+            { context, _, _, pages in
+                guard let context else { return SQLITE_OK }
+                Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue().walPageCount = Int(pages)
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     private func configure() throws {
@@ -136,8 +138,9 @@ public final class Connection {
             sqlite3_db_status(handle, operation, &current, &highwater, reset ? 1 : 0)
             return Int(current)
         }
-        return PageCacheStatistics(hits: status(SQLITE_DBSTATUS_CACHE_HIT), misses: status(SQLITE_DBSTATUS_CACHE_MISS),
-                                   writes: status(SQLITE_DBSTATUS_CACHE_WRITE))
+        return PageCacheStatistics(
+            hits: status(SQLITE_DBSTATUS_CACHE_HIT), misses: status(SQLITE_DBSTATUS_CACHE_MISS),
+            writes: status(SQLITE_DBSTATUS_CACHE_WRITE))
     }
 
     /// `file:` URI for `path` with `immutable=1`; `%`, `?` and `#` are escaped so any file name
@@ -171,7 +174,8 @@ public final class Connection {
     func checkAccess() throws {
         guard let borrower else { return }
         guard borrower != 0, borrower == UInt(bitPattern: Int(bitPattern: pthread_self())) else {
-            throw DatabaseError.misuse("a connection was used outside the closure that received it; do the work inside the closure")
+            throw DatabaseError.misuse(
+                "a connection was used outside the closure that received it; do the work inside the closure")
         }
     }
 
@@ -180,8 +184,9 @@ public final class Connection {
     public func enableWAL() throws {
         let mode = try fetchOne("PRAGMA journal_mode = WAL") { try $0.string("journal_mode") }
         guard mode?.lowercased() == "wal" else {
-            throw DatabaseError(code: nil, kind: .walUnavailable,
-                                message: "cannot switch to WAL journal mode (got \(mode ?? "nothing"))")
+            throw DatabaseError(
+                code: nil, kind: .walUnavailable,
+                message: "cannot switch to WAL journal mode (got \(mode ?? "nothing"))")
         }
     }
 
@@ -240,8 +245,10 @@ public final class Connection {
     }
 
     /// Calls `body` for each row, without collecting them.
-    public func forEach(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
-                        _ body: (Row) throws -> Void) throws {
+    public func forEach(
+        _ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
+        _ body: (Row) throws -> Void
+    ) throws {
         try withBound(sql, arguments) { statement in
             while try statement.step() { try body(Row(statement: statement)) }
         }
@@ -250,7 +257,9 @@ public final class Connection {
     /// Runs `body` with the statement for `sql`, bound and marked busy, and resets it after: a
     /// cursor's work without allocating one (these are the hot paths).
     @usableFromInline
-    func withBound<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible], _ body: (Statement) throws -> T) throws -> T {
+    func withBound<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible], _ body: (Statement) throws -> T)
+        throws -> T
+    {
         let statement = try statement(sql)
         try statement.bind(arguments)
         statement.isBusy = true
@@ -262,16 +271,20 @@ public final class Connection {
     }
 
     /// Maps every row with `transform` and returns the results.
-    public func fetchAll<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
-                            _ transform: (Row) throws -> T) throws -> [T] {
+    public func fetchAll<T>(
+        _ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
+        _ transform: (Row) throws -> T
+    ) throws -> [T] {
         var results: [T] = []
         try forEach(sql, arguments) { results.append(try transform($0)) }
         return results
     }
 
     /// Maps the first row with `transform`, or returns `nil` when there is none.
-    public func fetchOne<T>(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
-                            _ transform: (Row) throws -> T) throws -> T? {
+    public func fetchOne<T>(
+        _ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
+        _ transform: (Row) throws -> T
+    ) throws -> T? {
         try withBound(sql, arguments) { statement in
             guard try statement.step() else { return nil }
             return try transform(Row(statement: statement))
@@ -285,8 +298,10 @@ public final class Connection {
 
     /// Calls `body` with each row decoded by `decoder`, without collecting them.
     @inlinable
-    public func forEach<D: RowDecoder>(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [], _ decoder: D.Type,
-                                       _ body: (D.Value) throws -> Void) throws {
+    public func forEach<D: RowDecoder>(
+        _ sql: String, _ arguments: [any DatabaseValueConvertible] = [], _ decoder: D.Type,
+        _ body: (D.Value) throws -> Void
+    ) throws {
         try withBound(sql, arguments) { statement in
             let decoder = try statement.decoder(D.self)
             while try statement.step() { try body(try decoder.decode(Row(statement: statement))) }
@@ -296,8 +311,10 @@ public final class Connection {
     /// Calls `body` with each row and the decoder bound to the statement, for a decoder that
     /// reads some columns from one row only (a state whose first row carries the header).
     @inlinable
-    public func forEachRow<D: RowDecoder>(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [], _ decoder: D.Type,
-                                          _ body: (Row, D) throws -> Void) throws {
+    public func forEachRow<D: RowDecoder>(
+        _ sql: String, _ arguments: [any DatabaseValueConvertible] = [], _ decoder: D.Type,
+        _ body: (Row, D) throws -> Void
+    ) throws {
         try withBound(sql, arguments) { statement in
             let decoder = try statement.decoder(D.self)
             while try statement.step() { try body(Row(statement: statement), decoder) }
@@ -306,8 +323,10 @@ public final class Connection {
 
     /// Every row decoded by `decoder`.
     @inlinable
-    public func fetchAll<D: RowDecoder>(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
-                                        _ decoder: D.Type) throws -> [D.Value] {
+    public func fetchAll<D: RowDecoder>(
+        _ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
+        _ decoder: D.Type
+    ) throws -> [D.Value] {
         var results: [D.Value] = []
         try forEach(sql, arguments, decoder) { results.append($0) }
         return results
@@ -315,8 +334,10 @@ public final class Connection {
 
     /// The first row decoded by `decoder`, or `nil` when there is none.
     @inlinable
-    public func fetchOne<D: RowDecoder>(_ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
-                                        _ decoder: D.Type) throws -> D.Value? {
+    public func fetchOne<D: RowDecoder>(
+        _ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
+        _ decoder: D.Type
+    ) throws -> D.Value? {
         try withBound(sql, arguments) { statement in
             guard try statement.step() else { return nil }
             return try statement.decoder(D.self).decode(Row(statement: statement))
@@ -336,8 +357,9 @@ public final class Connection {
         // The connection's extended code is more precise than a step's primary code.
         let extended = sqlite3_extended_errcode(handle)
         let useExtended = extended & 0xFF == code & 0xFF
-        return DatabaseError(extendedResultCode: useExtended ? extended : code,
-                             message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        return DatabaseError(
+            extendedResultCode: useExtended ? extended : code,
+            message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }
 
     /// Runs `body` with writes refused: a read lent the writer connection cannot write through
@@ -356,7 +378,8 @@ public final class Connection {
         }
         // `BEGIN` counts as read-only; a transaction left open would outlive the loan.
         if isInTransaction {
-            let misuse = DatabaseError.misuse("a read left a transaction open; use Database.read for several statements")
+            let misuse = DatabaseError.misuse(
+                "a read left a transaction open; use Database.read for several statements")
             try rollbackIfOpen(after: misuse)
             throw misuse
         }
@@ -366,7 +389,8 @@ public final class Connection {
     /// Refuses a statement that writes while the connection is lent for reading.
     private func requireReadOnly(_ statement: Statement) throws {
         guard isReadingOnly, sqlite3_stmt_readonly(statement.handle) == 0 else { return }
-        throw DatabaseError(extendedResultCode: SQLITE_READONLY, message: "attempt to write in a read: \(statement.sql)")
+        throw DatabaseError(
+            extendedResultCode: SQLITE_READONLY, message: "attempt to write in a read: \(statement.sql)")
     }
 
     // MARK: - Transactions

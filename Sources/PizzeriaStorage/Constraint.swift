@@ -22,7 +22,8 @@ public enum Constraint: Sendable, Hashable {
 
     /// The constraint of a failure with extended `code` and SQLite's `message`.
     init(code: ResultCode, message: String) {
-        let detail = message.split(separator: ":", maxSplits: 1).dropFirst().first.map { $0.trimmingCharacters(in: " ") } ?? ""
+        let detail =
+            message.split(separator: ":", maxSplits: 1).dropFirst().first.map { $0.trimmingCharacters(in: " ") } ?? ""
         func columns() -> (table: String, columns: [String]) {
             let names = detail.split(separator: ",").map { $0.trimmingCharacters(in: " ") }
             let table = names.first.flatMap { $0.split(separator: ".").first.map(String.init) } ?? ""
@@ -54,7 +55,8 @@ public enum Constraint: Sendable, Hashable {
     static func token(of message: String) -> String? {
         guard let colon = message.firstIndex(of: ":") else { return nil }
         let token = message[..<colon]
-        guard !token.isEmpty, token.allSatisfy({ $0 == "_" || ("a"..."z").contains($0) || ("0"..."9").contains($0) }) else { return nil }
+        guard !token.isEmpty, token.allSatisfy({ $0 == "_" || ("a"..."z").contains($0) || ("0"..."9").contains($0) })
+        else { return nil }
         return String(token)
     }
 }

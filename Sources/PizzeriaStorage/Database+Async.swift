@@ -76,7 +76,8 @@ extension Database {
                 }
                 batchOpen.store(false, ordering: .releasing)
                 guard db.isInTransaction else {
-                    throw DatabaseError(extendedResultCode: SQLITE_ABORT, message: "the batch's transaction was rolled back by SQLite")
+                    throw DatabaseError(
+                        extendedResultCode: SQLITE_ABORT, message: "the batch's transaction was rolled back by SQLite")
                 }
                 do {
                     try db.run("COMMIT")
@@ -88,7 +89,9 @@ extension Database {
                 checkpointIfDue(db)
             }
             guard !live.isEmpty else { return }
-            groupCommits.withLock { $0.batches += 1; $0.writes += live.count }
+            groupCommits.withLock {
+                $0.batches += 1; $0.writes += live.count
+            }
             for job in live { job.finish(overriding: nil) }
         } catch {
             batchOpen.store(false, ordering: .releasing)
@@ -165,8 +168,11 @@ final class Job<T: Sendable>: BatchedWrite, @unchecked Sendable {
             defer { state.continuation = nil }
             return (state.continuation, state.result)
         }
-        if let error { continuation?.resume(throwing: error) }
-        else { continuation?.resume(with: result ?? .failure(CancellationError())) }
+        if let error {
+            continuation?.resume(throwing: error)
+        } else {
+            continuation?.resume(with: result ?? .failure(CancellationError()))
+        }
     }
 }
 

@@ -35,8 +35,9 @@ extension Database {
         try temporary.sync()
         guard link(temporary.path, destination) == 0 else {
             if errno == EEXIST { throw BackupError.destinationExists(destination) }
-            throw DatabaseError(extendedResultCode: SQLITE_CANTOPEN,
-                                message: "cannot create \(destination): \(String(cString: strerror(errno)))")
+            throw DatabaseError(
+                extendedResultCode: SQLITE_CANTOPEN,
+                message: "cannot create \(destination): \(String(cString: strerror(errno)))")
         }
         try BackupFile.syncDirectory(of: destination)
         return pages
@@ -46,8 +47,10 @@ extension Database {
         _ = try db.fetchOne("SELECT count(*) AS objects FROM sqlite_schema") { try $0.int("objects") }
     }
 
-    private static func copy(from source: Connection, to path: String, configuration: DatabaseConfiguration,
-                             progress: ((Int, Int) -> Void)?) throws -> Int {
+    private static func copy(
+        from source: Connection, to path: String, configuration: DatabaseConfiguration,
+        progress: ((Int, Int) -> Void)?
+    ) throws -> Int {
         let target = try Connection(path: path, mode: .readWrite, configuration: configuration)
         // The copy is disposable until it is linked into place, and synced once before that: it
         // needs no rollback journal (which a killed backup would leave behind) and no syncs.
@@ -94,7 +97,8 @@ extension Database {
                 case .completed:
                     return true
                 case .failed(let message):
-                    throw DatabaseError(extendedResultCode: SQLITE_IOERR, message: "emptying the WAL failed: \(message)")
+                    throw DatabaseError(
+                        extendedResultCode: SQLITE_IOERR, message: "emptying the WAL failed: \(message)")
                 case .blockedByReaders, .skippedForOtherProcess:
                     return false
                 }
@@ -113,8 +117,9 @@ extension Database {
             let foreignKeys = try db.fetchAll("PRAGMA foreign_key_check") { row in
                 "\(try row.string("table")) rowid \(try row.value("rowid")) references missing row in \(try row.string("parent"))"
             }
-            return HealthReport(integrityProblems: integrity == ["ok"] ? [] : integrity,
-                                foreignKeyProblems: foreignKeys)
+            return HealthReport(
+                integrityProblems: integrity == ["ok"] ? [] : integrity,
+                foreignKeyProblems: foreignKeys)
         }
     }
 

@@ -71,8 +71,10 @@ public final class Database: @unchecked Sendable {
     ///     (the migrator's). Throwing aborts the open.
     /// - Throws: ``DatabaseError``; of kind ``DatabaseError/Kind/notADatabase`` when the file is
     ///   not SQLite or not a regular file.
-    public init(path: String, configuration: DatabaseConfiguration = .init(), create: Bool = false,
-                readOnly: Bool = false, prepare: (Connection) throws -> Void = { _ in }) throws {
+    public init(
+        path: String, configuration: DatabaseConfiguration = .init(), create: Bool = false,
+        readOnly: Bool = false, prepare: (Connection) throws -> Void = { _ in }
+    ) throws {
         let file = try DatabaseFile.requireRegularFile(path, create: create && !readOnly)
         let obstacle = readOnly ? "opened to inspect" : DatabaseFile.writeObstacle(path)
         let onlyReads = obstacle != nil
@@ -89,8 +91,9 @@ public final class Database: @unchecked Sendable {
         if onlyReads {
             self.writer = nil
             self.checkpointer = nil
-            self.readers = ReaderPool(path: path, configuration: configuration,
-                                      mode: DatabaseFile.hasNoCompanions(path) ? .readOnlyImmutable : .readOnly)
+            self.readers = ReaderPool(
+                path: path, configuration: configuration,
+                mode: DatabaseFile.hasNoCompanions(path) ? .readOnlyImmutable : .readOnly)
             try readers.withReader { db in
                 try db.transaction(.deferred) {
                     try Self.requireSQLite(db)
@@ -162,7 +165,9 @@ public final class Database: @unchecked Sendable {
     private var isInsideBatch: Bool { batchOpen.load(ordering: .acquiring) && gate.isHeldByCurrentThread }
 
     func checkpointIfDue(_ db: Connection) {
-        guard let checkpointer, let outcome = checkpointer.afterCommit(walPages: db.walPageCount, on: db) else { return }
+        guard let checkpointer, let outcome = checkpointer.afterCommit(walPages: db.walPageCount, on: db) else {
+            return
+        }
         statistics.withLock { $0.record(outcome, at: Date()) }
     }
 
@@ -174,8 +179,9 @@ public final class Database: @unchecked Sendable {
     @discardableResult
     public func withWriter<T>(_ body: (Connection) throws -> T) throws -> T {
         guard let writer else {
-            throw DatabaseError(extendedResultCode: SQLITE_READONLY,
-                                message: "\(path) is open read-only (\(readOnlyReason ?? "opened to inspect"))")
+            throw DatabaseError(
+                extendedResultCode: SQLITE_READONLY,
+                message: "\(path) is open read-only (\(readOnlyReason ?? "opened to inspect"))")
         }
         return try gate.run {
             writer.lend()

@@ -80,7 +80,8 @@ public enum CheckpointPolicy: Sendable, Equatable {
     /// The safe choice for the linked library at another threshold (100 to 1,000,000 pages).
     public static func recommended(thresholdPages: Int) -> CheckpointPolicy {
         let pages = min(max(thresholdPages, 100), 1_000_000)
-        return SQLiteLibrary.hasWALResetBug ? .manualWithWriterLock(thresholdPages: pages) : .sqliteAutomatic(thresholdPages: pages)
+        return SQLiteLibrary.hasWALResetBug
+            ? .manualWithWriterLock(thresholdPages: pages) : .sqliteAutomatic(thresholdPages: pages)
     }
 
     /// Whether no passive checkpoint can run from this process (the WAL-reset mitigation).

@@ -63,14 +63,19 @@ enum DatabaseFile {
             // /proc and /sys files say they are regular and empty — an empty file is a valid
             // new database to SQLite — yet their contents come from the kernel.
             if status.st_size == 0, isKernelPseudoFile(path) {
-                throw DatabaseError(extendedResultCode: SQLITE_NOTADB, message: "\(path) is a file of the kernel (/proc, /sys), not a database file")
+                throw DatabaseError(
+                    extendedResultCode: SQLITE_NOTADB,
+                    message: "\(path) is a file of the kernel (/proc, /sys), not a database file")
             }
             return status
         case .notRegular(let kind):
             throw DatabaseError(extendedResultCode: SQLITE_NOTADB, message: "\(path) is \(kind), not a database file")
         case .danglingLink:
-            throw DatabaseError(extendedResultCode: SQLITE_NOTADB,
-                                message: "\(path) is a symbolic link to a file that does not exist; refusing to create a database through it")
+            throw DatabaseError(
+                extendedResultCode: SQLITE_NOTADB,
+                message:
+                    "\(path) is a symbolic link to a file that does not exist; refusing to create a database through it"
+            )
         case .missing:
             guard create else {
                 throw DatabaseError(extendedResultCode: SQLITE_CANTOPEN, message: "no database file at \(path)")
@@ -84,7 +89,9 @@ enum DatabaseFile {
     /// kin), asked without opening it (closing a descriptor of a database this process has
     /// open would drop SQLite's locks on it).
     private static func isKernelPseudoFile(_ path: String) -> Bool {
-        let pseudo: Set<Int> = [0x9FA0, 0x6265_6572, 0x6462_6720, 0x7472_6163, 0x7363_6673, 0x0027_E0EB, 0x6367_7270, 0x6265_6570]
+        let pseudo: Set<Int> = [
+            0x9FA0, 0x6265_6572, 0x6462_6720, 0x7472_6163, 0x7363_6673, 0x0027_E0EB, 0x6367_7270, 0x6265_6570,
+        ]
         return pseudo.contains(pizzeria_file_system_type(path))
     }
 
@@ -98,8 +105,9 @@ enum DatabaseFile {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if fd < 0 {
             if errno == EEXIST { return }
-            throw DatabaseError(extendedResultCode: SQLITE_CANTOPEN,
-                                message: "cannot create \(path): \(String(cString: strerror(errno)))")
+            throw DatabaseError(
+                extendedResultCode: SQLITE_CANTOPEN,
+                message: "cannot create \(path): \(String(cString: strerror(errno)))")
         }
         // Nothing holds a lock on a file that did not exist a moment ago: closing is safe.
         close(fd)
@@ -118,7 +126,8 @@ enum DatabaseFile {
         if access(directory.isEmpty ? "." : directory, W_OK | X_OK) == 0 { return nil }
         // Companions a previous writer left behind can still be used where they are.
         if ["-wal", "-shm"].allSatisfy({ access(path + $0, R_OK | W_OK) == 0 }) { return nil }
-        return "its directory is not writable by this user, so SQLite cannot create the -wal and -shm files a write needs"
+        return
+            "its directory is not writable by this user, so SQLite cannot create the -wal and -shm files a write needs"
     }
 
     /// Whether none of the `-wal`, `-shm` and `-journal` files exist.
@@ -136,8 +145,9 @@ enum DatabaseFile {
         let wanted = database.st_mode & 0o777
         for suffix in ["-wal", "-shm"] {
             guard case .regular(let companion) = state(path + suffix),
-                  companion.st_mode & 0o777 != wanted,
-                  geteuid() == 0 || geteuid() == companion.st_uid else { continue }
+                companion.st_mode & 0o777 != wanted,
+                geteuid() == 0 || geteuid() == companion.st_uid
+            else { continue }
             // A failure leaves SQLite to report the unwritable file at the first write.
             _ = chmod(path + suffix, wanted)
         }

@@ -37,7 +37,9 @@ public protocol DatabaseValueConvertible {
 
 extension DatabaseValueConvertible {
     /// No text form of its own: the value binds through ``databaseValue``.
-    public func withDatabaseText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? { nil }
+    public func withDatabaseText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
+        nil
+    }
 }
 
 extension DatabaseValue: DatabaseValueConvertible {

@@ -18,7 +18,8 @@ public struct Migration: Sendable, Hashable {
         guard fileName.hasSuffix(".sql") else { return nil }
         let stem = fileName.dropLast(4)
         guard let underscore = stem.firstIndex(of: "_"),
-              let version = Int(stem[..<underscore]), version > 0 else { return nil }
+            let version = Int(stem[..<underscore]), version > 0
+        else { return nil }
         self.version = version
         self.name = String(stem[stem.index(after: underscore)...])
         self.fileName = fileName

@@ -135,7 +135,8 @@ public struct Row {
     public func optionalInt64(_ name: String) throws -> Int64? { try optionalInt64(try column(name)) }
 
     private func mismatch(_ column: Column, expected type: String) -> DatabaseError {
-        DatabaseError.typeMismatch("column \(name(of: column)): expected \(type), found \(self[column].typeName) in: \(statement.sql)")
+        DatabaseError.typeMismatch(
+            "column \(name(of: column)): expected \(type), found \(self[column].typeName) in: \(statement.sql)")
     }
 
     private func readText(_ index: Int32) -> String {

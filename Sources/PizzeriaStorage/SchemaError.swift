@@ -19,13 +19,17 @@ public enum SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .foreignDatabase(let path, let objects):
             let shown = objects.prefix(5).joined(separator: ", ") + (objects.count > 5 ? ", …" : "")
-            return "\(path) is a SQLite database that Pizzeria did not create (it has \(shown) but no schema_migrations); refusing to touch it"
+            return
+                "\(path) is a SQLite database that Pizzeria did not create (it has \(shown) but no schema_migrations); refusing to touch it"
         case .newerSchema(let found, let known):
-            return "the database schema is at version \(found), newer than this program knows (\(known)); use a newer version"
+            return
+                "the database schema is at version \(found), newer than this program knows (\(known)); use a newer version"
         case .checksumMismatch(let version, let name, let recorded, let embedded):
-            return "migration \(version) (\(name)) was applied with checksum \(recorded.prefix(12))…, but this binary's file has \(embedded.prefix(12))…; a shipped migration must never be edited"
+            return
+                "migration \(version) (\(name)) was applied with checksum \(recorded.prefix(12))…, but this binary's file has \(embedded.prefix(12))…; a shipped migration must never be edited"
         case .migrationsPending(let found, let known):
-            return "the database schema is at version \(found) and this program needs \(known): its pending migrations must be applied first"
+            return
+                "the database schema is at version \(found) and this program needs \(known): its pending migrations must be applied first"
         case .foreignKeyViolation(let version, let details):
             return "migration \(version) would leave broken foreign keys: \(details.joined(separator: "; "))"
         case .migrationFailed(let version, let name, let reason):

@@ -44,8 +44,10 @@ public struct SchemaMigrator: Sendable {
     /// stays byte-for-byte as it was.
     /// - Throws: ``SchemaError`` or ``DatabaseError``.
     public func open(path: String, access: Access, configuration: DatabaseConfiguration = .init()) throws -> Database {
-        let database = try Database(path: path, configuration: configuration, create: access == .migrate,
-                                    readOnly: access == .inspect) { db in
+        let database = try Database(
+            path: path, configuration: configuration, create: access == .migrate,
+            readOnly: access == .inspect
+        ) { db in
             let status = try self.status(of: db)
             if access == .requireCurrent, !status.pending.isEmpty {
                 throw SchemaError.migrationsPending(databaseVersion: status.version, knownVersion: latestVersion)
@@ -63,15 +65,18 @@ public struct SchemaMigrator: Sendable {
     /// - Throws: ``SchemaError`` for a foreign database, a newer schema or a checksum mismatch.
     public func status(of db: Connection) throws -> SchemaStatus {
         let objects = try db.fetchAll(
-            "SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name") { try $0.string("name") }
+            "SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name"
+        ) { try $0.string("name") }
         guard !objects.isEmpty else { return SchemaStatus(applied: [], pending: migrations) }
         guard objects.contains("schema_migrations") else {
             throw SchemaError.foreignDatabase(path: db.path, objects: objects)
         }
         let applied = try db.fetchAll(
-            "SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version") { row in
-            AppliedMigration(version: try row.int("version"), name: try row.string("name"),
-                             checksum: try row.string("checksum"), appliedAt: try row.string("applied_at"))
+            "SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version"
+        ) { row in
+            AppliedMigration(
+                version: try row.int("version"), name: try row.string("name"),
+                checksum: try row.string("checksum"), appliedAt: try row.string("applied_at"))
         }
         let userVersion = try db.fetchOne("PRAGMA user_version") { try $0.int("user_version") } ?? 0
         let databaseVersion = max(userVersion, applied.last?.version ?? 0)
@@ -84,8 +89,9 @@ public struct SchemaMigrator: Sendable {
                 throw SchemaError.newerSchema(databaseVersion: record.version, knownVersion: latestVersion)
             }
             guard migration.checksum == record.checksum else {
-                throw SchemaError.checksumMismatch(version: record.version, name: migration.name,
-                                                   recorded: record.checksum, embedded: migration.checksum)
+                throw SchemaError.checksumMismatch(
+                    version: record.version, name: migration.name,
+                    recorded: record.checksum, embedded: migration.checksum)
             }
         }
         let done = Set(applied.map(\.version))
@@ -105,7 +111,8 @@ public struct SchemaMigrator: Sendable {
     /// - Throws: ``SchemaError`` or ``DatabaseError``; nothing is applied when it throws.
     @discardableResult
     public func migrate(_ database: Database) throws -> [Migration] {
-        if let unknown = dataSteps.keys.sorted().first(where: { name in !migrations.contains { $0.fileName == name } }) {
+        if let unknown = dataSteps.keys.sorted().first(where: { name in !migrations.contains { $0.fileName == name } })
+        {
             throw DatabaseError.misuse("a data step names no migration: \(unknown)")
         }
         return try database.withWriter { db in
@@ -134,10 +141,12 @@ public struct SchemaMigrator: Sendable {
                 try db.execute(migration.sql)
                 try dataSteps[migration.fileName]?(db)
             } catch let error as DatabaseError {
-                throw SchemaError.migrationFailed(version: migration.version, name: migration.name, reason: error.message)
+                throw SchemaError.migrationFailed(
+                    version: migration.version, name: migration.name, reason: error.message)
             }
-            try db.run("INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
-                       [migration.version, migration.name, migration.checksum])
+            try db.run(
+                "INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
+                [migration.version, migration.name, migration.checksum])
             // PRAGMA takes no bound parameters; the value is an Int from the embedded list.
             try db.execute("PRAGMA user_version = \(migration.version)")
             let violations = try db.fetchAll("PRAGMA foreign_key_check") { row in

@@ -45,14 +45,16 @@ public final class Statement {
         if needsReset { reset() }
         needsReset = true
         guard arguments.count == parameterCount else {
-            throw DatabaseError.misuse("statement has \(parameterCount) parameters, \(arguments.count) values given: \(sql)")
+            throw DatabaseError.misuse(
+                "statement has \(parameterCount) parameters, \(arguments.count) values given: \(sql)")
         }
         for (offset, argument) in arguments.enumerated() {
             let index = Int32(offset + 1)
             let direct = argument.withDatabaseText { text -> Int32? in
                 guard let start = text.baseAddress else { return nil }
-                return sqlite3_bind_text64(handle, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self),
-                                           UInt64(text.count), pizzeria_sqlite_transient(), UInt8(SQLITE_UTF8))
+                return sqlite3_bind_text64(
+                    handle, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self),
+                    UInt64(text.count), pizzeria_sqlite_transient(), UInt8(SQLITE_UTF8))
             }
             if let code = direct ?? nil {
                 guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
@@ -72,13 +74,15 @@ public final class Statement {
         case .real(let real):
             code = sqlite3_bind_double(handle, index, real)
         case .text(let text):
-            code = sqlite3_bind_text64(handle, index, text, UInt64(text.utf8.count), pizzeria_sqlite_transient(), UInt8(SQLITE_UTF8))
+            code = sqlite3_bind_text64(
+                handle, index, text, UInt64(text.utf8.count), pizzeria_sqlite_transient(), UInt8(SQLITE_UTF8))
         case .blob(let data):
             code = data.withUnsafeBytes { bytes in
                 // A zero-length blob must still be a blob, not NULL: bind_zeroblob says so.
                 bytes.count == 0
                     ? sqlite3_bind_zeroblob(handle, index, 0)
-                    : sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), pizzeria_sqlite_transient())
+                    : sqlite3_bind_blob64(
+                        handle, index, bytes.baseAddress, UInt64(bytes.count), pizzeria_sqlite_transient())
             }
         }
         guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }

@@ -54,8 +54,9 @@ struct WALLocks: Sendable, Equatable {
         for line in table.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 8, fields[1] != "->", fields[5] == device,
-                  let pid = Int32(fields[4]), pid != ownPID, pid > 0,
-                  let start = Int(fields[6]) else { continue }
+                let pid = Int32(fields[4]), pid != ownPID, pid > 0,
+                let start = Int(fields[6])
+            else { continue }
             let end = Int(fields[7]) ?? Int.max  // "EOF"
             let exclusive = fields[3] == "WRITE"
             if exclusive, (start...end).contains(writeLockByte) { locks.writer = pid }

@@ -41,9 +41,10 @@ public struct WALStatus: Sendable, Equatable {
         let walBytes = stat(databasePath + "-wal", &walStat) == 0 ? Int64(walStat.st_size) : 0
         let header = walBytes > 0 ? indexHeader(databasePath + "-shm") : nil
         let locks = WALLocks.read(databasePath: databasePath)
-        return WALStatus(fileBytes: walBytes, pageSize: pageSize, frames: header?.maxFrame,
-                         checkpointedFrames: header?.backfill, readerProcesses: locks?.readers,
-                         writerProcess: locks?.writer)
+        return WALStatus(
+            fileBytes: walBytes, pageSize: pageSize, frames: header?.maxFrame,
+            checkpointedFrames: header?.backfill, readerProcesses: locks?.readers,
+            writerProcess: locks?.writer)
     }
 
     /// `mxFrame` and `nBackfill` from the `-shm` file (<https://sqlite.org/walformat.html#the_wal_index_file_format>):
@@ -75,7 +76,9 @@ public struct WALStatus: Sendable, Equatable {
         guard let directory = opendir("/proc/self/fd") else { return nil }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard let fd = Int32(name) else { continue }
             var status = stat()
             if fstat(fd, &status) == 0, status.st_dev == target.st_dev, status.st_ino == target.st_ino { return fd }

@@ -55,7 +55,8 @@ final class WriterGate: @unchecked Sendable {
     func run<T>(_ body: () throws -> T) throws -> T {
         let me = UInt(bitPattern: Int(bitPattern: pthread_self()))
         guard owner.load(ordering: .acquiring) != me else {
-            throw DatabaseError.misuse("write called inside another write on the same database; nest with the connection's savepoint")
+            throw DatabaseError.misuse(
+                "write called inside another write on the same database; nest with the connection's savepoint")
         }
         lock.lock()
         owner.store(me, ordering: .releasing)

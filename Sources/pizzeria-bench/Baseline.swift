@@ -18,53 +18,72 @@ final class Baseline {
     private let top, pushRow, popRow, popAll, insertEvent: CStatement
     private let path, menu, pizzaForEdit, updatePrice: CStatement
 
-    init(path file: String, synchronous: String, cacheKiB: Int?, checkpointPages: Int, pizzaIDs: [Pizza.ID], userIDs: [User.ID]) throws {
-        database = try CDatabase(path: file, synchronous: synchronous, cacheKiB: cacheKiB, checkpointPages: checkpointPages)
+    init(
+        path file: String, synchronous: String, cacheKiB: Int?, checkpointPages: Int, pizzaIDs: [Pizza.ID],
+        userIDs: [User.ID]
+    ) throws {
+        database = try CDatabase(
+            path: file, synchronous: synchronous, cacheKiB: cacheKiB, checkpointPages: checkpointPages)
         self.pizzaIDs = pizzaIDs
         self.userIDs = userIDs
         let db = database
         begin = try db.prepare("BEGIN IMMEDIATE")
         commit = try db.prepare("COMMIT")
         rollback = try db.prepare("ROLLBACK")
-        settings = try db.prepare("""
+        settings = try db.prepare(
+            """
             SELECT slot_minutes, slot_capacity, lead_minutes, booking_horizon_days, paused, paused_until, busy_minutes, busy_until
             FROM settings WHERE id = 1
             """)
         // The week of the pickup's date and of the day before (a night interval runs past midnight).
         hours = try db.prepare("SELECT weekday, opens_at, closes_at FROM weekly_hours WHERE weekday IN (?, ?)")
-        exceptions = try db.prepare("SELECT day, kind, opens_at, closes_at FROM schedule_exceptions WHERE day IN (?, ?)")
+        exceptions = try db.prepare(
+            "SELECT day, kind, opens_at, closes_at FROM schedule_exceptions WHERE day IN (?, ?)")
         pizza = try db.prepare("SELECT name, price_cents, archived_at IS NULL FROM pizzas WHERE id = ?")
         // The schema keeps each booked slot's pizzas and effective capacity (slot_loads); a slot
         // not booked yet takes its capacity from the rule for its date, else its weekday, the
         // narrowest covering range first, else the default.
         slotLoad = try db.prepare("SELECT booked, capacity FROM slot_loads WHERE pickup_at = ?")
-        slotRule = try db.prepare("""
+        slotRule = try db.prepare(
+            """
             SELECT capacity FROM capacity_rules WHERE (day = ? OR weekday = ?) AND start_minute <= ? AND ? < end_minute
             ORDER BY day IS NULL, end_minute - start_minute LIMIT 1
             """)
         week = try db.prepare("SELECT weekday, opens_at, closes_at FROM weekly_hours")
         largestRule = try db.prepare("SELECT max(capacity) FROM capacity_rules")
         beginRead = try db.prepare("BEGIN")
-        exceptionRange = try db.prepare("SELECT day, kind, opens_at, closes_at FROM schedule_exceptions WHERE day >= ? AND day <= ?")
+        exceptionRange = try db.prepare(
+            "SELECT day, kind, opens_at, closes_at FROM schedule_exceptions WHERE day >= ? AND day <= ?")
         dayLoads = try db.prepare("SELECT pickup_at, booked, capacity FROM slot_loads WHERE service_day = ?")
-        dayRules = try db.prepare("SELECT capacity, start_minute, end_minute, day IS NOT NULL FROM capacity_rules WHERE day = ? OR weekday = ?")
-        insertOrder = try db.prepare("INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local) VALUES (?, ?, ?, ?, ?)")
-        insertLine = try db.prepare("""
+        dayRules = try db.prepare(
+            "SELECT capacity, start_minute, end_minute, day IS NOT NULL FROM capacity_rules WHERE day = ? OR weekday = ?"
+        )
+        insertOrder = try db.prepare(
+            "INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local) VALUES (?, ?, ?, ?, ?)")
+        insertLine = try db.prepare(
+            """
             INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity) VALUES (?, ?, ?, ?, ?, ?)
             """)
-        top = try db.prepare("SELECT depth, kind, pizza_id, order_id FROM navigation_stack WHERE user_id = ? ORDER BY depth DESC LIMIT 1")
-        pushRow = try db.prepare("INSERT INTO navigation_stack (user_id, depth, kind, pizza_id) VALUES (?, ?, 'pizza', ?)")
+        top = try db.prepare(
+            "SELECT depth, kind, pizza_id, order_id FROM navigation_stack WHERE user_id = ? ORDER BY depth DESC LIMIT 1"
+        )
+        pushRow = try db.prepare(
+            "INSERT INTO navigation_stack (user_id, depth, kind, pizza_id) VALUES (?, ?, 'pizza', ?)")
         popRow = try db.prepare("DELETE FROM navigation_stack WHERE user_id = ? AND depth = ?")
-        popAll = try db.prepare("DELETE FROM navigation_stack WHERE user_id = ? RETURNING depth, kind, pizza_id, order_id")
-        insertEvent = try db.prepare("""
+        popAll = try db.prepare(
+            "DELETE FROM navigation_stack WHERE user_id = ? RETURNING depth, kind, pizza_id, order_id")
+        insertEvent = try db.prepare(
+            """
             INSERT INTO navigation_events (user_id, action, routes, depth_after, top_before) VALUES (?, ?, ?, ?, ?)
             """)
-        self.path = try db.prepare("""
+        self.path = try db.prepare(
+            """
             SELECT s.kind, s.pizza_id, s.order_id, s.opaque_type, s.opaque_json
             FROM users u LEFT JOIN navigation_stack s ON s.user_id = u.id
             WHERE u.id = ? ORDER BY s.depth
             """)
-        menu = try db.prepare("""
+        menu = try db.prepare(
+            """
             SELECT id, name, price_cents, archived_at, version, created_at, updated_at FROM pizzas
             WHERE archived_at IS NULL ORDER BY name_key
             """)
@@ -90,7 +109,9 @@ final class Baseline {
     /// a night interval of the day before included — the capacity), then the order and its lines
     /// with their service day and local time. The shop's zone is UTC, so local time is UTC.
     /// - Returns: bookings refused for capacity.
-    func placeOrders(_ bookings: [Workload.Booking], pickup: (Workload.Booking) -> (utc: String, minutes: Int)) throws -> Int {
+    func placeOrders(_ bookings: [Workload.Booking], pickup: (Workload.Booking) -> (utc: String, minutes: Int)) throws
+        -> Int
+    {
         var refused = 0
         for booking in bookings {
             let (at, minutes) = pickup(booking)
@@ -98,20 +119,30 @@ final class Baseline {
                 guard try settings.bind().step() else { throw BenchError("no settings") }
                 let slot = settings.int(0), defaultCapacity = settings.int(1), horizon = settings.int(3)
                 let now = Date().timeIntervalSince1970, instant = Baseline.seconds(at)
-                let lead = settings.int(2) + (settings.int(6) > 0 && (settings.isNull(7) || Baseline.seconds(settings.text(7)) > now) ? settings.int(6) : 0)
+                let lead =
+                    settings.int(2)
+                    + (settings.int(6) > 0 && (settings.isNull(7) || Baseline.seconds(settings.text(7)) > now)
+                        ? settings.int(6) : 0)
                 let paused = settings.int(4) == 1 && (settings.isNull(5) || Baseline.seconds(settings.text(5)) > now)
                 sqlite3_reset(settings.handle)
-                guard !paused, instant > now, instant >= now + Double(lead * 60), instant <= now + Double(horizon) * 86_400 else {
+                guard !paused, instant > now, instant >= now + Double(lead * 60),
+                    instant <= now + Double(horizon) * 86_400
+                else {
                     throw BenchError("not bookable now")
                 }
                 let date = String(at.prefix(10)), days = Int64(instant / 86_400), weekday = (days + 3) % 7 + 1
                 let yesterday = Baseline.date(days - 1), yesterdayWeekday = (days + 2) % 7 + 1
-                guard let serviceDay = try serviceDay(date: date, weekday: weekday, yesterday: yesterday, yesterdayWeekday: yesterdayWeekday,
-                                                      minutes: Int64(minutes), slot: slot) else { throw BenchError("not a slot") }
+                guard
+                    let serviceDay = try serviceDay(
+                        date: date, weekday: weekday, yesterday: yesterday, yesterdayWeekday: yesterdayWeekday,
+                        minutes: Int64(minutes), slot: slot)
+                else { throw BenchError("not a slot") }
                 var lines: [(id: UUID, name: String, price: Int64, quantity: Int)] = []
                 for line in booking.lines {
                     let id = pizzaIDs[line.pizza].uuid
-                    guard try pizza.bind(id).step(), pizza.int(2) == 1 else { throw BenchError("pizza \(id) is not on the menu") }
+                    guard try pizza.bind(id).step(), pizza.int(2) == 1 else {
+                        throw BenchError("pizza \(id) is not on the menu")
+                    }
                     lines.append((id, pizza.text(0), pizza.int(1), line.quantity))
                     sqlite3_reset(pizza.handle)
                 }
@@ -120,7 +151,10 @@ final class Baseline {
                     (load, capacity) = (slotLoad.int(0), slotLoad.int(1))
                 } else {
                     let wall = Int64(minutes) + (serviceDay == date ? 0 : 1440)
-                    if try slotRule.bind(serviceDay, serviceDay == date ? weekday : yesterdayWeekday, wall, wall).step() { capacity = slotRule.int(0) }
+                    if try slotRule.bind(serviceDay, serviceDay == date ? weekday : yesterdayWeekday, wall, wall).step()
+                    {
+                        capacity = slotRule.int(0)
+                    }
                     sqlite3_reset(slotRule.handle)
                 }
                 sqlite3_reset(slotLoad.handle)
@@ -129,7 +163,8 @@ final class Baseline {
                     return false
                 }
                 let id = randomUUID()
-                try insertOrder.bind(id, userIDs[booking.user].uuid, at, serviceDay, String(at.prefix(16)) + "+00:00").run()
+                try insertOrder.bind(id, userIDs[booking.user].uuid, at, serviceDay, String(at.prefix(16)) + "+00:00")
+                    .run()
                 for (number, line) in lines.enumerated() {
                     try insertLine.bind(id, number + 1, line.id, line.name, line.price, line.quantity).run()
                 }
@@ -156,7 +191,10 @@ final class Baseline {
             guard try settings.bind().step() else { throw BenchError("no settings") }
             let slot = settings.int(0), defaultCapacity = settings.int(1), horizonDays = settings.int(3)
             let now = Date().timeIntervalSince1970
-            let lead = settings.int(2) + (settings.int(6) > 0 && (settings.isNull(7) || Baseline.seconds(settings.text(7)) > now) ? settings.int(6) : 0)
+            let lead =
+                settings.int(2)
+                + (settings.int(6) > 0 && (settings.isNull(7) || Baseline.seconds(settings.text(7)) > now)
+                    ? settings.int(6) : 0)
             let paused = settings.int(4) == 1 && (settings.isNull(5) || Baseline.seconds(settings.text(5)) > now)
             let pausedUntil = paused && !settings.isNull(5) ? Baseline.seconds(settings.text(5)) : nil
             sqlite3_reset(settings.handle)
@@ -180,7 +218,8 @@ final class Baseline {
                         let number = Int64(Baseline.seconds(exceptionRange.text(0) + "T00:00:00Z") / 86_400)
                         switch exceptionRange.text(1) {
                         case "closed": closed.insert(number)
-                        case "special": special[number, default: []].append(span(exceptionRange.text(2), exceptionRange.text(3)))
+                        case "special":
+                            special[number, default: []].append(span(exceptionRange.text(2), exceptionRange.text(3)))
                         default: cuts[number, default: []].append(span(exceptionRange.text(2), exceptionRange.text(3)))
                         }
                     }
@@ -200,7 +239,9 @@ final class Baseline {
                         guard instant >= earliest, instant <= horizon else { continue }
                         if loads == nil {
                             var rows: [Int64: (Int64, Int64)] = [:]
-                            try dayLoads.bind(date).forEachRow { rows[Int64(Baseline.seconds(dayLoads.text(0)))] = (dayLoads.int(1), dayLoads.int(2)) }
+                            try dayLoads.bind(date).forEachRow {
+                                rows[Int64(Baseline.seconds(dayLoads.text(0)))] = (dayLoads.int(1), dayLoads.int(2))
+                            }
                             loads = rows
                         }
                         var remaining: Int64
@@ -210,7 +251,8 @@ final class Baseline {
                             if rules == nil {
                                 var rows: [(Int64, Int64, Int64, Bool)] = []
                                 try dayRules.bind(date, (day + 3) % 7 + 1).forEachRow {
-                                    rows.append((dayRules.int(0), dayRules.int(1), dayRules.int(2), dayRules.int(3) == 1))
+                                    rows.append(
+                                        (dayRules.int(0), dayRules.int(1), dayRules.int(2), dayRules.int(3) == 1))
                                 }
                                 rules = rows
                             }
@@ -243,7 +285,9 @@ final class Baseline {
 
     /// The service day of a pickup `minutes` after midnight of `date`, or `nil` when it is not a
     /// slot: a night interval of the day before first, then the date's own hours.
-    private func serviceDay(date: String, weekday: Int64, yesterday: String, yesterdayWeekday: Int64, minutes: Int64, slot: Int64) throws -> String? {
+    private func serviceDay(
+        date: String, weekday: Int64, yesterday: String, yesterdayWeekday: Int64, minutes: Int64, slot: Int64
+    ) throws -> String? {
         var week: [Int64: [(Int64, Int64)]] = [:]
         hours.bind(weekday, yesterdayWeekday)
         while try hours.step() { week[hours.int(0), default: []].append(span(hours.text(1), hours.text(2))) }
@@ -259,7 +303,8 @@ final class Baseline {
         }
         func open(_ day: String, _ weekday: Int64, at wall: Int64) -> Bool {
             guard !closed.contains(day) else { return false }
-            for (start, end) in special[day] ?? week[weekday] ?? [] where start <= wall && wall + slot <= end && (wall - start) % slot == 0 {
+            for (start, end) in special[day] ?? week[weekday] ?? []
+            where start <= wall && wall + slot <= end && (wall - start) % slot == 0 {
                 return !(cuts[day] ?? []).contains { $0.0 < wall + slot && wall < $0.1 }
             }
             return false
@@ -297,7 +342,8 @@ final class Baseline {
         let z = days + 719_468, era = z / 146_097, doe = z - era * 146_097
         let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
         let doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1, month = mp + (mp < 10 ? 3 : -9), year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        let day = doy - (153 * mp + 2) / 5 + 1, month = mp + (mp < 10 ? 3 : -9),
+            year = yoe + era * 400 + (month <= 2 ? 1 : 0)
         return String(format: "%04d-%02d-%02d", year, month, day)
     }
 
@@ -331,8 +377,10 @@ final class Baseline {
                     popAll.bind(userID)
                     while try popAll.step() { popped.append((popAll.int(0), element(popAll, kind: 1))) }
                     popped.sort { $0.0 < $1.0 }
-                    try insertEvent.bind(userID, "pop_to_root", "[" + popped.map(\.1).joined(separator: ",") + "]", 0,
-                                         popped.last?.1).run()
+                    try insertEvent.bind(
+                        userID, "pop_to_root", "[" + popped.map(\.1).joined(separator: ",") + "]", 0,
+                        popped.last?.1
+                    ).run()
                 }
                 return true
             }
@@ -379,7 +427,8 @@ final class Baseline {
 
     /// A pizza decoded into a value, as a C programmer's struct would hold it.
     struct PizzaRow {
-        let id: String, name: String, priceCents: Int64, archivedAt: String?, version: Int64, createdAt: String, updatedAt: String
+        let id: String, name: String, priceCents: Int64, archivedAt: String?, version: Int64, createdAt: String,
+            updatedAt: String
     }
 
     /// The active menu in name order, each row decoded into a value.
@@ -388,9 +437,10 @@ final class Baseline {
         for _ in 0..<times {
             menu.bind()
             while try menu.step() {
-                let row = PizzaRow(id: menu.text(0), name: menu.text(1), priceCents: menu.int(2),
-                                   archivedAt: menu.isNull(3) ? nil : menu.text(3), version: menu.int(4),
-                                   createdAt: menu.text(5), updatedAt: menu.text(6))
+                let row = PizzaRow(
+                    id: menu.text(0), name: menu.text(1), priceCents: menu.int(2),
+                    archivedAt: menu.isNull(3) ? nil : menu.text(3), version: menu.int(4),
+                    createdAt: menu.text(5), updatedAt: menu.text(6))
                 rows += row.priceCents > 0 ? 1 : 0
             }
         }

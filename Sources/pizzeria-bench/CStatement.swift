@@ -8,7 +8,8 @@ final class CDatabase {
 
     init(path: String, synchronous: String, cacheKiB: Int? = nil, checkpointPages: Int = 1_000) throws {
         var handle: OpaquePointer?
-        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let handle else {
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let handle
+        else {
             throw BenchError("cannot open \(path)")
         }
         db = handle
@@ -28,13 +29,17 @@ final class CDatabase {
             sqlite3_db_status(db, operation, &current, &highwater, 1)
             return Int(current)
         }
-        return (status(SQLITE_DBSTATUS_CACHE_HIT), status(SQLITE_DBSTATUS_CACHE_MISS), status(SQLITE_DBSTATUS_CACHE_WRITE))
+        return (
+            status(SQLITE_DBSTATUS_CACHE_HIT), status(SQLITE_DBSTATUS_CACHE_MISS), status(SQLITE_DBSTATUS_CACHE_WRITE)
+        )
     }
 
     deinit { sqlite3_close_v2(db) }
 
     func exec(_ sql: String) throws {
-        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw BenchError(String(cString: sqlite3_errmsg(db)) + " in " + sql) }
+        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
+            throw BenchError(String(cString: sqlite3_errmsg(db)) + " in " + sql)
+        }
     }
 
     func prepare(_ sql: String) throws -> CStatement { try CStatement(db: db, sql: sql) }
@@ -47,7 +52,9 @@ final class CStatement {
 
     init(db: OpaquePointer, sql: String) throws {
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK, let statement else {
+        guard sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
+            let statement
+        else {
             throw BenchError(String(cString: sqlite3_errmsg(db)) + " in " + sql)
         }
         self.handle = statement
@@ -65,7 +72,10 @@ final class CStatement {
             case let integer as Int64: sqlite3_bind_int64(handle, position, integer)
             case let integer as Int: sqlite3_bind_int64(handle, position, Int64(integer))
             case let text as String: sqlite3_bind_text(handle, position, text, -1, pizzeria_sqlite_transient())
-            case let uuid as UUID: CStatement.withText(of: uuid) { sqlite3_bind_text(handle, position, $0, 36, pizzeria_sqlite_transient()) }
+            case let uuid as UUID:
+                CStatement.withText(of: uuid) {
+                    sqlite3_bind_text(handle, position, $0, 36, pizzeria_sqlite_transient())
+                }
             default: sqlite3_bind_null(handle, position)
             }
         }
@@ -119,7 +129,9 @@ final class CStatement {
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
     func text(_ column: Int32) -> String {
         guard let bytes = sqlite3_column_text(handle, column) else { return "" }
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
+        return String(
+            decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self
+        )
     }
 }
 

@@ -26,19 +26,22 @@ struct DataSet {
         // Bulk rows through the schema (its triggers write the history); ids as a JSON array
         // joined to a generated sequence: one statement per table, values bound.
         try pizzeria.database.write { db in
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO pizzas (id, name, name_key, price_cents)
                 SELECT j.value, printf('Pizza %05d', j.key + 1), printf('pizza %05d', j.key + 1),
                        400 + j.key * 1600 / max(1, ? - 1)
                 FROM json_each(?) j
                 """, [workload.pizzas, "[" + pizzaIDs.map { "\"\($0)\"" }.joined(separator: ",") + "]"])
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO users (id, handle) SELECT j.value, printf('user%04d', j.key + 1) FROM json_each(?) j
                 """, ["[" + userIDs.map { "\"\($0)\"" }.joined(separator: ",") + "]"])
         }
         // Numbered copies of the ids, so bulk rows can pick "user n mod users" through a key.
         try pizzeria.database.write { db in
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TEMP TABLE user_numbers (n INTEGER PRIMARY KEY, id TEXT NOT NULL);
                 INSERT INTO user_numbers (n, id) SELECT row_number() OVER (ORDER BY rowid) - 1, id FROM users;
                 CREATE TEMP TABLE pizza_numbers (n INTEGER PRIMARY KEY, id TEXT NOT NULL, name TEXT NOT NULL, price_cents INTEGER NOT NULL);
@@ -48,7 +51,9 @@ struct DataSet {
         }
         try addHistory(workload, pizzeria: pizzeria)
         try addOrders(workload, pizzeria: pizzeria)
-        let version = try pizzeria.database.readStatement { db in try db.fetchOne("SELECT sqlite_version() AS version") { try $0.string("version") } ?? "" }
+        let version = try pizzeria.database.readStatement { db in
+            try db.fetchOne("SELECT sqlite_version() AS version") { try $0.string("version") } ?? ""
+        }
         return DataSet(path: path, pizzaIDs: pizzaIDs, userIDs: userIDs, sqliteVersion: version)
     }
 
@@ -56,9 +61,11 @@ struct DataSet {
     static func open(_ path: String) throws -> DataSet {
         let pizzeria = try Pizzeria.open(path: path, access: .requireCurrent)
         return try pizzeria.database.readStatement { db in
-            DataSet(path: path, pizzaIDs: try db.fetchAll("SELECT id FROM pizzas ORDER BY rowid") { Pizza.ID(try $0.string("id"))! },
-                    userIDs: try db.fetchAll("SELECT id FROM users ORDER BY rowid") { User.ID(try $0.string("id"))! },
-                    sqliteVersion: try db.fetchOne("SELECT sqlite_version() AS version") { try $0.string("version") } ?? "")
+            DataSet(
+                path: path,
+                pizzaIDs: try db.fetchAll("SELECT id FROM pizzas ORDER BY rowid") { Pizza.ID(try $0.string("id"))! },
+                userIDs: try db.fetchAll("SELECT id FROM users ORDER BY rowid") { User.ID(try $0.string("id"))! },
+                sqliteVersion: try db.fetchOne("SELECT sqlite_version() AS version") { try $0.string("version") } ?? "")
         }
     }
 
@@ -69,7 +76,8 @@ struct DataSet {
         while done < workload.existingEvents {
             let count = min(1_000_000, workload.existingEvents - done)
             try pizzeria.database.write { db in
-                try db.run("""
+                try db.run(
+                    """
                     WITH RECURSIVE n(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM n WHERE i < ?)
                     INSERT INTO navigation_events (user_id, at, action, routes, depth_after)
                     SELECT u.id, '2026-01-01T00:00:00.000Z', 'push', '[{"pizza":{"id":"' || p.id || '"}}]', 1
@@ -88,20 +96,23 @@ struct DataSet {
             let count = min(200_000, workload.existingOrders - done)
             try pizzeria.database.write { db in
                 try db.execute("CREATE TEMP TABLE IF NOT EXISTS bulk (id TEXT, n INTEGER); DELETE FROM bulk;")
-                try db.run("""
+                try db.run(
+                    """
                     WITH RECURSIVE n(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM n WHERE i < ?)
                     INSERT INTO bulk SELECT lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||
                            substr(lower(hex(randomblob(2))), 2) || '-a' || substr(lower(hex(randomblob(2))), 2) || '-' ||
                            lower(hex(randomblob(6))), i FROM n
                     """, [done, done + count - 1])
-                try db.run("""
+                try db.run(
+                    """
                     INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local)
                     SELECT b.id, u.id, strftime('%Y-%m-%dT%H:%M:00Z', '2020-01-01', '+' || (b.n * 15) || ' minutes'),
                            date('2020-01-01', '+' || (b.n * 15) || ' minutes'),
                            strftime('%Y-%m-%dT%H:%M', '2020-01-01', '+' || (b.n * 15) || ' minutes') || '+00:00'
                     FROM bulk b JOIN temp.user_numbers u ON u.n = b.n % ?
                     """, [workload.users])
-                try db.run("""
+                try db.run(
+                    """
                     INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity)
                     SELECT b.id, 1, p.id, p.name, p.price_cents, 1
                     FROM bulk b JOIN temp.pizza_numbers p ON p.n = b.n % ?
@@ -119,7 +130,8 @@ struct DataSet {
         for index in 0..<10 {
             let closed = today.adding(days: 2 * workload.days + 10 + index * 2)
             try pizzeria.schedule.close(LocalDateRange(closed), reason: "benchmark closure")
-            try pizzeria.schedule.special(LocalDateRange(closed.adding(days: 1)), [try HoursSyntax.parseInterval("13:00-22:00")])
+            try pizzeria.schedule.special(
+                LocalDateRange(closed.adding(days: 1)), [try HoursSyntax.parseInterval("13:00-22:00")])
         }
     }
 
@@ -127,7 +139,8 @@ struct DataSet {
     /// Saturday evenings (a weekday rule with a narrower one inside it) and ten busy dates among
     /// the booking days, each lower than the default so some bookings are refused for capacity.
     static func addCapacityRules(_ workload: Workload, pizzeria: Pizzeria) throws {
-        try pizzeria.capacity.set([.weekday(.friday), .weekday(.saturday)], try HoursSyntax.parseInterval("18:30-21:00"), capacity: 40)
+        try pizzeria.capacity.set(
+            [.weekday(.friday), .weekday(.saturday)], try HoursSyntax.parseInterval("18:30-21:00"), capacity: 40)
         try pizzeria.capacity.set([.weekday(.friday)], try HoursSyntax.parseInterval("19:00-20:00"), capacity: 30)
         let today = try pizzeria.schedule.today()
         let dates = (0..<10).map { CapacityRule.Days.date(today.adding(days: 3 + $0 * max(1, workload.days / 10))) }

@@ -8,14 +8,17 @@ struct Project {
     let userIDs: [User.ID]
 
     func request(_ booking: Workload.Booking, pickup: Date) -> OrderRequest {
-        OrderRequest(user: userIDs[booking.user],
-                     items: booking.lines.map { .init(pizza: pizzaIDs[$0.pizza], quantity: $0.quantity) }, pickup: pickup)
+        OrderRequest(
+            user: userIDs[booking.user],
+            items: booking.lines.map { .init(pizza: pizzaIDs[$0.pizza], quantity: $0.quantity) }, pickup: pickup)
     }
 
     func placeOrders(_ bookings: [Workload.Booking], pickup: (Workload.Booking) -> Date) throws -> Int {
         var refused = 0
         for booking in bookings {
-            do { try pizzeria.orders.place(request(booking, pickup: pickup(booking))) } catch OrderError.slotFull { refused += 1 }
+            do { try pizzeria.orders.place(request(booking, pickup: pickup(booking))) } catch OrderError.slotFull {
+                refused += 1
+            }
         }
         return refused
     }
@@ -23,7 +26,9 @@ struct Project {
     /// The same bookings from `callers` concurrent tasks through the async API: the library
     /// commits what they queue together (group commit); each call returns once its booking is
     /// committed with the configured durability.
-    func placeOrdersConcurrently(_ bookings: [Workload.Booking], callers: Int, pickup: @escaping @Sendable (Workload.Booking) -> Date) async throws -> Int {
+    func placeOrdersConcurrently(
+        _ bookings: [Workload.Booking], callers: Int, pickup: @escaping @Sendable (Workload.Booking) -> Date
+    ) async throws -> Int {
         let requests = bookings.map { request($0, pickup: pickup($0)) }
         let orders = pizzeria.orders
         return try await withThrowingTaskGroup(of: Int.self) { group in
@@ -48,7 +53,8 @@ struct Project {
     func availableSlots(_ calls: [Workload.PickerCall], today: Double) throws -> Int {
         var checksum = 0
         for call in calls {
-            let answer = try pizzeria.orders.availableSlots(pizzas: call.pizzas, after: Date(timeIntervalSince1970: today + Double(call.minute) * 60))
+            let answer = try pizzeria.orders.availableSlots(
+                pizzas: call.pizzas, after: Date(timeIntervalSince1970: today + Double(call.minute) * 60))
             var hash = 0
             for slot in answer.slots { hash = hash &* 31 &+ Int(slot.start.timeIntervalSince1970) &+ slot.remaining }
             checksum = checksum &+ hash

@@ -78,9 +78,10 @@ struct Workload {
                 let pizza = Int(random.next() % UInt64(pizzas))
                 if !chosen.contains(pizza) { chosen.append(pizza) }
             }
-            return Booking(user: Int(random.next() % UInt64(users)),
-                           lines: chosen.map { ($0, 1 + Int(random.next() % 3)) },
-                           day: dayOffset + 1 + Int(random.next() % UInt64(days)), slot: Int(random.next() % 44))
+            return Booking(
+                user: Int(random.next() % UInt64(users)),
+                lines: chosen.map { ($0, 1 + Int(random.next() % 3)) },
+                day: dayOffset + 1 + Int(random.next() % UInt64(days)), slot: Int(random.next() % 44))
         }
     }
 

@@ -74,7 +74,9 @@ while let argument = arguments.popFirst() {
         guard let scale = Double(arguments.popFirst() ?? ""), scale > 0 else { exit(64) }
         workload.scale(by: scale)
     case "-h", "--help":
-        print("usage: pizzeria-bench [--scale F] [--pizzas N] [--users N] [--history N] [--orders N] [--modes full,normal] [--only PHASE,…] [--json] [--dir DIR] [--seed N] [--build-only] [--reuse] [--sync-latency-us N]")
+        print(
+            "usage: pizzeria-bench [--scale F] [--pizzas N] [--users N] [--history N] [--orders N] [--modes full,normal] [--only PHASE,…] [--json] [--dir DIR] [--seed N] [--build-only] [--reuse] [--sync-latency-us N]"
+        )
         exit(0)
     default:
         FileHandle.standardError.write(Data("error: unknown argument '\(argument)'\n".utf8))
@@ -90,12 +92,17 @@ guard modes.allSatisfy({ $0 == "full" || $0 == "normal" }) else {
 // MARK: - The data set (built once, not timed)
 
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-progress("building the data set: \(workload.pizzas) pizzas, \(workload.users) users, \(workload.existingEvents) navigation events, \(workload.existingOrders) orders")
-let dataSet = try reuse && FileManager.default.fileExists(atPath: directory + "/dataset.sqlite")
+progress(
+    "building the data set: \(workload.pizzas) pizzas, \(workload.users) users, \(workload.existingEvents) navigation events, \(workload.existingOrders) orders"
+)
+let dataSet =
+    try reuse && FileManager.default.fileExists(atPath: directory + "/dataset.sqlite")
     ? DataSet.open(directory + "/dataset.sqlite") : DataSet.build(workload, in: directory)
 // A reused data set decides the sizes: operations pick from all of its pizzas and users.
 if workload.pizzas != dataSet.pizzaIDs.count || workload.users != dataSet.userIDs.count {
-    progress("the data set has \(dataSet.pizzaIDs.count) pizzas and \(dataSet.userIDs.count) users: the workload uses them all")
+    progress(
+        "the data set has \(dataSet.pizzaIDs.count) pizzas and \(dataSet.userIDs.count) users: the workload uses them all"
+    )
     workload.pizzas = dataSet.pizzaIDs.count
     workload.users = dataSet.userIDs.count
 }
@@ -180,7 +187,8 @@ func pickupUTC(_ booking: Workload.Booking) -> (String, Int) {
 // A PRAGMA value cannot be bound: only the four names SQLite knows are accepted.
 let baselineSynchronous = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_BASELINE_SYNCHRONOUS"]?.uppercased()
 if let value = baselineSynchronous, !["OFF", "NORMAL", "FULL", "EXTRA"].contains(value) {
-    FileHandle.standardError.write(Data("error: PIZZERIA_BENCH_BASELINE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA\n".utf8))
+    FileHandle.standardError.write(
+        Data("error: PIZZERIA_BENCH_BASELINE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA\n".utf8))
     exit(64)
 }
 
@@ -193,13 +201,17 @@ for mode in modes {
     configuration.durability = mode == "full" ? .durable : .fast
     let cacheKiB = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_CACHE_KIB"].flatMap { Int($0) }
     configuration.writerCacheKiB = cacheKiB
-    let checkpointPages = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_CHECKPOINT_PAGES"].flatMap { Int($0) }
+    let checkpointPages =
+        ProcessInfo.processInfo.environment["PIZZERIA_BENCH_CHECKPOINT_PAGES"].flatMap { Int($0) }
         ?? CheckpointPolicy.defaultThresholdPages
     configuration.checkpointPages = checkpointPages
-    let project = Project(pizzeria: try Pizzeria.open(path: projectPath, access: .requireCurrent, configuration: configuration),
-                          pizzaIDs: dataSet.pizzaIDs, userIDs: dataSet.userIDs)
-    let baseline = try Baseline(path: baselinePath, synchronous: baselineSynchronous ?? (mode == "full" ? "FULL" : "NORMAL"), cacheKiB: cacheKiB,
-                                checkpointPages: checkpointPages, pizzaIDs: dataSet.pizzaIDs, userIDs: dataSet.userIDs)
+    let project = Project(
+        pizzeria: try Pizzeria.open(path: projectPath, access: .requireCurrent, configuration: configuration),
+        pizzaIDs: dataSet.pizzaIDs, userIDs: dataSet.userIDs)
+    let baseline = try Baseline(
+        path: baselinePath, synchronous: baselineSynchronous ?? (mode == "full" ? "FULL" : "NORMAL"),
+        cacheKiB: cacheKiB,
+        checkpointPages: checkpointPages, pizzaIDs: dataSet.pizzaIDs, userIDs: dataSet.userIDs)
 
     let projectDatabase = project.pizzeria.database
     _ = try projectDatabase.writerPageCacheStatistics(reset: true)
@@ -211,8 +223,10 @@ for mode in modes {
     /// each side's time is the sum of its slices. Both sides then meet the same moments of a
     /// shared, noisy machine (a neighbour's burst, the device's flush) instead of one side
     /// getting them all. Each side still runs the whole phase, in order, on its own file.
-    func phase(_ name: String, operations: Int, chunks: Int = 10,
-               project: (Range<Int>) throws -> Void, baseline: (Range<Int>) throws -> Void) throws {
+    func phase(
+        _ name: String, operations: Int, chunks: Int = 10,
+        project: (Range<Int>) throws -> Void, baseline: (Range<Int>) throws -> Void
+    ) throws {
         if let only, !only.contains(name) { return }
         // PIZZERIA_BENCH_SIDE=project (or baseline) runs one side only, for a profiler.
         let side = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"]
@@ -222,63 +236,101 @@ for mode in modes {
         for slice in 0..<slices {
             let range = (slice * operations / slices)..<((slice + 1) * operations / slices)
             let projectGoesFirst = (slice % 2 == 1) != projectFirst
-            for runsProject in projectGoesFirst ? [true, false] : [false, true] where side != (runsProject ? "baseline" : "project") {
-                if runsProject { projectSeconds += try seconds { try project(range) } } else { baselineSeconds += try seconds { try baseline(range) } }
+            for runsProject in projectGoesFirst ? [true, false] : [false, true]
+            where side != (runsProject ? "baseline" : "project") {
+                if runsProject {
+                    projectSeconds += try seconds { try project(range) }
+                } else {
+                    baselineSeconds += try seconds { try baseline(range) }
+                }
             }
         }
         if side == "baseline" { projectSeconds = 1 }
         if side == "project" { baselineSeconds = 1 }
-        phases.append(Phase(mode: mode, name: name, operations: operations, projectSeconds: projectSeconds, baselineSeconds: baselineSeconds))
+        phases.append(
+            Phase(
+                mode: mode, name: name, operations: operations, projectSeconds: projectSeconds,
+                baselineSeconds: baselineSeconds))
         progress("  \(mode) \(name): ratio \(String(format: "%.2f", projectSeconds / baselineSeconds))")
         // Where a phase's time goes on a large file: pages per operation, both sides.
-        let ours = (try? projectDatabase.writerPageCacheStatistics(reset: true)) ?? PageCacheStatistics(hits: 0, misses: 0, writes: 0)
+        let ours =
+            (try? projectDatabase.writerPageCacheStatistics(reset: true))
+            ?? PageCacheStatistics(hits: 0, misses: 0, writes: 0)
         let theirs = baselineDatabase.cacheCounters()
         func perOp(_ count: Int) -> String { String(format: "%.1f", Double(count) / Double(max(1, operations))) }
-        progress("    pages per op — project writer: \(perOp(ours.hits)) hits, \(perOp(ours.misses)) misses, \(perOp(ours.writes)) written; "
-                 + "baseline: \(perOp(theirs.hits)) hits, \(perOp(theirs.misses)) misses, \(perOp(theirs.writes)) written")
+        progress(
+            "    pages per op — project writer: \(perOp(ours.hits)) hits, \(perOp(ours.misses)) misses, \(perOp(ours.writes)) written; "
+                + "baseline: \(perOp(theirs.hits)) hits, \(perOp(theirs.misses)) misses, \(perOp(theirs.writes)) written"
+        )
         // Diagnostics for a phase that grows unexpectedly: how the project's checkpoints fared.
         let checkpoints = projectDatabase.checkpointStatistics
-        progress("    project checkpoints so far: \(checkpoints.attempts) attempted, \(checkpoints.completed) completed, "
-                 + "\(checkpoints.blockedByReaders) blocked by readers, \(checkpoints.skipped) skipped, \(checkpoints.failed) failed")
+        progress(
+            "    project checkpoints so far: \(checkpoints.attempts) attempted, \(checkpoints.completed) completed, "
+                + "\(checkpoints.blockedByReaders) blocked by readers, \(checkpoints.skipped) skipped, \(checkpoints.failed) failed"
+        )
     }
 
     var refusedProject = 0, refusedBaseline = 0
-    try phase("place_orders", operations: bookings.count,
-              project: { refusedProject += try project.placeOrders(Array(bookings[$0]), pickup: pickupDate) },
-              baseline: { refusedBaseline += try baseline.placeOrders(Array(bookings[$0]), pickup: pickupUTC) })
+    try phase(
+        "place_orders", operations: bookings.count,
+        project: { refusedProject += try project.placeOrders(Array(bookings[$0]), pickup: pickupDate) },
+        baseline: { refusedBaseline += try baseline.placeOrders(Array(bookings[$0]), pickup: pickupUTC) })
     // The picker after the bookings, so it answers around what they booked; both sides must
     // give the same answers.
     var projectAnswers = 0, baselineAnswers = 0
-    try phase("available_slots", operations: pickerCalls.count,
-              project: { projectAnswers = projectAnswers &+ (try project.availableSlots(Array(pickerCalls[$0]), today: today)) },
-              baseline: { baselineAnswers = baselineAnswers &+ (try baseline.availableSlots(Array(pickerCalls[$0]), today: today)) })
-    if projectAnswers != baselineAnswers, ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"] == nil, only?.contains("available_slots") ?? true {
-        FileHandle.standardError.write(Data("error: available_slots: the project's and the baseline's answers differ\n".utf8))
+    try phase(
+        "available_slots", operations: pickerCalls.count,
+        project: {
+            projectAnswers = projectAnswers &+ (try project.availableSlots(Array(pickerCalls[$0]), today: today))
+        },
+        baseline: {
+            baselineAnswers = baselineAnswers &+ (try baseline.availableSlots(Array(pickerCalls[$0]), today: today))
+        })
+    if projectAnswers != baselineAnswers, ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"] == nil,
+        only?.contains("available_slots") ?? true
+    {
+        FileHandle.standardError.write(
+            Data("error: available_slots: the project's and the baseline's answers differ\n".utf8))
         exit(70)
     }
-    try phase("navigate", operations: navigations.count,
-              project: { _ = try project.navigate(Array(navigations[$0])) }, baseline: { _ = try baseline.navigate(Array(navigations[$0])) })
-    try phase("read_paths", operations: readers.count,
-              project: { _ = try project.readPaths(Array(readers[$0])) }, baseline: { _ = try baseline.readPaths(Array(readers[$0])) })
-    try phase("read_menu", operations: workload.menuReads,
-              project: { _ = try project.readMenu($0.count) }, baseline: { _ = try baseline.readMenu($0.count) })
-    try phase("edit_prices", operations: edits.count,
-              project: { _ = try project.editPrices(Array(edits[$0])) }, baseline: { _ = try baseline.editPrices(Array(edits[$0])) })
+    try phase(
+        "navigate", operations: navigations.count,
+        project: { _ = try project.navigate(Array(navigations[$0])) },
+        baseline: { _ = try baseline.navigate(Array(navigations[$0])) })
+    try phase(
+        "read_paths", operations: readers.count,
+        project: { _ = try project.readPaths(Array(readers[$0])) },
+        baseline: { _ = try baseline.readPaths(Array(readers[$0])) })
+    try phase(
+        "read_menu", operations: workload.menuReads,
+        project: { _ = try project.readMenu($0.count) }, baseline: { _ = try baseline.readMenu($0.count) })
+    try phase(
+        "edit_prices", operations: edits.count,
+        project: { _ = try project.editPrices(Array(edits[$0])) },
+        baseline: { _ = try baseline.editPrices(Array(edits[$0])) })
 
     // The concurrent phase: 8 callers of the async API against one connection, one transaction
     // per booking, at the same durability.
     if let only, !only.contains("place_orders_concurrent") { continue }
     let side = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"]
-    let baselineSeconds = side == "project" ? 1 : try seconds { _ = try baseline.placeOrders(concurrentBookings, pickup: pickupUTC) }
-    let projectSeconds = side == "baseline" ? 1
-        : try await seconds { _ = try await project.placeOrdersConcurrently(concurrentBookings, callers: 8, pickup: pickupDate) }
-    phases.append(Phase(mode: mode, name: "place_orders_concurrent", operations: concurrentBookings.count,
-                        projectSeconds: projectSeconds, baselineSeconds: baselineSeconds))
+    let baselineSeconds =
+        side == "project" ? 1 : try seconds { _ = try baseline.placeOrders(concurrentBookings, pickup: pickupUTC) }
+    let projectSeconds =
+        side == "baseline"
+        ? 1
+        : try await seconds {
+            _ = try await project.placeOrdersConcurrently(concurrentBookings, callers: 8, pickup: pickupDate)
+        }
+    phases.append(
+        Phase(
+            mode: mode, name: "place_orders_concurrent", operations: concurrentBookings.count,
+            projectSeconds: projectSeconds, baselineSeconds: baselineSeconds))
     let batches = project.pizzeria.database.groupCommitStatistics
-    progress("  \(mode) place_orders_concurrent: \(String(format: "%.1f", baselineSeconds / projectSeconds))× the baseline's throughput "
-             + "(\(batches.writes) bookings in \(batches.batches) commits, "
-             + String(format: "%.1f", Double(batches.writes) / Double(max(1, batches.batches))) + " per commit)"
-             + (syncLatency > 0 ? "; \(pizzeria_sync_latency_vfs_syncs()) syncs delayed so far" : ""))
+    progress(
+        "  \(mode) place_orders_concurrent: \(String(format: "%.1f", baselineSeconds / projectSeconds))× the baseline's throughput "
+            + "(\(batches.writes) bookings in \(batches.batches) commits, "
+            + String(format: "%.1f", Double(batches.writes) / Double(max(1, batches.batches))) + " per commit)"
+            + (syncLatency > 0 ? "; \(pizzeria_sync_latency_vfs_syncs()) syncs delayed so far" : ""))
     refusals[mode] = [refusedProject, refusedBaseline]
 }
 
@@ -301,19 +353,31 @@ if json {
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    let sizes = ["pizzas": workload.pizzas, "users": workload.users, "navigation_events": workload.existingEvents, "orders": workload.existingOrders]
-    print(String(decoding: try encoder.encode(Report(sqlite: dataSet.sqliteVersion, dataSet: sizes, phases: phases,
-                                                      peakResidentMegabytes: peakMegabytes, refusedBookings: refusals)), as: UTF8.self))
+    let sizes = [
+        "pizzas": workload.pizzas, "users": workload.users, "navigation_events": workload.existingEvents,
+        "orders": workload.existingOrders,
+    ]
+    print(
+        String(
+            decoding: try encoder.encode(
+                Report(
+                    sqlite: dataSet.sqliteVersion, dataSet: sizes, phases: phases,
+                    peakResidentMegabytes: peakMegabytes, refusedBookings: refusals)), as: UTF8.self))
 } else {
-    print("SQLite \(dataSet.sqliteVersion); \(workload.pizzas) pizzas, \(workload.users) users, \(workload.existingEvents) navigation events, "
-          + "\(workload.existingOrders) orders in the data set; files in \(directory)")
+    print(
+        "SQLite \(dataSet.sqliteVersion); \(workload.pizzas) pizzas, \(workload.users) users, \(workload.existingEvents) navigation events, "
+            + "\(workload.existingOrders) orders in the data set; files in \(directory)")
     print("mode    phase                     operations   project op/s   baseline op/s   ratio")
     for p in phases {
         // Padded by hand: `%-7@` does not pad a Swift string on Linux.
-        func padded(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
-        print(padded(p.mode, 8) + padded(p.name, 26)
-              + String(format: p.projectPerSecond < 100 ? "%10d %14.2f %15.2f %7.2f" : "%10d %14.0f %15.0f %7.2f",
-                       p.operations, p.projectPerSecond, p.baselinePerSecond, p.ratio))
+        func padded(_ text: String, _ width: Int) -> String {
+            text + String(repeating: " ", count: max(0, width - text.count))
+        }
+        print(
+            padded(p.mode, 8) + padded(p.name, 26)
+                + String(
+                    format: p.projectPerSecond < 100 ? "%10d %14.2f %15.2f %7.2f" : "%10d %14.0f %15.0f %7.2f",
+                    p.operations, p.projectPerSecond, p.baselinePerSecond, p.ratio))
     }
     print(String(format: "peak resident memory: %.1f MB", peakMegabytes))
 }

@@ -56,7 +56,9 @@ enum FuzzTarget: String, CaseIterable {
     static func pickupTime(_ text: String) {
         guard case .success(let date) = PickupTime.parse(text, timeZone: rome, now: now) else { return }
         let withOffset = PickupTime.withOffset(date, in: rome)
-        require(PickupTime.parse(withOffset, timeZone: rome, now: now) == .success(date), "\(text) → \(withOffset) does not parse back")
+        require(
+            PickupTime.parse(withOffset, timeZone: rome, now: now) == .success(date),
+            "\(text) → \(withOffset) does not parse back")
         let utc = PickupTime.utc(date)
         require(PickupTime.fromUTC(utc) == date, "\(text) → \(utc) does not read back")
     }
@@ -66,13 +68,17 @@ enum FuzzTarget: String, CaseIterable {
         require(!pairs.isEmpty && pairs.count <= DeepLink.maximumRoutes, "\(text): \(pairs.count) pairs")
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        let rebuilt = "pizzeria://" + pairs.map { pair in
-            "\(pair.kind)/\(pair.reference.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
-        }.joined(separator: "/")
+        let rebuilt =
+            "pizzeria://"
+            + pairs.map { pair in
+                "\(pair.kind)/\(pair.reference.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
+            }.joined(separator: "/")
         guard let again = try? DeepLink.parse(rebuilt) else {
             return require(false, "\(text) → \(rebuilt) does not parse back")
         }
-        require(again.map(\.kind) == pairs.map(\.kind) && again.map(\.reference) == pairs.map(\.reference), "\(text) → \(rebuilt)")
+        require(
+            again.map(\.kind) == pairs.map(\.kind) && again.map(\.reference) == pairs.map(\.reference),
+            "\(text) → \(rebuilt)")
     }
 
     static func importPath(_ text: String, format: NavigationFormat) {
@@ -93,11 +99,17 @@ enum FuzzTarget: String, CaseIterable {
         if let intervals = try? HoursSyntax.intervals(text) {
             let week = Week.everyDay(intervals)
             require(intervals.count <= Week.maximumIntervalsPerDay, "\(text): \(intervals.count) intervals")
-            require(intervals.allSatisfy { $0.end - $0.start <= 1440 && $0.end > $0.start }, "\(text): an interval of no or more than 24 hours")
-            require((try? HoursSyntax.osm(HoursSyntax.osm(week))) == week || intervals.isEmpty, "\(text) → \(HoursSyntax.osm(week)) does not parse back")
+            require(
+                intervals.allSatisfy { $0.end - $0.start <= 1440 && $0.end > $0.start },
+                "\(text): an interval of no or more than 24 hours")
+            require(
+                (try? HoursSyntax.osm(HoursSyntax.osm(week))) == week || intervals.isEmpty,
+                "\(text) → \(HoursSyntax.osm(week)) does not parse back")
         }
         if let week = try? HoursSyntax.osm(text) {
-            require((try? HoursSyntax.osm(HoursSyntax.osm(week))) == week || week.isClosedAllWeek, "\(text) → \(HoursSyntax.osm(week)) does not parse back")
+            require(
+                (try? HoursSyntax.osm(HoursSyntax.osm(week))) == week || week.isClosedAllWeek,
+                "\(text) → \(HoursSyntax.osm(week)) does not parse back")
         }
         if let days = try? HoursSyntax.days(text) { require(!days.isEmpty, "\(text): no days") }
     }
@@ -106,9 +118,13 @@ enum FuzzTarget: String, CaseIterable {
     static func dates(_ text: String) {
         let today = LocalDate("2026-12-01") ?? LocalDate.supported.lowerBound
         guard let range = try? HoursSyntax.dateRange(text, today: today) else { return }
-        require(LocalDate.supported.contains(range.first) && LocalDate.supported.contains(range.last), "\(text) out of range")
+        require(
+            LocalDate.supported.contains(range.first) && LocalDate.supported.contains(range.last),
+            "\(text) out of range")
         require(range.count <= ScheduleException.maximumDays, "\(text): \(range.count) days")
-        require((try? HoursSyntax.dateRange(range.description, today: today)) == range, "\(text) → \(range) does not parse back")
+        require(
+            (try? HoursSyntax.dateRange(range.description, today: today)) == range,
+            "\(text) → \(range) does not parse back")
     }
 
     /// Phone numbers as people type them: what normalises is E.164 as the schema's CHECK wants it
@@ -116,8 +132,9 @@ enum FuzzTarget: String, CaseIterable {
     static func phone(_ text: String) {
         guard let number = UserRules.normalizePhone(text) else { return }
         let digits = number.utf8.dropFirst()
-        require(number.hasPrefix("+") && (8...15).contains(digits.count) && digits.allSatisfy { (48...57).contains($0) }
-                    && digits.first != 48, "\(text.debugDescription) → \(number.debugDescription)")
+        require(
+            number.hasPrefix("+") && (8...15).contains(digits.count) && digits.allSatisfy { (48...57).contains($0) }
+                && digits.first != 48, "\(text.debugDescription) → \(number.debugDescription)")
         require(UserRules.normalizePhone(number) == number, "\(number) does not normalise to itself")
     }
 
@@ -142,14 +159,20 @@ enum FuzzTarget: String, CaseIterable {
             (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
                 || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
         }
-        require(!shown.unicodeScalars.contains(where: acts), "\(text.debugDescription) was shown with raw controls: \(shown.debugDescription)")
+        require(
+            !shown.unicodeScalars.contains(where: acts),
+            "\(text.debugDescription) was shown with raw controls: \(shown.debugDescription)")
         let plain = !text.unicodeScalars.contains { acts($0) || $0.value == 0x2028 || $0.value == 0x2029 }
-        require(!plain || shown == text, "\(text.debugDescription) had nothing to escape but was shown as \(shown.debugDescription)")
+        require(
+            !plain || shown == text,
+            "\(text.debugDescription) had nothing to escape but was shown as \(shown.debugDescription)")
     }
 
     /// The input split at NUL bytes into arguments, as `argv` would be.
     static func arguments(_ data: Data) {
-        let arguments = data.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        let arguments = data.split(separator: 0, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
         _ = PizzeriaCLI.check(arguments: arguments)
     }
 }

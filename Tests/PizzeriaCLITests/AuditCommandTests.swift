@@ -18,7 +18,9 @@ struct AuditCommandTests {
         try cli.json(["audit"] + arguments) as? [[String: Any]] ?? []
     }
 
-    @Test("every change to pizzas, users, settings, hours, capacity, pause and rush: who, when (PIZZERIA_NOW), old → new, through what")
+    @Test(
+        "every change to pizzas, users, settings, hours, capacity, pause and rush: who, when (PIZZERIA_NOW), old → new, through what"
+    )
     func everyChange() throws {
         let cli = try shop()
         try cli.ok("pizza", "add", "--name", "Margherita", "--price", "6")
@@ -36,14 +38,26 @@ struct AuditCommandTests {
         try cli.ok("busy", "15")
         let all = try entries(cli)
         let actions = all.map { "\($0["object"] as? String ?? "").\($0["action"] as? String ?? "")" }
-        for expected in ["price", "archive", "restore", "add"] { #expect(actions.contains { $0.hasPrefix("pizza:") && $0.hasSuffix("." + expected) }, "\(expected)") }
-        for expected in ["user:", "settings.set", "settings.pause", "settings.resume", "settings.busy", "hours.add", "hours.close", "capacity.set"] {
+        for expected in ["price", "archive", "restore", "add"] {
+            #expect(actions.contains { $0.hasPrefix("pizza:") && $0.hasSuffix("." + expected) }, "\(expected)")
+        }
+        for expected in [
+            "user:", "settings.set", "settings.pause", "settings.resume", "settings.busy", "hours.add", "hours.close",
+            "capacity.set",
+        ] {
             #expect(actions.contains { $0.contains(expected) }, "\(expected) in \(actions)")
         }
-        #expect(all.allSatisfy { $0["actor"] as? String == "giulia" && $0["at"] as? String == "2026-11-30T10:00:00.000Z" }, "\(all)")
-        #expect(all.contains { $0["source"] as? String == "pizzeria pizza edit" && ($0["new"] as? String)?.contains("650") == true })
+        #expect(
+            all.allSatisfy { $0["actor"] as? String == "giulia" && $0["at"] as? String == "2026-11-30T10:00:00.000Z" },
+            "\(all)")
+        #expect(
+            all.contains {
+                $0["source"] as? String == "pizzeria pizza edit" && ($0["new"] as? String)?.contains("650") == true
+            })
         // Timestamps the program writes follow PIZZERIA_NOW.
-        #expect(try cli.sqlite("SELECT created_at FROM users; SELECT created_at FROM pizzas;").stdout == "2026-11-30T10:00:00.000Z\n2026-11-30T10:00:00.000Z\n")
+        #expect(
+            try cli.sqlite("SELECT created_at FROM users; SELECT created_at FROM pizzas;").stdout
+                == "2026-11-30T10:00:00.000Z\n2026-11-30T10:00:00.000Z\n")
         // One object's trail, by name; a hand edit is recorded by nobody, through sql; the log is append-only.
         #expect(try entries(cli, "--object", "pizza:Margherita").count == 4)
         #expect(try cli.sqlite("UPDATE pizzas SET price_cents = 700").status == 0)
@@ -67,7 +81,9 @@ struct AuditCommandTests {
         #expect(trail.contains("\"action\" : \"erase\""), "\(trail)")
     }
 
-    @Test("require-staff: nobody, an unknown name and a role too small are refused (1); the roles gate; the last owner stays")
+    @Test(
+        "require-staff: nobody, an unknown name and a role too small are refused (1); the roles gate; the last owner stays"
+    )
     func staffRoles() throws {
         var cli = try shop()
         try cli.ok("staff", "add", "giulia", "--role", "owner")
@@ -81,14 +97,19 @@ struct AuditCommandTests {
         #expect(try cli.run("pizza", "add", "--name", "Diavola", "--price", "8").status == 1)
         cli.environment["PIZZERIA_STAFF"] = "marco"
         let counter = try cli.run("pizza", "add", "--name", "Diavola", "--price", "8")
-        #expect(counter.status == 1 && counter.stderr.contains("marco is counter staff; this change needs manager"), "\(counter)")
-        #expect(try cli.run("pizza", "add", "--name", "Diavola", "--price", "8", "--by", "sara").status != 0)   // pizza add takes no --by
+        #expect(
+            counter.status == 1 && counter.stderr.contains("marco is counter staff; this change needs manager"),
+            "\(counter)")
+        // pizza add takes no --by.
+        #expect(try cli.run("pizza", "add", "--name", "Diavola", "--price", "8", "--by", "sara").status != 0)
         cli.environment["PIZZERIA_STAFF"] = "sara"
         try cli.ok("pizza", "add", "--name", "Diavola", "--price", "8")
         #expect(try cli.run("config", "set", "lead-minutes", "10").status == 1)
         #expect(try cli.run("user", "erase", "anna", "--yes").status == 1)
         try cli.ok("order", "place", "anna", "--pickup", "2026-12-04T19:30", "Diavola")
-        #expect(try cli.ok("order", "place", "anna", "--pickup", "2026-12-04T19:45", "Diavola", "--by", "marco").status == 0)
+        #expect(
+            try cli.ok("order", "place", "anna", "--pickup", "2026-12-04T19:45", "Diavola", "--by", "marco").status == 0
+        )
         cli.environment["PIZZERIA_STAFF"] = "giulia"
         let last = try cli.run("staff", "remove", "giulia")
         #expect(last.status == 1 && last.stderr.contains("last owner"), "\(last)")

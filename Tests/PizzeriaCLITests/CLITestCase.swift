@@ -33,7 +33,9 @@ struct CLI {
     @discardableResult
     func ok(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessResult {
         let result = try run(arguments)
-        #expect(result.status == 0, "pizzeria \(arguments.joined(separator: " ")):\n\(result)", sourceLocation: sourceLocation)
+        #expect(
+            result.status == 0, "pizzeria \(arguments.joined(separator: " ")):\n\(result)",
+            sourceLocation: sourceLocation)
         return result
     }
 
@@ -59,8 +61,9 @@ struct CLI {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                             stderr: String(decoding: stderr, as: UTF8.self))
+        return ProcessResult(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     /// SHA-like identity of the database file's bytes.

@@ -23,15 +23,21 @@ struct CapacityCommandTests {
         try cli.ok("capacity", "set", "fri,sat", "18:30-21:00", "20")
         try cli.ok("capacity", "set", "2026-12-31", "19:00-23:00", "30")
         let shown = try cli.ok("capacity", "show").stdout
-        #expect(shown.contains("fri 18:30-21:00") && shown.contains("sat 18:30-21:00") && shown.contains("2026-12-31 19:00-23:00"), "\(shown)")
+        #expect(
+            shown.contains("fri 18:30-21:00") && shown.contains("sat 18:30-21:00")
+                && shown.contains("2026-12-31 19:00-23:00"), "\(shown)")
         let slots = try cli.json("slots", "--date", "today") as? [[String: Any]] ?? []
         let at1900 = slots.first { $0["local"] as? String == "19:00" }
-        #expect(at1900?["capacity"] as? Int == 20 && at1900?["capacity_rule"] as? String == "fri 18:30-21:00", "\(String(describing: at1900))")
+        #expect(
+            at1900?["capacity"] as? Int == 20 && at1900?["capacity_rule"] as? String == "fri 18:30-21:00",
+            "\(String(describing: at1900))")
         #expect(try cli.ok("slots", "--date", "today").stdout.contains("fri 18:30-21:00"))
         let before = try cli.sqlite("SELECT * FROM capacity_rules;").stdout
-        for attempt in [["capacity", "set", "fri", "18:00-19:00", "0"], ["capacity", "set", "fri", "18:00-19:00", "10001"],
-                        ["capacity", "set", "fri", "20:00-22:00", "5"], ["capacity", "set", "someday", "18:00-19:00", "5"],
-                        ["capacity", "set", "fri", "18:00", "5"]] {
+        for attempt in [
+            ["capacity", "set", "fri", "18:00-19:00", "0"], ["capacity", "set", "fri", "18:00-19:00", "10001"],
+            ["capacity", "set", "fri", "20:00-22:00", "5"], ["capacity", "set", "someday", "18:00-19:00", "5"],
+            ["capacity", "set", "fri", "18:00", "5"],
+        ] {
             let result = try cli.run(attempt)
             #expect(result.status == 65 && result.stderr.hasPrefix("error: "), "\(attempt): \(result)")
         }
@@ -47,30 +53,42 @@ struct CapacityCommandTests {
     func concurrentBookersOnRuleSlot() throws {
         let cli = try pizzeria()
         try cli.ok("capacity", "set", "fri", "19:00-20:00", "7")
-        let runs = try (0..<10).map { try cli.start(["order", "place", "user\($0)", "--pickup", "19:00", "Margherita"]) }
+        let runs = try (0..<10).map {
+            try cli.start(["order", "place", "user\($0)", "--pickup", "19:00", "Margherita"])
+        }
         let results = try runs.map { try $0.wait(timeout: 60) }
         #expect(results.filter { $0.status == 0 }.count == 7, "\(results.map(\.status))")
-        #expect(results.filter { $0.status == 1 }.allSatisfy { $0.stderr.contains("slot is full") }, "\(results.map(\.stderr))")
-        #expect(try cli.sqlite("SELECT booked, capacity, capacity_rule FROM slot_loads;").stdout == "7|7|fri 19:00-20:00\n")
+        #expect(
+            results.filter { $0.status == 1 }.allSatisfy { $0.stderr.contains("slot is full") },
+            "\(results.map(\.stderr))")
+        #expect(
+            try cli.sqlite("SELECT booked, capacity, capacity_rule FROM slot_loads;").stdout == "7|7|fri 19:00-20:00\n")
         #expect(try cli.sqlite("SELECT sum(quantity) FROM order_lines;").stdout == "7\n")
     }
 
-    @Test("pause and resume, busy and off, each ending by itself at --until (PIZZERIA_NOW); visible in config and hours")
+    @Test(
+        "pause and resume, busy and off, each ending by itself at --until (PIZZERIA_NOW); visible in config and hours")
     func pauseAndRush() throws {
         var cli = try pizzeria()
         try cli.ok("order", "place", "user0", "--pickup", "19:00", "Margherita")
         let orders = try cli.sqlite("SELECT * FROM orders;").stdout
         try cli.ok("pause", "--until", "12:00", "--reason", "oven repair")
         let refused = try cli.run("order", "place", "user1", "--pickup", "19:00", "Margherita")
-        #expect(refused.status == 1 && refused.stderr.contains("not taking orders until 2026-12-04 12:00: oven repair"), "\(refused)")
-        #expect(try cli.ok("config", "show").stdout.contains("Paused: not taking orders until 2026-12-04 12:00: oven repair"))
+        #expect(
+            refused.status == 1 && refused.stderr.contains("not taking orders until 2026-12-04 12:00: oven repair"),
+            "\(refused)")
+        #expect(
+            try cli.ok("config", "show").stdout.contains(
+                "Paused: not taking orders until 2026-12-04 12:00: oven repair"))
         #expect(try cli.ok("hours", "show").stdout.contains("Paused"))
         #expect((try cli.json("hours", "show") as? [String: Any])?["pause"] is [String: Any])
         #expect(try cli.sqlite("SELECT * FROM orders;").stdout == orders)
         let picker = try cli.json("slots", "--available", "--limit", "1") as? [String: Any]
         #expect((picker?["slots"] as? [[String: Any]])?.isEmpty == true && picker?["reason"] as? String == "paused")
-        #expect((picker?["first_after_pause"] as? [String: Any])?["local"] as? String == "2026-12-04 12:00", "\(String(describing: picker))")
-        cli.environment["PIZZERIA_NOW"] = "2026-12-04T11:00:00Z"   // 12:00 in Rome: over by itself
+        #expect(
+            (picker?["first_after_pause"] as? [String: Any])?["local"] as? String == "2026-12-04 12:00",
+            "\(String(describing: picker))")
+        cli.environment["PIZZERIA_NOW"] = "2026-12-04T11:00:00Z"  // 12:00 in Rome: over by itself
         try cli.ok("order", "place", "user1", "--pickup", "19:00", "Margherita")
         #expect(try !cli.ok("config", "show").stdout.contains("Paused"))
         try cli.ok("pause")
@@ -87,7 +105,10 @@ struct CapacityCommandTests {
         try cli.ok("busy", "30")
         try cli.ok("busy", "off")
         #expect(try !cli.ok("config", "show").stdout.contains("Rush"))
-        for attempt in [["busy", "-5"], ["busy", "0"], ["busy", "soon"], ["pause", "--until", "2026-12-04T08:00"], ["busy", "10", "--until", "10:00"]] {
+        for attempt in [
+            ["busy", "-5"], ["busy", "0"], ["busy", "soon"], ["pause", "--until", "2026-12-04T08:00"],
+            ["busy", "10", "--until", "10:00"],
+        ] {
             let result = try cli.run(attempt)
             #expect(result.status == 65, "\(attempt): \(result)")
         }
@@ -100,14 +121,23 @@ struct CapacityCommandTests {
         let json = try cli.json("slots", "--available", "--pizzas", "15", "--limit", "2") as? [String: Any]
         let slots = json?["slots"] as? [[String: Any]] ?? []
         #expect(slots.map { $0["local"] as? String } == ["2026-12-04 19:00", "2026-12-04 19:15"], "\(slots)")
-        #expect(slots.first?["capacity_rule"] as? String == "fri 19:00-20:00" && slots.first?["offset"] as? String == "+01:00")
+        #expect(
+            slots.first?["capacity_rule"] as? String == "fri 19:00-20:00"
+                && slots.first?["offset"] as? String == "+01:00")
         #expect((slots.first?["start"] as? String)?.hasSuffix("Z") == true && json?["largest_order"] as? Int == 20)
         let table = try cli.ok("slots", "--available", "--limit", "2").stdout
         #expect(table.hasPrefix("PICKUP") && table.contains("2026-12-04 12:00"), "\(table)")
-        #expect(try cli.ok("slots", "--available", "--limit", "1", "--csv").stdout.hasPrefix("pickup,start,service_day,offset,remaining,capacity,capacity_rule\r\n"))
+        #expect(
+            try cli.ok("slots", "--available", "--limit", "1", "--csv").stdout.hasPrefix(
+                "pickup,start,service_day,offset,remaining,capacity,capacity_rule\r\n"))
         let big = try cli.run("slots", "--available", "--pizzas", "21")
-        #expect(big.status == 0 && big.stdout.isEmpty && big.stderr.contains("more than any slot takes (at most 20)"), "\(big)")
-        for attempt in [["slots", "--available", "--limit", "1000000000"], ["slots", "--available", "--pizzas", "0"], ["slots", "--available", "--limit", "0"]] {
+        #expect(
+            big.status == 0 && big.stdout.isEmpty && big.stderr.contains("more than any slot takes (at most 20)"),
+            "\(big)")
+        for attempt in [
+            ["slots", "--available", "--limit", "1000000000"], ["slots", "--available", "--pizzas", "0"],
+            ["slots", "--available", "--limit", "0"],
+        ] {
             let result = try cli.run(attempt)
             #expect(result.status == 65, "\(attempt): \(result)")
         }
@@ -115,6 +145,8 @@ struct CapacityCommandTests {
         // A booking for a full size names the first slot that takes it.
         try cli.ok("order", "place", "user0", "--pickup", "19:00", "Margherita=15")
         let full = try cli.run("order", "place", "user1", "--pickup", "19:00", "Margherita=15")
-        #expect(full.status == 1 && full.stderr.contains("the first slot that takes 15 pizzas is 2026-12-04 19:15"), "\(full)")
+        #expect(
+            full.status == 1 && full.stderr.contains("the first slot that takes 15 pizzas is 2026-12-04 19:15"),
+            "\(full)")
     }
 }

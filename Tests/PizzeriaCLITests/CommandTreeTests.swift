@@ -16,8 +16,9 @@ struct CommandTreeTests {
     /// Runs the CLI in-process, capturing its output.
     func run(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
         let out = Captured(), err = Captured()
-        let status = PizzeriaCLI.run(arguments: arguments, environment: ["PIZZERIA_DB": "/nonexistent/never.sqlite"],
-                                     console: Console(out: out.append, err: err.append), terminal: .none)
+        let status = PizzeriaCLI.run(
+            arguments: arguments, environment: ["PIZZERIA_DB": "/nonexistent/never.sqlite"],
+            console: Console(out: out.append, err: err.append), terminal: .none)
         return (status, out.text, err.text)
     }
 
@@ -28,18 +29,23 @@ struct CommandTreeTests {
             #expect(!command.abstract.isEmpty, "\(path)")
             let help = run(path + ["--help"])
             #expect(help.status == 0 && help.out.hasPrefix("OVERVIEW: \(command.abstract)"), "\(path)")
-            for argument in command.arguments { #expect(help.out.contains("<\(argument.name)>"), "\(path) \(argument.name)") }
+            for argument in command.arguments {
+                #expect(help.out.contains("<\(argument.name)>"), "\(path) \(argument.name)")
+            }
             for option in command.options { #expect(help.out.contains("--\(option.long)"), "\(path) --\(option.long)") }
             if command.run != nil, !path.isEmpty {
-                #expect(readme.contains("`" + path.joined(separator: " ")) || readme.contains(path.joined(separator: " ") + " "),
-                        "docs/CLI.md does not document `\(path.joined(separator: " "))`")
+                #expect(
+                    readme.contains("`" + path.joined(separator: " "))
+                        || readme.contains(path.joined(separator: " ") + " "),
+                    "docs/CLI.md does not document `\(path.joined(separator: " "))`")
             }
         }
     }
 
     @Test("options: --opt value, --opt=value, -h, and -- ends options")
     func optionForms() {
-        #expect(run(["pizza", "add", "--name=X", "--price", "5"]).err.contains("no database at /nonexistent/never.sqlite"))
+        #expect(
+            run(["pizza", "add", "--name=X", "--price", "5"]).err.contains("no database at /nonexistent/never.sqlite"))
         #expect(run(["pizza", "-h"]).status == 0)
         // After --, a dash-leading word is an argument, not an option.
         let dashed = run(["pizza", "show", "--", "--all"])
@@ -47,10 +53,12 @@ struct CommandTreeTests {
         #expect(run(["--json", "pizza", "list", "--all=yes"]).err.contains("takes no value"))
     }
 
-    @Test("did-you-mean suggestions are close matches only", arguments: [
-        ("lsit", ["list", "show"], "list"), ("pizzza", ["pizza", "init"], "pizza"), ("xyz", ["list", "show"], nil),
-        ("--al", ["--all", "--db"], "--all"), ("ordr", ["order", "user"], "order"),
-    ] as [(String, [String], String?)])
+    @Test(
+        "did-you-mean suggestions are close matches only",
+        arguments: [
+            ("lsit", ["list", "show"], "list"), ("pizzza", ["pizza", "init"], "pizza"), ("xyz", ["list", "show"], nil),
+            ("--al", ["--all", "--db"], "--all"), ("ordr", ["order", "user"], "order"),
+        ] as [(String, [String], String?)])
     func suggestions(typed: String, candidates: [String], expected: String?) {
         #expect(Spelling.closest(to: typed, among: candidates) == expected)
     }

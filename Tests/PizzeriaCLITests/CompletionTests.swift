@@ -12,7 +12,10 @@ struct CompletionTests {
     @Test("--opt=value completes the value from the option's declaration, keeping the prefix")
     func inlineValue() {
         #expect(completer.candidates(words: ["order", "list"], current: "--status=pre") == ["--status=preparing"])
-        #expect(completer.candidates(words: ["order", "watch"], current: "--status=c") == ["--status=collected", "--status=cancelled"])
+        #expect(
+            completer.candidates(words: ["order", "watch"], current: "--status=c") == [
+                "--status=collected", "--status=cancelled",
+            ])
     }
 
     @Test("an option given as --opt=value does not swallow the next word; a spaced one does")

@@ -26,21 +26,30 @@ struct CounterCommandTests {
         return (order?["id"] as? String ?? "", order?["version"] as? Int ?? 0)
     }
 
-    @Test("move and edit a placed order: history with who and what, the note where the kitchen sees it, exit 1 once preparing")
+    @Test(
+        "move and edit a placed order: history with who and what, the note where the kitchen sees it, exit 1 once preparing"
+    )
     func moveAndEdit() throws {
         let cli = try pizzeria()
         let order = try place(cli, "anna", "19:00", "Margherita=2")
         let short = String(order.id.prefix(8))
         let moved = try cli.ok("order", "move", short, "--pickup", "19:30")
         #expect(moved.stdout.contains("19:30"), "\(moved)")
-        let edited = try cli.ok("order", "edit", short, "--add", "diav", "--set", "Margherita=3", "--note", "  no basil  ")
-        #expect(edited.stdout.contains("3 × Margherita, 1 × Diavola") && edited.stdout.contains("€26.00") && edited.stdout.contains("note: no basil"), "\(edited)")
+        let edited = try cli.ok(
+            "order", "edit", short, "--add", "diav", "--set", "Margherita=3", "--note", "  no basil  ")
+        #expect(
+            edited.stdout.contains("3 × Margherita, 1 × Diavola") && edited.stdout.contains("€26.00")
+                && edited.stdout.contains("note: no basil"), "\(edited)")
         let shown = try cli.ok("order", "show", short).stdout
-        #expect(shown.contains("no basil") && shown.contains("moved") && shown.contains("edited") && shown.contains("giulia"), "\(shown)")
+        #expect(
+            shown.contains("no basil") && shown.contains("moved") && shown.contains("edited")
+                && shown.contains("giulia"), "\(shown)")
         #expect(shown.contains("+01:00"), "history in local time with its offset: \(shown)")
         let json = try cli.json("order", "show", short) as? [String: Any]
         let history = json?["history"] as? [[String: Any]] ?? []
-        #expect(history.map { $0["kind"] as? String } == ["placed", "moved", "edited"] && history.last?["by"] as? String == "giulia")
+        #expect(
+            history.map { $0["kind"] as? String } == ["placed", "moved", "edited"]
+                && history.last?["by"] as? String == "giulia")
         #expect((history.last?["at"] as? String)?.hasSuffix("Z") == true)
         #expect(try cli.ok("order", "list").stdout.contains("no basil"))
 
@@ -70,7 +79,9 @@ struct CounterCommandTests {
             let runs = try [first.id, second.id].map { try cli.start(["order", "move", $0, "--pickup", target]) }
             let results = try runs.map { try $0.wait() }
             #expect(results.map(\.status).sorted() == [0, 1], "round \(round): \(results)")
-            #expect(results.contains { $0.stderr.contains("has only 0 pizzas left") || $0.stderr.contains("is full") }, "\(results)")
+            #expect(
+                results.contains { $0.stderr.contains("has only 0 pizzas left") || $0.stderr.contains("is full") },
+                "\(results)")
             let slots = try cli.json("slots", "--date", "2026-12-01") as? [[String: Any]] ?? []
             #expect(slots.first { $0["local"] as? String == target }?["booked"] as? Int == 2)
             #expect(slots.reduce(0) { $0 + ($1["booked"] as? Int ?? 0) } == 4)
@@ -86,13 +97,16 @@ struct CounterCommandTests {
         #expect(noShow?["status"] as? String == "no_show")
         let report = try cli.json("report", "sales") as? [String: Any]
         let day = (report?["days"] as? [[String: Any]])?.first
-        #expect(day?["no_shows"] as? Int == 1 && day?["revenue_cents"] as? Int == 0 && day?["no_show_value_cents"] as? Int == 1200, "\(String(describing: report))")
+        #expect(
+            day?["no_shows"] as? Int == 1 && day?["revenue_cents"] as? Int == 0
+                && day?["no_show_value_cents"] as? Int == 1200, "\(String(describing: report))")
 
         cli.environment["PIZZERIA_NOW"] = "2026-12-01T09:09:00Z"
         let undone = try cli.json("order", "undo", order.id) as? [String: Any]
         #expect(undone?["status"] as? String == "ready")
         let history = undone?["history"] as? [[String: Any]] ?? []
-        #expect(history.map { $0["kind"] as? String } == ["placed", "status", "status", "status", "undo"], "\(history)")
+        #expect(
+            history.map { $0["kind"] as? String } == ["placed", "status", "status", "status", "undo"], "\(history)")
         // The undo itself is not undone; a change 11 minutes old is too late.
         #expect(try cli.run("order", "undo", order.id).status == 1)
         try cli.ok("order", "advance", order.id)
@@ -125,7 +139,9 @@ struct CounterCommandTests {
         #expect(pseudonym.hasPrefix("erased-") && erased?["phone"] is NSNull && erased?["erased_at"] is String)
         #expect(try cli.run("user", "show", "anna").status == 66)
         #expect(try cli.ok("order", "show", order.id).stdout.contains(pseudonym))
-        let leftovers = try cli.sqlite("SELECT count(*) FROM navigation_stack; SELECT count(*) FROM navigation_events; SELECT count(*) FROM users WHERE phone IS NOT NULL;")
+        let leftovers = try cli.sqlite(
+            "SELECT count(*) FROM navigation_stack; SELECT count(*) FROM navigation_events; SELECT count(*) FROM users WHERE phone IS NOT NULL;"
+        )
         #expect(leftovers.stdout == "0\n0\n0\n", "\(leftovers)")
         let booking = try cli.run("order", "place", pseudonym, "--pickup", "2026-12-01T20:00", "Margherita")
         #expect(booking.status == 1 && booking.stderr.contains("erased"), "\(booking)")
@@ -138,9 +154,12 @@ struct CounterCommandTests {
         let missing = "00000000-0000-4000-8000-000000000000"
         var answers: [String: [String]] = [:]
         for id in [annas.id, missing] {
-            try Data(#"[{"order":{"id":"\#(id)"}}]"#.utf8).write(to: URL(fileURLWithPath: cli.directory.path("path-\(id).json")))
-            for attempt in [["nav", "push", "marco", "order:\(id)"], ["nav", "open", "marco", "pizzeria://order/\(id)"],
-                            ["nav", "import", "marco", "path-\(id).json", "--format", "routes"]] {
+            try Data(#"[{"order":{"id":"\#(id)"}}]"#.utf8).write(
+                to: URL(fileURLWithPath: cli.directory.path("path-\(id).json")))
+            for attempt in [
+                ["nav", "push", "marco", "order:\(id)"], ["nav", "open", "marco", "pizzeria://order/\(id)"],
+                ["nav", "import", "marco", "path-\(id).json", "--format", "routes"],
+            ] {
                 let result = try cli.run(attempt)
                 #expect(result.status == 66, "\(attempt): \(result)")
                 answers[id, default: []].append(result.stderr)
@@ -148,7 +167,9 @@ struct CounterCommandTests {
         }
         #expect(answers[annas.id] == answers[missing], "\(answers)")
         #expect(try cli.sqlite("SELECT count(*) FROM navigation_stack;").stdout == "0\n")
-        #expect(try cli.ok("nav", "push", "anna", "order:\(annas.id.prefix(8))").stdout.contains("order \(annas.id.prefix(8))"))
+        #expect(
+            try cli.ok("nav", "push", "anna", "order:\(annas.id.prefix(8))").stdout.contains(
+                "order \(annas.id.prefix(8))"))
     }
 
     @Test("check reads the journal mode from the file itself, with or without a -wal file")
@@ -166,7 +187,9 @@ struct CounterCommandTests {
         #expect(try cli.run("slots", "--date", "tomorrow").status == 0)
         #expect(try cli.run("order", "list", "--date", "today").status == 0)
         let price = try cli.run("pizza", "edit", "Margherita", "--price", "8.555")
-        #expect(price.status == 65 && price.stderr.contains("ambiguous") && price.stderr.contains("8.55") && !price.stderr.contains("8555"), "\(price)")
+        #expect(
+            price.status == 65 && price.stderr.contains("ambiguous") && price.stderr.contains("8.55")
+                && !price.stderr.contains("8555"), "\(price)")
         let small = try cli.run("pizza", "edit", "Margherita", "--price", "0,750")
         #expect(small.stderr.contains("write 750 or 0.75"), "\(small)")
         #expect(try cli.ok("pizza", "show", "diav").stdout.hasPrefix("Diavola"))
@@ -176,12 +199,17 @@ struct CounterCommandTests {
         var evening = cli
         evening.environment["PIZZERIA_NOW"] = "2026-12-01T18:05:00Z"
         let states = try evening.json("slots", "--date", "today") as? [[String: Any]] ?? []
-        let byLocal = Dictionary(states.map { ($0["local"] as? String ?? "", $0["state"] as? String ?? "") }) { a, _ in a }
-        #expect(byLocal["12:00"] == "past" && byLocal["19:00"] == "past" && byLocal["19:15"] == "too_soon" && byLocal["19:30"] == "open", "\(byLocal)")
+        let byLocal = Dictionary(states.map { ($0["local"] as? String ?? "", $0["state"] as? String ?? "") }) { a, _ in
+            a
+        }
+        #expect(
+            byLocal["12:00"] == "past" && byLocal["19:00"] == "past" && byLocal["19:15"] == "too_soon"
+                && byLocal["19:30"] == "open", "\(byLocal)")
         let table = try evening.ok("slots", "--date", "today").stdout
         #expect(table.contains("19:15") && table.contains("too soon"), "\(table)")
         // A refusal's suggestions are bookable: none in the past.
         let refused = try evening.run("order", "place", "anna", "--pickup", "19:10", "Margherita")
-        #expect(refused.status != 0 && !refused.stderr.contains("19:00") && !refused.stderr.contains("19:15"), "\(refused)")
+        #expect(
+            refused.status != 0 && !refused.stderr.contains("19:00") && !refused.stderr.contains("19:15"), "\(refused)")
     }
 }

@@ -19,7 +19,8 @@ struct CrashTests {
         let status: Int32
     }
 
-    @Test("booking, navigation and price edits killed 40 times: every acknowledged write is whole, every invariant holds")
+    @Test(
+        "booking, navigation and price edits killed 40 times: every acknowledged write is whole, every invariant holds")
     func killedWriters() throws {
         let cli = CLI()
         try cli.ok("demo")
@@ -34,7 +35,12 @@ struct CrashTests {
             { n in
                 let slot = String(format: "%@T%02d:%02d", day, 12 + n % 11, (n / 11 % 4) * 15)
                 let key = "crash-\(n)"
-                return (["order", "place", "anna", "--pickup", slot, "--key", key, "Margherita=1", "Marinara=\(1 + n % 2)"], key)
+                return (
+                    [
+                        "order", "place", "anna", "--pickup", slot, "--key", key, "Margherita=1",
+                        "Marinara=\(1 + n % 2)",
+                    ], key
+                )
             },
             { n in (n % 3 == 2 ? ["nav", "pop", "anna"] : ["nav", "push", "anna", "pizza:Porcini"], nil) },
             { n in (["pizza", "edit", "Porcini", "--price", "\(10 + n % 7).50"], nil) },
@@ -85,29 +91,47 @@ struct CrashTests {
         try pizzeria.database.read { db in
             // Every acknowledged order is there, with its lines and the right total.
             for key in acknowledged {
-                let order = try db.fetchOne("""
+                let order = try db.fetchOne(
+                    """
                     SELECT o.total_cents, count(l.line_no) AS lines, coalesce(sum(l.quantity * l.unit_price_cents), 0) AS sum_cents
                     FROM orders o LEFT JOIN order_lines l ON l.order_id = o.id WHERE o.idempotency_key = ?
-                    """, [key]) { (try $0.int("total_cents"), try $0.int("lines"), try $0.int("sum_cents")) }
+                    """, [key]
+                ) { (try $0.int("total_cents"), try $0.int("lines"), try $0.int("sum_cents")) }
                 #expect(order?.1 == 2 && order?.0 == order?.2, "order \(key): \(String(describing: order))")
             }
             // No order without lines; no slot over capacity; each version matches its history.
-            #expect(try db.fetchOne("SELECT count(*) AS value FROM orders o WHERE NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id)") { try $0.int("value") } == 0)
-            let fullest = try db.fetchOne("""
-                SELECT coalesce(max(load), 0) AS fullest FROM (SELECT sum(l.quantity) AS load FROM orders o JOIN order_lines l ON l.order_id = o.id
-                WHERE o.status <> 'cancelled' GROUP BY o.pickup_at)
-                """) { try $0.int("fullest") } ?? 0
+            #expect(
+                try db.fetchOne(
+                    "SELECT count(*) AS value FROM orders o WHERE NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id)"
+                ) { try $0.int("value") } == 0)
+            let fullest =
+                try db.fetchOne(
+                    """
+                    SELECT coalesce(max(load), 0) AS fullest FROM (SELECT sum(l.quantity) AS load FROM orders o JOIN order_lines l ON l.order_id = o.id
+                    WHERE o.status <> 'cancelled' GROUP BY o.pickup_at)
+                    """
+                ) { try $0.int("fullest") } ?? 0
             let capacity = try db.fetchOne("SELECT slot_capacity FROM settings") { try $0.int("slot_capacity") } ?? 0
             #expect(fullest <= capacity)
-            #expect(try db.fetchOne("SELECT count(*) AS value FROM pizzas p WHERE version <> (SELECT count(*) FROM pizza_history h WHERE h.pizza_id = p.id)") { try $0.int("value") } == 0)
+            #expect(
+                try db.fetchOne(
+                    "SELECT count(*) AS value FROM pizzas p WHERE version <> (SELECT count(*) FROM pizza_history h WHERE h.pizza_id = p.id)"
+                ) { try $0.int("value") } == 0)
 
             // Replaying each user's navigation history gives their stack.
             let users = try db.fetchAll("SELECT id FROM users") { try $0.string("id") }
             for user in users {
                 var stack: [String] = []
-                try db.forEach("SELECT action, routes, depth_after FROM navigation_events WHERE user_id = ? ORDER BY id", [user]) { row in
-                    let routes = try JSONSerialization.jsonObject(with: Data(try row.string("routes").utf8)) as? [Any] ?? []
-                    let texts = try routes.map { String(decoding: try JSONSerialization.data(withJSONObject: $0, options: .sortedKeys), as: UTF8.self) }
+                try db.forEach(
+                    "SELECT action, routes, depth_after FROM navigation_events WHERE user_id = ? ORDER BY id", [user]
+                ) { row in
+                    let routes =
+                        try JSONSerialization.jsonObject(with: Data(try row.string("routes").utf8)) as? [Any] ?? []
+                    let texts = try routes.map {
+                        String(
+                            decoding: try JSONSerialization.data(withJSONObject: $0, options: .sortedKeys),
+                            as: UTF8.self)
+                    }
                     let action = try row.string("action"), depth = try row.int("depth_after")
                     switch action {
                     case "push", "random": stack += texts
@@ -117,8 +141,12 @@ struct CrashTests {
                     }
                     #expect(stack.count == depth || action.hasPrefix("sheet"))
                 }
-                let stored = try db.fetchAll("SELECT kind, pizza_id, order_id FROM navigation_stack WHERE user_id = ? ORDER BY depth", [user]) { row in
-                    try row.string("kind") == "pizza" ? "{\"pizza\":{\"id\":\"\(try row.string("pizza_id"))\"}}" : "{\"order\":{\"id\":\"\(try row.string("order_id"))\"}}"
+                let stored = try db.fetchAll(
+                    "SELECT kind, pizza_id, order_id FROM navigation_stack WHERE user_id = ? ORDER BY depth", [user]
+                ) { row in
+                    try row.string("kind") == "pizza"
+                        ? "{\"pizza\":{\"id\":\"\(try row.string("pizza_id"))\"}}"
+                        : "{\"order\":{\"id\":\"\(try row.string("order_id"))\"}}"
                 }
                 #expect(stack == stored, "user \(user)")
             }

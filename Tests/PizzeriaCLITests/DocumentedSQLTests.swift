@@ -50,7 +50,8 @@ struct DocumentedSQLTests {
 
     @Test("the example reader finds statements in both forms")
     func reader() {
-        let text = "```console\n$ sqlite3 x\nsqlite> SELECT 1;\n```\n```sql\n-- a comment\nSELECT a\nFROM b;\nSELECT 2;\n```\n```swift\nlet x = \"SELECT 3;\"\n```"
+        let text =
+            "```console\n$ sqlite3 x\nsqlite> SELECT 1;\n```\n```sql\n-- a comment\nSELECT a\nFROM b;\nSELECT 2;\n```\n```swift\nlet x = \"SELECT 3;\"\n```"
         #expect(Self.statements(in: text) == ["SELECT 1;", "SELECT a\nFROM b;\n", "SELECT 2;\n"])
     }
 }

@@ -19,11 +19,14 @@ struct DomainCheckCommandTests {
         return cli
     }
 
-    @Test("drifted loads, totals and local times (an older binary's file): exit 1 naming each; --repair fixes them; then 0")
+    @Test(
+        "drifted loads, totals and local times (an older binary's file): exit 1 naming each; --repair fixes them; then 0"
+    )
     func driftAndRepair() throws {
         let cli = try shop()
         // What an older schema let through: the guards are gone, then the derived columns are typed by hand.
-        let damage = try cli.sqlite("""
+        let damage = try cli.sqlite(
+            """
             DROP TRIGGER slot_loads_booked_derived; DROP TRIGGER orders_total_derived;
             UPDATE slot_loads SET booked = 0 WHERE pickup_at = '2026-12-02T18:00:00Z';
             UPDATE orders SET total_cents = 1 WHERE pickup_at = '2026-12-02T18:30:00Z';
@@ -32,25 +35,40 @@ struct DomainCheckCommandTests {
         #expect(damage.status == 0, "\(damage)")
         let check = try cli.run("check")
         #expect(check.status == 1, "\(check)")
-        #expect(check.stdout.contains("domain: slot_loads 2026-12-02T18:00:00Z: booked is 0, expected 2 (the sum of its orders)"), "\(check.stdout)")
+        #expect(
+            check.stdout.contains(
+                "domain: slot_loads 2026-12-02T18:00:00Z: booked is 0, expected 2 (the sum of its orders)"),
+            "\(check.stdout)")
         #expect(check.stdout.contains("total_cents is 1, expected 1800 (the sum of its lines)"), "\(check.stdout)")
-        #expect(check.stdout.contains("pickup_local is 2026-12-02T18:30+00:00, expected 2026-12-02T19:30+01:00"), "\(check.stdout)")
-        let json = try JSONSerialization.jsonObject(with: Data(try cli.run("--json", "check").stdout.utf8)) as? [String: Any]
+        #expect(
+            check.stdout.contains("pickup_local is 2026-12-02T18:30+00:00, expected 2026-12-02T19:30+01:00"),
+            "\(check.stdout)")
+        let json =
+            try JSONSerialization.jsonObject(with: Data(try cli.run("--json", "check").stdout.utf8)) as? [String: Any]
         #expect((json?["domain_problems"] as? [[String: Any]])?.count == 3)
         let repair = try cli.run("check", "--repair")
         #expect(repair.status == 0, "\(repair)")
         #expect(repair.stdout.contains("Repaired 3 problems"), "\(repair.stdout)")
-        #expect(try cli.sqlite("SELECT booked FROM slot_loads WHERE pickup_at = '2026-12-02T18:00:00Z'").stdout == "2\n")
+        #expect(
+            try cli.sqlite("SELECT booked FROM slot_loads WHERE pickup_at = '2026-12-02T18:00:00Z'").stdout == "2\n")
         let again = try cli.ok("check", "--repair")
         #expect(again.stdout.contains("Repaired nothing"))
     }
 
-    @Test("a future slot over its capacity is listed, never repaired by cancelling; so is an order outside the hours not kept")
+    @Test(
+        "a future slot over its capacity is listed, never repaired by cancelling; so is an order outside the hours not kept"
+    )
     func overbookedAndOutside() throws {
         let cli = try shop()
         // A capacity rule typed by hand below what is booked, and the day's hours closed by hand.
-        #expect(try cli.sqlite("INSERT INTO capacity_rules (weekday, starts_at, ends_at, capacity) VALUES (3, '19:00', '19:30', 1)").status == 0)
-        #expect(try cli.sqlite("INSERT INTO schedule_exceptions (day, kind, opens_at, closes_at) VALUES ('2026-12-02', 'cut', '19:30', '20:00')").status == 0)
+        #expect(
+            try cli.sqlite(
+                "INSERT INTO capacity_rules (weekday, starts_at, ends_at, capacity) VALUES (3, '19:00', '19:30', 1)"
+            ).status == 0)
+        #expect(
+            try cli.sqlite(
+                "INSERT INTO schedule_exceptions (day, kind, opens_at, closes_at) VALUES ('2026-12-02', 'cut', '19:30', '20:00')"
+            ).status == 0)
         let repair = try cli.run("check", "--repair")
         #expect(repair.status == 1, "\(repair)")
         #expect(repair.stdout.contains("overbooked: 2 pizzas booked, capacity 1"), "\(repair.stdout)")

@@ -10,21 +10,29 @@ struct FeedCursorTests {
     /// Books one Marinara for `handle`; returns its id.
     @discardableResult
     static func book(_ cli: CLI, _ handle: String = "anna", at time: String = "21:00") throws -> String {
-        let booked = try cli.json("order", "place", handle, "--pickup", "\(OrderCommandTests.tomorrow)T\(time)", "Marinara=1") as? [String: Any]
+        let booked =
+            try cli.json("order", "place", handle, "--pickup", "\(OrderCommandTests.tomorrow)T\(time)", "Marinara=1")
+            as? [String: Any]
         return try #require(booked?["id"] as? String)
     }
 
     /// The events `order watch --nl --after CURSOR` prints before it is stopped.
-    static func replay(_ cli: CLI, after cursor: String, expecting count: Int) throws -> (events: [[String: Any]], result: ProcessResult) {
+    static func replay(_ cli: CLI, after cursor: String, expecting count: Int) throws -> (
+        events: [[String: Any]], result: ProcessResult
+    ) {
         let watch = try cli.start(["order", "watch", "--nl", "--after", cursor, "--interval", "20"])
         _ = watch.waitForOutput { out, err in out.split(separator: "\n").count >= count || err.contains("error:") }
         watch.signal(SIGTERM)
         let result = try watch.wait(timeout: 10)
-        let events = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let events = result.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         return (events, result)
     }
 
-    @Test("book 2, back up, book 3, restore the backup, book 2: the display's cursor 5 is refused with exit 1 and a hint; the cursor from before the backup replays the new history")
+    @Test(
+        "book 2, back up, book 3, restore the backup, book 2: the display's cursor 5 is refused with exit 1 and a hint; the cursor from before the backup replays the new history"
+    )
     func restoreThenWatch() throws {
         var cli = CLI()
         cli.environment["PIZZERIA_NOW"] = OrderCommandTests.now
@@ -53,14 +61,17 @@ struct FeedCursorTests {
         let resumed = try cli.run(["order", "watch", "--after", fifth])
         #expect(resumed.status == 1, "\(resumed)")
         #expect(resumed.stderr.contains("error: cursor \(fifth) is past this file's newest event"), "\(resumed)")
-        #expect(resumed.stderr.contains("restored from an earlier backup") && resumed.stderr.contains("hint:") && resumed.stderr.contains("--after 0"), "\(resumed)")
+        #expect(
+            resumed.stderr.contains("restored from an earlier backup") && resumed.stderr.contains("hint:")
+                && resumed.stderr.contains("--after 0"), "\(resumed)")
         #expect(resumed.stdout.isEmpty)
 
         // Book until the restored file's history reaches position 5 again: the display's cursor
         // now names a position that exists, but holds another event — still refused.
         for time in ["21:45", "22:00", "22:15"] { try Self.book(cli, at: time) }
         let diverged = try cli.run(["order", "watch", "--after", fifth])
-        #expect(diverged.status == 1 && diverged.stderr.contains("names an event this file does not have"), "\(diverged)")
+        #expect(
+            diverged.status == 1 && diverged.stderr.contains("names an event this file does not have"), "\(diverged)")
 
         // A cursor from before the backup is in both histories: it replays the new orders.
         let fromBackup = try Self.replay(cli, after: second, expecting: 5)
@@ -70,7 +81,9 @@ struct FeedCursorTests {
         #expect(fromBackup.events.count == 5)
     }
 
-    @Test("cursors that cannot be: far past the newest event is exit 1; a bare number or a malformed check is exit 65 naming --after")
+    @Test(
+        "cursors that cannot be: far past the newest event is exit 1; a bare number or a malformed check is exit 65 naming --after"
+    )
     func impossibleCursors() throws {
         var cli = CLI()
         cli.environment["PIZZERIA_NOW"] = OrderCommandTests.now

@@ -8,7 +8,8 @@ struct HelpAndUsageTests {
         [], ["init"], ["migrations"], ["check"], ["backup"], ["demo"],
         ["pizza"], ["pizza", "list"], ["pizza", "show"], ["pizza", "add"], ["pizza", "edit"],
         ["pizza", "archive"], ["pizza", "restore"],
-        ["user"], ["user", "add"], ["user", "list"], ["user", "show"], ["config"], ["config", "show"], ["config", "set"],
+        ["user"], ["user", "add"], ["user", "list"], ["user", "show"], ["config"], ["config", "show"],
+        ["config", "set"],
         ["order"], ["order", "place"], ["order", "list"], ["order", "show"], ["order", "advance"], ["order", "cancel"],
         ["slots"], ["report"], ["report", "sales"],
         ["nav"], ["nav", "show"], ["nav", "push"], ["nav", "pop"], ["nav", "root"], ["nav", "random"], ["nav", "open"],
@@ -36,17 +37,19 @@ struct HelpAndUsageTests {
         #expect(result.stdout.hasPrefix("pizzeria "))
     }
 
-    @Test("unknown commands and options are usage errors (64) with a suggestion", arguments: [
-        (["pizzza", "list"], "unknown command 'pizzza'", "did you mean 'pizza'?"),
-        (["pizza", "lsit"], "unknown command 'lsit'", "did you mean 'list'?"),
-        (["pizza", "list", "--al"], "unknown option '--al'", "did you mean '--all'?"),
-        (["inti"], "unknown command 'inti'", "did you mean 'init'?"),
-        (["--jsno", "check"], "unknown option '--jsno'", "did you mean '--json'?"),
-        (["backup"], "missing argument <file>", nil),
-        (["pizza", "show", "a", "b"], "unexpected argument 'b'", nil),
-        (["pizza"], "needs a subcommand", nil),
-        (["pizza", "list", "--db"], "needs a value", nil),
-    ] as [([String], String, String?)])
+    @Test(
+        "unknown commands and options are usage errors (64) with a suggestion",
+        arguments: [
+            (["pizzza", "list"], "unknown command 'pizzza'", "did you mean 'pizza'?"),
+            (["pizza", "lsit"], "unknown command 'lsit'", "did you mean 'list'?"),
+            (["pizza", "list", "--al"], "unknown option '--al'", "did you mean '--all'?"),
+            (["inti"], "unknown command 'inti'", "did you mean 'init'?"),
+            (["--jsno", "check"], "unknown option '--jsno'", "did you mean '--json'?"),
+            (["backup"], "missing argument <file>", nil),
+            (["pizza", "show", "a", "b"], "unexpected argument 'b'", nil),
+            (["pizza"], "needs a subcommand", nil),
+            (["pizza", "list", "--db"], "needs a value", nil),
+        ] as [([String], String, String?)])
     func usageErrors(arguments: [String], message: String, hint: String?) throws {
         let cli = CLI()
         let result = try cli.run(arguments)

@@ -6,7 +6,9 @@ import Testing
 /// the field and the range, never a silent shift or a confusing bound.
 @Suite("CLI: documented input limits for dates and numbers (the real binary)")
 struct InputLimitsTests {
-    @Test("dates: 1970-01-01 to 9999-12-31; years with a sign or before the Gregorian reform are refused, not shifted; the sales report's default bounds are real dates")
+    @Test(
+        "dates: 1970-01-01 to 9999-12-31; years with a sign or before the Gregorian reform are refused, not shifted; the sales report's default bounds are real dates"
+    )
     func dateRange() throws {
         var cli = CLI()
         cli.environment["PIZZERIA_NOW"] = "2026-12-01T17:00:00Z"
@@ -30,7 +32,10 @@ struct InputLimitsTests {
         try cli.ok("demo")
         for text in ["abc", "-1", "18446744073709551616"] {
             let result = try cli.run("nav", "random", "anna", "--seed", text)
-            #expect(result.status == 65 && result.stderr.contains("seed: must be a whole number from 0 to 18446744073709551615"), "\(text): \(result)")
+            #expect(
+                result.status == 65
+                    && result.stderr.contains("seed: must be a whole number from 0 to 18446744073709551615"),
+                "\(text): \(result)")
         }
         #expect(try cli.run("nav", "random", "anna", "--seed", "18446744073709551615").status == 0)
     }

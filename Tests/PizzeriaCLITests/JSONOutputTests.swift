@@ -11,7 +11,8 @@ import Testing
 struct JSONOutputTests {
     func foundation<T: Encodable>(_ value: T, pretty: Bool) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
@@ -88,12 +89,16 @@ struct JSONOutputTests {
 
     @Test("strings that need escaping, Unicode, empty and nested containers, numbers, optionals, dictionaries")
     func oddValues() throws {
-        var samples = ["", "plain", "quote \" backslash \\ slash / tab \t newline \n return \r",
-                       "\u{0}\u{1}\u{8}\u{c}\u{1b}\u{1f}\u{7f}", "é ß ﬁ İ Ω 🍕 👩‍👩‍👧", "\u{2028}\u{2029}\u{feff}\u{202e}", "a\u{301}"]
+        var samples = [
+            "", "plain", "quote \" backslash \\ slash / tab \t newline \n return \r",
+            "\u{0}\u{1}\u{8}\u{c}\u{1b}\u{1f}\u{7f}", "é ß ﬁ İ Ω 🍕 👩‍👩‍👧", "\u{2028}\u{2029}\u{feff}\u{202e}", "a\u{301}",
+        ]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<200 {
             let scalars = (0..<Int.random(in: 0...12, using: &generator)).compactMap { _ in
-                Unicode.Scalar([0x00, 0x1F, 0x22, 0x5C, 0x2F, 0x41, 0x7F, 0xE9, 0x2028, 0x1F355][Int.random(in: 0..<10, using: &generator)] as UInt32)
+                Unicode.Scalar(
+                    [0x00, 0x1F, 0x22, 0x5C, 0x2F, 0x41, 0x7F, 0xE9, 0x2028, 0x1F355][
+                        Int.random(in: 0..<10, using: &generator)] as UInt32)
             }
             samples.append(String(String.UnicodeScalarView(scalars)))
         }
@@ -110,15 +115,20 @@ struct JSONOutputTests {
     @Test("every model the CLI prints, read back from a real database")
     func models() throws {
         let directory = TemporaryDirectory()
-        let pizzeria = try Pizzeria.open(path: directory.path("json.sqlite"), now: { Date(timeIntervalSince1970: 1_800_000_000) })
+        let pizzeria = try Pizzeria.open(
+            path: directory.path("json.sqlite"), now: { Date(timeIntervalSince1970: 1_800_000_000) })
         var draft = PizzaDraft.blank
         draft.name = "Quattro \"Stagioni\" / ½"
         draft.price = Money(cents: 950)
         let pizza = try pizzeria.menu.save(draft)
         let user = try pizzeria.users.add(handle: "anna", displayName: "Anna \"B\" \\ é")
         // 19:00 two days later in the pizzeria's zone, parsed as the CLI parses it.
-        let pickup = try pizzeria.orders.pickup(parsing: Timestamp.string(from: Date(timeIntervalSince1970: 1_800_000_000 + 2 * 86_400)).prefix(10) + "T19:00")
-        let order = try pizzeria.orders.place(OrderRequest(user: user.id, items: [.init(pizza: pizza.id, quantity: 2)], pickup: pickup)).order
+        let pickup = try pizzeria.orders.pickup(
+            parsing: Timestamp.string(from: Date(timeIntervalSince1970: 1_800_000_000 + 2 * 86_400)).prefix(10)
+                + "T19:00")
+        let order = try pizzeria.orders.place(
+            OrderRequest(user: user.id, items: [.init(pizza: pizza.id, quantity: 2)], pickup: pickup)
+        ).order
         try pizzeria.navigation.push(user.id, [.pizza(id: pizza.id), .order(id: order.id)])
         try expectSame(try pizzeria.menu.list())
         try expectSame(pizza)
@@ -134,7 +144,9 @@ struct JSONOutputTests {
         // Archived, with a history of each kind, opaque navigation elements: the direct writers.
         _ = try pizzeria.orders.advance(id: order.id)
         _ = try pizzeria.menu.archive(id: pizza.id)
-        try pizzeria.navigation.replace(user.id, path: [.route(.pizza(id: pizza.id)), .opaque(typeName: "App.Note", json: #"{"text":"a \"quote\""}"#)])
+        try pizzeria.navigation.replace(
+            user.id,
+            path: [.route(.pizza(id: pizza.id)), .opaque(typeName: "App.Note", json: #"{"text":"a \"quote\""}"#)])
         try expectSameDirect(try pizzeria.menu.list(includeArchived: true))
         try expectSameDirect(try pizzeria.orders.list())
         try expectSameDirect(try pizzeria.navigation.history(of: user.id))
@@ -143,14 +155,18 @@ struct JSONOutputTests {
 
     @Test("a table prints the same whether its rows were kept (one pass) or read again (two passes)")
     func tablePasses() throws {
-        let rows = [["1a2b3c4d", "Margherita", "6.00"], ["5e6f7a8b", "Cafe\u{0301} crème", "12.50"], ["9c0d1e2f", "🍕 Spicy", "1000.00"],
-                    ["00000000", "Pizza with a rather long name indeed", "8.00"]]
+        let rows = [
+            ["1a2b3c4d", "Margherita", "6.00"], ["5e6f7a8b", "Cafe\u{0301} crème", "12.50"],
+            ["9c0d1e2f", "🍕 Spicy", "1000.00"],
+            ["00000000", "Pizza with a rather long name indeed", "8.00"],
+        ]
         var table = Table("ID", "NAME", "PRICE", rightAligned: [2])
         for row in rows { table.rows.append(row) }
         func printed(keepingAtMost limit: Int) throws -> String {
             let text = Captured()
-            let context = Context(databasePath: "unused", json: false, console: Console(out: text.append, err: { _ in }),
-                                  terminal: .none, environment: [:])
+            let context = Context(
+                databasePath: "unused", json: false, console: Console(out: text.append, err: { _ in }),
+                terminal: .none, environment: [:])
             try context.list.table(table, cells: { $0 }, keepingAtMost: limit) { each in try rows.forEach(each) }
             return text.text
         }
@@ -163,9 +179,12 @@ struct JSONOutputTests {
         #expect(lines.count == 5 && Set(lines.map(\.count)).count == 1, "\(kept)")
     }
 
-    @Test("table widths count characters: ASCII, Latin, currency signs, combining marks, emoji", arguments: [
-        "Margherita", "Café", "Cafe\u{0301}", "€12.50", "-€0.01", "Crème brûlée", "🍕 Spicy", "👩‍🍳 Chef's", "Ærø ½", "₿ 1.00",
-    ])
+    @Test(
+        "table widths count characters: ASCII, Latin, currency signs, combining marks, emoji",
+        arguments: [
+            "Margherita", "Café", "Cafe\u{0301}", "€12.50", "-€0.01", "Crème brûlée", "🍕 Spicy", "👩‍🍳 Chef's", "Ærø ½",
+            "₿ 1.00",
+        ])
     func tableWidths(cell: String) {
         #expect(Table.width(of: cell) == cell.count)
     }

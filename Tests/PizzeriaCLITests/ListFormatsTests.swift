@@ -30,12 +30,16 @@ struct ListFormatsTests {
         let lines = try cli.ok(command + ["--nl"]).stdout.split(separator: "\n").map(String.init)
         var json = try JSONSerialization.jsonObject(with: Data(try cli.ok(["--json"] + command).stdout.utf8))
         // The report's JSON is one object; --nl gives its rows: days, or pizzas with --by pizza.
-        if let report = json as? [String: Any], let rows = report[command.contains("pizza") ? "pizzas" : "days"] { json = rows }
+        if let report = json as? [String: Any], let rows = report[command.contains("pizza") ? "pizzas" : "days"] {
+            json = rows
+        }
         let elements = try #require(json as? [Any])
         #expect(lines.count == elements.count && !lines.isEmpty, "\(command)")
         for (line, element) in zip(lines, elements) {
             let decoded = try JSONSerialization.jsonObject(with: Data(line.utf8))
-            let canonical = { (value: Any) throws -> Data in try JSONSerialization.data(withJSONObject: value, options: .sortedKeys) }
+            let canonical = { (value: Any) throws -> Data in
+                try JSONSerialization.data(withJSONObject: value, options: .sortedKeys)
+            }
             #expect(try canonical(decoded) == (try canonical(element)), "\(command): \(line)")
             #expect(!line.contains("\n") && !line.contains(" : "))
         }
@@ -48,9 +52,13 @@ struct ListFormatsTests {
         let tsv = try cli.ok(command + ["--tsv"]).stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         #expect(tsv.count == csv.count)
         #expect(tsv.first?.split(separator: "\t").map(String.init) == csv.first?.split(separator: ",").map(String.init))
-        let bare = try cli.ok(command + ["--tsv", "--no-headers"]).stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        let bare = try cli.ok(command + ["--tsv", "--no-headers"]).stdout.components(separatedBy: "\r\n").filter {
+            !$0.isEmpty
+        }
         #expect(bare == Array(tsv.dropFirst()))
-        let csvBare = try cli.ok(command + ["--csv", "--no-headers"]).stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        let csvBare = try cli.ok(command + ["--csv", "--no-headers"]).stdout.components(separatedBy: "\r\n").filter {
+            !$0.isEmpty
+        }
         #expect(csvBare == Array(csv.dropFirst()))
     }
 
@@ -60,25 +68,34 @@ struct ListFormatsTests {
         let table = try cli.ok("pizza", "list").stdout.split(separator: "\n")
         let bare = try cli.ok("pizza", "list", "--no-headers").stdout.split(separator: "\n")
         #expect(bare.count == table.count - 1)
-        #expect(bare.map { $0.split(separator: " ", omittingEmptySubsequences: true) } == table.dropFirst().map { $0.split(separator: " ", omittingEmptySubsequences: true) })
+        #expect(
+            bare.map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+                == table.dropFirst().map { $0.split(separator: " ", omittingEmptySubsequences: true) })
     }
 
     @Test("a field holding a tab, a quote or a line break is quoted in TSV, as in CSV")
     func tsvQuoting() throws {
         let cli = try demo()
         try cli.ok("user", "add", "tabby", "--name", "Tab \"Cat\"")
-        let row = try cli.ok("user", "list", "--tsv", "--no-headers").stdout.components(separatedBy: "\r\n").first { $0.contains("tabby") }
+        let row = try cli.ok("user", "list", "--tsv", "--no-headers").stdout.components(separatedBy: "\r\n").first {
+            $0.contains("tabby")
+        }
         #expect(row?.contains("\t\"Tab \"\"Cat\"\"\"\t") == true, "\(row ?? "")")
     }
 
-    @Test("two formats at once are a usage error (64), and --no-headers with JSON too", arguments: [
-        ["--csv", "--json"], ["--nl", "--tsv"], ["--csv", "--tsv"], ["--nl", "--no-headers"], ["--json", "--no-headers"],
-    ])
+    @Test(
+        "two formats at once are a usage error (64), and --no-headers with JSON too",
+        arguments: [
+            ["--csv", "--json"], ["--nl", "--tsv"], ["--csv", "--tsv"], ["--nl", "--no-headers"],
+            ["--json", "--no-headers"],
+        ])
     func conflicts(flags: [String]) throws {
         let cli = try demo()
         let result = try cli.run(["pizza", "list"] + flags)
         #expect(result.status == 64, "\(result)")
-        #expect(result.stdout.isEmpty && result.stderr.contains("cannot be combined") || result.stderr.contains("not to JSON"))
+        #expect(
+            result.stdout.isEmpty && result.stderr.contains("cannot be combined")
+                || result.stderr.contains("not to JSON"))
     }
 
     @Test("order watch --nl prints the same lines as --json")

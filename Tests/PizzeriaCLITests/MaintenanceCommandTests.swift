@@ -14,7 +14,8 @@ struct MaintenanceCommandTests {
         let check = try cli.ok("check")
         #expect(check.stdout.contains("All checks passed"))
         // The version of the library the binary links, as SQLite itself reports it.
-        let shell = try cli.sqlite("SELECT sqlite_version();", readOnly: true).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let shell = try cli.sqlite("SELECT sqlite_version();", readOnly: true).stdout.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect(!shell.isEmpty && check.stdout.contains(" \(shell) ("), "\(check.stdout) vs \(shell)")
         let again = try cli.ok("init")
         #expect(again.stdout.contains("up to date"))
@@ -37,17 +38,21 @@ struct MaintenanceCommandTests {
         #expect(!FileManager.default.fileExists(atPath: cli.databasePath))
     }
 
-    @Test("commands other than init and demo on a missing file: exit 66, a hint, nothing created", arguments: [
-        ["check"], ["migrations"], ["backup", "copy.sqlite"], ["pizza", "list"], ["pizza", "show", "x"],
-        ["pizza", "add", "--name", "X", "--price", "5"], ["pizza", "archive", "x"],
-    ])
+    @Test(
+        "commands other than init and demo on a missing file: exit 66, a hint, nothing created",
+        arguments: [
+            ["check"], ["migrations"], ["backup", "copy.sqlite"], ["pizza", "list"], ["pizza", "show", "x"],
+            ["pizza", "add", "--name", "X", "--price", "5"], ["pizza", "archive", "x"],
+        ])
     func missingDatabase(arguments: [String]) throws {
         let cli = CLI()
         let result = try cli.run(arguments)
         #expect(result.status == 66, "\(result)")
         #expect(result.stderr.contains("error: no database at pizzeria.sqlite"))
         #expect(result.stderr.contains("pizzeria init"))
-        let files = try FileManager.default.contentsOfDirectory(atPath: cli.directory.url.path).filter { !$0.hasPrefix(".") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: cli.directory.url.path).filter {
+            !$0.hasPrefix(".")
+        }
         #expect(files.isEmpty, "\(files)")
     }
 
@@ -56,7 +61,9 @@ struct MaintenanceCommandTests {
         let cli = CLI()
         try cli.ok("demo")
         try cli.ok("backup", "copy.sqlite")
-        let mode = try FileManager.default.attributesOfItem(atPath: cli.directory.path("copy.sqlite"))[.posixPermissions] as? Int
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: cli.directory.path("copy.sqlite"))[.posixPermissions]
+            as? Int
         #expect(mode == 0o600)
         try cli.ok("--db", "copy.sqlite", "check")
         let menu = try cli.ok("--db", "copy.sqlite", "pizza", "list")
@@ -77,7 +84,10 @@ struct MaintenanceCommandTests {
         writer.environment = PizzeriaBinary.environment([:])
         // A second process writing continuously: a shell loop adding pizzas.
         writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        writer.arguments = ["-c", "for i in $(seq 1 60); do \(PizzeriaBinary.url.path) pizza add --name \"Load $i\" --price 5 >/dev/null || exit 1; done"]
+        writer.arguments = [
+            "-c",
+            "for i in $(seq 1 60); do \(PizzeriaBinary.url.path) pizza add --name \"Load $i\" --price 5 >/dev/null || exit 1; done",
+        ]
         try writer.run()
         var copies = 0
         while writer.isRunning, copies < 5 {
@@ -130,7 +140,9 @@ struct MaintenanceCommandTests {
     func damagedFile() throws {
         let cli = CLI()
         try cli.ok("demo")
-        guard var bytes = cli.databaseBytes(), bytes.count > 8 * 4096 else { Issue.record("database too small"); return }
+        guard var bytes = cli.databaseBytes(), bytes.count > 8 * 4096 else {
+            Issue.record("database too small"); return
+        }
         // Scribble over the middle pages, leaving the header intact.
         for offset in stride(from: 2 * 4096, to: min(bytes.count, 8 * 4096), by: 7) { bytes[offset] = 0xA5 }
         try bytes.write(to: URL(fileURLWithPath: cli.databasePath))
@@ -144,7 +156,8 @@ struct MaintenanceCommandTests {
         let cli = CLI()
         try cli.ok("init")
         let text = try cli.ok("migrations")
-        #expect(text.stdout.contains("0001") && text.stdout.contains("pizzas_and_users") && text.stdout.contains("applied"))
+        #expect(
+            text.stdout.contains("0001") && text.stdout.contains("pizzas_and_users") && text.stdout.contains("applied"))
         let json = try cli.json("migrations") as? [String: Any]
         let entries = json?["migrations"] as? [[String: Any]] ?? []
         #expect(!entries.isEmpty)
@@ -173,7 +186,9 @@ struct MaintenanceCommandTests {
         #expect(cli.databaseBytes() == before)
     }
 
-    @Test("a file of the kernel (/proc/version: regular, size 0) is refused as not a database, without the init hint; nothing is created")
+    @Test(
+        "a file of the kernel (/proc/version: regular, size 0) is refused as not a database, without the init hint; nothing is created"
+    )
     func kernelPseudoFile() throws {
         let cli = CLI()
         for arguments in [["pizza", "list"], ["check"], ["init"]] {
@@ -192,25 +207,37 @@ struct MaintenanceCommandTests {
         let slots = try cli.run("slots")
         #expect(slots.status == 65, "\(slots)")
         let check = try cli.run("check")
-        #expect(check.status == 65 && check.stdout.contains("settings: damaged row in settings (1): time_zone 'Mars/Olympus' is not a known time zone"), "\(check)")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(try cli.run("--json", "check").stdout.utf8)) as? [String: Any])
+        #expect(
+            check.status == 65
+                && check.stdout.contains(
+                    "settings: damaged row in settings (1): time_zone 'Mars/Olympus' is not a known time zone"),
+            "\(check)")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(try cli.run("--json", "check").stdout.utf8)) as? [String: Any])
         #expect((json["settings_problems"] as? [String])?.count == 1 && json["ok"] as? Bool == false, "\(json)")
         // A zone that works, typed by hand without moving the orders' local times: the domain check
         // names each order (exit 1), and --repair recomputes them.
         #expect(try cli.sqlite("UPDATE settings SET time_zone = 'Europe/Rome';").status == 0)
         let domain = try cli.run("check")
-        #expect(domain.status == 1 && domain.stdout.contains("pickup_local is 2026-12-02T19:00+00:00, expected 2026-12-02T20:00+01:00"), "\(domain)")
+        #expect(
+            domain.status == 1
+                && domain.stdout.contains("pickup_local is 2026-12-02T19:00+00:00, expected 2026-12-02T20:00+01:00"),
+            "\(domain)")
         #expect(try cli.run("check", "--repair").status == 0)
         #expect(try cli.run("check").status == 0)
     }
 
-    @Test("a file size limit hit during init (as a full disk would be): exit 74, the file left at version 0 as it was, and init again completes it")
+    @Test(
+        "a file size limit hit during init (as a full disk would be): exit 74, the file left at version 0 as it was, and init again completes it"
+    )
     func initRunsOutOfSpace() throws {
         let cli = CLI()
         // The shell's limit is in 512-byte blocks: 100 lets SQLite start the file, not finish it.
-        let limited = try RunningProcess(executable: URL(fileURLWithPath: "/bin/sh"),
-                                         arguments: ["-c", "ulimit -f 100; trap '' XFSZ; exec '\(PizzeriaBinary.url.path)' init"],
-                                         in: cli.directory.url, environment: PizzeriaBinary.environment(cli.environment)).wait(timeout: 60)
+        let limited = try RunningProcess(
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            arguments: ["-c", "ulimit -f 100; trap '' XFSZ; exec '\(PizzeriaBinary.url.path)' init"],
+            in: cli.directory.url, environment: PizzeriaBinary.environment(cli.environment)
+        ).wait(timeout: 60)
         #expect(limited.status == 74 && limited.stderr.hasPrefix("error: "), "\(limited)")
         let migrations = try cli.run("migrations")
         #expect(migrations.stdout.contains("Schema version 0 of"), "all or nothing: \(migrations)")

@@ -53,14 +53,19 @@ struct NavigationCommandTests {
         let cli = try pizzeria()
         try cli.ok("pizza", "add", "--name", "Quattro Formaggi", "--price", "9.50")
         let order = (try cli.json("order", "list", "--user", "anna") as? [[String: Any]])?.first?["id"] as? String ?? ""
-        let state = try cli.json("nav", "open", "anna", "pizzeria://pizza/Quattro%20Formaggi/order/\(order)") as? [String: Any]
+        let state =
+            try cli.json("nav", "open", "anna", "pizzeria://pizza/Quattro%20Formaggi/order/\(order)") as? [String: Any]
         #expect(state?["labels"] as? [String] == ["Quattro Formaggi", "order \(order.prefix(8))"])
         let before = try cli.sqlite("SELECT * FROM navigation_stack; SELECT count(*) FROM navigation_events;").stdout
-        for (url, status) in [("pizzeria://cart/1", 65), ("pizzeria://pizza/Hawaii", 66), ("https://x/pizza/1", 65), ("pizzeria://pizza/a/b/c", 65)] as [(String, Int32)] {
+        for (url, status) in [
+            ("pizzeria://cart/1", 65), ("pizzeria://pizza/Hawaii", 66), ("https://x/pizza/1", 65),
+            ("pizzeria://pizza/a/b/c", 65),
+        ] as [(String, Int32)] {
             let result = try cli.run("nav", "open", "luca", url)
             #expect(result.status == status, "\(url): \(result)")
         }
-        #expect(try cli.sqlite("SELECT * FROM navigation_stack; SELECT count(*) FROM navigation_events;").stdout == before)
+        #expect(
+            try cli.sqlite("SELECT * FROM navigation_stack; SELECT count(*) FROM navigation_events;").stdout == before)
     }
 
     @Test("export and import through files and stdin, both formats, opaque elements kept")
@@ -74,12 +79,15 @@ struct NavigationCommandTests {
         let exported = try cli.ok("nav", "export", "luca", "--format", "navigation-path").stdout
         #expect(exported == handWritten + "\n")
         let routes = try cli.run("nav", "export", "luca")
-        #expect(routes.stdout == #"[{"pizza":{"id":"\#(porcini)"}}]"# + "\n" && routes.stderr.contains("1 element(s) of other types"))
+        #expect(
+            routes.stdout == #"[{"pizza":{"id":"\#(porcini)"}}]"# + "\n"
+                && routes.stderr.contains("1 element(s) of other types"))
 
         try Data(routes.stdout.utf8).write(to: URL(fileURLWithPath: cli.directory.path("path.json")))
         let fromFile = try cli.json("nav", "import", "marco", "path.json", "--format", "routes") as? [String: Any]
         #expect(((fromFile?["state"] as? [String: Any])?["labels"] as? [String]) == ["Porcini"])
-        let custom = try cli.ok("nav", "export", "luca", "--format", "navigation-path", "--type-name", "Shop.Route").stdout
+        let custom = try cli.ok("nav", "export", "luca", "--format", "navigation-path", "--type-name", "Shop.Route")
+            .stdout
         #expect(custom.contains(#""Shop.Route""#))
         let missing = try cli.run("nav", "import", "luca", "nope.json")
         #expect(missing.status == 74)
@@ -121,7 +129,9 @@ struct NavigationCommandTests {
             for worker in 0..<2 {
                 group.addTask {
                     try (0..<operations).map { step in
-                        let arguments = step % 3 == 2 ? ["nav", "pop", "luca"]
+                        let arguments =
+                            step % 3 == 2
+                            ? ["nav", "pop", "luca"]
                             : ["nav", "push", "luca", worker == 0 ? "pizza:Margherita" : "pizza:Porcini"]
                         return try PizzeriaBinary.run(arguments, in: cli.directory.url)
                     }
@@ -130,17 +140,27 @@ struct NavigationCommandTests {
             return try await group.reduce(into: []) { $0 += $1 }
         }
         // A pop may find the stack empty (refused, exit 1); nothing else may fail, nothing may be busy.
-        #expect(results.allSatisfy { $0.status == 0 || ($0.status == 1 && $0.stderr.contains("stack is empty")) }, "\(results.filter { $0.status != 0 })")
+        #expect(
+            results.allSatisfy { $0.status == 0 || ($0.status == 1 && $0.stderr.contains("stack is empty")) },
+            "\(results.filter { $0.status != 0 })")
         let landed = results.filter { $0.status == 0 }.count
         let events = try cli.json("nav", "history", "luca", "--limit", "1000") as? [[String: Any]] ?? []
         #expect(events.count == landed)
         // Replay the history: it must give the stack.
         var replayed: [String] = []
         for event in events {
-            let routes = (event["routes"] as? [[String: Any]] ?? []).compactMap { ($0["pizza"] as? [String: Any])?["id"] as? String }
-            if event["action"] as? String == "push" { replayed += routes } else { replayed = Array(replayed.prefix(event["depth_after"] as? Int ?? 0)) }
+            let routes = (event["routes"] as? [[String: Any]] ?? []).compactMap {
+                ($0["pizza"] as? [String: Any])?["id"] as? String
+            }
+            if event["action"] as? String == "push" {
+                replayed += routes
+            } else {
+                replayed = Array(replayed.prefix(event["depth_after"] as? Int ?? 0))
+            }
         }
-        let path = (try state(cli)["path"] as? [[String: Any]] ?? []).compactMap { ($0["pizza"] as? [String: Any])?["id"] as? String }
+        let path = (try state(cli)["path"] as? [[String: Any]] ?? []).compactMap {
+            ($0["pizza"] as? [String: Any])?["id"] as? String
+        }
         #expect(replayed == path)
         try cli.ok("check")
     }
@@ -149,7 +169,8 @@ struct NavigationCommandTests {
     func largeHistory() throws {
         let cli = try pizzeria()
         try cli.ok("nav", "push", "luca", "pizza:Margherita")
-        let built = try cli.sqlite("""
+        let built = try cli.sqlite(
+            """
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000)
             INSERT INTO navigation_events (user_id, action, routes, depth_after)
             SELECT (SELECT id FROM users WHERE handle = 'luca'), 'push', '[]', 1 FROM n;
@@ -157,7 +178,9 @@ struct NavigationCommandTests {
         #expect(built.status == 0, "\(built)")
         let shown = try cli.ok("nav", "show", "luca")
         #expect(shown.stdout.contains("Menu › Margherita"))
-        let plan = try cli.sqlite("EXPLAIN QUERY PLAN SELECT id, at, action, routes, depth_after, detail FROM navigation_events WHERE user_id = 'x' ORDER BY id DESC LIMIT 20;", readOnly: true)
+        let plan = try cli.sqlite(
+            "EXPLAIN QUERY PLAN SELECT id, at, action, routes, depth_after, detail FROM navigation_events WHERE user_id = 'x' ORDER BY id DESC LIMIT 20;",
+            readOnly: true)
         #expect(plan.stdout.contains("USING INDEX navigation_events") && !plan.stdout.contains("SCAN"), "\(plan)")
     }
 
@@ -165,9 +188,11 @@ struct NavigationCommandTests {
     func views() throws {
         let cli = try pizzeria()
         try cli.ok("nav", "push", "luca", "pizza:Margherita", "pizza:Porcini")
-        let paths = try cli.sqlite("SELECT handle, depth, path FROM navigation_paths WHERE handle = 'luca';", readOnly: true)
+        let paths = try cli.sqlite(
+            "SELECT handle, depth, path FROM navigation_paths WHERE handle = 'luca';", readOnly: true)
         #expect(paths.stdout == "luca|2|Margherita › Porcini\n", "\(paths)")
-        let history = try cli.sqlite("SELECT action, routes, depth_after FROM navigation_history WHERE handle = 'luca';", readOnly: true)
+        let history = try cli.sqlite(
+            "SELECT action, routes, depth_after FROM navigation_history WHERE handle = 'luca';", readOnly: true)
         #expect(history.stdout == "push|Margherita › Porcini|2\n", "\(history)")
     }
 }

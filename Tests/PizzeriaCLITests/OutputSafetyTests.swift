@@ -6,13 +6,15 @@ import Testing
 struct OutputSafetyTests {
     /// Runs `pizzeria arguments…` through `sh -c` with `redirect` applied to its stdout.
     func shell(_ cli: CLI, _ redirect: String, _ arguments: String) throws -> ProcessResult {
-        let process = try RunningProcess(executable: URL(fileURLWithPath: "/bin/sh"),
-                                         arguments: ["-c", "'\(PizzeriaBinary.url.path)' \(arguments) \(redirect)"],
-                                         in: cli.directory.url, environment: PizzeriaBinary.environment(cli.environment))
+        let process = try RunningProcess(
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            arguments: ["-c", "'\(PizzeriaBinary.url.path)' \(arguments) \(redirect)"],
+            in: cli.directory.url, environment: PizzeriaBinary.environment(cli.environment))
         return try process.wait(timeout: 30)
     }
 
-    @Test("a closed, full or broken stdout is exit 74 with a message, never a crash; a closed one stops before any write")
+    @Test(
+        "a closed, full or broken stdout is exit 74 with a message, never a crash; a closed one stops before any write")
     func outputFailures() throws {
         let cli = CLI()
         try cli.ok("demo")
@@ -22,7 +24,9 @@ struct OutputSafetyTests {
         #expect(closed.status == 74 && closed.stderr.contains("cannot write to standard output"), "\(closed)")
         #expect(try count() == before)  // refused before doing anything
         let full = try shell(cli, ">/dev/full", "user add full")
-        #expect(full.status == 74 && full.stderr.contains("No space left on device") && full.stderr.contains("the command itself succeeded"), "\(full)")
+        #expect(
+            full.status == 74 && full.stderr.contains("No space left on device")
+                && full.stderr.contains("the command itself succeeded"), "\(full)")
         // A pipe whose reader is gone: EPIPE, not death by SIGPIPE.
         let pipe = try shell(cli, "| true", "--json pizza list; echo \"status=$?\" >&2")
         #expect(!pipe.stderr.contains("status=141"), "\(pipe)")
@@ -46,11 +50,14 @@ struct OutputSafetyTests {
     /// Whether a text holds a raw control character a terminal would act on.
     static func hasRawControls(_ text: String) -> Bool {
         text.unicodeScalars.contains { scalar in
-            (scalar.value < 0x20 && scalar != "\n") || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+            (scalar.value < 0x20 && scalar != "\n") || (0x7F...0x9F).contains(scalar.value)
+                || (0x202A...0x202E).contains(scalar.value)
         }
     }
 
-    @Test("escapes from outside input are shown escaped in tables, pages, watch lines, messages and hints; JSON and CSV keep them exact")
+    @Test(
+        "escapes from outside input are shown escaped in tables, pages, watch lines, messages and hints; JSON and CSV keep them exact"
+    )
     func terminalEscapes() throws {
         var cli = CLI()
         cli.environment["PIZZERIA_NOW"] = "2026-12-01T17:00:00Z"
@@ -72,9 +79,12 @@ struct OutputSafetyTests {
         #expect(decoded.stderr.contains("'\\x1b[31mRED\\x00x'"), "\(decoded)")
         // A usage error, a lookup and a bidirectional override.
         let option = try cli.run("pizza", "list", "--\u{1B}[2Jx")
-        #expect(option.status == 64 && option.stderr.contains("'--\\x1b[2Jx'") && !Self.hasRawControls(option.stderr), "\(option)")
+        #expect(
+            option.status == 64 && option.stderr.contains("'--\\x1b[2Jx'") && !Self.hasRawControls(option.stderr),
+            "\(option)")
         let bidi = try cli.run("pizza", "show", "\u{202E}ataM")
-        #expect(bidi.status == 66 && bidi.stderr.contains("\\u202eataM") && !Self.hasRawControls(bidi.stderr), "\(bidi)")
+        #expect(
+            bidi.status == 66 && bidi.stderr.contains("\\u202eataM") && !Self.hasRawControls(bidi.stderr), "\(bidi)")
         let hint = try cli.run("user", "show", "an\u{1B}[8mna")
         #expect(hint.status == 66 && hint.stderr.contains("hint:") && !Self.hasRawControls(hint.stderr), "\(hint)")
 
@@ -86,22 +96,30 @@ struct OutputSafetyTests {
         #expect(watched.status == 0 && !Self.hasRawControls(watched.stdout + watched.stderr), "\(watched)")
     }
 
-    @Test("a watch whose reader has gone stops at once (exit 74) instead of at its next event; its hints fit the command")
+    @Test(
+        "a watch whose reader has gone stops at once (exit 74) instead of at its next event; its hints fit the command")
     func watchReaderGone() throws {
         var cli = CLI()
         cli.environment["PIZZERIA_NOW"] = "2026-12-01T17:00:00Z"
         try cli.ok("demo")
         // The reader leaves after 300 ms; no event comes meanwhile.
         let started = Date()
-        let gone = try RunningProcess(executable: URL(fileURLWithPath: "/bin/sh"),
-                                      arguments: ["-c", "{ '\(PizzeriaBinary.url.path)' order watch --interval 60000; echo \"status=$?\" >&2; } | (sleep 0.3)"],
-                                      in: cli.directory.url, environment: PizzeriaBinary.environment(cli.environment)).wait(timeout: 30)
+        let gone = try RunningProcess(
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            arguments: [
+                "-c",
+                "{ '\(PizzeriaBinary.url.path)' order watch --interval 60000; echo \"status=$?\" >&2; } | (sleep 0.3)",
+            ],
+            in: cli.directory.url, environment: PizzeriaBinary.environment(cli.environment)
+        ).wait(timeout: 30)
         let elapsed = Date().timeIntervalSince(started)
         #expect(gone.stderr.contains("status=74") && gone.stderr.contains("Broken pipe"), "\(gone)")
         #expect(elapsed < 5, "the watch noticed only after \(elapsed) s")
         #expect(!gone.stderr.contains("--key") && !gone.stderr.contains("hint:"), "\(gone)")
         // A full stdout for a booking names the retry that is safe.
         let booking = try shell(cli, ">/dev/full", "order place anna --pickup 2026-12-02T19:30 Margherita")
-        #expect(booking.status == 74 && booking.stderr.contains("the order was booked") && booking.stderr.contains("--key"), "\(booking)")
+        #expect(
+            booking.status == 74 && booking.stderr.contains("the order was booked") && booking.stderr.contains("--key"),
+            "\(booking)")
     }
 }

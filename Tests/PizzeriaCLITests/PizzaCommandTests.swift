@@ -22,8 +22,11 @@ struct PizzaCommandTests {
         let cli = CLI()
         try cli.ok("init")
         let added = try cli.json("pizza", "add", "--name", "Diavola", "--price", "8,50") as? [String: Any]
-        #expect(Set(added?.keys.map { $0 } ?? []) == ["id", "name", "price", "price_cents", "currency", "archived",
-                                                     "archived_at", "version", "created_at", "updated_at"])
+        #expect(
+            Set(added?.keys.map { $0 } ?? []) == [
+                "id", "name", "price", "price_cents", "currency", "archived",
+                "archived_at", "version", "created_at", "updated_at",
+            ])
         #expect(added?["price"] as? String == "8.50" && added?["price_cents"] as? Int == 850)
         #expect(added?["currency"] as? String == "EUR" && added?["archived"] as? Bool == false)
         let id = added?["id"] as? String ?? ""
@@ -52,7 +55,8 @@ struct PizzaCommandTests {
         #expect(price.status == 65 && price.stderr.contains("error: price: is ambiguous"))
         let long = try cli.run("pizza", "edit", "Margherita", "--name", String(repeating: "x", count: 61))
         #expect(long.status == 65 && long.stderr == "error: name: must be at most 60 characters (has 61)\n")
-        #expect(try cli.sqlite("SELECT * FROM pizzas ORDER BY id; SELECT count(*) FROM pizza_history;").stdout == before)
+        #expect(
+            try cli.sqlite("SELECT * FROM pizzas ORDER BY id; SELECT count(*) FROM pizza_history;").stdout == before)
     }
 
     @Test("refusals: duplicate name → 1, unknown pizza → 66, non-TTY without flags → 64")
@@ -83,11 +87,13 @@ struct PizzaCommandTests {
         #expect(valid.status == 0, "\(valid)")
         let list = try cli.ok("pizza", "list")
         #expect(list.stdout.contains("Capricciosa") && list.stdout.contains("€9.50"))
-        for sql in ["INSERT INTO pizzas (name, price_cents) VALUES ('', 500);",
-                    "INSERT INTO pizzas (name, price_cents) VALUES ('Free', 0);",
-                    "INSERT INTO pizzas (name, price_cents) VALUES ('capricciosa', 700);",
-                    "INSERT INTO pizzas (name, price_cents) VALUES ('Bad' || char(9), 700);",
-                    "DELETE FROM pizzas;"] {
+        for sql in [
+            "INSERT INTO pizzas (name, price_cents) VALUES ('', 500);",
+            "INSERT INTO pizzas (name, price_cents) VALUES ('Free', 0);",
+            "INSERT INTO pizzas (name, price_cents) VALUES ('capricciosa', 700);",
+            "INSERT INTO pizzas (name, price_cents) VALUES ('Bad' || char(9), 700);",
+            "DELETE FROM pizzas;",
+        ] {
             let result = try cli.sqlite(sql)
             #expect(result.status != 0, "accepted: \(sql)")
         }

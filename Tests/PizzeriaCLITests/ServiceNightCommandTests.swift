@@ -19,7 +19,9 @@ struct ServiceNightCommandTests {
         return cli
     }
 
-    @Test("at 22:40 --pickup 00:30 is tonight's 00:30; the picker's --after 00:30 starts there; --after in the past is refused")
+    @Test(
+        "at 22:40 --pickup 00:30 is tonight's 00:30; the picker's --after 00:30 starts there; --after in the past is refused"
+    )
     func tonight() throws {
         let cli = try shop()
         let placed = try cli.ok("order", "place", "anna", "--pickup", "00:30", "Margherita")
@@ -34,14 +36,14 @@ struct ServiceNightCommandTests {
     func afterMidnight() throws {
         var cli = try shop()
         try cli.ok("order", "place", "anna", "--pickup", "23:00", "Margherita=2")
-        cli.environment["PIZZERIA_NOW"] = "2026-12-04T23:45:00Z"   // 00:45 on Saturday in Rome
+        cli.environment["PIZZERIA_NOW"] = "2026-12-04T23:45:00Z"  // 00:45 on Saturday in Rome
         let list = try cli.ok("order", "list", "--date", "today", "--csv", "--no-headers")
         #expect(list.stdout.split(separator: "\n").count == 1, "\(list.stdout)")
         let sales = try cli.ok("--json", "report", "sales", "--from", "today")
         #expect(sales.stdout.contains("2026-12-04"), "\(sales.stdout)")
         let slots = try cli.ok("slots", "--csv")
         #expect(slots.stdout.contains("Sat 00:45") || slots.stdout.contains("2026-12-04"), "\(slots.stdout)")
-        cli.environment["PIZZERIA_NOW"] = "2026-12-05T05:30:00Z"   // 06:30: Saturday now
+        cli.environment["PIZZERIA_NOW"] = "2026-12-05T05:30:00Z"  // 06:30: Saturday now
         #expect(try cli.ok("order", "list", "--date", "today", "--csv", "--no-headers").stdout.isEmpty)
     }
 }

@@ -27,15 +27,20 @@ struct ShellUserTests {
         let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["--norc", "--noprofile", "-c", """
+        process.arguments = [
+            "--norc", "--noprofile", "-c",
+            """
             source '\(scriptPath)'
             COMP_WORDS=(pizzeria \(quoted)); COMP_CWORD=\(words.count)
             _pizzeria
             printf '%s\\n' "${COMPREPLY[@]}"
-            """]
+            """,
+        ]
         process.currentDirectoryURL = cli.directory.url
-        process.environment = PizzeriaBinary.environment(["PATH": PizzeriaBinary.url.deletingLastPathComponent().path + ":/usr/bin:/bin",
-                                                          "PIZZERIA_DB": cli.databasePath])
+        process.environment = PizzeriaBinary.environment([
+            "PATH": PizzeriaBinary.url.deletingLastPathComponent().path + ":/usr/bin:/bin",
+            "PIZZERIA_DB": cli.databasePath,
+        ])
         let out = Pipe()
         process.standardOutput = out
         try process.run()
@@ -49,8 +54,14 @@ struct ShellUserTests {
     func bashCompletion() throws {
         let cli = try pizzeria()
         #expect(try bashCompletions(cli, ["pi"]) == ["pizza"])
-        #expect(try bashCompletions(cli, ["pizza", "show", "Mar"]).sorted() == ["Margherita", "Margherita\\ Bianca", "Marinara"])
-        #expect(try bashCompletions(cli, ["order", "list", "--status", ""]) == ["placed", "preparing", "ready", "collected", "no_show", "cancelled"])
+        #expect(
+            try bashCompletions(cli, ["pizza", "show", "Mar"]).sorted() == [
+                "Margherita", "Margherita\\ Bianca", "Marinara",
+            ])
+        #expect(
+            try bashCompletions(cli, ["order", "list", "--status", ""]) == [
+                "placed", "preparing", "ready", "collected", "no_show", "cancelled",
+            ])
         #expect(try bashCompletions(cli, ["config", "set", "slot-"]) == ["slot-minutes", "slot-capacity"])
         #expect(try bashCompletions(cli, ["nav", "show", "an"]) == ["anna"])
         #expect(try bashCompletions(cli, ["pizza", "list", "--c"]) == ["--csv"])
@@ -74,7 +85,9 @@ struct ShellUserTests {
         let page = try cli.ok("manual").stdout
         #expect(page.hasPrefix(".TH PIZZERIA 1"))
         for (path, command) in CommandTreeTests.paths() where command.run != nil && !path.isEmpty {
-            #expect(page.contains(".SS " + path.joined(separator: " ").replacingOccurrences(of: "-", with: "\\-")), "\(path)")
+            #expect(
+                page.contains(".SS " + path.joined(separator: " ").replacingOccurrences(of: "-", with: "\\-")),
+                "\(path)")
         }
         for code in ["64", "65", "66", "75"] { #expect(page.contains(".B \(code)\n")) }
         #expect(page.contains("PIZZERIA_DB") && page.contains("NO_COLOR"))
@@ -104,15 +117,24 @@ struct ShellUserTests {
         #expect(lines.last == "" && lines.count == 7)
         try cli.ok("order", "place", "anna", "--pickup", "2026-12-01T19:00", "Porcini=2")
         let orders = try cli.ok("order", "list", "--csv").stdout.components(separatedBy: "\r\n")
-        #expect(orders.first == "id,user,pickup_at,pickup_local,status,total,total_cents,items,created_at,service_day,outside_hours")
-        #expect(orders[1].contains(",anna,2026-12-01T19:00:00Z,2026-12-01 19:00,placed,24.00,2400,2 × Porcini,"), "\(orders)")
+        #expect(
+            orders.first
+                == "id,user,pickup_at,pickup_local,status,total,total_cents,items,created_at,service_day,outside_hours")
+        #expect(
+            orders[1].contains(",anna,2026-12-01T19:00:00Z,2026-12-01 19:00,placed,24.00,2400,2 × Porcini,"),
+            "\(orders)")
         #expect(try cli.ok("user", "list", "--csv").stdout.hasPrefix("id,handle,name,created_at,phone,erased_at\r\n"))
         let slots = try cli.ok("slots", "--date", "2026-12-01", "--csv").stdout
         #expect(slots.contains("\r\n19:00,2026-12-01T19:00:00Z,2,10,12,open,\r\n"), "\(slots)")
         // The demo's orders booked 3 Porcini already; nothing is collected yet.
-        #expect(try cli.ok("report", "sales", "--by", "pizza", "--csv").stdout.contains(",Porcini,0,0.00,0,5,60.00,6000,0,0\r\n"))
+        #expect(
+            try cli.ok("report", "sales", "--by", "pizza", "--csv").stdout.contains(
+                ",Porcini,0,0.00,0,5,60.00,6000,0,0\r\n"))
         let days = try cli.ok("report", "sales", "--csv").stdout.components(separatedBy: "\r\n")
-        #expect(days.first == "service_day,collected_orders,revenue,revenue_cents,booked_orders,booked_value,booked_value_cents,no_shows,no_show_value,no_show_value_cents,cancelled")
+        #expect(
+            days.first
+                == "service_day,collected_orders,revenue,revenue_cents,booked_orders,booked_value,booked_value_cents,no_shows,no_show_value,no_show_value_cents,cancelled"
+        )
         try cli.ok("nav", "push", "anna", "pizza:Porcini")
         #expect(try cli.ok("nav", "history", "anna", "--csv").stdout.contains(",push,pizza:"))
         #expect(try cli.run("pizza", "list", "--csv", "--json").status == 64)
@@ -121,27 +143,37 @@ struct ShellUserTests {
     @Test("on a terminal: slots and sales as bars (full slots marked), coloured unless NO_COLOR; piped: the table")
     func charts() throws {
         let cli = try pizzeria()
-        let collected = try cli.json("order", "place", "anna", "--pickup", "2026-12-01T19:00", "Porcini=12") as? [String: Any]
+        let collected =
+            try cli.json("order", "place", "anna", "--pickup", "2026-12-01T19:00", "Porcini=12") as? [String: Any]
         for _ in 0..<3 { try cli.ok("order", "advance", collected?["id"] as? String ?? "") }
         try cli.ok("order", "place", "marco", "--pickup", "2026-12-01T19:15", "Margherita")
         let environment = ["PIZZERIA_NOW": Self.now, "COLUMNS": "60"]
-        let colored = try PseudoTerminalSession(["slots", "--date", "2026-12-01"], in: cli.directory.url, environment: environment)
+        let colored = try PseudoTerminalSession(
+            ["slots", "--date", "2026-12-01"], in: cli.directory.url, environment: environment)
         #expect(try colored.wait() == 0)
         #expect(colored.transcript.contains("Slots on 2026-12-01"), "\(colored.transcript)")
         #expect(colored.transcript.contains("19:00 \u{1B}[31m████"), "\(colored.transcript)")
         #expect(colored.transcript.contains("12/12 \u{1B}[31mFULL"))
-        let plain = try PseudoTerminalSession(["slots", "--date", "2026-12-01"], in: cli.directory.url,
-                                              environment: environment.merging(["NO_COLOR": "1"]) { $1 })
+        let plain = try PseudoTerminalSession(
+            ["slots", "--date", "2026-12-01"], in: cli.directory.url,
+            environment: environment.merging(["NO_COLOR": "1"]) { $1 })
         #expect(try plain.wait() == 0)
-        #expect(plain.transcript.contains("19:15 ") && plain.transcript.contains("12/12 FULL") && !plain.transcript.contains("\u{1B}["))
+        #expect(
+            plain.transcript.contains("19:15 ") && plain.transcript.contains("12/12 FULL")
+                && !plain.transcript.contains("\u{1B}["))
         // Every bar line fits the width.
         for line in plain.transcript.components(separatedBy: "\r\n") { #expect(line.count <= 60, "\(line)") }
-        let sales = try PseudoTerminalSession(["report", "sales", "--by", "pizza"], in: cli.directory.url,
-                                              environment: environment.merging(["NO_COLOR": "1"]) { $1 })
+        let sales = try PseudoTerminalSession(
+            ["report", "sales", "--by", "pizza"], in: cli.directory.url,
+            environment: environment.merging(["NO_COLOR": "1"]) { $1 })
         #expect(try sales.wait() == 0)
         // Anna's 12 Porcini are collected (solid); the demo's orders are still booked (shaded).
-        #expect(sales.transcript.contains("Porcini") && sales.transcript.contains("█") && sales.transcript.contains("▒"), "\(sales.transcript)")
-        #expect(sales.transcript.contains("12 · €144.00 (+3 booked)") && sales.transcript.contains("Total: 12 pizzas collected, €144.00;"), "\(sales.transcript)")
+        #expect(
+            sales.transcript.contains("Porcini") && sales.transcript.contains("█") && sales.transcript.contains("▒"),
+            "\(sales.transcript)")
+        #expect(
+            sales.transcript.contains("12 · €144.00 (+3 booked)")
+                && sales.transcript.contains("Total: 12 pizzas collected, €144.00;"), "\(sales.transcript)")
         let piped = try cli.ok("slots", "--date", "2026-12-01").stdout
         #expect(piped.hasPrefix("SLOT") && !piped.contains("█"))
     }
@@ -152,7 +184,8 @@ struct ShellUserTests {
         let session = try PseudoTerminalSession(["pizza", "show", "Nothing"], in: cli.directory.url)
         #expect(try session.wait() == 66)
         #expect(session.transcript.contains("\u{1B}[1;31merror:\u{1B}[0m no pizza"), "\(session.transcript)")
-        let plain = try PseudoTerminalSession(["pizza", "show", "Nothing"], in: cli.directory.url, environment: ["NO_COLOR": "1"])
+        let plain = try PseudoTerminalSession(
+            ["pizza", "show", "Nothing"], in: cli.directory.url, environment: ["NO_COLOR": "1"])
         #expect(try plain.wait() == 66)
         #expect(plain.transcript.contains("error: no pizza") && !plain.transcript.contains("\u{1B}["))
         #expect(try cli.run("pizza", "show", "Nothing").stderr.hasPrefix("error: no pizza"))
@@ -161,14 +194,17 @@ struct ShellUserTests {
     @Test("backup shows progress on a terminal and nothing extra in a pipe")
     func progress() throws {
         let cli = try pizzeria()
-        for index in 0..<300 { try cli.ok("pizza", "add", "--name", "Pizza \(index) " + String(repeating: "x", count: 40), "--price", "5") }
+        for index in 0..<300 {
+            try cli.ok("pizza", "add", "--name", "Pizza \(index) " + String(repeating: "x", count: 40), "--price", "5")
+        }
         let session = try PseudoTerminalSession(["backup", "copy.sqlite"], in: cli.directory.url)
         #expect(try session.wait() == 0)
         #expect(session.transcript.contains("backing up: 100% ("), "\(session.transcript)")
         let piped = try cli.ok("backup", "copy2.sqlite")
         #expect(piped.stderr.isEmpty && piped.stdout.hasPrefix("Backed up"))
         try cli.ok("nav", "push", "anna", "pizza:Porcini", "pizza:Marinara")
-        try cli.ok("nav", "export", "anna").stdout.write(toFile: cli.directory.path("stack.json"), atomically: true, encoding: .utf8)
+        try cli.ok("nav", "export", "anna").stdout.write(
+            toFile: cli.directory.path("stack.json"), atomically: true, encoding: .utf8)
         let imported = try PseudoTerminalSession(["nav", "import", "marco", "stack.json"], in: cli.directory.url)
         #expect(try imported.wait() == 0)
         #expect(imported.transcript.contains("importing: 100% ("), "\(imported.transcript)")

@@ -35,7 +35,8 @@ struct StorageConditionsTests {
         thousandPages.checkpointPages = 1_000
         let pizzeria = try Pizzeria.open(path: cli.databasePath, access: .requireCurrent, configuration: thousandPages)
         try pizzeria.database.write { db in
-            try db.run("""
+            try db.run(
+                """
                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
                 INSERT INTO pizzas (name, price_cents) SELECT 'Bulk ' || i, 500 FROM n
                 """)
@@ -59,8 +60,9 @@ struct StorageConditionsTests {
         let writers = (0..<4).map { index in
             inBackground {
                 let start = Date()
-                let result = try PizzeriaBinary.run(["pizza", "add", "--name", "Concurrent \(index)", "--price", "7"],
-                                                    in: directory, environment: environment)
+                let result = try PizzeriaBinary.run(
+                    ["pizza", "add", "--name", "Concurrent \(index)", "--price", "7"],
+                    in: directory, environment: environment)
                 return (result, Date().timeIntervalSince(start))
             }
         }
@@ -91,7 +93,9 @@ struct StorageConditionsTests {
         #expect(settled?["pending_frames"] as? Int ?? 1 == 0, "\(String(describing: settled))")
     }
 
-    @Test("durable by default: each commit syncs the WAL; PIZZERIA_SYNCHRONOUS=normal opts out", .enabled(if: Self.hasStrace))
+    @Test(
+        "durable by default: each commit syncs the WAL; PIZZERIA_SYNCHRONOUS=normal opts out",
+        .enabled(if: Self.hasStrace))
     func durableCommits() throws {
         var cli = CLI()
         try cli.ok("demo")
@@ -119,7 +123,8 @@ struct StorageConditionsTests {
         let trace = cli.directory.path("strace-\(UUID().uuidString).txt")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
-        process.arguments = ["-f", "-y", "-e", "trace=fsync,fdatasync", "-o", trace, PizzeriaBinary.url.path] + arguments
+        process.arguments =
+            ["-f", "-y", "-e", "trace=fsync,fdatasync", "-o", trace, PizzeriaBinary.url.path] + arguments
         process.currentDirectoryURL = cli.directory.url
         process.environment = PizzeriaBinary.environment(cli.environment)
         process.standardOutput = FileHandle.nullDevice
@@ -139,7 +144,9 @@ struct StorageConditionsTests {
         let link = cli.directory.path("null-link")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")
         for path in [fifo, link, "/dev/null", cli.directory.path(".")] {
-            for command in [["init"], ["check"], ["migrations"], ["pizza", "list"], ["backup", cli.directory.path("b.sqlite")]] {
+            for command in [
+                ["init"], ["check"], ["migrations"], ["pizza", "list"], ["backup", cli.directory.path("b.sqlite")],
+            ] {
                 let result = try cli.run(["--db", path] + command, timeout: 20)
                 #expect(result.status == 65, "\(path) \(command): \(result)")
                 #expect(result.stderr.contains("not a database file"), "\(result)")
@@ -177,7 +184,8 @@ struct StorageConditionsTests {
         try cli.ok("demo")
         let pizzeria = try await Pizzeria.open(path: cli.databasePath, access: .requireCurrent)
         try pizzeria.database.write { db in
-            try db.run("""
+            try db.run(
+                """
                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000)
                 INSERT INTO pizzas (name, price_cents) SELECT 'Bulk ' || i, 500 FROM n
                 """)
@@ -203,13 +211,16 @@ struct StorageConditionsTests {
         }
     }
 
-    @Test("killed backups leave nothing behind for long: the next backup removes every temporary file of a dead one, and a running one keeps its own")
+    @Test(
+        "killed backups leave nothing behind for long: the next backup removes every temporary file of a dead one, and a running one keeps its own"
+    )
     func killedBackupsLeaveNothing() async throws {
         let cli = CLI()
         try cli.ok("demo")
         let pizzeria = try await Pizzeria.open(path: cli.databasePath, access: .requireCurrent)
         try pizzeria.database.write { db in
-            try db.run("""
+            try db.run(
+                """
                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 120000)
                 INSERT INTO pizzas (name, price_cents) SELECT 'Bulk pizza number ' || i, 500 FROM n
                 """)
@@ -221,10 +232,14 @@ struct StorageConditionsTests {
         }
         var leftBehind = 0
         for trial in 0..<16 {
-            let running = try cli.start(["backup", (backups as NSString).appendingPathComponent("killed-\(trial).sqlite")])
+            let running = try cli.start([
+                "backup", (backups as NSString).appendingPathComponent("killed-\(trial).sqlite"),
+            ])
             // Killed once its temporary file exists (mid-copy), a little later each time.
             let deadline = Date().addingTimeInterval(5)
-            while try !hidden().contains(where: { $0.hasPrefix(".killed-\(trial).sqlite.") }), Date() < deadline { usleep(500) }
+            while try !hidden().contains(where: { $0.hasPrefix(".killed-\(trial).sqlite.") }), Date() < deadline {
+                usleep(500)
+            }
             usleep(UInt32((trial % 4) * 2_000))
             running.kill()
             _ = try running.wait()
@@ -243,8 +258,9 @@ struct StorageConditionsTests {
         #expect(try cli.run("--db", (backups as NSString).appendingPathComponent("last.sqlite"), "check").status == 0)
     }
 
-    @Test("a database made read-only (0444) is read by another user without leaving companions behind",
-          .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    @Test(
+        "a database made read-only (0444) is read by another user without leaving companions behind",
+        .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
     func readOnlyDatabaseOfAnotherUser() throws {
         let cli = CLI()
         let owner = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
@@ -252,9 +268,10 @@ struct StorageConditionsTests {
         #expect(chown(cli.directory.url.path, 65534, 65534) == 0)
         #expect(chmod(cli.directory.url.path, 0o777) == 0)
         func run(_ user: [String], _ arguments: String...) throws -> ProcessResult {
-            let process = try RunningProcess(executable: URL(fileURLWithPath: user[0]),
-                                             arguments: Array(user.dropFirst()) + [PizzeriaBinary.url.path] + arguments,
-                                             in: cli.directory.url, environment: PizzeriaBinary.environment([:]))
+            let process = try RunningProcess(
+                executable: URL(fileURLWithPath: user[0]),
+                arguments: Array(user.dropFirst()) + [PizzeriaBinary.url.path] + arguments,
+                in: cli.directory.url, environment: PizzeriaBinary.environment([:]))
             return try process.wait(timeout: 30)
         }
         #expect(try run(owner, "demo").status == 0)
@@ -270,8 +287,9 @@ struct StorageConditionsTests {
         #expect(added.status == 0, "\(added)")
     }
 
-    @Test("a writable file in a directory its owner cannot write: every read works, a write exits 74 naming the directory, nothing is created",
-          .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    @Test(
+        "a writable file in a directory its owner cannot write: every read works, a write exits 74 naming the directory, nothing is created",
+        .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
     func writableFileInReadOnlyDirectory() throws {
         var cli = CLI()
         cli.environment["PIZZERIA_NOW"] = "2026-12-01T17:00:00Z"
@@ -282,11 +300,16 @@ struct StorageConditionsTests {
         let owner = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
         let environment = PizzeriaBinary.environment(cli.environment)
         func start(_ arguments: [String]) throws -> RunningProcess {
-            try RunningProcess(executable: URL(fileURLWithPath: owner[0]), arguments: Array(owner.dropFirst()) + [PizzeriaBinary.url.path] + arguments,
-                               in: cli.directory.url, environment: environment)
+            try RunningProcess(
+                executable: URL(fileURLWithPath: owner[0]),
+                arguments: Array(owner.dropFirst()) + [PizzeriaBinary.url.path] + arguments,
+                in: cli.directory.url, environment: environment)
         }
         let before = cli.databaseBytes()
-        for arguments in [["pizza", "list"], ["order", "list"], ["slots"], ["nav", "show", "anna"], ["user", "list"], ["report", "sales"], ["check"]] {
+        for arguments in [
+            ["pizza", "list"], ["order", "list"], ["slots"], ["nav", "show", "anna"], ["user", "list"],
+            ["report", "sales"], ["check"],
+        ] {
             let result = try start(arguments).wait(timeout: 30)
             #expect(result.status == 0 && !result.stdout.isEmpty, "\(arguments.joined(separator: " ")): \(result)")
         }

@@ -9,7 +9,8 @@ import PizzeriaTestSupport
 struct AsyncAndFeedTests {
     /// Holds the write lock on another thread until `release` is signalled.
     final class HeldWriter: @unchecked Sendable {
-        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0),
+            finished = DispatchSemaphore(value: 0)
         let held = Atomic<Bool>(false)
 
         init(_ database: Database) {
@@ -93,8 +94,10 @@ struct AsyncAndFeedTests {
                 for slot in slots + slots + [slots[0]] {
                     group.addTask {
                         do {
-                            return .success(try await fixture.pizzeria.orders.place(
-                                OrderRequest(user: anna, items: [.init(pizza: margherita)], pickup: slot)).order)
+                            return .success(
+                                try await fixture.pizzeria.orders.place(
+                                    OrderRequest(user: anna, items: [.init(pizza: margherita)], pickup: slot)
+                                ).order)
                         } catch {
                             return .failure(error)
                         }
@@ -130,8 +133,11 @@ struct AsyncAndFeedTests {
         let mine = try fixture.place("anna", "19:00", ("Margherita", 2)).order
         // Another Pizzeria on the same file stands for another process: its commits are polled.
         let other = try await Pizzeria.open(path: fixture.base.path, now: { fixture.now })
-        let theirs = try await other.orders.place(OrderRequest(user: try fixture.user("marco"), items: [.init(pizza: try fixture.pizza("Porcini"))],
-                                                         pickup: try fixture.at("20:00"))).order
+        let theirs = try await other.orders.place(
+            OrderRequest(
+                user: try fixture.user("marco"), items: [.init(pizza: try fixture.pizza("Porcini"))],
+                pickup: try fixture.at("20:00"))
+        ).order
         try await other.orders.cancel(id: theirs.id)
         let events = try await received.value
         #expect(events.map(\.kind) == [.placed, .placed, .cancelled])
@@ -169,7 +175,9 @@ struct AsyncAndFeedTests {
         #expect(events.last?.pizza.price.cents == 900)
     }
 
-    @Test("a cursor of another file's history is refused by events(after:) and by both feeds; the start and this file's own cursors are not")
+    @Test(
+        "a cursor of another file's history is refused by events(after:) and by both feeds; the start and this file's own cursors are not"
+    )
     func foreignCursors() async throws {
         let here = try OrderFixture(), there = try OrderFixture()
         for _ in 0..<3 { try here.place("anna", "19:00", ("Margherita", 1)) }
@@ -177,18 +185,24 @@ struct AsyncAndFeedTests {
         // Same positions, other events: each file refuses the other's cursors.
         let theirs = try await there.pizzeria.orders.latestEventCursor()
         #expect(theirs.position == 1)
-        await #expect(throws: FeedError.foreignCursor(theirs, newest: try await here.pizzeria.orders.latestEventCursor())) {
+        await #expect(
+            throws: FeedError.foreignCursor(theirs, newest: try await here.pizzeria.orders.latestEventCursor())
+        ) {
             try await here.pizzeria.orders.events(after: theirs)
         }
         let mine = try await here.pizzeria.orders.events(after: .start)
         #expect(mine.count == 3)
-        #expect(try await here.pizzeria.orders.events(after: mine[0].cursor).map(\.cursor) == mine.dropFirst().map(\.cursor))
+        #expect(
+            try await here.pizzeria.orders.events(after: mine[0].cursor).map(\.cursor) == mine.dropFirst().map(\.cursor)
+        )
         #expect(try await there.pizzeria.orders.events(after: .start).count == 1)
         // Past the newest event.
         await #expect(throws: FeedError.self) { try await there.pizzeria.orders.events(after: mine[2].cursor) }
         // The feeds throw on their first read rather than wait forever.
         await #expect(throws: FeedError.self) {
-            for try await _ in try await there.pizzeria.orders.feed(after: mine[2].cursor, pollInterval: .milliseconds(10)) {}
+            for try await _ in try await there.pizzeria.orders.feed(
+                after: mine[2].cursor, pollInterval: .milliseconds(10))
+            {}
         }
         let menuCursor = try await here.pizzeria.menu.latestEventCursor()
         await #expect(throws: FeedError.self) {
@@ -220,8 +234,12 @@ struct AsyncAndFeedTests {
         try roundTrip(try fixture.pizzeria.orders.events(after: .start))
         try roundTrip(try fixture.pizzeria.menu.history(of: pizza.id))
         let json = try JSONSerialization.jsonObject(with: try encoder.encode(order)) as? [String: Any]
-        #expect(json?["id"] as? String == order.id.description && json?["total"] as? String == "24.00" && json?["total_cents"] as? Int == 2400)
+        #expect(
+            json?["id"] as? String == order.id.description && json?["total"] as? String == "24.00"
+                && json?["total_cents"] as? Int == 2400)
         #expect((json?["created_at"] as? String)?.hasSuffix("Z") == true)
-        #expect(Pizza.ID(order.id.description.uppercased()) == nil || Order.ID(order.id.description.uppercased()) == order.id)
+        #expect(
+            Pizza.ID(order.id.description.uppercased()) == nil
+                || Order.ID(order.id.description.uppercased()) == order.id)
     }
 }

@@ -11,7 +11,9 @@ struct BookingCancellationTests {
     /// What one booking task ended with.
     enum Outcome: Sendable { case booked(Order.ID), cancelled, refused(String) }
 
-    @Test("thousands of bookings cancelled at random moments: every cancelled one wrote nothing, every booked one is there")
+    @Test(
+        "thousands of bookings cancelled at random moments: every cancelled one wrote nothing, every booked one is there"
+    )
     func noGhosts() async throws {
         let fixture = try OrderFixture(capacity: 10_000)
         let anna = try fixture.user("anna"), margherita = try fixture.pizza("Margherita")
@@ -29,11 +31,15 @@ struct BookingCancellationTests {
             var tasks: [(key: String, task: Task<Outcome, Never>, cancelAfter: Int?)] = []
             for index in 0..<tasksPerRound {
                 let key = "r\(round)-\(index)"
-                let request = OrderRequest(user: anna, items: [.init(pizza: margherita)], pickup: slots[index % slots.count], idempotencyKey: key)
+                let request = OrderRequest(
+                    user: anna, items: [.init(pizza: margherita)], pickup: slots[index % slots.count],
+                    idempotencyKey: key)
                 let task = Task { () -> Outcome in
-                    do { return .booked(try await fixture.pizzeria.orders.place(request).order.id) }
-                    catch is CancellationError { return .cancelled }
-                    catch { return .refused(String(describing: error)) }
+                    do {
+                        return .booked(try await fixture.pizzeria.orders.place(request).order.id)
+                    } catch is CancellationError { return .cancelled } catch {
+                        return .refused(String(describing: error))
+                    }
                 }
                 // About half are cancelled, from at once to a few hundred microseconds in —
                 // before, while and after the writer thread takes them into a batch.
@@ -54,14 +60,18 @@ struct BookingCancellationTests {
                 }
             }
         }
-        let written = Dictionary(try await fixture.pizzeria.orders.list().compactMap { order in order.idempotencyKey.map { ($0, order.id) } },
-                                 uniquingKeysWith: { first, _ in first })
+        let written = Dictionary(
+            try await fixture.pizzeria.orders.list().compactMap { order in order.idempotencyKey.map { ($0, order.id) }
+            },
+            uniquingKeysWith: { first, _ in first })
         var cancelled = 0, booked = 0
         for (key, outcome) in outcomes.sorted(by: { $0.key < $1.key }) {
             switch outcome {
             case .cancelled:
                 cancelled += 1
-                #expect(written[key] == nil, "\(key) was told it was cancelled, yet order \(written[key].map { "\($0)" } ?? "") was written")
+                #expect(
+                    written[key] == nil,
+                    "\(key) was told it was cancelled, yet order \(written[key].map { "\($0)" } ?? "") was written")
             case .booked(let id):
                 booked += 1
                 #expect(written[key] == id, "\(key) was booked as \(id) but is not in the file")

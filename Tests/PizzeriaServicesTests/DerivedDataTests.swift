@@ -26,18 +26,23 @@ struct DerivedDataTests {
 
     func load(_ f: OrderFixture, _ pickup: Date) throws -> Int? {
         try f.pizzeria.database.read { db in
-            try db.fetchOne("SELECT booked FROM slot_loads WHERE pickup_at = ?", [PickupTime.utc(pickup)]) { try $0.int("booked") }
+            try db.fetchOne("SELECT booked FROM slot_loads WHERE pickup_at = ?", [PickupTime.utc(pickup)]) {
+                try $0.int("booked")
+            }
         }
     }
 
-    @Test("cancel and move in one hand-written UPDATE: both slots keep the orders' real load, and a booking over it is refused")
+    @Test(
+        "cancel and move in one hand-written UPDATE: both slots keep the orders' real load, and a booking over it is refused"
+    )
     func cancelAndMoveInOneStatement() throws {
         let f = try OrderFixture(capacity: 12)
         let (moved, _) = try f.place("anna", "19:00", ("Margherita", 5))
         try f.place("marco", "19:30", ("Porcini", 5))
         let target = try f.at("19:30")
-        try sql(f, "UPDATE orders SET status = 'cancelled', pickup_at = ?, pickup_local = ? WHERE id = ?",
-                [PickupTime.utc(target), "2026-12-01T19:30+01:00", moved.id])
+        try sql(
+            f, "UPDATE orders SET status = 'cancelled', pickup_at = ?, pickup_local = ? WHERE id = ?",
+            [PickupTime.utc(target), "2026-12-01T19:30+01:00", moved.id])
         #expect(try load(f, try f.at("19:00")) == 0)
         #expect(try load(f, target) == 5)
         #expect(throws: OrderError.self) { try f.place("anna", "19:30", ("Margherita", 8)) }
@@ -52,8 +57,15 @@ struct DerivedDataTests {
         let before = try f.base.snapshot()
         #expect(token { try sql(f, "UPDATE slot_loads SET booked = 0") } == "slot_loads_derived")
         #expect(token { try sql(f, "DELETE FROM slot_loads") } == "slot_loads_derived")
-        #expect(token { try sql(f, "UPDATE slot_loads SET pickup_at = '2026-12-01T19:15:00Z'") } == "slot_loads_derived")
-        #expect(token { try sql(f, "INSERT INTO slot_loads (pickup_at, service_day, capacity, booked) VALUES ('2026-12-02T18:00:00Z', '2026-12-02', 12, 3)") }
+        #expect(
+            token { try sql(f, "UPDATE slot_loads SET pickup_at = '2026-12-01T19:15:00Z'") } == "slot_loads_derived")
+        #expect(
+            token {
+                try sql(
+                    f,
+                    "INSERT INTO slot_loads (pickup_at, service_day, capacity, booked) VALUES ('2026-12-02T18:00:00Z', '2026-12-02', 12, 3)"
+                )
+            }
                 == "slot_loads_derived")
         // A capacity typed by hand is put back to what the rules say.
         try sql(f, "UPDATE slot_loads SET capacity = 100")
@@ -65,13 +77,19 @@ struct DerivedDataTests {
         let f = try OrderFixture()
         let (order, _) = try f.place("anna", "19:00", ("Margherita", 2))
         let before = try f.base.snapshot()
-        #expect(token { try sql(f, "UPDATE orders SET user_id = ? WHERE id = ?", [try f.user("marco"), order.id]) } == "order_user_fixed")
-        #expect(token { try sql(f, "UPDATE orders SET total_cents = 1 WHERE id = ?", [order.id]) } == "order_total_derived")
+        #expect(
+            token { try sql(f, "UPDATE orders SET user_id = ? WHERE id = ?", [try f.user("marco"), order.id]) }
+                == "order_user_fixed")
+        #expect(
+            token { try sql(f, "UPDATE orders SET total_cents = 1 WHERE id = ?", [order.id]) } == "order_total_derived")
         #expect(token { try sql(f, "UPDATE orders SET created_at = 'yesterday' WHERE id = ?", [order.id]) } != nil)
-        #expect(token { try sql(f, "UPDATE orders SET updated_at = 'yesterday' WHERE id = ?", [order.id]) } == "timestamp_format")
+        #expect(
+            token { try sql(f, "UPDATE orders SET updated_at = 'yesterday' WHERE id = ?", [order.id]) }
+                == "timestamp_format")
         try f.pizzeria.orders.advance(id: order.id)
-        #expect(token { try sql(f, "UPDATE orders SET total_cents = 1 WHERE id = ?", [order.id]) } == "order_total_derived")
-        #expect(try f.base.snapshot().count == before.count + 1)   // the advance's event
+        #expect(
+            token { try sql(f, "UPDATE orders SET total_cents = 1 WHERE id = ?", [order.id]) } == "order_total_derived")
+        #expect(try f.base.snapshot().count == before.count + 1)  // the advance's event
         #expect(try f.pizzeria.orders.list().count == 1)
     }
 
@@ -80,7 +98,9 @@ struct DerivedDataTests {
         let f = try OrderFixture()
         try f.pizzeria.schedule.setWeek(try HoursSyntax.osm("Mo-Su 12:00-14:30,18:30-01:00"))
         let (evening, _) = try f.place("anna", "19:00", day: "2026-12-02", ("Margherita", 1))
-        #expect(token { try sql(f, "UPDATE orders SET service_day = '2026-12-01' WHERE id = ?", [evening.id]) } == "order_service_day")
+        #expect(
+            token { try sql(f, "UPDATE orders SET service_day = '2026-12-01' WHERE id = ?", [evening.id]) }
+                == "order_service_day")
         let (night, _) = try f.place("anna", "00:30", day: "2026-12-03", ("Margherita", 1))
         #expect(night.serviceDay == LocalDate("2026-12-02"))
     }
@@ -90,15 +110,27 @@ struct DerivedDataTests {
         let f = try OrderFixture()
         let (annas, _) = try f.place("anna", "19:00", ("Margherita", 1))
         let (marcos, _) = try f.place("marco", "19:30", ("Margherita", 1))
-        try sql(f, "INSERT INTO navigation_stack (user_id, depth, kind, order_id) VALUES (?, 1, 'order', ?)", [try f.user("anna"), annas.id])
+        try sql(
+            f, "INSERT INTO navigation_stack (user_id, depth, kind, order_id) VALUES (?, 1, 'order', ?)",
+            [try f.user("anna"), annas.id])
         #expect(token { try sql(f, "UPDATE navigation_stack SET order_id = ?", [marcos.id]) } == "route_not_owned")
         let marco = try f.user("marco")
         try f.pizzeria.users.erase(id: marco)
-        #expect(token { try sql(f, "UPDATE users SET display_name = 'Marco Rossi' WHERE id = ?", [marco]) } == "user_erased")
+        #expect(
+            token { try sql(f, "UPDATE users SET display_name = 'Marco Rossi' WHERE id = ?", [marco]) } == "user_erased"
+        )
         #expect(token { try sql(f, "UPDATE users SET phone = '+393331234567' WHERE id = ?", [marco]) } == "user_erased")
         #expect(token { try sql(f, "DELETE FROM user_erasures") } == "history_append_only")
-        #expect(token { try sql(f, "INSERT INTO navigation_events (user_id, action, depth_after) VALUES (?, 'pop', 0)", [marco]) } == "user_erased")
-        #expect(token { try sql(f, "INSERT INTO navigation_stack (user_id, depth, kind, order_id) VALUES (?, 1, 'order', ?)", [marco, marcos.id]) }
+        #expect(
+            token {
+                try sql(f, "INSERT INTO navigation_events (user_id, action, depth_after) VALUES (?, 'pop', 0)", [marco])
+            } == "user_erased")
+        #expect(
+            token {
+                try sql(
+                    f, "INSERT INTO navigation_stack (user_id, depth, kind, order_id) VALUES (?, 1, 'order', ?)",
+                    [marco, marcos.id])
+            }
                 == "user_erased")
     }
 
@@ -108,34 +140,47 @@ struct DerivedDataTests {
         try sql(f, "DELETE FROM weekly_hours WHERE weekday = 1")
         var refused: String?
         for hour in 0..<10 {
-            if let token = token({ try sql(f, "INSERT INTO weekly_hours (weekday, opens_at, closes_at) VALUES (1, ?, ?)",
-                                             [String(format: "%02d:00", hour), String(format: "%02d:30", hour)]) }) {
+            if let token = token({
+                try sql(
+                    f, "INSERT INTO weekly_hours (weekday, opens_at, closes_at) VALUES (1, ?, ?)",
+                    [String(format: "%02d:00", hour), String(format: "%02d:30", hour)])
+            }) {
                 refused = token
                 #expect(hour == 8)
                 break
             }
         }
         #expect(refused == "hours_limit")
-        try f.pizzeria.schedule.setHours([.tuesday], [OpeningInterval(opens: LocalTime("12:00")!, closes: LocalTime("14:00")!)!])
+        try f.pizzeria.schedule.setHours(
+            [.tuesday], [OpeningInterval(opens: LocalTime("12:00")!, closes: LocalTime("14:00")!)!])
     }
 
-    @Test("the status machine in SQL (orders_status_transition) is the one in Swift (OrderStatus.canChange): every pair")
+    @Test(
+        "the status machine in SQL (orders_status_transition) is the one in Swift (OrderStatus.canChange): every pair")
     func statusMachineAgrees() throws {
         let f = try OrderFixture(capacity: 100)
         // A legal path to each status, from placed.
-        let paths: [OrderStatus: [OrderStatus]] = [.placed: [], .preparing: [.preparing], .ready: [.preparing, .ready],
-                                                   .collected: [.preparing, .ready, .collected], .noShow: [.preparing, .ready, .noShow],
-                                                   .cancelled: [.cancelled]]
+        let paths: [OrderStatus: [OrderStatus]] = [
+            .placed: [], .preparing: [.preparing], .ready: [.preparing, .ready],
+            .collected: [.preparing, .ready, .collected], .noShow: [.preparing, .ready, .noShow],
+            .cancelled: [.cancelled],
+        ]
         var minute = 0
         for from in OrderStatus.allCases {
             for to in OrderStatus.allCases where to != from {
                 minute += 15
-                let (order, _) = try f.place("anna", String(format: "%02d:%02d", 12 + minute / 60, minute % 60), ("Margherita", 1))
-                for step in paths[from] ?? [] { try sql(f, "UPDATE orders SET status = ? WHERE id = ?", [step.rawValue, order.id]) }
-                let accepted = (try? sql(f, "UPDATE orders SET status = ? WHERE id = ?", [to.rawValue, order.id])) != nil
-                #expect(accepted == from.canChange(to: to), "\(from) → \(to): SQL \(accepted ? "accepts" : "refuses"), Swift \(from.canChange(to: to) ? "accepts" : "refuses")")
+                let (order, _) = try f.place(
+                    "anna", String(format: "%02d:%02d", 12 + minute / 60, minute % 60), ("Margherita", 1))
+                for step in paths[from] ?? [] {
+                    try sql(f, "UPDATE orders SET status = ? WHERE id = ?", [step.rawValue, order.id])
+                }
+                let accepted =
+                    (try? sql(f, "UPDATE orders SET status = ? WHERE id = ?", [to.rawValue, order.id])) != nil
+                #expect(
+                    accepted == from.canChange(to: to),
+                    "\(from) → \(to): SQL \(accepted ? "accepts" : "refuses"), Swift \(from.canChange(to: to) ? "accepts" : "refuses")"
+                )
             }
         }
     }
 }
-

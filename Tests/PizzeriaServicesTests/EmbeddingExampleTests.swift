@@ -9,19 +9,26 @@ struct EmbeddingExampleTests {
 
     /// The README and the library guide, where the examples are shown.
     static func documentation() throws -> String {
-        try ["README.md", "docs/LIBRARY.md"].map { try String(contentsOf: packageRoot.appendingPathComponent($0), encoding: .utf8) }
-            .joined(separator: "\n")
+        try ["README.md", "docs/LIBRARY.md"].map {
+            try String(contentsOf: packageRoot.appendingPathComponent($0), encoding: .utf8)
+        }
+        .joined(separator: "\n")
     }
 
     /// The text between `start` and `end`.
     static func block(_ text: String, from start: String, to end: String) -> String? {
-        guard let a = text.range(of: start), let b = text.range(of: end, range: a.upperBound..<text.endIndex) else { return nil }
+        guard let a = text.range(of: start), let b = text.range(of: end, range: a.upperBound..<text.endIndex) else {
+            return nil
+        }
         return String(text[a.upperBound..<b.lowerBound]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test("each README block is the code of its file in ReadmeExamples/, and every block has a file", arguments: examples)
+    @Test(
+        "each README block is the code of its file in ReadmeExamples/, and every block has a file", arguments: examples)
     func blocksMatch(name: String) throws {
-        let source = try String(contentsOf: packageRoot.appendingPathComponent("Tests/PizzeriaServicesTests/ReadmeExamples/\(name).swift"), encoding: .utf8)
+        let source = try String(
+            contentsOf: packageRoot.appendingPathComponent("Tests/PizzeriaServicesTests/ReadmeExamples/\(name).swift"),
+            encoding: .utf8)
         let readme = try Self.documentation()
         let code = Self.block(source, from: "// README-EXAMPLE-BEGIN", to: "// README-EXAMPLE-END")
         let documented = Self.block(readme, from: "<!-- example: \(name) -->\n```swift", to: "```")

@@ -8,7 +8,8 @@ struct Fixture {
     let pizzeria: Pizzeria
     var path: String { directory.path("pizzeria.sqlite") }
 
-    init(directory: TemporaryDirectory = TemporaryDirectory(), now: @escaping @Sendable () -> Date = { Date() }) throws {
+    init(directory: TemporaryDirectory = TemporaryDirectory(), now: @escaping @Sendable () -> Date = { Date() }) throws
+    {
         self.directory = directory
         pizzeria = try Pizzeria.open(path: directory.path("pizzeria.sqlite"), now: now)
     }
@@ -25,7 +26,9 @@ struct Fixture {
     /// Every row of a table, as text, to prove a refused change wrote nothing.
     func snapshot() throws -> [String] {
         try pizzeria.database.read { db in
-            let tables = try db.fetchAll("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { try $0.string("name") }
+            let tables = try db.fetchAll("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") {
+                try $0.string("name")
+            }
             // Table names come from sqlite_schema itself, not from input.
             return try tables.flatMap { table in
                 try db.fetchAll("SELECT * FROM \"\(table)\"") { row in

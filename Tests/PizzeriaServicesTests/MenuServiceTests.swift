@@ -6,20 +6,24 @@ import PizzeriaTestSupport
 
 @Suite("Menu: the add and edit flows on a real database")
 struct MenuServiceTests {
-    @Test("the menu's hot statements use an index: no scan, no temporary sort", arguments: [
-        (PizzaStore.listSQL, 3, "pizzas_name_key"),
-        (PizzaStore.activeMenuSQL, 0, "pizzas_name_key"),
-        (PizzaStore.wholeMenuSQL, 0, "pizzas_name_key"),
-        (PizzaStore.sameNameSQL, 1, "pizzas_name_key"),
-        (PizzaStore.priceEditSQL, 4, "sqlite_autoindex_pizzas_1 (id=?)"),
-        (NavigationStore.pathSQL, 1, "PRIMARY KEY"),
-        (NavigationStore.stateSQL, 1, "navigation_events_stack_changes"),
-    ])
+    @Test(
+        "the menu's hot statements use an index: no scan, no temporary sort",
+        arguments: [
+            (PizzaStore.listSQL, 3, "pizzas_name_key"),
+            (PizzaStore.activeMenuSQL, 0, "pizzas_name_key"),
+            (PizzaStore.wholeMenuSQL, 0, "pizzas_name_key"),
+            (PizzaStore.sameNameSQL, 1, "pizzas_name_key"),
+            (PizzaStore.priceEditSQL, 4, "sqlite_autoindex_pizzas_1 (id=?)"),
+            (NavigationStore.pathSQL, 1, "PRIMARY KEY"),
+            (NavigationStore.stateSQL, 1, "navigation_events_stack_changes"),
+        ])
     func queryPlans(sql: String, parameters: Int, index: String) throws {
         let fixture = try Fixture()
         try fixture.add("Margherita", 600)
         let plan = try fixture.pizzeria.database.withWriter { db in
-            try db.fetchAll("EXPLAIN QUERY PLAN " + sql, Array(repeating: "x", count: parameters)) { try $0.string("detail") }
+            try db.fetchAll("EXPLAIN QUERY PLAN " + sql, Array(repeating: "x", count: parameters)) {
+                try $0.string("detail")
+            }
         }
         #expect(plan.contains { $0.contains(index) }, "\(plan)")
         #expect(!plan.contains { $0.hasPrefix("SCAN") && !$0.contains("USING") }, "\(plan)")
@@ -73,7 +77,8 @@ struct MenuServiceTests {
         draft.price = Money(cents: 650)
         draft.name = "Margherita DOP"
         let saved = try fixture.pizzeria.menu.save(draft)
-        #expect(saved.id == pizza.id && saved.version == 2 && saved.price.cents == 650 && saved.name == "Margherita DOP")
+        #expect(
+            saved.id == pizza.id && saved.version == 2 && saved.price.cents == 650 && saved.name == "Margherita DOP")
         let history = try fixture.pizzeria.menu.history(of: pizza.id)
         #expect(history.map(\.change) == [.created, .edited])
         #expect(history[1].oldName == "Margherita" && history[1].newName == "Margherita DOP")
@@ -91,7 +96,9 @@ struct MenuServiceTests {
         let before = try fixture.snapshot()
         mine.price = Money(cents: 800)
         let error = #expect(throws: MenuError.self) { try fixture.pizzeria.menu.save(mine) }
-        guard case .conflict(let current, let draftVersion) = error else { Issue.record("\(String(describing: error))"); return }
+        guard case .conflict(let current, let draftVersion) = error else {
+            Issue.record("\(String(describing: error))"); return
+        }
         #expect(current.price.cents == 700 && current.version == 2 && draftVersion == 1)
         #expect(try fixture.snapshot() == before)
     }
@@ -118,7 +125,8 @@ struct MenuServiceTests {
         #expect(try fixture.pizzeria.menu.list().map(\.name) == ["Marinara"])
         #expect(try fixture.pizzeria.menu.list(includeArchived: true).map(\.name) == ["Marinara", "Porcini"])
         #expect(throws: MenuError.alreadyArchived(archived)) { try fixture.pizzeria.menu.archive(id: pizza.id) }
-        let restored = try fixture.pizzeria.menu.restore(id: try fixture.pizzeria.lookup.pizza(String(pizza.id.description.prefix(6))).id)
+        let restored = try fixture.pizzeria.menu.restore(
+            id: try fixture.pizzeria.lookup.pizza(String(pizza.id.description.prefix(6))).id)
         #expect(!restored.isArchived && restored.version == 3)
         #expect(throws: MenuError.self) { try fixture.pizzeria.menu.restore(id: pizza.id) }
         #expect(try fixture.pizzeria.menu.history(of: pizza.id).map(\.change) == [.created, .archived, .restored])
@@ -143,8 +151,12 @@ struct MenuServiceTests {
         let fixture = try Fixture()
         // Ids chosen by hand (as an analyst's INSERT could) so that they share a prefix.
         try fixture.pizzeria.database.write { db in
-            try db.run("INSERT INTO pizzas (id, name, price_cents) VALUES ('abcd0000-0000-4000-8000-000000000001', 'One', 500)")
-            try db.run("INSERT INTO pizzas (id, name, price_cents) VALUES ('abcd0000-0000-4000-8000-000000000002', 'Two', 600)")
+            try db.run(
+                "INSERT INTO pizzas (id, name, price_cents) VALUES ('abcd0000-0000-4000-8000-000000000001', 'One', 500)"
+            )
+            try db.run(
+                "INSERT INTO pizzas (id, name, price_cents) VALUES ('abcd0000-0000-4000-8000-000000000002', 'Two', 600)"
+            )
         }
         let error = #expect(throws: MenuError.self) { try fixture.pizzeria.lookup.pizza("abcd") }
         guard case .ambiguous(_, let candidates) = error else { Issue.record("\(String(describing: error))"); return }
@@ -162,23 +174,27 @@ struct MenuServiceTests {
         #expect(try fixture.pizzeria.menu.list().map(\.name) == [name])
     }
 
-    @Test("the database itself refuses what validation refuses", arguments: [
-        "INSERT INTO pizzas (name, price_cents) VALUES ('', 500)",
-        "INSERT INTO pizzas (name, price_cents) VALUES (' Padded', 500)",
-        "INSERT INTO pizzas (name, price_cents) VALUES ('Line' || char(10) || 'break', 500)",
-        "INSERT INTO pizzas (name, price_cents) VALUES ('Free', 0)",
-        "INSERT INTO pizzas (name, price_cents) VALUES ('Negative', -100)",
-        "INSERT INTO pizzas (name, price_cents) VALUES ('Gold', 100001)",
-        "INSERT INTO pizzas (name, price_cents) VALUES ('Text price', '6.50')",
-        "INSERT INTO pizzas (name, price_cents) VALUES ('margherita', 500)",
-        "DELETE FROM pizzas",
-        "UPDATE pizza_history SET new_name = 'rewritten'",
-    ])
+    @Test(
+        "the database itself refuses what validation refuses",
+        arguments: [
+            "INSERT INTO pizzas (name, price_cents) VALUES ('', 500)",
+            "INSERT INTO pizzas (name, price_cents) VALUES (' Padded', 500)",
+            "INSERT INTO pizzas (name, price_cents) VALUES ('Line' || char(10) || 'break', 500)",
+            "INSERT INTO pizzas (name, price_cents) VALUES ('Free', 0)",
+            "INSERT INTO pizzas (name, price_cents) VALUES ('Negative', -100)",
+            "INSERT INTO pizzas (name, price_cents) VALUES ('Gold', 100001)",
+            "INSERT INTO pizzas (name, price_cents) VALUES ('Text price', '6.50')",
+            "INSERT INTO pizzas (name, price_cents) VALUES ('margherita', 500)",
+            "DELETE FROM pizzas",
+            "UPDATE pizza_history SET new_name = 'rewritten'",
+        ])
     func databaseConstraints(sql: String) throws {
         let fixture = try Fixture()
         try fixture.add("Margherita", 600)
         let before = try fixture.snapshot()
-        let error = #expect(throws: DatabaseError.self) { try fixture.pizzeria.database.write { db in try db.execute(sql) } }
+        let error = #expect(throws: DatabaseError.self) {
+            try fixture.pizzeria.database.write { db in try db.execute(sql) }
+        }
         #expect(error?.isConstraint == true)
         #expect(try fixture.snapshot() == before)
     }

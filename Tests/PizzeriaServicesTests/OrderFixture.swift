@@ -25,7 +25,10 @@ struct OrderFixture {
     var pizzeria: Pizzeria { base.pizzeria }
 
     init(capacity: Int = 12, directory: TemporaryDirectory = TemporaryDirectory(), now: Date? = nil) throws {
-        let now = try now ?? PickupTime.parse("2026-12-01T10:00", timeZone: TimeZone(identifier: Self.zone) ?? .current, now: Date()).get()
+        let now =
+            try now
+            ?? PickupTime.parse("2026-12-01T10:00", timeZone: TimeZone(identifier: Self.zone) ?? .current, now: Date())
+            .get()
         self.now = now
         let clock = TestClock(now)
         self.clock = clock
@@ -51,9 +54,13 @@ struct OrderFixture {
     }
 
     @discardableResult
-    func place(_ user: String = "anna", _ time: String = "19:00", day: String = "2026-12-01", key: String? = nil,
-               _ items: (String, Int)...) throws -> (order: Order, created: Bool) {
-        try pizzeria.orders.place(OrderRequest(user: try self.user(user), items: items.map { .init(pizza: try pizza($0.0), quantity: $0.1) },
-                                               pickup: try at(time, day: day), idempotencyKey: key))
+    func place(
+        _ user: String = "anna", _ time: String = "19:00", day: String = "2026-12-01", key: String? = nil,
+        _ items: (String, Int)...
+    ) throws -> (order: Order, created: Bool) {
+        try pizzeria.orders.place(
+            OrderRequest(
+                user: try self.user(user), items: items.map { .init(pizza: try pizza($0.0), quantity: $0.1) },
+                pickup: try at(time, day: day), idempotencyKey: key))
     }
 }

@@ -32,14 +32,20 @@ struct RouterTests {
         // Pop to root on the menu succeeds and is recorded (the top before was the menu).
         state = try f.router.popToRoot(f.anna)
         #expect(state.previous == nil)
-        #expect(try f.router.history(of: f.anna).map(\.action.rawValue) == ["push", "push", "pop", "push", "pop", "pop_to_root", "pop_to_root"])
+        #expect(
+            try f.router.history(of: f.anna).map(\.action.rawValue) == [
+                "push", "push", "pop", "push", "pop", "pop_to_root", "pop_to_root",
+            ])
     }
 
     @Test("pop to a depth and to the last occurrence of a route")
     func popTo() throws {
         let f = try NavigationFixture()
         try f.router.push(f.anna, [f.margherita, f.porcini, f.margherita, f.marinara])
-        #expect(try f.router.popTo(f.anna, route: f.margherita).path.map(\.route) == [f.margherita, f.porcini, f.margherita])
+        #expect(
+            try f.router.popTo(f.anna, route: f.margherita).path.map(\.route) == [
+                f.margherita, f.porcini, f.margherita,
+            ])
         #expect(try f.router.popTo(f.anna, depth: 1).path.map(\.route) == [f.margherita])
         #expect(try f.router.popTo(f.anna, depth: 1).depth == 1)
         #expect(try f.router.popTo(f.anna, depth: 0).depth == 0)
@@ -62,10 +68,17 @@ struct RouterTests {
             ("cannot pop to depth 3: the stack has depth 2", { try f.router.popTo(f.anna, depth: 3) }),
             ("cannot pop to depth -1", { try f.router.popTo(f.anna, depth: -1) }),
             ("is not in the stack", { try f.router.popTo(f.anna, route: f.marinara) }),
-            ("no pizza with id 00000000-0000-4000-8000-000000000000", {
-                try f.router.push(f.anna, [f.marinara, .pizza(id: NavigationFixture.unknownID())]) }),
+            (
+                "no pizza with id 00000000-0000-4000-8000-000000000000",
+                {
+                    try f.router.push(f.anna, [f.marinara, .pizza(id: NavigationFixture.unknownID())])
+                }
+            ),
             ("no such order for this user", { try f.router.push(f.anna, [.order(id: NavigationFixture.unknownID())]) }),
-            ("no user with handle or id '00000000-0000-4000-8000-000000000000'", { try f.router.push(NavigationFixture.unknownID(), [f.marinara]) }),
+            (
+                "no user with handle or id '00000000-0000-4000-8000-000000000000'",
+                { try f.router.push(NavigationFixture.unknownID(), [f.marinara]) }
+            ),
             ("must name at least one route", { try f.router.push(f.anna, []) }),
         ]
         for (message, attempt) in refusals {
@@ -103,7 +116,9 @@ struct RouterTests {
 
         let empty = try Fixture()
         try empty.pizzeria.users.add(handle: "anna")
-        #expect(throws: NavigationError.emptyMenu) { try empty.pizzeria.navigation.random(try empty.pizzeria.lookup.user("anna").id, seed: 1) }
+        #expect(throws: NavigationError.emptyMenu) {
+            try empty.pizzeria.navigation.random(try empty.pizzeria.lookup.user("anna").id, seed: 1)
+        }
     }
 
     @Test("archived pizzas stay in the stack and can be pushed (their detail is still viewable)")
@@ -121,11 +136,13 @@ struct RouterTests {
         try f.router.push(f.marco, [f.marinara, f.porcini])
         try f.router.openSheet(f.marco, .addPizza)
         let marco = try f.pizzeria.database.read { db in
-            try db.fetchAll("""
+            try db.fetchAll(
+                """
                 SELECT 'stack' AS what, depth AS n, kind AS value FROM navigation_stack WHERE user_id = (SELECT id FROM users WHERE handle = 'marco')
                 UNION ALL SELECT 'event', id, action FROM navigation_events WHERE user_id = (SELECT id FROM users WHERE handle = 'marco')
                 UNION ALL SELECT 'sheet', 0, kind FROM navigation_sheets WHERE user_id = (SELECT id FROM users WHERE handle = 'marco')
-                """) { "\(try $0.value("what")) \(try $0.value("n")) \(try $0.value("value"))" }
+                """
+            ) { "\(try $0.value("what")) \(try $0.value("n")) \(try $0.value("value"))" }
         }
         try f.router.push(f.anna, [f.margherita, f.porcini, f.marinara])
         try f.router.pop(f.anna, count: 2)
@@ -134,11 +151,13 @@ struct RouterTests {
         try f.router.openSheet(f.anna, .editPizza(try f.orders.pizza("Margherita")))
         try f.router.dismissSheet(f.anna)
         let after = try f.pizzeria.database.read { db in
-            try db.fetchAll("""
+            try db.fetchAll(
+                """
                 SELECT 'stack' AS what, depth AS n, kind AS value FROM navigation_stack WHERE user_id = (SELECT id FROM users WHERE handle = 'marco')
                 UNION ALL SELECT 'event', id, action FROM navigation_events WHERE user_id = (SELECT id FROM users WHERE handle = 'marco')
                 UNION ALL SELECT 'sheet', 0, kind FROM navigation_sheets WHERE user_id = (SELECT id FROM users WHERE handle = 'marco')
-                """) { "\(try $0.value("what")) \(try $0.value("n")) \(try $0.value("value"))" }
+                """
+            ) { "\(try $0.value("what")) \(try $0.value("n")) \(try $0.value("value"))" }
         }
         #expect(after == marco)
         #expect(try f.router.state(of: f.marco).path.map(\.route) == [f.marinara, f.porcini])
@@ -166,10 +185,14 @@ struct RouterTests {
             let start = try #require(sql.range(of: marker)).upperBound
             let rest = sql[start...]
             let list = rest[..<(try #require(rest.range(of: end)).lowerBound)]
-            return list.split(separator: "'", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            return list.split(separator: "'", omittingEmptySubsequences: false).enumerated().filter {
+                $0.offset % 2 == 1
+            }.map { String($0.element) }
         }
         #expect(try quoted(after: "CHECK (action IN (", until: "))") == NavigationAction.allCases.map(\.rawValue))
-        #expect(try quoted(after: "WHERE action NOT IN (", until: ")") == NavigationAction.allCases.filter { !$0.changesStack }.map(\.rawValue))
+        #expect(
+            try quoted(after: "WHERE action NOT IN (", until: ")")
+                == NavigationAction.allCases.filter { !$0.changesStack }.map(\.rawValue))
         // SQLite uses a partial index only when the query repeats its WHERE clause.
         let start = try #require(sql.range(of: "WHERE action NOT IN (")).lowerBound
         let condition = sql.index(start, offsetBy: "WHERE ".count)

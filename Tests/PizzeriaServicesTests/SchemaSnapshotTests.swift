@@ -13,10 +13,12 @@ struct SchemaSnapshotTests {
         let directory = TemporaryDirectory()
         let pizzeria = try Pizzeria.open(path: directory.path("schema.sqlite"))
         let statements = try pizzeria.database.read { db in
-            try db.fetchAll("""
+            try db.fetchAll(
+                """
                 SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL
                 ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'view' THEN 2 ELSE 3 END, name
-                """) { try $0.string("sql") }
+                """
+            ) { try $0.string("sql") }
         }
         return "-- The schema of a new Pizzeria file, generated from Migrations/ (do not edit: see\n"
             + "-- Tests/PizzeriaServicesTests/SchemaSnapshotTests.swift). Tables, indexes, views, triggers by name.\n\n"
@@ -27,8 +29,12 @@ struct SchemaSnapshotTests {
     func snapshot() throws {
         let url = packageRoot.appendingPathComponent("docs/schema.sql")
         let current = try Self.current()
-        if ProcessInfo.processInfo.environment["PIZZERIA_WRITE_SCHEMA"] == "1" { try current.write(to: url, atomically: true, encoding: .utf8) }
+        if ProcessInfo.processInfo.environment["PIZZERIA_WRITE_SCHEMA"] == "1" {
+            try current.write(to: url, atomically: true, encoding: .utf8)
+        }
         let committed = try String(contentsOf: url, encoding: .utf8)
-        #expect(committed == current, "docs/schema.sql is stale: run PIZZERIA_WRITE_SCHEMA=1 swift test --filter SchemaSnapshotTests")
+        #expect(
+            committed == current,
+            "docs/schema.sql is stale: run PIZZERIA_WRITE_SCHEMA=1 swift test --filter SchemaSnapshotTests")
     }
 }

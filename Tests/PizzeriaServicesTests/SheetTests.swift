@@ -24,7 +24,10 @@ struct SheetTests {
         try f.router.setSheet(f.anna, price: Money(cents: 850))
         let (pizza, after) = try f.router.saveSheet(f.anna)
         #expect(pizza.name == "Diavola" && pizza.price.cents == 850 && after.sheet == nil)
-        #expect(try f.router.history(of: f.anna).map(\.action.rawValue) == ["sheet_open", "sheet_set", "sheet_set", "sheet_save"])
+        #expect(
+            try f.router.history(of: f.anna).map(\.action.rawValue) == [
+                "sheet_open", "sheet_set", "sheet_set", "sheet_save",
+            ])
     }
 
     @Test("edit sheet: prefilled, conflict when the pizza changed meanwhile, sheet stays open")
@@ -50,8 +53,12 @@ struct SheetTests {
         #expect(throws: NavigationError.noSheet) { try f.router.saveSheet(f.anna) }
         #expect(throws: NavigationError.noSheet) { try f.router.dismissSheet(f.anna) }
         try f.router.openSheet(f.anna, .addPizza)
-        #expect(throws: NavigationError.sheetAlreadyOpen(kind: "add_pizza")) { try f.router.openSheet(f.anna, .editPizza(try f.pizzeria.lookup.pizza("Porcini").id)) }
-        #expect(throws: MenuError.notFound("Hawaii")) { try f.router.openSheet(f.marco, .editPizza(try f.pizzeria.lookup.pizza("Hawaii").id)) }
+        #expect(throws: NavigationError.sheetAlreadyOpen(kind: "add_pizza")) {
+            try f.router.openSheet(f.anna, .editPizza(try f.pizzeria.lookup.pizza("Porcini").id))
+        }
+        #expect(throws: MenuError.notFound("Hawaii")) {
+            try f.router.openSheet(f.marco, .editPizza(try f.pizzeria.lookup.pizza("Hawaii").id))
+        }
     }
 
     @Test("a sheet survives a new Pizzeria on the same file (another process, the next CLI run)")
@@ -72,7 +79,8 @@ struct SheetTests {
         // Built in SQL, not one call at a time: 1,000,000 more events for anna, all after her last
         // stack change, so "previous" must not walk through them.
         try f.pizzeria.database.write { db in
-            try db.run("""
+            try db.run(
+                """
                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000)
                 INSERT INTO navigation_events (user_id, action, routes, depth_after, top_before)
                 SELECT (SELECT id FROM users WHERE handle = 'anna'), 'sheet_set', '[]', 1, NULL FROM n

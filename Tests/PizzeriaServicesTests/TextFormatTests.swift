@@ -28,14 +28,21 @@ struct TextFormatTests {
             // The strict reference: 32 hex digits with dashes at 8, 13, 18 and 23 (Foundation's
             // parser is laxer: it lets whitespace stand for a digit), then Foundation's value.
             let utf8 = Array(text.utf8)
-            let strict = utf8.count == 36 && utf8.indices.allSatisfy { index in
-                [8, 13, 18, 23].contains(index) ? utf8[index] == 45 : UInt8(ascii: "0")...UInt8(ascii: "9") ~= utf8[index]
-                    || UInt8(ascii: "a")...UInt8(ascii: "f") ~= utf8[index] || UInt8(ascii: "A")...UInt8(ascii: "F") ~= utf8[index]
-            }
+            let strict =
+                utf8.count == 36
+                && utf8.indices.allSatisfy { index in
+                    [8, 13, 18, 23].contains(index)
+                        ? utf8[index] == 45
+                        : UInt8(ascii: "0")...UInt8(ascii: "9") ~= utf8[index]
+                            || UInt8(ascii: "a")...UInt8(ascii: "f") ~= utf8[index]
+                            || UInt8(ascii: "A")...UInt8(ascii: "F") ~= utf8[index]
+                }
             #expect(Self.parseID(text)?.uuid == (strict ? UUID(uuidString: text) : nil), "\(text.debugDescription)")
         }
-        for text in ["", "00000000-0000-4000-8000-00000000000", "00000000-0000-4000-8000-0000000000000",
-                     "00000000x0000-4000-8000-000000000000", "g0000000-0000-4000-8000-000000000000"] {
+        for text in [
+            "", "00000000-0000-4000-8000-00000000000", "00000000-0000-4000-8000-0000000000000",
+            "00000000x0000-4000-8000-000000000000", "g0000000-0000-4000-8000-000000000000",
+        ] {
             #expect(Self.parseID(text) == nil, "\(text)")
         }
     }
@@ -54,9 +61,11 @@ struct TextFormatTests {
             #expect(fast != nil && fast == general, "\(text)")
             #expect(Timestamp.date(from: text) == general)
         }
-        for text in ["2026-02-29T12:00:00.000Z", "2026-13-01T12:00:00.000Z", "2026-12-01T24:00:00.000Z",
-                     "2026-12-01T12:60:00.000Z", "2026-12-01T12:00:60.000Z", "2026-12-01T12:00:00.00xZ",
-                     "2026-12-01 12:00:00.000Z", "2026-12-00T12:00:00.000Z", "2026-12-01T12:00:00.000z"] {
+        for text in [
+            "2026-02-29T12:00:00.000Z", "2026-13-01T12:00:00.000Z", "2026-12-01T24:00:00.000Z",
+            "2026-12-01T12:60:00.000Z", "2026-12-01T12:00:60.000Z", "2026-12-01T12:00:00.00xZ",
+            "2026-12-01 12:00:00.000Z", "2026-12-00T12:00:00.000Z", "2026-12-01T12:00:00.000z",
+        ] {
             #expect(both(text).fast == nil, "\(text)")
         }
         #expect(both("2024-02-29T23:59:59.999Z").fast == both("2024-02-29T23:59:59.999Z").general)
@@ -66,33 +75,50 @@ struct TextFormatTests {
     func asciiNames() {
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array(" aZ09-'&.~\t\u{7F}\u{1F}".unicodeScalars)
-        var samples = ["", " ", "   ", "a", " a", "a ", "Margherita", String(repeating: "x", count: 60), String(repeating: "x", count: 61)]
+        var samples = [
+            "", " ", "   ", "a", " a", "a ", "Margherita", String(repeating: "x", count: 60),
+            String(repeating: "x", count: 61),
+        ]
         for _ in 0..<3_000 {
             let length = Int.random(in: 0...64, using: &generator)
-            samples.append(String(String.UnicodeScalarView((0..<length).map { _ in alphabet.randomElement(using: &generator)! })))
+            samples.append(
+                String(String.UnicodeScalarView((0..<length).map { _ in alphabet.randomElement(using: &generator)! })))
         }
         for name in samples {
-            #expect(PizzaName.normalize(name) == name.trimmingWhitespace().precomposedStringWithCanonicalMapping, "\(name.debugDescription)")
+            #expect(
+                PizzaName.normalize(name) == name.trimmingWhitespace().precomposedStringWithCanonicalMapping,
+                "\(name.debugDescription)")
             let normalized = PizzaName.normalize(name)
             #expect(PizzaName.problems(normalized) == PizzaName.generalProblems(normalized), "\(name.debugDescription)")
         }
     }
 
-    @Test("local pickup times are formatted as the reference composition writes them, daylight saving included",
-          arguments: ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata", "UTC", "Pacific/Chatham"])
+    @Test(
+        "local pickup times are formatted as the reference composition writes them, daylight saving included",
+        arguments: [
+            "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata", "UTC", "Pacific/Chatham",
+        ])
     func localTimes(zone identifier: String) throws {
         let zone = try #require(TimeZone(identifier: identifier))
         var generator = SystemRandomNumberGenerator()
         // Random instants over two years, and every quarter hour around this zone's transitions.
-        var instants = (0..<2_000).map { _ in Date(timeIntervalSince1970: Double(Int.random(in: 1_767_225_600...1_830_297_600, using: &generator) / 60 * 60)) }
+        var instants = (0..<2_000).map { _ in
+            Date(
+                timeIntervalSince1970: Double(
+                    Int.random(in: 1_767_225_600...1_830_297_600, using: &generator) / 60 * 60))
+        }
         var probe = Date(timeIntervalSince1970: 1_767_225_600)
-        while let transition = zone.nextDaylightSavingTimeTransition(after: probe), transition.timeIntervalSince1970 < 1_830_297_600 {
+        while let transition = zone.nextDaylightSavingTimeTransition(after: probe),
+            transition.timeIntervalSince1970 < 1_830_297_600
+        {
             instants += stride(from: -7_200.0, through: 7_200, by: 900).map { transition.addingTimeInterval($0) }
             probe = transition
         }
         for date in instants {
-            let reference = "\(PickupTime.dayString(date, in: zone)) \(PickupTime.clock(date, in: zone))"
-                + (PickupTime.isAmbiguous(date, in: zone) ? " " + String(PickupTime.withOffset(date, in: zone).suffix(6)) : "")
+            let reference =
+                "\(PickupTime.dayString(date, in: zone)) \(PickupTime.clock(date, in: zone))"
+                + (PickupTime.isAmbiguous(date, in: zone)
+                    ? " " + String(PickupTime.withOffset(date, in: zone).suffix(6)) : "")
             #expect(PickupTime.local(date, in: zone) == reference, "\(date)")
         }
     }
@@ -112,7 +138,8 @@ struct TextFormatTests {
     @Test("amounts are written as the reference interpolation writes them")
     func amounts() {
         var generator = SystemRandomNumberGenerator()
-        let samples: [Int64] = [0, 1, 9, 10, 99, 100, 101, 999, 1_000, 100_000, -1, -100, -12_345, .max, .min]
+        let samples: [Int64] =
+            [0, 1, 9, 10, 99, 100, 101, 999, 1_000, 100_000, -1, -100, -12_345, .max, .min]
             + (0..<2_000).map { _ in Int64.random(in: -10_000_000...10_000_000, using: &generator) }
         for cents in samples {
             let magnitude = cents.magnitude, fraction = magnitude % 100

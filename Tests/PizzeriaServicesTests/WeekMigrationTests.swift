@@ -10,10 +10,12 @@ struct WeekMigrationTests {
     /// Given a version-5 file with one range of hours every day (11:00-22:00, Rome) and a booking.
     func versionFiveFile(_ directory: TemporaryDirectory) throws -> String {
         let path = directory.path("v5.sqlite")
-        let old = SchemaMigrator(migrations: Array(Migration.embedded.prefix(5)), dataSteps: ["0005_edges.sql": PizzaStore.fillNameKeys])
+        let old = SchemaMigrator(
+            migrations: Array(Migration.embedded.prefix(5)), dataSteps: ["0005_edges.sql": PizzaStore.fillNameKeys])
         let database = try old.open(path: path, access: .migrate)
         try database.write { db in
-            try db.execute("""
+            try db.execute(
+                """
                 UPDATE settings SET opens_at = '11:00', closes_at = '22:00', time_zone = 'Europe/Rome' WHERE id = 1;
                 INSERT INTO users (id, handle) VALUES ('11111111-1111-4111-8111-111111111111', 'anna');
                 INSERT INTO pizzas (id, name, price_cents) VALUES ('22222222-2222-4222-8222-222222222222', 'Margherita', 600);
@@ -48,7 +50,10 @@ struct WeekMigrationTests {
         #expect(slots.first { $0.local == "19:30" }?.booked == 3)
         let user = try pizzeria.lookup.user("anna").id, pizza = try pizzeria.lookup.pizza("Margherita").id
         func book(_ time: String) throws -> Order {
-            try pizzeria.orders.place(OrderRequest(user: user, items: [.init(pizza: pizza)], pickup: try pizzeria.orders.pickup(parsing: time))).order
+            try pizzeria.orders.place(
+                OrderRequest(
+                    user: user, items: [.init(pizza: pizza)], pickup: try pizzeria.orders.pickup(parsing: time))
+            ).order
         }
         #expect(throws: OrderError.self) { try book("2026-12-02T22:00") }
         #expect(throws: OrderError.self) { try book("2026-12-02T19:31") }

@@ -87,7 +87,8 @@ struct CheckpointTests {
     @Test("the writer syncs every commit by default; the fast mode is opt-in")
     func durability() throws {
         let durable = try open()
-        #expect(try durable.withWriter { db in try db.fetchOne("PRAGMA synchronous") { try $0.int("synchronous") } } == 2)
+        #expect(
+            try durable.withWriter { db in try db.fetchOne("PRAGMA synchronous") { try $0.int("synchronous") } } == 2)
         let fastDirectory = TemporaryDirectory()
         var configuration = DatabaseConfiguration()
         configuration.synchronous = .normal
@@ -126,7 +127,9 @@ struct CheckpointTests {
         #expect(!status.isHeldBackByReader)
     }
 
-    @Test("external checkpoints with nobody else checkpointing: once the WAL reaches the limit the writer checkpoints, so the WAL file stops growing")
+    @Test(
+        "external checkpoints with nobody else checkpointing: once the WAL reaches the limit the writer checkpoints, so the WAL file stops growing"
+    )
     func externalLimit() throws {
         var configuration = DatabaseConfiguration()
         configuration.checkpointPolicy = .external(walLimitPages: 1_000)
@@ -135,7 +138,11 @@ struct CheckpointTests {
         try database.withWriter { db in try db.execute("CREATE TABLE t (x BLOB) STRICT") }
         // 60 commits of about 100 pages: 6,000 pages of WAL if nothing checkpointed.
         for _ in 0..<60 {
-            try database.write { db in try db.run("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100) INSERT INTO t SELECT randomblob(3900) FROM n") }
+            try database.write { db in
+                try db.run(
+                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100) INSERT INTO t SELECT randomblob(3900) FROM n"
+                )
+            }
         }
         let statistics = database.checkpointStatistics
         #expect(statistics.completed >= 4, "\(statistics)")

@@ -15,8 +15,9 @@ struct ConnectionTests {
         return database
     }
 
-    @Test("every value type round-trips, NULL and empty values included",
-          arguments: [
+    @Test(
+        "every value type round-trips, NULL and empty values included",
+        arguments: [
             DatabaseValue.null,
             .integer(0), .integer(Int64.max), .integer(Int64.min),
             .real(3.25), .real(-0.5),
@@ -24,13 +25,15 @@ struct ConnectionTests {
             .text("'); DROP TABLE t;--"),
             .blob(Data()), .blob(Data([0, 1, 2, 255])),
             .blob(Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })),
-          ])
+        ])
     func roundTrip(value: DatabaseValue) throws {
         let database = try openScratch()
         try database.write { db in try db.run("INSERT INTO t (id, v) VALUES (1, ?)", [value]) }
         let read = try database.read { db in try db.fetchOne("SELECT v FROM t WHERE id = 1") { try $0.value("v") } }
         #expect(read == value)
-        let type = try database.read { db in try db.fetchOne("SELECT typeof(v) AS value FROM t") { try $0.string("value") } }
+        let type = try database.read { db in
+            try db.fetchOne("SELECT typeof(v) AS value FROM t") { try $0.string("value") }
+        }
         #expect(type?.uppercased() == value.typeName)
     }
 
@@ -40,10 +43,16 @@ struct ConnectionTests {
         try database.write { db in try db.run("INSERT INTO t (id, v) VALUES (1, NULL), (2, 'x')") }
         try database.read { db throws in
             #expect(try db.fetchOne("SELECT v FROM t WHERE id = 1") { try $0.optionalString("v") } == .some(nil))
-            #expect(throws: DatabaseError.self) { try db.fetchOne("SELECT v FROM t WHERE id = 1") { try $0.string("v") } }
-            let error = #expect(throws: DatabaseError.self) { try db.fetchOne("SELECT v FROM t WHERE id = 2") { try $0.int64("v") } }
+            #expect(throws: DatabaseError.self) {
+                try db.fetchOne("SELECT v FROM t WHERE id = 1") { try $0.string("v") }
+            }
+            let error = #expect(throws: DatabaseError.self) {
+                try db.fetchOne("SELECT v FROM t WHERE id = 2") { try $0.int64("v") }
+            }
             #expect(error?.kind == .typeMismatch)
-            #expect(try db.fetchOne("SELECT v FROM t WHERE id = 2") { try $0.get(try $0.column("v"), as: String?.self) } == "x")
+            #expect(
+                try db.fetchOne("SELECT v FROM t WHERE id = 2") { try $0.get(try $0.column("v"), as: String?.self) }
+                    == "x")
         }
     }
 
@@ -78,10 +87,12 @@ struct ConnectionTests {
                 throw Boom()
             }
         }
-        #expect(try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 0)
+        #expect(
+            try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 0)
         // The connection is usable afterwards.
         try database.write { db in try db.run("INSERT INTO t (id, v) VALUES (1, 'a')") }
-        #expect(try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 1)
+        #expect(
+            try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 1)
     }
 
     @Test("a failing nested savepoint rolls back only its own work")
@@ -108,7 +119,7 @@ struct ConnectionTests {
     func nestedTransactionIsMisuse() throws {
         let database = try openScratch()
         try database.write { db throws in
-            let error = #expect(throws: DatabaseError.self) { try db.transaction { } }
+            let error = #expect(throws: DatabaseError.self) { try db.transaction {} }
             #expect(error?.kind == .misuse)
         }
     }
@@ -127,13 +138,22 @@ struct ConnectionTests {
         #expect(open?.kind == .misuse)
         // … and inside a write (the writer is taken) a reader serves it, read-only by opening mode.
         try database.write { _ throws in
-            #expect(throws: DatabaseError.self) { try database.readStatement { db in try db.run("INSERT INTO t (v) VALUES (3)") } }
-            #expect(try database.readStatement { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 1)
+            #expect(throws: DatabaseError.self) {
+                try database.readStatement { db in try db.run("INSERT INTO t (v) VALUES (3)") }
+            }
+            #expect(
+                try database.readStatement { db in
+                    try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") }
+                } == 1)
         }
         // Nothing was written, and the writer works as before.
-        #expect(try database.readStatement { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 1)
+        #expect(
+            try database.readStatement { db in
+                try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") }
+            } == 1)
         try database.write { db in try db.run("INSERT INTO t (v) VALUES (4)") }
-        #expect(try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 2)
+        #expect(
+            try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 2)
     }
 
     @Test("a write inside a write on the same database is misuse, not a deadlock")
@@ -161,7 +181,9 @@ struct ConnectionTests {
             try database.read { db in try db.fetchOne("SELECT v FROM t WHERE id = ?", [1]) { try $0.int64("v") } }
         }
         let count = #expect(throws: DatabaseError.self) {
-            try database.write { db in try db.run("INSERT INTO t (id, v) VALUES (?, ?)", [2, "secret-value", "other-secret"]) }
+            try database.write { db in
+                try db.run("INSERT INTO t (id, v) VALUES (?, ?)", [2, "secret-value", "other-secret"])
+            }
         }
         for error in [constraint, mismatch, count] {
             #expect(error != nil)
@@ -186,16 +208,20 @@ struct ConnectionTests {
         #expect(error?.kind == .busy)
         #expect(error?.isBusy == true)
         // Readers are not blocked by the writer (WAL): they see the last committed state.
-        #expect(try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 0)
+        #expect(
+            try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 0)
         try other.execute("COMMIT")
         try database.write { db in try db.run("INSERT INTO t VALUES (2)") }
-        #expect(try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 2)
+        #expect(
+            try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 2)
     }
 
     @Test("many threads share one Database: every write lands, reads stay consistent")
     func manyThreads() async throws {
         let database = try openScratch()
-        try database.withWriter { db in try db.execute("CREATE TABLE counter (n INTEGER NOT NULL) STRICT; INSERT INTO counter VALUES (0)") }
+        try database.withWriter { db in
+            try db.execute("CREATE TABLE counter (n INTEGER NOT NULL) STRICT; INSERT INTO counter VALUES (0)")
+        }
         let writers = 8, perWriter = 50
         try await withThrowingTaskGroup(of: Void.self) { group in
             for w in 0..<writers {
@@ -213,8 +239,10 @@ struct ConnectionTests {
                     for _ in 0..<perWriter {
                         // In one read transaction the two queries see the same snapshot.
                         let (n, rows) = try database.read { db in
-                            (try db.fetchOne("SELECT n FROM counter") { try $0.int("n") } ?? -1,
-                             try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } ?? -2)
+                            (
+                                try db.fetchOne("SELECT n FROM counter") { try $0.int("n") } ?? -1,
+                                try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } ?? -2
+                            )
                         }
                         #expect(n == rows)
                     }

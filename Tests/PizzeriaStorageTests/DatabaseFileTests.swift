@@ -19,7 +19,8 @@ struct DatabaseFileTests {
         #expect(mkfifo(fifo, 0o600) == 0)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         try FileManager.default.createSymbolicLink(atPath: toNull, withDestinationPath: "/dev/null")
-        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: directory.path("nowhere/x.sqlite"))
+        try FileManager.default.createSymbolicLink(
+            atPath: dangling, withDestinationPath: directory.path("nowhere/x.sqlite"))
         let socketFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socketFD) }
         var address = sockaddr_un()
@@ -28,7 +29,9 @@ struct DatabaseFileTests {
             for (index, byte) in socketPath.utf8.prefix(buffer.count - 1).enumerated() { buffer[index] = byte }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         #expect(bound == 0)
 
@@ -86,7 +89,8 @@ struct DatabaseFileTests {
             }
         }
         #expect(error?.code?.primary == .SQLITE_READONLY)
-        #expect(try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 0)
+        #expect(
+            try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 0)
     }
 
     @Test("a connection used outside its closure is refused as misuse")
@@ -113,7 +117,8 @@ struct DatabaseFileTests {
             return refused.value == [true]
         }
         #expect(escaped)
-        #expect(try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 2)
+        #expect(
+            try database.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 2)
     }
 
     @Test("companions left read-only by an earlier open get the database's mode back")
@@ -124,7 +129,9 @@ struct DatabaseFileTests {
             try database.write { db in try db.execute("CREATE TABLE t (x)") }
         }
         for suffix in ["-wal", "-shm"] {
-            #expect(FileManager.default.createFile(atPath: path + suffix, contents: Data(), attributes: [.posixPermissions: 0o400]))
+            #expect(
+                FileManager.default.createFile(
+                    atPath: path + suffix, contents: Data(), attributes: [.posixPermissions: 0o400]))
         }
         let database = try Database(path: path)
         try database.write { db in try db.run("INSERT INTO t VALUES (1)") }
@@ -151,11 +158,15 @@ struct DatabaseFileTests {
             }
             #expect(outcomes.value.filter { $0 }.count == 1, "trial \(trial): \(outcomes.value)")
             let copy = try Database(path: target, readOnly: true)
-            #expect(try copy.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } } == 200)
+            #expect(
+                try copy.read { db in try db.fetchOne("SELECT count(*) AS value FROM t") { try $0.int("value") } }
+                    == 200)
         }
         let refusal = #expect(throws: BackupError.self) { try database.backup(to: directory.path("copy-0.sqlite")) }
         #expect(refusal == .destinationExists(directory.path("copy-0.sqlite")))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasSuffix(".partial") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter {
+            $0.hasSuffix(".partial")
+        }
         #expect(leftovers.isEmpty, "\(leftovers)")
         var progress: [(Int, Int)] = []
         try database.backup(to: directory.path("progress.sqlite")) { progress.append(($0, $1)) }

@@ -13,7 +13,8 @@ struct ErrorIdentityTests {
     func openScratch() throws -> Database {
         let database = try Database(path: directory.path("errors.sqlite"), create: true)
         try database.write { db in
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE parent (id INTEGER PRIMARY KEY);
                 CREATE TABLE t (id INTEGER PRIMARY KEY, code TEXT NOT NULL UNIQUE, size INTEGER CONSTRAINT size_positive CHECK (size > 0),
                                 parent_id INTEGER REFERENCES parent (id)) STRICT;
@@ -32,12 +33,21 @@ struct ErrorIdentityTests {
     @Test("each constraint is named by code, table and columns")
     func constraints() throws {
         let database = try openScratch()
-        #expect(failure("INSERT INTO t (id, code) VALUES (2, 'a')", in: database)?.constraint == .unique(table: "t", columns: ["code"]))
-        #expect(failure("INSERT INTO t (id, code) VALUES (1, 'b')", in: database)?.constraint == .primaryKey(table: "t", columns: ["id"]))
-        #expect(failure("INSERT INTO t (id) VALUES (3)", in: database)?.constraint == .notNull(table: "t", column: "code"))
-        #expect(failure("INSERT INTO t (id, code, size) VALUES (4, 'c', 0)", in: database)?.constraint == .check("size_positive"))
-        #expect(failure("INSERT INTO t (id, code, parent_id) VALUES (5, 'd', 99)", in: database)?.constraint == .foreignKey)
-        #expect(failure("INSERT INTO t (id, code) VALUES (6, 'x')", in: database)?.constraint
+        #expect(
+            failure("INSERT INTO t (id, code) VALUES (2, 'a')", in: database)?.constraint
+                == .unique(table: "t", columns: ["code"]))
+        #expect(
+            failure("INSERT INTO t (id, code) VALUES (1, 'b')", in: database)?.constraint
+                == .primaryKey(table: "t", columns: ["id"]))
+        #expect(
+            failure("INSERT INTO t (id) VALUES (3)", in: database)?.constraint == .notNull(table: "t", column: "code"))
+        #expect(
+            failure("INSERT INTO t (id, code, size) VALUES (4, 'c', 0)", in: database)?.constraint
+                == .check("size_positive"))
+        #expect(
+            failure("INSERT INTO t (id, code, parent_id) VALUES (5, 'd', 99)", in: database)?.constraint == .foreignKey)
+        #expect(
+            failure("INSERT INTO t (id, code) VALUES (6, 'x')", in: database)?.constraint
                 == .trigger(token: "code_reserved", message: "code_reserved: the code x is reserved"))
     }
 
@@ -74,6 +84,8 @@ struct ErrorIdentityTests {
         let migrator = SchemaMigrator(dataSteps: ["0099_missing.sql": { _ in }])
         let error = #expect(throws: DatabaseError.self) { try migrator.migrate(database) }
         #expect(error?.message.contains("0099_missing.sql") == true)
-        #expect(try database.read { db in try db.fetchOne("SELECT count(*) AS n FROM sqlite_schema") { try $0.int("n") } } == 0)
+        #expect(
+            try database.read { db in try db.fetchOne("SELECT count(*) AS n FROM sqlite_schema") { try $0.int("n") } }
+                == 0)
     }
 }

@@ -73,7 +73,9 @@ struct RowDecoderTests {
     func ambiguousColumn() throws {
         let database = try openScratch()
         let error = #expect(throws: DatabaseError.self) {
-            try database.read { db in try db.fetchOne("SELECT a.v, b.v FROM t a JOIN t b ON b.id = a.id") { try $0.string("v") } }
+            try database.read { db in
+                try db.fetchOne("SELECT a.v, b.v FROM t a JOIN t b ON b.id = a.id") { try $0.string("v") }
+            }
         }
         #expect(error?.message.contains("two result columns are named 'v'") == true)
     }

@@ -9,7 +9,9 @@ struct SchemaMigratorTests {
 
     func tables(_ database: Database) throws -> [String] {
         try database.read { db in
-            try db.fetchAll("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { try $0.string("name") }
+            try db.fetchAll("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") {
+                try $0.string("name")
+            }
         }
     }
 
@@ -36,7 +38,9 @@ struct SchemaMigratorTests {
         #expect(status.isCurrent)
         #expect(status.applied.map(\.version) == Migration.embedded.map(\.version))
         #expect(status.applied.map(\.checksum) == Migration.embedded.map(\.checksum))
-        #expect(try database.read { db in try db.fetchOne("PRAGMA user_version") { try $0.int("user_version") } } == migrator.latestVersion)
+        #expect(
+            try database.read { db in try db.fetchOne("PRAGMA user_version") { try $0.int("user_version") } }
+                == migrator.latestVersion)
         #expect(try tables(database).contains("pizzas"))
         #expect(try database.journalMode() == "wal")
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
@@ -70,13 +74,17 @@ struct SchemaMigratorTests {
         #expect(refusal == .migrationsPending(databaseVersion: 1, knownVersion: current.latestVersion))
         // …and inspection shows what is pending.
         let inspected = try current.open(path: path, access: .inspect)
-        #expect(try inspected.read { try current.status(of: $0) }.pending.map(\.version) == Array(2...current.latestVersion))
+        #expect(
+            try inspected.read { try current.status(of: $0) }.pending.map(\.version) == Array(2...current.latestVersion)
+        )
 
         let database = try current.open(path: path, access: .migrate)
         #expect(try database.read { try current.status(of: $0) }.isCurrent)
         // 0002 back-filled the history of the pizza that existed before it.
         let history = try database.read { db in
-            try db.fetchAll("SELECT change, new_name FROM pizza_history") { "\(try $0.string("change")) \(try $0.string("new_name"))" }
+            try db.fetchAll("SELECT change, new_name FROM pizza_history") {
+                "\(try $0.string("change")) \(try $0.string("new_name"))"
+            }
         }
         #expect(history == ["created Margherita"])
     }
@@ -90,7 +98,9 @@ struct SchemaMigratorTests {
             try await group.waitForAll()
         }
         let database = try migrator.open(path: path, access: .inspect)
-        let versions = try database.read { db in try db.fetchAll("SELECT version FROM schema_migrations") { try $0.int("version") } }
+        let versions = try database.read { db in
+            try db.fetchAll("SELECT version FROM schema_migrations") { try $0.int("version") }
+        }
         #expect(versions == Migration.embedded.map(\.version))
     }
 
@@ -114,7 +124,8 @@ struct SchemaMigratorTests {
         let path = directory.path("other.sqlite")
         do {
             let other = try Connection(path: path, mode: .readWriteCreate)
-            try other.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, amount REAL); INSERT INTO invoices VALUES (1, 9.5)")
+            try other.execute(
+                "CREATE TABLE invoices (id INTEGER PRIMARY KEY, amount REAL); INSERT INTO invoices VALUES (1, 9.5)")
         }
         let before = fileBytes(path)
         let error = #expect(throws: SchemaError.self) { try SchemaMigrator().open(path: path, access: .migrate) }
@@ -131,8 +142,9 @@ struct SchemaMigratorTests {
         do {
             let database = try SchemaMigrator().open(path: path, access: .migrate)
             try database.write { db in
-                try db.run("INSERT INTO schema_migrations (version, name, checksum) VALUES (?, 'from_the_future', ?)",
-                           [999, String(repeating: "0", count: 64)])
+                try db.run(
+                    "INSERT INTO schema_migrations (version, name, checksum) VALUES (?, 'from_the_future', ?)",
+                    [999, String(repeating: "0", count: 64)])
                 try db.execute("PRAGMA user_version = 999")
             }
         }
@@ -151,7 +163,8 @@ struct SchemaMigratorTests {
         _ = try SchemaMigrator(migrations: Array(shipped.prefix(2))).open(path: path, access: .migrate)
         let before = fileBytes(path)
         // A binary whose 0002 was edited after it shipped.
-        guard let edited = Migration(fileName: "0002_\(shipped[1].name).sql", sql: shipped[1].sql + "\n-- edited\n") else {
+        guard let edited = Migration(fileName: "0002_\(shipped[1].name).sql", sql: shipped[1].sql + "\n-- edited\n")
+        else {
             Issue.record("could not build the edited migration"); return
         }
         let tampered = SchemaMigrator(migrations: [shipped[0], edited] + shipped.dropFirst(2))
@@ -176,9 +189,13 @@ struct SchemaMigratorTests {
     func failingMigrationRollsBack() throws {
         let path = directory.path("broken.sqlite")
         _ = try SchemaMigrator(migrations: [Migration.embedded[0]]).open(path: path, access: .migrate)
-        let before = try tables(try SchemaMigrator(migrations: [Migration.embedded[0]]).open(path: path, access: .inspect))
-        guard let broken = Migration(fileName: "0003_broken.sql",
-                                     sql: "CREATE TABLE half_done (x INTEGER) STRICT; INSERT INTO no_such_table VALUES (1);") else {
+        let before = try tables(
+            try SchemaMigrator(migrations: [Migration.embedded[0]]).open(path: path, access: .inspect))
+        guard
+            let broken = Migration(
+                fileName: "0003_broken.sql",
+                sql: "CREATE TABLE half_done (x INTEGER) STRICT; INSERT INTO no_such_table VALUES (1);")
+        else {
             Issue.record("could not build the migration"); return
         }
         let migrator = SchemaMigrator(migrations: [Migration.embedded[0], Migration.embedded[1], broken])

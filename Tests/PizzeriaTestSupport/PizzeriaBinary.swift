@@ -36,24 +36,32 @@ public enum PizzeriaBinary {
     /// unless the test sets one.
     public static func environment(_ extra: [String: String]) -> [String: String] {
         let inherited = ProcessInfo.processInfo.environment
-        var environment = ["PATH": inherited["PATH"] ?? "/usr/bin:/bin", "HOME": inherited["HOME"] ?? "/tmp",
-                           "LANG": "C.UTF-8", "TZ": "UTC"]
+        var environment = [
+            "PATH": inherited["PATH"] ?? "/usr/bin:/bin", "HOME": inherited["HOME"] ?? "/tmp",
+            "LANG": "C.UTF-8", "TZ": "UTC",
+        ]
         environment.merge(extra) { $1 }
         return environment
     }
 
     /// Runs `pizzeria arguments…` in `directory` and waits for it (killing it after `timeout`
     /// seconds, when given: the result then has status -9).
-    public static func run(_ arguments: [String], in directory: URL, environment extra: [String: String] = [:],
-                           stdin: String? = nil, timeout: Double? = nil) throws -> ProcessResult {
-        let running = try RunningProcess(executable: url, arguments: arguments, in: directory,
-                                         environment: environment(extra), stdin: stdin)
+    public static func run(
+        _ arguments: [String], in directory: URL, environment extra: [String: String] = [:],
+        stdin: String? = nil, timeout: Double? = nil
+    ) throws -> ProcessResult {
+        let running = try RunningProcess(
+            executable: url, arguments: arguments, in: directory,
+            environment: environment(extra), stdin: stdin)
         return try running.wait(timeout: timeout)
     }
 
     /// Starts `pizzeria arguments…` in `directory` without waiting for it.
-    public static func start(_ arguments: [String], in directory: URL, environment extra: [String: String] = [:]) throws -> RunningProcess {
-        try RunningProcess(executable: url, arguments: arguments, in: directory, environment: environment(extra), stdin: nil)
+    public static func start(_ arguments: [String], in directory: URL, environment extra: [String: String] = [:]) throws
+        -> RunningProcess
+    {
+        try RunningProcess(
+            executable: url, arguments: arguments, in: directory, environment: environment(extra), stdin: nil)
     }
 }
 
@@ -72,7 +80,9 @@ public final class RunningProcess: @unchecked Sendable {
     public var isRunning: Bool { process.isRunning }
 
     /// Starts `executable arguments…` in `directory`.
-    public init(executable: URL, arguments: [String], in directory: URL, environment: [String: String], stdin: String? = nil) throws {
+    public init(
+        executable: URL, arguments: [String], in directory: URL, environment: [String: String], stdin: String? = nil
+    ) throws {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
@@ -104,8 +114,10 @@ public final class RunningProcess: @unchecked Sendable {
 
     /// What it wrote to stdout and stderr so far, while it runs.
     public var outputSoFar: (stdout: String, stderr: String) {
-        (String(decoding: FileManager.default.contents(atPath: outURL.path) ?? Data(), as: UTF8.self),
-         String(decoding: FileManager.default.contents(atPath: errURL.path) ?? Data(), as: UTF8.self))
+        (
+            String(decoding: FileManager.default.contents(atPath: outURL.path) ?? Data(), as: UTF8.self),
+            String(decoding: FileManager.default.contents(atPath: errURL.path) ?? Data(), as: UTF8.self)
+        )
     }
 
     /// Waits until `condition` holds for the output so far (true), or `timeout` seconds pass (false).
@@ -132,8 +144,9 @@ public final class RunningProcess: @unchecked Sendable {
             try? FileManager.default.removeItem(at: errURL)
         }
         let killed = process.terminationReason == .uncaughtSignal
-        return ProcessResult(status: killed ? -process.terminationStatus : process.terminationStatus,
-                             stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
-                             stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
+        return ProcessResult(
+            status: killed ? -process.terminationStatus : process.terminationStatus,
+            stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
+            stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
     }
 }

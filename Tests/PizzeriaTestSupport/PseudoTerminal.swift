@@ -15,7 +15,8 @@ public final class PseudoTerminalSession {
         var name = [CChar](repeating: 0, count: 128)
         master = pizzeria_open_pseudo_terminal(&name, name.count)
         guard master >= 0 else { throw PseudoTerminalError(message: "cannot allocate a pseudo-terminal") }
-        let slave = open(String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), O_RDWR | O_NOCTTY)
+        let slave = open(
+            String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), O_RDWR | O_NOCTTY)
         guard slave >= 0 else { throw PseudoTerminalError(message: "cannot open the pseudo-terminal's slave side") }
         let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
         process.executableURL = PizzeriaBinary.url
@@ -68,7 +69,9 @@ public final class PseudoTerminalSession {
         while process.isRunning, Date() < deadline {
             _ = try? readSome(until: Date().addingTimeInterval(0.1))
         }
-        guard !process.isRunning else { throw PseudoTerminalError(message: "the program did not exit; output:\n\(transcript)") }
+        guard !process.isRunning else {
+            throw PseudoTerminalError(message: "the program did not exit; output:\n\(transcript)")
+        }
         while (try? readSome(until: Date().addingTimeInterval(0.05))) == true {}
         process.waitUntilExit()
         return process.terminationStatus

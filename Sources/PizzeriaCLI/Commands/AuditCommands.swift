@@ -3,24 +3,37 @@ import PizzeriaServices
 
 /// `pizzeria audit` and `pizzeria staff …`: who changed what, and who may.
 enum AuditCommands {
-    static let since = Option("since", "time", help: "From this time on (YYYY-MM-DD, today, or a time as for --pickup).")
-    static let object = Option("object", "object",
-                               help: "One object: pizza:NAME, user:HANDLE, order:ID, hours, capacity, settings, staff:NAME (pizza:, user:… alone: all of them).")
+    static let since = Option(
+        "since", "time", help: "From this time on (YYYY-MM-DD, today, or a time as for --pickup).")
+    static let object = Option(
+        "object", "object",
+        help:
+            "One object: pizza:NAME, user:HANDLE, order:ID, hours, capacity, settings, staff:NAME (pizza:, user:… alone: all of them)."
+    )
     static let byFilter = Option("by", "name", help: "Only changes by this name.")
-    static let limit = Option("limit", "n", help: "At most this many entries (default 1000, at most 100000).", .integer(in: 1...100_000))
+    static let limit = Option(
+        "limit", "n", help: "At most this many entries (default 1000, at most 100000).", .integer(in: 1...100_000))
 
     /// The trail in every list format; times for people in the pizzeria's zone.
-    static func shape(_ zone: TimeZone) -> ListOutput.Shape<AuditEntry> { ListOutput.Shape<AuditEntry>(
-        table: Table("WHEN", "BY", "OBJECT", "ACTION", "CHANGE", "SOURCE"),
-        cells: { [$0.at.local(zone), $0.actor ?? "-", $0.object, $0.action, change($0), $0.source] },
-        empty: "Nothing in the audit trail yet.\n",
-        csvHeader: ["at", "actor", "source", "object", "action", "old", "new"],
-        csvRow: { [.time($0.at), .text($0.actor), .text($0.source), .text($0.object), .text($0.action), .text($0.old), .text($0.new)] }) }
+    static func shape(_ zone: TimeZone) -> ListOutput.Shape<AuditEntry> {
+        ListOutput.Shape<AuditEntry>(
+            table: Table("WHEN", "BY", "OBJECT", "ACTION", "CHANGE", "SOURCE"),
+            cells: { [$0.at.local(zone), $0.actor ?? "-", $0.object, $0.action, change($0), $0.source] },
+            empty: "Nothing in the audit trail yet.\n",
+            csvHeader: ["at", "actor", "source", "object", "action", "old", "new"],
+            csvRow: {
+                [
+                    .time($0.at), .text($0.actor), .text($0.source), .text($0.object), .text($0.action), .text($0.old),
+                    .text($0.new),
+                ]
+            })
+    }
 
     /// `price_cents 600 → 650` for the fields that differ, or the new fields.
     static func change(_ entry: AuditEntry) -> String {
         func fields(_ text: String?) -> [String: String] {
-            guard let text, let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { return [:] }
+            guard let text, let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+            else { return [:] }
             return object.mapValues { $0 is NSNull ? "null" : "\($0)" }
         }
         let old = fields(entry.old), new = fields(entry.new)
@@ -34,14 +47,18 @@ enum AuditCommands {
 
     static let audit = Command(
         name: "audit",
-        abstract: "The audit trail: every change to the menu, users, settings, hours, capacity and staff, and the orders' histories.",
+        abstract:
+            "The audit trail: every change to the menu, users, settings, hours, capacity and staff, and the orders' histories.",
         discussion: """
             Each entry says when, who (--by or $PIZZERIA_STAFF of the change; '-' for a change typed into \
             sqlite3), the object, the action, the fields before and after, and the command or API that made \
             it. The log is append-only; an erased customer's entries keep that they happened, not their values.
             """,
         options: [since, object, byFilter, limit] + ListOptions.all,
-        examples: ["pizzeria audit --object pizza:Margherita", "pizzeria audit --since today --by giulia", "pizzeria audit --object hours --csv"],
+        examples: [
+            "pizzeria audit --object pizza:Margherita", "pizzeria audit --since today --by giulia",
+            "pizzeria audit --object hours --csv",
+        ],
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
@@ -49,12 +66,17 @@ enum AuditCommands {
                 if let day = try? DateText.date(text, field: "since", pizzeria) {
                     return try pizzeria.schedule.startOfDay(day)
                 }
-                guard let time = try CapacityCommands.time(text, pizzeria, field: "since") else { throw invocation.usage("--since needs a value") }
+                guard let time = try CapacityCommands.time(text, pizzeria, field: "since") else {
+                    throw invocation.usage("--since needs a value")
+                }
                 return time
             }
-            let entries = try pizzeria.audit.entries(since: from, object: try invocation[object].map { try resolve($0, pizzeria) },
-                                                     actor: try invocation[byFilter], limit: try invocation[limit] ?? 1_000)
-            try context.list.write(invocation, shape(try pizzeria.settings.current().timeZone)) { each in try entries.forEach(each) }
+            let entries = try pizzeria.audit.entries(
+                since: from, object: try invocation[object].map { try resolve($0, pizzeria) },
+                actor: try invocation[byFilter], limit: try invocation[limit] ?? 1_000)
+            try context.list.write(invocation, shape(try pizzeria.settings.current().timeZone)) { each in
+                try entries.forEach(each)
+            }
             return .ok
         })
 
@@ -73,7 +95,9 @@ enum AuditCommands {
     // MARK: - staff
 
     static let name = Argument("name", help: "The staff member's name, as given with --by or $PIZZERIA_STAFF.")
-    static let role = Option("role", "role", help: "owner, manager or counter (default counter).", completion: .choices(StaffRole.allCases.map(\.rawValue)))
+    static let role = Option(
+        "role", "role", help: "owner, manager or counter (default counter).",
+        completion: .choices(StaffRole.allCases.map(\.rawValue)))
 
     static let staffShape = ListOutput.Shape<StaffMember>(
         table: Table("NAME", "ROLE", "ADDED"),
@@ -99,7 +123,9 @@ enum AuditCommands {
             let context = invocation.context
             let text = try invocation[role] ?? "counter"
             guard let role = StaffRole(rawValue: text) else {
-                throw ValidationError([FieldError(field: "role", message: "must be owner, manager or counter, not '\(text)'")])
+                throw ValidationError([
+                    FieldError(field: "role", message: "must be owner, manager or counter, not '\(text)'")
+                ])
             }
             let member = try context.open(.requireCurrent).staff.add(try invocation[name], role: role)
             try context.emit(member) { "Added \(member.name) (\(member.role.rawValue)).\n" }
@@ -130,11 +156,14 @@ enum AuditCommands {
     static let roles: [String: StaffRole] = [
         "pizza add": .manager, "pizza edit": .manager, "pizza archive": .manager, "pizza restore": .manager,
         "user add": .counter, "user edit": .counter, "user erase": .owner,
-        "config set": .owner, "hours set": .manager, "hours close": .manager, "hours special": .manager, "hours clear": .manager,
+        "config set": .owner, "hours set": .manager, "hours close": .manager, "hours special": .manager,
+        "hours clear": .manager,
         "capacity set": .manager, "capacity clear": .manager, "pause": .manager, "resume": .manager, "busy": .manager,
-        "order place": .counter, "order move": .counter, "order edit": .counter, "order advance": .counter, "order cancel": .counter,
+        "order place": .counter, "order move": .counter, "order edit": .counter, "order advance": .counter,
+        "order cancel": .counter,
         "order no-show": .counter, "order undo": .counter,
-        "nav push": .counter, "nav pop": .counter, "nav root": .counter, "nav random": .counter, "nav open": .counter, "nav import": .counter,
+        "nav push": .counter, "nav pop": .counter, "nav root": .counter, "nav random": .counter, "nav open": .counter,
+        "nav import": .counter,
         "sheet open": .counter, "sheet set": .counter, "sheet save": .manager, "sheet dismiss": .counter,
         "demo": .owner,
     ]

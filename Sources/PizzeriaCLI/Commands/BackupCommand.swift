@@ -28,8 +28,9 @@ enum BackupCommand {
         let context = invocation.context
         let destination = try invocation[file]
         let progress = ProgressLine("backing up", context: context)
-        let pages = try Maintenance.backup(path: context.databasePath, to: destination, configuration: try context.configuration(),
-                                           progress: context.terminal.showsProgress ? { progress.update($0, of: $1, unit: "pages") } : nil)
+        let pages = try Maintenance.backup(
+            path: context.databasePath, to: destination, configuration: try context.configuration(),
+            progress: context.terminal.showsProgress ? { progress.update($0, of: $1, unit: "pages") } : nil)
         progress.finish()
         try context.emit(Report(source: context.databasePath, destination: destination, pages: pages)) {
             "Backed up \(context.databasePath) to \(destination) (\(pages) pages).\n"

@@ -15,8 +15,9 @@ enum CapacityCommands {
             """,
         subcommands: [show, set, clear])
 
-    static let days = Argument("days", help: "Weekdays (fri,sat; mon-thu; daily) or a date or range (2026-12-31, DATE..DATE, today).",
-                               completion: .choices(["daily"] + Weekday.allCases.map(\.short)))
+    static let days = Argument(
+        "days", help: "Weekdays (fri,sat; mon-thu; daily) or a date or range (2026-12-31, DATE..DATE, today).",
+        completion: .choices(["daily"] + Weekday.allCases.map(\.short)))
     static let range = Argument("range", help: "The time range: 18:30-21:00 (past midnight: 22:00-01:00).")
     static let pizzas = Argument("capacity", help: "Pizzas per slot: 1 to 10000.", .integer(in: Int.min...Int.max))
 
@@ -45,7 +46,9 @@ enum CapacityCommands {
         let text = "Default: \(settings.slotCapacity) pizzas per \(settings.slotMinutes)-minute slot (slot-capacity).\n"
         guard !rules.isEmpty else { return text + "No capacity rules.\n" }
         var table = Table("RULE", "CAPACITY", rightAligned: [1])
-        for rule in rules { table.add(rule.label + (rule.range.runsPastMidnight ? " (past midnight)" : ""), "\(rule.capacity)") }
+        for rule in rules {
+            table.add(rule.label + (rule.range.runsPastMidnight ? " (past midnight)" : ""), "\(rule.capacity)")
+        }
         return text + table.rendered
     }
 
@@ -53,18 +56,22 @@ enum CapacityCommands {
         name: "set",
         abstract: "Set the capacity of a time range on some weekdays or dates.",
         arguments: [days, range, pizzas],
-        examples: ["pizzeria capacity set fri,sat 18:30-21:00 20", "pizzeria capacity set 2026-12-31 19:00-23:00 30",
-                   "pizzeria capacity set sun 12:00-15:00 6"],
+        examples: [
+            "pizzeria capacity set fri,sat 18:30-21:00 20", "pizzeria capacity set 2026-12-31 19:00-23:00 30",
+            "pizzeria capacity set sun 12:00-15:00 6",
+        ],
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
             let interval = try HoursSyntax.parseInterval(try invocation[range])
-            let rules = try pizzeria.capacity.set(try parseDays(try invocation[days], pizzeria), interval, capacity: try invocation[pizzas])
+            let rules = try pizzeria.capacity.set(
+                try parseDays(try invocation[days], pizzeria), interval, capacity: try invocation[pizzas])
             try context.emit(rules) { rules.map { "Capacity \($0.label): \($0.capacity) pizzas per slot.\n" }.joined() }
             return .ok
         })
 
-    static let clearRange = OptionalArgument("range", help: "Only the rules with this range (default: all of those days).")
+    static let clearRange = OptionalArgument(
+        "range", help: "Only the rules with this range (default: all of those days).")
 
     static let clear = Command(
         name: "clear",
@@ -82,7 +89,8 @@ enum CapacityCommands {
 
     // MARK: - pause, resume, busy
 
-    static let until = Option("until", "time", help: "When it ends by itself: HH:MM today, YYYY-MM-DDTHH:MM, or ISO-8601 with an offset.")
+    static let until = Option(
+        "until", "time", help: "When it ends by itself: HH:MM today, YYYY-MM-DDTHH:MM, or ISO-8601 with an offset.")
     static let reason = Option("reason", "text", help: "Why, as customers are told (at most 200 characters).")
 
     /// A time as typed, in the pizzeria's zone.
@@ -98,14 +106,16 @@ enum CapacityCommands {
     static let pause = Command(
         name: "pause",
         abstract: "Stop taking new bookings at once (existing orders are untouched).",
-        discussion: "With --until the pause ends by itself; without, `pizzeria resume` ends it. Bookings meanwhile exit 1 with the reason.",
+        discussion:
+            "With --until the pause ends by itself; without, `pizzeria resume` ends it. Bookings meanwhile exit 1 with the reason.",
         options: [until, reason],
         examples: ["pizzeria pause --until 21:00 --reason \"oven repair\"", "pizzeria pause"],
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
             let zone = try pizzeria.settings.current().timeZone
-            let pause = try pizzeria.capacity.pause(until: try time(try invocation[until], pizzeria), reason: try invocation[reason])
+            let pause = try pizzeria.capacity.pause(
+                until: try time(try invocation[until], pizzeria), reason: try invocation[reason])
             try context.emit(pause) { "Paused: " + OrderError.paused(pause: pause, zone: zone).description + ".\n" }
             return .ok
         })
@@ -125,7 +135,8 @@ enum CapacityCommands {
     static let busy = Command(
         name: "busy",
         abstract: "A rush: add minutes to the lead time until a time, or until `busy off`.",
-        discussion: "New bookings then need the lead time plus MINUTES; existing orders are untouched. It ends by itself at --until.",
+        discussion:
+            "New bookings then need the lead time plus MINUTES; existing orders are untouched. It ends by itself at --until.",
         arguments: [minutes],
         options: [until],
         examples: ["pizzeria busy 30 --until 21:30", "pizzeria busy off"],
@@ -139,13 +150,18 @@ enum CapacityCommands {
                 return .ok
             }
             guard let value = Int(text) else {
-                throw ValidationError([FieldError(field: "minutes", message: "must be a number of minutes (1 to \(Rush.maximumMinutes)) or off, not '\(text)'")])
+                throw ValidationError([
+                    FieldError(
+                        field: "minutes",
+                        message: "must be a number of minutes (1 to \(Rush.maximumMinutes)) or off, not '\(text)'")
+                ])
             }
             let settings = try pizzeria.settings.current()
             let rush = try pizzeria.capacity.rush(minutes: value, until: try time(try invocation[until], pizzeria))
             try context.emit(rush) {
                 "Rush: \(rush.minutes) extra minutes, lead time \(settings.leadMinutes + rush.minutes) minutes"
-                    + (rush.until.map { " until \(PickupTime.local($0, in: settings.timeZone))" } ?? " until `busy off`") + ".\n"
+                    + (rush.until.map { " until \(PickupTime.local($0, in: settings.timeZone))" } ?? " until `busy off`")
+                    + ".\n"
             }
             return .ok
         })
@@ -153,10 +169,14 @@ enum CapacityCommands {
     /// Pause and rush for `config show` and `hours show`.
     static func stateText(_ settings: Settings) -> String {
         var lines: [String] = []
-        if let pause = settings.pause { lines.append("Paused: " + OrderError.paused(pause: pause, zone: settings.timeZone).description + ".") }
+        if let pause = settings.pause {
+            lines.append("Paused: " + OrderError.paused(pause: pause, zone: settings.timeZone).description + ".")
+        }
         if let rush = settings.rush {
-            lines.append("Rush: +\(rush.minutes) minutes (lead time \(settings.leadMinutes + rush.minutes))"
-                         + (rush.until.map { " until \(PickupTime.local($0, in: settings.timeZone))" } ?? " until `busy off`") + ".")
+            lines.append(
+                "Rush: +\(rush.minutes) minutes (lead time \(settings.leadMinutes + rush.minutes))"
+                    + (rush.until.map { " until \(PickupTime.local($0, in: settings.timeZone))" } ?? " until `busy off`")
+                    + ".")
         }
         return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
     }

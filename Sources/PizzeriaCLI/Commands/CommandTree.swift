@@ -12,8 +12,10 @@ enum CommandTree {
         subcommands: [
             InitCommand.command, MigrationsCommand.command, CheckCommand.command, BackupCommand.command,
             DemoCommand.command, PizzaCommands.command, UserCommands.command, ConfigCommands.command,
-            OrderCommands.command, SlotsCommand.command, HoursCommands.command, CapacityCommands.command, CapacityCommands.pause,
+            OrderCommands.command, SlotsCommand.command, HoursCommands.command, CapacityCommands.command,
+            CapacityCommands.pause,
             CapacityCommands.resume, CapacityCommands.busy, ReportCommands.command, NavigationCommands.command,
-            SheetCommands.command, AuditCommands.audit, AuditCommands.staff, CompletionCommands.completions, ManualCommand.command,
+            SheetCommands.command, AuditCommands.audit, AuditCommands.staff, CompletionCommands.completions,
+            ManualCommand.command,
         ])
 }

@@ -4,27 +4,34 @@ import PizzeriaServices
 /// ranges (a menu of a million pizzas completes at once). Any failure offers nothing.
 extension Completion {
     /// Pizza names (on the menu and archived).
-    static let pizzas = Completion.custom(CompletionProvider { typed, source in
-        (try? source.open()?.lookup.pizzaNames(startingWith: typed, limit: CompletionSource.limit)) ?? []
-    })
+    static let pizzas = Completion.custom(
+        CompletionProvider { typed, source in
+            (try? source.open()?.lookup.pizzaNames(startingWith: typed, limit: CompletionSource.limit)) ?? []
+        })
 
     /// User handles.
-    static let users = Completion.custom(CompletionProvider { typed, source in
-        (try? source.open()?.lookup.handles(startingWith: typed, limit: CompletionSource.limit)) ?? []
-    })
+    static let users = Completion.custom(
+        CompletionProvider { typed, source in
+            (try? source.open()?.lookup.handles(startingWith: typed, limit: CompletionSource.limit)) ?? []
+        })
 
     /// Order ids, shortened to 8 characters until more than that is typed.
     static let orders = Completion.custom(CompletionProvider(candidates: orderPrefixes))
 
     /// `pizza:NAME` or `order:ID` routes.
-    static let routes = Completion.custom(CompletionProvider { typed, source in
-        if typed.hasPrefix("pizza:") {
-            let names = (try? source.open()?.lookup.pizzaNames(startingWith: String(typed.dropFirst(6)), limit: CompletionSource.limit)) ?? []
-            return names.map { "pizza:" + $0 }
-        }
-        if typed.hasPrefix("order:") { return orderPrefixes(String(typed.dropFirst(6)), source).map { "order:" + $0 } }
-        return ["pizza:", "order:"].filter { $0.hasPrefix(typed) }
-    })
+    static let routes = Completion.custom(
+        CompletionProvider { typed, source in
+            if typed.hasPrefix("pizza:") {
+                let names =
+                    (try? source.open()?.lookup.pizzaNames(
+                        startingWith: String(typed.dropFirst(6)), limit: CompletionSource.limit)) ?? []
+                return names.map { "pizza:" + $0 }
+            }
+            if typed.hasPrefix("order:") {
+                return orderPrefixes(String(typed.dropFirst(6)), source).map { "order:" + $0 }
+            }
+            return ["pizza:", "order:"].filter { $0.hasPrefix(typed) }
+        })
 
     private static func orderPrefixes(_ typed: String, _ source: CompletionSource) -> [String] {
         let ids = (try? source.open()?.lookup.orderIDs(startingWith: typed, limit: CompletionSource.limit)) ?? []

@@ -7,8 +7,9 @@ enum ConfigCommands {
         abstract: "Show or change the settings: slot length, capacity, lead time, opening hours, time zone.",
         subcommands: [show, set])
 
-    static let key = Argument("key", help: SettingKey.allCases.map(spelling).joined(separator: ", ") + ", require-staff.",
-                              completion: .choices(SettingKey.allCases.map(spelling) + ["require-staff"]))
+    static let key = Argument(
+        "key", help: SettingKey.allCases.map(spelling).joined(separator: ", ") + ", require-staff.",
+        completion: .choices(SettingKey.allCases.map(spelling) + ["require-staff"]))
     static let value = Argument("value", help: "The new value.")
 
     static let show = Command(
@@ -24,25 +25,35 @@ enum ConfigCommands {
     static let set = Command(
         name: "set",
         abstract: "Change one setting (validated).",
-        discussion: "KEY is one of:\n" + SettingKey.allCases.map { "  \(spelling($0).padding(to: 21)) \($0.rule)" }.joined(separator: "\n")
-            + "\n  " + "require-staff".padding(to: 21) + " on or off: changes need a known staff name whose role covers them (see `staff`)",
+        discussion: "KEY is one of:\n"
+            + SettingKey.allCases.map { "  \(spelling($0).padding(to: 21)) \($0.rule)" }.joined(separator: "\n")
+            + "\n  " + "require-staff".padding(to: 21)
+            + " on or off: changes need a known staff name whose role covers them (see `staff`)",
         arguments: [key, value],
         options: [HoursCommands.keepOrders],
-        examples: ["pizzeria config set slot-capacity 20", "pizzeria config set lead-minutes 20",
-                   "pizzeria config set opening-hours 11:30-22:00", "pizzeria config set time-zone Europe/Rome"],
+        examples: [
+            "pizzeria config set slot-capacity 20", "pizzeria config set lead-minutes 20",
+            "pizzeria config set opening-hours 11:30-22:00", "pizzeria config set time-zone Europe/Rome",
+        ],
         run: { invocation in
             let context = invocation.context
             let name = try invocation[key]
             if name == "require-staff" {
                 let text = try invocation[value]
                 guard ["on", "off"].contains(text) else {
-                    throw ValidationError([FieldError(field: "require-staff", message: "must be on or off, not '\(text)'")])
+                    throw ValidationError([
+                        FieldError(field: "require-staff", message: "must be on or off, not '\(text)'")
+                    ])
                 }
                 let pizzeria = try context.open(.requireCurrent)
                 try pizzeria.staff.setRequired(text == "on")
-                struct RequireStaff: Encodable { let requireStaff: Bool; enum CodingKeys: String, CodingKey { case requireStaff = "require_staff" } }
+                struct RequireStaff: Encodable {
+                    let requireStaff: Bool; enum CodingKeys: String, CodingKey { case requireStaff = "require_staff" }
+                }
                 try context.emit(RequireStaff(requireStaff: text == "on")) {
-                    text == "on" ? "require-staff: on (changes need a known --by or $PIZZERIA_STAFF whose role covers them).\n" : "require-staff: off.\n"
+                    text == "on"
+                        ? "require-staff: on (changes need a known --by or $PIZZERIA_STAFF whose role covers them).\n"
+                        : "require-staff: off.\n"
                 }
                 return .ok
             }
@@ -55,13 +66,17 @@ enum ConfigCommands {
             }
             let settings: Settings
             do {
-                settings = try context.open(.requireCurrent).settings.update(key, parsing: try invocation[value], keepOrders: invocation[HoursCommands.keepOrders])
+                settings = try context.open(.requireCurrent).settings.update(
+                    key, parsing: try invocation[value], keepOrders: invocation[HoursCommands.keepOrders])
             } catch SettingsError.invalidValue(let key, let value) {
-                throw ValidationError([FieldError(field: spelling(key), message: "must be \(key.rule), not '\(value)'")])
+                throw ValidationError([FieldError(field: spelling(key), message: "must be \(key.rule), not '\(value)'")]
+                )
             } catch SettingsError.conflictsWithBookings(let key, let slots) {
-                let shown = slots.prefix(5).joined(separator: ", ") + (slots.count > 5 ? ", and \(slots.count - 5) more" : "")
-                throw Refusal("\(spelling(key)): the new value does not fit \(slots.count) future slot\(slots.count == 1 ? "" : "s") already booked: \(shown)",
-                              hint: "see `pizzeria order list`; cancel or move those orders first")
+                let shown =
+                    slots.prefix(5).joined(separator: ", ") + (slots.count > 5 ? ", and \(slots.count - 5) more" : "")
+                throw Refusal(
+                    "\(spelling(key)): the new value does not fit \(slots.count) future slot\(slots.count == 1 ? "" : "s") already booked: \(shown)",
+                    hint: "see `pizzeria order list`; cancel or move those orders first")
             }
             try context.emit(settings) { text(settings) }
             return .ok
@@ -85,7 +100,8 @@ enum ConfigCommands {
         table.add("slot-capacity", "\(settings.slotCapacity) pizzas")
         table.add("opening-hours", settings.openingHours + " (see `pizzeria hours show`)")
         table.add("lead-minutes", "\(settings.leadMinutes) minutes")
-        table.add("time-zone", settings.timeZone.identifier + (settings.storedTimeZone == nil ? " (this machine's)" : ""))
+        table.add(
+            "time-zone", settings.timeZone.identifier + (settings.storedTimeZone == nil ? " (this machine's)" : ""))
         table.add("booking-horizon-days", "\(settings.bookingHorizonDays) days")
         return table.rendered + CapacityCommands.stateText(settings)
     }

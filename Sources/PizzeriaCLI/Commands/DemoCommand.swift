@@ -53,9 +53,13 @@ enum DemoCommand {
         for (number, order) in orders.enumerated() {
             do {
                 let pickup = try pizzeria.orders.pickup(parsing: "\(tomorrow)T\(order.time)")
-                let items = try order.items.map { OrderRequest.Item(pizza: try pizzeria.lookup.pizza($0.pizza).id, quantity: $0.quantity) }
-                let result = try pizzeria.orders.place(OrderRequest(user: try pizzeria.lookup.user(order.user).id, items: items,
-                                                                    pickup: pickup, idempotencyKey: "demo-\(tomorrow)-\(number + 1)"))
+                let items = try order.items.map {
+                    OrderRequest.Item(pizza: try pizzeria.lookup.pizza($0.pizza).id, quantity: $0.quantity)
+                }
+                let result = try pizzeria.orders.place(
+                    OrderRequest(
+                        user: try pizzeria.lookup.user(order.user).id, items: items,
+                        pickup: pickup, idempotencyKey: "demo-\(tomorrow)-\(number + 1)"))
                 booked.append(result.order)
                 if result.created { notes.append("booked order \(result.order.id.short) for \(order.user)") }
             } catch let failure as PizzeriaFailure {
@@ -68,7 +72,8 @@ enum DemoCommand {
         let navigation = pizzeria.navigation
         let anna = try pizzeria.lookup.user("anna").id
         if try navigation.history(of: anna, limit: 1).isEmpty {
-            let margherita = try pizzeria.lookup.route("pizza:Margherita", for: anna), porcini = try pizzeria.lookup.route("pizza:Porcini", for: anna)
+            let margherita = try pizzeria.lookup.route("pizza:Margherita", for: anna),
+                porcini = try pizzeria.lookup.route("pizza:Porcini", for: anna)
             try navigation.push(anna, [margherita])
             try navigation.push(anna, [porcini])
             try navigation.pop(anna)
@@ -79,9 +84,11 @@ enum DemoCommand {
             notes.append("walked anna through the menu")
         }
 
-        let report = Report(database: context.databasePath, menu: try pizzeria.menu.list(),
-                            users: try pizzeria.users.list(), orders: booked,
-                            navigation: try NavigationView(try navigation.state(of: anna), navigation), history: try navigation.history(of: anna, limit: 20))
+        let report = Report(
+            database: context.databasePath, menu: try pizzeria.menu.list(),
+            users: try pizzeria.users.list(), orders: booked,
+            navigation: try NavigationView(try navigation.state(of: anna), navigation),
+            history: try navigation.history(of: anna, limit: 20))
         try context.emit(report) {
             var text = "Database: \(context.databasePath)\n"
             text += notes.isEmpty ? "The demo data was already there.\n" : notes.map { "- \($0)\n" }.joined()

@@ -15,7 +15,8 @@ enum HoursCommands {
             """,
         subcommands: [show, set, close, special, clear, export])
 
-    static let keepOrders = Flag("keep-orders", help: "Apply the change even if booked orders fall outside the hours (they stay booked).")
+    static let keepOrders = Flag(
+        "keep-orders", help: "Apply the change even if booked orders fall outside the hours (they stay booked).")
     static let reason = Option("reason", "text", help: "Why, as customers are told (at most 200 characters).")
     static let dates = Argument("dates", help: "DATE or DATE..DATE (YYYY-MM-DD, today, tomorrow); at most 366 days.")
 
@@ -47,8 +48,12 @@ enum HoursCommands {
         let settings: Settings
 
         init(_ settings: Settings, week: Week? = nil, exceptions: [ScheduleException]) {
-            (self.week, self.openingHours, self.timeZone) = (week ?? settings.week, HoursSyntax.osm(week ?? settings.week), settings.timeZone.identifier)
-            (self.slotMinutes, self.leadMinutes, self.exceptions) = (settings.slotMinutes, settings.leadMinutes, exceptions)
+            (self.week, self.openingHours, self.timeZone) = (
+                week ?? settings.week, HoursSyntax.osm(week ?? settings.week), settings.timeZone.identifier
+            )
+            (self.slotMinutes, self.leadMinutes, self.exceptions) = (
+                settings.slotMinutes, settings.leadMinutes, exceptions
+            )
             (self.pause, self.rush, self.settings) = (settings.pause, settings.rush, settings)
         }
 
@@ -74,13 +79,18 @@ enum HoursCommands {
         name: "show",
         abstract: "Show the week and the exceptions ahead, or the effective hours of a date or range.",
         options: [date, from, to],
-        examples: ["pizzeria hours show", "pizzeria hours show --date 2026-12-24", "pizzeria hours show --from today --to 2026-12-31"],
+        examples: [
+            "pizzeria hours show", "pizzeria hours show --date 2026-12-24",
+            "pizzeria hours show --from today --to 2026-12-31",
+        ],
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
             let day = try invocation[date], first = try invocation[from], last = try invocation[to]
             if day != nil || first != nil || last != nil {
-                guard (day == nil) != (first == nil && last == nil) else { throw invocation.usage("give --date, or --from and --to") }
+                guard (day == nil) != (first == nil && last == nil) else {
+                    throw invocation.usage("give --date, or --from and --to")
+                }
                 let range: LocalDateRange
                 if let day {
                     range = try Self.range(day, pizzeria)
@@ -102,37 +112,51 @@ enum HoursCommands {
         var table = Table("DAY", "HOURS")
         for day in Weekday.allCases {
             let intervals = overview.week[day]
-            table.add(day.name, intervals.isEmpty ? "closed" : intervals.map { $0.description + ($0.runsPastMidnight ? " (past midnight)" : "") }
-                .joined(separator: ", "))
+            table.add(
+                day.name,
+                intervals.isEmpty
+                    ? "closed"
+                    : intervals.map { $0.description + ($0.runsPastMidnight ? " (past midnight)" : "") }
+                        .joined(separator: ", "))
         }
-        var text = "Week (\(overview.timeZone), \(overview.slotMinutes)-minute slots, lead time \(overview.leadMinutes) minutes):\n" + table.rendered
+        var text =
+            "Week (\(overview.timeZone), \(overview.slotMinutes)-minute slots, lead time \(overview.leadMinutes) minutes):\n"
+            + table.rendered
         text += "\nOSM: \(overview.openingHours)\n" + CapacityCommands.stateText(overview.settings)
         if overview.exceptions.isEmpty { return text + "\nNo exceptions ahead.\n" }
         var exceptions = Table("DATE", "EXCEPTION", "REASON")
         for exception in overview.exceptions {
-            let what = switch exception.kind {
-            case .closed: "closed"
-            case .special: "special hours \(exception.interval?.description ?? "")"
-            case .cut: "closed \(exception.interval?.description ?? "")"
-            }
+            let what =
+                switch exception.kind {
+                case .closed: "closed"
+                case .special: "special hours \(exception.interval?.description ?? "")"
+                case .cut: "closed \(exception.interval?.description ?? "")"
+                }
             exceptions.add("\(exception.date.weekday.short) \(exception.date)", what, exception.reason ?? "")
         }
         return text + "\nExceptions ahead:\n" + exceptions.rendered
     }
 
     static func dayText(_ day: DayHours) -> String {
-        var why: [String] = [day.basis == .special ? "special hours \(day.intervals.map(\.description).joined(separator: ", "))"
-                                                   : (day.intervals.isEmpty ? "the weekday is closed" : "the week's \(day.date.weekday.name) hours")]
+        var why: [String] = [
+            day.basis == .special
+                ? "special hours \(day.intervals.map(\.description).joined(separator: ", "))"
+                : (day.intervals.isEmpty ? "the weekday is closed" : "the week's \(day.date.weekday.name) hours")
+        ]
         if let closure = day.closure { why.append("closed" + (closure.reason.map { " (\($0))" } ?? "")) }
-        for cut in day.cuts { why.append("cut \(cut.interval?.description ?? "")" + (cut.reason.map { " (\($0))" } ?? "")) }
+        for cut in day.cuts {
+            why.append("cut \(cut.interval?.description ?? "")" + (cut.reason.map { " (\($0))" } ?? ""))
+        }
         return "\(day.date.weekday.name) \(day.date): \(day.summary)  — \(why.joined(separator: "; "))\n"
     }
 
     // MARK: - set
 
-    static let days = OptionalArgument("days", help: "mon, tue-thu, fri,sat or daily.",
-                                       completion: .choices(["daily"] + Weekday.allCases.map(\.short)))
-    static let intervals = OptionalArgument("hours", help: "12:00-14:30,18:30-23:30 (past midnight: 18:30-01:00) or closed.")
+    static let days = OptionalArgument(
+        "days", help: "mon, tue-thu, fri,sat or daily.",
+        completion: .choices(["daily"] + Weekday.allCases.map(\.short)))
+    static let intervals = OptionalArgument(
+        "hours", help: "12:00-14:30,18:30-23:30 (past midnight: 18:30-01:00) or closed.")
     static let osm = Option("osm", "rules", help: "The whole week in OpenStreetMap's opening_hours syntax instead.")
 
     static let set = Command(
@@ -146,8 +170,10 @@ enum HoursCommands {
             """,
         arguments: [days, intervals],
         options: [osm, keepOrders],
-        examples: ["pizzeria hours set tue-sun 12:00-14:30,18:30-23:30", "pizzeria hours set fri,sat 12:00-14:30,18:30-01:00",
-                   "pizzeria hours set mon closed", "pizzeria hours set --osm 'Tu-Su 18:30-23:30; Mo off'"],
+        examples: [
+            "pizzeria hours set tue-sun 12:00-14:30,18:30-23:30", "pizzeria hours set fri,sat 12:00-14:30,18:30-01:00",
+            "pizzeria hours set mon closed", "pizzeria hours set --osm 'Tu-Su 18:30-23:30; Mo off'",
+        ],
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
@@ -159,8 +185,9 @@ enum HoursCommands {
                 guard let dayText = try invocation[days], let hoursText = try invocation[intervals] else {
                     throw invocation.usage("give DAYS and HOURS (such as fri,sat 12:00-14:30,18:30-01:00), or --osm")
                 }
-                week = try pizzeria.schedule.setHours(try HoursSyntax.days(dayText), try HoursSyntax.intervals(hoursText),
-                                                      keepOrders: invocation[keepOrders])
+                week = try pizzeria.schedule.setHours(
+                    try HoursSyntax.days(dayText), try HoursSyntax.intervals(hoursText),
+                    keepOrders: invocation[keepOrders])
             }
             let settings = try pizzeria.settings.current()
             let overview = Overview(settings, week: week, exceptions: try pizzeria.schedule.exceptions())
@@ -170,7 +197,8 @@ enum HoursCommands {
 
     // MARK: - close, special, clear
 
-    static let cutFrom = Option("from", "time", help: "Close only from this time (HH:MM; a night's 00:00 after midnight, or 24:00) …")
+    static let cutFrom = Option(
+        "from", "time", help: "Close only from this time (HH:MM; a night's 00:00 after midnight, or 24:00) …")
     static let cutTo = Option("to", "time", help: "… to this time (at or before --from: past midnight).")
 
     static let close = Command(
@@ -183,8 +211,10 @@ enum HoursCommands {
             """,
         arguments: [dates],
         options: [cutFrom, cutTo, reason, keepOrders],
-        examples: ["pizzeria hours close 2026-12-25..2026-12-26 --reason Christmas",
-                   "pizzeria hours close 2026-12-12 --from 20:00 --to 22:00 --reason \"private party\""],
+        examples: [
+            "pizzeria hours close 2026-12-25..2026-12-26 --reason Christmas",
+            "pizzeria hours close 2026-12-12 --from 20:00 --to 22:00 --reason \"private party\"",
+        ],
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
@@ -195,9 +225,11 @@ enum HoursCommands {
             case (let from?, let to?): cut = try HoursSyntax.parseCut(from: from, to: to)
             default: throw invocation.usage("--from and --to go together")
             }
-            let added = try pizzeria.schedule.close(range, cutting: cut, reason: try invocation[reason], keepOrders: invocation[keepOrders])
+            let added = try pizzeria.schedule.close(
+                range, cutting: cut, reason: try invocation[reason], keepOrders: invocation[keepOrders])
             try context.emit(added) {
-                (cut.map { "Closed \($0) on \(range)" } ?? "Closed \(range)") + (added.first?.reason.map { " (\($0))" } ?? "") + ".\n"
+                (cut.map { "Closed \($0) on \(range)" } ?? "Closed \(range)")
+                    + (added.first?.reason.map { " (\($0))" } ?? "") + ".\n"
             }
             return .ok
         })
@@ -209,14 +241,20 @@ enum HoursCommands {
         abstract: "Special hours for a date or range, replacing the weekday's.",
         arguments: [dates, specialHours],
         options: [reason, keepOrders],
-        examples: ["pizzeria hours special 2026-12-24 12:00-16:00 --reason \"Christmas Eve\"", "pizzeria hours special 2026-12-31 18:00-02:00"],
+        examples: [
+            "pizzeria hours special 2026-12-24 12:00-16:00 --reason \"Christmas Eve\"",
+            "pizzeria hours special 2026-12-31 18:00-02:00",
+        ],
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
             let range = try Self.range(try invocation[dates], pizzeria)
-            let added = try pizzeria.schedule.special(range, try HoursSyntax.intervals(try invocation[specialHours]),
-                                                      reason: try invocation[reason], keepOrders: invocation[keepOrders])
-            try context.emit(added) { "Special hours on \(range): \(added.compactMap(\.interval).prefix(Week.maximumIntervalsPerDay).map(\.description).joined(separator: ", ")).\n" }
+            let added = try pizzeria.schedule.special(
+                range, try HoursSyntax.intervals(try invocation[specialHours]),
+                reason: try invocation[reason], keepOrders: invocation[keepOrders])
+            try context.emit(added) {
+                "Special hours on \(range): \(added.compactMap(\.interval).prefix(Week.maximumIntervalsPerDay).map(\.description).joined(separator: ", ")).\n"
+            }
             return .ok
         })
 
@@ -239,13 +277,15 @@ enum HoursCommands {
 
     // MARK: - export
 
-    static let format = Option("format", "format", help: "osm (OpenStreetMap opening_hours) or schema-org (JSON-LD).",
-                               default: "osm", completion: .choices(["osm", "schema-org"]))
+    static let format = Option(
+        "format", "format", help: "osm (OpenStreetMap opening_hours) or schema-org (JSON-LD).",
+        default: "osm", completion: .choices(["osm", "schema-org"]))
 
     static let export = Command(
         name: "export",
         abstract: "Print the hours for the website: OpenStreetMap opening_hours, or schema.org JSON-LD.",
-        discussion: "Both include the closed and special dates ahead (a year); a date with a cut shows its remaining hours.",
+        discussion:
+            "Both include the closed and special dates ahead (a year); a date with a cut shows its remaining hours.",
         options: [format],
         examples: ["pizzeria hours export --format osm", "pizzeria hours export --format schema-org > hours.jsonld"],
         run: { invocation in
@@ -253,8 +293,10 @@ enum HoursCommands {
             let pizzeria = try context.open(.requireCurrent)
             let week = try pizzeria.schedule.week()
             let today = try pizzeria.schedule.today()
-            let ahead = try pizzeria.schedule.hours(in: LocalDateRange(today, today.adding(days: 365)) ?? LocalDateRange(today))
-                .filter { $0.basis == .special || $0.closure != nil || !$0.cuts.isEmpty }
+            let ahead = try pizzeria.schedule.hours(
+                in: LocalDateRange(today, today.adding(days: 365)) ?? LocalDateRange(today)
+            )
+            .filter { $0.basis == .special || $0.closure != nil || !$0.cuts.isEmpty }
             switch try invocation[format] ?? "osm" {
             case "osm": context.console.line(HoursExport.osm(week, exceptions: ahead))
             case "schema-org": try context.printJSON(HoursExport.schemaOrg(week, exceptions: ahead))

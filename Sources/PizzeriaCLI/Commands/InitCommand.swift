@@ -21,16 +21,19 @@ enum InitCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let context = invocation.context
         let result = try Maintenance.initialize(path: context.databasePath, configuration: try context.configuration())
-        let report = Report(path: context.databasePath, created: result.created,
-                            applied: result.applied.map(MigrationsCommand.Entry.init), schemaVersion: result.version)
+        let report = Report(
+            path: context.databasePath, created: result.created,
+            applied: result.applied.map(MigrationsCommand.Entry.init), schemaVersion: result.version)
         try context.emit(report) {
             if result.created {
                 return "Created \(context.databasePath) (schema version \(result.version)).\n"
             } else if result.applied.isEmpty {
                 return "\(context.databasePath) is up to date (schema version \(result.version)).\n"
             }
-            let names = result.applied.map { "\(MigrationsCommand.number($0.version)) \($0.name)" }.joined(separator: ", ")
-            return "Migrated \(context.databasePath) from version \(result.previousVersion) to \(result.version): \(names).\n"
+            let names = result.applied.map { "\(MigrationsCommand.number($0.version)) \($0.name)" }.joined(
+                separator: ", ")
+            return
+                "Migrated \(context.databasePath) from version \(result.previousVersion) to \(result.version): \(names).\n"
         }
         return .ok
     }

@@ -31,7 +31,9 @@ enum MigrationsCommand {
         let latestVersion: Int
         let migrations: [Entry]
 
-        enum CodingKeys: String, CodingKey { case schemaVersion = "schema_version", latestVersion = "latest_version", migrations }
+        enum CodingKeys: String, CodingKey {
+            case schemaVersion = "schema_version", latestVersion = "latest_version", migrations
+        }
     }
 
     /// `0004`.
@@ -44,10 +46,14 @@ enum MigrationsCommand {
         let context = invocation.context
         let status = try Maintenance.migrations(path: context.databasePath, configuration: try context.configuration())
         let entries = status.entries.map(Entry.init)
-        try context.emit(Report(schemaVersion: status.version, latestVersion: status.latestVersion, migrations: entries)) {
+        try context.emit(
+            Report(schemaVersion: status.version, latestVersion: status.latestVersion, migrations: entries)
+        ) {
             var table = Table("VERSION", "NAME", "STATUS", "CHECKSUM", "APPLIED AT")
             for entry in entries {
-                table.add(number(entry.version), entry.name, entry.status, String(entry.checksum.prefix(16)), entry.appliedAt ?? "-")
+                table.add(
+                    number(entry.version), entry.name, entry.status, String(entry.checksum.prefix(16)),
+                    entry.appliedAt ?? "-")
             }
             let pending = entries.count { $0.appliedAt == nil }
             return table.rendered + "Schema version \(status.version) of \(status.latestVersion)"

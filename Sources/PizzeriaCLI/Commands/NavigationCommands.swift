@@ -14,30 +14,43 @@ enum NavigationCommands {
 
     static let user = Argument("user", help: "The user's handle (or id).", completion: .users)
     static let routes = VariadicArgument("route", help: "pizza:PIZZA or order:ORDER.", completion: .routes)
-    static let count = OptionalArgument("count", help: "How many routes to pop (default 1).", ValueParser { text, field in
-        guard let count = Int(text) else { throw ValidationError([FieldError(field: field, message: "must be a whole number, not '\(text)'")]) }
-        return count
-    })
-    static let depth = Option("to", "depth", help: "Pop back to this depth instead (0 is the menu).", .integer(in: 0...Int(Int32.max)))
-    static let seed = Option("seed", "n", help: "Pick deterministically: the same seed and menu give the same pizza.", ValueParser { text, field in
-        guard let seed = UInt64(text) else {
-            throw ValidationError([FieldError(field: field, message: "must be a whole number from 0 to \(UInt64.max), not '\(text)'")])
-        }
-        return seed
-    })
+    static let count = OptionalArgument(
+        "count", help: "How many routes to pop (default 1).",
+        ValueParser { text, field in
+            guard let count = Int(text) else {
+                throw ValidationError([FieldError(field: field, message: "must be a whole number, not '\(text)'")])
+            }
+            return count
+        })
+    static let depth = Option(
+        "to", "depth", help: "Pop back to this depth instead (0 is the menu).", .integer(in: 0...Int(Int32.max)))
+    static let seed = Option(
+        "seed", "n", help: "Pick deterministically: the same seed and menu give the same pizza.",
+        ValueParser { text, field in
+            guard let seed = UInt64(text) else {
+                throw ValidationError([
+                    FieldError(field: field, message: "must be a whole number from 0 to \(UInt64.max), not '\(text)'")
+                ])
+            }
+            return seed
+        })
     static let url = Argument("url", help: "The deep link.")
     static let historyLimit = Option("limit", "n", help: "How many events.", default: "20", .integer(in: 1...1_000_000))
     static let statsLimit = Option("limit", "n", help: "How many pizzas.", default: "10", .integer(in: 1...10_000))
-    static let file = OptionalArgument("file", help: "The JSON file, or - (the default) for standard input.", completion: .files)
+    static let file = OptionalArgument(
+        "file", help: "The JSON file, or - (the default) for standard input.", completion: .files)
 
     /// Opens the database and resolves the USER argument (a handle, or an id).
-    static func open(_ invocation: Invocation) throws -> (navigation: NavigationService, user: User.ID, pizzeria: Pizzeria) {
+    static func open(_ invocation: Invocation) throws -> (
+        navigation: NavigationService, user: User.ID, pizzeria: Pizzeria
+    ) {
         let pizzeria = try invocation.context.open(.requireCurrent)
         return (pizzeria.navigation, try pizzeria.lookup.user(try invocation[user]).id, pizzeria)
     }
 
     /// Prints the state after an operation.
-    static func report(_ state: NavigationState, _ context: Context, _ navigation: NavigationService) throws -> ExitCode {
+    static func report(_ state: NavigationState, _ context: Context, _ navigation: NavigationService) throws -> ExitCode
+    {
         let view = try NavigationView(state, navigation)
         try context.emit(view) { NavigationText.state(view) }
         return .ok
@@ -103,9 +116,13 @@ enum NavigationCommands {
     static let open = Command(
         name: "open",
         abstract: "Open a deep link: its routes replace the whole stack.",
-        discussion: "pizzeria://pizza/ID, pizzeria://order/ID, or several: pizzeria://pizza/ID/pizza/ID2. A pizza may be named by its URL-encoded name.",
+        discussion:
+            "pizzeria://pizza/ID, pizzeria://order/ID, or several: pizzeria://pizza/ID/pizza/ID2. A pizza may be named by its URL-encoded name.",
         arguments: [user, url],
-        examples: ["pizzeria nav open anna pizzeria://pizza/Quattro%20Formaggi", "pizzeria nav open anna pizzeria://pizza/4f1c/order/9a2b"],
+        examples: [
+            "pizzeria nav open anna pizzeria://pizza/Quattro%20Formaggi",
+            "pizzeria nav open anna pizzeria://pizza/4f1c/order/9a2b",
+        ],
         run: { invocation in
             let context = invocation.context
             let (navigation, user, _) = try open(invocation)
@@ -127,9 +144,13 @@ enum NavigationCommands {
             return .ok
         })
 
-    static let formatOption = Option("format", "format", help: "routes (a JSON array of Route) or navigation-path (NavigationPath.CodableRepresentation).",
-                                     completion: .choices(["routes", "navigation-path"]))
-    static let typeNameOption = Option("type-name", "name", help: "The app's module-qualified route type name.", default: NavigationFormat.defaultRouteTypeName)
+    static let formatOption = Option(
+        "format", "format",
+        help: "routes (a JSON array of Route) or navigation-path (NavigationPath.CodableRepresentation).",
+        completion: .choices(["routes", "navigation-path"]))
+    static let typeNameOption = Option(
+        "type-name", "name", help: "The app's module-qualified route type name.",
+        default: NavigationFormat.defaultRouteTypeName)
 
     static func format(_ invocation: Invocation) throws -> NavigationFormat? {
         guard let text = try invocation[formatOption] else { return nil }
@@ -152,7 +173,9 @@ enum NavigationCommands {
                 routeTypeName: try invocation[typeNameOption] ?? NavigationFormat.defaultRouteTypeName)
             context.console.line(text)
             if omitted > 0 {
-                context.console.note("\(omitted) element(s) of other types cannot be written as routes; use --format navigation-path to keep them")
+                context.console.note(
+                    "\(omitted) element(s) of other types cannot be written as routes; use --format navigation-path to keep them"
+                )
             }
             return .ok
         })
@@ -186,14 +209,16 @@ enum NavigationCommands {
             progress.finish()
             let view = ImportView(state: try NavigationView(result.state, navigation), dropped: result.dropped)
             try context.emit(view) {
-                NavigationText.state(view.state) + result.dropped.map { "  dropped   \($0.kind) \($0.id) (no longer exists)\n" }.joined()
+                NavigationText.state(view.state)
+                    + result.dropped.map { "  dropped   \($0.kind) \($0.id) (no longer exists)\n" }.joined()
             }
             return .ok
         })
 
     static let stats = Command(
         name: "stats",
-        abstract: "The most viewed pizzas: how often each detail was shown (pushed, at random, by deep link, restored), over all users.",
+        abstract:
+            "The most viewed pizzas: how often each detail was shown (pushed, at random, by deep link, restored), over all users.",
         options: [statsLimit] + ListOptions.all,
         run: { invocation in
             let context = invocation.context

@@ -52,24 +52,35 @@ enum NavigationText {
     }
 
     /// A user's history in every list mode.
-    static func historyShape(_ zone: TimeZone) -> ListOutput.Shape<NavigationEvent> { ListOutput.Shape<NavigationEvent>(
-        table: Table("WHEN", "ACTION", "ROUTES", "DEPTH", "DETAIL", rightAligned: [3]),
-        cells: { event in
-            let routes = event.routes.map { element -> String in
-                switch element {
-                case .route(let route): "\(route.kind):\(route.id.prefix(8))"
-                case .opaque(let type, _): type
-                }
-            }.joined(separator: " ")
-            return [event.at.local(zone), event.action.rawValue, routes.isEmpty ? "-" : routes, "\(event.depthAfter)", event.detail ?? ""]
-        },
-        empty: "No navigation yet.\n", csvHeader: CSVRows.eventHeader, csvRow: CSVRows.event) }
+    static func historyShape(_ zone: TimeZone) -> ListOutput.Shape<NavigationEvent> {
+        ListOutput.Shape<NavigationEvent>(
+            table: Table("WHEN", "ACTION", "ROUTES", "DEPTH", "DETAIL", rightAligned: [3]),
+            cells: { event in
+                let routes = event.routes.map { element -> String in
+                    switch element {
+                    case .route(let route): "\(route.kind):\(route.id.prefix(8))"
+                    case .opaque(let type, _): type
+                    }
+                }.joined(separator: " ")
+                return [
+                    event.at.local(zone), event.action.rawValue, routes.isEmpty ? "-" : routes, "\(event.depthAfter)",
+                    event.detail ?? "",
+                ]
+            },
+            empty: "No navigation yet.\n", csvHeader: CSVRows.eventHeader, csvRow: CSVRows.event)
+    }
 
     /// The most viewed pizzas in every list mode.
     static let viewsShape = ListOutput.Shape<PizzaViews>(
         table: Table("PIZZA", "VIEWS", "PUSHED", "RANDOM", "DEEP LINKS", "RESTORED", rightAligned: [1, 2, 3, 4, 5]),
         cells: { [$0.name, "\($0.views)", "\($0.pushed)", "\($0.random)", "\($0.deepLinks)", "\($0.restored)"] },
-        empty: "No pizza has been viewed yet.\n", csvHeader: ["pizza_id", "name", "views", "pushed", "random", "deep_links", "restored"],
-        csvRow: { [.plain($0.pizzaID.description), .text($0.name), .number($0.views), .number($0.pushed), .number($0.random),
-                   .number($0.deepLinks), .number($0.restored)] })
+        empty: "No pizza has been viewed yet.\n",
+        csvHeader: ["pizza_id", "name", "views", "pushed", "random", "deep_links", "restored"],
+        csvRow: {
+            [
+                .plain($0.pizzaID.description), .text($0.name), .number($0.views), .number($0.pushed),
+                .number($0.random),
+                .number($0.deepLinks), .number($0.restored),
+            ]
+        })
 }

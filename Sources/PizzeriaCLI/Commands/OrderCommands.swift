@@ -15,8 +15,9 @@ enum OrderCommands {
 
     /// Who makes a change, for the order's history.
     static let by = Option("by", "name", help: "Who makes the change, for the history (default: $PIZZERIA_STAFF).")
-    static let ifVersion = Option("if-version", "n", help: "Refuse (exit 1) unless the order is still at this version.",
-                                  .integer(in: 1...Int(Int32.max)))
+    static let ifVersion = Option(
+        "if-version", "n", help: "Refuse (exit 1) unless the order is still at this version.",
+        .integer(in: 1...Int(Int32.max)))
 
     /// `--by`, else `$PIZZERIA_STAFF`.
     static func actor(_ invocation: Invocation) throws -> String? {
@@ -24,24 +25,30 @@ enum OrderCommands {
         return invocation.context.environment["PIZZERIA_STAFF"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    static let orderArgument = Argument("order", help: "Order id or unique id prefix (4+ characters).", completion: .orders)
+    static let orderArgument = Argument(
+        "order", help: "Order id or unique id prefix (4+ characters).", completion: .orders)
     static let user = Argument("user", help: "The user's handle.", completion: .users)
     static let items = VariadicArgument("item", help: "PIZZA or PIZZA=QTY.", completion: .pizzas)
     static let pickup = Option("pickup", "time", help: "The start of the pickup slot.", required: true)
     static let key = Option("key", "key", help: "An idempotency key (1 to 128 characters).")
-    static let override = Option("override", "reason",
-                                 help: "Staff: pass the lead time and a pause for this reason (1 to 200 characters; recorded with --by).")
+    static let override = Option(
+        "override", "reason",
+        help: "Staff: pass the lead time and a pause for this reason (1 to 200 characters; recorded with --by).")
 
     /// The staff override of `--override`, if given.
     static func staffOverride(_ invocation: Invocation) throws -> StaffOverride? {
         try invocation[override].map { StaffOverride(reason: $0) }
     }
     static let userFilter = Option("user", "handle", help: "Only this user's orders.")
-    static let statusFilter = Option("status", "status", help: "Only orders with this status (placed, preparing, ready, collected, cancelled).",
-                                     completion: .orderStatuses, .orderStatus)
-    static let date = Option("date", "date", help: "Only pickups of this service day: YYYY-MM-DD (pizzeria time), today or tomorrow.")
-    static let limit = Option("limit", "n", help: "At most this many orders (a page; its JSON gives `next`).", .integer(in: 1...10_000))
-    static let after = Option("after", "cursor", help: "Start after this cursor (the `next` of the previous page).", .cursor)
+    static let statusFilter = Option(
+        "status", "status", help: "Only orders with this status (placed, preparing, ready, collected, cancelled).",
+        completion: .orderStatuses, .orderStatus)
+    static let date = Option(
+        "date", "date", help: "Only pickups of this service day: YYYY-MM-DD (pizzeria time), today or tomorrow.")
+    static let limit = Option(
+        "limit", "n", help: "At most this many orders (a page; its JSON gives `next`).", .integer(in: 1...10_000))
+    static let after = Option(
+        "after", "cursor", help: "Start after this cursor (the `next` of the previous page).", .cursor)
 
     static let place = Command(
         name: "place",
@@ -54,9 +61,11 @@ enum OrderCommands {
             """,
         arguments: [user, items],
         options: [pickup, key, by, override],
-        examples: ["pizzeria order place anna --pickup 19:30 Margherita=2 Porcini",
-                   "pizzeria order place walkin --pickup 19:00 Margherita --override 'walk-in at the counter'",
-                   "pizzeria order place anna --pickup 2026-12-24T19:30 --key xmas-anna Marinara"],
+        examples: [
+            "pizzeria order place anna --pickup 19:30 Margherita=2 Porcini",
+            "pizzeria order place walkin --pickup 19:00 Margherita --override 'walk-in at the counter'",
+            "pizzeria order place anna --pickup 2026-12-24T19:30 --key xmas-anna Marinara",
+        ],
         lostOutputHint: "the order was booked; `order place --key KEY` makes a retry safe",
         run: { invocation in
             let context = invocation.context
@@ -65,8 +74,10 @@ enum OrderCommands {
             let items = try invocation[items].map { try parseItem($0, lookup: pizzeria.lookup) }
             let user = try pizzeria.lookup.user(try invocation[user])
             let pickup = try pizzeria.orders.pickup(parsing: pickupText)
-            let (order, created) = try pizzeria.orders.place(OrderRequest(
-                user: user.id, items: items, pickup: pickup, idempotencyKey: try invocation[key]), by: try actor(invocation),
+            let (order, created) = try pizzeria.orders.place(
+                OrderRequest(
+                    user: user.id, items: items, pickup: pickup, idempotencyKey: try invocation[key]),
+                by: try actor(invocation),
                 override: try staffOverride(invocation))
             try context.emit(Extended(base: order, key: "created", extra: created)) {
                 (created ? "Booked" : "Already booked with key '\(order.idempotencyKey ?? "")':")
@@ -78,13 +89,21 @@ enum OrderCommands {
 
     /// `Margherita` or `Margherita=2`, the pizza looked up as PIZZA.
     static func parseItem(_ text: String, lookup: LookupService) throws -> OrderRequest.Item {
-        guard let equals = text.lastIndex(of: "=") else { return OrderRequest.Item(pizza: try lookup.pizza(text).id, quantity: 1) }
+        guard let equals = text.lastIndex(of: "=") else {
+            return OrderRequest.Item(pizza: try lookup.pizza(text).id, quantity: 1)
+        }
         let name = String(text[..<equals]), count = String(text[text.index(after: equals)...])
         guard !name.isEmpty, let quantity = Int(count) else {
-            throw ValidationError([FieldError(field: "item", message: "must be PIZZA or PIZZA=QTY with a whole number, not '\(text)'")])
+            throw ValidationError([
+                FieldError(field: "item", message: "must be PIZZA or PIZZA=QTY with a whole number, not '\(text)'")
+            ])
         }
         guard (1...OrderRequest.maximumQuantity).contains(quantity) else {
-            throw ValidationError([FieldError(field: "quantity", message: "must be from 1 to \(OrderRequest.maximumQuantity) (\(name): \(quantity))")])
+            throw ValidationError([
+                FieldError(
+                    field: "quantity",
+                    message: "must be from 1 to \(OrderRequest.maximumQuantity) (\(name): \(quantity))")
+            ])
         }
         return OrderRequest.Item(pizza: try lookup.pizza(name).id, quantity: quantity)
     }
@@ -135,23 +154,32 @@ enum OrderCommands {
         })
 
     /// A lifecycle command: `change` on the order the argument names, then one line.
-    static func lifecycle(_ name: String, _ abstract: String, _ change: @escaping @Sendable (OrderService, Order.ID, String?) throws -> Order,
-                          _ message: @escaping @Sendable (Order) -> String) -> Command {
-        Command(name: name, abstract: abstract, arguments: [orderArgument], options: [by], run: { invocation in
-            let context = invocation.context
-            let pizzeria = try context.open(.requireCurrent)
-            let order = try change(pizzeria.orders, try pizzeria.lookup.order(try invocation[orderArgument]).id, try actor(invocation))
-            try context.emit(order) { message(order) }
-            return .ok
-        })
+    static func lifecycle(
+        _ name: String, _ abstract: String,
+        _ change: @escaping @Sendable (OrderService, Order.ID, String?) throws -> Order,
+        _ message: @escaping @Sendable (Order) -> String
+    ) -> Command {
+        Command(
+            name: name, abstract: abstract, arguments: [orderArgument], options: [by],
+            run: { invocation in
+                let context = invocation.context
+                let pizzeria = try context.open(.requireCurrent)
+                let order = try change(
+                    pizzeria.orders, try pizzeria.lookup.order(try invocation[orderArgument]).id, try actor(invocation))
+                try context.emit(order) { message(order) }
+                return .ok
+            })
     }
 
-    static let advance = lifecycle("advance", "Move an order to its next status (placed → preparing → ready → collected).",
-                                   { try $0.advance(id: $1, by: $2) }, { "Order \($0.id.short) is now \($0.status.rawValue).\n" })
-    static let cancel = lifecycle("cancel", "Cancel a placed or preparing order (frees its capacity).",
-                                  { try $0.cancel(id: $1, by: $2) }, { "Order \($0.id.short) is cancelled.\n" })
-    static let noShow = lifecycle("no-show", "Close a ready order whose customer never came (counted apart from revenue).",
-                                  { try $0.markNoShow(id: $1, by: $2) }, { "Order \($0.id.short) is a no-show.\n" })
+    static let advance = lifecycle(
+        "advance", "Move an order to its next status (placed → preparing → ready → collected).",
+        { try $0.advance(id: $1, by: $2) }, { "Order \($0.id.short) is now \($0.status.rawValue).\n" })
+    static let cancel = lifecycle(
+        "cancel", "Cancel a placed or preparing order (frees its capacity).",
+        { try $0.cancel(id: $1, by: $2) }, { "Order \($0.id.short) is cancelled.\n" })
+    static let noShow = lifecycle(
+        "no-show", "Close a ready order whose customer never came (counted apart from revenue).",
+        { try $0.markNoShow(id: $1, by: $2) }, { "Order \($0.id.short) is a no-show.\n" })
     static let undo = Command(
         name: "undo", abstract: "Take back the order's last status change, made less than 10 minutes ago.",
         discussion: """
@@ -162,8 +190,9 @@ enum OrderCommands {
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
-            let order = try pizzeria.orders.undo(id: try pizzeria.lookup.order(try invocation[orderArgument]).id, by: try actor(invocation),
-                                                 override: try staffOverride(invocation))
+            let order = try pizzeria.orders.undo(
+                id: try pizzeria.lookup.order(try invocation[orderArgument]).id, by: try actor(invocation),
+                override: try staffOverride(invocation))
             try context.emit(order) { "Order \(order.id.short) is \(order.status.rawValue) again.\n" }
             return .ok
         })
@@ -180,14 +209,17 @@ enum OrderCommands {
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
             let id = try pizzeria.lookup.order(try invocation[orderArgument]).id
-            let order = try pizzeria.orders.move(id: id, to: try pizzeria.orders.pickup(parsing: try invocation[newPickup] ?? ""),
-                                                 expectedVersion: try invocation[ifVersion], by: try actor(invocation),
-                                                 override: try staffOverride(invocation))
+            let order = try pizzeria.orders.move(
+                id: id, to: try pizzeria.orders.pickup(parsing: try invocation[newPickup] ?? ""),
+                expectedVersion: try invocation[ifVersion], by: try actor(invocation),
+                override: try staffOverride(invocation))
             try context.emit(order) { "Moved order \(order.id.short) to \(order.pickupLocal).\n" }
             return .ok
         })
 
-    static let add = Option("add", "item", help: "Add PIZZA or PIZZA=QTY (repeatable; more of a pizza already ordered).", completion: .pizzas)
+    static let add = Option(
+        "add", "item", help: "Add PIZZA or PIZZA=QTY (repeatable; more of a pizza already ordered).",
+        completion: .pizzas)
     static let remove = Option("remove", "pizza", help: "Remove a pizza's line (repeatable).", completion: .pizzas)
     static let set = Option("set", "item", help: "Set PIZZA=QTY exactly (repeatable).", completion: .pizzas)
     static let note = Option("note", "text", help: "The kitchen's note (at most 200 characters).")
@@ -199,7 +231,10 @@ enum OrderCommands {
         discussion: "At least one line stays (cancel the order instead). Refused (exit 1) once the order is preparing.",
         arguments: [orderArgument],
         options: [add, remove, set, note, clearNote, ifVersion, by, override],
-        examples: ["pizzeria order edit 1a2b3c4d --add Diavola --set Margherita=3", "pizzeria order edit 1a2b --note \"no basil\""],
+        examples: [
+            "pizzeria order edit 1a2b3c4d --add Diavola --set Margherita=3",
+            "pizzeria order edit 1a2b --note \"no basil\"",
+        ],
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
@@ -213,11 +248,14 @@ enum OrderCommands {
             } else if invocation[clearNote] {
                 change.note = .clear
             }
-            let order = try pizzeria.orders.edit(id: try pizzeria.lookup.order(try invocation[orderArgument]).id, change,
-                                                 expectedVersion: try invocation[ifVersion], by: try actor(invocation),
-                                                 override: try staffOverride(invocation))
-            try context.emit(order) { "Order \(order.id.short): \(OrderText.items(order)), total \(order.total.formatted)"
-                + (order.note.map { "; note: \($0)" } ?? "") + ".\n" }
+            let order = try pizzeria.orders.edit(
+                id: try pizzeria.lookup.order(try invocation[orderArgument]).id, change,
+                expectedVersion: try invocation[ifVersion], by: try actor(invocation),
+                override: try staffOverride(invocation))
+            try context.emit(order) {
+                "Order \(order.id.short): \(OrderText.items(order)), total \(order.total.formatted)"
+                    + (order.note.map { "; note: \($0)" } ?? "") + ".\n"
+            }
             return .ok
         })
 }

@@ -9,11 +9,15 @@ enum OrderText {
     static var table: Table { Table("ID", "USER", "PICKUP", "STATUS", "TOTAL", "ITEMS", "NOTE", rightAligned: [4]) }
 
     /// An order list in every output mode.
-    static let shape = ListOutput.Shape<Order>(table: table, cells: cells, empty: "No orders.\n",
-                                               csvHeader: CSVRows.orderHeader, csvRow: CSVRows.order)
+    static let shape = ListOutput.Shape<Order>(
+        table: table, cells: cells, empty: "No orders.\n",
+        csvHeader: CSVRows.orderHeader, csvRow: CSVRows.order)
 
     static func cells(_ order: Order) -> [String] {
-        [order.id.short, order.handle, order.pickupLocal, status(order), order.total.formatted, items(order), order.note ?? ""]
+        [
+            order.id.short, order.handle, order.pickupLocal, status(order), order.total.formatted, items(order),
+            order.note ?? "",
+        ]
     }
 
     /// `placed`, or `placed (outside the hours)` for a booking a change of the hours left behind.
@@ -30,7 +34,9 @@ enum OrderText {
               version   \(order.version)
 
             """
-        if let capacity = order.slotCapacity { text += "  slot      \(capacity.capacity) pizzas (\(capacity.rule ?? "slot-capacity"))\n" }
+        if let capacity = order.slotCapacity {
+            text += "  slot      \(capacity.capacity) pizzas (\(capacity.rule ?? "slot-capacity"))\n"
+        }
         if let note = order.note { text += "  note      \(note)\n" }
         if let key = order.idempotencyKey { text += "  key       \(key)\n" }
         var lines = Table("QTY", "PIZZA", "UNIT", "AMOUNT", rightAligned: [0, 2, 3])
@@ -41,8 +47,11 @@ enum OrderText {
         text += "\n" + lines.rendered + "\nHistory:\n"
         var history = Table("WHEN", "CHANGE", "STATUS", "BY", "DETAIL")
         for change in order.history {
-            let status = change.from.map { $0 == change.to ? change.to.rawValue : "\($0.rawValue) → \(change.to.rawValue)" } ?? change.to.rawValue
-            history.add(change.at.local(order.timeZone), change.kind.rawValue, status, change.actor ?? "-", change.detail ?? "")
+            let status =
+                change.from.map { $0 == change.to ? change.to.rawValue : "\($0.rawValue) → \(change.to.rawValue)" }
+                ?? change.to.rawValue
+            history.add(
+                change.at.local(order.timeZone), change.kind.rawValue, status, change.actor ?? "-", change.detail ?? "")
         }
         return text + history.rendered
     }

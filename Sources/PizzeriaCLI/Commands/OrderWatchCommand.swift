@@ -14,20 +14,34 @@ enum OrderWatchCommand {
             Sees changes made by any process. Stops cleanly (exit 0) on Ctrl-C or SIGTERM.
             """,
         options: [after, status, interval, ListOptions.lines],
-        examples: ["pizzeria order watch", "pizzeria order watch --nl --after 0 | jq .order.id", "pizzeria order watch --status ready"],
+        examples: [
+            "pizzeria order watch", "pizzeria order watch --nl --after 0 | jq .order.id",
+            "pizzeria order watch --status ready",
+        ],
         lostOutputHint: nil,
         run: run)
 
-    static let after = Option("after", "cursor", help: "Replay the events after this cursor first (0: everything).", ValueParser { text, field in
-        guard let cursor = EventCursor(text) else {
-            throw ValidationError([FieldError(field: field, message: "must be an event cursor as watch prints it (0, or POSITION.CHECK such as 412.9f3a2c1b), not '\(text)'")])
-        }
-        return cursor
-    })
-    static let status = Option("status", "status", help: "Only events that move an order to this status (placed, preparing, ready, collected, cancelled).",
-                               completion: .orderStatuses, .orderStatus)
-    static let interval = Option("interval", "ms", help: "How often to look for other processes' changes, in milliseconds.", default: "200",
-                                 .integer(in: 10...60_000))
+    static let after = Option(
+        "after", "cursor", help: "Replay the events after this cursor first (0: everything).",
+        ValueParser { text, field in
+            guard let cursor = EventCursor(text) else {
+                throw ValidationError([
+                    FieldError(
+                        field: field,
+                        message:
+                            "must be an event cursor as watch prints it (0, or POSITION.CHECK such as 412.9f3a2c1b), not '\(text)'"
+                    )
+                ])
+            }
+            return cursor
+        })
+    static let status = Option(
+        "status", "status",
+        help: "Only events that move an order to this status (placed, preparing, ready, collected, cancelled).",
+        completion: .orderStatuses, .orderStatus)
+    static let interval = Option(
+        "interval", "ms", help: "How often to look for other processes' changes, in milliseconds.", default: "200",
+        .integer(in: 10...60_000))
 
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let context = invocation.context
@@ -67,14 +81,16 @@ enum OrderWatchCommand {
     /// `#412  2026-12-01 18:31:05 +01:00  placed  1a2b3c4d  anna  pickup 2026-12-01 19:30  2 × Margherita  €12.00  note: no basil`.
     static func line(_ event: OrderEvent) -> String {
         let order = event.order
-        let change: String = switch event.kind {
-        case .placed: "placed"
-        case .moved: "moved"
-        case .edited: "edited"
-        case .undone: "undo: \(event.from?.rawValue ?? "") → \(event.to.rawValue)"
-        case .statusChanged, .cancelled: "\(event.from?.rawValue ?? "") → \(event.to.rawValue)"
-        }
-        var text = "#\(event.cursor)  \(event.at.local(order.timeZone))  \(change.padding(to: 22))  \(order.id.short)  \(order.handle)"
+        let change: String =
+            switch event.kind {
+            case .placed: "placed"
+            case .moved: "moved"
+            case .edited: "edited"
+            case .undone: "undo: \(event.from?.rawValue ?? "") → \(event.to.rawValue)"
+            case .statusChanged, .cancelled: "\(event.from?.rawValue ?? "") → \(event.to.rawValue)"
+            }
+        var text =
+            "#\(event.cursor)  \(event.at.local(order.timeZone))  \(change.padding(to: 22))  \(order.id.short)  \(order.handle)"
             + "  pickup \(order.pickupLocal)  \(OrderText.items(order))  \(order.total.formatted)"
         if let detail = event.detail, event.kind == .moved || event.kind == .edited { text += "  (\(detail))" }
         if let note = order.note { text += "  note: \(note)" }

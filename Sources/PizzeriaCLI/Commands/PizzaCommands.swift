@@ -11,7 +11,8 @@ enum PizzaCommands {
             """,
         subcommands: [list, show, add, edit, archive, restore])
 
-    static let pizzaArgument = Argument("pizza", help: "Id, unique id prefix (4+ characters) or name.", completion: .pizzas)
+    static let pizzaArgument = Argument(
+        "pizza", help: "Id, unique id prefix (4+ characters) or name.", completion: .pizzas)
     static let all = Flag("all", help: "Include archived pizzas.")
     static let name = Option("name", "name", help: "The name: 1 to 60 characters, unique ignoring case.")
     static let price = Option("price", "price", help: "The price in EUR, more than 0 and at most 1000.00.")
@@ -27,8 +28,9 @@ enum PizzaCommands {
             let menu = try context.open(.requireCurrent).menu
             let all = invocation[Self.all]
             // Streamed: a menu of a million pizzas prints in the memory of a few rows.
-            let shape = ListOutput.Shape<Pizza>(table: PizzaText.table(showStatus: all), cells: { PizzaText.cells($0, showStatus: all) },
-                                                empty: "The menu is empty.\n", csvHeader: CSVRows.pizzaHeader, csvRow: CSVRows.pizza)
+            let shape = ListOutput.Shape<Pizza>(
+                table: PizzaText.table(showStatus: all), cells: { PizzaText.cells($0, showStatus: all) },
+                empty: "The menu is empty.\n", csvHeader: CSVRows.pizzaHeader, csvRow: CSVRows.pizza)
             try context.list.write(invocation, shape) { each in try menu.forEach(includeArchived: all, each) }
             return .ok
         })
@@ -43,7 +45,9 @@ enum PizzaCommands {
             let pizza = try pizzeria.lookup.pizza(try invocation[pizzaArgument])
             let history = try pizzeria.menu.history(of: pizza.id)
             let zone = try pizzeria.settings.current().timeZone
-            try context.emit(Extended(base: pizza, key: "history", extra: history)) { PizzaText.detail(pizza, history: history, zone: zone) }
+            try context.emit(Extended(base: pizza, key: "history", extra: history)) {
+                PizzaText.detail(pizza, history: history, zone: zone)
+            }
             return .ok
         })
 
@@ -61,7 +65,10 @@ enum PizzaCommands {
             if let name, let price {
                 pizza = try menu.save(try PizzaText.draft(from: .blank, name: name, price: price))
             } else if context.terminal.isInteractive {
-                guard let saved = try PizzaForm(context: context, menu: menu).run(.blank, presetName: name, presetPrice: price) else {
+                guard
+                    let saved = try PizzaForm(context: context, menu: menu).run(
+                        .blank, presetName: name, presetPrice: price)
+                else {
                     return .refused
                 }
                 pizza = saved
@@ -92,7 +99,10 @@ enum PizzaCommands {
             if name != nil || price != nil {
                 pizza = try menu.save(try PizzaText.draft(from: draft, name: name, price: price))
             } else if context.terminal.isInteractive {
-                guard let saved = try PizzaForm(context: context, menu: menu).run(draft, presetName: nil, presetPrice: nil) else {
+                guard
+                    let saved = try PizzaForm(context: context, menu: menu).run(
+                        draft, presetName: nil, presetPrice: nil)
+                else {
                     return .refused
                 }
                 pizza = saved

@@ -13,11 +13,16 @@ struct PizzaForm {
         let console = context.console
         let editing: Pizza.ID?
         if case .edit(let id, _) = draft.mode { editing = id } else { editing = nil }
-        console.line(editing == nil ? "Add a pizza (Ctrl-D cancels)." : "Edit \(draft.name) (Enter keeps the current value; Ctrl-D cancels).")
+        console.line(
+            editing == nil
+                ? "Add a pizza (Ctrl-D cancels)."
+                : "Edit \(draft.name) (Enter keeps the current value; Ctrl-D cancels).")
 
         // Name: the rules, then uniqueness, until it passes.
         while true {
-            guard let answer = presetName ?? ask("Name", current: editing == nil ? nil : draft.name) else { return cancel() }
+            guard let answer = presetName ?? ask("Name", current: editing == nil ? nil : draft.name) else {
+                return cancel()
+            }
             let candidate = answer.isEmpty && editing != nil ? draft.name : answer
             var trial = draft
             trial.name = candidate
@@ -38,7 +43,8 @@ struct PizzaForm {
 
         // Price: parsed and checked until it passes.
         while true {
-            guard let answer = presetPrice ?? ask("Price in EUR", current: editing == nil ? nil : draft.price.plain) else { return cancel() }
+            guard let answer = presetPrice ?? ask("Price in EUR", current: editing == nil ? nil : draft.price.plain)
+            else { return cancel() }
             if answer.isEmpty, editing != nil { break }
             switch Money.parse(answer) {
             case .success(let money):
@@ -55,7 +61,8 @@ struct PizzaForm {
         console.line("  Name:  \(PizzaName.normalize(draft.name))")
         console.line("  Price: \(draft.price.formatted)")
         guard let confirmation = ask("Save? [y/N]", current: nil),
-              ["y", "yes"].contains(confirmation.lowercased()) else { return cancel() }
+            ["y", "yes"].contains(confirmation.lowercased())
+        else { return cancel() }
         return try menu.save(draft)
     }
 

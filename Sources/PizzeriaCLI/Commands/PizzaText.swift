@@ -4,7 +4,9 @@ import PizzeriaServices
 /// How pizzas look on a terminal, and how flag values become a draft.
 enum PizzaText {
     static func table(showStatus: Bool) -> Table {
-        showStatus ? Table("ID", "NAME", "PRICE", "STATUS", rightAligned: [2]) : Table("ID", "NAME", "PRICE", rightAligned: [2])
+        showStatus
+            ? Table("ID", "NAME", "PRICE", "STATUS", rightAligned: [2])
+            : Table("ID", "NAME", "PRICE", rightAligned: [2])
     }
 
     static func table(_ pizzas: [Pizza], showStatus: Bool) -> String {
@@ -35,7 +37,10 @@ enum PizzaText {
         var table = Table("WHEN", "CHANGE", "NAME", "PRICE", "VERSION")
         for change in history {
             let name = change.oldName.map { $0 == change.newName ? $0 : "\($0) → \(change.newName)" } ?? change.newName
-            let price = change.oldPrice.map { $0 == change.newPrice ? $0.formatted : "\($0.formatted) → \(change.newPrice.formatted)" }
+            let price =
+                change.oldPrice.map {
+                    $0 == change.newPrice ? $0.formatted : "\($0.formatted) → \(change.newPrice.formatted)"
+                }
                 ?? change.newPrice.formatted
             table.add(change.changedAt.local(zone), change.change.rawValue, name, price, "\(change.version)")
         }

@@ -9,25 +9,40 @@ enum ReportCommands {
 
     static let from = Option("from", "date", help: "First service day included: YYYY-MM-DD, today or tomorrow.")
     static let to = Option("to", "date", help: "Last service day included.")
-    static let by = Option("by", "rows", help: "day (one row per service day) or pizza.", default: "day",
-                           completion: .choices(["day", "pizza"]))
+    static let by = Option(
+        "by", "rows", help: "day (one row per service day) or pizza.", default: "day",
+        completion: .choices(["day", "pizza"]))
 
     /// The report by pizza, in every list mode.
     static let pizzaShape = ListOutput.Shape<SalesReport.Row>(
-        table: Table("PIZZA", "COLLECTED", "REVENUE", "BOOKED", "NO-SHOWS", "CANCELLED", rightAligned: [1, 2, 3, 4, 5]),
-        cells: { ["\($0.name)", "\($0.quantity)", $0.revenue.formatted, "\($0.bookedQuantity)", "\($0.noShowQuantity)", "\($0.cancelledQuantity)"] },
+        table: Table(
+            "PIZZA", "COLLECTED", "REVENUE", "BOOKED", "NO-SHOWS", "CANCELLED", rightAligned: [1, 2, 3, 4, 5]),
+        cells: {
+            [
+                "\($0.name)", "\($0.quantity)", $0.revenue.formatted, "\($0.bookedQuantity)", "\($0.noShowQuantity)",
+                "\($0.cancelledQuantity)",
+            ]
+        },
         empty: "No orders in this period.\n", csvHeader: CSVRows.salesHeader, csvRow: CSVRows.sales)
 
     /// The report by service day, in every list mode.
     static let dayShape = ListOutput.Shape<SalesReport.Day>(
-        table: Table("DAY", "COLLECTED", "REVENUE", "BOOKED", "BOOKED VALUE", "NO-SHOWS", "CANCELLED", rightAligned: [1, 2, 3, 4, 5, 6]),
-        cells: { ["\($0.serviceDay.weekday.short) \($0.serviceDay)", "\($0.collectedOrders)", $0.revenue.formatted, "\($0.bookedOrders)",
-                  $0.bookedValue.formatted, "\($0.noShows)", "\($0.cancelled)"] },
+        table: Table(
+            "DAY", "COLLECTED", "REVENUE", "BOOKED", "BOOKED VALUE", "NO-SHOWS", "CANCELLED",
+            rightAligned: [1, 2, 3, 4, 5, 6]),
+        cells: {
+            [
+                "\($0.serviceDay.weekday.short) \($0.serviceDay)", "\($0.collectedOrders)", $0.revenue.formatted,
+                "\($0.bookedOrders)",
+                $0.bookedValue.formatted, "\($0.noShows)", "\($0.cancelled)",
+            ]
+        },
         empty: "No orders in this period.\n", csvHeader: CSVRows.salesDayHeader, csvRow: CSVRows.salesDay)
 
     static let sales = Command(
         name: "sales",
-        abstract: "Revenue from collected orders, with what is still booked, no-shows and cancellations, by service day or pizza.",
+        abstract:
+            "Revenue from collected orders, with what is still booked, no-shows and cancellations, by service day or pizza.",
         discussion: """
             Revenue counts collected orders only, at the prices they were booked at. Orders still placed,
             preparing or ready are `booked`; a ready order whose customer never came is a no-show. Days
@@ -41,20 +56,27 @@ enum ReportCommands {
             switch try invocation[by] ?? "day" {
             case "day": byPizza = false
             case "pizza": byPizza = true
-            case let other: throw ValidationError([FieldError(field: "by", message: "must be day or pizza, not '\(other)'")])
+            case let other:
+                throw ValidationError([FieldError(field: "by", message: "must be day or pizza, not '\(other)'")])
             }
-            let report = try pizzeria.orders.sales(from: try invocation[from].map { try DateText.date($0, field: "from", pizzeria) },
-                                                   to: try invocation[to].map { try DateText.date($0, field: "to", pizzeria) })
+            let report = try pizzeria.orders.sales(
+                from: try invocation[from].map { try DateText.date($0, field: "from", pizzeria) },
+                to: try invocation[to].map { try DateText.date($0, field: "to", pizzeria) })
             let (format, headers) = try invocation.listFormat()
             switch format {
             case .json:
                 try context.printJSON(report)
             case .table where headers && byPizza && context.terminal.display != nil:
-                if let display = context.terminal.display { context.console.outFormatted(Chart.sales(report, display: display)) }
+                if let display = context.terminal.display {
+                    context.console.outFormatted(Chart.sales(report, display: display))
+                }
             case .table where headers:
                 context.console.out(byPizza ? pizzaShape.rendered(report.rows) : dayShape.rendered(report.days))
                 let booked = report.bookedValue.cents > 0 ? ", \(report.bookedValue.formatted) still booked" : ""
-                if !report.days.isEmpty { context.console.out("Total: \(report.quantity) pizzas collected, \(report.revenue.formatted)\(booked).\n") }
+                if !report.days.isEmpty {
+                    context.console.out(
+                        "Total: \(report.quantity) pizzas collected, \(report.revenue.formatted)\(booked).\n")
+                }
             case .table, .lines, .csv, .tsv:
                 // Rows alone, for scripts: no total line.
                 if byPizza {

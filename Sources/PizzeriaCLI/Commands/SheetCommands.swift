@@ -5,7 +5,8 @@ enum SheetCommands {
     static let command = Command(
         name: "sheet",
         abstract: "The add-pizza and edit-pizza sheet of a user: open, set fields, save, dismiss.",
-        discussion: "One sheet at a time per user. Saving runs the menu's validation: invalid drafts keep the sheet open.",
+        discussion:
+            "One sheet at a time per user. Saving runs the menu's validation: invalid drafts keep the sheet open.",
         subcommands: [show, open, set, save, dismiss])
 
     static let user = NavigationCommands.user
@@ -56,7 +57,8 @@ enum SheetCommands {
             let name = try invocation[Self.name], price = try invocation[Self.price]
             guard name != nil || price != nil else { throw invocation.usage("give --name and/or --price") }
             let (navigation, user, _) = try NavigationCommands.open(invocation)
-            return try NavigationCommands.report(try navigation.setSheet(user, name: name, price: price), context, navigation)
+            return try NavigationCommands.report(
+                try navigation.setSheet(user, name: name, price: price), context, navigation)
         })
 
     static let save = Command(

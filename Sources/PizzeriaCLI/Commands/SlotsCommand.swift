@@ -2,18 +2,29 @@ import PizzeriaServices
 
 /// `pizzeria slots`: a day's pickup slots and their room.
 enum SlotsCommand {
-    static let date = Option("date", "date", help: "The service day: YYYY-MM-DD in the pizzeria's time zone, today or tomorrow.", default: "today")
+    static let date = Option(
+        "date", "date", help: "The service day: YYYY-MM-DD in the pizzeria's time zone, today or tomorrow.",
+        default: "today")
 
     /// A day's slots in every list mode.
     static let shape = ListOutput.Shape<SlotUsage>(
         table: Table("SLOT", "BOOKED", "REMAINING", "CAPACITY", "STATE", "RULE", rightAligned: [1, 2, 3]),
-        cells: { ["\($0.local)", "\($0.booked)", "\($0.remaining)", "\($0.capacity)", $0.state.label, $0.capacityRule ?? "-"] },
-        empty: "No slots: the opening hours are shorter than one slot.\n", csvHeader: CSVRows.slotHeader, csvRow: CSVRows.slot)
+        cells: {
+            [
+                "\($0.local)", "\($0.booked)", "\($0.remaining)", "\($0.capacity)", $0.state.label,
+                $0.capacityRule ?? "-",
+            ]
+        },
+        empty: "No slots: the opening hours are shorter than one slot.\n", csvHeader: CSVRows.slotHeader,
+        csvRow: CSVRows.slot)
 
     static let available = Flag("available", help: "The pickup-time picker: the next slots that can take an order now.")
-    static let pizzas = Option("pizzas", "n", help: "With --available: the order's size in pizzas (default 1).", .integer(in: Int.min...Int.max))
+    static let pizzas = Option(
+        "pizzas", "n", help: "With --available: the order's size in pizzas (default 1).",
+        .integer(in: Int.min...Int.max))
     static let after = Option("after", "time", help: "With --available: from this time on (default now).")
-    static let limit = Option("limit", "k", help: "With --available: how many slots, 1 to 100 (default 10).", .integer(in: Int.min...Int.max))
+    static let limit = Option(
+        "limit", "k", help: "With --available: how many slots, 1 to 100 (default 10).", .integer(in: Int.min...Int.max))
 
     /// The picker's answer in every list mode.
     static let availableShape = ListOutput.Shape<AvailableSlot>(
@@ -23,7 +34,8 @@ enum SlotsCommand {
 
     static let command = Command(
         name: "slots",
-        abstract: "Show each pickup slot of a day with booked and remaining capacity, or the next slots an order can take.",
+        abstract:
+            "Show each pickup slot of a day with booked and remaining capacity, or the next slots an order can take.",
         discussion: """
             STATE says whether a slot can be booked now: open, full, too soon (within the lead time), paused or
             past; CAPACITY is the slot's effective capacity and RULE where it came from. --available lists the
@@ -32,7 +44,10 @@ enum SlotsCommand {
             {"slots": […], "reason": …} for the app. An empty answer says why (exit 0).
             """,
         options: [date, available, pizzas, after, limit] + ListOptions.all,
-        examples: ["pizzeria slots --date tomorrow", "pizzeria slots --available --pizzas 4", "pizzeria slots --available --after 20:00 --limit 3 --json"],
+        examples: [
+            "pizzeria slots --date tomorrow", "pizzeria slots --available --pizzas 4",
+            "pizzeria slots --available --after 20:00 --limit 3 --json",
+        ],
         run: { invocation in
             let context = invocation.context
             let day = try invocation[date]
@@ -40,7 +55,8 @@ enum SlotsCommand {
             if invocation[available] {
                 guard day == nil else { throw invocation.usage("give --date or --available, not both") }
                 let from = try CapacityCommands.time(try invocation[after], pizzeria, field: "after")
-                let answer = try pizzeria.orders.availableSlots(pizzas: try invocation[pizzas] ?? 1, after: from, limit: try invocation[limit] ?? 10)
+                let answer = try pizzeria.orders.availableSlots(
+                    pizzas: try invocation[pizzas] ?? 1, after: from, limit: try invocation[limit] ?? 10)
                 let (format, _) = try invocation.listFormat()
                 if format == .json {
                     try context.printJSON(answer)

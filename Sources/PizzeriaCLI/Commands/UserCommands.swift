@@ -33,8 +33,9 @@ enum UserCommands {
         run: { invocation in
             let context = invocation.context
             let typed = try invocation[newHandle]
-            let user = try context.open(.requireCurrent).users.add(handle: typed, displayName: try invocation[displayName],
-                                                                   phone: try invocation[phone])
+            let user = try context.open(.requireCurrent).users.add(
+                handle: typed, displayName: try invocation[displayName],
+                phone: try invocation[phone])
             noteNormalised(typed, user.handle, context)
             try context.emit(user) { "Added user \(user.handle)\(user.displayName.map { " (\($0))" } ?? "").\n" }
             return .ok
@@ -50,9 +51,15 @@ enum UserCommands {
             let pizzeria = try context.open(.requireCurrent)
             let zone = try pizzeria.settings.current().timeZone
             let users = pizzeria.users
-            let shape = ListOutput.Shape<User>(table: Table("HANDLE", "NAME", "PHONE", "SINCE"),
-                                               cells: { [$0.handle, $0.displayName ?? ($0.erasedAt == nil ? "-" : "(erased)"), $0.phone ?? "-", $0.createdAt.local(zone)] },
-                                               empty: "No users yet.\n", csvHeader: CSVRows.userHeader, csvRow: CSVRows.user)
+            let shape = ListOutput.Shape<User>(
+                table: Table("HANDLE", "NAME", "PHONE", "SINCE"),
+                cells: {
+                    [
+                        $0.handle, $0.displayName ?? ($0.erasedAt == nil ? "-" : "(erased)"), $0.phone ?? "-",
+                        $0.createdAt.local(zone),
+                    ]
+                },
+                empty: "No users yet.\n", csvHeader: CSVRows.userHeader, csvRow: CSVRows.user)
             try context.list.write(invocation, shape) { each in try users.forEach(each) }
             return .ok
         })
@@ -67,7 +74,9 @@ enum UserCommands {
             let user = try pizzeria.lookup.user(try invocation[handle])
             let orders = try pizzeria.orders.list(OrderFilter(user: user.id))
             let zone = try pizzeria.settings.current().timeZone
-            try context.emit(Extended(base: user, key: "orders", extra: orders)) { detail(user, zone: zone) + "\nOrders:\n" + OrderText.shape.rendered(orders) }
+            try context.emit(Extended(base: user, key: "orders", extra: orders)) {
+                detail(user, zone: zone) + "\nOrders:\n" + OrderText.shape.rendered(orders)
+            }
             return .ok
         })
 
@@ -75,7 +84,9 @@ enum UserCommands {
         var text = "\(user.handle)\(user.displayName.map { " (\($0))" } ?? "")\n  id      \(user.id)\n"
         if let phone = user.phone { text += "  phone   \(phone)\n" }
         text += "  since   \(user.createdAt.local(zone))\n"
-        if let erased = user.erasedAt { text += "  erased  \(erased.local(zone)) (personal data removed at the customer's request)\n" }
+        if let erased = user.erasedAt {
+            text += "  erased  \(erased.local(zone)) (personal data removed at the customer's request)\n"
+        }
         return text
     }
 
@@ -87,8 +98,10 @@ enum UserCommands {
         discussion: "Fields not given stay as they are; an empty value (--name \"\", --phone \"\") clears the field.",
         arguments: [handle],
         options: [newHandleOption, displayName, phone],
-        examples: ["pizzeria user edit luca --name \"Luca Bianchi\" --phone \"+39 347 555 0101\"",
-                   "pizzeria user edit luca --phone \"\"", "pizzeria user edit luca --handle luca.b"],
+        examples: [
+            "pizzeria user edit luca --name \"Luca Bianchi\" --phone \"+39 347 555 0101\"",
+            "pizzeria user edit luca --phone \"\"", "pizzeria user edit luca --handle luca.b",
+        ],
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
@@ -101,9 +114,12 @@ enum UserCommands {
             func change(_ value: String?) -> UserService.FieldChange? {
                 value.map { $0.trimmingCharacters(in: .whitespaces).isEmpty ? .clear : .set($0) }
             }
-            let edited = try pizzeria.users.edit(id: user.id, handle: typedHandle, displayName: change(name), phone: change(number))
+            let edited = try pizzeria.users.edit(
+                id: user.id, handle: typedHandle, displayName: change(name), phone: change(number))
             if let typedHandle { noteNormalised(typedHandle, edited.handle, context) }
-            try context.emit(edited) { "Changed user \(edited.handle)\(edited.displayName.map { " (\($0))" } ?? "").\n" }
+            try context.emit(edited) {
+                "Changed user \(edited.handle)\(edited.displayName.map { " (\($0))" } ?? "").\n"
+            }
             return .ok
         })
 
@@ -135,25 +151,34 @@ enum UserCommands {
                 }
                 context.console.out("Erase \(user.handle)'s personal data for good? Type the handle to confirm: ")
                 guard context.terminal.readLine()?.trimmingCharacters(in: .whitespaces) == user.handle else {
-                    throw Refusal("not erased: the handle typed is not '\(user.handle)'", hint: "run it again and type the handle exactly")
+                    throw Refusal(
+                        "not erased: the handle typed is not '\(user.handle)'",
+                        hint: "run it again and type the handle exactly")
                 }
             }
             let erased = try pizzeria.users.erase(id: user.id, by: try OrderCommands.actor(invocation))
             try context.emit(erased) {
                 var text = "Erased \(user.handle): now \(erased.user.handle).\n"
-                text += "Removed: name and phone, \(erased.navigationRows) navigation rows, \(erased.notes) order notes, "
+                text +=
+                    "Removed: name and phone, \(erased.navigationRows) navigation rows, \(erased.notes) order notes, "
                     + "\(erased.historyEntries) history entries redacted, \(erased.keys) idempotency keys.\n"
                 if !erased.cancelledOrders.isEmpty {
                     let shown = erased.cancelledOrders.prefix(10).map(\.short).joined(separator: ", ")
-                    text += "Cancelled \(erased.cancelledOrders.count) future order\(erased.cancelledOrders.count == 1 ? "" : "s"): " + shown
-                        + (erased.cancelledOrders.count > 10 ? ", and \(erased.cancelledOrders.count - 10) more" : "") + ".\n"
+                    text +=
+                        "Cancelled \(erased.cancelledOrders.count) future order\(erased.cancelledOrders.count == 1 ? "" : "s"): "
+                        + shown
+                        + (erased.cancelledOrders.count > 10 ? ", and \(erased.cancelledOrders.count - 10) more" : "")
+                        + ".\n"
                 }
-                text += "Kept for the books: \(erased.ordersKept) order\(erased.ordersKept == 1 ? "" : "s") (items, amounts, times) under the pseudonym.\n"
+                text +=
+                    "Kept for the books: \(erased.ordersKept) order\(erased.ordersKept == 1 ? "" : "s") (items, amounts, times) under the pseudonym.\n"
                 return text
             }
             if !erased.walCleared {
-                context.console.note("a reader (process \(erased.walReaders.map(String.init).joined(separator: ", "))) keeps older data in the -wal file; "
-                                     + "`pizzeria check` reports the erasure pending and `pizzeria check --repair` finishes it once the reader is done")
+                context.console.note(
+                    "a reader (process \(erased.walReaders.map(String.init).joined(separator: ", "))) keeps older data in the -wal file; "
+                        + "`pizzeria check` reports the erasure pending and `pizzeria check --repair` finishes it once the reader is done"
+                )
             }
             return .ok
         })

@@ -17,8 +17,12 @@ extension ValueParser where Value == OrderStatus {
     /// An order status, in any case.
     static let orderStatus = ValueParser { text, field in
         guard let status = OrderStatus(rawValue: text.lowercased()) else {
-            throw ValidationError([FieldError(field: field, message: "must be one of "
-                + OrderStatus.allCases.map(\.rawValue).joined(separator: ", ") + ", not '\(text)'")])
+            throw ValidationError([
+                FieldError(
+                    field: field,
+                    message: "must be one of "
+                        + OrderStatus.allCases.map(\.rawValue).joined(separator: ", ") + ", not '\(text)'")
+            ])
         }
         return status
     }
@@ -28,7 +32,9 @@ extension ValueParser where Value == PageCursor {
     /// A page cursor printed by a list command (its `next`).
     static let cursor = ValueParser { text, field in
         guard let cursor = PageCursor(text) else {
-            throw ValidationError([FieldError(field: field, message: "is not a cursor printed by this command ('next')")])
+            throw ValidationError([
+                FieldError(field: field, message: "is not a cursor printed by this command ('next')")
+            ])
         }
         return cursor
     }

@@ -26,7 +26,10 @@ struct Completer {
         }
         let arguments = command.arguments
         let position = scan.values.positionals.count
-        guard let argument = position < arguments.count ? arguments[position] : arguments.last.flatMap({ $0.isVariadic ? $0 : nil }) else {
+        guard
+            let argument = position < arguments.count
+                ? arguments[position] : arguments.last.flatMap({ $0.isVariadic ? $0 : nil })
+        else {
             return []
         }
         return complete(argument.completion, current, source)

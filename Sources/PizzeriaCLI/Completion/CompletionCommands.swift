@@ -10,9 +10,11 @@ enum CompletionCommands {
             line names (--db or $PIZZERIA_DB), pizza names, user handles and order ids.
             """,
         arguments: [shell],
-        examples: ["pizzeria completions bash > ~/.local/share/bash-completion/completions/pizzeria",
-                   "pizzeria completions zsh > \"${fpath[1]}/_pizzeria\"",
-                   "pizzeria completions fish > ~/.config/fish/completions/pizzeria.fish"],
+        examples: [
+            "pizzeria completions bash > ~/.local/share/bash-completion/completions/pizzeria",
+            "pizzeria completions zsh > \"${fpath[1]}/_pizzeria\"",
+            "pizzeria completions fish > ~/.config/fish/completions/pizzeria.fish",
+        ],
         run: { invocation in
             let shell = try invocation[shell]
             guard let script = CompletionScripts.script(for: shell) else {

@@ -28,9 +28,13 @@ struct Command: Sendable {
     /// What most commands say when their output was lost: the work is done.
     static let workDoneHint = "the command itself succeeded; look before running it again"
 
-    init(name: String, abstract: String, discussion: String? = nil, arguments: [any ArgumentDeclaration] = [],
-         options: [any OptionDeclaration] = [], standardOptions: [OptionSpec] = GlobalOptions.all, examples: [String] = [],
-         subcommands: [Command] = [], lostOutputHint: String? = Command.workDoneHint, run: (@Sendable (Invocation) throws -> ExitCode)? = nil) {
+    init(
+        name: String, abstract: String, discussion: String? = nil, arguments: [any ArgumentDeclaration] = [],
+        options: [any OptionDeclaration] = [], standardOptions: [OptionSpec] = GlobalOptions.all,
+        examples: [String] = [],
+        subcommands: [Command] = [], lostOutputHint: String? = Command.workDoneHint,
+        run: (@Sendable (Invocation) throws -> ExitCode)? = nil
+    ) {
         self.lostOutputHint = lostOutputHint
         self.name = name
         self.abstract = abstract

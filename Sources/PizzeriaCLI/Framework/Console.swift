@@ -19,7 +19,10 @@ public struct Console: Sendable {
     let colorsDiagnostics: Bool
 
     /// A console writing through the given closures.
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, colorsDiagnostics: Bool = false) {
+    public init(
+        out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+        colorsDiagnostics: Bool = false
+    ) {
         self.writeOut = out
         self.writeErr = err
         self.outBytes = { bytes in out(String(decoding: bytes, as: UTF8.self)) }
@@ -36,7 +39,9 @@ public struct Console: Sendable {
     }
 
     /// The process's standard output and error.
-    public static var standard: Console { Console(failures: FailureRecord(closedAtStart: StandardStream.stdoutWasClosed)) }
+    public static var standard: Console {
+        Console(failures: FailureRecord(closedAtStart: StandardStream.stdoutWasClosed))
+    }
 
     /// Why writing the data failed (`strerror` text), if it did.
     public var outputFailure: String? { failures?.message }

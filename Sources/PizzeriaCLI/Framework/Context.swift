@@ -34,7 +34,8 @@ struct Context: Sendable {
     /// and never creates it (a missing file is ``MaintenanceError/noDatabase(path:)``, exit 66).
     func open(_ access: Pizzeria.Access) throws -> Pizzeria {
         let clock = try self.clock()
-        let pizzeria = try Pizzeria.open(path: databasePath, access: access, configuration: try configuration(), now: clock, acting: acting)
+        let pizzeria = try Pizzeria.open(
+            path: databasePath, access: access, configuration: try configuration(), now: clock, acting: acting)
         // With require-staff on, a changing command needs a known name whose role covers it.
         if let role = AuditCommands.roles[commandPath.dropFirst().joined(separator: " ")] {
             try pizzeria.staff.authorize(acting.name, for: role)
@@ -47,7 +48,11 @@ struct Context: Sendable {
     func clock() throws -> @Sendable () -> Date {
         guard let text = environment["PIZZERIA_NOW"], !text.isEmpty else { return { Date() } }
         guard let fixed = Timestamp.date(from: text) else {
-            throw ValidationError([FieldError(field: "PIZZERIA_NOW", message: "must be an ISO-8601 UTC time such as 2026-12-01T10:00:00Z, not '\(text)'")])
+            throw ValidationError([
+                FieldError(
+                    field: "PIZZERIA_NOW",
+                    message: "must be an ISO-8601 UTC time such as 2026-12-01T10:00:00Z, not '\(text)'")
+            ])
         }
         return { fixed }
     }

@@ -76,7 +76,12 @@ extension ValueParser where Value == Int {
     static func integer(in range: ClosedRange<Int>) -> ValueParser {
         ValueParser { text, field in
             guard let value = Int(text), range.contains(value) else {
-                throw ValidationError([FieldError(field: field, message: "must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")])
+                throw ValidationError([
+                    FieldError(
+                        field: field,
+                        message: "must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'"
+                    )
+                ])
             }
             return value
         }
@@ -97,18 +102,23 @@ struct Option<Value: Sendable>: OptionDeclaration {
     let spec: OptionSpec
     let parser: ValueParser<Value>
 
-    init(_ long: String, _ valueName: String, help: String, default defaultValue: String? = nil, required: Bool = false,
-         completion: Completion = .none, _ parser: ValueParser<Value>) {
-        spec = OptionSpec(long: long, short: nil, valueName: valueName, help: help, defaultValue: defaultValue,
-                          isRequired: required, completion: completion)
+    init(
+        _ long: String, _ valueName: String, help: String, default defaultValue: String? = nil, required: Bool = false,
+        completion: Completion = .none, _ parser: ValueParser<Value>
+    ) {
+        spec = OptionSpec(
+            long: long, short: nil, valueName: valueName, help: help, defaultValue: defaultValue,
+            isRequired: required, completion: completion)
         self.parser = parser
     }
 }
 
 extension Option where Value == String {
     /// An option whose value is the text as typed.
-    init(_ long: String, _ valueName: String, help: String, default defaultValue: String? = nil, required: Bool = false,
-         completion: Completion = .none) {
+    init(
+        _ long: String, _ valueName: String, help: String, default defaultValue: String? = nil, required: Bool = false,
+        completion: Completion = .none
+    ) {
         self.init(long, valueName, help: help, default: defaultValue, required: required, completion: completion, .text)
     }
 }
@@ -154,7 +164,10 @@ struct VariadicArgument<Value: Sendable>: ArgumentDeclaration {
     let spec: ArgumentSpec
     let parser: ValueParser<Value>
 
-    init(_ name: String, help: String, optional: Bool = false, completion: Completion = .none, _ parser: ValueParser<Value>) {
+    init(
+        _ name: String, help: String, optional: Bool = false, completion: Completion = .none,
+        _ parser: ValueParser<Value>
+    ) {
         spec = ArgumentSpec(name: name, help: help, isOptional: optional, isVariadic: true, completion: completion)
         self.parser = parser
     }
@@ -169,8 +182,9 @@ extension VariadicArgument where Value == String {
 
 /// The options every command accepts.
 enum GlobalOptions {
-    static let database = Option<String>("db", "path", help: "The database file. Default: $PIZZERIA_DB, else ./pizzeria.sqlite.",
-                                         completion: .files)
+    static let database = Option<String>(
+        "db", "path", help: "The database file. Default: $PIZZERIA_DB, else ./pizzeria.sqlite.",
+        completion: .files)
     static let json = Flag("json", help: "Print JSON instead of text (a stable, documented shape).")
     static let help = Flag("help", short: "h", help: "Show help information.")
     /// The root command's own option.

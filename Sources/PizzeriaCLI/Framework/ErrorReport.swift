@@ -21,7 +21,8 @@ enum ErrorReport {
         default:
             let report = FailureReport(error)
             for (index, message) in report.messages.enumerated() {
-                console.error(message, hint: index == report.messages.count - 1 ? hint(for: error, report: report) : nil)
+                console.error(
+                    message, hint: index == report.messages.count - 1 ? hint(for: error, report: report) : nil)
             }
             return exitCode(report.category)
         }
@@ -74,11 +75,14 @@ extension ErrorReport {
         case FeedError.foreignCursor:
             return "replay this file's whole history with `--after 0`, or watch from now on without --after"
         case UserError.notFound(let reference):
-            return "add it with `pizzeria user add \(UserRules.normalizeHandle(reference))`, or see `pizzeria user list`"
-        case NavigationError.malformedLink: return "deep links look like pizzeria://pizza/ID, pizzeria://order/ID or pizzeria://pizza/ID/pizza/ID2"
+            return
+                "add it with `pizzeria user add \(UserRules.normalizeHandle(reference))`, or see `pizzeria user list`"
+        case NavigationError.malformedLink:
+            return "deep links look like pizzeria://pizza/ID, pizzeria://order/ID or pizzeria://pizza/ID/pizza/ID2"
         case NavigationError.sheetAlreadyOpen: return "`pizzeria sheet dismiss USER` discards it"
         case NavigationError.noSheet: return "open one with `pizzeria sheet open USER add` or `… edit PIZZA`"
-        case DataError.damagedRow: return "fix the row with sqlite3, or restore a backup; `pizzeria check` checks the whole file"
+        case DataError.damagedRow:
+            return "fix the row with sqlite3, or restore a backup; `pizzeria check` checks the whole file"
         default: return nil
         }
     }

@@ -35,7 +35,8 @@ enum Help {
         if !command.subcommands.isEmpty {
             text += "\nSUBCOMMANDS:\n"
             for sub in command.subcommands { text += row(sub.name, sub.abstract) }
-            text += "\n  See '\(path[0]) help \((path.dropFirst() + ["<subcommand>"]).joined(separator: " "))' for detailed help.\n"
+            text +=
+                "\n  See '\(path[0]) help \((path.dropFirst() + ["<subcommand>"]).joined(separator: " "))' for detailed help.\n"
         }
         if !command.examples.isEmpty {
             text += "\nEXAMPLES:\n" + command.examples.map { "  \($0)\n" }.joined()
@@ -46,7 +47,8 @@ enum Help {
     /// `  name                    help`, wrapping nothing: terminals wrap.
     private static func row(_ left: String, _ right: String) -> String {
         let width = 26
-        let padded = left.count < width - 2 ? left.padding(to: width - 2) : left + "\n" + String(repeating: " ", count: width)
+        let padded =
+            left.count < width - 2 ? left.padding(to: width - 2) : left + "\n" + String(repeating: " ", count: width)
         return "  \(padded)\(right)\n"
     }
 }

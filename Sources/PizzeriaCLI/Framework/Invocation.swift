@@ -46,7 +46,8 @@ struct ParsedValues: Sendable {
     subscript<Value>(argument: Argument<Value>) -> Value {
         get throws {
             guard let text = try positional(argument.spec).first else {
-                throw UsageError(message: "missing argument <\(argument.spec.name)>", path: [command.name], command: command)
+                throw UsageError(
+                    message: "missing argument <\(argument.spec.name)>", path: [command.name], command: command)
             }
             return try argument.parser.parse(text, argument.spec.name)
         }

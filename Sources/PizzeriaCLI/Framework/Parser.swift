@@ -60,7 +60,8 @@ struct Parser {
         if values.flags.contains(GlobalOptions.version.spec.long) { return .version }
         guard command.run != nil else {
             if path.count == 1, arguments.isEmpty { return .help(command, path: path) }
-            throw UsageError(message: "'\(path.joined(separator: " "))' needs a subcommand", path: path, command: command)
+            throw UsageError(
+                message: "'\(path.joined(separator: " "))' needs a subcommand", path: path, command: command)
         }
         try checkArity(values, of: command, path: path)
         var context = context(values)
@@ -97,12 +98,14 @@ struct Parser {
                     } else if mode == .lenient {
                         scan.pendingOption = option
                     } else {
-                        throw UsageError(message: "option '--\(option.long)' needs a value <\(option.valueName ?? "value")>",
-                                         path: scan.path, command: scan.command)
+                        throw UsageError(
+                            message: "option '--\(option.long)' needs a value <\(option.valueName ?? "value")>",
+                            path: scan.path, command: scan.command)
                     }
                 } else {
                     guard inline == nil || mode == .lenient else {
-                        throw UsageError(message: "option '--\(option.long)' takes no value", path: scan.path, command: scan.command)
+                        throw UsageError(
+                            message: "option '--\(option.long)' takes no value", path: scan.path, command: scan.command)
                     }
                     scan.values.flags.insert(option.long)
                 }
@@ -140,7 +143,8 @@ struct Parser {
     }
 
     private func unknownCommand(_ word: String, in command: Command, path: [String]) -> UsageError {
-        var error = UsageError(message: "unknown command '\(word)' for '\(path.joined(separator: " "))'", path: path, command: command)
+        var error = UsageError(
+            message: "unknown command '\(word)' for '\(path.joined(separator: " "))'", path: path, command: command)
         if let close = Spelling.closest(to: word, among: command.subcommands.map(\.name)) {
             error.suggestion = "did you mean '\(close)'?"
         }
@@ -150,7 +154,9 @@ struct Parser {
     private func checkArity(_ values: ParsedValues, of command: Command, path: [String]) throws {
         let positionals = values.positionals
         if let missing = command.options.first(where: { $0.isRequired && values.raw[$0.long] == nil }) {
-            throw UsageError(message: "missing option --\(missing.long) <\(missing.valueName ?? "value")>", path: path, command: command)
+            throw UsageError(
+                message: "missing option --\(missing.long) <\(missing.valueName ?? "value")>", path: path,
+                command: command)
         }
         let required = command.arguments.filter { !$0.isOptional && !$0.isVariadic }
         if positionals.count < required.count {
@@ -158,10 +164,12 @@ struct Parser {
             throw UsageError(message: "missing argument <\(missing.name)>", path: path, command: command)
         }
         if !command.arguments.contains(where: \.isVariadic), positionals.count > command.arguments.count {
-            throw UsageError(message: "unexpected argument '\(positionals[command.arguments.count])'", path: path, command: command)
+            throw UsageError(
+                message: "unexpected argument '\(positionals[command.arguments.count])'", path: path, command: command)
         }
         if let variadic = command.arguments.first(where: \.isVariadic), !variadic.isOptional,
-           positionals.count < command.arguments.count {
+            positionals.count < command.arguments.count
+        {
             throw UsageError(message: "missing argument <\(variadic.name)>", path: path, command: command)
         }
     }

@@ -14,7 +14,10 @@ public struct Terminal: Sendable {
     public let showsProgress: Bool
 
     /// A terminal with the given behaviour (tests pass scripted input).
-    public init(isInteractive: Bool, display: Display? = nil, showsProgress: Bool = false, readLine: @escaping @Sendable () -> String?) {
+    public init(
+        isInteractive: Bool, display: Display? = nil, showsProgress: Bool = false,
+        readLine: @escaping @Sendable () -> String?
+    ) {
         self.isInteractive = isInteractive
         self.display = display
         self.showsProgress = showsProgress
@@ -48,8 +51,12 @@ public struct Terminal: Sendable {
     /// The terminal's width, else `$COLUMNS`, else 80; within 20…500.
     static func width(of descriptor: Int32) -> Int {
         var size = winsize()
-        if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return min(500, max(20, Int(size.ws_col))) }
-        if let columns = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }), columns > 0 { return min(500, max(20, columns)) }
+        if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            return min(500, max(20, Int(size.ws_col)))
+        }
+        if let columns = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }), columns > 0 {
+            return min(500, max(20, columns))
+        }
         return 80
     }
 

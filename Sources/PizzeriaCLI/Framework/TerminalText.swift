@@ -21,7 +21,9 @@ enum TerminalText {
     /// `text` with its control characters escaped.
     static func escaped(_ text: String, _ layout: Layout = .lines) -> String {
         // Nearly every text is printable ASCII: one pass over the bytes decides.
-        if text.utf8.allSatisfy({ byte in (0x20...0x7E).contains(byte) || (layout == .lines && (byte == 0x0A || byte == 0x09)) }) {
+        if text.utf8.allSatisfy({ byte in
+            (0x20...0x7E).contains(byte) || (layout == .lines && (byte == 0x0A || byte == 0x09))
+        }) {
             return text
         }
         guard text.unicodeScalars.contains(where: { needsEscape($0, layout) }) else { return text }
@@ -29,7 +31,8 @@ enum TerminalText {
         result.reserveCapacity(text.utf8.count + 8)
         for scalar in text.unicodeScalars {
             if needsEscape(scalar, layout) {
-                result += scalar.value < 0x80 ? "\\x" + hex(scalar.value, digits: 2) : "\\u" + hex(scalar.value, digits: 4)
+                result +=
+                    scalar.value < 0x80 ? "\\x" + hex(scalar.value, digits: 2) : "\\u" + hex(scalar.value, digits: 4)
             } else {
                 result.unicodeScalars.append(scalar)
             }

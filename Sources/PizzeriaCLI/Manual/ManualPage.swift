@@ -4,9 +4,18 @@ enum ManualPage {
     /// Environment variables the binary reads, documented once here.
     static let environment: [(String, String)] = [
         ("PIZZERIA_DB", "The database file when --db is not given (default ./pizzeria.sqlite)."),
-        ("PIZZERIA_SYNCHRONOUS", "full (the default: every acknowledged write survives power loss) or normal (faster; a power cut may lose the last commits, never corrupt)."),
-        ("PIZZERIA_BUSY_TIMEOUT_MS", "How long to wait for another process's write lock before exiting 75 (default 5000)."),
-        ("PIZZERIA_CHECKPOINTS", "auto (the default) or external (leave checkpoints to a replicator such as Litestream)."),
+        (
+            "PIZZERIA_SYNCHRONOUS",
+            "full (the default: every acknowledged write survives power loss) or normal (faster; a power cut may lose the last commits, never corrupt)."
+        ),
+        (
+            "PIZZERIA_BUSY_TIMEOUT_MS",
+            "How long to wait for another process's write lock before exiting 75 (default 5000)."
+        ),
+        (
+            "PIZZERIA_CHECKPOINTS",
+            "auto (the default) or external (leave checkpoints to a replicator such as Litestream)."
+        ),
         ("PIZZERIA_NOW", "A fixed ISO-8601 UTC time used as now (tests and demos)."),
         ("NO_COLOR", "When set, nothing is coloured (see https://no-color.org)."),
         ("COLUMNS", "The width charts use when the terminal does not say."),
@@ -14,7 +23,10 @@ enum ManualPage {
 
     static let exitCodes: [(Int32, String)] = [
         (0, "Success."),
-        (1, "Refused by the current state: an empty stack, a full slot, an edit conflict, a duplicate name, an illegal status change."),
+        (
+            1,
+            "Refused by the current state: an empty stack, a full slot, an edit conflict, a duplicate name, an illegal status change."
+        ),
         (64, "Usage error: unknown command or option, missing argument."),
         (65, "Invalid input, or a database file that cannot be used."),
         (66, "Not found: a pizza, user, order, file or database."),
@@ -45,7 +57,8 @@ enum ManualPage {
             text += escape(command.abstract) + "\n"
             if let discussion = command.discussion { text += ".PP\n" + escape(discussion) + "\n" }
             for argument in command.arguments {
-                text += ".TP\n.I \(escape(argument.name))\(argument.isVariadic ? " ..." : "")\n\(escape(argument.help))\n"
+                text +=
+                    ".TP\n.I \(escape(argument.name))\(argument.isVariadic ? " ..." : "")\n\(escape(argument.help))\n"
             }
             for option in command.options { text += item(option) }
             if !command.examples.isEmpty {

@@ -33,7 +33,9 @@ enum Chart {
             let ratio = slot.capacity > 0 ? Double(slot.booked) / Double(slot.capacity) : 1
             let color: Color = isFull ? .red : ratio >= 0.75 ? .yellow : .green
             let count = String(repeating: " ", count: countWidth - counts[index].count) + counts[index]
-            let mark = slot.state == .past || slot.state == .tooSoon ? " " + slot.state.label : isFull ? " " + paint("FULL", .red, on: display) : ""
+            let mark =
+                slot.state == .past || slot.state == .tooSoon
+                ? " " + slot.state.label : isFull ? " " + paint("FULL", .red, on: display) : ""
             let bar = slot.state == .past ? filled + rest : paint(filled, color, on: display) + rest
             text += "\(labels[index]) \(bar) \(count)\(mark)\n"
         }
@@ -43,9 +45,14 @@ enum Chart {
     /// Collected pizzas as a solid bar (█), those still booked after it as a shaded one (▒).
     static func sales(_ report: SalesReport, display: Terminal.Display) -> String {
         guard !report.rows.isEmpty else { return "No orders in this period.\n" }
-        let names = report.rows.map { TerminalText.escaped($0.name, .line) }.map { $0.count > 24 ? String($0.prefix(23)) + "…" : $0 }
+        let names = report.rows.map { TerminalText.escaped($0.name, .line) }.map {
+            $0.count > 24 ? String($0.prefix(23)) + "…" : $0
+        }
         let nameWidth = names.map(\.count).max() ?? 0
-        let figures = report.rows.map { "\($0.quantity) · \($0.revenue.formatted)" + ($0.bookedQuantity > 0 ? " (+\($0.bookedQuantity) booked)" : "") }
+        let figures = report.rows.map {
+            "\($0.quantity) · \($0.revenue.formatted)"
+                + ($0.bookedQuantity > 0 ? " (+\($0.bookedQuantity) booked)" : "")
+        }
         let figureWidth = figures.map(\.count).max() ?? 0
         let width = max(10, display.width - nameWidth - figureWidth - 3)
         let maximum = report.rows.map { $0.quantity + $0.bookedQuantity }.max() ?? 0
@@ -55,10 +62,15 @@ enum Chart {
             let (collected, _) = bar(row.quantity, of: maximum, width: width)
             let booked = String(repeating: "▒", count: max(0, both.count - collected.count))
             let padding = String(repeating: " ", count: width - collected.count - booked.count)
-            text += names[index].padding(to: nameWidth) + " " + paint(collected, .green, on: display) + booked + padding + " " + figures[index] + "\n"
+            text +=
+                names[index].padding(to: nameWidth) + " " + paint(collected, .green, on: display) + booked + padding
+                + " " + figures[index] + "\n"
         }
         let booked = report.bookedValue.cents > 0 ? "; \(report.bookedValue.formatted) still booked" : ""
-        text += paint("Total: \(report.quantity) pizzas collected, \(report.revenue.formatted)\(booked)", .bold, on: display) + "\n"
+        text +=
+            paint(
+                "Total: \(report.quantity) pizzas collected, \(report.revenue.formatted)\(booked)", .bold, on: display)
+            + "\n"
         return text
     }
 }

@@ -180,7 +180,10 @@ struct JSONTextWriter {
             // Keys are compared as Unicode scalars, which is UTF-8 byte order: what `.sortedKeys` gives.
             // Sorting indices, not members: a member is an enum with a payload, costly to move.
             let members = object.members
-            let order = members.count < 2 ? Swift.Array(members.indices) : members.indices.sorted { Self.precedes(members[$0].key, members[$1].key) }
+            let order =
+                members.count < 2
+                ? Swift.Array(members.indices)
+                : members.indices.sorted { Self.precedes(members[$0].key, members[$1].key) }
             for (index, position) in order.enumerated() {
                 let member = members[position]
                 separator(first: index == 0, depth: depth + 1)
@@ -248,7 +251,8 @@ struct JSONTextWriter {
                 return
             }
             var runStart = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            for (index, byte) in utf8.enumerated()
+            where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                 bytes.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
                 runStart = index + 1
                 bytes.append(UInt8(ascii: "\\"))

@@ -48,7 +48,9 @@ private final class TreeEncoder: Encoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         // Asked twice, the same object (Extended adds a key to a model's own object).
-        if case .object(let object) = storage { return KeyedEncodingContainer(KeyedContainer<Key>(object: object, codingPath: codingPath)) }
+        if case .object(let object) = storage {
+            return KeyedEncodingContainer(KeyedContainer<Key>(object: object, codingPath: codingPath))
+        }
         let object = JSONValue.Object()
         storage = .object(object)
         return KeyedEncodingContainer(KeyedContainer<Key>(object: object, codingPath: codingPath))
@@ -90,7 +92,9 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), key) }
     mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), key) }
     mutating func encode(_ value: Double, forKey key: Key) throws { set(try JSONValueEncoder.floating(value), key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { set(try JSONValueEncoder.floating(Double(value)), key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        set(try JSONValueEncoder.floating(Double(value)), key)
+    }
     mutating func encode(_ value: Int, forKey key: Key) throws { set(.number(String(value)), key) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { set(.number(String(value)), key) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { set(.number(String(value)), key) }
@@ -105,7 +109,9 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         set(try TreeEncoder.encode(value, at: codingPath + [key]), key)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         let nested = JSONValue.Object()
         set(.object(nested), key)
         return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, codingPath: codingPath + [key]))
@@ -118,7 +124,9 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func superEncoder() -> any Encoder { superEncoder(named: "super", path: codingPath) }
-    mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder(named: key.stringValue, path: codingPath + [key]) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        superEncoder(named: key.stringValue, path: codingPath + [key])
+    }
 
     private func superEncoder(named name: String, path: [any CodingKey]) -> any Encoder {
         AttachingEncoder(codingPath: path) { [object] value in
@@ -154,7 +162,9 @@ private final class AttachingEncoder: Encoder {
         return inner.unkeyedContainer()
     }
 
-    func singleValueContainer() -> any SingleValueEncodingContainer { SingleValueContainer(encoder: inner, then: attach) }
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        SingleValueContainer(encoder: inner, then: attach)
+    }
 }
 
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
@@ -189,10 +199,13 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
         array.values.append(try TreeEncoder.encode(value, at: codingPath + [Index(count)]))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         let nested = JSONValue.Object()
         array.values.append(.object(nested))
-        return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, codingPath: codingPath + [Index(count - 1)]))
+        return KeyedEncodingContainer(
+            KeyedContainer<NestedKey>(object: nested, codingPath: codingPath + [Index(count - 1)]))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -205,7 +218,8 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
         // Rare; the placeholder is replaced when the super encoder is written to.
         let index = count
         array.values.append(.null)
-        return AttachingEncoder(codingPath: codingPath + [Index(index)]) { [array] value in array.values[index] = value }
+        return AttachingEncoder(codingPath: codingPath + [Index(index)]) { [array] value in array.values[index] = value
+        }
     }
 }
 

@@ -45,14 +45,18 @@ struct ListOutput {
     /// A list command's output in the format the command line asks for (``ListFormat``),
     /// streamed as `read` produces the items. `read` calls its argument with each item, in
     /// order; a table may call `read` twice (see ``table(_:cells:headers:keepingAtMost:_:)``).
-    func write<Item: JSONMembers>(_ invocation: Invocation, _ shape: Shape<Item>,
-                                  _ read: (_ each: (Item) throws -> Void) throws -> Void) throws {
+    func write<Item: JSONMembers>(
+        _ invocation: Invocation, _ shape: Shape<Item>,
+        _ read: (_ each: (Item) throws -> Void) throws -> Void
+    ) throws {
         try write(invocation, shape, read) { writer, item in try writer.writeObject(item) }
     }
 
     /// ``write(_:_:_:)`` for a shape without a member list: JSON through the general encoder.
-    func write<Item: Encodable>(_ invocation: Invocation, _ shape: Shape<Item>,
-                                _ read: (_ each: (Item) throws -> Void) throws -> Void) throws {
+    func write<Item: Encodable>(
+        _ invocation: Invocation, _ shape: Shape<Item>,
+        _ read: (_ each: (Item) throws -> Void) throws -> Void
+    ) throws {
         try write(invocation, shape, read) { writer, item in try writer.encoded(item) }
     }
 
@@ -66,24 +70,31 @@ struct ListOutput {
         try lines(read) { writer, item in try writer.writeObject(item) }
     }
 
-    private func write<Item>(_ invocation: Invocation, _ shape: Shape<Item>, _ read: (_ each: (Item) throws -> Void) throws -> Void,
-                             json element: @escaping (inout JSONTextWriter, Item) throws -> Void) throws {
+    private func write<Item>(
+        _ invocation: Invocation, _ shape: Shape<Item>, _ read: (_ each: (Item) throws -> Void) throws -> Void,
+        json element: @escaping (inout JSONTextWriter, Item) throws -> Void
+    ) throws {
         let (format, headers) = try invocation.listFormat()
         switch format {
         case .table:
-            if try !table(shape.table, cells: shape.cells, headers: headers, read), headers { context.console.out(shape.empty) }
+            if try !table(shape.table, cells: shape.cells, headers: headers, read), headers {
+                context.console.out(shape.empty)
+            }
         case .json:
             try array(read, element: element)
         case .lines:
             try lines(read, element: element)
         case .csv, .tsv:
-            try delimited(format == .tsv ? .tab : .comma, header: headers ? shape.csvHeader : nil, row: shape.csvRow, read)
+            try delimited(
+                format == .tsv ? .tab : .comma, header: headers ? shape.csvHeader : nil, row: shape.csvRow, read)
         }
     }
 
     /// A pretty-printed JSON array, element by element.
-    private func array<Item>(_ read: (_ each: (Item) throws -> Void) throws -> Void,
-                             element: @escaping (inout JSONTextWriter, Item) throws -> Void) throws {
+    private func array<Item>(
+        _ read: (_ each: (Item) throws -> Void) throws -> Void,
+        element: @escaping (inout JSONTextWriter, Item) throws -> Void
+    ) throws {
         var writer = JSONTextWriter(pretty: true, into: OutputBuffer(capacity: Self.chunk + Self.chunk / 4))
         writer.bytes.append(UInt8(ascii: "["))
         writer.baseDepth = 1
@@ -104,8 +115,10 @@ struct ListOutput {
     }
 
     /// Newline-delimited JSON: each element compact, on a line of its own.
-    private func lines<Item>(_ read: (_ each: (Item) throws -> Void) throws -> Void,
-                             element: @escaping (inout JSONTextWriter, Item) throws -> Void) throws {
+    private func lines<Item>(
+        _ read: (_ each: (Item) throws -> Void) throws -> Void,
+        element: @escaping (inout JSONTextWriter, Item) throws -> Void
+    ) throws {
         let bytes = OutputBuffer(capacity: Self.chunk + Self.chunk / 4)
         do {
             try read { item in
@@ -121,8 +134,10 @@ struct ListOutput {
     }
 
     /// CSV or TSV with an optional header row, written as the rows are read.
-    func delimited<Item>(_ dialect: CSV.Dialect, header: [String]?, row: @escaping (Item) -> [CSVField],
-                         _ read: (_ each: (Item) throws -> Void) throws -> Void) throws {
+    func delimited<Item>(
+        _ dialect: CSV.Dialect, header: [String]?, row: @escaping (Item) -> [CSVField],
+        _ read: (_ each: (Item) throws -> Void) throws -> Void
+    ) throws {
         let bytes = OutputBuffer(capacity: Self.chunk + Self.chunk / 4)
         if let header { bytes.append(CSV.header(header, dialect)) }
         do {
@@ -151,8 +166,11 @@ struct ListOutput {
     /// in between can only be wider than measured, never lost).
     /// - Returns: whether there was any row (nothing is printed when there was none).
     @discardableResult
-    func table<Item>(_ table: Table, cells: @escaping (Item) -> [String], headers: Bool = true, keepingAtMost limit: Int = tableBuffer,
-                     _ read: (_ each: (Item) throws -> Void) throws -> Void) throws -> Bool {
+    func table<Item>(
+        _ table: Table, cells: @escaping (Item) -> [String], headers: Bool = true,
+        keepingAtMost limit: Int = tableBuffer,
+        _ read: (_ each: (Item) throws -> Void) throws -> Void
+    ) throws -> Bool {
         var widths = table.headers.map { headers ? Table.width(of: $0) : 0 }
         // Kept rows: their cells one after another with their widths, and each row's length.
         var kept: [(text: String, width: Int)] = [], keptLengths: [Int] = [], keptBytes = 0, overflowed = false
@@ -183,7 +201,10 @@ struct ListOutput {
         do {
             if overflowed {
                 try read { item in
-                    table.append(cells(item).map { let cell = Table.cell($0); return (cell, Table.width(of: cell)) }, widths: widths, rightAligned: right, to: bytes)
+                    table.append(
+                        cells(item).map {
+                            let cell = Table.cell($0); return (cell, Table.width(of: cell))
+                        }, widths: widths, rightAligned: right, to: bytes)
                     try flush(bytes)
                 }
             } else {

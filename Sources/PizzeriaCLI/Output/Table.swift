@@ -45,7 +45,9 @@ struct Table: Sendable {
 
     /// ``line(_:widths:)`` written into `bytes`.
     func append(_ cells: [String], widths: [Int], to bytes: OutputBuffer) {
-        append(cells.map { (text: $0, width: Self.width(of: $0)) }, widths: widths, rightAligned: rightAlignment(cells.count), to: bytes)
+        append(
+            cells.map { (text: $0, width: Self.width(of: $0)) }, widths: widths,
+            rightAligned: rightAlignment(cells.count), to: bytes)
     }
 
     /// Which of `count` columns align right, as flags (looked up per cell by index, not hashed).

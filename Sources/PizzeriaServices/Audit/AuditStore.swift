@@ -6,7 +6,9 @@ import PizzeriaStorage
 enum AuditStore {
     /// Sets who acts, through what and when, for the triggers of this transaction.
     static func enter(_ acting: Acting, at now: Date, in db: Connection) throws {
-        try db.run("UPDATE audit_context SET actor = ?, source = ?, at = ? WHERE id = 1", [acting.name, acting.source, Timestamp.string(from: now)])
+        try db.run(
+            "UPDATE audit_context SET actor = ?, source = ?, at = ? WHERE id = 1",
+            [acting.name, acting.source, Timestamp.string(from: now)])
     }
 
     /// Clears the context before the commit.
@@ -21,7 +23,9 @@ enum AuditStore {
         let at, actor, source, object, action, old, new: Column
 
         init(columns: ColumnResolver) throws {
-            (at, actor, source, object) = (try columns("at"), try columns("actor"), try columns("source"), try columns("object"))
+            (at, actor, source, object) = (
+                try columns("at"), try columns("actor"), try columns("source"), try columns("object")
+            )
             (action, old, new) = (try columns("action"), try columns("old"), try columns("new"))
         }
 
@@ -30,14 +34,18 @@ enum AuditStore {
             guard let date = Timestamp.date(from: text) else {
                 throw DataError.damagedRow(table: "audit_log", id: text, problem: "at '\(text)' is not a UTC time")
             }
-            return AuditEntry(at: date, actor: try row.optionalString(actor), source: try row.string(source), object: try row.string(object),
-                              action: try row.string(action), old: try row.optionalString(old), new: try row.optionalString(new))
+            return AuditEntry(
+                at: date, actor: try row.optionalString(actor), source: try row.string(source),
+                object: try row.string(object),
+                action: try row.string(action), old: try row.optionalString(old), new: try row.optionalString(new))
         }
     }
 
     /// The trail (audit log and order histories) matching the filter, oldest first: `since`
     /// (UTC text), an object (exact, or a prefix ending in `:`), an actor.
-    static func entries(since: String?, object: String?, actor: String?, limit: Int, in db: Connection) throws -> [AuditEntry] {
+    static func entries(since: String?, object: String?, actor: String?, limit: Int, in db: Connection) throws
+        -> [AuditEntry]
+    {
         var conditions: [String] = [], arguments: [any DatabaseValueConvertible] = []
         if let since { conditions.append("at >= ?"); arguments.append(since) }
         if let object {
@@ -50,7 +58,9 @@ enum AuditStore {
         if let actor { conditions.append("actor = ?"); arguments.append(actor) }
         // Each condition is a constant fragment with its `?`.
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        return try db.fetchAll("SELECT " + columns + " FROM audit_trail" + filter + " ORDER BY at, kind, seq LIMIT ?", arguments + [limit], Decoder.self)
+        return try db.fetchAll(
+            "SELECT " + columns + " FROM audit_trail" + filter + " ORDER BY at, kind, seq LIMIT ?", arguments + [limit],
+            Decoder.self)
     }
 }
 
@@ -101,8 +111,13 @@ public final class AuditService: Sendable {
 
     /// The trail, oldest first, from `since`, of one object (`pizza:ID`; `user:` for all users)
     /// and by one actor when given.
-    public func entries(since: Date? = nil, object: String? = nil, actor: String? = nil, limit: Int = 1_000) throws -> [AuditEntry] {
+    public func entries(since: Date? = nil, object: String? = nil, actor: String? = nil, limit: Int = 1_000) throws
+        -> [AuditEntry]
+    {
         let size = min(max(1, limit), Self.maximumLimit)
-        return try database.read { try AuditStore.entries(since: since.map(Timestamp.string(from:)), object: object, actor: actor, limit: size, in: $0) }
+        return try database.read {
+            try AuditStore.entries(
+                since: since.map(Timestamp.string(from:)), object: object, actor: actor, limit: size, in: $0)
+        }
     }
 }

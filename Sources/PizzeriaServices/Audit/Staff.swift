@@ -64,7 +64,8 @@ public enum StaffError: PizzeriaFailure, Equatable {
         switch self {
         case .anonymous: "by: require-staff is on: say who acts (--by NAME or $PIZZERIA_STAFF)"
         case .unknown(let name): "by: '\(name)' is not on the staff list (require-staff is on)"
-        case .notAllowed(let name, let role, let needs): "by: \(name) is \(role.rawValue) staff; this change needs \(needs.rawValue)"
+        case .notAllowed(let name, let role, let needs):
+            "by: \(name) is \(role.rawValue) staff; this change needs \(needs.rawValue)"
         case .notFound(let name): "no staff member named '\(name)'"
         case .duplicate(let name): "staff: '\(name)' is already on the list"
         case .lastOwner(let name): "staff: \(name) is the last owner while require-staff is on; add another owner first"
@@ -102,7 +103,8 @@ public final class StaffService: Sendable {
             try Self.authorize(acting.name, for: .owner, in: db)
             guard try StaffStore.member(name, in: db) == nil else { throw StaffError.duplicate(name) }
             try StaffStore.insert(name, role: role, at: now, in: db)
-            return StaffMember(name: name, role: role, addedAt: Timestamp.date(from: Timestamp.string(from: now)) ?? now)
+            return StaffMember(
+                name: name, role: role, addedAt: Timestamp.date(from: Timestamp.string(from: now)) ?? now)
         }
     }
 
@@ -112,7 +114,9 @@ public final class StaffService: Sendable {
         try database.audited(acting, at: now()) { db in
             try Self.authorize(acting.name, for: .owner, in: db)
             guard let member = try StaffStore.member(name, in: db) else { throw StaffError.notFound(name) }
-            if member.role == .owner, try StaffStore.requiresStaff(in: db), try StaffStore.owners(in: db) <= 1 { throw StaffError.lastOwner(name) }
+            if member.role == .owner, try StaffStore.requiresStaff(in: db), try StaffStore.owners(in: db) <= 1 {
+                throw StaffError.lastOwner(name)
+            }
             try StaffStore.delete(name, in: db)
         }
     }
@@ -122,7 +126,11 @@ public final class StaffService: Sendable {
         try database.audited(acting, at: now()) { db in
             try Self.authorize(acting.name, for: .owner, in: db)
             if required, try StaffStore.owners(in: db) == 0 {
-                throw ValidationError([FieldError(field: "require-staff", message: "needs an owner on the staff list first (`staff add NAME --role owner`)")])
+                throw ValidationError([
+                    FieldError(
+                        field: "require-staff",
+                        message: "needs an owner on the staff list first (`staff add NAME --role owner`)")
+                ])
             }
             try StaffStore.setRequired(required, in: db)
         }
@@ -158,7 +166,8 @@ enum StaffStore {
         func decode(_ row: Row) throws -> StaffMember {
             let name = try row.string(name), roleText = try row.string(role), added = try row.string(addedAt)
             guard let role = StaffRole(rawValue: roleText), let date = Timestamp.date(from: added) else {
-                throw DataError.damagedRow(table: "staff", id: name, problem: "role '\(roleText)' or added_at '\(added)' cannot be read")
+                throw DataError.damagedRow(
+                    table: "staff", id: name, problem: "role '\(roleText)' or added_at '\(added)' cannot be read")
             }
             return StaffMember(name: name, role: role, addedAt: date)
         }
@@ -173,7 +182,9 @@ enum StaffStore {
     }
 
     static func insert(_ name: String, role: StaffRole, at now: Date, in db: Connection) throws {
-        try db.run("INSERT INTO staff (name, role, added_at) VALUES (?, ?, ?)", [name, role.rawValue, Timestamp.string(from: now)])
+        try db.run(
+            "INSERT INTO staff (name, role, added_at) VALUES (?, ?, ?)",
+            [name, role.rawValue, Timestamp.string(from: now)])
     }
 
     static func delete(_ name: String, in db: Connection) throws {

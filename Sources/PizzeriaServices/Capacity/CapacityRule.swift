@@ -60,7 +60,9 @@ public struct CapacityRule: Sendable, Hashable, Codable {
         return !inside && !around
     }
 
-    private enum CodingKeys: String, CodingKey { case rule, weekday, date, startsAt = "starts_at", endsAt = "ends_at", capacity }
+    private enum CodingKeys: String, CodingKey {
+        case rule, weekday, date, startsAt = "starts_at", endsAt = "ends_at", capacity
+    }
 
     /// The documented JSON shape.
     public func encode(to encoder: Encoder) throws {
@@ -82,16 +84,19 @@ public struct CapacityRule: Sendable, Hashable, Codable {
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let opens = try container.decode(String.self, forKey: .startsAt), closes = try container.decode(String.self, forKey: .endsAt)
+        let opens = try container.decode(String.self, forKey: .startsAt),
+            closes = try container.decode(String.self, forKey: .endsAt)
         guard let range = HoursSyntax.interval("\(opens)-\(closes)") else {
-            throw DecodingError.dataCorruptedError(forKey: .startsAt, in: container, debugDescription: "'\(opens)-\(closes)' is not a time range")
+            throw DecodingError.dataCorruptedError(
+                forKey: .startsAt, in: container, debugDescription: "'\(opens)-\(closes)' is not a time range")
         }
         if let date = try container.decodeIfPresent(LocalDate.self, forKey: .date) {
             days = .date(date)
         } else {
             let short = try container.decode(String.self, forKey: .weekday)
             guard let weekday = Weekday.allCases.first(where: { $0.short == short }) else {
-                throw DecodingError.dataCorruptedError(forKey: .weekday, in: container, debugDescription: "'\(short)' is not a weekday")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .weekday, in: container, debugDescription: "'\(short)' is not a weekday")
             }
             days = .weekday(weekday)
         }

@@ -8,7 +8,8 @@ extension CapacityService {
 
     /// ``set(_:_:capacity:)`` on the library's writer thread.
     @discardableResult
-    public func set(_ days: [CapacityRule.Days], _ range: OpeningInterval, capacity: Int) async throws -> [CapacityRule] {
+    public func set(_ days: [CapacityRule.Days], _ range: OpeningInterval, capacity: Int) async throws -> [CapacityRule]
+    {
         try await database.perform(.write) { try self.set(days, range, capacity: capacity) }
     }
 

@@ -34,11 +34,17 @@ public final class CapacityService: Sendable {
     public func set(_ days: [CapacityRule.Days], _ range: OpeningInterval, capacity: Int) throws -> [CapacityRule] {
         var problems: [FieldError] = []
         if !(1...CapacityRule.maximumCapacity).contains(capacity) {
-            problems.append(FieldError(field: "capacity", message: "must be from 1 to \(CapacityRule.maximumCapacity) pizzas per slot, not \(capacity)"))
+            problems.append(
+                FieldError(
+                    field: "capacity",
+                    message: "must be from 1 to \(CapacityRule.maximumCapacity) pizzas per slot, not \(capacity)"))
         }
-        if days.isEmpty { problems.append(FieldError(field: "days", message: "must name at least one weekday or date")) }
+        if days.isEmpty {
+            problems.append(FieldError(field: "days", message: "must name at least one weekday or date"))
+        }
         if days.count > ScheduleException.maximumDays {
-            problems.append(FieldError(field: "days", message: "must be at most \(ScheduleException.maximumDays) days at once"))
+            problems.append(
+                FieldError(field: "days", message: "must be at most \(ScheduleException.maximumDays) days at once"))
         }
         guard problems.isEmpty else { throw ValidationError(problems) }
         let rules = days.map { CapacityRule(days: $0, range: range, capacity: capacity) }
@@ -47,12 +53,19 @@ public final class CapacityService: Sendable {
             let existing = try CapacityStore.all(in: db)
             for rule in rules {
                 if let clash = existing.first(where: { $0.days == rule.days && $0.overlapsPartially(rule) }) {
-                    throw ValidationError([FieldError(field: "range", message:
-                        "\(rule.label) overlaps \(clash.label) without containing it; rules of one day must be nested or apart")])
+                    throw ValidationError([
+                        FieldError(
+                            field: "range",
+                            message:
+                                "\(rule.label) overlaps \(clash.label) without containing it; rules of one day must be nested or apart"
+                        )
+                    ])
                 }
             }
             guard existing.count + rules.count <= Self.maximumRules else {
-                throw ValidationError([FieldError(field: "days", message: "a file keeps at most \(Self.maximumRules) capacity rules")])
+                throw ValidationError([
+                    FieldError(field: "days", message: "a file keeps at most \(Self.maximumRules) capacity rules")
+                ])
             }
             let before = try CapacityStore.futureCapacities(after: now, in: db)
             for rule in rules { try CapacityStore.upsert(rule, in: db) }
@@ -115,7 +128,8 @@ public final class CapacityService: Sendable {
         let now = now()
         var problems = Self.untilProblems(until, now: now)
         if !(1...Rush.maximumMinutes).contains(minutes) {
-            problems.append(FieldError(field: "minutes", message: "must be from 1 to \(Rush.maximumMinutes), not \(minutes)"))
+            problems.append(
+                FieldError(field: "minutes", message: "must be from 1 to \(Rush.maximumMinutes), not \(minutes)"))
         }
         guard problems.isEmpty else { throw ValidationError(problems) }
         let rush = Rush(minutes: minutes, until: until)
@@ -131,6 +145,12 @@ public final class CapacityService: Sendable {
 
     static func untilProblems(_ until: Date?, now: Date) -> [FieldError] {
         guard let until, until <= now else { return [] }
-        return [FieldError(field: "until", message: "must be in the future (it is \(Timestamp.string(from: until)), now is \(Timestamp.string(from: now)))")]
+        return [
+            FieldError(
+                field: "until",
+                message:
+                    "must be in the future (it is \(Timestamp.string(from: until)), now is \(Timestamp.string(from: now)))"
+            )
+        ]
     }
 }

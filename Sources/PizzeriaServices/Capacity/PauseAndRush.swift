@@ -34,7 +34,9 @@ public struct Pause: Sendable, Hashable, Codable {
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(until: try container.decodeTimestampIfPresent(forKey: .until), reason: try container.decodeIfPresent(String.self, forKey: .reason))
+        self.init(
+            until: try container.decodeTimestampIfPresent(forKey: .until),
+            reason: try container.decodeIfPresent(String.self, forKey: .reason))
     }
 }
 
@@ -72,6 +74,8 @@ public struct Rush: Sendable, Hashable, Codable {
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(minutes: try container.decode(Int.self, forKey: .minutes), until: try container.decodeTimestampIfPresent(forKey: .until))
+        self.init(
+            minutes: try container.decode(Int.self, forKey: .minutes),
+            until: try container.decodeTimestampIfPresent(forKey: .until))
     }
 }

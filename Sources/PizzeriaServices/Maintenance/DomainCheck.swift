@@ -42,7 +42,8 @@ enum DomainCheck {
         var problems: [DomainProblem] = []
         var repairs: [Repair] = []
         func found(_ table: String, _ id: String, _ problem: String, expected: String? = nil, repair: Repair? = nil) {
-            problems.append(DomainProblem(table: table, id: id, problem: problem, expected: expected, repairable: repair != nil))
+            problems.append(
+                DomainProblem(table: table, id: id, problem: problem, expected: expected, repairable: repair != nil))
             if let repair { repairs.append(repair) }
         }
         let settings = try SettingsService.current(in: db)
@@ -63,27 +64,38 @@ enum DomainCheck {
             // Past and finished orders keep the service day they had; their local time follows the zone.
             let expectedDay = booked ? day.description : order.serviceDay
             if local != order.pickupLocal || expectedDay != order.serviceDay {
-                let what = [local != order.pickupLocal ? "pickup_local is \(order.pickupLocal)" : nil,
-                            expectedDay != order.serviceDay ? "service_day is \(order.serviceDay)" : nil].compactMap { $0 }
-                let expected = [local != order.pickupLocal ? local : nil, expectedDay != order.serviceDay ? expectedDay : nil].compactMap { $0 }
-                found("orders", order.id, what.joined(separator: " and "), expected: expected.joined(separator: " and ") + " (from its pickup and the week)",
-                      repair: .orderTimes(orderID: order.id, serviceDay: expectedDay, pickupLocal: local))
+                let what = [
+                    local != order.pickupLocal ? "pickup_local is \(order.pickupLocal)" : nil,
+                    expectedDay != order.serviceDay ? "service_day is \(order.serviceDay)" : nil,
+                ].compactMap { $0 }
+                let expected = [
+                    local != order.pickupLocal ? local : nil, expectedDay != order.serviceDay ? expectedDay : nil,
+                ].compactMap { $0 }
+                found(
+                    "orders", order.id, what.joined(separator: " and "),
+                    expected: expected.joined(separator: " and ") + " (from its pickup and the week)",
+                    repair: .orderTimes(orderID: order.id, serviceDay: expectedDay, pickupLocal: local))
             }
             if booked, !inHours, !order.kept {
-                found("orders", order.id, "booked for \(local), outside the hours, and not kept by staff",
-                      expected: "a pickup within the hours (move it, or keep it with --keep-orders on the change that closed it)")
+                found(
+                    "orders", order.id, "booked for \(local), outside the hours, and not kept by staff",
+                    expected:
+                        "a pickup within the hours (move it, or keep it with --keep-orders on the change that closed it)"
+                )
             }
         }
         for drift in try DomainStore.driftedTotals(in: db) {
-            found("orders", drift.id, "total_cents is \(drift.total)", expected: "\(drift.actual) (the sum of its lines)",
-                  repair: .total(orderID: drift.id))
+            found(
+                "orders", drift.id, "total_cents is \(drift.total)", expected: "\(drift.actual) (the sum of its lines)",
+                repair: .total(orderID: drift.id))
         }
 
         // Slots: load, service day and local minute, capacity, overbooking.
         let drifted = try DomainStore.driftedLoads(in: db)
         for drift in drifted {
-            found("slot_loads", drift.pickupAt, drift.booked.map { "booked is \($0)" } ?? "no row for a booked pickup",
-                  expected: "\(drift.actual) (the sum of its orders)", repair: .load(pickupAt: drift.pickupAt))
+            found(
+                "slot_loads", drift.pickupAt, drift.booked.map { "booked is \($0)" } ?? "no row for a booked pickup",
+                expected: "\(drift.actual) (the sum of its orders)", repair: .load(pickupAt: drift.pickupAt))
         }
         let actual = Dictionary(drifted.map { ($0.pickupAt, $0.actual) }, uniquingKeysWith: { first, _ in first })
         var rulesByDay: [String: CapacityRules] = [:]
@@ -91,28 +103,37 @@ enum DomainCheck {
         for slot in try DomainStore.slots(in: db) {
             var serviceDay = slot.serviceDay, minute = slot.localMinute
             if let orderDay = slot.orderDay, let orderLocal = slot.orderLocal, let day = LocalDate(orderDay),
-               let date = LocalDate(String(orderLocal.prefix(10))), let time = LocalTime(String(orderLocal.dropFirst(11).prefix(5))) {
+                let date = LocalDate(String(orderLocal.prefix(10))),
+                let time = LocalTime(String(orderLocal.dropFirst(11).prefix(5)))
+            {
                 let expectedMinute = Int(date.daysSinceEpoch - day.daysSinceEpoch) * 1440 + time.minutes
                 if orderDay != slot.serviceDay || expectedMinute != slot.localMinute {
-                    found("slot_loads", slot.pickupAt, "service_day \(slot.serviceDay), local_minute \(slot.localMinute)",
-                          expected: "\(orderDay), \(expectedMinute) (from its orders)",
-                          repair: .slotTimes(pickupAt: slot.pickupAt, serviceDay: orderDay, localMinute: expectedMinute))
+                    found(
+                        "slot_loads", slot.pickupAt, "service_day \(slot.serviceDay), local_minute \(slot.localMinute)",
+                        expected: "\(orderDay), \(expectedMinute) (from its orders)",
+                        repair: .slotTimes(pickupAt: slot.pickupAt, serviceDay: orderDay, localMinute: expectedMinute))
                     (serviceDay, minute) = (orderDay, expectedMinute)
                 }
             }
             guard let day = LocalDate(serviceDay) else { continue }
             if rulesByDay[serviceDay] == nil {
-                rulesByDay[serviceDay] = CapacityRules(try CapacityStore.rules(on: day, in: db), defaultCapacity: settings.slotCapacity)
+                rulesByDay[serviceDay] = CapacityRules(
+                    try CapacityStore.rules(on: day, in: db), defaultCapacity: settings.slotCapacity)
             }
-            let capacity = rulesByDay[serviceDay]?.capacity(on: day, wallMinute: minute) ?? SlotCapacity(capacity: settings.slotCapacity, rule: nil)
+            let capacity =
+                rulesByDay[serviceDay]?.capacity(on: day, wallMinute: minute)
+                ?? SlotCapacity(capacity: settings.slotCapacity, rule: nil)
             if capacity.capacity != slot.capacity || capacity.rule != slot.rule {
-                found("slot_loads", slot.pickupAt, "capacity \(slot.capacity) (\(slot.rule ?? "slot-capacity"))",
-                      expected: "\(capacity.capacity) (\(capacity.rule ?? "slot-capacity"))", repair: .capacity(pickupAt: slot.pickupAt))
+                found(
+                    "slot_loads", slot.pickupAt, "capacity \(slot.capacity) (\(slot.rule ?? "slot-capacity"))",
+                    expected: "\(capacity.capacity) (\(capacity.rule ?? "slot-capacity"))",
+                    repair: .capacity(pickupAt: slot.pickupAt))
             }
             let booked = actual[slot.pickupAt] ?? slot.booked
             if slot.pickupAt > nowText, booked > capacity.capacity {
-                found("slot_loads", slot.pickupAt, "overbooked: \(booked) pizzas booked, capacity \(capacity.capacity)",
-                      expected: "at most \(capacity.capacity) (move or cancel orders: check --repair never cancels)")
+                found(
+                    "slot_loads", slot.pickupAt, "overbooked: \(booked) pizzas booked, capacity \(capacity.capacity)",
+                    expected: "at most \(capacity.capacity) (move or cancel orders: check --repair never cancels)")
             }
         }
 
@@ -122,24 +143,33 @@ enum DomainCheck {
             let date = today.adding(days: offset)
             let hours = try schedule.hours(of: date), next = try schedule.hours(of: date.adding(days: 1))
             if let last = hours.open.last, let first = next.open.first, last.end - 1440 > first.start {
-                found("schedule_exceptions", date.description, "\(last) runs into \(date.adding(days: 1)) \(first)",
-                      expected: "a night that ends by the next day's opening")
+                found(
+                    "schedule_exceptions", date.description, "\(last) runs into \(date.adding(days: 1)) \(first)",
+                    expected: "a night that ends by the next day's opening")
             }
         }
 
         // Erasures carried through; routes only to one's own orders.
         for leftover in try DomainStore.erasureLeftovers(in: db) {
-            let what = [leftover.identity ? "name, phone or handle filled in again" : nil,
-                        leftover.navigation > 0 ? "\(leftover.navigation) navigation rows" : nil].compactMap { $0 }
-            found("users", leftover.id, "erased, but " + what.joined(separator: " and "), expected: "nothing of them but the pseudonym",
-                  repair: .erasure(userID: leftover.id))
+            let what = [
+                leftover.identity ? "name, phone or handle filled in again" : nil,
+                leftover.navigation > 0 ? "\(leftover.navigation) navigation rows" : nil,
+            ].compactMap { $0 }
+            found(
+                "users", leftover.id, "erased, but " + what.joined(separator: " and "),
+                expected: "nothing of them but the pseudonym",
+                repair: .erasure(userID: leftover.id))
         }
         for id in try UserStore.erasuresPendingInWAL(in: db) {
-            found("user_erasures", id.description, "erasure pending in the WAL: a reader kept the -wal from being emptied after it",
-                  expected: "the -wal emptied (check --repair empties it once no reader holds it)", repair: .clearWAL)
+            found(
+                "user_erasures", id.description,
+                "erasure pending in the WAL: a reader kept the -wal from being emptied after it",
+                expected: "the -wal emptied (check --repair empties it once no reader holds it)", repair: .clearWAL)
         }
         for route in try NavigationStore.foreignOrderRoutes(in: db) {
-            found("navigation_stack", route, "a route to another customer's order (never shown)", expected: "only the user's own orders")
+            found(
+                "navigation_stack", route, "a route to another customer's order (never shown)",
+                expected: "only the user's own orders")
         }
         return (problems, repairs)
     }
@@ -149,9 +179,11 @@ enum DomainCheck {
         var loads: [String] = []
         for repair in repairs {
             switch repair {
-            case .orderTimes(let id, let day, let local): try DomainStore.setOrderTimes(id, serviceDay: day, pickupLocal: local, in: db)
+            case .orderTimes(let id, let day, let local):
+                try DomainStore.setOrderTimes(id, serviceDay: day, pickupLocal: local, in: db)
             case .total(let id): try DomainStore.recomputeTotal(id, in: db)
-            case .slotTimes(let pickup, let day, let minute): try DomainStore.setSlotTimes(pickup, serviceDay: day, localMinute: minute, in: db)
+            case .slotTimes(let pickup, let day, let minute):
+                try DomainStore.setSlotTimes(pickup, serviceDay: day, localMinute: minute, in: db)
             case .capacity(let pickup): try DomainStore.recomputeCapacity(pickup, in: db)
             case .erasure(let id): try DomainStore.reapplyErasure(id, in: db)
             case .load(let pickup): loads.append(pickup)

@@ -13,14 +13,16 @@ enum DomainStore {
     /// Slots whose stored load is not the sum of their orders, and booked pickups with no slot row
     /// (`booked` NULL). `slotSum` is a constant, spliced in.
     static func driftedLoads(in db: Connection) throws -> [(pickupAt: String, booked: Int?, actual: Int)] {
-        try db.fetchAll("""
+        try db.fetchAll(
+            """
             SELECT s.pickup_at, s.booked, \(slotSum) AS actual FROM slot_loads s WHERE s.booked IS NOT \(slotSum)
             UNION ALL
             SELECT o.pickup_at, NULL AS booked, sum(l.quantity) AS actual FROM orders o JOIN order_lines l ON l.order_id = o.id
             WHERE o.status <> 'cancelled' AND NOT EXISTS (SELECT 1 FROM slot_loads s WHERE s.pickup_at = o.pickup_at)
             GROUP BY o.pickup_at
             ORDER BY 1
-            """) { (try $0.string("pickup_at"), try $0.optionalInt64("booked").map { Int($0) }, try $0.int("actual")) }
+            """
+        ) { (try $0.string("pickup_at"), try $0.optionalInt64("booked").map { Int($0) }, try $0.int("actual")) }
     }
 
     /// A slot's row as `check` reads it.
@@ -38,25 +40,32 @@ enum DomainStore {
 
     /// Every slot row, with one of its orders' service day and local time.
     static func slots(in db: Connection) throws -> [SlotRow] {
-        try db.fetchAll("""
+        try db.fetchAll(
+            """
             SELECT s.pickup_at, s.service_day, s.local_minute, s.capacity, s.capacity_rule, s.booked,
                    o.service_day AS order_day, o.pickup_local AS order_local
             FROM slot_loads s
             LEFT JOIN orders o ON o.id = (SELECT id FROM orders x WHERE x.pickup_at = s.pickup_at ORDER BY x.status = 'cancelled', x.id LIMIT 1)
             ORDER BY s.pickup_at
-            """) { row in
-            SlotRow(pickupAt: try row.string("pickup_at"), serviceDay: try row.string("service_day"), localMinute: try row.int("local_minute"),
-                    capacity: try row.int("capacity"), rule: try row.optionalString("capacity_rule"), booked: try row.int("booked"),
-                    orderDay: try row.optionalString("order_day"), orderLocal: try row.optionalString("order_local"))
+            """
+        ) { row in
+            SlotRow(
+                pickupAt: try row.string("pickup_at"), serviceDay: try row.string("service_day"),
+                localMinute: try row.int("local_minute"),
+                capacity: try row.int("capacity"), rule: try row.optionalString("capacity_rule"),
+                booked: try row.int("booked"),
+                orderDay: try row.optionalString("order_day"), orderLocal: try row.optionalString("order_local"))
         }
     }
 
     /// Orders whose total is not the sum of their lines.
     static func driftedTotals(in db: Connection) throws -> [(id: String, total: Int64, actual: Int64)] {
-        try db.fetchAll("""
+        try db.fetchAll(
+            """
             SELECT o.id, o.total_cents, (SELECT coalesce(sum(l.quantity * l.unit_price_cents), 0) FROM order_lines l WHERE l.order_id = o.id) AS actual
             FROM orders o WHERE o.total_cents IS NOT actual ORDER BY o.id
-            """) { (try $0.string("id"), try $0.int64("total_cents"), try $0.int64("actual")) }
+            """
+        ) { (try $0.string("id"), try $0.int64("total_cents"), try $0.int64("actual")) }
     }
 
     /// An order's times as stored.
@@ -71,16 +80,22 @@ enum DomainStore {
 
     /// Every order's pickup, service day, local time, status and whether it was kept outside the hours.
     static func orderTimes(in db: Connection, _ body: (OrderTimes) throws -> Void) throws {
-        try db.forEach("SELECT id, pickup_at, service_day, pickup_local, status, kept_outside_hours_at FROM orders ORDER BY pickup_at, id") { row in
-            try body(OrderTimes(id: try row.string("id"), pickupAt: try row.string("pickup_at"), serviceDay: try row.string("service_day"),
-                                pickupLocal: try row.string("pickup_local"), status: try row.string("status"),
-                                kept: try row.optionalString("kept_outside_hours_at") != nil))
+        try db.forEach(
+            "SELECT id, pickup_at, service_day, pickup_local, status, kept_outside_hours_at FROM orders ORDER BY pickup_at, id"
+        ) { row in
+            try body(
+                OrderTimes(
+                    id: try row.string("id"), pickupAt: try row.string("pickup_at"),
+                    serviceDay: try row.string("service_day"),
+                    pickupLocal: try row.string("pickup_local"), status: try row.string("status"),
+                    kept: try row.optionalString("kept_outside_hours_at") != nil))
         }
     }
 
     /// Erased users whose identity is not the pseudonym, and how many navigation rows they still have.
     static func erasureLeftovers(in db: Connection) throws -> [(id: String, identity: Bool, navigation: Int)] {
-        try db.fetchAll("""
+        try db.fetchAll(
+            """
             SELECT u.id,
                    (u.handle IS NOT 'erased-' || substr(u.id, 1, 13) OR u.display_name IS NOT NULL OR u.phone IS NOT NULL) AS identity,
                    (SELECT count(*) FROM navigation_stack n WHERE n.user_id = u.id)
@@ -89,7 +104,8 @@ enum DomainStore {
             FROM users u JOIN user_erasures e ON e.user_id = u.id
             WHERE identity OR navigation > 0
             ORDER BY u.id
-            """) { (try $0.string("id"), try $0.int("identity") != 0, try $0.int("navigation")) }
+            """
+        ) { (try $0.string("id"), try $0.int("identity") != 0, try $0.int("navigation")) }
     }
 
     // MARK: - Repairs
@@ -99,10 +115,13 @@ enum DomainStore {
     /// drifted slot may really hold more than its capacity, and that is reported, not refused.
     static func recomputeLoads(_ pickups: [String], in db: Connection) throws {
         guard !pickups.isEmpty else { return }
-        let saved = try db.fetchOne("SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = 'slot_loads_capacity'") { try $0.string("sql") }
+        let saved = try db.fetchOne(
+            "SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = 'slot_loads_capacity'"
+        ) { try $0.string("sql") }
         if saved != nil { try db.run("DROP TRIGGER slot_loads_capacity") }
         for pickup in pickups {
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO slot_loads (pickup_at, service_day, local_minute, capacity)
                 SELECT o.pickup_at, o.service_day,
                        CAST(round((julianday(substr(o.pickup_local, 1, 16)) - julianday(o.service_day)) * 1440) AS INTEGER),
@@ -117,7 +136,9 @@ enum DomainStore {
     }
 
     static func setSlotTimes(_ pickupAt: String, serviceDay: String, localMinute: Int, in db: Connection) throws {
-        try db.run("UPDATE slot_loads SET service_day = ?, local_minute = ? WHERE pickup_at = ?", [serviceDay, localMinute, pickupAt])
+        try db.run(
+            "UPDATE slot_loads SET service_day = ?, local_minute = ? WHERE pickup_at = ?",
+            [serviceDay, localMinute, pickupAt])
     }
 
     /// The slot's capacity again from the rules (the trigger on `local_minute` recomputes it).
@@ -126,7 +147,8 @@ enum DomainStore {
     }
 
     static func recomputeTotal(_ id: String, in db: Connection) throws {
-        try db.run("""
+        try db.run(
+            """
             UPDATE orders SET total_cents = (SELECT coalesce(sum(quantity * unit_price_cents), 0) FROM order_lines WHERE order_id = orders.id)
             WHERE id = ?
             """, [id])
@@ -138,7 +160,9 @@ enum DomainStore {
 
     /// Applies an erasure again: the pseudonym, no name or phone, no navigation.
     static func reapplyErasure(_ id: String, in db: Connection) throws {
-        try db.run("UPDATE users SET handle = 'erased-' || substr(id, 1, 13), display_name = NULL, phone = NULL WHERE id = ?", [id])
+        try db.run(
+            "UPDATE users SET handle = 'erased-' || substr(id, 1, 13), display_name = NULL, phone = NULL WHERE id = ?",
+            [id])
         try db.run("DELETE FROM navigation_sheets WHERE user_id = ?", [id])
         try db.run("DELETE FROM navigation_stack WHERE user_id = ?", [id])
         try db.run("DELETE FROM navigation_events WHERE user_id = ?", [id])

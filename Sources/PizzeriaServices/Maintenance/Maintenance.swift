@@ -32,9 +32,10 @@ public enum Maintenance {
         let pizzeria = try Pizzeria.open(path: path, access: .migrate, configuration: configuration)
         let after = try pizzeria.database.read { try Pizzeria.migrator.status(of: $0) }
         let earlier = Set(before?.entries.filter(\.isApplied).map(\.version) ?? [])
-        return InitResult(created: !existed, previousVersion: before?.version ?? 0,
-                          applied: after.applied.filter { !earlier.contains($0.version) }.map(MigrationEntry.init(applied:)),
-                          version: after.version)
+        return InitResult(
+            created: !existed, previousVersion: before?.version ?? 0,
+            applied: after.applied.filter { !earlier.contains($0.version) }.map(MigrationEntry.init(applied:)),
+            version: after.version)
     }
 
     // MARK: - Migrations
@@ -74,15 +75,19 @@ public enum Maintenance {
     }
 
     /// Applied and pending migrations, read without changing the file.
-    public static func migrations(path: String, configuration: PizzeriaConfiguration = .init()) throws -> MigrationStatus {
+    public static func migrations(path: String, configuration: PizzeriaConfiguration = .init()) throws
+        -> MigrationStatus
+    {
         try status(of: try inspect(path, configuration))
     }
 
     private static func status(of database: Database) throws -> MigrationStatus {
         let migrator = Pizzeria.migrator
         let status = try database.read { try migrator.status(of: $0) }
-        return MigrationStatus(version: status.version, latestVersion: migrator.latestVersion,
-                               entries: status.applied.map(MigrationEntry.init(applied:)) + status.pending.map(MigrationEntry.init(pending:)))
+        return MigrationStatus(
+            version: status.version, latestVersion: migrator.latestVersion,
+            entries: status.applied.map(MigrationEntry.init(applied:))
+                + status.pending.map(MigrationEntry.init(pending:)))
     }
 
     // MARK: - Check
@@ -121,44 +126,57 @@ public enum Maintenance {
         public let domainProblems: [DomainProblem]
 
         /// Whether the file is sound: SQLite's checks, a current schema, usable settings.
-        public var isHealthy: Bool { integrityProblems.isEmpty && foreignKeyProblems.isEmpty && migrations.isCurrent && settingsProblems.isEmpty }
+        public var isHealthy: Bool {
+            integrityProblems.isEmpty && foreignKeyProblems.isEmpty && migrations.isCurrent && settingsProblems.isEmpty
+        }
         /// Whether the shop's data keeps its rules (``domainProblems`` is empty).
         public var isDomainSound: Bool { domainProblems.isEmpty }
     }
 
     /// Checks the file without changing it; `now` decides which orders and slots are in the future.
-    public static func check(path: String, configuration: PizzeriaConfiguration = .init(), now: Date = Date()) throws -> CheckResult {
+    public static func check(path: String, configuration: PizzeriaConfiguration = .init(), now: Date = Date()) throws
+        -> CheckResult
+    {
         let database = try inspect(path, configuration)
         let health = try database.healthProblems()
         let migrations = try status(of: database)
         // Older schemas have no ownership rule to check yet.
         let foreign = migrations.isCurrent ? try database.read { try NavigationStore.foreignOrderRoutes(in: $0) } : []
         let settingsProblems = migrations.isCurrent ? try Self.settingsProblems(database) : []
-        let domain = migrations.isCurrent && settingsProblems.isEmpty ? try database.read { try DomainCheck.run(now: now, in: $0).problems } : []
-        return CheckResult(integrityProblems: health.integrityProblems, foreignKeyProblems: health.foreignKeyProblems,
-                           migrations: migrations, journalMode: try database.journalMode(),
-                           sqliteVersion: SQLiteLibrary.version, hasWALResetBug: SQLiteLibrary.hasWALResetBug,
-                           checkpoints: configuration.checkpoints,
-                           walResetMitigation: configuration.database.checkpointPolicy.isWALResetMitigation,
-                           durability: configuration.durability, wal: WALReport(try database.walStatus()),
-                           foreignOrderRoutes: foreign, settingsProblems: settingsProblems, domainProblems: domain)
+        let domain =
+            migrations.isCurrent && settingsProblems.isEmpty
+            ? try database.read { try DomainCheck.run(now: now, in: $0).problems } : []
+        return CheckResult(
+            integrityProblems: health.integrityProblems, foreignKeyProblems: health.foreignKeyProblems,
+            migrations: migrations, journalMode: try database.journalMode(),
+            sqliteVersion: SQLiteLibrary.version, hasWALResetBug: SQLiteLibrary.hasWALResetBug,
+            checkpoints: configuration.checkpoints,
+            walResetMitigation: configuration.database.checkpointPolicy.isWALResetMitigation,
+            durability: configuration.durability, wal: WALReport(try database.walStatus()),
+            foreignOrderRoutes: foreign, settingsProblems: settingsProblems, domainProblems: domain)
     }
 
     /// Customers erased in `other` (the live file a backup was restored from) whose data the
     /// file at `path` still holds: a backup made before their erasure.
-    public static func erasuresMissing(path: String, from other: String, configuration: PizzeriaConfiguration = .init()) throws -> [User.ID] {
+    public static func erasuresMissing(path: String, from other: String, configuration: PizzeriaConfiguration = .init())
+        throws -> [User.ID]
+    {
         let erased = try inspect(other, configuration).read { try UserStore.erasedIDs(in: $0) }
-        return try inspect(path, configuration).read { db in try erased.filter { try UserStore.isLiveUser($0, in: db) } }
+        return try inspect(path, configuration).read { db in try erased.filter { try UserStore.isLiveUser($0, in: db) }
+        }
     }
 
     /// Erases again, in the file at `path`, every customer erased in `other` whose data it still
     /// holds (a restored backup that predates their erasure); returns their ids.
-    public static func reapplyErasures(path: String, from other: String, configuration: PizzeriaConfiguration = .init(),
-                                       now: Date = Date(), by actor: String? = nil) throws -> [User.ID] {
+    public static func reapplyErasures(
+        path: String, from other: String, configuration: PizzeriaConfiguration = .init(),
+        now: Date = Date(), by actor: String? = nil
+    ) throws -> [User.ID] {
         let missing = try erasuresMissing(path: path, from: other, configuration: configuration)
         guard !missing.isEmpty else { return [] }
-        let pizzeria = try Pizzeria.open(path: path, access: .requireCurrent, configuration: configuration, now: { now },
-                                         acting: Acting(name: actor, source: "check --repair --erasures-from"))
+        let pizzeria = try Pizzeria.open(
+            path: path, access: .requireCurrent, configuration: configuration, now: { now },
+            acting: Acting(name: actor, source: "check --repair --erasures-from"))
         for id in missing { try pizzeria.users.erase(id: id, by: actor) }
         return missing
     }
@@ -174,8 +192,11 @@ public enum Maintenance {
     /// Recomputes every derived value that disagrees with its source, in one write transaction,
     /// and says what it changed. Never cancels or moves an order: what only a person can decide
     /// (an overbooked slot, an order outside the hours) is listed in ``RepairResult/remaining``.
-    public static func repair(path: String, configuration: PizzeriaConfiguration = .init(), now: Date = Date()) throws -> RepairResult {
-        let pizzeria = try Pizzeria.open(path: path, access: .requireCurrent, configuration: configuration, now: { now })
+    public static func repair(path: String, configuration: PizzeriaConfiguration = .init(), now: Date = Date()) throws
+        -> RepairResult
+    {
+        let pizzeria = try Pizzeria.open(
+            path: path, access: .requireCurrent, configuration: configuration, now: { now })
         let before = try pizzeria.database.write { db in
             let before = try DomainCheck.run(now: now, in: db)
             try DomainCheck.apply(before.repairs, in: db)
@@ -235,8 +256,10 @@ public enum Maintenance {
     /// - Throws: ``MaintenanceError/nothingToBackUp(path:)`` for an empty or never-migrated file;
     ///   ``BackupError/destinationExists(_:)``; storage errors.
     @discardableResult
-    public static func backup(path: String, to destination: String, configuration: PizzeriaConfiguration = .init(),
-                              progress: ((_ copied: Int, _ total: Int) -> Void)? = nil) throws -> Int {
+    public static func backup(
+        path: String, to destination: String, configuration: PizzeriaConfiguration = .init(),
+        progress: ((_ copied: Int, _ total: Int) -> Void)? = nil
+    ) throws -> Int {
         let database = try inspect(path, configuration)
         guard try status(of: database).version > 0 else { throw MaintenanceError.nothingToBackUp(path: path) }
         return try database.backup(to: destination, progress: progress)
@@ -270,7 +293,8 @@ public enum MaintenanceError: PizzeriaFailure, Equatable {
     public var description: String {
         switch self {
         case .noDatabase(let path): "no database at \(path)"
-        case .nothingToBackUp(let path): "\(path) holds no Pizzeria data (empty or never migrated); there is nothing to back up"
+        case .nothingToBackUp(let path):
+            "\(path) holds no Pizzeria data (empty or never migrated); there is nothing to back up"
         }
     }
 }

@@ -30,7 +30,8 @@ public enum MenuError: PizzeriaFailure, Equatable {
             "no pizza with id, id prefix or name '\(reference)'" + (closest.map { "; did you mean '\($0)'?" } ?? "")
         case .ambiguous(let query, let candidates):
             "'\(query)' matches \(candidates.count) pizzas: "
-                + zip(IDPrefix.distinguishing(candidates.map(\.id.description)), candidates).map { "\($0) \($1.name)" }.joined(separator: ", ")
+                + zip(IDPrefix.distinguishing(candidates.map(\.id.description)), candidates).map { "\($0) \($1.name)" }
+                .joined(separator: ", ")
         case .duplicateName(let name, let existing):
             "name: '\(name)' is already taken by \(existing.isArchived ? "archived pizza" : "pizza") '\(existing.name)' (names are unique ignoring case)"
         case .conflict(let pizza, let draftVersion):

@@ -26,7 +26,8 @@ extension MenuService {
         try database.read { db in
             try PizzaStore.events(after: cursor, limit: min(max(1, limit), 1_000), in: db).map { event in
                 guard let pizza = try PizzaStore.pizza(id: event.pizzaID, in: db) else {
-                    throw DataError.damagedRow(table: "pizza_history", id: String(event.cursor), problem: "its pizza is missing")
+                    throw DataError.damagedRow(
+                        table: "pizza_history", id: String(event.cursor), problem: "its pizza is missing")
                 }
                 return MenuEvent(cursor: PizzaStore.cursor(of: event), change: event.change, pizza: pizza)
             }

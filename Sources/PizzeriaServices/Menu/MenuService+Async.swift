@@ -11,8 +11,12 @@ extension MenuService {
     }
 
     /// The `async` form of ``page(includeArchived:limit:after:)``, run on the database's own threads.
-    public func page(includeArchived: Bool = false, limit: Int = 100, after cursor: PageCursor? = nil) async throws -> Page<Pizza> {
-        try await database.perform(.read) { try self.page(includeArchived: includeArchived, limit: limit, after: cursor) }
+    public func page(includeArchived: Bool = false, limit: Int = 100, after cursor: PageCursor? = nil) async throws
+        -> Page<Pizza>
+    {
+        try await database.perform(.read) {
+            try self.page(includeArchived: includeArchived, limit: limit, after: cursor)
+        }
     }
 
     /// The `async` form of ``pizza(id:)``, run on the database's own threads.

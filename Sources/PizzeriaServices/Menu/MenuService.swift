@@ -28,10 +28,16 @@ public final class MenuService: Sendable {
     }
 
     /// Up to `limit` pizzas by name, starting after `cursor`.
-    public func page(includeArchived: Bool = false, limit: Int = 100, after cursor: PageCursor? = nil) throws -> Page<Pizza> {
+    public func page(includeArchived: Bool = false, limit: Int = 100, after cursor: PageCursor? = nil) throws -> Page<
+        Pizza
+    > {
         let after = try cursor?.parts(1)[0] ?? ""
-        let items = try database.read { try PizzaStore.list(includeArchived: includeArchived, after: after, limit: max(1, limit), in: $0) }
-        return Page(items: items, next: items.count < max(1, limit) ? nil : items.last.map { PageCursor([PizzaStore.nameKey($0)]) })
+        let items = try database.read {
+            try PizzaStore.list(includeArchived: includeArchived, after: after, limit: max(1, limit), in: $0)
+        }
+        return Page(
+            items: items,
+            next: items.count < max(1, limit) ? nil : items.last.map { PageCursor([PizzaStore.nameKey($0)]) })
     }
 
     /// Calls `body` with each pizza by name, inside one read, without holding the whole menu in
@@ -89,7 +95,9 @@ public final class MenuService: Sendable {
         case .add:
             return try PizzaStore.insert(id: .random(), name: name, price: draft.price, at: now, in: db)
         case .edit(let id, let baseVersion):
-            if let saved = try PizzaStore.update(id: id, version: baseVersion, name: name, price: draft.price, at: now, in: db) {
+            if let saved = try PizzaStore.update(
+                id: id, version: baseVersion, name: name, price: draft.price, at: now, in: db)
+            {
                 return saved
             }
             throw MenuError.conflict(pizza: try required(id, in: db), draftVersion: baseVersion)

@@ -63,12 +63,13 @@ public struct Pizza: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     /// Reads the documented JSON shape.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try container.decode(ID.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
-                  price: try container.decodeMoney(centsKey: .priceCents),
-                  archivedAt: try container.decodeTimestampIfPresent(forKey: .archivedAt),
-                  version: try container.decode(Int.self, forKey: .version),
-                  createdAt: try container.decodeTimestamp(forKey: .createdAt),
-                  updatedAt: try container.decodeTimestamp(forKey: .updatedAt))
+        self.init(
+            id: try container.decode(ID.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
+            price: try container.decodeMoney(centsKey: .priceCents),
+            archivedAt: try container.decodeTimestampIfPresent(forKey: .archivedAt),
+            version: try container.decode(Int.self, forKey: .version),
+            createdAt: try container.decodeTimestamp(forKey: .createdAt),
+            updatedAt: try container.decodeTimestamp(forKey: .updatedAt))
     }
 }
 
@@ -102,7 +103,10 @@ public struct PizzaChange: Sendable, Hashable, Codable {
     public let changedAt: Date
 
     /// Creates a value; stores use it when reading rows.
-    public init(change: Kind, oldName: String?, newName: String, oldPrice: Money?, newPrice: Money, version: Int, changedAt: Date) {
+    public init(
+        change: Kind, oldName: String?, newName: String, oldPrice: Money?, newPrice: Money, version: Int,
+        changedAt: Date
+    ) {
         self.change = change
         self.oldName = oldName
         self.newName = newName
@@ -133,12 +137,13 @@ public struct PizzaChange: Sendable, Hashable, Codable {
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(change: try container.decode(Kind.self, forKey: .change),
-                  oldName: try container.decodeIfPresent(String.self, forKey: .oldName),
-                  newName: try container.decode(String.self, forKey: .newName),
-                  oldPrice: try container.decodeMoneyIfPresent(centsKey: .oldPriceCents),
-                  newPrice: try container.decodeMoney(centsKey: .newPriceCents),
-                  version: try container.decode(Int.self, forKey: .version),
-                  changedAt: try container.decodeTimestamp(forKey: .changedAt))
+        self.init(
+            change: try container.decode(Kind.self, forKey: .change),
+            oldName: try container.decodeIfPresent(String.self, forKey: .oldName),
+            newName: try container.decode(String.self, forKey: .newName),
+            oldPrice: try container.decodeMoneyIfPresent(centsKey: .oldPriceCents),
+            newPrice: try container.decodeMoney(centsKey: .newPriceCents),
+            version: try container.decode(Int.self, forKey: .version),
+            changedAt: try container.decodeTimestamp(forKey: .changedAt))
     }
 }

@@ -54,7 +54,9 @@ public struct PizzaDraft: Sendable, Hashable {
 
     static func priceProblems(_ price: Money) -> [FieldError] {
         if price.cents <= 0 { return [FieldError(field: "price", message: "must be greater than 0")] }
-        if price > Money.maximum { return [FieldError(field: "price", message: "must be at most \(Money.maximum.formatted)")] }
+        if price > Money.maximum {
+            return [FieldError(field: "price", message: "must be at most \(Money.maximum.formatted)")]
+        }
         return []
     }
 }

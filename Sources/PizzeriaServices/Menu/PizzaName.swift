@@ -27,7 +27,9 @@ public enum PizzaName {
     /// The rules a normalised name breaks (empty when it is valid), uniqueness aside.
     public static func problems(_ name: String) -> [FieldError] {
         // Printable ASCII: one character per byte, nothing forbidden; visible unless all spaces.
-        if isPlainASCII(name), !name.isEmpty, name.utf8.count <= maximumLength, name.utf8.contains(where: { $0 != 0x20 }) {
+        if isPlainASCII(name), !name.isEmpty, name.utf8.count <= maximumLength,
+            name.utf8.contains(where: { $0 != 0x20 })
+        {
             return []
         }
         return generalProblems(name)
@@ -40,15 +42,24 @@ public enum PizzaName {
             errors.append(FieldError(field: "name", message: "must not be empty"))
         }
         if name.count > maximumLength {
-            errors.append(FieldError(field: "name", message: "must be at most \(maximumLength) characters (has \(name.count))"))
+            errors.append(
+                FieldError(field: "name", message: "must be at most \(maximumLength) characters (has \(name.count))"))
         } else if name.unicodeScalars.count > maximumCodePoints {
-            errors.append(FieldError(field: "name", message: "is too long: at most \(maximumCodePoints) Unicode code points (has \(name.unicodeScalars.count))"))
+            errors.append(
+                FieldError(
+                    field: "name",
+                    message:
+                        "is too long: at most \(maximumCodePoints) Unicode code points (has \(name.unicodeScalars.count))"
+                ))
         }
         if name.unicodeScalars.contains(where: isForbidden) {
             errors.append(FieldError(field: "name", message: "must not contain control characters or line breaks"))
         }
         if name.unicodeScalars.contains(where: isBidiControl) {
-            errors.append(FieldError(field: "name", message: "must not contain bidi control characters (such as U+202E), which can disguise a name"))
+            errors.append(
+                FieldError(
+                    field: "name",
+                    message: "must not contain bidi control characters (such as U+202E), which can disguise a name"))
         }
         if !name.isEmpty, !name.unicodeScalars.contains(where: isVisible) {
             errors.append(FieldError(field: "name", message: "must contain a visible character"))
@@ -69,10 +80,10 @@ public enum PizzaName {
     static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .decimalNumber, .letterNumber, .otherNumber,
-             .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
-             .initialPunctuation, .finalPunctuation, .otherPunctuation,
-             .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
+            .decimalNumber, .letterNumber, .otherNumber,
+            .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+            .initialPunctuation, .finalPunctuation, .otherPunctuation,
+            .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
             // Hangul fillers are letters that show nothing.
             ![0x115F, 0x1160, 0x3164, 0xFFA0].contains(scalar.value)
         default:

@@ -20,10 +20,12 @@ enum PizzaStore {
 
         func decode(_ row: Row) throws -> Pizza {
             let id: Pizza.ID = try row.id(self.id)
-            return Pizza(id: id, name: try row.string(name), price: Money(cents: try row.int64(priceCents)),
-                         archivedAt: try row.optionalTimestamp(archivedAt, table: "pizzas", id: id), version: try row.int(version),
-                         createdAt: try row.timestamp(createdAt, table: "pizzas", id: id),
-                         updatedAt: try row.timestamp(updatedAt, table: "pizzas", id: id))
+            return Pizza(
+                id: id, name: try row.string(name), price: Money(cents: try row.int64(priceCents)),
+                archivedAt: try row.optionalTimestamp(archivedAt, table: "pizzas", id: id),
+                version: try row.int(version),
+                createdAt: try row.timestamp(createdAt, table: "pizzas", id: id),
+                updatedAt: try row.timestamp(updatedAt, table: "pizzas", id: id))
         }
     }
 
@@ -45,12 +47,15 @@ enum PizzaStore {
     }
 
     static func snapshot(id: Pizza.ID, in db: Connection) throws -> (name: String, price: Money, isArchived: Bool)? {
-        try db.fetchOne("SELECT name, price_cents, archived_at IS NOT NULL AS archived FROM pizzas WHERE id = ?", [id], Snapshot.self)
+        try db.fetchOne(
+            "SELECT name, price_cents, archived_at IS NOT NULL AS archived FROM pizzas WHERE id = ?", [id],
+            Snapshot.self)
     }
 
     /// The menu in name order, straight from the `name_key` index (no sort), after `after` (a
     /// name key) when paging.
-    static let listSQL = "SELECT " + columns + " FROM pizzas WHERE (? OR archived_at IS NULL) AND name_key > ? ORDER BY name_key LIMIT ?"
+    static let listSQL =
+        "SELECT " + columns + " FROM pizzas WHERE (? OR archived_at IS NULL) AND name_key > ? ORDER BY name_key LIMIT ?"
 
     static func list(includeArchived: Bool, after: String = "", limit: Int = -1, in db: Connection) throws -> [Pizza] {
         try db.fetchAll(listSQL, [includeArchived, after, limit], Decoder.self)
@@ -73,8 +78,10 @@ enum PizzaStore {
 
     /// Pizzas whose folded name starts with `key` (on the menu first), a range of the `name_key` index.
     static func withNamePrefix(_ key: String, limit: Int, in db: Connection) throws -> [Pizza] {
-        try db.fetchAll("SELECT " + columns + " FROM pizzas WHERE name_key >= ? AND name_key < ? ORDER BY archived_at IS NOT NULL, name_key LIMIT ?",
-                        [key, key + "\u{10FFFF}", limit], Decoder.self)
+        try db.fetchAll(
+            "SELECT " + columns
+                + " FROM pizzas WHERE name_key >= ? AND name_key < ? ORDER BY archived_at IS NOT NULL, name_key LIMIT ?",
+            [key, key + "\u{10FFFF}", limit], Decoder.self)
     }
 
     static let sameNameSQL = "SELECT " + columns + " FROM pizzas WHERE name_key = ?"
@@ -84,8 +91,9 @@ enum PizzaStore {
 
     /// Pizzas whose id starts with `prefix`, through the primary key index (a range, not LIKE).
     static func withIDPrefix(_ prefix: String, limit: Int, in db: Connection) throws -> [Pizza] {
-        try db.fetchAll("SELECT " + columns + " FROM pizzas WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
-                        [prefix, prefix + "\u{10FFFF}", limit], Decoder.self)
+        try db.fetchAll(
+            "SELECT " + columns + " FROM pizzas WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+            [prefix, prefix + "\u{10FFFF}", limit], Decoder.self)
     }
 
     /// Inserts a new pizza; `RETURNING` gives the row as stored (defaults and all), so nothing
@@ -93,11 +101,15 @@ enum PizzaStore {
     static func insert(id: Pizza.ID, name: String, price: Money, at now: Date, in db: Connection) throws -> Pizza {
         let stamp = Timestamp.string(from: now)
         let pizza = try uniqueName(name, in: db) {
-            try db.fetchOne("""
+            try db.fetchOne(
+                """
                 INSERT INTO pizzas (id, name, name_key, price_cents, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING
                 """ + " " + columns, [id, name, PizzaName.foldKey(name), price.cents, stamp, stamp], Decoder.self)
         }
-        guard let pizza else { throw DataError.damagedRow(table: "pizzas", id: id.description, problem: "the inserted row did not come back") }
+        guard let pizza else {
+            throw DataError.damagedRow(
+                table: "pizzas", id: id.description, problem: "the inserted row did not come back")
+        }
         return pizza
     }
 
@@ -105,7 +117,9 @@ enum PizzaStore {
     /// the time itself (the history trigger sees a bumped version and keeps it; `now` is one value
     /// for the whole statement, triggers included), so `RETURNING` gives the row as it ends up.
     /// Returns `nil` when the pizza was not at `version` (or does not exist).
-    static func update(id: Pizza.ID, version: Int, name: String, price: Money, at now: Date, in db: Connection) throws -> Pizza? {
+    static func update(id: Pizza.ID, version: Int, name: String, price: Money, at now: Date, in db: Connection) throws
+        -> Pizza?
+    {
         // Most edits change only the price. Naming the name columns in SET would make SQLite
         // rewrite the name indexes and run the name triggers even when the value is unchanged,
         // so a statement that sets the price alone is tried first; it matches only when the
@@ -117,12 +131,14 @@ enum PizzaStore {
             return saved
         }
         return try uniqueName(name, in: db) {
-            try db.fetchOne("""
+            try db.fetchOne(
+                """
                 UPDATE pizzas SET name = ?1, name_key = ?2, price_cents = ?3,
                        version = version + (name IS NOT ?1 OR price_cents IS NOT ?3),
                        updated_at = CASE WHEN name IS NOT ?1 OR price_cents IS NOT ?3 THEN ?6 ELSE updated_at END
                 WHERE id = ?4 AND version = ?5 RETURNING
-                """ + " " + columns, [name, PizzaName.foldKey(name), price.cents, id, version, Timestamp.string(from: now)], Decoder.self)
+                """ + " " + columns,
+                [name, PizzaName.foldKey(name), price.cents, id, version, Timestamp.string(from: now)], Decoder.self)
         }
     }
 
@@ -144,7 +160,8 @@ enum PizzaStore {
     }
 
     /// The columns ``ChangeDecoder`` reads.
-    static let changeColumns = "change, old_name, new_name, old_price_cents, new_price_cents, version, changed_at, id, pizza_id"
+    static let changeColumns =
+        "change, old_name, new_name, old_price_cents, new_price_cents, version, changed_at, id, pizza_id"
 
     /// A row of the menu's history, with its cursor (the row's id) and pizza.
     struct ChangeDecoder: RowDecoder {
@@ -153,58 +170,78 @@ enum PizzaStore {
         init(columns: ColumnResolver) throws {
             (change, oldName, newName) = (try columns("change"), try columns("old_name"), try columns("new_name"))
             (oldPriceCents, newPriceCents) = (try columns("old_price_cents"), try columns("new_price_cents"))
-            (version, changedAt, id, pizzaID) = (try columns("version"), try columns("changed_at"), try columns("id"), try columns("pizza_id"))
+            (version, changedAt, id, pizzaID) = (
+                try columns("version"), try columns("changed_at"), try columns("id"), try columns("pizza_id")
+            )
         }
 
         func decode(_ row: Row) throws -> (cursor: Int64, pizzaID: Pizza.ID, change: PizzaChange) {
             let rowID = try row.int64(id)
             let text = try row.string(change)
             guard let kind = PizzaChange.Kind(rawValue: text) else {
-                throw DataError.damagedRow(table: "pizza_history", id: String(rowID), problem: "unknown change '\(text)'")
+                throw DataError.damagedRow(
+                    table: "pizza_history", id: String(rowID), problem: "unknown change '\(text)'")
             }
-            return (rowID, try row.id(pizzaID),
-                    PizzaChange(change: kind, oldName: try row.optionalString(oldName), newName: try row.string(newName),
-                                oldPrice: try row.optionalInt64(oldPriceCents).map(Money.init(cents:)),
-                                newPrice: Money(cents: try row.int64(newPriceCents)), version: try row.int(version),
-                                changedAt: try row.timestamp(changedAt, table: "pizza_history", id: rowID)))
+            return (
+                rowID, try row.id(pizzaID),
+                PizzaChange(
+                    change: kind, oldName: try row.optionalString(oldName), newName: try row.string(newName),
+                    oldPrice: try row.optionalInt64(oldPriceCents).map(Money.init(cents:)),
+                    newPrice: Money(cents: try row.int64(newPriceCents)), version: try row.int(version),
+                    changedAt: try row.timestamp(changedAt, table: "pizza_history", id: rowID))
+            )
         }
     }
 
     static func history(of id: Pizza.ID, in db: Connection) throws -> [PizzaChange] {
-        try db.fetchAll("SELECT " + changeColumns + " FROM pizza_history WHERE pizza_id = ? ORDER BY id", [id], ChangeDecoder.self).map(\.change)
+        try db.fetchAll(
+            "SELECT " + changeColumns + " FROM pizza_history WHERE pizza_id = ? ORDER BY id", [id], ChangeDecoder.self
+        ).map(\.change)
     }
 
     /// A menu change as read for the feed.
     typealias FeedRow = (cursor: Int64, pizzaID: Pizza.ID, change: PizzaChange)
 
     /// The cursor of a menu change.
-    static func cursor(of row: FeedRow) -> EventCursor { EventCursor(position: row.cursor, subject: row.pizzaID, at: row.change.changedAt) }
+    static func cursor(of row: FeedRow) -> EventCursor {
+        EventCursor(position: row.cursor, subject: row.pizzaID, at: row.change.changedAt)
+    }
 
     /// Menu changes after `cursor` (the history table's id), oldest first, once the cursor's
     /// own change has been found where it says.
     /// - Throws: ``FeedError/foreignCursor(_:newest:)``.
     static func events(after cursor: EventCursor, limit: Int, in db: Connection) throws -> ArraySlice<FeedRow> {
-        let rows = try db.fetchAll("SELECT " + changeColumns + " FROM pizza_history WHERE id >= ? ORDER BY id LIMIT ?",
-                                   [cursor.position, limit + 1], ChangeDecoder.self)
-        return try FeedHistory.rows(after: cursor, rows, limit: limit, cursorOf: cursor(of:), newest: { try latestEvent(in: db) })
+        let rows = try db.fetchAll(
+            "SELECT " + changeColumns + " FROM pizza_history WHERE id >= ? ORDER BY id LIMIT ?",
+            [cursor.position, limit + 1], ChangeDecoder.self)
+        return try FeedHistory.rows(
+            after: cursor, rows, limit: limit, cursorOf: cursor(of:), newest: { try latestEvent(in: db) })
     }
 
     /// The newest change's cursor (``EventCursor/start`` when there is none).
     static func latestEvent(in db: Connection) throws -> EventCursor {
-        try db.fetchOne("SELECT " + changeColumns + " FROM pizza_history ORDER BY id DESC LIMIT 1", [], ChangeDecoder.self)
-            .map(cursor(of:)) ?? .start
+        try db.fetchOne(
+            "SELECT " + changeColumns + " FROM pizza_history ORDER BY id DESC LIMIT 1", [], ChangeDecoder.self
+        )
+        .map(cursor(of:)) ?? .start
     }
 
     /// Migration 5's data step: names with non-ASCII characters get their full case folding as
     /// `name_key` (the SQL could only use `lower()`). Two names that fold alike stop the migration.
     @Sendable static func fillNameKeys(_ db: Connection) throws {
-        let names = try db.fetchAll("SELECT id, name FROM pizzas WHERE name GLOB '*[^ -~]*'") { (try $0.string("id"), try $0.string("name")) }
+        let names = try db.fetchAll("SELECT id, name FROM pizzas WHERE name GLOB '*[^ -~]*'") {
+            (try $0.string("id"), try $0.string("name"))
+        }
         for (id, name) in names {
             do {
                 try db.run("UPDATE pizzas SET name_key = ? WHERE id = ?", [PizzaName.foldKey(name), id])
-            } catch let error as DatabaseError where error.constraint == .unique(table: "pizzas", columns: ["name_key"]) {
-                throw DatabaseError(extendedResultCode: ResultCode.SQLITE_CONSTRAINT_UNIQUE.rawValue,
-                                    message: "pizza '\(name)' (\(id)) has the same name as another pizza ignoring case; rename one of them, then migrate again")
+            } catch let error as DatabaseError where error.constraint == .unique(table: "pizzas", columns: ["name_key"])
+            {
+                throw DatabaseError(
+                    extendedResultCode: ResultCode.SQLITE_CONSTRAINT_UNIQUE.rawValue,
+                    message:
+                        "pizza '\(name)' (\(id)) has the same name as another pizza ignoring case; rename one of them, then migrate again"
+                )
             }
         }
     }

@@ -25,7 +25,9 @@ public enum DeepLink {
         guard segments.count / 2 <= maximumRoutes else { throw malformed("names more than \(maximumRoutes) screens") }
         return try stride(from: 0, to: segments.count, by: 2).map { index in
             let kind = segments[index].lowercased()
-            guard kind == "pizza" || kind == "order" else { throw malformed("has unknown kind '\(segments[index])' (pizza or order)") }
+            guard kind == "pizza" || kind == "order" else {
+                throw malformed("has unknown kind '\(segments[index])' (pizza or order)")
+            }
             guard let reference = segments[index + 1].removingPercentEncoding, !reference.isEmpty else {
                 throw malformed("has a badly percent-encoded segment '\(segments[index + 1])'")
             }

@@ -117,7 +117,8 @@ enum JSONCheck {
                     switch escaped {
                     case UInt8(ascii: "u"):
                         guard index + 4 <= bytes.count,
-                              let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
+                            let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+                        else {
                             throw .invalid(offset: index)
                         }
                         index += 4

@@ -18,7 +18,9 @@ public enum NavigationFormat: String, Sendable, CaseIterable {
 public enum NavigationCodec {
     /// The stack as text, and how many elements the format could not hold (opaque elements have
     /// no place in a `[Route]` array: the app's decoder would fail on the whole array).
-    public static func export(_ path: [NavigationElement], format: NavigationFormat, routeTypeName: String) throws -> (text: String, omitted: Int) {
+    public static func export(_ path: [NavigationElement], format: NavigationFormat, routeTypeName: String) throws -> (
+        text: String, omitted: Int
+    ) {
         switch format {
         case .routes:
             var parts: [String] = []
@@ -51,9 +53,13 @@ public enum NavigationCodec {
     /// stored lowercase. The text is checked first (``JSONCheck``): syntax, nesting and duplicate
     /// keys, within ``NavigationLimits``.
     /// - Throws: ``NavigationError/malformedImport(reason:)``.
-    public static func parse(_ text: String, format: NavigationFormat?, routeTypeName: String) throws -> [NavigationElement] {
+    public static func parse(_ text: String, format: NavigationFormat?, routeTypeName: String) throws
+        -> [NavigationElement]
+    {
         func malformed(_ reason: String) -> NavigationError { .malformedImport(reason: reason) }
-        if let problem = NavigationLimits.problems(typeName: routeTypeName) { throw NavigationError.malformedTypeName(problem) }
+        if let problem = NavigationLimits.problems(typeName: routeTypeName) {
+            throw NavigationError.malformedTypeName(problem)
+        }
         guard text.utf8.count <= NavigationLimits.maximumImportBytes else {
             throw malformed("is larger than \(NavigationLimits.maximumImportBytes) bytes")
         }
@@ -62,7 +68,9 @@ public enum NavigationCodec {
         } catch {
             throw malformed(error.reason)
         }
-        guard let array = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) as? [Any] else {
+        guard
+            let array = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) as? [Any]
+        else {
             throw malformed("must be a JSON array")
         }
         let detected = format ?? (!array.isEmpty && array.allSatisfy { $0 is String } ? .navigationPath : .routes)
@@ -93,7 +101,8 @@ public enum NavigationCodec {
                     throw malformed("element \(number): type name \(problem)")
                 }
                 guard json.utf8.count <= NavigationLimits.maximumElementBytes else {
-                    throw malformed("element \(number) (\(type)) is larger than \(NavigationLimits.maximumElementBytes) bytes")
+                    throw malformed(
+                        "element \(number) (\(type)) is larger than \(NavigationLimits.maximumElementBytes) bytes")
                 }
                 do {
                     try JSONCheck.validate(json, maximumDepth: NavigationLimits.maximumJSONDepth)
@@ -111,7 +120,10 @@ public enum NavigationCodec {
     }
 
     private static func canonical(_ item: Any) throws -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: item, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]) else {
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: item, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
+        else {
             throw NavigationError.malformedImport(reason: "holds a value that is not JSON")
         }
         return String(decoding: data, as: UTF8.self)

@@ -47,7 +47,8 @@ public enum NavigationError: PizzeriaFailure, Equatable {
     public var description: String {
         switch self {
         case .emptyStack: "the stack is empty (the user is on the menu): nothing to pop"
-        case .cannotPop(let count, let depth) where count < 1: "count: must be at least 1 (got \(count); the stack has depth \(depth))"
+        case .cannotPop(let count, let depth) where count < 1:
+            "count: must be at least 1 (got \(count); the stack has depth \(depth))"
         case .cannotPop(let count, let depth): "cannot pop \(count): the stack has depth \(depth)"
         case .cannotPopTo(let depth, let current): "cannot pop to depth \(depth): the stack has depth \(current)"
         case .routeNotInStack(let route): "\(route.kind) \(route.id.prefix(8)) is not in the stack"
@@ -61,7 +62,8 @@ public enum NavigationError: PizzeriaFailure, Equatable {
         case .noSheet: "no sheet is open"
         case .malformedRoute(let text): "route: '\(text)' must be pizza:PIZZA or order:ORDER"
         case .malformedTypeName(let problem): "type-name: \(problem)"
-        case .tooDeep(let depth): "the stack would have depth \(depth); at most \(NavigationLimits.maximumDepth) screens are kept"
+        case .tooDeep(let depth):
+            "the stack would have depth \(depth); at most \(NavigationLimits.maximumDepth) screens are kept"
         case .nothingToImport(let missing):
             "input: none of its \(missing) route\(missing == 1 ? "" : "s") names an existing pizza or order (another database's ids?); nothing was imported"
         }

@@ -17,7 +17,9 @@ public enum NavigationLimits {
     static func problems(typeName: String) -> String? {
         if typeName.isEmpty { return "must not be empty" }
         if typeName.count > maximumTypeNameLength { return "must be at most \(maximumTypeNameLength) characters" }
-        if typeName.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }) {
+        if typeName.unicodeScalars.contains(where: {
+            $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
+        }) {
             return "must not contain control characters"
         }
         return nil

@@ -26,7 +26,10 @@ extension NavigationService {
     }
 
     /// The `async` form of ``export(_:format:routeTypeName:)``, run on the database's own threads.
-    public func export(_ user: User.ID, format: NavigationFormat = .routes, routeTypeName: String = NavigationFormat.defaultRouteTypeName) async throws -> (text: String, omitted: Int) {
+    public func export(
+        _ user: User.ID, format: NavigationFormat = .routes,
+        routeTypeName: String = NavigationFormat.defaultRouteTypeName
+    ) async throws -> (text: String, omitted: Int) {
         try await database.perform(.read) { try self.export(user, format: format, routeTypeName: routeTypeName) }
     }
 
@@ -80,8 +83,13 @@ extension NavigationService {
 
     /// The `async` form of ``importPath(_:text:format:routeTypeName:)``, run on the database's own threads.
     @discardableResult
-    public func importPath(_ user: User.ID, text: String, format: NavigationFormat? = nil, routeTypeName: String = NavigationFormat.defaultRouteTypeName) async throws -> ImportResult {
-        try await database.perform(.write) { try self.importPath(user, text: text, format: format, routeTypeName: routeTypeName) }
+    public func importPath(
+        _ user: User.ID, text: String, format: NavigationFormat? = nil,
+        routeTypeName: String = NavigationFormat.defaultRouteTypeName
+    ) async throws -> ImportResult {
+        try await database.perform(.write) {
+            try self.importPath(user, text: text, format: format, routeTypeName: routeTypeName)
+        }
     }
 
     /// The `async` form of ``openSheet(_:_:)``, run on the database's own threads.

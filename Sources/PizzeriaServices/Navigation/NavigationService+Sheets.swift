@@ -34,9 +34,13 @@ extension NavigationService {
     public func setSheet(_ user: User.ID, name: String? = nil, price: Money? = nil) throws -> NavigationState {
         try sheetChange(user, action: .sheetSet) { db, user, sheet in
             guard let sheet else { throw NavigationError.noSheet }
-            try NavigationStore.updateSheet(userID: user, name: name ?? sheet.draft.name, price: price ?? sheet.draft.price,
-                                            at: now(), in: db)
-            return ([], [name.map { "name=\($0)" }, price.map { "price=\($0.plain)" }].compactMap { $0 }.joined(separator: " "))
+            try NavigationStore.updateSheet(
+                userID: user, name: name ?? sheet.draft.name, price: price ?? sheet.draft.price,
+                at: now(), in: db)
+            return (
+                [],
+                [name.map { "name=\($0)" }, price.map { "price=\($0.plain)" }].compactMap { $0 }.joined(separator: " ")
+            )
         }
     }
 
@@ -72,14 +76,19 @@ extension NavigationService {
     }
 
     /// One write transaction: read the user and their sheet, let `body` act, append the event.
-    private func sheetChange(_ user: User.ID, action: NavigationAction,
-                             _ body: (Connection, User.ID, Sheet?) throws -> (routes: [NavigationElement], detail: String)) throws -> NavigationState {
-        try refusingErased(user) { try database.audited(acting, at: now()) { db in
-            let before = try Self.state(of: user, in: db)
-            let (routes, detail) = try body(db, user, before.sheet)
-            try NavigationStore.appendEvent(userID: user, action: action, routes: routes, depthAfter: before.path.count,
-                                            topBefore: nil, detail: detail.isEmpty ? nil : detail, at: now(), in: db)
-            return try Self.state(of: user, in: db)
-        } }
+    private func sheetChange(
+        _ user: User.ID, action: NavigationAction,
+        _ body: (Connection, User.ID, Sheet?) throws -> (routes: [NavigationElement], detail: String)
+    ) throws -> NavigationState {
+        try refusingErased(user) {
+            try database.audited(acting, at: now()) { db in
+                let before = try Self.state(of: user, in: db)
+                let (routes, detail) = try body(db, user, before.sheet)
+                try NavigationStore.appendEvent(
+                    userID: user, action: action, routes: routes, depthAfter: before.path.count,
+                    topBefore: nil, detail: detail.isEmpty ? nil : detail, at: now(), in: db)
+                return try Self.state(of: user, in: db)
+            }
+        }
     }
 }

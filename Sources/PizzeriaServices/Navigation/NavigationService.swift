@@ -40,7 +40,9 @@ public final class NavigationService: Sendable {
     /// - Throws: ``UserError/notFound(_:)``.
     public func path(of user: User.ID) throws -> [NavigationElement] {
         try database.readStatement { db in
-            guard let path = try NavigationStore.path(of: user, in: db) else { throw UserError.notFound(user.description) }
+            guard let path = try NavigationStore.path(of: user, in: db) else {
+                throw UserError.notFound(user.description)
+            }
             return path
         }
     }
@@ -48,7 +50,9 @@ public final class NavigationService: Sendable {
     /// The user's state inside a transaction.
     /// - Throws: ``UserError/notFound(_:)``.
     static func state(of user: User.ID, in db: Connection) throws -> NavigationState {
-        guard let state = try NavigationStore.state(of: user, in: db) else { throw UserError.notFound(user.description) }
+        guard let state = try NavigationStore.state(of: user, in: db) else {
+            throw UserError.notFound(user.description)
+        }
         return state
     }
 
@@ -72,9 +76,13 @@ public final class NavigationService: Sendable {
     }
 
     /// The stack in an export format, and how many elements the format could not hold.
-    public func export(_ user: User.ID, format: NavigationFormat = .routes,
-                       routeTypeName: String = NavigationFormat.defaultRouteTypeName) throws -> (text: String, omitted: Int) {
-        if let problem = NavigationLimits.problems(typeName: routeTypeName) { throw NavigationError.malformedTypeName(problem) }
+    public func export(
+        _ user: User.ID, format: NavigationFormat = .routes,
+        routeTypeName: String = NavigationFormat.defaultRouteTypeName
+    ) throws -> (text: String, omitted: Int) {
+        if let problem = NavigationLimits.problems(typeName: routeTypeName) {
+            throw NavigationError.malformedTypeName(problem)
+        }
         return try NavigationCodec.export(try path(of: user), format: format, routeTypeName: routeTypeName)
     }
 
@@ -84,7 +92,9 @@ public final class NavigationService: Sendable {
     /// - Throws: ``NavigationError/unknownTarget(_:)`` when a pizza or order does not exist.
     @discardableResult
     public func push(_ user: User.ID, _ routes: [Route]) throws -> NavigationState {
-        guard !routes.isEmpty else { throw ValidationError([FieldError(field: "route", message: "must name at least one route")]) }
+        guard !routes.isEmpty else {
+            throw ValidationError([FieldError(field: "route", message: "must name at least one route")])
+        }
         return try change(user, action: .push) { _, stack in
             // The foreign keys refuse a route to nothing (NavigationStore.push names it).
             let pushed = routes.map(NavigationElement.route)
@@ -116,7 +126,9 @@ public final class NavigationService: Sendable {
     @discardableResult
     public func popTo(_ user: User.ID, depth: Int) throws -> NavigationState {
         try change(user, action: .popTo, detail: "depth=\(depth)") { _, stack in
-            guard (0...stack.count).contains(depth) else { throw NavigationError.cannotPopTo(depth: depth, current: stack.count) }
+            guard (0...stack.count).contains(depth) else {
+                throw NavigationError.cannotPopTo(depth: depth, current: stack.count)
+            }
             return (Array(stack.prefix(depth)), Array(stack.dropFirst(depth)))
         }
     }
@@ -149,7 +161,9 @@ public final class NavigationService: Sendable {
     public func open(_ user: User.ID, url: String) throws -> NavigationState {
         let pairs = try DeepLink.parse(url)
         return try change(user, action: .openURL, detail: url) { db, _ in
-            let routes = try pairs.map { try LookupService.route(kind: $0.kind, reference: $0.reference, for: user, in: db) }
+            let routes = try pairs.map {
+                try LookupService.route(kind: $0.kind, reference: $0.reference, for: user, in: db)
+            }
             let path = routes.map(NavigationElement.route)
             return (path, path)
         }
@@ -163,7 +177,8 @@ public final class NavigationService: Sendable {
         try change(user, action: .random, detail: seed.map { "seed=\($0)" }) { db, stack in
             let menu = try PizzaStore.list(includeArchived: false, in: db).map(\.id).sorted()  // ids in text order
             guard !menu.isEmpty else { throw NavigationError.emptyMenu }
-            var generator: any RandomNumberGenerator = seed.map { SeededGenerator(seed: $0) } ?? SystemRandomNumberGenerator()
+            var generator: any RandomNumberGenerator =
+                seed.map { SeededGenerator(seed: $0) } ?? SystemRandomNumberGenerator()
             let pushed = NavigationElement.route(.pizza(id: menu[Int(generator.next() % UInt64(menu.count))]))
             return (stack + [pushed], [pushed])
         }
@@ -175,9 +190,11 @@ public final class NavigationService: Sendable {
     ///   ``NavigationError/nothingToImport(missing:)`` when not one route of a non-empty input
     ///   exists here. Nothing changes when it throws.
     /// - Parameter progress: called as each element is checked (elements checked, elements in all).
-    public func importPath(_ user: User.ID, text: String, format: NavigationFormat? = nil,
-                           routeTypeName: String = NavigationFormat.defaultRouteTypeName,
-                           progress: ((_ checked: Int, _ total: Int) -> Void)? = nil) throws -> ImportResult {
+    public func importPath(
+        _ user: User.ID, text: String, format: NavigationFormat? = nil,
+        routeTypeName: String = NavigationFormat.defaultRouteTypeName,
+        progress: ((_ checked: Int, _ total: Int) -> Void)? = nil
+    ) throws -> ImportResult {
         let elements = try NavigationCodec.parse(text, format: format, routeTypeName: routeTypeName)
         var dropped: [Route] = []
         let state = try change(user, action: .import, detail: "\(elements.count) element(s)") { db, _ in
@@ -201,26 +218,34 @@ public final class NavigationService: Sendable {
 
     /// Runs a stack change in one write transaction: reads the user's stack, lets `body` compute
     /// the new one (and the routes involved), writes the difference and appends the event.
-    func change(_ user: User.ID, action: NavigationAction, detail: String? = nil,
-                _ body: (Connection, [NavigationElement]) throws -> (stack: [NavigationElement], involved: [NavigationElement])) throws -> NavigationState {
-        try refusingErased(user) { try database.write { db in
-            // The sheet is read with the stack: no operation here changes it.
-            guard let state = try NavigationStore.state(of: user, withPrevious: false, in: db) else {
-                throw UserError.notFound(user.description)
+    func change(
+        _ user: User.ID, action: NavigationAction, detail: String? = nil,
+        _ body: (Connection, [NavigationElement]) throws -> (stack: [NavigationElement], involved: [NavigationElement])
+    ) throws -> NavigationState {
+        try refusingErased(user) {
+            try database.write { db in
+                // The sheet is read with the stack: no operation here changes it.
+                guard let state = try NavigationStore.state(of: user, withPrevious: false, in: db) else {
+                    throw UserError.notFound(user.description)
+                }
+                let old = state.path
+                let (new, involved) = try body(db, old)
+                guard new.count <= NavigationLimits.maximumDepth else {
+                    throw NavigationError.tooDeep(depth: new.count)
+                }
+                // Keep the common bottom of the stack; rewrite only what differs above it.
+                let common = zip(old, new).prefix { $0 == $1 }.count
+                if common < old.count { try NavigationStore.truncate(userID: user, to: common, in: db) }
+                try NavigationStore.push(Array(new.dropFirst(common)), userID: user, above: common, in: db)
+                try NavigationStore.appendEvent(
+                    userID: user, action: action, routes: involved, depthAfter: new.count,
+                    topBefore: old.last, detail: detail, at: now(), in: db)
+                // Everything is known already: the new stack, the old top as "previous", the sheet.
+                return NavigationState(
+                    userID: user, handle: state.handle, path: try NavigationStore.visible(new, of: user, in: db),
+                    previous: try NavigationStore.visible(old, of: user, in: db).last, sheet: state.sheet)
             }
-            let old = state.path
-            let (new, involved) = try body(db, old)
-            guard new.count <= NavigationLimits.maximumDepth else { throw NavigationError.tooDeep(depth: new.count) }
-            // Keep the common bottom of the stack; rewrite only what differs above it.
-            let common = zip(old, new).prefix { $0 == $1 }.count
-            if common < old.count { try NavigationStore.truncate(userID: user, to: common, in: db) }
-            try NavigationStore.push(Array(new.dropFirst(common)), userID: user, above: common, in: db)
-            try NavigationStore.appendEvent(userID: user, action: action, routes: involved, depthAfter: new.count,
-                                            topBefore: old.last, detail: detail, at: now(), in: db)
-            // Everything is known already: the new stack, the old top as "previous", the sheet.
-            return NavigationState(userID: user, handle: state.handle, path: try NavigationStore.visible(new, of: user, in: db),
-                                   previous: try NavigationStore.visible(old, of: user, in: db).last, sheet: state.sheet)
-        } }
+        }
     }
 
     /// Runs `body`, turning the schema's refusal of an erased customer's navigation (the

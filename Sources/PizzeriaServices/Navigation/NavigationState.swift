@@ -17,7 +17,8 @@ public struct NavigationState: Sendable, Hashable, Codable {
     public let sheet: Sheet?
 
     /// A state from its parts.
-    public init(userID: User.ID, handle: String, path: [NavigationElement], previous: NavigationElement?, sheet: Sheet?) {
+    public init(userID: User.ID, handle: String, path: [NavigationElement], previous: NavigationElement?, sheet: Sheet?)
+    {
         self.userID = userID
         self.handle = handle
         self.path = path
@@ -49,10 +50,12 @@ public struct NavigationState: Sendable, Hashable, Codable {
     /// Reads the documented JSON shape.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(userID: try container.decode(User.ID.self, forKey: .userID), handle: try container.decode(String.self, forKey: .user),
-                  path: try container.decode([NavigationElement].self, forKey: .path),
-                  previous: try container.decodeIfPresent(NavigationElement.self, forKey: .previous),
-                  sheet: try container.decodeIfPresent(Sheet.self, forKey: .sheet))
+        self.init(
+            userID: try container.decode(User.ID.self, forKey: .userID),
+            handle: try container.decode(String.self, forKey: .user),
+            path: try container.decode([NavigationElement].self, forKey: .path),
+            previous: try container.decodeIfPresent(NavigationElement.self, forKey: .previous),
+            sheet: try container.decodeIfPresent(Sheet.self, forKey: .sheet))
     }
 }
 
@@ -118,9 +121,12 @@ public struct Sheet: Sendable, Hashable, Codable {
         } else {
             mode = .add
         }
-        self.init(draft: PizzaDraft(mode: mode, name: try fields.decode(String.self, forKey: .name),
-                                    price: try fields.decodeMoney(centsKey: .priceCents)),
-                  openedAt: try container.decodeTimestamp(forKey: .openedAt), updatedAt: try container.decodeTimestamp(forKey: .updatedAt))
+        self.init(
+            draft: PizzaDraft(
+                mode: mode, name: try fields.decode(String.self, forKey: .name),
+                price: try fields.decodeMoney(centsKey: .priceCents)),
+            openedAt: try container.decodeTimestamp(forKey: .openedAt),
+            updatedAt: try container.decodeTimestamp(forKey: .updatedAt))
     }
 }
 
@@ -140,7 +146,9 @@ public struct NavigationEvent: Sendable, Hashable, Codable, JSONMembers {
     public let detail: String?
 
     /// An event from its parts.
-    public init(id: Int64, at: Date, action: NavigationAction, routes: [NavigationElement], depthAfter: Int, detail: String?) {
+    public init(
+        id: Int64, at: Date, action: NavigationAction, routes: [NavigationElement], depthAfter: Int, detail: String?
+    ) {
         self.id = id
         self.at = at
         self.action = action
@@ -167,11 +175,12 @@ public struct NavigationEvent: Sendable, Hashable, Codable, JSONMembers {
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try container.decode(Int64.self, forKey: .id), at: try container.decodeTimestamp(forKey: .at),
-                  action: try container.decode(NavigationAction.self, forKey: .action),
-                  routes: try container.decode([NavigationElement].self, forKey: .routes),
-                  depthAfter: try container.decode(Int.self, forKey: .depthAfter),
-                  detail: try container.decodeIfPresent(String.self, forKey: .detail))
+        self.init(
+            id: try container.decode(Int64.self, forKey: .id), at: try container.decodeTimestamp(forKey: .at),
+            action: try container.decode(NavigationAction.self, forKey: .action),
+            routes: try container.decode([NavigationElement].self, forKey: .routes),
+            depthAfter: try container.decode(Int.self, forKey: .depthAfter),
+            detail: try container.decodeIfPresent(String.self, forKey: .detail))
     }
 }
 
@@ -193,7 +202,10 @@ public struct PizzaViews: Sendable, Hashable, Codable {
     public let restored: Int
 
     /// A row.
-    public init(pizzaID: Pizza.ID, name: String, views: Int, pushed: Int = 0, random: Int = 0, deepLinks: Int = 0, restored: Int = 0) {
+    public init(
+        pizzaID: Pizza.ID, name: String, views: Int, pushed: Int = 0, random: Int = 0, deepLinks: Int = 0,
+        restored: Int = 0
+    ) {
         (self.pizzaID, self.name, self.views) = (pizzaID, name, views)
         (self.pushed, self.random, self.deepLinks, self.restored) = (pushed, random, deepLinks, restored)
     }

@@ -7,7 +7,8 @@ import PizzeriaStorage
 enum NavigationStore {
     /// The columns of a stack element, from `navigation_stack s` (a constant); aliased so they
     /// can share a row with a sheet's.
-    static let elementColumns = "s.kind AS stack_kind, s.pizza_id AS stack_pizza_id, s.order_id AS stack_order_id, s.opaque_type, s.opaque_json"
+    static let elementColumns =
+        "s.kind AS stack_kind, s.pizza_id AS stack_pizza_id, s.order_id AS stack_order_id, s.opaque_type, s.opaque_json"
     /// The columns of a sheet, from `navigation_sheets h` (a constant).
     static let sheetColumns = """
         h.kind AS sheet_kind, h.pizza_id AS sheet_pizza_id, h.base_version, h.draft_name, h.draft_price_cents, \
@@ -19,7 +20,9 @@ enum NavigationStore {
         let kind, pizzaID, orderID, opaqueType, opaqueJSON: Column
 
         init(columns: ColumnResolver) throws {
-            (kind, pizzaID, orderID) = (try columns("stack_kind"), try columns("stack_pizza_id"), try columns("stack_order_id"))
+            (kind, pizzaID, orderID) = (
+                try columns("stack_kind"), try columns("stack_pizza_id"), try columns("stack_order_id")
+            )
             (opaqueType, opaqueJSON) = (try columns("opaque_type"), try columns("opaque_json"))
         }
 
@@ -39,18 +42,23 @@ enum NavigationStore {
         let kind, pizzaID, baseVersion, draftName, draftPriceCents, openedAt, updatedAt: Column
 
         init(columns: ColumnResolver) throws {
-            (kind, pizzaID, baseVersion) = (try columns("sheet_kind"), try columns("sheet_pizza_id"), try columns("base_version"))
+            (kind, pizzaID, baseVersion) = (
+                try columns("sheet_kind"), try columns("sheet_pizza_id"), try columns("base_version")
+            )
             (draftName, draftPriceCents) = (try columns("draft_name"), try columns("draft_price_cents"))
             (openedAt, updatedAt) = (try columns("sheet_opened_at"), try columns("sheet_updated_at"))
         }
 
         func decode(_ row: Row, userID: User.ID) throws -> Sheet? {
             if row.isNull(kind) { return nil }
-            let mode: PizzaDraft.Mode = try row.string(kind) == "edit_pizza"
+            let mode: PizzaDraft.Mode =
+                try row.string(kind) == "edit_pizza"
                 ? .edit(pizzaID: try row.id(pizzaID), baseVersion: try row.int(baseVersion)) : .add
-            return Sheet(draft: PizzaDraft(mode: mode, name: try row.string(draftName), price: Money(cents: try row.int64(draftPriceCents))),
-                         openedAt: try row.timestamp(openedAt, table: "navigation_sheets", id: userID),
-                         updatedAt: try row.timestamp(updatedAt, table: "navigation_sheets", id: userID))
+            return Sheet(
+                draft: PizzaDraft(
+                    mode: mode, name: try row.string(draftName), price: Money(cents: try row.int64(draftPriceCents))),
+                openedAt: try row.timestamp(openedAt, table: "navigation_sheets", id: userID),
+                updatedAt: try row.timestamp(updatedAt, table: "navigation_sheets", id: userID))
         }
     }
 
@@ -84,7 +92,8 @@ enum NavigationStore {
             """
         return "SELECT " + elementColumns + ", u.handle, " + sheetColumns + (withPrevious ? previous : "")
             + " FROM users u LEFT JOIN navigation_sheets h ON h.user_id = u.id "
-            + (visibleOnly ? visibleStack : "LEFT JOIN navigation_stack s ON s.user_id = u.id") + " WHERE u.id = ? ORDER BY s.depth"
+            + (visibleOnly ? visibleStack : "LEFT JOIN navigation_stack s ON s.user_id = u.id")
+            + " WHERE u.id = ? ORDER BY s.depth"
     }
 
     /// The first row's share of a state: handle, sheet, previous route.
@@ -96,17 +105,23 @@ enum NavigationStore {
 
         init(columns: ColumnResolver) throws {
             (element, sheet) = (try ElementDecoder(columns: columns), try SheetDecoder(columns: columns))
-            (handle, previousRoute, previousEventID) = (try columns("handle"), try columns.optional("previous_route"), try columns.optional("previous_event_id"))
+            (handle, previousRoute, previousEventID) = (
+                try columns("handle"), try columns.optional("previous_route"), try columns.optional("previous_event_id")
+            )
         }
 
         /// Only the element: the state's other parts are read from the first row (``decodeFirst``).
         func decode(_ row: Row) throws -> NavigationElement? { try element.decode(row) }
 
-        func decodeFirst(_ row: Row, userID: User.ID) throws -> (handle: String, sheet: Sheet?, previous: NavigationElement?) {
+        func decodeFirst(_ row: Row, userID: User.ID) throws -> (
+            handle: String, sheet: Sheet?, previous: NavigationElement?
+        ) {
             var previous: NavigationElement?
             if let previousRoute, let previousEventID, let text = try row.optionalString(previousRoute) {
                 let eventID = try row.int64(previousEventID)
-                previous = try readable(table: "navigation_events", id: eventID, column: "top_before") { try RouteJSON.decodeElement(text) }
+                previous = try readable(table: "navigation_events", id: eventID, column: "top_before") {
+                    try RouteJSON.decodeElement(text)
+                }
             }
             return (try row.string(handle), try sheet.decode(row, userID: userID), previous)
         }
@@ -121,15 +136,19 @@ enum NavigationStore {
             if first == nil { first = try decoder.decodeFirst(row, userID: user) }
             if let element = try decoder.decode(row) { path.append(element) }
         }
-        return first.map { NavigationState(userID: user, handle: $0.handle, path: path, previous: $0.previous, sheet: $0.sheet) }
+        return first.map {
+            NavigationState(userID: user, handle: $0.handle, path: path, previous: $0.previous, sheet: $0.sheet)
+        }
     }
 
     /// A user's stack in one statement (the user's row, joined to the stack): no row when the
     /// user does not exist, one row of NULLs on the menu. What the app needs to restore its path.
-    static let pathSQL = "SELECT " + elementColumns + " FROM users u " + visibleStack + " WHERE u.id = ? ORDER BY s.depth"
+    static let pathSQL =
+        "SELECT " + elementColumns + " FROM users u " + visibleStack + " WHERE u.id = ? ORDER BY s.depth"
 
     /// The elements of `path` the user may see: order routes of other users' orders left out.
-    static func visible(_ path: [NavigationElement], of user: User.ID, in db: Connection) throws -> [NavigationElement] {
+    static func visible(_ path: [NavigationElement], of user: User.ID, in db: Connection) throws -> [NavigationElement]
+    {
         guard path.contains(where: { if case .route(.order) = $0 { true } else { false } }) else { return path }
         return try path.filter { element in
             guard case .route(let route) = element, case .order = route else { return true }
@@ -140,10 +159,12 @@ enum NavigationStore {
     /// Users whose stored stack shows another customer's order (a file written before the rule):
     /// each `handle: order id prefix`, for `pizzeria check`.
     static func foreignOrderRoutes(in db: Connection) throws -> [String] {
-        try db.fetchAll("""
+        try db.fetchAll(
+            """
             SELECT u.handle, s.order_id FROM navigation_stack s JOIN users u ON u.id = s.user_id JOIN orders o ON o.id = s.order_id
             WHERE o.user_id <> s.user_id ORDER BY u.handle, s.depth
-            """) { "\(try $0.string("handle")): order \(try $0.string("order_id").prefix(8))" }
+            """
+        ) { "\(try $0.string("handle")): order \(try $0.string("order_id").prefix(8))" }
     }
 
     /// A user's stack: `nil` when the user does not exist, empty on the menu.
@@ -165,14 +186,21 @@ enum NavigationStore {
             do {
                 switch element {
                 case .route(.pizza(let id)):
-                    try db.run("INSERT INTO navigation_stack (user_id, depth, kind, pizza_id) VALUES (?, ?, 'pizza', ?)", [userID, position, id])
+                    try db.run(
+                        "INSERT INTO navigation_stack (user_id, depth, kind, pizza_id) VALUES (?, ?, 'pizza', ?)",
+                        [userID, position, id])
                 case .route(.order(let id)):
-                    try db.run("INSERT INTO navigation_stack (user_id, depth, kind, order_id) VALUES (?, ?, 'order', ?)", [userID, position, id])
+                    try db.run(
+                        "INSERT INTO navigation_stack (user_id, depth, kind, order_id) VALUES (?, ?, 'order', ?)",
+                        [userID, position, id])
                 case .opaque(let type, let json):
-                    try db.run("INSERT INTO navigation_stack (user_id, depth, kind, opaque_type, opaque_json) VALUES (?, ?, 'opaque', ?, ?)",
-                               [userID, position, type, json])
+                    try db.run(
+                        "INSERT INTO navigation_stack (user_id, depth, kind, opaque_type, opaque_json) VALUES (?, ?, 'opaque', ?, ?)",
+                        [userID, position, type, json])
                 }
-            } catch let error as DatabaseError where error.constraint == .foreignKey || error.isRefusal("route_not_owned") {
+            } catch let error as DatabaseError
+                where error.constraint == .foreignKey || error.isRefusal("route_not_owned")
+            {
                 guard let route = element.route, try !exists(route, for: userID, in: db) else { throw error }
                 throw NavigationError.unknownTarget(route)
             }
@@ -184,13 +212,20 @@ enum NavigationStore {
         try db.run("DELETE FROM navigation_stack WHERE user_id = ? AND depth > ?", [userID, depth])
     }
 
-    static func appendEvent(userID: User.ID, action: NavigationAction, routes: [NavigationElement], depthAfter: Int,
-                            topBefore: NavigationElement?, detail: String?, at now: Date, in db: Connection) throws {
-        try db.run("""
+    static func appendEvent(
+        userID: User.ID, action: NavigationAction, routes: [NavigationElement], depthAfter: Int,
+        topBefore: NavigationElement?, detail: String?, at now: Date, in db: Connection
+    ) throws {
+        try db.run(
+            """
             INSERT INTO navigation_events (user_id, action, routes, depth_after, top_before, detail, at)
             VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, [userID, action.rawValue, try RouteJSON.encodeElements(routes), depthAfter, try topBefore.map(RouteJSON.encodeElement), detail,
-                  Timestamp.string(from: now)])
+            """,
+            [
+                userID, action.rawValue, try RouteJSON.encodeElements(routes), depthAfter,
+                try topBefore.map(RouteJSON.encodeElement), detail,
+                Timestamp.string(from: now),
+            ])
     }
 
     static func history(userID: User.ID, limit: Int, in db: Connection) throws -> [NavigationEvent] {
@@ -215,22 +250,26 @@ enum NavigationStore {
             let id = try row.int64(self.id), routes = try row.string(self.routes)
             let actionText = try row.string(action)
             guard let action = NavigationAction(rawValue: actionText) else {
-                throw DataError.damagedRow(table: "navigation_events", id: String(id), problem: "unknown action '\(actionText)'")
+                throw DataError.damagedRow(
+                    table: "navigation_events", id: String(id), problem: "unknown action '\(actionText)'")
             }
-            return NavigationEvent(id: id, at: try row.timestamp(at, table: "navigation_events", id: id), action: action,
-                                   routes: try readable(table: "navigation_events", id: id, column: "routes") {
-                                       try RouteJSON.decodeElements(routes)
-                                   },
-                                   depthAfter: try row.int(depthAfter), detail: try row.optionalString(detail))
+            return NavigationEvent(
+                id: id, at: try row.timestamp(at, table: "navigation_events", id: id), action: action,
+                routes: try readable(table: "navigation_events", id: id, column: "routes") {
+                    try RouteJSON.decodeElements(routes)
+                },
+                depthAfter: try row.int(depthAfter), detail: try row.optionalString(detail))
         }
     }
 
     /// Decodes a stored JSON column; a value the router could not have written is a damaged row.
-    fileprivate static func readable<T>(table: String, id: Int64, column: String, _ decode: () throws -> T) throws -> T {
+    fileprivate static func readable<T>(table: String, id: Int64, column: String, _ decode: () throws -> T) throws -> T
+    {
         do {
             return try decode()
         } catch is DecodingError {
-            throw DataError.damagedRow(table: table, id: String(id), problem: "\(column) is not a route or an opaque element")
+            throw DataError.damagedRow(
+                table: table, id: String(id), problem: "\(column) is not a route or an opaque element")
         }
     }
 
@@ -241,8 +280,10 @@ enum NavigationStore {
         }
         var names: [Pizza.ID: String] = [:]
         if !pizzaIDs.isEmpty {
-            try db.forEach("SELECT id, name, archived_at IS NOT NULL AS archived FROM pizzas WHERE id IN (SELECT value FROM json_each(?))",
-                           [JSONText.array(of: pizzaIDs)]) { row in
+            try db.forEach(
+                "SELECT id, name, archived_at IS NOT NULL AS archived FROM pizzas WHERE id IN (SELECT value FROM json_each(?))",
+                [JSONText.array(of: pizzaIDs)]
+            ) { row in
                 names[try row.id("id")] = try row.string("name") + (try row.int("archived") == 1 ? " (archived)" : "")
             }
         }
@@ -259,7 +300,9 @@ enum NavigationStore {
     static func exists(_ route: Route, for user: User.ID, in db: Connection) throws -> Bool {
         switch route {
         case .pizza(let id): try db.fetchOne("SELECT 1 AS found FROM pizzas WHERE id = ?", [id]) { _ in true } ?? false
-        case .order(let id): try db.fetchOne("SELECT 1 AS found FROM orders WHERE id = ? AND user_id = ?", [id, user]) { _ in true } ?? false
+        case .order(let id):
+            try db.fetchOne("SELECT 1 AS found FROM orders WHERE id = ? AND user_id = ?", [id, user]) { _ in true }
+                ?? false
         }
     }
 
@@ -269,15 +312,21 @@ enum NavigationStore {
         var pizzaID: Pizza.ID?, version: Int?
         if case .edit(let id, let base) = draft.mode { (pizzaID, version) = (id, base) }
         let stamp = Timestamp.string(from: now)
-        try db.run("""
+        try db.run(
+            """
             INSERT INTO navigation_sheets (user_id, kind, pizza_id, base_version, draft_name, draft_price_cents, opened_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, [userID, pizzaID == nil ? "add_pizza" : "edit_pizza", pizzaID, version, draft.name, draft.price.cents, stamp, stamp])
+            """,
+            [
+                userID, pizzaID == nil ? "add_pizza" : "edit_pizza", pizzaID, version, draft.name, draft.price.cents,
+                stamp, stamp,
+            ])
     }
 
     static func updateSheet(userID: User.ID, name: String, price: Money, at date: Date, in db: Connection) throws {
-        try db.run("UPDATE navigation_sheets SET draft_name = ?, draft_price_cents = ?, updated_at = ? WHERE user_id = ?",
-                   [name, price.cents, Timestamp.string(from: date), userID])
+        try db.run(
+            "UPDATE navigation_sheets SET draft_name = ?, draft_price_cents = ?, updated_at = ? WHERE user_id = ?",
+            [name, price.cents, Timestamp.string(from: date), userID])
     }
 
     static func closeSheet(userID: User.ID, in db: Connection) throws {
@@ -289,12 +338,15 @@ enum NavigationStore {
     /// Every time each pizza's detail was shown — pushed, at random, by a deep link, restored —
     /// over the whole history (the `pizza_views` view; an analytic scan, not a hot path).
     static func views(limit: Int, in db: Connection) throws -> [PizzaViews] {
-        try db.fetchAll("""
+        try db.fetchAll(
+            """
             SELECT pizza_id, name, views, pushed, random, deep_links, imported FROM pizza_views ORDER BY views DESC, name LIMIT ?
-            """, [limit]) { row in
-            PizzaViews(pizzaID: try row.id("pizza_id"), name: try row.string("name"), views: try row.int("views"),
-                       pushed: try row.int("pushed"), random: try row.int("random"), deepLinks: try row.int("deep_links"),
-                       restored: try row.int("imported"))
+            """, [limit]
+        ) { row in
+            PizzaViews(
+                pizzaID: try row.id("pizza_id"), name: try row.string("name"), views: try row.int("views"),
+                pushed: try row.int("pushed"), random: try row.int("random"), deepLinks: try row.int("deep_links"),
+                restored: try row.int("imported"))
         }
     }
 }

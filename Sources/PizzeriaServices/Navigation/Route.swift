@@ -83,7 +83,8 @@ public enum NavigationElement: Codable, Hashable, Sendable, JSONMembers {
     public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
         switch self {
         case .route(let route): try route.writeMembers(to: &writer)
-        case .opaque(let typeName, let json): try writer.member("opaque", object: OpaqueMember(typeName: typeName, json: json))
+        case .opaque(let typeName, let json):
+            try writer.member("opaque", object: OpaqueMember(typeName: typeName, json: json))
         }
     }
 
@@ -94,7 +95,9 @@ public enum NavigationElement: Codable, Hashable, Sendable, JSONMembers {
     public init(from decoder: Decoder) throws {
         if let container = try? decoder.container(keyedBy: OpaqueKeys.self), container.contains(.opaque) {
             let fields = try container.nestedContainer(keyedBy: OpaqueFields.self, forKey: .opaque)
-            self = .opaque(typeName: try fields.decode(String.self, forKey: .type), json: try fields.decode(String.self, forKey: .json))
+            self = .opaque(
+                typeName: try fields.decode(String.self, forKey: .type),
+                json: try fields.decode(String.self, forKey: .json))
         } else {
             self = .route(try Route(from: decoder))
         }
@@ -146,7 +149,9 @@ enum RouteJSON {
     /// without a JSON decoder; anything else goes through the decoder.
     static func decodeElement(_ text: String) throws -> NavigationElement {
         var text = text
-        if let elements = text.withUTF8({ scanRoutes($0, from: 0, as: .single) }), elements.count == 1 { return elements[0] }
+        if let elements = text.withUTF8({ scanRoutes($0, from: 0, as: .single) }), elements.count == 1 {
+            return elements[0]
+        }
         return try decode(NavigationElement.self, from: text)
     }
 
@@ -166,9 +171,12 @@ enum RouteJSON {
 
     /// The routes in `bytes` if they are exactly `{"kind":{"id":"UUID"}}` objects (bare, or in a
     /// `[…]` array separated by commas); `nil` for anything else.
-    private static func scanRoutes(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, as shape: Shape) -> [NavigationElement]? {
+    private static func scanRoutes(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, as shape: Shape)
+        -> [NavigationElement]?
+    {
         func matches(_ literal: [UInt8], at position: Int) -> Bool {
-            position + literal.count <= bytes.count && literal.indices.allSatisfy { bytes[position + $0] == literal[$0] }
+            position + literal.count <= bytes.count
+                && literal.indices.allSatisfy { bytes[position + $0] == literal[$0] }
         }
         var position = start, elements: [NavigationElement] = []
         if shape == .array {
@@ -180,7 +188,9 @@ enum RouteJSON {
             let isPizza = matches(pizzaPrefix, at: position)
             guard isPizza || matches(orderPrefix, at: position) else { return nil }
             position += pizzaPrefix.count
-            guard position + 36 <= bytes.count, let uuid = Pizza.ID(utf8: UnsafeBufferPointer(rebasing: bytes[position..<position + 36])) else { return nil }
+            guard position + 36 <= bytes.count,
+                let uuid = Pizza.ID(utf8: UnsafeBufferPointer(rebasing: bytes[position..<position + 36]))
+            else { return nil }
             position += 36
             guard matches(routeSuffix, at: position) else { return nil }
             position += routeSuffix.count

@@ -31,7 +31,8 @@ public struct AvailableSlot: Sendable, Hashable, Codable {
     public var offset: String { PickupTime.offsetText(offsetSeconds) }
 
     private enum CodingKeys: String, CodingKey {
-        case start, serviceDay = "service_day", local, time, offset, offsetSeconds = "offset_seconds", remaining, capacity, capacityRule = "capacity_rule"
+        case start, serviceDay = "service_day", local, time, offset, offsetSeconds = "offset_seconds", remaining,
+            capacity, capacityRule = "capacity_rule"
     }
 
     /// The documented JSON shape.
@@ -62,7 +63,9 @@ public struct AvailableSlot: Sendable, Hashable, Codable {
     }
 
     init(_ slot: Slot, offsetSeconds: Int, remaining: Int, capacity: SlotCapacity) {
-        (start, serviceDay, wallMinute, self.offsetSeconds) = (slot.start, slot.serviceDay, slot.wallMinute, offsetSeconds)
+        (start, serviceDay, wallMinute, self.offsetSeconds) = (
+            slot.start, slot.serviceDay, slot.wallMinute, offsetSeconds
+        )
         (self.remaining, self.capacity, self.capacityRule) = (remaining, capacity.capacity, capacity.rule)
     }
 
@@ -97,8 +100,13 @@ public struct SlotAvailability: Sendable, Hashable, Encodable {
     /// While paused with an end: the first slot that can take the order once the pause is over.
     public let firstAfterPause: AvailableSlot?
 
-    init(slots: [AvailableSlot], reason: Reason?, message: String?, largestOrder: Int, firstAfterPause: AvailableSlot? = nil) {
-        (self.slots, self.reason, self.message, self.largestOrder, self.firstAfterPause) = (slots, reason, message, largestOrder, firstAfterPause)
+    init(
+        slots: [AvailableSlot], reason: Reason?, message: String?, largestOrder: Int,
+        firstAfterPause: AvailableSlot? = nil
+    ) {
+        (self.slots, self.reason, self.message, self.largestOrder, self.firstAfterPause) = (
+            slots, reason, message, largestOrder, firstAfterPause
+        )
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -173,7 +181,9 @@ struct SlotFinder {
             let remaining = capacity.capacity - (load?.booked ?? 0)
             guard remaining >= pizzas else { return false }
             // The wall minute and the service day give the offset without a zone lookup.
-            let offset = Int(Double(slot.serviceDay.daysSinceEpoch * 86_400) + Double(slot.wallMinute * 60) - slot.start.timeIntervalSince1970)
+            let offset = Int(
+                Double(slot.serviceDay.daysSinceEpoch * 86_400) + Double(slot.wallMinute * 60)
+                    - slot.start.timeIntervalSince1970)
             found.append(AvailableSlot(slot, offsetSeconds: offset, remaining: remaining, capacity: capacity))
             return true
         }
@@ -186,28 +196,38 @@ struct SlotFinder {
     func availability(pizzas: Int, from: Date, limit: Int) throws -> SlotAvailability {
         let largest = try largest().capacity
         if let pause = settings.activePause(at: now) {
-            let after = pizzas > largest ? nil : try available(pizzas: pizzas, from: from, limit: 1, ignoringPause: true).first
-            return SlotAvailability(slots: [], reason: .paused, message: OrderError.paused(pause: pause, zone: settings.timeZone).description,
-                                    largestOrder: largest, firstAfterPause: after)
+            let after =
+                pizzas > largest ? nil : try available(pizzas: pizzas, from: from, limit: 1, ignoringPause: true).first
+            return SlotAvailability(
+                slots: [], reason: .paused,
+                message: OrderError.paused(pause: pause, zone: settings.timeZone).description,
+                largestOrder: largest, firstAfterPause: after)
         }
         if pizzas > largest {
-            return SlotAvailability(slots: [], reason: .tooLarge,
-                                    message: "an order of \(pizzas) pizzas is more than any slot takes (at most \(largest))", largestOrder: largest)
+            return SlotAvailability(
+                slots: [], reason: .tooLarge,
+                message: "an order of \(pizzas) pizzas is more than any slot takes (at most \(largest))",
+                largestOrder: largest)
         }
         let slots = try available(pizzas: pizzas, from: from, limit: limit)
-        return SlotAvailability(slots: slots, reason: slots.isEmpty ? .noneWithinHorizon : nil,
-                                message: slots.isEmpty ? "no slot within the booking horizon (\(settings.bookingHorizonDays) days) can take \(pizzas) pizzas" : nil,
-                                largestOrder: largest)
+        return SlotAvailability(
+            slots: slots, reason: slots.isEmpty ? .noneWithinHorizon : nil,
+            message: slots.isEmpty
+                ? "no slot within the booking horizon (\(settings.bookingHorizonDays) days) can take \(pizzas) pizzas"
+                : nil,
+            largestOrder: largest)
     }
 
     /// A service day's booked slots in start order (seconds since 1970), from `slot_loads` by its
     /// service-day index; SQLite turns the stored text into seconds.
     static func loads(of day: LocalDate, in db: Connection) throws -> [(start: Int64, load: OrderStore.SlotLoad)] {
         var loads: [(start: Int64, load: OrderStore.SlotLoad)] = []
-        try db.forEach("""
+        try db.forEach(
+            """
             SELECT CAST(strftime('%s', pickup_at) AS INTEGER) AS start, booked, capacity, capacity_rule FROM slot_loads
             WHERE service_day = ? ORDER BY pickup_at
-            """, [day.description]) { row in
+            """, [day.description]
+        ) { row in
             loads.append((try row.int64("start"), try OrderStore.SlotLoad(row)))
         }
         return loads

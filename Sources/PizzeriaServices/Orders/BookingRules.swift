@@ -104,8 +104,12 @@ enum TextLimit {
     static func problems(_ text: String, field: String, maximum: Int) -> [FieldError] {
         let count = text.unicodeScalars.count
         guard count >= 1, count <= maximum, !text.unicodeScalars.contains(where: PizzaName.isForbidden) else {
-            return [FieldError(field: field, message: "must be 1 to \(maximum) characters (Unicode scalars) without control characters"
-                                   + (count > maximum ? ", not \(count)" : ""))]
+            return [
+                FieldError(
+                    field: field,
+                    message: "must be 1 to \(maximum) characters (Unicode scalars) without control characters"
+                        + (count > maximum ? ", not \(count)" : ""))
+            ]
         }
         return []
     }

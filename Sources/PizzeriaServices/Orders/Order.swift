@@ -86,10 +86,11 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(pizzaID: try container.decode(Pizza.ID.self, forKey: .pizzaID),
-                  pizzaName: try container.decode(String.self, forKey: .pizzaName),
-                  unitPrice: try container.decodeMoney(centsKey: .unitPriceCents),
-                  quantity: try container.decode(Int.self, forKey: .quantity))
+        self.init(
+            pizzaID: try container.decode(Pizza.ID.self, forKey: .pizzaID),
+            pizzaName: try container.decode(String.self, forKey: .pizzaName),
+            unitPrice: try container.decodeMoney(centsKey: .unitPriceCents),
+            quantity: try container.decode(Int.self, forKey: .quantity))
     }
 }
 
@@ -124,7 +125,9 @@ public struct OrderStatusChange: Sendable, Hashable, Codable, JSONMembers {
     public let actor: String?
 
     /// An entry.
-    public init(kind: Kind? = nil, from: OrderStatus?, to: OrderStatus, at: Date, detail: String? = nil, actor: String? = nil) {
+    public init(
+        kind: Kind? = nil, from: OrderStatus?, to: OrderStatus, at: Date, detail: String? = nil, actor: String? = nil
+    ) {
         self.kind = kind ?? (from == nil ? .placed : .status)
         self.from = from
         self.to = to
@@ -151,9 +154,12 @@ public struct OrderStatusChange: Sendable, Hashable, Codable, JSONMembers {
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(kind: try container.decodeIfPresent(Kind.self, forKey: .kind), from: try container.decodeIfPresent(OrderStatus.self, forKey: .from),
-                  to: try container.decode(OrderStatus.self, forKey: .to), at: try container.decodeTimestamp(forKey: .at),
-                  detail: try container.decodeIfPresent(String.self, forKey: .detail), actor: try container.decodeIfPresent(String.self, forKey: .actor))
+        self.init(
+            kind: try container.decodeIfPresent(Kind.self, forKey: .kind),
+            from: try container.decodeIfPresent(OrderStatus.self, forKey: .from),
+            to: try container.decode(OrderStatus.self, forKey: .to), at: try container.decodeTimestamp(forKey: .at),
+            detail: try container.decodeIfPresent(String.self, forKey: .detail),
+            actor: try container.decodeIfPresent(String.self, forKey: .actor))
     }
 }
 
@@ -204,10 +210,14 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     public let slotCapacity: SlotCapacity?
 
     /// An order from its parts; stores use it when reading rows.
-    public init(id: ID, userID: User.ID, handle: String, pickupAt: Date, serviceDay: LocalDate, status: OrderStatus, lines: [OrderLine],
-                total: Money, idempotencyKey: String?, createdAt: Date, updatedAt: Date,
-                history: [OrderStatusChange], timeZone: TimeZone, outsideHours: Bool = false, note: String? = nil, version: Int = 1,
-                slotCapacity: SlotCapacity? = nil) {
+    public init(
+        id: ID, userID: User.ID, handle: String, pickupAt: Date, serviceDay: LocalDate, status: OrderStatus,
+        lines: [OrderLine],
+        total: Money, idempotencyKey: String?, createdAt: Date, updatedAt: Date,
+        history: [OrderStatusChange], timeZone: TimeZone, outsideHours: Bool = false, note: String? = nil,
+        version: Int = 1,
+        slotCapacity: SlotCapacity? = nil
+    ) {
         self.slotCapacity = slotCapacity
         self.id = id
         self.userID = userID
@@ -236,7 +246,8 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     private enum CodingKeys: String, CodingKey {
         case id, user, userID = "user_id", pickupAt = "pickup_at", pickupLocal = "pickup_local", timeZone = "time_zone"
         case status, lines, total, totalCents = "total_cents", currency, idempotencyKey = "idempotency_key"
-        case createdAt = "created_at", updatedAt = "updated_at", history, serviceDay = "service_day", outsideHours = "outside_hours", note, version
+        case createdAt = "created_at", updatedAt = "updated_at", history, serviceDay = "service_day", outsideHours =
+            "outside_hours", note, version
         case slotCapacity = "slot_capacity", capacityRule = "capacity_rule"
     }
 
@@ -273,22 +284,27 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let zoneName = try container.decode(String.self, forKey: .timeZone)
         guard let zone = TimeZone(identifier: zoneName) else {
-            throw DecodingError.dataCorruptedError(forKey: .timeZone, in: container, debugDescription: "unknown time zone '\(zoneName)'")
+            throw DecodingError.dataCorruptedError(
+                forKey: .timeZone, in: container, debugDescription: "unknown time zone '\(zoneName)'")
         }
-        self.init(id: try container.decode(ID.self, forKey: .id), userID: try container.decode(User.ID.self, forKey: .userID),
-                  handle: try container.decode(String.self, forKey: .user), pickupAt: try container.decodeTimestamp(forKey: .pickupAt),
-                  serviceDay: try container.decode(LocalDate.self, forKey: .serviceDay),
-                  status: try container.decode(OrderStatus.self, forKey: .status),
-                  lines: try container.decode([OrderLine].self, forKey: .lines),
-                  total: try container.decodeMoney(centsKey: .totalCents),
-                  idempotencyKey: try container.decodeIfPresent(String.self, forKey: .idempotencyKey),
-                  createdAt: try container.decodeTimestamp(forKey: .createdAt), updatedAt: try container.decodeTimestamp(forKey: .updatedAt),
-                  history: try container.decode([OrderStatusChange].self, forKey: .history), timeZone: zone,
-                  outsideHours: try container.decodeIfPresent(Bool.self, forKey: .outsideHours) ?? false,
-                  note: try container.decodeIfPresent(String.self, forKey: .note), version: try container.decodeIfPresent(Int.self, forKey: .version) ?? 1,
-                  slotCapacity: try container.decodeIfPresent(Int.self, forKey: .slotCapacity).map {
-                      SlotCapacity(capacity: $0, rule: try container.decodeIfPresent(String.self, forKey: .capacityRule))
-                  })
+        self.init(
+            id: try container.decode(ID.self, forKey: .id), userID: try container.decode(User.ID.self, forKey: .userID),
+            handle: try container.decode(String.self, forKey: .user),
+            pickupAt: try container.decodeTimestamp(forKey: .pickupAt),
+            serviceDay: try container.decode(LocalDate.self, forKey: .serviceDay),
+            status: try container.decode(OrderStatus.self, forKey: .status),
+            lines: try container.decode([OrderLine].self, forKey: .lines),
+            total: try container.decodeMoney(centsKey: .totalCents),
+            idempotencyKey: try container.decodeIfPresent(String.self, forKey: .idempotencyKey),
+            createdAt: try container.decodeTimestamp(forKey: .createdAt),
+            updatedAt: try container.decodeTimestamp(forKey: .updatedAt),
+            history: try container.decode([OrderStatusChange].self, forKey: .history), timeZone: zone,
+            outsideHours: try container.decodeIfPresent(Bool.self, forKey: .outsideHours) ?? false,
+            note: try container.decodeIfPresent(String.self, forKey: .note),
+            version: try container.decodeIfPresent(Int.self, forKey: .version) ?? 1,
+            slotCapacity: try container.decodeIfPresent(Int.self, forKey: .slotCapacity).map {
+                SlotCapacity(capacity: $0, rule: try container.decodeIfPresent(String.self, forKey: .capacityRule))
+            })
     }
 }
 
@@ -343,11 +359,18 @@ public struct OrderRequest: Sendable, Hashable {
     func problems() -> [FieldError] {
         var errors: [FieldError] = []
         if items.isEmpty { errors.append(FieldError(field: "items", message: "must name at least one pizza")) }
-        if items.count > Self.maximumItems { errors.append(FieldError(field: "items", message: "must be at most \(Self.maximumItems)")) }
-        for (index, item) in items.enumerated() where !(1...Self.maximumQuantity).contains(item.quantity) {
-            errors.append(FieldError(field: "quantity", message: "must be from 1 to \(Self.maximumQuantity) (item \(index + 1): \(item.quantity))"))
+        if items.count > Self.maximumItems {
+            errors.append(FieldError(field: "items", message: "must be at most \(Self.maximumItems)"))
         }
-        if let key = idempotencyKey, key.isEmpty || key.count > 128 || key.unicodeScalars.contains(where: PizzaName.isForbidden) {
+        for (index, item) in items.enumerated() where !(1...Self.maximumQuantity).contains(item.quantity) {
+            errors.append(
+                FieldError(
+                    field: "quantity",
+                    message: "must be from 1 to \(Self.maximumQuantity) (item \(index + 1): \(item.quantity))"))
+        }
+        if let key = idempotencyKey,
+            key.isEmpty || key.count > 128 || key.unicodeScalars.contains(where: PizzaName.isForbidden)
+        {
             errors.append(FieldError(field: "key", message: "must be 1 to 128 characters without control characters"))
         }
         return errors

@@ -27,11 +27,13 @@ final class OrderAssembler {
 
     /// An order from a header and the lines and history read with it.
     func order(_ header: OrderStore.Header, lines: [OrderLine], history: [OrderStatusChange]) throws -> Order {
-        Order(id: header.id, userID: header.userID, handle: header.handle, pickupAt: header.pickupAt, serviceDay: header.serviceDay,
-              status: header.status, lines: lines, total: Money(cents: header.totalCents), idempotencyKey: header.key,
-              createdAt: header.createdAt, updatedAt: header.updatedAt, history: history, timeZone: settings.timeZone,
-              outsideHours: try isOutsideHours(header), note: header.note, version: header.version,
-              slotCapacity: header.slotCapacity)
+        Order(
+            id: header.id, userID: header.userID, handle: header.handle, pickupAt: header.pickupAt,
+            serviceDay: header.serviceDay,
+            status: header.status, lines: lines, total: Money(cents: header.totalCents), idempotencyKey: header.key,
+            createdAt: header.createdAt, updatedAt: header.updatedAt, history: history, timeZone: settings.timeZone,
+            outsideHours: try isOutsideHours(header), note: header.note, version: header.version,
+            slotCapacity: header.slotCapacity)
     }
 
     /// Whether a future booked order's pickup is no slot of its service day any more.

@@ -70,7 +70,8 @@ public enum OrderError: PizzeriaFailure, Equatable {
         case .notFound(let reference):
             "no order with id or id prefix '\(reference)'"
         case .ambiguous(let query, let candidates):
-            "'\(query)' matches \(candidates.count) orders: " + IDPrefix.distinguishing(candidates.map(\.description)).joined(separator: ", ")
+            "'\(query)' matches \(candidates.count) orders: "
+                + IDPrefix.distinguishing(candidates.map(\.description)).joined(separator: ", ")
         case .archivedPizza(let name):
             "'\(name)' is archived and cannot be ordered"
         case .pickupInPast(let local):
@@ -86,7 +87,8 @@ public enum OrderError: PizzeriaFailure, Equatable {
             "pickup: closed on \(date)" + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: ", ") + ")")
                 + (nextOpen.map { "; next open \($0)" } ?? "")
         case .tooSoon(let local, let lead, let earliest):
-            "pickup: \(local) is less than \(lead) minutes from now (the lead time)" + (earliest.map { "; the earliest slot is \($0)" } ?? "")
+            "pickup: \(local) is less than \(lead) minutes from now (the lead time)"
+                + (earliest.map { "; the earliest slot is \($0)" } ?? "")
         case .notOnSlotBoundary(let local, let minutes, let nearest):
             "pickup: \(local) is not the start of a \(minutes)-minute slot"
                 + (nearest.isEmpty ? "" : "; nearest slots: " + nearest.joined(separator: ", "))
@@ -98,19 +100,24 @@ public enum OrderError: PizzeriaFailure, Equatable {
         case .orderTooLarge(let requested, let slot, let capacity, let largest, let fitsAt):
             "an order of \(pizzas(requested)) is more than the \(slot) slot takes (\(capacity)); the largest order a slot takes is \(largest.capacity)"
                 + (largest.rule.map { " (\($0))" } ?? "")
-                + (fitsAt.isEmpty ? "; no slot within the booking horizon takes it: split it into smaller orders"
-                                  : "; it fits at " + fitsAt.joined(separator: ", "))
+                + (fitsAt.isEmpty
+                    ? "; no slot within the booking horizon takes it: split it into smaller orders"
+                    : "; it fits at " + fitsAt.joined(separator: ", "))
         case .paused(let pause, let zone):
-            "not taking orders" + (pause.until.map { " until \(PickupTime.local($0, in: zone))" } ?? "") + (pause.reason.map { ": \($0)" } ?? "")
+            "not taking orders" + (pause.until.map { " until \(PickupTime.local($0, in: zone))" } ?? "")
+                + (pause.reason.map { ": \($0)" } ?? "")
         case .keyReused(let key, let orderID):
             "key '\(key)' was already used for order \(orderID.description.prefix(8)) with different content"
         case .illegalTransition(let id, let from, let action):
             switch action {
-            case .cancel: "order \(id.description.prefix(8)) is \(from.rawValue); it cannot be cancelled (only placed or preparing orders can)"
+            case .cancel:
+                "order \(id.description.prefix(8)) is \(from.rawValue); it cannot be cancelled (only placed or preparing orders can)"
             case .noShow: "order \(id.description.prefix(8)) is \(from.rawValue); only a ready order can be a no-show"
-            case .move, .edit: "order \(id.description.prefix(8)) is \(from.rawValue); only a placed order can be \(action == .move ? "moved" : "edited")"
+            case .move, .edit:
+                "order \(id.description.prefix(8)) is \(from.rawValue); only a placed order can be \(action == .move ? "moved" : "edited")"
             case .undo: "order \(id.description.prefix(8)) has no status change to undo"
-            case .advance: "order \(id.description.prefix(8)) is \(from.rawValue); it cannot be advanced (it is finished)"
+            case .advance:
+                "order \(id.description.prefix(8)) is \(from.rawValue); it cannot be advanced (it is finished)"
             }
         case .versionConflict(let id, let expected, let current):
             "order \(id.description.prefix(8)) changed since version \(expected) (it is at version \(current)); look at it again"

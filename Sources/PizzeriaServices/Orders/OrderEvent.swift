@@ -49,13 +49,14 @@ public struct OrderEvent: Sendable, Hashable, Codable {
         self.order = order
         self.detail = change.detail
         self.actor = change.actor
-        self.kind = switch change.kind {
-        case .placed: .placed
-        case .status: change.to == .cancelled ? .cancelled : .statusChanged
-        case .undo: .undone
-        case .moved: .moved
-        case .edited: .edited
-        }
+        self.kind =
+            switch change.kind {
+            case .placed: .placed
+            case .status: change.to == .cancelled ? .cancelled : .statusChanged
+            case .undo: .undone
+            case .moved: .moved
+            case .edited: .edited
+            }
     }
 
     private enum CodingKeys: String, CodingKey { case cursor, kind, from, to, at, order, detail, actor = "by" }
@@ -77,18 +78,21 @@ public struct OrderEvent: Sendable, Hashable, Codable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let kind = try container.decode(Kind.self, forKey: .kind)
-        let changeKind: OrderStatusChange.Kind = switch kind {
-        case .placed: .placed
-        case .statusChanged, .cancelled: .status
-        case .undone: .undo
-        case .moved: .moved
-        case .edited: .edited
-        }
-        self.init(cursor: try container.decode(EventCursor.self, forKey: .cursor),
-                  change: OrderStatusChange(kind: changeKind, from: try container.decodeIfPresent(OrderStatus.self, forKey: .from),
-                                            to: try container.decode(OrderStatus.self, forKey: .to), at: try container.decodeTimestamp(forKey: .at),
-                                            detail: try container.decodeIfPresent(String.self, forKey: .detail),
-                                            actor: try container.decodeIfPresent(String.self, forKey: .actor)),
-                  order: try container.decode(Order.self, forKey: .order))
+        let changeKind: OrderStatusChange.Kind =
+            switch kind {
+            case .placed: .placed
+            case .statusChanged, .cancelled: .status
+            case .undone: .undo
+            case .moved: .moved
+            case .edited: .edited
+            }
+        self.init(
+            cursor: try container.decode(EventCursor.self, forKey: .cursor),
+            change: OrderStatusChange(
+                kind: changeKind, from: try container.decodeIfPresent(OrderStatus.self, forKey: .from),
+                to: try container.decode(OrderStatus.self, forKey: .to), at: try container.decodeTimestamp(forKey: .at),
+                detail: try container.decodeIfPresent(String.self, forKey: .detail),
+                actor: try container.decodeIfPresent(String.self, forKey: .actor)),
+            order: try container.decode(Order.self, forKey: .order))
     }
 }

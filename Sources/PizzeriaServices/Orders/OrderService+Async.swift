@@ -22,7 +22,9 @@ extension OrderService {
     }
 
     /// The `async` form of ``page(_:limit:after:)``, run on the database's own threads.
-    public func page(_ filter: OrderFilter = OrderFilter(), limit: Int = 100, after cursor: PageCursor? = nil) async throws -> Page<Order> {
+    public func page(_ filter: OrderFilter = OrderFilter(), limit: Int = 100, after cursor: PageCursor? = nil)
+        async throws -> Page<Order>
+    {
         try await database.perform(.read) { try self.page(filter, limit: limit, after: cursor) }
     }
 
@@ -71,14 +73,22 @@ extension OrderService {
 
     /// The `async` form of ``move(id:to:expectedVersion:by:)``, run on the database's own threads.
     @discardableResult
-    public func move(id: Order.ID, to pickup: Date, expectedVersion: Int? = nil, by actor: String? = nil) async throws -> Order {
-        try await database.perform(.write) { try self.move(id: id, to: pickup, expectedVersion: expectedVersion, by: actor) }
+    public func move(id: Order.ID, to pickup: Date, expectedVersion: Int? = nil, by actor: String? = nil) async throws
+        -> Order
+    {
+        try await database.perform(.write) {
+            try self.move(id: id, to: pickup, expectedVersion: expectedVersion, by: actor)
+        }
     }
 
     /// The `async` form of ``edit(id:_:expectedVersion:by:)``, run on the database's own threads.
     @discardableResult
-    public func edit(id: Order.ID, _ change: OrderEdit, expectedVersion: Int? = nil, by actor: String? = nil) async throws -> Order {
-        try await database.perform(.write) { try self.edit(id: id, change, expectedVersion: expectedVersion, by: actor) }
+    public func edit(id: Order.ID, _ change: OrderEdit, expectedVersion: Int? = nil, by actor: String? = nil)
+        async throws -> Order
+    {
+        try await database.perform(.write) {
+            try self.edit(id: id, change, expectedVersion: expectedVersion, by: actor)
+        }
     }
 
     /// The `async` form of ``undo(id:by:)``, run on the database's own threads.

@@ -29,7 +29,10 @@ public struct OrderEdit: Sendable, Hashable {
     public var note: NoteChange?
 
     /// An edit; with no arguments, one that changes nothing.
-    public init(add: [OrderRequest.Item] = [], remove: [Pizza.ID] = [], setQuantity: [OrderRequest.Item] = [], note: NoteChange? = nil) {
+    public init(
+        add: [OrderRequest.Item] = [], remove: [Pizza.ID] = [], setQuantity: [OrderRequest.Item] = [],
+        note: NoteChange? = nil
+    ) {
         self.add = add
         self.remove = remove
         self.setQuantity = setQuantity
@@ -45,11 +48,18 @@ public struct OrderEdit: Sendable, Hashable {
     /// Shape problems found without the database.
     func problems() -> [FieldError] {
         var errors: [FieldError] = []
-        if isEmpty { errors.append(FieldError(field: "edit", message: "must change something: --add, --remove, --set or --note")) }
-        for item in add + setQuantity where !(1...OrderRequest.maximumQuantity).contains(item.quantity) {
-            errors.append(FieldError(field: "quantity", message: "must be from 1 to \(OrderRequest.maximumQuantity), not \(item.quantity)"))
+        if isEmpty {
+            errors.append(FieldError(field: "edit", message: "must change something: --add, --remove, --set or --note"))
         }
-        if case .set(let text) = note { errors += TextLimit.problems(text, field: "note", maximum: Self.maximumNoteLength) }
+        for item in add + setQuantity where !(1...OrderRequest.maximumQuantity).contains(item.quantity) {
+            errors.append(
+                FieldError(
+                    field: "quantity",
+                    message: "must be from 1 to \(OrderRequest.maximumQuantity), not \(item.quantity)"))
+        }
+        if case .set(let text) = note {
+            errors += TextLimit.problems(text, field: "note", maximum: Self.maximumNoteLength)
+        }
         return errors
     }
 }
@@ -70,8 +80,10 @@ extension OrderService {
     /// - Throws: ``OrderError/illegalTransition(orderID:from:action:)`` once preparing;
     ///   ``OrderError/versionConflict(orderID:expected:current:)``; any booking refusal.
     @discardableResult
-    public func move(id: Order.ID, to pickup: Date, expectedVersion: Int? = nil, by actor: String? = nil,
-                     override: StaffOverride? = nil) throws -> Order {
+    public func move(
+        id: Order.ID, to pickup: Date, expectedVersion: Int? = nil, by actor: String? = nil,
+        override: StaffOverride? = nil
+    ) throws -> Order {
         let problems = Self.actorProblems(actor, override: override)
         guard problems.isEmpty else { throw ValidationError(problems) }
         let now = now()
@@ -81,13 +93,21 @@ extension OrderService {
             let settings = try SettingsService.current(in: db)
             let schedule = ScheduleStore.schedule(settings, in: db)
             let pizzas = try OrderStore.numberedLines(of: id, in: db).reduce(0) { $0 + $1.line.quantity }
-            let slot = try Self.checkPickup(pickup, pizzas: pizzas, claim: .move, override: override != nil, settings: settings,
-                                            schedule: schedule, now: now, in: db)
-            try Self.requireRoom(for: pizzas, at: pickup, slot: slot, settings: settings, schedule: schedule, now: now, in: db)
-            guard try OrderStore.move(id: id, version: header.version, pickupAt: PickupTime.utc(pickup), serviceDay: slot.serviceDay,
-                                      pickupLocal: schedule.clock.localText(pickup), actor: actor, historyNote: override?.historyText, at: now, in: db),
-                  let moved = try OrderStore.header(id: id, in: db) else {
-                throw OrderError.versionConflict(orderID: id, expected: expectedVersion ?? header.version, current: (try OrderStore.header(id: id, in: db)?.version) ?? header.version)
+            let slot = try Self.checkPickup(
+                pickup, pizzas: pizzas, claim: .move, override: override != nil, settings: settings,
+                schedule: schedule, now: now, in: db)
+            try Self.requireRoom(
+                for: pizzas, at: pickup, slot: slot, settings: settings, schedule: schedule, now: now, in: db)
+            guard
+                try OrderStore.move(
+                    id: id, version: header.version, pickupAt: PickupTime.utc(pickup), serviceDay: slot.serviceDay,
+                    pickupLocal: schedule.clock.localText(pickup), actor: actor, historyNote: override?.historyText,
+                    at: now, in: db),
+                let moved = try OrderStore.header(id: id, in: db)
+            else {
+                throw OrderError.versionConflict(
+                    orderID: id, expected: expectedVersion ?? header.version,
+                    current: (try OrderStore.header(id: id, in: db)?.version) ?? header.version)
             }
             return try OrderAssembler(now: now, in: db).order(moved)
         }
@@ -102,11 +122,15 @@ extension OrderService {
     ///   removing every line); ``MenuError/notFound(_:)``; ``OrderError`` (archived pizza, not
     ///   placed, version conflict, not enough capacity, too soon, paused, in the past, closed).
     @discardableResult
-    public func edit(id: Order.ID, _ change: OrderEdit, expectedVersion: Int? = nil, by actor: String? = nil,
-                     override: StaffOverride? = nil) throws -> Order {
+    public func edit(
+        id: Order.ID, _ change: OrderEdit, expectedVersion: Int? = nil, by actor: String? = nil,
+        override: StaffOverride? = nil
+    ) throws -> Order {
         var change = change
         // A note is trimmed and NFC-normalised like names, so "  " is empty and é is one é.
-        if case .set(let text) = change.note { change.note = .set(text.trimmingWhitespace().precomposedStringWithCanonicalMapping) }
+        if case .set(let text) = change.note {
+            change.note = .set(text.trimmingWhitespace().precomposedStringWithCanonicalMapping)
+        }
         let problems = change.problems() + Self.actorProblems(actor, override: override)
         guard problems.isEmpty else { throw ValidationError(problems) }
         let now = now()
@@ -122,10 +146,14 @@ extension OrderService {
             for pizza in change.remove { quantities[pizza] = nil }
             let kept = order.filter { quantities[$0] != nil }
             guard !kept.isEmpty else {
-                throw ValidationError([FieldError(field: "remove", message: "would leave the order without a line; cancel it instead")])
+                throw ValidationError([
+                    FieldError(field: "remove", message: "would leave the order without a line; cancel it instead")
+                ])
             }
             guard kept.count <= OrderRequest.maximumItems else {
-                throw ValidationError([FieldError(field: "items", message: "must be at most \(OrderRequest.maximumItems)")])
+                throw ValidationError([
+                    FieldError(field: "items", message: "must be at most \(OrderRequest.maximumItems)")
+                ])
             }
             var detail: [String] = []
             let byPizza = Dictionary(uniqueKeysWithValues: existing.map { ($0.line.pizzaID, $0) })
@@ -141,7 +169,9 @@ extension OrderService {
                 let quantity = quantities[pizza] ?? 0
                 if let (_, line) = byPizza[pizza] {
                     guard quantity != line.quantity else { continue }
-                    guard quantity <= OrderRequest.maximumQuantity else { throw OrderError.tooMany(name: line.pizzaName, quantity: quantity) }
+                    guard quantity <= OrderRequest.maximumQuantity else {
+                        throw OrderError.tooMany(name: line.pizzaName, quantity: quantity)
+                    }
                     delta += quantity - line.quantity
                     detail.append("\(line.pizzaName) \(line.quantity)→\(quantity)")
                 } else {
@@ -153,9 +183,12 @@ extension OrderService {
             }
             if delta > 0 {
                 let schedule = ScheduleStore.schedule(settings, in: db)
-                let slot = try Self.checkPickup(header.pickupAt, pizzas: delta, claim: .add, override: override != nil, settings: settings,
-                                                schedule: schedule, now: now, in: db)
-                try Self.requireRoom(for: delta, at: header.pickupAt, slot: slot, settings: settings, schedule: schedule, now: now, in: db)
+                let slot = try Self.checkPickup(
+                    header.pickupAt, pizzas: delta, claim: .add, override: override != nil, settings: settings,
+                    schedule: schedule, now: now, in: db)
+                try Self.requireRoom(
+                    for: delta, at: header.pickupAt, slot: slot, settings: settings, schedule: schedule, now: now,
+                    in: db)
                 if let override { detail.append(override.historyText) }
             }
             for (number, line) in existing where quantities[line.pizzaID].map({ $0 != line.quantity }) == true {
@@ -173,11 +206,14 @@ extension OrderService {
             case nil: break
             }
             guard try OrderStore.finishEdit(id: id, version: header.version, note: note, at: now, in: db) else {
-                throw OrderError.versionConflict(orderID: id, expected: expectedVersion ?? header.version, current: (try OrderStore.header(id: id, in: db)?.version) ?? header.version)
+                throw OrderError.versionConflict(
+                    orderID: id, expected: expectedVersion ?? header.version,
+                    current: (try OrderStore.header(id: id, in: db)?.version) ?? header.version)
             }
-            try OrderStore.appendEvent(order: id, kind: .edited, from: header.status, to: header.status,
-                                       detail: detail.isEmpty ? "no change" : String(detail.joined(separator: ", ").prefix(1_000)),
-                                       actor: actor, at: now, in: db)
+            try OrderStore.appendEvent(
+                order: id, kind: .edited, from: header.status, to: header.status,
+                detail: detail.isEmpty ? "no change" : String(detail.joined(separator: ", ").prefix(1_000)),
+                actor: actor, at: now, in: db)
             guard let edited = try OrderStore.header(id: id, in: db) else { throw OrderError.notFound(id.description) }
             return try OrderAssembler(now: now, in: db).order(edited)
         }
@@ -198,8 +234,10 @@ extension OrderService {
         let now = now()
         return try database.write { db in
             guard let header = try OrderStore.header(id: id, in: db) else { throw OrderError.notFound(id.description) }
-            guard let (event, last) = try OrderStore.lastStatusEvent(of: id, in: db), last.kind == .status, let previous = last.from,
-                  last.to == header.status else {
+            guard let (event, last) = try OrderStore.lastStatusEvent(of: id, in: db), last.kind == .status,
+                let previous = last.from,
+                last.to == header.status
+            else {
                 throw OrderError.illegalTransition(orderID: id, from: header.status, action: .undo)
             }
             guard now.timeIntervalSince(last.at) <= Double(Self.undoWindowMinutes * 60) else {
@@ -210,15 +248,20 @@ extension OrderService {
                 let pizzas = try OrderStore.numberedLines(of: id, in: db).reduce(0) { $0 + $1.line.quantity }
                 let settings = try SettingsService.current(in: db)
                 let schedule = ScheduleStore.schedule(settings, in: db)
-                let slot = try Self.checkPickup(header.pickupAt, pizzas: pizzas, claim: .restore, override: override != nil,
-                                                settings: settings, schedule: schedule, now: now, in: db)
-                try Self.requireRoom(for: pizzas, at: header.pickupAt, slot: slot, settings: settings, schedule: schedule, now: now, in: db)
+                let slot = try Self.checkPickup(
+                    header.pickupAt, pizzas: pizzas, claim: .restore, override: override != nil,
+                    settings: settings, schedule: schedule, now: now, in: db)
+                try Self.requireRoom(
+                    for: pizzas, at: header.pickupAt, slot: slot, settings: settings, schedule: schedule, now: now,
+                    in: db)
                 if let override { detail += ", " + override.historyText }
             }
-            try OrderStore.appendEvent(order: id, kind: .undo, from: header.status, to: previous, detail: detail,
-                                       actor: actor, at: now, in: db)
+            try OrderStore.appendEvent(
+                order: id, kind: .undo, from: header.status, to: previous, detail: detail,
+                actor: actor, at: now, in: db)
             guard try OrderStore.setStatus(id: id, from: header.status, to: previous, actor: actor, at: now, in: db),
-                  let undone = try OrderStore.header(id: id, in: db) else {
+                let undone = try OrderStore.header(id: id, in: db)
+            else {
                 throw OrderError.illegalTransition(orderID: id, from: header.status, action: .undo)
             }
             return try OrderAssembler(now: now, in: db).order(undone)
@@ -226,12 +269,16 @@ extension OrderService {
     }
 
     /// The order, if it may be moved or edited: placed, at `expectedVersion` when one is given.
-    static func changeable(_ id: Order.ID, action: OrderAction, expectedVersion: Int?, in db: Connection) throws -> OrderStore.Header {
+    static func changeable(_ id: Order.ID, action: OrderAction, expectedVersion: Int?, in db: Connection) throws
+        -> OrderStore.Header
+    {
         guard let header = try OrderStore.header(id: id, in: db) else { throw OrderError.notFound(id.description) }
         if let expectedVersion, expectedVersion != header.version {
             throw OrderError.versionConflict(orderID: id, expected: expectedVersion, current: header.version)
         }
-        guard header.status == .placed else { throw OrderError.illegalTransition(orderID: id, from: header.status, action: action) }
+        guard header.status == .placed else {
+            throw OrderError.illegalTransition(orderID: id, from: header.status, action: action)
+        }
         return header
     }
 }

@@ -28,7 +28,9 @@ public final class OrderService: Sendable {
     /// - Parameter override: staff's exception to the lead time and a pause (a walk-in), with its
     ///   reason, recorded in the order's history; it needs an `actor`.
     @discardableResult
-    public func place(_ request: OrderRequest, by actor: String? = nil, override: StaffOverride? = nil) throws -> (order: Order, created: Bool) {
+    public func place(_ request: OrderRequest, by actor: String? = nil, override: StaffOverride? = nil) throws -> (
+        order: Order, created: Bool
+    ) {
         let problems = request.problems() + Self.actorProblems(actor, override: override)
         guard problems.isEmpty else { throw ValidationError(problems) }
         let now = now()
@@ -38,8 +40,10 @@ public final class OrderService: Sendable {
     /// The transactional half of ``place(_:)``: the fewest statements that keep its guarantees —
     /// the settings row, the user, each pizza once, the key (if any), the slot's load, then the
     /// inserts; nothing is read back that is already known.
-    static func place(_ request: OrderRequest, actor: String?, override: StaffOverride? = nil, now: Date,
-                      in db: Connection) throws -> (order: Order, created: Bool) {
+    static func place(
+        _ request: OrderRequest, actor: String?, override: StaffOverride? = nil, now: Date,
+        in db: Connection
+    ) throws -> (order: Order, created: Bool) {
         let settings = try SettingsService.current(in: db)
         let handle = try UserStore.bookingHandle(of: request.user, in: db)
         let items = try merged(request.items)
@@ -51,26 +55,37 @@ public final class OrderService: Sendable {
         }
         // A retry with the same key returns the first order, whatever changed since (an archived pizza, a full slot).
         if let key = request.idempotencyKey, let existing = try OrderStore.header(key: key, in: db) {
-            guard existing.fingerprint == fingerprint else { throw OrderError.keyReused(key: key, orderID: existing.id) }
+            guard existing.fingerprint == fingerprint else {
+                throw OrderError.keyReused(key: key, orderID: existing.id)
+            }
             return (try OrderAssembler(now: now, in: db).order(existing), false)
         }
         let lines = try snapshot(items, in: db)
         let schedule = ScheduleStore.schedule(settings, in: db)
         let pizzas = lines.reduce(0) { $0 + $1.quantity }
-        let slot = try checkPickup(request.pickup, pizzas: pizzas, override: override != nil, settings: settings, schedule: schedule,
-                                   now: now, in: db)
-        let capacity = try requireRoom(for: pizzas, at: request.pickup, slot: slot, settings: settings, schedule: schedule, now: now, in: db)
+        let slot = try checkPickup(
+            request.pickup, pizzas: pizzas, override: override != nil, settings: settings, schedule: schedule,
+            now: now, in: db)
+        let capacity = try requireRoom(
+            for: pizzas, at: request.pickup, slot: slot, settings: settings, schedule: schedule, now: now, in: db)
         let id = Order.ID.random()
-        try OrderStore.insert(id: id, userID: request.user, pickupAt: pickupAt, serviceDay: slot.serviceDay,
-                              pickupLocal: schedule.clock.localText(request.pickup), key: request.idempotencyKey,
-                              fingerprint: request.idempotencyKey == nil ? nil : fingerprint, lines: lines, actor: actor,
-                              historyNote: override?.historyText, at: now, in: db)
-        let created = Timestamp.date(from: Timestamp.string(from: now)) ?? now   // as stored: to the millisecond
-        let order = Order(id: id, userID: request.user, handle: handle, pickupAt: request.pickup, serviceDay: slot.serviceDay, status: .placed, lines: lines,
-                          total: Money(cents: lines.reduce(0) { $0 + $1.total.cents }), idempotencyKey: request.idempotencyKey,
-                          createdAt: created, updatedAt: created, history: [OrderStatusChange(kind: .placed, from: nil, to: .placed, at: created,
-                                                              detail: override?.historyText, actor: actor)],
-                          timeZone: settings.timeZone, slotCapacity: capacity)
+        try OrderStore.insert(
+            id: id, userID: request.user, pickupAt: pickupAt, serviceDay: slot.serviceDay,
+            pickupLocal: schedule.clock.localText(request.pickup), key: request.idempotencyKey,
+            fingerprint: request.idempotencyKey == nil ? nil : fingerprint, lines: lines, actor: actor,
+            historyNote: override?.historyText, at: now, in: db)
+        let created = Timestamp.date(from: Timestamp.string(from: now)) ?? now  // as stored: to the millisecond
+        let order = Order(
+            id: id, userID: request.user, handle: handle, pickupAt: request.pickup, serviceDay: slot.serviceDay,
+            status: .placed, lines: lines,
+            total: Money(cents: lines.reduce(0) { $0 + $1.total.cents }), idempotencyKey: request.idempotencyKey,
+            createdAt: created, updatedAt: created,
+            history: [
+                OrderStatusChange(
+                    kind: .placed, from: nil, to: .placed, at: created,
+                    detail: override?.historyText, actor: actor)
+            ],
+            timeZone: settings.timeZone, slotCapacity: capacity)
         return (order, true)
     }
 
@@ -79,14 +94,18 @@ public final class OrderService: Sendable {
     /// fits instead). The capacity is the slot's row when it has one, else the rules'.
     /// - Returns: the slot's capacity and the rule it comes from.
     @discardableResult
-    static func requireRoom(for requested: Int, at pickup: Date, slot: Slot?, settings: Settings, schedule: Schedule,
-                            now: Date, in db: Connection) throws -> SlotCapacity {
+    static func requireRoom(
+        for requested: Int, at pickup: Date, slot: Slot?, settings: Settings, schedule: Schedule,
+        now: Date, in db: Connection
+    ) throws -> SlotCapacity {
         let load = try OrderStore.slotLoad(pickupAt: PickupTime.utc(pickup), in: db)
         let booked = load?.booked ?? 0
         if let capacity = load?.capacity, booked + requested <= capacity.capacity || requested <= 0 { return capacity }
         let finder = SlotFinder(settings: settings, schedule: schedule, now: now, db: db)
         var capacity = load?.capacity
-        if capacity == nil, let slot = try slot ?? { if case .slot(let found) = try schedule.locate(pickup) { found } else { nil } }() {
+        if capacity == nil,
+            let slot = try slot ?? { if case .slot(let found) = try schedule.locate(pickup) { found } else { nil } }()
+        {
             capacity = try finder.rules(on: slot.serviceDay).capacity(of: slot)
         }
         let total = capacity?.capacity ?? settings.slotCapacity
@@ -95,12 +114,15 @@ public final class OrderService: Sendable {
         guard requested <= total else {
             let largest = try finder.largest()
             let fits = requested > largest.capacity ? [] : try finder.available(pizzas: requested, from: now, limit: 3)
-            throw OrderError.orderTooLarge(requested: requested, slot: local, slotCapacity: total, largest: largest,
-                                           fitsAt: fits.map(\.local))
+            throw OrderError.orderTooLarge(
+                requested: requested, slot: local, slotCapacity: total, largest: largest,
+                fitsAt: fits.map(\.local))
         }
-        let first = try finder.available(pizzas: requested, from: pickup, limit: 1).first
+        let first =
+            try finder.available(pizzas: requested, from: pickup, limit: 1).first
             ?? finder.available(pizzas: requested, from: now, limit: 1).first
-        throw OrderError.slotFull(slot: local, remaining: max(0, total - booked), requested: requested, firstAvailable: first?.local)
+        throw OrderError.slotFull(
+            slot: local, remaining: max(0, total - booked), requested: requested, firstAvailable: first?.local)
     }
 
     /// The longest name of who makes a change, in Unicode scalars (as the schema counts).
@@ -113,7 +135,9 @@ public final class OrderService: Sendable {
         if let override {
             problems += override.problems()
             if actor == nil {
-                problems.append(FieldError(field: "by", message: "an override must name who gives it (--by NAME or $PIZZERIA_STAFF)"))
+                problems.append(
+                    FieldError(
+                        field: "by", message: "an override must name who gives it (--by NAME or $PIZZERIA_STAFF)"))
             }
         }
         return problems
@@ -136,10 +160,15 @@ public final class OrderService: Sendable {
     /// pizza cannot be ordered; a merged quantity must stay within the maximum.
     static func snapshot(_ items: [OrderRequest.Item], in db: Connection) throws -> [OrderLine] {
         try items.map { item in
-            guard let pizza = try PizzaStore.snapshot(id: item.pizza, in: db) else { throw MenuError.notFound(item.pizza.description) }
-            guard item.quantity <= OrderRequest.maximumQuantity else { throw OrderError.tooMany(name: pizza.name, quantity: item.quantity) }
+            guard let pizza = try PizzaStore.snapshot(id: item.pizza, in: db) else {
+                throw MenuError.notFound(item.pizza.description)
+            }
+            guard item.quantity <= OrderRequest.maximumQuantity else {
+                throw OrderError.tooMany(name: pizza.name, quantity: item.quantity)
+            }
             guard !pizza.isArchived else { throw OrderError.archivedPizza(name: pizza.name) }
-            return OrderLine(pizzaID: item.pizza, pizzaName: pizza.name, unitPrice: pizza.price, quantity: item.quantity)
+            return OrderLine(
+                pizzaID: item.pizza, pizzaName: pizza.name, unitPrice: pizza.price, quantity: item.quantity)
         }
     }
 
@@ -148,8 +177,10 @@ public final class OrderService: Sendable {
     /// the day's hours or off the slot grid (naming the nearest bookable slots), or too soon for
     /// the lead time (naming the earliest bookable slot). Which rules apply is `claim`'s row of
     /// the rule table (``SlotClaim``); `override` passes the lead time and the pause.
-    static func checkPickup(_ pickup: Date, pizzas: Int, claim: SlotClaim = .place, override: Bool = false, settings: Settings,
-                            schedule: Schedule, now: Date, in db: Connection) throws -> Slot {
+    static func checkPickup(
+        _ pickup: Date, pizzas: Int, claim: SlotClaim = .place, override: Bool = false, settings: Settings,
+        schedule: Schedule, now: Date, in db: Connection
+    ) throws -> Slot {
         let zone = settings.timeZone
         // The local time is formatted only for an error: the checks themselves are arithmetic.
         var local: String { PickupTime.local(pickup, in: zone) }
@@ -159,7 +190,7 @@ public final class OrderService: Sendable {
         case .paused(let pause)?: throw OrderError.paused(pause: pause, zone: zone)
         case .past?: throw OrderError.pickupInPast(local: local)
         case .beyondHorizon?: throw OrderError.beyondHorizon(local: local, days: window.horizonDays)
-        case .tooSoon?, nil: break   // a closed day or a time off the grid says so first
+        case .tooSoon?, nil: break  // a closed day or a time off the grid says so first
         }
         /// The first slot that can take this order instead, from `from` on: bookable now, with room.
         func next(from: Date) throws -> String? {
@@ -174,7 +205,8 @@ public final class OrderService: Sendable {
         switch try schedule.locate(pickup) {
         case .slot(let slot):
             guard refusal != .tooSoon else {
-                throw OrderError.tooSoon(local: local, leadMinutes: window.leadMinutes, earliest: try next(from: window.earliest))
+                throw OrderError.tooSoon(
+                    local: local, leadMinutes: window.leadMinutes, earliest: try next(from: window.earliest))
             }
             return slot
         case .closedWeekday(let date):
@@ -182,10 +214,12 @@ public final class OrderService: Sendable {
         case .closedDate(let date, let reasons):
             throw OrderError.closedDate(date: date, reasons: reasons, nextOpen: try next(from: pickup))
         case .outside(let hours, let nearest):
-            throw OrderError.outsideOpeningHours(local: local, day: Schedule.dayName(hours.date),
-                                                 hours: hours.summary, nearest: bookable(nearest))
+            throw OrderError.outsideOpeningHours(
+                local: local, day: Schedule.dayName(hours.date),
+                hours: hours.summary, nearest: bookable(nearest))
         case .offGrid(_, let nearest):
-            throw OrderError.notOnSlotBoundary(local: local, slotMinutes: settings.slotMinutes, nearest: bookable(nearest))
+            throw OrderError.notOnSlotBoundary(
+                local: local, slotMinutes: settings.slotMinutes, nearest: bookable(nearest))
         }
     }
 
@@ -202,7 +236,9 @@ public final class OrderService: Sendable {
             // A time without a date is its next occurrence within the current or next service.
             let typed = text.trimmingWhitespace()
             if typed.utf8.count == 5, let time = LocalTime(typed), time.minutes < 1440,
-               let date = try ScheduleStore.schedule(settings, in: db).nextOccurrence(ofMinutes: time.minutes, after: now) {
+                let date = try ScheduleStore.schedule(settings, in: db).nextOccurrence(
+                    ofMinutes: time.minutes, after: now)
+            {
                 text = "\(date)T\(typed)"
             }
             switch PickupTime.parse(text, timeZone: settings.timeZone, now: now) {
@@ -210,8 +246,10 @@ public final class OrderService: Sendable {
                 return date
             case .failure(let error):
                 var message = error.message
-                if case .nonexistent = error, let nearest = try Self.nearestSlots(to: text, schedule: ScheduleStore.schedule(settings, in: db)),
-                   !nearest.isEmpty {
+                if case .nonexistent = error,
+                    let nearest = try Self.nearestSlots(to: text, schedule: ScheduleStore.schedule(settings, in: db)),
+                    !nearest.isEmpty
+                {
                     message += "; nearest slots: " + nearest.joined(separator: ", ")
                 }
                 throw ValidationError([FieldError(field: "pickup", message: message)])
@@ -224,10 +262,13 @@ public final class OrderService: Sendable {
     static func nearestSlots(to text: String, schedule: Schedule) throws -> [String]? {
         let input = text.trimmingWhitespace()
         guard input.count >= 16, let date = LocalDate(String(input.prefix(10))),
-              let time = LocalTime(String(input.dropFirst(11).prefix(5))) else { return nil }
+            let time = LocalTime(String(input.dropFirst(11).prefix(5)))
+        else { return nil }
         // Compared by local time: the skipped time has no instant to compare with.
         let slots = try (-1...1).flatMap { try schedule.slots(of: date.adding(days: $0)) }
-        func local(_ slot: Slot) -> (Int64, Int) { let l = schedule.clock.local(slot.start); return (l.date.daysSinceEpoch, l.minutes) }
+        func local(_ slot: Slot) -> (Int64, Int) {
+            let l = schedule.clock.local(slot.start); return (l.date.daysSinceEpoch, l.minutes)
+        }
         let typed = (date.daysSinceEpoch, time.minutes)
         let before = slots.last { local($0) < typed }, after = slots.first { local($0) > typed }
         return [before, after].compactMap { $0 }.map { schedule.label($0, relativeTo: date) }
@@ -245,7 +286,9 @@ public final class OrderService: Sendable {
 
     /// Up to `limit` orders matching `filter`, by pickup time, starting after `cursor`. The
     /// page's lines and histories come in one query each, however many orders it holds.
-    public func page(_ filter: OrderFilter = OrderFilter(), limit: Int = 100, after cursor: PageCursor? = nil) throws -> Page<Order> {
+    public func page(_ filter: OrderFilter = OrderFilter(), limit: Int = 100, after cursor: PageCursor? = nil) throws
+        -> Page<Order>
+    {
         let after = try cursor.map { try $0.parts(2) }.map { ($0[0], $0[1]) }
         let size = min(max(1, limit), 10_000)
         let orders = try database.read { db in
@@ -254,7 +297,9 @@ public final class OrderService: Sendable {
             let assembler = try OrderAssembler(now: now(), in: db)
             return try headers.indices.map { try assembler.order(headers[$0], lines: lines[$0], history: history[$0]) }
         }
-        let next = orders.count < size ? nil : orders.last.map { PageCursor([PickupTime.utc($0.pickupAt), $0.id.description]) }
+        let next =
+            orders.count < size
+            ? nil : orders.last.map { PageCursor([PickupTime.utc($0.pickupAt), $0.id.description]) }
         return Page(items: orders, next: next)
     }
 
@@ -293,14 +338,16 @@ public final class OrderService: Sendable {
                 let load = loads[Int64(slot.start.timeIntervalSince1970)]
                 let capacity = load?.capacity ?? rules.capacity(of: slot), booked = load?.booked ?? 0
                 // The booking's own time rules (a slot beyond the horizon is shown by its room).
-                let state: SlotState = switch window.refusal(at: slot.start, .place) {
-                case .past?: .past
-                case .paused?: .paused
-                case .tooSoon?: .tooSoon
-                case .beyondHorizon?, nil: booked >= capacity.capacity ? .full : .open
-                }
-                return SlotUsage(start: slot.start, serviceDay: date, local: Self.slotLabel(slot, schedule: schedule),
-                                 booked: booked, capacity: capacity.capacity, state: state, capacityRule: capacity.rule)
+                let state: SlotState =
+                    switch window.refusal(at: slot.start, .place) {
+                    case .past?: .past
+                    case .paused?: .paused
+                    case .tooSoon?: .tooSoon
+                    case .beyondHorizon?, nil: booked >= capacity.capacity ? .full : .open
+                    }
+                return SlotUsage(
+                    start: slot.start, serviceDay: date, local: Self.slotLabel(slot, schedule: schedule),
+                    booked: booked, capacity: capacity.capacity, state: state, capacityRule: capacity.rule)
             }
         }
     }
@@ -314,20 +361,26 @@ public final class OrderService: Sendable {
     public func availableSlots(pizzas: Int = 1, after: Date? = nil, limit: Int = 10) throws -> SlotAvailability {
         var problems: [FieldError] = []
         if !(1...OrderRequest.maximumPizzas).contains(pizzas) {
-            problems.append(FieldError(field: "pizzas", message: "must be from 1 to \(OrderRequest.maximumPizzas), not \(pizzas)"))
+            problems.append(
+                FieldError(field: "pizzas", message: "must be from 1 to \(OrderRequest.maximumPizzas), not \(pizzas)"))
         }
         if !(1...SlotFinder.maximumLimit).contains(limit) {
-            problems.append(FieldError(field: "limit", message: "must be from 1 to \(SlotFinder.maximumLimit), not \(limit)"))
+            problems.append(
+                FieldError(field: "limit", message: "must be from 1 to \(SlotFinder.maximumLimit), not \(limit)"))
         }
         let now = now()
         // Honoured or refused, never ignored: the picker lists what can be booked from now on.
         if let after, after < now.addingTimeInterval(-60) {
-            problems.append(FieldError(field: "after", message: "must not be before now: the picker lists slots that can be booked from now on"))
+            problems.append(
+                FieldError(
+                    field: "after",
+                    message: "must not be before now: the picker lists slots that can be booked from now on"))
         }
         guard problems.isEmpty else { throw ValidationError(problems) }
         return try database.read { db in
             let settings = try SettingsService.current(in: db)
-            let finder = SlotFinder(settings: settings, schedule: ScheduleStore.schedule(settings, in: db), now: now, db: db)
+            let finder = SlotFinder(
+                settings: settings, schedule: ScheduleStore.schedule(settings, in: db), now: now, db: db)
             return try finder.availability(pizzas: pizzas, from: after ?? now, limit: limit)
         }
     }
@@ -353,12 +406,16 @@ public final class OrderService: Sendable {
     /// - Throws: ``ValidationError`` for the field `from` when it is after `to`.
     public func sales(from: LocalDate? = nil, to: LocalDate? = nil) throws -> SalesReport {
         if let from, let to, from > to {
-            throw ValidationError([FieldError(field: "from", message: "must not be after --to (\(from) is after \(to))")])
+            throw ValidationError([
+                FieldError(field: "from", message: "must not be after --to (\(from) is after \(to))")
+            ])
         }
-        let lower = (from ?? LocalDate.supported.lowerBound).description, upper = (to ?? LocalDate.supported.upperBound).description
+        let lower = (from ?? LocalDate.supported.lowerBound).description,
+            upper = (to ?? LocalDate.supported.upperBound).description
         return try database.read { db in
-            SalesReport(from: from, to: to, rows: try OrderStore.sales(from: lower, to: upper, in: db),
-                        days: try OrderStore.salesByDay(from: lower, to: upper, in: db))
+            SalesReport(
+                from: from, to: to, rows: try OrderStore.sales(from: lower, to: upper, in: db),
+                days: try OrderStore.salesByDay(from: lower, to: upper, in: db))
         }
     }
 
@@ -386,15 +443,18 @@ public final class OrderService: Sendable {
         try change(id, action: .noShow, actor: actor) { $0 == .ready ? .noShow : nil }
     }
 
-    private func change(_ id: Order.ID, action: OrderAction, actor: String?, target: (OrderStatus) -> OrderStatus?) throws -> Order {
+    private func change(_ id: Order.ID, action: OrderAction, actor: String?, target: (OrderStatus) -> OrderStatus?)
+        throws -> Order
+    {
         let problems = Self.actorProblems(actor)
         guard problems.isEmpty else { throw ValidationError(problems) }
         let now = now()
         return try database.write { db in
             guard let header = try OrderStore.header(id: id, in: db) else { throw OrderError.notFound(id.description) }
             guard let next = target(header.status), header.status.canChange(to: next),
-                  try OrderStore.setStatus(id: header.id, from: header.status, to: next, actor: actor, at: now, in: db),
-                  let updated = try OrderStore.header(id: header.id, in: db) else {
+                try OrderStore.setStatus(id: header.id, from: header.status, to: next, actor: actor, at: now, in: db),
+                let updated = try OrderStore.header(id: header.id, in: db)
+            else {
                 throw OrderError.illegalTransition(orderID: header.id, from: header.status, action: action)
             }
             return try OrderAssembler(now: now, in: db).order(updated)
@@ -419,7 +479,8 @@ public final class OrderService: Sendable {
                     order = known
                 } else {
                     guard let header = try OrderStore.header(id: row.orderID, in: db) else {
-                        throw DataError.damagedRow(table: "order_status_events", id: String(row.key), problem: "its order is missing")
+                        throw DataError.damagedRow(
+                            table: "order_status_events", id: String(row.key), problem: "its order is missing")
                     }
                     order = try assembler.order(header)
                     orders[row.orderID] = order

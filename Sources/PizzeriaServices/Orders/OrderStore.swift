@@ -28,18 +28,26 @@ enum OrderStore {
         o.id, o.user_id, u.handle, o.pickup_at, o.service_day, o.status, o.total_cents, o.idempotency_key, \
         o.request_fingerprint, o.note, o.version, o.created_at, o.updated_at, s.capacity AS slot_capacity, s.capacity_rule
         """
-    static let headerFrom = " FROM orders o JOIN users u ON u.id = o.user_id LEFT JOIN slot_loads s ON s.pickup_at = o.pickup_at"
+    static let headerFrom =
+        " FROM orders o JOIN users u ON u.id = o.user_id LEFT JOIN slot_loads s ON s.pickup_at = o.pickup_at"
 
     /// An order's header from a row of ``headerColumns``.
     struct HeaderDecoder: RowDecoder {
-        let id, userID, handle, pickupAt, serviceDay, status, totalCents, key, fingerprint, note, version, createdAt, updatedAt: Column
+        let id, userID, handle, pickupAt, serviceDay, status, totalCents, key, fingerprint, note, version, createdAt,
+            updatedAt: Column
         let slotCapacity, capacityRule: Column
 
         init(columns: ColumnResolver) throws {
-            (id, userID, handle, pickupAt) = (try columns("id"), try columns("user_id"), try columns("handle"), try columns("pickup_at"))
+            (id, userID, handle, pickupAt) = (
+                try columns("id"), try columns("user_id"), try columns("handle"), try columns("pickup_at")
+            )
             (serviceDay, note, version) = (try columns("service_day"), try columns("note"), try columns("version"))
-            (status, totalCents, key) = (try columns("status"), try columns("total_cents"), try columns("idempotency_key"))
-            (fingerprint, createdAt, updatedAt) = (try columns("request_fingerprint"), try columns("created_at"), try columns("updated_at"))
+            (status, totalCents, key) = (
+                try columns("status"), try columns("total_cents"), try columns("idempotency_key")
+            )
+            (fingerprint, createdAt, updatedAt) = (
+                try columns("request_fingerprint"), try columns("created_at"), try columns("updated_at")
+            )
             (slotCapacity, capacityRule) = (try columns("slot_capacity"), try columns("capacity_rule"))
         }
 
@@ -47,19 +55,25 @@ enum OrderStore {
             let id: Order.ID = try row.id(self.id)
             let pickupText = try row.string(pickupAt)
             guard let pickup = PickupTime.fromUTC(pickupText) else {
-                throw DataError.damagedRow(table: "orders", id: id.description, problem: "pickup_at '\(pickupText)' is not a real UTC time")
+                throw DataError.damagedRow(
+                    table: "orders", id: id.description, problem: "pickup_at '\(pickupText)' is not a real UTC time")
             }
             let dayText = try row.string(serviceDay)
             guard let day = LocalDate(dayText) else {
-                throw DataError.damagedRow(table: "orders", id: id.description, problem: "service_day '\(dayText)' is not a date")
+                throw DataError.damagedRow(
+                    table: "orders", id: id.description, problem: "service_day '\(dayText)' is not a date")
             }
-            return Header(id: id, userID: try row.id(userID), handle: try row.string(handle), pickupAt: pickup, serviceDay: day,
-                          status: try OrderStore.status(try row.string(status), table: "orders", id: id.description),
-                          totalCents: try row.int64(totalCents), key: try row.optionalString(key), fingerprint: try row.optionalString(fingerprint),
-                          note: try row.optionalString(note), version: try row.int(version),
-                          createdAt: try row.timestamp(createdAt, table: "orders", id: id),
-                          updatedAt: try row.timestamp(updatedAt, table: "orders", id: id),
-                          slotCapacity: try row.optionalInt(slotCapacity).map { SlotCapacity(capacity: $0, rule: try row.optionalString(capacityRule)) })
+            return Header(
+                id: id, userID: try row.id(userID), handle: try row.string(handle), pickupAt: pickup, serviceDay: day,
+                status: try OrderStore.status(try row.string(status), table: "orders", id: id.description),
+                totalCents: try row.int64(totalCents), key: try row.optionalString(key),
+                fingerprint: try row.optionalString(fingerprint),
+                note: try row.optionalString(note), version: try row.int(version),
+                createdAt: try row.timestamp(createdAt, table: "orders", id: id),
+                updatedAt: try row.timestamp(updatedAt, table: "orders", id: id),
+                slotCapacity: try row.optionalInt(slotCapacity).map {
+                    SlotCapacity(capacity: $0, rule: try row.optionalString(capacityRule))
+                })
         }
     }
 
@@ -70,13 +84,18 @@ enum OrderStore {
 
         init(columns: ColumnResolver) throws {
             (orderID, lineNo, pizzaID) = (try columns("order_id"), try columns("line_no"), try columns("pizza_id"))
-            (pizzaName, unitPriceCents, quantity) = (try columns("pizza_name"), try columns("unit_price_cents"), try columns("quantity"))
+            (pizzaName, unitPriceCents, quantity) = (
+                try columns("pizza_name"), try columns("unit_price_cents"), try columns("quantity")
+            )
         }
 
         func decode(_ row: Row) throws -> (orderID: Order.ID, key: Int64, value: OrderLine) {
-            (try row.id(orderID), try row.int64(lineNo),
-             OrderLine(pizzaID: try row.id(pizzaID), pizzaName: try row.string(pizzaName),
-                       unitPrice: Money(cents: try row.int64(unitPriceCents)), quantity: try row.int(quantity)))
+            (
+                try row.id(orderID), try row.int64(lineNo),
+                OrderLine(
+                    pizzaID: try row.id(pizzaID), pizzaName: try row.string(pizzaName),
+                    unitPrice: Money(cents: try row.int64(unitPriceCents)), quantity: try row.int(quantity))
+            )
         }
     }
 
@@ -86,19 +105,25 @@ enum OrderStore {
         let id, orderID, kind, from, to, detail, actor, at: Column
 
         init(columns: ColumnResolver) throws {
-            (id, orderID, kind, from, to) = (try columns("id"), try columns("order_id"), try columns("kind"), try columns("from_status"), try columns("to_status"))
+            (id, orderID, kind, from, to) = (
+                try columns("id"), try columns("order_id"), try columns("kind"), try columns("from_status"),
+                try columns("to_status")
+            )
             (detail, actor, at) = (try columns("detail"), try columns("actor"), try columns("at"))
         }
 
         func decode(_ row: Row) throws -> (orderID: Order.ID, key: Int64, value: OrderStatusChange) {
             let eventID = try row.int64(id)
             let table = "order_status_events", idText = String(eventID)
-            return (try row.id(orderID), eventID,
-                    OrderStatusChange(kind: try OrderStore.kind(try row.string(kind), id: idText),
-                                      from: try row.optionalString(from).map { try OrderStore.status($0, table: table, id: idText) },
-                                      to: try OrderStore.status(try row.string(to), table: table, id: idText),
-                                      at: try row.timestamp(at, table: table, id: eventID),
-                                      detail: try row.optionalString(detail), actor: try row.optionalString(actor)))
+            return (
+                try row.id(orderID), eventID,
+                OrderStatusChange(
+                    kind: try OrderStore.kind(try row.string(kind), id: idText),
+                    from: try row.optionalString(from).map { try OrderStore.status($0, table: table, id: idText) },
+                    to: try OrderStore.status(try row.string(to), table: table, id: idText),
+                    at: try row.timestamp(at, table: table, id: eventID),
+                    detail: try row.optionalString(detail), actor: try row.optionalString(actor))
+            )
         }
     }
 
@@ -123,27 +148,37 @@ enum OrderStore {
     }
 
     static func header(key: String, in db: Connection) throws -> Header? {
-        try db.fetchOne("SELECT " + headerColumns + headerFrom + " WHERE o.idempotency_key = ?", [key], HeaderDecoder.self)
+        try db.fetchOne(
+            "SELECT " + headerColumns + headerFrom + " WHERE o.idempotency_key = ?", [key], HeaderDecoder.self)
     }
 
     /// Orders whose id starts with `prefix`, through the primary key index (a range, not LIKE).
-    static func ids(withPrefix prefix: String, of user: User.ID? = nil, limit: Int = 10, in db: Connection) throws -> [Order.ID] {
+    static func ids(withPrefix prefix: String, of user: User.ID? = nil, limit: Int = 10, in db: Connection) throws
+        -> [Order.ID]
+    {
         if let user {
-            return try db.fetchAll("SELECT id FROM orders WHERE id >= ? AND id < ? AND user_id = ? ORDER BY id LIMIT ?",
-                                   [prefix, prefix + "\u{10FFFF}", user, limit]) { try $0.id("id") }
+            return try db.fetchAll(
+                "SELECT id FROM orders WHERE id >= ? AND id < ? AND user_id = ? ORDER BY id LIMIT ?",
+                [prefix, prefix + "\u{10FFFF}", user, limit]
+            ) { try $0.id("id") }
         }
-        return try db.fetchAll("SELECT id FROM orders WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
-                               [prefix, prefix + "\u{10FFFF}", limit]) { try $0.id("id") }
+        return try db.fetchAll(
+            "SELECT id FROM orders WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+            [prefix, prefix + "\u{10FFFF}", limit]
+        ) { try $0.id("id") }
     }
 
     // MARK: - Lists
 
     /// A page of orders matching every given filter, by pickup time then id, after the keyset
     /// `(pickupAt, id)`. Each filter adds a constant SQL fragment with a `?`; values are bound.
-    static func headers(_ filter: OrderFilter, after: (String, String)?, limit: Int, in db: Connection) throws -> [Header] {
+    static func headers(_ filter: OrderFilter, after: (String, String)?, limit: Int, in db: Connection) throws
+        -> [Header]
+    {
         var (conditions, arguments) = clauses(filter)
         if let (pickup, id) = after { conditions.append("(o.pickup_at, o.id) > (?, ?)"); arguments += [pickup, id] }
-        return try db.fetchAll(headersSQL(filter: whereClause(conditions)) + " LIMIT ?", arguments + [limit], HeaderDecoder.self)
+        return try db.fetchAll(
+            headersSQL(filter: whereClause(conditions)) + " LIMIT ?", arguments + [limit], HeaderDecoder.self)
     }
 
     /// The filter's conditions (constant fragments) and their values.
@@ -153,7 +188,9 @@ enum OrderStore {
         if let user = filter.user { conditions.append("o.user_id = ?"); arguments.append(user) }
         if let status = filter.status { conditions.append("o.status = ?"); arguments.append(status.rawValue) }
         if let day = filter.serviceDay { conditions.append("o.service_day = ?"); arguments.append(day.description) }
-        if let from = filter.pickupFrom { conditions.append("o.pickup_at >= ?"); arguments.append(PickupTime.utc(from)) }
+        if let from = filter.pickupFrom {
+            conditions.append("o.pickup_at >= ?"); arguments.append(PickupTime.utc(from))
+        }
         if let to = filter.pickupBefore { conditions.append("o.pickup_at < ?"); arguments.append(PickupTime.utc(to)) }
         return (conditions, arguments)
     }
@@ -166,7 +203,9 @@ enum OrderStore {
     /// the page's first `(pickupAt, id)` through its last — each in one query that walks the
     /// same index as the page, so rows arrive in the page's order and are matched to their order
     /// by walking both together (no id list to build and parse, no dictionary).
-    static func attach(to headers: [Header], filter: OrderFilter, in db: Connection) throws -> (lines: [[OrderLine]], history: [[OrderStatusChange]]) {
+    static func attach(to headers: [Header], filter: OrderFilter, in db: Connection) throws -> (
+        lines: [[OrderLine]], history: [[OrderStatusChange]]
+    ) {
         guard let first = headers.first, let last = headers.last else { return ([], []) }
         var (conditions, arguments) = clauses(filter)
         conditions.append("(o.pickup_at, o.id) >= (?, ?) AND (o.pickup_at, o.id) <= (?, ?)")
@@ -178,13 +217,15 @@ enum OrderStore {
         // (SQLite cannot tell that the page's index has one entry per order), so the few rows
         // of each order are put in order here, by their key.
         func perOrder<D: RowDecoder, T>(_ sql: String, table: String, _ decoder: D.Type) throws -> [[T]]
-            where D.Value == (orderID: Order.ID, key: Int64, value: T) {
-            var values = [[T]](repeating: [], count: headers.count), keys = [[Int64]](repeating: [], count: headers.count)
+        where D.Value == (orderID: Order.ID, key: Int64, value: T) {
+            var values = [[T]](repeating: [], count: headers.count),
+                keys = [[Int64]](repeating: [], count: headers.count)
             var at = 0
             try db.forEach(sql, arguments, decoder) { row in
                 while at < headers.count, headers[at].id != row.orderID { at += 1 }
                 guard at < headers.count else {
-                    throw DataError.damagedRow(table: table, id: row.orderID.description, problem: "a row of an order outside the page")
+                    throw DataError.damagedRow(
+                        table: table, id: row.orderID.description, problem: "a row of an order outside the page")
                 }
                 values[at].append(row.value)
                 keys[at].append(row.key)
@@ -193,7 +234,8 @@ enum OrderStore {
             return values
         }
         let lines = try perOrder(pageLinesSQL(filter: filterSQL), table: "order_lines", LineDecoder.self)
-        let history = try perOrder(pageHistorySQL(filter: filterSQL), table: "order_status_events", StatusEventDecoder.self)
+        let history = try perOrder(
+            pageHistorySQL(filter: filterSQL), table: "order_status_events", StatusEventDecoder.self)
         return (lines, history)
     }
 
@@ -227,13 +269,17 @@ enum OrderStore {
     static let eventColumns = "e.id, e.order_id, e.kind, e.from_status, e.to_status, e.detail, e.actor, e.at"
 
     static let orderLinesSQL = "SELECT " + lineColumns + " FROM order_lines l WHERE l.order_id = ? ORDER BY l.line_no"
-    static let orderHistorySQL = "SELECT " + eventColumns + " FROM order_status_events e WHERE e.order_id = ? ORDER BY e.id"
+    static let orderHistorySQL =
+        "SELECT " + eventColumns + " FROM order_status_events e WHERE e.order_id = ? ORDER BY e.id"
 
     /// One order's lines and status history, through the primary key and the `(order_id, id)`
     /// index: what a single order, a booking's replay and the feed need.
-    static func details(of id: Order.ID, in db: Connection) throws -> (lines: [OrderLine], history: [OrderStatusChange]) {
-        (try db.fetchAll(orderLinesSQL, [id], LineDecoder.self).map(\.value),
-         try db.fetchAll(orderHistorySQL, [id], StatusEventDecoder.self).map(\.value))
+    static func details(of id: Order.ID, in db: Connection) throws -> (lines: [OrderLine], history: [OrderStatusChange])
+    {
+        (
+            try db.fetchAll(orderLinesSQL, [id], LineDecoder.self).map(\.value),
+            try db.fetchAll(orderHistorySQL, [id], StatusEventDecoder.self).map(\.value)
+        )
     }
 
     // MARK: - Slots
@@ -267,37 +313,56 @@ enum OrderStore {
     /// Inserts the order and its lines (the schema's triggers check the capacity, keep the total
     /// and record the first status event).
     /// - Returns: the creation time the database gave it.
-    static func insert(id: Order.ID, userID: User.ID, pickupAt: String, serviceDay: LocalDate, pickupLocal: String, key: String?,
-                       fingerprint: String?, lines: [OrderLine], actor: String?, historyNote: String? = nil, at: Date, in db: Connection) throws {
+    static func insert(
+        id: Order.ID, userID: User.ID, pickupAt: String, serviceDay: LocalDate, pickupLocal: String, key: String?,
+        fingerprint: String?, lines: [OrderLine], actor: String?, historyNote: String? = nil, at: Date,
+        in db: Connection
+    ) throws {
         let stamp = Timestamp.string(from: at)
-        try db.run("""
+        try db.run(
+            """
             INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local, idempotency_key, request_fingerprint, changed_by,
                                 change_note, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [id, userID, pickupAt, serviceDay.description, pickupLocal, key, fingerprint, actor, historyNote, stamp, stamp])
+            """,
+            [
+                id, userID, pickupAt, serviceDay.description, pickupLocal, key, fingerprint, actor, historyNote, stamp,
+                stamp,
+            ])
         for (number, line) in lines.enumerated() { try insertLine(line, number: number + 1, order: id, in: db) }
     }
 
     static func insertLine(_ line: OrderLine, number: Int, order id: Order.ID, in db: Connection) throws {
-        try db.run("""
+        try db.run(
+            """
             INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity)
             VALUES (?, ?, ?, ?, ?, ?)
             """, [id, number, line.pizzaID, line.pizzaName, line.unitPrice.cents, line.quantity])
     }
 
     /// Compare-and-set status change; the trigger records the event with `actor` and `at`.
-    static func setStatus(id: Order.ID, from: OrderStatus, to: OrderStatus, actor: String?, at: Date, in db: Connection) throws -> Bool {
-        try db.run("UPDATE orders SET status = ?, changed_by = ?, changed_at = ? WHERE id = ? AND status = ?",
-                   [to.rawValue, actor, Timestamp.string(from: at), id, from.rawValue]) == 1
+    static func setStatus(id: Order.ID, from: OrderStatus, to: OrderStatus, actor: String?, at: Date, in db: Connection)
+        throws -> Bool
+    {
+        try db.run(
+            "UPDATE orders SET status = ?, changed_by = ?, changed_at = ? WHERE id = ? AND status = ?",
+            [to.rawValue, actor, Timestamp.string(from: at), id, from.rawValue]) == 1
     }
 
     /// Compare-and-set move: the triggers record it, bump the version and carry the pizzas to the new slot.
-    static func move(id: Order.ID, version: Int, pickupAt: String, serviceDay: LocalDate, pickupLocal: String, actor: String?,
-                     historyNote: String? = nil, at: Date, in db: Connection) throws -> Bool {
-        try db.run("""
+    static func move(
+        id: Order.ID, version: Int, pickupAt: String, serviceDay: LocalDate, pickupLocal: String, actor: String?,
+        historyNote: String? = nil, at: Date, in db: Connection
+    ) throws -> Bool {
+        try db.run(
+            """
             UPDATE orders SET pickup_at = ?, service_day = ?, pickup_local = ?, changed_by = ?, changed_at = ?, change_note = ?
             WHERE id = ? AND version = ? AND status = 'placed'
-            """, [pickupAt, serviceDay.description, pickupLocal, actor, Timestamp.string(from: at), historyNote, id, version]) == 1
+            """,
+            [
+                pickupAt, serviceDay.description, pickupLocal, actor, Timestamp.string(from: at), historyNote, id,
+                version,
+            ]) == 1
     }
 
     /// An order's lines with their numbers, in line order.
@@ -315,29 +380,36 @@ enum OrderStore {
 
     /// Compare-and-set end of an edit: the new note, the version bumped, the time stamped.
     static func finishEdit(id: Order.ID, version: Int, note: String?, at: Date, in db: Connection) throws -> Bool {
-        try db.run("UPDATE orders SET note = ?, version = version + 1, updated_at = ? WHERE id = ? AND version = ? AND status = 'placed'",
-                   [note, Timestamp.string(from: at), id, version]) == 1
+        try db.run(
+            "UPDATE orders SET note = ?, version = version + 1, updated_at = ? WHERE id = ? AND version = ? AND status = 'placed'",
+            [note, Timestamp.string(from: at), id, version]) == 1
     }
 
     /// Appends a history event the triggers do not write (an edit, an undo).
-    static func appendEvent(order id: Order.ID, kind: OrderStatusChange.Kind, from: OrderStatus, to: OrderStatus, detail: String?,
-                            actor: String?, at: Date, in db: Connection) throws {
-        try db.run("""
+    static func appendEvent(
+        order id: Order.ID, kind: OrderStatusChange.Kind, from: OrderStatus, to: OrderStatus, detail: String?,
+        actor: String?, at: Date, in db: Connection
+    ) throws {
+        try db.run(
+            """
             INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)
             """, [id, kind.rawValue, from.rawValue, to.rawValue, detail, actor, Timestamp.string(from: at)])
     }
 
     /// The order's latest event that changed its status (booked, a status change or an undo).
     static func lastStatusEvent(of id: Order.ID, in db: Connection) throws -> (key: Int64, value: OrderStatusChange)? {
-        try db.fetchOne("SELECT " + eventColumns + """
-             FROM order_status_events e WHERE e.order_id = ? AND e.kind IN ('placed', 'status', 'undo') ORDER BY e.id DESC LIMIT 1
-            """, [id], StatusEventDecoder.self).map { ($0.key, $0.value) }
+        try db.fetchOne(
+            "SELECT " + eventColumns + """
+                 FROM order_status_events e WHERE e.order_id = ? AND e.kind IN ('placed', 'status', 'undo') ORDER BY e.id DESC LIMIT 1
+                """, [id], StatusEventDecoder.self
+        ).map { ($0.key, $0.value) }
     }
 
     /// Sales per pizza over the service days `from` through `to` (inclusive; `YYYY-MM-DD` text),
     /// by outcome: collected (the revenue), still booked, no-shows, cancelled.
     static func sales(from: String, to: String, in db: Connection) throws -> [SalesReport.Row] {
-        try db.fetchAll("""
+        try db.fetchAll(
+            """
             SELECT l.pizza_id, l.pizza_name,
                    sum(CASE WHEN o.status = 'collected' THEN l.quantity ELSE 0 END) AS quantity,
                    sum(CASE WHEN o.status = 'collected' THEN l.quantity * l.unit_price_cents ELSE 0 END) AS revenue_cents,
@@ -349,17 +421,21 @@ enum OrderStore {
             WHERE o.service_day >= ? AND o.service_day <= ?
             GROUP BY l.pizza_id, l.pizza_name
             ORDER BY revenue_cents DESC, booked_cents DESC, l.pizza_name
-            """, [from, to]) { row in
-            SalesReport.Row(pizzaID: try row.id("pizza_id"), name: try row.string("pizza_name"), quantity: try row.int("quantity"),
-                            revenue: Money(cents: try row.int64("revenue_cents")), bookedQuantity: try row.int("booked_quantity"),
-                            bookedValue: Money(cents: try row.int64("booked_cents")), noShowQuantity: try row.int("no_show_quantity"),
-                            cancelledQuantity: try row.int("cancelled_quantity"))
+            """, [from, to]
+        ) { row in
+            SalesReport.Row(
+                pizzaID: try row.id("pizza_id"), name: try row.string("pizza_name"), quantity: try row.int("quantity"),
+                revenue: Money(cents: try row.int64("revenue_cents")), bookedQuantity: try row.int("booked_quantity"),
+                bookedValue: Money(cents: try row.int64("booked_cents")),
+                noShowQuantity: try row.int("no_show_quantity"),
+                cancelledQuantity: try row.int("cancelled_quantity"))
         }
     }
 
     /// The same period by service day: orders and their value by outcome.
     static func salesByDay(from: String, to: String, in db: Connection) throws -> [SalesReport.Day] {
-        try db.fetchAll("""
+        try db.fetchAll(
+            """
             SELECT service_day,
                    sum(status = 'collected') AS collected_orders,
                    sum(CASE WHEN status = 'collected' THEN total_cents ELSE 0 END) AS revenue_cents,
@@ -370,15 +446,18 @@ enum OrderStore {
                    sum(status = 'cancelled') AS cancelled
             FROM orders WHERE service_day >= ? AND service_day <= ?
             GROUP BY service_day ORDER BY service_day
-            """, [from, to]) { row in
+            """, [from, to]
+        ) { row in
             let text = try row.string("service_day")
             guard let day = LocalDate(text) else {
                 throw DataError.damagedRow(table: "orders", id: text, problem: "service_day '\(text)' is not a date")
             }
-            return SalesReport.Day(serviceDay: day, collectedOrders: try row.int("collected_orders"), revenue: Money(cents: try row.int64("revenue_cents")),
-                                   bookedOrders: try row.int("booked_orders"), bookedValue: Money(cents: try row.int64("booked_cents")),
-                                   noShows: try row.int("no_shows"), noShowValue: Money(cents: try row.int64("no_show_cents")),
-                                   cancelled: try row.int("cancelled"))
+            return SalesReport.Day(
+                serviceDay: day, collectedOrders: try row.int("collected_orders"),
+                revenue: Money(cents: try row.int64("revenue_cents")),
+                bookedOrders: try row.int("booked_orders"), bookedValue: Money(cents: try row.int64("booked_cents")),
+                noShows: try row.int("no_shows"), noShowValue: Money(cents: try row.int64("no_show_cents")),
+                cancelled: try row.int("cancelled"))
         }
     }
 
@@ -388,17 +467,20 @@ enum OrderStore {
     /// zone, of every order that ``Rehoming`` did not re-home — past and finished ones (a pickup
     /// that is a slot of the new schedule takes that slot's service day; any other, its local date).
     static func relocalize(under schedule: Schedule, before now: Date, in db: Connection) throws {
-        let orders = try db.fetchAll("""
+        let orders = try db.fetchAll(
+            """
             SELECT id, pickup_at FROM orders WHERE NOT (pickup_at > ? AND status IN ('placed', 'preparing', 'ready'))
-            """, [PickupTime.utc(now)]) { (try $0.string("id"), try $0.string("pickup_at")) }
+            """, [PickupTime.utc(now)]
+        ) { (try $0.string("id"), try $0.string("pickup_at")) }
         for (id, text) in orders {
             guard let pickup = PickupTime.fromUTC(text) else {
                 throw DataError.damagedRow(table: "orders", id: id, problem: "pickup_at '\(text)' is not a UTC time")
             }
             var day = schedule.clock.local(pickup).date
             if case .slot(let slot) = try schedule.locate(pickup) { day = slot.serviceDay }
-            try db.run("UPDATE orders SET service_day = ?, pickup_local = ? WHERE id = ?",
-                       [day.description, schedule.clock.localText(pickup), id])
+            try db.run(
+                "UPDATE orders SET service_day = ?, pickup_local = ? WHERE id = ?",
+                [day.description, schedule.clock.localText(pickup), id])
         }
     }
 
@@ -408,9 +490,11 @@ enum OrderStore {
     /// time with offset, in the pizzeria's zone (SQL cannot convert zones). The hours before
     /// migration 6 never passed midnight, so the service day is the local date.
     @Sendable static func fillLocalTimes(_ db: Connection) throws {
-        let stored = try db.fetchOne("SELECT time_zone FROM settings WHERE id = 1") { try $0.optionalString("time_zone") } ?? nil
+        let stored =
+            try db.fetchOne("SELECT time_zone FROM settings WHERE id = 1") { try $0.optionalString("time_zone") } ?? nil
         guard let zone = stored.map({ TimeZone(identifier: $0) }) ?? TimeZone.current else {
-            throw DataError.damagedRow(table: "settings", id: "1", problem: "time_zone '\(stored ?? "")' is not a known time zone")
+            throw DataError.damagedRow(
+                table: "settings", id: "1", problem: "time_zone '\(stored ?? "")' is not a known time zone")
         }
         let clock = ZonedClock(zone: zone)
         let pending = try db.fetchAll("SELECT id, pickup_at FROM orders WHERE service_day IS NULL") {
@@ -420,8 +504,9 @@ enum OrderStore {
             guard let pickup = PickupTime.fromUTC(text) else {
                 throw DataError.damagedRow(table: "orders", id: id, problem: "pickup_at '\(text)' is not a UTC time")
             }
-            try db.run("UPDATE orders SET service_day = ?, pickup_local = ? WHERE id = ?",
-                       [clock.local(pickup).date.description, clock.localText(pickup), id])
+            try db.run(
+                "UPDATE orders SET service_day = ?, pickup_local = ? WHERE id = ?",
+                [clock.local(pickup).date.description, clock.localText(pickup), id])
         }
     }
 
@@ -431,20 +516,27 @@ enum OrderStore {
     typealias FeedRow = (orderID: Order.ID, key: Int64, value: OrderStatusChange)
 
     /// The cursor of a status event.
-    static func cursor(of row: FeedRow) -> EventCursor { EventCursor(position: row.key, subject: row.orderID, at: row.value.at) }
+    static func cursor(of row: FeedRow) -> EventCursor {
+        EventCursor(position: row.key, subject: row.orderID, at: row.value.at)
+    }
 
     /// Status events after `cursor`, oldest first, once the cursor's own event has been found
     /// where it says (the append-only table's id).
     /// - Throws: ``FeedError/foreignCursor(_:newest:)``.
     static func events(after cursor: EventCursor, limit: Int, in db: Connection) throws -> ArraySlice<FeedRow> {
-        let rows = try db.fetchAll("SELECT " + eventColumns + " FROM order_status_events e WHERE e.id >= ? ORDER BY e.id LIMIT ?",
-                                   [cursor.position, limit + 1], StatusEventDecoder.self)
-        return try FeedHistory.rows(after: cursor, rows, limit: limit, cursorOf: cursor(of:), newest: { try latestEvent(in: db) })
+        let rows = try db.fetchAll(
+            "SELECT " + eventColumns + " FROM order_status_events e WHERE e.id >= ? ORDER BY e.id LIMIT ?",
+            [cursor.position, limit + 1], StatusEventDecoder.self)
+        return try FeedHistory.rows(
+            after: cursor, rows, limit: limit, cursorOf: cursor(of:), newest: { try latestEvent(in: db) })
     }
 
     /// The newest event's cursor (``EventCursor/start`` when there is none).
     static func latestEvent(in db: Connection) throws -> EventCursor {
-        try db.fetchOne("SELECT " + eventColumns + " FROM order_status_events e ORDER BY e.id DESC LIMIT 1", [], StatusEventDecoder.self)
-            .map(cursor(of:)) ?? .start
+        try db.fetchOne(
+            "SELECT " + eventColumns + " FROM order_status_events e ORDER BY e.id DESC LIMIT 1", [],
+            StatusEventDecoder.self
+        )
+        .map(cursor(of:)) ?? .start
     }
 }

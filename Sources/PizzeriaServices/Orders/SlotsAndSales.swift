@@ -41,8 +41,10 @@ public struct SlotUsage: Sendable, Hashable, Codable {
     public let capacityRule: String?
 
     /// A slot.
-    public init(start: Date, serviceDay: LocalDate, local: String, booked: Int, capacity: Int, state: SlotState = .open,
-                capacityRule: String? = nil) {
+    public init(
+        start: Date, serviceDay: LocalDate, local: String, booked: Int, capacity: Int, state: SlotState = .open,
+        capacityRule: String? = nil
+    ) {
         self.capacityRule = capacityRule
         self.start = start
         self.serviceDay = serviceDay
@@ -53,7 +55,8 @@ public struct SlotUsage: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case start, serviceDay = "service_day", local, booked, capacity, remaining, state, capacityRule = "capacity_rule"
+        case start, serviceDay = "service_day", local, booked, capacity, remaining, state, capacityRule =
+            "capacity_rule"
     }
 
     /// `{"start": UTC, "service_day", "local": "19:30", "booked", "capacity", "remaining", "state", "capacity_rule"}`.
@@ -72,11 +75,14 @@ public struct SlotUsage: Sendable, Hashable, Codable {
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(start: try container.decodeTimestamp(forKey: .start), serviceDay: try container.decode(LocalDate.self, forKey: .serviceDay),
-                  local: try container.decode(String.self, forKey: .local),
-                  booked: try container.decode(Int.self, forKey: .booked), capacity: try container.decode(Int.self, forKey: .capacity),
-                  state: try container.decodeIfPresent(SlotState.self, forKey: .state) ?? .open,
-                  capacityRule: try container.decodeIfPresent(String.self, forKey: .capacityRule))
+        self.init(
+            start: try container.decodeTimestamp(forKey: .start),
+            serviceDay: try container.decode(LocalDate.self, forKey: .serviceDay),
+            local: try container.decode(String.self, forKey: .local),
+            booked: try container.decode(Int.self, forKey: .booked),
+            capacity: try container.decode(Int.self, forKey: .capacity),
+            state: try container.decodeIfPresent(SlotState.self, forKey: .state) ?? .open,
+            capacityRule: try container.decodeIfPresent(String.self, forKey: .capacityRule))
     }
 }
 
@@ -104,8 +110,10 @@ public struct SalesReport: Sendable, Hashable, Codable {
         public let cancelledQuantity: Int
 
         private enum CodingKeys: String, CodingKey {
-            case pizzaID = "pizza_id", name, quantity, revenue, revenueCents = "revenue_cents", bookedQuantity = "booked_quantity"
-            case bookedValue = "booked_value", bookedValueCents = "booked_value_cents", noShowQuantity = "no_show_quantity"
+            case pizzaID = "pizza_id", name, quantity, revenue, revenueCents = "revenue_cents", bookedQuantity =
+                "booked_quantity"
+            case bookedValue = "booked_value", bookedValueCents = "booked_value_cents", noShowQuantity =
+                "no_show_quantity"
             case cancelledQuantity = "cancelled_quantity"
         }
 
@@ -135,10 +143,14 @@ public struct SalesReport: Sendable, Hashable, Codable {
             cancelledQuantity = try container.decode(Int.self, forKey: .cancelledQuantity)
         }
 
-        init(pizzaID: Pizza.ID, name: String, quantity: Int, revenue: Money, bookedQuantity: Int, bookedValue: Money,
-             noShowQuantity: Int, cancelledQuantity: Int) {
+        init(
+            pizzaID: Pizza.ID, name: String, quantity: Int, revenue: Money, bookedQuantity: Int, bookedValue: Money,
+            noShowQuantity: Int, cancelledQuantity: Int
+        ) {
             (self.pizzaID, self.name, self.quantity, self.revenue) = (pizzaID, name, quantity, revenue)
-            (self.bookedQuantity, self.bookedValue, self.noShowQuantity, self.cancelledQuantity) = (bookedQuantity, bookedValue, noShowQuantity, cancelledQuantity)
+            (self.bookedQuantity, self.bookedValue, self.noShowQuantity, self.cancelledQuantity) = (
+                bookedQuantity, bookedValue, noShowQuantity, cancelledQuantity
+            )
         }
     }
 
@@ -162,9 +174,11 @@ public struct SalesReport: Sendable, Hashable, Codable {
         public let cancelled: Int
 
         private enum CodingKeys: String, CodingKey {
-            case serviceDay = "service_day", collectedOrders = "collected_orders", revenue, revenueCents = "revenue_cents"
+            case serviceDay = "service_day", collectedOrders = "collected_orders", revenue, revenueCents =
+                "revenue_cents"
             case bookedOrders = "booked_orders", bookedValue = "booked_value", bookedValueCents = "booked_value_cents"
-            case noShows = "no_shows", noShowValue = "no_show_value", noShowValueCents = "no_show_value_cents", cancelled
+            case noShows = "no_shows", noShowValue = "no_show_value", noShowValueCents = "no_show_value_cents",
+                cancelled
         }
 
         /// Money as `"6.00"` plus cents.
@@ -193,10 +207,17 @@ public struct SalesReport: Sendable, Hashable, Codable {
             cancelled = try container.decode(Int.self, forKey: .cancelled)
         }
 
-        init(serviceDay: LocalDate, collectedOrders: Int, revenue: Money, bookedOrders: Int, bookedValue: Money, noShows: Int,
-             noShowValue: Money, cancelled: Int) {
-            (self.serviceDay, self.collectedOrders, self.revenue, self.bookedOrders) = (serviceDay, collectedOrders, revenue, bookedOrders)
-            (self.bookedValue, self.noShows, self.noShowValue, self.cancelled) = (bookedValue, noShows, noShowValue, cancelled)
+        init(
+            serviceDay: LocalDate, collectedOrders: Int, revenue: Money, bookedOrders: Int, bookedValue: Money,
+            noShows: Int,
+            noShowValue: Money, cancelled: Int
+        ) {
+            (self.serviceDay, self.collectedOrders, self.revenue, self.bookedOrders) = (
+                serviceDay, collectedOrders, revenue, bookedOrders
+            )
+            (self.bookedValue, self.noShows, self.noShowValue, self.cancelled) = (
+                bookedValue, noShows, noShowValue, cancelled
+            )
         }
     }
 
@@ -225,7 +246,8 @@ public struct SalesReport: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case from, to, rows = "pizzas", days, quantity = "total_quantity", revenue = "total_revenue"
-        case revenueCents = "total_revenue_cents", bookedValue = "total_booked_value", bookedValueCents = "total_booked_value_cents", currency
+        case revenueCents = "total_revenue_cents", bookedValue = "total_booked_value", bookedValueCents =
+            "total_booked_value_cents", currency
     }
 
     /// The documented JSON shape.
@@ -244,8 +266,11 @@ public struct SalesReport: Sendable, Hashable, Codable {
     /// Reads the JSON shape; the totals are derived again from the rows and days.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(from: try container.decodeIfPresent(LocalDate.self, forKey: .from), to: try container.decodeIfPresent(LocalDate.self, forKey: .to),
-                  rows: try container.decode([Row].self, forKey: .rows), days: try container.decode([Day].self, forKey: .days))
+        self.init(
+            from: try container.decodeIfPresent(LocalDate.self, forKey: .from),
+            to: try container.decodeIfPresent(LocalDate.self, forKey: .to),
+            rows: try container.decode([Row].self, forKey: .rows), days: try container.decode([Day].self, forKey: .days)
+        )
     }
 }
 
@@ -263,7 +288,10 @@ public struct OrderFilter: Sendable, Hashable {
     public var pickupBefore: Date?
 
     /// A filter; with no arguments, every order.
-    public init(user: User.ID? = nil, status: OrderStatus? = nil, serviceDay: LocalDate? = nil, pickupFrom: Date? = nil, pickupBefore: Date? = nil) {
+    public init(
+        user: User.ID? = nil, status: OrderStatus? = nil, serviceDay: LocalDate? = nil, pickupFrom: Date? = nil,
+        pickupBefore: Date? = nil
+    ) {
         self.user = user
         self.status = status
         self.serviceDay = serviceDay

@@ -45,18 +45,26 @@ public enum HoursExport {
         var groups: [(OpeningInterval, [Weekday])] = []
         for day in Weekday.allCases {
             for interval in week[day] {
-                if let index = groups.firstIndex(where: { $0.0 == interval }) { groups[index].1.append(day) } else { groups.append((interval, [day])) }
+                if let index = groups.firstIndex(where: { $0.0 == interval }) {
+                    groups[index].1.append(day)
+                } else {
+                    groups.append((interval, [day]))
+                }
             }
         }
         for (interval, days) in groups {
-            specifications.append(.init(dayOfWeek: days.map { "https://schema.org/\($0.name)" }, opens: interval.opens.description,
-                                        closes: interval.closes.description == "24:00" ? "23:59" : interval.closes.description))
+            specifications.append(
+                .init(
+                    dayOfWeek: days.map { "https://schema.org/\($0.name)" }, opens: interval.opens.description,
+                    closes: interval.closes.description == "24:00" ? "23:59" : interval.closes.description))
         }
         for run in runs(days) {
             let spans = run.open.isEmpty ? [DaySpan(start: 0, end: 0)] : run.open
             for span in spans {
-                specifications.append(.init(opens: LocalTime.clock(span.start), closes: LocalTime.clock(span.end),
-                                            validFrom: run.first.description, validThrough: run.last.description))
+                specifications.append(
+                    .init(
+                        opens: LocalTime.clock(span.start), closes: LocalTime.clock(span.end),
+                        validFrom: run.first.description, validThrough: run.last.description))
             }
         }
         return SchemaOrgHours(openingHoursSpecification: specifications)
@@ -78,11 +86,18 @@ public struct SchemaOrgHours: Sendable, Hashable, Encodable {
         /// Last date of an exception.
         public var validThrough: String?
 
-        init(dayOfWeek: [String]? = nil, opens: String, closes: String, validFrom: String? = nil, validThrough: String? = nil) {
-            (self.dayOfWeek, self.opens, self.closes, self.validFrom, self.validThrough) = (dayOfWeek, opens, closes, validFrom, validThrough)
+        init(
+            dayOfWeek: [String]? = nil, opens: String, closes: String, validFrom: String? = nil,
+            validThrough: String? = nil
+        ) {
+            (self.dayOfWeek, self.opens, self.closes, self.validFrom, self.validThrough) = (
+                dayOfWeek, opens, closes, validFrom, validThrough
+            )
         }
 
-        private enum CodingKeys: String, CodingKey { case type = "@type", dayOfWeek, opens, closes, validFrom, validThrough }
+        private enum CodingKeys: String, CodingKey {
+            case type = "@type", dayOfWeek, opens, closes, validFrom, validThrough
+        }
 
         /// The JSON-LD object (absent members left out).
         public func encode(to encoder: Encoder) throws {

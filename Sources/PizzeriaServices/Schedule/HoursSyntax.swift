@@ -21,19 +21,25 @@ public enum HoursSyntax {
     /// `HH:MM-HH:MM` with the closing time up to 48:00 (OSM's past-midnight form).
     /// - Throws: ``ValidationError`` for the field `hours`, naming the part that is wrong.
     public static func parseInterval(_ text: String) throws -> OpeningInterval {
-        let parts = text.trimmingWhitespace().split(separator: "-", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
+        let parts = text.trimmingWhitespace().split(separator: "-", omittingEmptySubsequences: false).map {
+            $0.trimmingWhitespace()
+        }
         guard parts.count == 2 else { throw problem("'\(text)' is not an interval HH:MM-HH:MM") }
         guard let opens = LocalTime(parts[0]), opens.minutes < 1440 else {
             throw problem("'\(parts[0])' in '\(text)' is not an opening time 00:00-23:59")
         }
         guard let closing = extendedMinutes(parts[1]) else {
-            throw problem("'\(parts[1])' in '\(text)' is not a closing time 00:00-24:00 (or up to 48:00 for past midnight)")
+            throw problem(
+                "'\(parts[1])' in '\(text)' is not a closing time 00:00-24:00 (or up to 48:00 for past midnight)")
         }
         // 25:00 is 01:00 of the next day; it must still close within 24 hours of opening.
         let closesMinutes = closing > 1440 ? closing - 1440 : closing
         guard closing <= 1440 || closesMinutes <= opens.minutes, let closes = LocalTime(minutes: closesMinutes),
-              let interval = OpeningInterval(opens: opens, closes: closes) else {
-            throw problem("'\(text)' is empty or 24 hours or longer; an interval is shorter than a day (00:00-24:00 is the whole day)")
+            let interval = OpeningInterval(opens: opens, closes: closes)
+        else {
+            throw problem(
+                "'\(text)' is empty or 24 hours or longer; an interval is shorter than a day (00:00-24:00 is the whole day)"
+            )
         }
         return interval
     }
@@ -56,7 +62,8 @@ public enum HoursSyntax {
     private static func extendedMinutes(_ text: String) -> Int? {
         let bytes = Array(text.utf8)
         guard bytes.count == 5, bytes[2] == UInt8(ascii: ":"),
-              bytes.enumerated().allSatisfy({ $0.offset == 2 || (48...57).contains($0.element) }) else { return nil }
+            bytes.enumerated().allSatisfy({ $0.offset == 2 || (48...57).contains($0.element) })
+        else { return nil }
         let hour = Int(bytes[0] - 48) * 10 + Int(bytes[1] - 48), minute = Int(bytes[3] - 48) * 10 + Int(bytes[4] - 48)
         guard minute < 60, hour * 60 + minute <= 2880 else { return nil }
         return hour * 60 + minute
@@ -68,7 +75,8 @@ public enum HoursSyntax {
         if ["closed", "off"].contains(input.lowercased()) { return [] }
         let parts = input.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         guard parts.count <= Week.maximumIntervalsPerDay else {
-            throw problem("\(parts.count) intervals in '\(input.prefix(60))'; a day has at most \(Week.maximumIntervalsPerDay)")
+            throw problem(
+                "\(parts.count) intervals in '\(input.prefix(60))'; a day has at most \(Week.maximumIntervalsPerDay)")
         }
         let intervals = try parts.map(parseInterval).sorted()
         for (a, b) in zip(intervals, intervals.dropFirst()) where b.start < a.end {
@@ -85,7 +93,8 @@ public enum HoursSyntax {
         for item in input.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
             let ends = item.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
             guard (1...2).contains(ends.count), let first = weekday(ends[0]), let last = weekday(ends.last ?? "") else {
-                throw problem("'\(item)' in '\(text)' is not a weekday or a range of weekdays (mon, tue-thu, fri,sat, daily)")
+                throw problem(
+                    "'\(item)' in '\(text)' is not a weekday or a range of weekdays (mon, tue-thu, fri,sat, daily)")
             }
             // A range wraps around the week: sat-mon is Saturday, Sunday and Monday.
             var day = first
@@ -118,7 +127,8 @@ public enum HoursSyntax {
                 throw problem("rule '\(rule)' needs days and times, such as 'Mo-Fr 12:00-14:30' or 'Mo off'")
             }
             let days = try self.days(String(rule[..<space]))
-            let intervals = try self.intervals(String(rule[rule.index(after: space)...]).replacingOccurrences(of: " ", with: ""))
+            let intervals = try self.intervals(
+                String(rule[rule.index(after: space)...]).replacingOccurrences(of: " ", with: ""))
             for day in days { week[day] = intervals }
             any = true
         }
@@ -131,10 +141,16 @@ public enum HoursSyntax {
     public static func osm(_ week: Week) -> String {
         var groups: [([OpeningInterval], [Weekday])] = []
         for day in Weekday.allCases {
-            if let index = groups.firstIndex(where: { $0.0 == week[day] }) { groups[index].1.append(day) } else { groups.append((week[day], [day])) }
+            if let index = groups.firstIndex(where: { $0.0 == week[day] }) {
+                groups[index].1.append(day)
+            } else {
+                groups.append((week[day], [day]))
+            }
         }
         let open = groups.filter { !$0.0.isEmpty }, closed = groups.filter { $0.0.isEmpty }
-        if open.count == 1, closed.isEmpty, let only = open.first { return "Mo-Su " + only.0.map(\.description).joined(separator: ",") }
+        if open.count == 1, closed.isEmpty, let only = open.first {
+            return "Mo-Su " + only.0.map(\.description).joined(separator: ",")
+        }
         return (open + closed).map { intervals, days in
             daysText(days) + " " + (intervals.isEmpty ? "off" : intervals.map(\.description).joined(separator: ","))
         }.joined(separator: "; ")
@@ -145,7 +161,11 @@ public enum HoursSyntax {
         let sorted = days.sorted()
         var runs: [[Weekday]] = []
         for day in sorted {
-            if let last = runs.last?.last, last.next == day, last != .sunday { runs[runs.count - 1].append(day) } else { runs.append([day]) }
+            if let last = runs.last?.last, last.next == day, last != .sunday {
+                runs[runs.count - 1].append(day)
+            } else {
+                runs.append([day])
+            }
         }
         return runs.map { run in
             run.count >= 3 ? "\(run[0].osm)-\(run[run.count - 1].osm)" : run.map(\.osm).joined(separator: ",")

@@ -11,7 +11,8 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     public let daysSinceEpoch: Int64
 
     /// The first and last supported dates.
-    public static let supported: ClosedRange<LocalDate> = LocalDate(days: 0)...LocalDate(days: Timestamp.days(fromCivil: 9999, 12, 31))
+    public static let supported: ClosedRange<LocalDate> =
+        LocalDate(days: 0)...LocalDate(days: Timestamp.days(fromCivil: 9999, 12, 31))
 
     init(days: Int64) { daysSinceEpoch = days }
 
@@ -19,7 +20,8 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// ``supported``.
     public init?(year: Int, month: Int, day: Int) {
         guard (1970...9999).contains(year), (1...12).contains(month),
-              (1...Int(Timestamp.daysIn(month: Int64(month), year: Int64(year)))).contains(day) else { return nil }
+            (1...Int(Timestamp.daysIn(month: Int64(month), year: Int64(year)))).contains(day)
+        else { return nil }
         daysSinceEpoch = Timestamp.days(fromCivil: Int64(year), Int64(month), Int64(day))
     }
 
@@ -48,7 +50,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// The ISO weekday.
     public var weekday: Weekday {
         // 1970-01-01 was a Thursday (ISO 4).
-        let index = ((daysSinceEpoch % 7) + 7 + 3) % 7   // 0 = Monday
+        let index = ((daysSinceEpoch % 7) + 7 + 3) % 7  // 0 = Monday
         return Weekday(rawValue: Int(index) + 1) ?? .monday
     }
 
@@ -97,7 +99,8 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let date = LocalDate(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a date YYYY-MM-DD")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "'\(text)' is not a date YYYY-MM-DD")
         }
         self = date
     }

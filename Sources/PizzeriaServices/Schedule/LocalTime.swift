@@ -21,7 +21,8 @@ public struct LocalTime: Sendable, Hashable, Comparable, Codable, CustomStringCo
     public init?(_ description: String) {
         let bytes = Array(description.utf8)
         guard bytes.count == 5, bytes[2] == UInt8(ascii: ":"),
-              bytes.enumerated().allSatisfy({ $0.offset == 2 || (48...57).contains($0.element) }) else { return nil }
+            bytes.enumerated().allSatisfy({ $0.offset == 2 || (48...57).contains($0.element) })
+        else { return nil }
         let hour = Int(bytes[0] - 48) * 10 + Int(bytes[1] - 48), minute = Int(bytes[3] - 48) * 10 + Int(bytes[4] - 48)
         self.init(hour: hour, minute: minute)
     }

@@ -24,7 +24,8 @@ public enum PickupTime {
                 "\(local) does not exist in \(zone): the clocks skip that hour (daylight saving time)"
             case .ambiguous(let local, let zone, let instants):
                 "\(local) happens twice in \(zone) (daylight saving time ends): add the offset, "
-                    + instants.map { PickupTime.withOffset($0, in: TimeZone(identifier: zone) ?? .current) }.joined(separator: " or ")
+                    + instants.map { PickupTime.withOffset($0, in: TimeZone(identifier: zone) ?? .current) }.joined(
+                        separator: " or ")
             }
         }
     }
@@ -41,13 +42,16 @@ public enum PickupTime {
         let input = text.trimmingWhitespace()
         if let minutes = LocalTime(input)?.minutes, minutes < 24 * 60 {
             let day = calendar(timeZone).dateComponents([.year, .month, .day], from: now)
-            return resolve(year: day.year ?? 0, month: day.month ?? 0, day: day.day ?? 0, minutes: minutes, in: timeZone, text: input)
+            return resolve(
+                year: day.year ?? 0, month: day.month ?? 0, day: day.day ?? 0, minutes: minutes, in: timeZone,
+                text: input)
         }
         guard let parsed = parseDateTime(input) else { return .failure(.malformed(input)) }
         guard parsed.second == 0 else { return .failure(.seconds(input)) }
         let minutes = parsed.hour * 60 + parsed.minute
         guard let offset = parsed.offsetSeconds else {
-            return resolve(year: parsed.year, month: parsed.month, day: parsed.day, minutes: minutes, in: timeZone, text: input)
+            return resolve(
+                year: parsed.year, month: parsed.month, day: parsed.day, minutes: minutes, in: timeZone, text: input)
         }
         guard let naive = naiveInstant(year: parsed.year, month: parsed.month, day: parsed.day, minutes: minutes) else {
             return .failure(.malformed(input))
@@ -56,8 +60,12 @@ public enum PickupTime {
     }
 
     /// The one instant a local date and time names, or why there is not exactly one.
-    private static func resolve(year: Int, month: Int, day: Int, minutes: Int, in zone: TimeZone, text: String) -> Result<Date, ParseError> {
-        guard naiveInstant(year: year, month: month, day: day, minutes: minutes) != nil else { return .failure(.malformed(text)) }
+    private static func resolve(year: Int, month: Int, day: Int, minutes: Int, in zone: TimeZone, text: String)
+        -> Result<Date, ParseError>
+    {
+        guard naiveInstant(year: year, month: month, day: day, minutes: minutes) != nil else {
+            return .failure(.malformed(text))
+        }
         let found = instants(year: year, month: month, day: day, minutes: minutes, in: zone)
         let local = String(format: "%04d-%02d-%02d %@", year, month, day, LocalTime.clock(minutes))
         switch found.count {
@@ -98,7 +106,10 @@ public enum PickupTime {
         // Another offset in force a day either side that maps the same local time to an instant
         // which really has that offset: the clocks pass this local time twice.
         let offset = known ?? zone.secondsFromGMT(for: date)
-        for other in Set([zone.secondsFromGMT(for: date.addingTimeInterval(-86_400)), zone.secondsFromGMT(for: date.addingTimeInterval(86_400))])
+        for other in Set([
+            zone.secondsFromGMT(for: date.addingTimeInterval(-86_400)),
+            zone.secondsFromGMT(for: date.addingTimeInterval(86_400)),
+        ])
         where other != offset {
             if zone.secondsFromGMT(for: date.addingTimeInterval(Double(offset - other))) == other { return true }
         }
@@ -128,7 +139,9 @@ public enum PickupTime {
     /// Calls `body` with ``utc(_:)``'s text (20 ASCII bytes) in a stack buffer, valid only
     /// inside `body`: for writers that copy it straight into their output.
     @inlinable  // specialised in the caller's module, like Timestamp.withText
-    public static func withUTCText<Result>(_ date: Date, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    public static func withUTCText<Result>(_ date: Date, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+        -> Result
+    {
         try Timestamp.withText(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))) { text in
             // `YYYY-MM-DDTHH:MM:SS` of the timestamp, then `Z` where its `.sss` began.
             let mutable = UnsafeMutableBufferPointer(mutating: text)
@@ -151,9 +164,11 @@ public enum PickupTime {
         let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
         let minutes = (local - days * 86_400) / 60
         let (year, month, day) = Timestamp.civil(fromDays: days)
-        var text = (0...9999).contains(year)
+        var text =
+            (0...9999).contains(year)
             ? String(unsafeUninitializedCapacity: 16) { bytes in
-                Timestamp.writeDateAndMinute(year, month, day, minutes / 60, minutes % 60, separator: UInt8(ascii: " "), into: bytes)
+                Timestamp.writeDateAndMinute(
+                    year, month, day, minutes / 60, minutes % 60, separator: UInt8(ascii: " "), into: bytes)
                 return 16
             }
             : "\(dayString(date, in: timeZone)) \(clock(date, in: timeZone))"
@@ -231,9 +246,11 @@ public enum PickupTime {
         var result = DateTime()
         // Years from 1970 on: before 1583 Foundation's Gregorian calendar is Julian while gmtime is
         // proleptic Gregorian, and no pickup is that old anyway (found by the fuzzer).
-        guard let year = number(4), (1970...9999).contains(year), expect("-"), let month = number(2), expect("-"), let day = number(2),
-              expect("Tt "), let hour = number(2), expect(":"), let minute = number(2),
-              hour < 24, minute < 60 else { return nil }
+        guard let year = number(4), (1970...9999).contains(year), expect("-"), let month = number(2), expect("-"),
+            let day = number(2),
+            expect("Tt "), let hour = number(2), expect(":"), let minute = number(2),
+            hour < 24, minute < 60
+        else { return nil }
         (result.year, result.month, result.day, result.hour, result.minute) = (year, month, day, hour, minute)
         if index < scalars.count, scalars[index] == ":" {
             index += 1

@@ -19,12 +19,15 @@ enum Rehoming {
     ///   - keepOrders: apply it anyway: orders outside the hours are marked kept, orders on
     ///     another service day take the new one, full slots stay as they are.
     /// - Throws: ``ScheduleError/wouldOrphan(_:)`` naming each affected order and how.
-    static func apply(under schedule: Schedule, capacitiesBefore: [String: Int], now: Date, keepOrders: Bool, in db: Connection) throws {
+    static func apply(
+        under schedule: Schedule, capacitiesBefore: [String: Int], now: Date, keepOrders: Bool, in db: Connection
+    ) throws {
         var affected: [OrphanedOrder] = []
         func summary(_ booking: ScheduleStore.FutureBooking, _ problem: OrphanedOrder.Problem) -> OrphanedOrder {
             let local = booking.pickupLocal
-            return OrphanedOrder(id: booking.id, handle: booking.handle, pickupAt: booking.pickupAt,
-                                 pickupLocal: String(local.prefix(10)) + " " + String(local.dropFirst(11).prefix(5)), problem: problem)
+            return OrphanedOrder(
+                id: booking.id, handle: booking.handle, pickupAt: booking.pickupAt,
+                pickupLocal: String(local.prefix(10)) + " " + String(local.dropFirst(11).prefix(5)), problem: problem)
         }
         for booking in try ScheduleStore.futureBookings(after: now, in: db) {
             let local = schedule.clock.localText(booking.pickupAt)
@@ -38,18 +41,26 @@ enum Rehoming {
                 kept = true
                 affected.append(summary(booking, .outsideHours))
             }
-            guard day.description != booking.serviceDay || local != booking.pickupLocal || kept != booking.kept else { continue }
+            guard day.description != booking.serviceDay || local != booking.pickupLocal || kept != booking.kept else {
+                continue
+            }
             try ScheduleStore.rehome(booking.id, serviceDay: day, pickupLocal: local, keptAt: kept ? now : nil, in: db)
         }
         // The slots' capacities follow their new service days and minutes (the schema's triggers).
         let overfilled = try CapacityStore.overfilledPickups(since: capacitiesBefore, after: now, in: db)
-        for booking in try ScheduleStore.bookings(at: overfilled, in: db) where !affected.contains(where: { $0.id == booking.id }) {
+        for booking in try ScheduleStore.bookings(at: overfilled, in: db)
+        where !affected.contains(where: { $0.id == booking.id }) {
             guard let pickup = PickupTime.fromUTC(booking.pickupAt) else { continue }
-            affected.append(OrphanedOrder(id: booking.id, handle: booking.handle, pickupAt: pickup,
-                                          pickupLocal: String(booking.local.prefix(10)) + " " + String(booking.local.dropFirst(11).prefix(5)),
-                                          problem: .overCapacity))
+            affected.append(
+                OrphanedOrder(
+                    id: booking.id, handle: booking.handle, pickupAt: pickup,
+                    pickupLocal: String(booking.local.prefix(10)) + " " + String(booking.local.dropFirst(11).prefix(5)),
+                    problem: .overCapacity))
         }
-        guard affected.isEmpty || keepOrders else { throw ScheduleError.wouldOrphan(affected.sorted { ($0.pickupAt, $0.id.description) < ($1.pickupAt, $1.id.description) }) }
+        guard affected.isEmpty || keepOrders else {
+            throw ScheduleError.wouldOrphan(
+                affected.sorted { ($0.pickupAt, $0.id.description) < ($1.pickupAt, $1.id.description) })
+        }
     }
 
     /// Migration 9's data step: future bookings already outside the hours were kept by staff

@@ -49,7 +49,10 @@ final class Schedule {
     /// Exceptions are read this many days at a time.
     private static let chunk = 31
 
-    init(week: Week, slotMinutes: Int, zone: TimeZone, exceptions load: @escaping (LocalDateRange) throws -> [ScheduleException]) {
+    init(
+        week: Week, slotMinutes: Int, zone: TimeZone,
+        exceptions load: @escaping (LocalDateRange) throws -> [ScheduleException]
+    ) {
         self.week = week
         self.slotMinutes = slotMinutes
         self.clock = ZonedClock(zone: zone)
@@ -83,7 +86,9 @@ final class Schedule {
     func today(at now: Date) throws -> LocalDate {
         let (date, minutes, _) = clock.local(now)
         let yesterday = date.adding(days: -1)
-        guard minutes < Self.closeOutMinute, try hours(of: yesterday).open.contains(where: { $0.end > 1440 }) else { return date }
+        guard minutes < Self.closeOutMinute, try hours(of: yesterday).open.contains(where: { $0.end > 1440 }) else {
+            return date
+        }
         return minutes < (try hours(of: date).open.first?.start ?? 1440) ? yesterday : date
     }
 
@@ -111,7 +116,10 @@ final class Schedule {
             var wall = span.start
             while wall + slotMinutes <= span.end {
                 if let offset = fixed {
-                    slots.append(Slot(start: Date(timeIntervalSince1970: midnight + Double(wall * 60 - offset)), serviceDay: date, wallMinute: wall))
+                    slots.append(
+                        Slot(
+                            start: Date(timeIntervalSince1970: midnight + Double(wall * 60 - offset)), serviceDay: date,
+                            wallMinute: wall))
                 } else {
                     for instant in clock.instants(date, minutes: wall) {
                         slots.append(Slot(start: instant, serviceDay: date, wallMinute: wall))
@@ -151,7 +159,9 @@ final class Schedule {
 
     /// Slots from `earliest` on, in time order, through `latest`, for which `accept` holds —
     /// at most `limit`, across closed days and exceptions.
-    func slots(from earliest: Date, through latest: Date, limit: Int, where accept: (Slot) throws -> Bool = { _ in true }) throws -> [Slot] {
+    func slots(
+        from earliest: Date, through latest: Date, limit: Int, where accept: (Slot) throws -> Bool = { _ in true }
+    ) throws -> [Slot] {
         var found: [Slot] = []
         guard limit > 0, earliest <= latest else { return [] }
         var day = clock.local(earliest).date.adding(days: -1)

@@ -20,10 +20,14 @@ public enum ScheduleError: PizzeriaFailure, Equatable {
     public var description: String {
         switch self {
         case .wouldOrphan(let orders):
-            let shown = orders.prefix(5).map(\.summary).joined(separator: ", ") + (orders.count > 5 ? ", and \(orders.count - 5) more" : "")
-            return "the change would leave \(orders.count) booked order\(orders.count == 1 ? "" : "s") outside the hours: \(shown)"
+            let shown =
+                orders.prefix(5).map(\.summary).joined(separator: ", ")
+                + (orders.count > 5 ? ", and \(orders.count - 5) more" : "")
+            return
+                "the change would leave \(orders.count) booked order\(orders.count == 1 ? "" : "s") outside the hours: \(shown)"
         case .tooManyExceptions(let existing, let adding):
-            return "hours: the file has \(existing) exceptions and this adds \(adding); at most \(ScheduleException.maximumCount) (clear past ones with `hours clear`)"
+            return
+                "hours: the file has \(existing) exceptions and this adds \(adding); at most \(ScheduleException.maximumCount) (clear past ones with `hours clear`)"
         case .overlaps(let problems):
             return "hours: " + problems.joined(separator: "; ")
         }

@@ -54,17 +54,23 @@ public struct ScheduleException: Sendable, Hashable, Codable {
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let opens = try container.decodeIfPresent(LocalTime.self, forKey: .opens), closes = try container.decodeIfPresent(LocalTime.self, forKey: .closes)
+        let opens = try container.decodeIfPresent(LocalTime.self, forKey: .opens),
+            closes = try container.decodeIfPresent(LocalTime.self, forKey: .closes)
         let interval = try opens.map { opens -> OpeningInterval in
             guard let closes, let interval = OpeningInterval(opens: opens, closes: closes) else {
-                throw DecodingError.dataCorruptedError(forKey: .closes, in: container, debugDescription: "not an interval")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .closes, in: container, debugDescription: "not an interval")
             }
             return interval
         }
-        guard let exception = ScheduleException(date: try container.decode(LocalDate.self, forKey: .date),
-                                                kind: try container.decode(Kind.self, forKey: .kind), interval: interval,
-                                                reason: try container.decodeIfPresent(String.self, forKey: .reason)) else {
-            throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "a closure has no times; a special or cut has them")
+        guard
+            let exception = ScheduleException(
+                date: try container.decode(LocalDate.self, forKey: .date),
+                kind: try container.decode(Kind.self, forKey: .kind), interval: interval,
+                reason: try container.decodeIfPresent(String.self, forKey: .reason))
+        else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: container, debugDescription: "a closure has no times; a special or cut has them")
         }
         self = exception
     }
@@ -106,7 +112,9 @@ public struct DayHours: Sendable, Hashable, Encodable {
         // and its night's (24:00-24:30), whichever its hours have.
         for cut in cuts.compactMap(\.interval) {
             open = DaySpan.subtract(cut.span, from: open)
-            if cut.end <= 1440 { open = DaySpan.subtract(DaySpan(start: cut.start + 1440, end: cut.end + 1440), from: open) }
+            if cut.end <= 1440 {
+                open = DaySpan.subtract(DaySpan(start: cut.start + 1440, end: cut.end + 1440), from: open)
+            }
         }
         self.open = open
     }
@@ -117,7 +125,9 @@ public struct DayHours: Sendable, Hashable, Encodable {
     /// `12:00-14:30, 18:30-01:00`, or `closed`.
     public var summary: String { open.isEmpty ? "closed" : open.map(\.description).joined(separator: ", ") }
 
-    private enum CodingKeys: String, CodingKey { case date, weekday, basis, intervals, closed, closedReason = "closed_reason", cuts, open }
+    private enum CodingKeys: String, CodingKey {
+        case date, weekday, basis, intervals, closed, closedReason = "closed_reason", cuts, open
+    }
 
     /// The JSON shape: the date, its weekday, where the hours come from, the intervals before
     /// closures, the closure and cuts, and what is open.

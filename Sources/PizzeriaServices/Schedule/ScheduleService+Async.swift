@@ -23,7 +23,9 @@ extension ScheduleService {
 
     /// ``setHours(_:_:keepOrders:)`` on the library's writer thread.
     @discardableResult
-    public func setHours(_ days: Set<Weekday>, _ intervals: [OpeningInterval], keepOrders: Bool = false) async throws -> Week {
+    public func setHours(_ days: Set<Weekday>, _ intervals: [OpeningInterval], keepOrders: Bool = false) async throws
+        -> Week
+    {
         try await database.perform(.write) { try self.setHours(days, intervals, keepOrders: keepOrders) }
     }
 
@@ -35,16 +37,24 @@ extension ScheduleService {
 
     /// ``close(_:cutting:reason:keepOrders:)`` on the library's writer thread.
     @discardableResult
-    public func close(_ range: LocalDateRange, cutting interval: OpeningInterval? = nil, reason: String? = nil,
-                      keepOrders: Bool = false) async throws -> [ScheduleException] {
-        try await database.perform(.write) { try self.close(range, cutting: interval, reason: reason, keepOrders: keepOrders) }
+    public func close(
+        _ range: LocalDateRange, cutting interval: OpeningInterval? = nil, reason: String? = nil,
+        keepOrders: Bool = false
+    ) async throws -> [ScheduleException] {
+        try await database.perform(.write) {
+            try self.close(range, cutting: interval, reason: reason, keepOrders: keepOrders)
+        }
     }
 
     /// ``special(_:_:reason:keepOrders:)`` on the library's writer thread.
     @discardableResult
-    public func special(_ range: LocalDateRange, _ intervals: [OpeningInterval], reason: String? = nil,
-                        keepOrders: Bool = false) async throws -> [ScheduleException] {
-        try await database.perform(.write) { try self.special(range, intervals, reason: reason, keepOrders: keepOrders) }
+    public func special(
+        _ range: LocalDateRange, _ intervals: [OpeningInterval], reason: String? = nil,
+        keepOrders: Bool = false
+    ) async throws -> [ScheduleException] {
+        try await database.perform(.write) {
+            try self.special(range, intervals, reason: reason, keepOrders: keepOrders)
+        }
     }
 
     /// ``clear(_:keepOrders:)`` on the library's writer thread.

@@ -80,7 +80,8 @@ public final class ScheduleService: Sendable {
     /// - Throws: ``ValidationError`` for overlapping intervals (named with their days);
     ///   ``ScheduleError/wouldOrphan(_:)`` unless `keepOrders`.
     @discardableResult
-    public func setHours(_ days: Set<Weekday>, _ intervals: [OpeningInterval], keepOrders: Bool = false) throws -> Week {
+    public func setHours(_ days: Set<Weekday>, _ intervals: [OpeningInterval], keepOrders: Bool = false) throws -> Week
+    {
         try change(keepOrders: keepOrders) { db, settings in
             var week = settings.week
             for day in days { week[day] = intervals }
@@ -103,21 +104,26 @@ public final class ScheduleService: Sendable {
     /// Closes the whole of each day of `range`, or (`from`/`to` given) cuts that time range out of
     /// each day's hours.
     @discardableResult
-    public func close(_ range: LocalDateRange, cutting interval: OpeningInterval? = nil, reason: String? = nil,
-                      keepOrders: Bool = false) throws -> [ScheduleException] {
+    public func close(
+        _ range: LocalDateRange, cutting interval: OpeningInterval? = nil, reason: String? = nil,
+        keepOrders: Bool = false
+    ) throws -> [ScheduleException] {
         let reason = try Self.validReason(reason)
         let exceptions = range.dates.compactMap {
             ScheduleException(date: $0, kind: interval == nil ? .closed : .cut, interval: interval, reason: reason)
         }
-        return try addExceptions(exceptions, replacing: interval == nil ? .closed : nil, in: range, keepOrders: keepOrders,
-                                 mustCut: interval)
+        return try addExceptions(
+            exceptions, replacing: interval == nil ? .closed : nil, in: range, keepOrders: keepOrders,
+            mustCut: interval)
     }
 
     /// Special hours for each day of `range`, replacing the weekday's (and any special hours
     /// those days had).
     @discardableResult
-    public func special(_ range: LocalDateRange, _ intervals: [OpeningInterval], reason: String? = nil,
-                        keepOrders: Bool = false) throws -> [ScheduleException] {
+    public func special(
+        _ range: LocalDateRange, _ intervals: [OpeningInterval], reason: String? = nil,
+        keepOrders: Bool = false
+    ) throws -> [ScheduleException] {
         let reason = try Self.validReason(reason)
         guard !intervals.isEmpty else { return try close(range, reason: reason, keepOrders: keepOrders) }
         try Self.validate(Week.everyDay(intervals))
@@ -135,10 +141,14 @@ public final class ScheduleService: Sendable {
     }
 
     /// Writes `exceptions`; with `mustCut`, refuses a cut that takes nothing out of any day's hours.
-    private func addExceptions(_ exceptions: [ScheduleException], replacing kind: ScheduleException.Kind?, in range: LocalDateRange,
-                               keepOrders: Bool, mustCut: OpeningInterval? = nil) throws -> [ScheduleException] {
+    private func addExceptions(
+        _ exceptions: [ScheduleException], replacing kind: ScheduleException.Kind?, in range: LocalDateRange,
+        keepOrders: Bool, mustCut: OpeningInterval? = nil
+    ) throws -> [ScheduleException] {
         try change(keepOrders: keepOrders) { db, settings in
-            let before = try mustCut.map { _ in try range.dates.map { try ScheduleStore.schedule(settings, in: db).hours(of: $0).open } }
+            let before = try mustCut.map { _ in
+                try range.dates.map { try ScheduleStore.schedule(settings, in: db).hours(of: $0).open }
+            }
             if let kind { try ScheduleStore.delete(range, kind: kind, in: db) }
             let existing = try ScheduleStore.exceptionCount(in: db)
             guard existing + exceptions.count <= ScheduleException.maximumCount else {
@@ -149,10 +159,16 @@ public final class ScheduleService: Sendable {
                 let schedule = ScheduleStore.schedule(settings, in: db)
                 let after = try range.dates.map { try schedule.hours(of: $0).open }
                 guard after != before else {
-                    let hours = try range.dates.prefix(3).map { "\($0.weekday.short) \($0): \(try schedule.hours(of: $0).summary)" }
-                    throw ValidationError([FieldError(field: "from", message: "\(cut) cuts nothing out of the hours ("
-                        + hours.joined(separator: "; ") + (range.dates.count > 3 ? "; …" : "")
-                        + "); the hours after midnight belong to the night before: cut them on that date")])
+                    let hours = try range.dates.prefix(3).map {
+                        "\($0.weekday.short) \($0): \(try schedule.hours(of: $0).summary)"
+                    }
+                    throw ValidationError([
+                        FieldError(
+                            field: "from",
+                            message: "\(cut) cuts nothing out of the hours ("
+                                + hours.joined(separator: "; ") + (range.dates.count > 3 ? "; …" : "")
+                                + "); the hours after midnight belong to the night before: cut them on that date")
+                    ])
                 }
             }
             try Self.checkNights(around: range, settings: settings, in: db)

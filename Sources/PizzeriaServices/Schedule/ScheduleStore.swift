@@ -25,14 +25,20 @@ enum ScheduleStore {
         let weekday, opensMinute, closesMinute: Column
 
         init(columns: ColumnResolver) throws {
-            (weekday, opensMinute, closesMinute) = (try columns("weekday"), try columns("opens_minute"), try columns("closes_minute"))
+            (weekday, opensMinute, closesMinute) = (
+                try columns("weekday"), try columns("opens_minute"), try columns("closes_minute")
+            )
         }
 
         func decode(_ row: Row) throws -> (weekday: Weekday, interval: OpeningInterval) {
             let number = try row.int(weekday), opens = try row.int(opensMinute), closes = try row.int(closesMinute)
             guard let day = Weekday(rawValue: number), (0..<1440).contains(opens), (0...1440).contains(closes),
-                  let interval = OpeningInterval(opens: LocalTime(uncheckedMinutes: opens), closes: LocalTime(uncheckedMinutes: closes)) else {
-                throw DataError.damagedRow(table: "weekly_hours", id: "\(number) \(opens)", problem: "minutes \(opens)-\(closes) on weekday \(number) are not an interval")
+                let interval = OpeningInterval(
+                    opens: LocalTime(uncheckedMinutes: opens), closes: LocalTime(uncheckedMinutes: closes))
+            else {
+                throw DataError.damagedRow(
+                    table: "weekly_hours", id: "\(number) \(opens)",
+                    problem: "minutes \(opens)-\(closes) on weekday \(number) are not an interval")
             }
             return (day, interval)
         }
@@ -43,8 +49,9 @@ enum ScheduleStore {
         for day in days.sorted() { try db.run("DELETE FROM weekly_hours WHERE weekday = ?", [day.rawValue]) }
         for day in days.sorted() {
             for interval in week[day] {
-                try db.run("INSERT INTO weekly_hours (weekday, opens_at, closes_at) VALUES (?, ?, ?)",
-                           [day.rawValue, interval.opens.description, interval.closes.description])
+                try db.run(
+                    "INSERT INTO weekly_hours (weekday, opens_at, closes_at) VALUES (?, ?, ?)",
+                    [day.rawValue, interval.opens.description, interval.closes.description])
             }
         }
     }
@@ -66,36 +73,49 @@ enum ScheduleStore {
         let day, kind, opensAt, closesAt, reason: Column
 
         init(columns: ColumnResolver) throws {
-            (day, kind, opensAt, closesAt, reason) = (try columns("day"), try columns("kind"), try columns("opens_at"),
-                                                      try columns("closes_at"), try columns("reason"))
+            (day, kind, opensAt, closesAt, reason) = (
+                try columns("day"), try columns("kind"), try columns("opens_at"),
+                try columns("closes_at"), try columns("reason")
+            )
         }
 
         func decode(_ row: Row) throws -> ScheduleException {
             let dayText = try row.string(day), kindText = try row.string(kind)
-            let opens = try row.optionalString(opensAt).flatMap(LocalTime.init), closes = try row.optionalString(closesAt).flatMap(LocalTime.init)
+            let opens = try row.optionalString(opensAt).flatMap(LocalTime.init),
+                closes = try row.optionalString(closesAt).flatMap(LocalTime.init)
             let interval = opens.flatMap { o in closes.flatMap { OpeningInterval(opens: o, closes: $0) } }
             guard let date = LocalDate(dayText), let kind = ScheduleException.Kind(rawValue: kindText),
-                  let exception = ScheduleException(date: date, kind: kind, interval: interval, reason: try row.optionalString(reason)) else {
-                throw DataError.damagedRow(table: "schedule_exceptions", id: dayText, problem: "'\(kindText)' on \(dayText) is not an exception the schedule can read")
+                let exception = ScheduleException(
+                    date: date, kind: kind, interval: interval, reason: try row.optionalString(reason))
+            else {
+                throw DataError.damagedRow(
+                    table: "schedule_exceptions", id: dayText,
+                    problem: "'\(kindText)' on \(dayText) is not an exception the schedule can read")
             }
             return exception
         }
     }
 
     static func insert(_ exception: ScheduleException, at now: Date = Date(), in db: Connection) throws {
-        try db.run("INSERT INTO schedule_exceptions (day, kind, opens_at, closes_at, reason, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                   [exception.date.description, exception.kind.rawValue, exception.interval?.opens.description,
-                    exception.interval?.closes.description, exception.reason, Timestamp.string(from: now)])
+        try db.run(
+            "INSERT INTO schedule_exceptions (day, kind, opens_at, closes_at, reason, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                exception.date.description, exception.kind.rawValue, exception.interval?.opens.description,
+                exception.interval?.closes.description, exception.reason, Timestamp.string(from: now),
+            ])
     }
 
     /// Removes the exceptions of `range` (of one kind, or all): how many rows went.
     @discardableResult
     static func delete(_ range: LocalDateRange, kind: ScheduleException.Kind? = nil, in db: Connection) throws -> Int {
         if let kind {
-            return try db.run("DELETE FROM schedule_exceptions WHERE day >= ? AND day <= ? AND kind = ?",
-                              [range.first.description, range.last.description, kind.rawValue])
+            return try db.run(
+                "DELETE FROM schedule_exceptions WHERE day >= ? AND day <= ? AND kind = ?",
+                [range.first.description, range.last.description, kind.rawValue])
         }
-        return try db.run("DELETE FROM schedule_exceptions WHERE day >= ? AND day <= ?", [range.first.description, range.last.description])
+        return try db.run(
+            "DELETE FROM schedule_exceptions WHERE day >= ? AND day <= ?",
+            [range.first.description, range.last.description])
     }
 
     /// How many exception rows the file holds.
@@ -124,33 +144,45 @@ enum ScheduleStore {
 
     /// Booked (placed, preparing, ready) orders with a pickup after `now`, by pickup.
     static func futureBookings(after now: Date, in db: Connection) throws -> [FutureBooking] {
-        try db.fetchAll("""
+        try db.fetchAll(
+            """
             SELECT o.id, u.handle, o.pickup_at, o.service_day, o.pickup_local, o.kept_outside_hours_at
             FROM orders o JOIN users u ON u.id = o.user_id
             WHERE o.pickup_at > ? AND o.status IN ('placed', 'preparing', 'ready') ORDER BY o.pickup_at, o.id
-            """, [PickupTime.utc(now)]) { row in
+            """, [PickupTime.utc(now)]
+        ) { row in
             let text = try row.string("pickup_at")
             guard let pickup = PickupTime.fromUTC(text) else {
                 throw DataError.damagedRow(table: "orders", id: text, problem: "pickup_at is not a UTC time")
             }
-            return FutureBooking(id: try row.id("id"), handle: try row.string("handle"), pickupAt: pickup, serviceDay: try row.string("service_day"),
-                                 pickupLocal: try row.string("pickup_local"), kept: try row.optionalString("kept_outside_hours_at") != nil)
+            return FutureBooking(
+                id: try row.id("id"), handle: try row.string("handle"), pickupAt: pickup,
+                serviceDay: try row.string("service_day"),
+                pickupLocal: try row.string("pickup_local"),
+                kept: try row.optionalString("kept_outside_hours_at") != nil)
         }
     }
 
     /// An order's service day, local time and kept mark after a schedule change.
-    static func rehome(_ id: Order.ID, serviceDay: LocalDate, pickupLocal: String, keptAt: Date?, in db: Connection) throws {
-        try db.run("UPDATE orders SET service_day = ?, pickup_local = ?, kept_outside_hours_at = ? WHERE id = ?",
-                   [serviceDay.description, pickupLocal, keptAt.map(Timestamp.string(from:)), id])
+    static func rehome(_ id: Order.ID, serviceDay: LocalDate, pickupLocal: String, keptAt: Date?, in db: Connection)
+        throws
+    {
+        try db.run(
+            "UPDATE orders SET service_day = ?, pickup_local = ?, kept_outside_hours_at = ? WHERE id = ?",
+            [serviceDay.description, pickupLocal, keptAt.map(Timestamp.string(from:)), id])
     }
 
     /// The future booked orders of the slots at these pickups (UTC text), by pickup.
-    static func bookings(at pickups: [String], in db: Connection) throws -> [(id: Order.ID, handle: String, pickupAt: String, local: String)] {
+    static func bookings(at pickups: [String], in db: Connection) throws -> [(
+        id: Order.ID, handle: String, pickupAt: String, local: String
+    )] {
         try pickups.flatMap { pickup in
-            try db.fetchAll("""
+            try db.fetchAll(
+                """
                 SELECT o.id, u.handle, o.pickup_at, o.pickup_local FROM orders o JOIN users u ON u.id = o.user_id
                 WHERE o.pickup_at = ? AND o.status IN ('placed', 'preparing', 'ready') ORDER BY o.id
-                """, [pickup]) { (try $0.id("id"), try $0.string("handle"), try $0.string("pickup_at"), try $0.string("pickup_local")) }
+                """, [pickup]
+            ) { (try $0.id("id"), try $0.string("handle"), try $0.string("pickup_at"), try $0.string("pickup_local")) }
         }
     }
 }
@@ -189,7 +221,9 @@ public struct OrphanedOrder: Sendable, Hashable, Codable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case id, user, pickupAt = "pickup_at", pickupLocal = "pickup_local", problem }
+    private enum CodingKeys: String, CodingKey {
+        case id, user, pickupAt = "pickup_at", pickupLocal = "pickup_local", problem
+    }
 
     /// `{"id", "user", "pickup_at", "pickup_local", "problem"}`.
     public func encode(to encoder: Encoder) throws {
@@ -204,9 +238,12 @@ public struct OrphanedOrder: Sendable, Hashable, Codable {
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try container.decode(Order.ID.self, forKey: .id), handle: try container.decode(String.self, forKey: .user),
-                  pickupAt: try container.decodeTimestamp(forKey: .pickupAt), pickupLocal: try container.decode(String.self, forKey: .pickupLocal),
-                  problem: try container.decodeIfPresent(Problem.self, forKey: .problem) ?? .outsideHours)
+        self.init(
+            id: try container.decode(Order.ID.self, forKey: .id),
+            handle: try container.decode(String.self, forKey: .user),
+            pickupAt: try container.decodeTimestamp(forKey: .pickupAt),
+            pickupLocal: try container.decode(String.self, forKey: .pickupLocal),
+            problem: try container.decodeIfPresent(Problem.self, forKey: .problem) ?? .outsideHours)
     }
 
     init(id: Order.ID, handle: String, pickupAt: Date, pickupLocal: String, problem: Problem = .outsideHours) {

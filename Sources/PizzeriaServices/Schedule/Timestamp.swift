@@ -11,12 +11,15 @@ public enum Timestamp {
     /// Calls `body` with `date` as `YYYY-MM-DDTHH:MM:SS.sssZ` (24 ASCII bytes) in a stack
     /// buffer, valid only inside `body`: for writers that copy it straight into their output.
     @inlinable  // specialised in the caller's module: lists call it for every timestamp they print
-    public static func withText<Result>(_ date: Date, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    public static func withText<Result>(_ date: Date, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+        -> Result
+    {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let (days, rest) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
         let (day, remainder) = rest < 0 ? (days - 1, rest + 86_400_000) : (days, rest)
         let (year, month, dayOfMonth) = civil(fromDays: day)
-        let hour = remainder / 3_600_000, minute = remainder / 60_000 % 60, second = remainder / 1000 % 60, milli = remainder % 1000
+        let hour = remainder / 3_600_000, minute = remainder / 60_000 % 60, second = remainder / 1000 % 60,
+            milli = remainder % 1000
         return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { bytes in
             writeDateAndMinute(year, month, dayOfMonth, hour, minute, separator: UInt8(ascii: "T"), into: bytes)
             bytes[16] = UInt8(ascii: ":")
@@ -31,8 +34,10 @@ public enum Timestamp {
     /// Writes `YYYY-MM-DD?HH:MM` (16 bytes; `?` is `separator`) at the start of `bytes`: the
     /// part stored timestamps and local pickup times share. The year must be 0…9999.
     @usableFromInline
-    static func writeDateAndMinute(_ year: Int64, _ month: Int64, _ day: Int64, _ hour: Int64, _ minute: Int64,
-                                   separator: UInt8, into bytes: UnsafeMutableBufferPointer<UInt8>) {
+    static func writeDateAndMinute(
+        _ year: Int64, _ month: Int64, _ day: Int64, _ hour: Int64, _ minute: Int64,
+        separator: UInt8, into bytes: UnsafeMutableBufferPointer<UInt8>
+    ) {
         putDigits(year, count: 4, at: 0, in: bytes)
         bytes[4] = UInt8(ascii: "-")
         putDigits(month, count: 2, at: 5, in: bytes)
@@ -60,7 +65,8 @@ public enum Timestamp {
         let clock = ZonedClock(zone: zone)
         let (day, minutes, offset) = clock.local(date)
         let seconds = Int(date.timeIntervalSince1970.rounded(.down)) % 60
-        return "\(day) \(LocalTime.clock(minutes)):\(PickupTime.digits((seconds + 60) % 60, 2)) " + PickupTime.offsetText(offset)
+        return "\(day) \(LocalTime.clock(minutes)):\(PickupTime.digits((seconds + 60) % 60, 2)) "
+            + PickupTime.offsetText(offset)
     }
 
     /// Parses `YYYY-MM-DDTHH:MM[:SS[.fff…]]Z`: the stored form, or a time a person gives.
@@ -89,9 +95,10 @@ public enum Timestamp {
             return value
         }
         guard bytes.count >= 17, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84 || bytes[10] == 116 || bytes[10] == 32,
-              bytes[13] == 58, let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), (1...12).contains(month), hour < 24, minute < 60,
-              day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+            bytes[13] == 58, let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+            let hour = number(11, 2), let minute = number(14, 2), (1...12).contains(month), hour < 24, minute < 60,
+            day >= 1, day <= daysIn(month: month, year: year)
+        else { return nil }
         var index = 16, seconds: Int64 = 0, fraction = 0.0
         if index < bytes.count, bytes[index] == 58 {
             guard let value = number(17, 2), value < 60 else { return nil }
@@ -120,8 +127,10 @@ public enum Timestamp {
     /// goes through the general parser.
     @inline(__always)
     static func storedDate(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
-        guard let text = bytes.baseAddress, text[4] == 45, text[7] == 45, text[10] == 84, text[13] == 58, text[16] == 58,
-              text[19] == 46, text[23] == 90 else { return nil }
+        guard let text = bytes.baseAddress, text[4] == 45, text[7] == 45, text[10] == 84, text[13] == 58,
+            text[16] == 58,
+            text[19] == 46, text[23] == 90
+        else { return nil }
         var bad: UInt8 = 0
         @inline(__always) func digit(_ offset: Int) -> Int64 {
             let value = text[offset] &- 48
@@ -133,7 +142,8 @@ public enum Timestamp {
         let hour = digit(11) * 10 + digit(12), minute = digit(14) * 10 + digit(15), second = digit(17) * 10 + digit(18)
         let tenths = digit(20), hundredths = digit(21), thousandths = digit(22)
         guard bad == 0, month >= 1, month <= 12, hour < 24, minute < 60, second < 60,
-              day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+            day >= 1, day <= daysIn(month: month, year: year)
+        else { return nil }
         var fraction = 0.0, scale = 0.1
         fraction += Double(tenths) * scale
         scale /= 10

@@ -38,13 +38,18 @@ public struct Week: Sendable, Hashable, Codable {
         for day in Weekday.allCases {
             let intervals = self[day]
             if intervals.count > Self.maximumIntervalsPerDay {
-                errors.append(FieldError(field: "hours", message: "\(day.name) has \(intervals.count) intervals; at most \(Self.maximumIntervalsPerDay)"))
+                errors.append(
+                    FieldError(
+                        field: "hours",
+                        message: "\(day.name) has \(intervals.count) intervals; at most \(Self.maximumIntervalsPerDay)")
+                )
             }
             for (a, b) in zip(intervals, intervals.dropFirst()) where b.start < a.end {
                 errors.append(FieldError(field: "hours", message: "\(day.name): \(a) and \(b) overlap"))
             }
             if let last = intervals.last, let first = self[day.next].first, last.end - 1440 > first.start {
-                errors.append(FieldError(field: "hours", message: "\(day.name) \(last) runs into \(day.next.name) \(first)"))
+                errors.append(
+                    FieldError(field: "hours", message: "\(day.name) \(last) runs into \(day.next.name) \(first)"))
             }
         }
         return errors
@@ -66,7 +71,8 @@ public struct Week: Sendable, Hashable, Codable {
             let texts = try container.decodeIfPresent([String].self, forKey: WeekdayKey(day)) ?? []
             days[day] = try texts.map { text in
                 guard let interval = HoursSyntax.interval(text) else {
-                    throw DecodingError.dataCorruptedError(forKey: WeekdayKey(day), in: container, debugDescription: "'\(text)' is not HH:MM-HH:MM")
+                    throw DecodingError.dataCorruptedError(
+                        forKey: WeekdayKey(day), in: container, debugDescription: "'\(text)' is not HH:MM-HH:MM")
                 }
                 return interval
             }

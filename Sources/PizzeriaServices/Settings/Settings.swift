@@ -27,8 +27,10 @@ public struct Settings: Sendable, Hashable, Encodable {
     public let rush: Rush?
 
     /// A value whose zone is already resolved.
-    init(slotMinutes: Int, slotCapacity: Int, week: Week, storedTimeZone: String?, timeZone: TimeZone,
-         bookingHorizonDays: Int, leadMinutes: Int, pause: Pause? = nil, rush: Rush? = nil) {
+    init(
+        slotMinutes: Int, slotCapacity: Int, week: Week, storedTimeZone: String?, timeZone: TimeZone,
+        bookingHorizonDays: Int, leadMinutes: Int, pause: Pause? = nil, rush: Rush? = nil
+    ) {
         self.pause = pause
         self.rush = rush
         self.slotMinutes = slotMinutes
@@ -51,8 +53,11 @@ public struct Settings: Sendable, Hashable, Encodable {
 
     /// The same settings without a pause or rush that has ended by `now`.
     public func current(at now: Date) -> Settings {
-        Settings(slotMinutes: slotMinutes, slotCapacity: slotCapacity, week: week, storedTimeZone: storedTimeZone, timeZone: timeZone,
-                 bookingHorizonDays: bookingHorizonDays, leadMinutes: leadMinutes, pause: activePause(at: now), rush: activeRush(at: now))
+        Settings(
+            slotMinutes: slotMinutes, slotCapacity: slotCapacity, week: week, storedTimeZone: storedTimeZone,
+            timeZone: timeZone,
+            bookingHorizonDays: bookingHorizonDays, leadMinutes: leadMinutes, pause: activePause(at: now),
+            rush: activeRush(at: now))
     }
 
     /// The week in OpenStreetMap's `opening_hours` syntax: `Mo-Su 12:00-23:00`.
@@ -81,7 +86,9 @@ public struct Settings: Sendable, Hashable, Encodable {
 
     /// The same settings with one change applied (the week changes through the schedule).
     func applying(_ change: SettingsChange) -> Settings {
-        var (minutes, capacity, week, zone, horizon, lead) = (slotMinutes, slotCapacity, self.week, storedTimeZone, bookingHorizonDays, leadMinutes)
+        var (minutes, capacity, week, zone, horizon, lead) = (
+            slotMinutes, slotCapacity, self.week, storedTimeZone, bookingHorizonDays, leadMinutes
+        )
         switch change {
         case .slotMinutes(let value): minutes = value
         case .slotCapacity(let value): capacity = value
@@ -90,9 +97,11 @@ public struct Settings: Sendable, Hashable, Encodable {
         case .bookingHorizonDays(let value): horizon = value
         case .leadMinutes(let value): lead = value
         }
-        return Settings(slotMinutes: minutes, slotCapacity: capacity, week: week, storedTimeZone: zone,
-                        timeZone: zone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current, bookingHorizonDays: horizon, leadMinutes: lead,
-                        pause: pause, rush: rush)
+        return Settings(
+            slotMinutes: minutes, slotCapacity: capacity, week: week, storedTimeZone: zone,
+            timeZone: zone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current, bookingHorizonDays: horizon,
+            leadMinutes: lead,
+            pause: pause, rush: rush)
     }
 }
 
@@ -116,7 +125,8 @@ public enum SettingKey: Sendable, Hashable, CaseIterable {
         switch self {
         case .slotMinutes: "a whole number of minutes that divides 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30 or 60)"
         case .slotCapacity: "a whole number of pizzas from 1 to 10000"
-        case .openingHours: "intervals HH:MM-HH:MM for every day, such as 12:00-23:00 or 12:00-14:30,18:30-01:00 (past midnight)"
+        case .openingHours:
+            "intervals HH:MM-HH:MM for every day, such as 12:00-23:00 or 12:00-14:30,18:30-01:00 (past midnight)"
         case .timeZone: "an IANA time zone such as Europe/Rome, or 'system' for this machine's zone"
         case .bookingHorizonDays: "a whole number of days from 1 to 3650 (how far ahead a pickup may be booked)"
         case .leadMinutes: "a whole number of minutes from 0 to 1440 (how long before pickup an order must be booked)"
@@ -159,7 +169,9 @@ public enum SettingsChange: Sendable, Hashable {
     /// The value as people type it (what ``SettingsChange/parse(_:_:)`` reads), for messages.
     var valueText: String {
         switch self {
-        case .slotMinutes(let number), .slotCapacity(let number), .bookingHorizonDays(let number), .leadMinutes(let number): String(number)
+        case .slotMinutes(let number), .slotCapacity(let number), .bookingHorizonDays(let number),
+            .leadMinutes(let number):
+            String(number)
         case .openingHours(let intervals): intervals.map(\.description).joined(separator: ",")
         case .timeZone(let zone): zone?.identifier ?? "system"
         }
@@ -170,7 +182,8 @@ public enum SettingsChange: Sendable, Hashable {
         switch self {
         case .slotMinutes(let minutes): (1...60).contains(minutes) && 60 % minutes == 0
         case .slotCapacity(let capacity): (1...10_000).contains(capacity)
-        case .openingHours(let intervals): (1...Week.maximumIntervalsPerDay).contains(intervals.count) && Week.everyDay(intervals).problems().isEmpty
+        case .openingHours(let intervals):
+            (1...Week.maximumIntervalsPerDay).contains(intervals.count) && Week.everyDay(intervals).problems().isEmpty
         case .timeZone: true
         case .bookingHorizonDays(let days): (1...3650).contains(days)
         case .leadMinutes(let minutes): (0...1440).contains(minutes)

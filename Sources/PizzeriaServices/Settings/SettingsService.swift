@@ -24,7 +24,10 @@ public final class SettingsService: Sendable {
     }
 
     static func current(in db: Connection) throws -> Settings {
-        guard let settings = try db.fetchOne("SELECT " + Decoder.columns + " FROM settings WHERE id = 1", [], Decoder.self) else {
+        guard
+            let settings = try db.fetchOne(
+                "SELECT " + Decoder.columns + " FROM settings WHERE id = 1", [], Decoder.self)
+        else {
             throw DataError.damagedRow(table: "settings", id: "1", problem: "the row is missing")
         }
         return settings(try ScheduleStore.week(in: db))
@@ -33,14 +36,20 @@ public final class SettingsService: Sendable {
     /// The settings row; the week is read beside it.
     struct Decoder: RowDecoder {
         /// The columns it reads (a constant, never input).
-        static let columns = "slot_minutes, slot_capacity, time_zone, booking_horizon_days, lead_minutes, paused, paused_until, pause_reason, "
+        static let columns =
+            "slot_minutes, slot_capacity, time_zone, booking_horizon_days, lead_minutes, paused, paused_until, pause_reason, "
             + "busy_minutes, busy_until"
-        let slotMinutes, slotCapacity, timeZone, bookingHorizonDays, leadMinutes, paused, pausedUntil, pauseReason, busyMinutes, busyUntil: Column
+        let slotMinutes, slotCapacity, timeZone, bookingHorizonDays, leadMinutes, paused, pausedUntil, pauseReason,
+            busyMinutes, busyUntil: Column
 
         init(columns: ColumnResolver) throws {
-            (slotMinutes, slotCapacity, timeZone) = (try columns("slot_minutes"), try columns("slot_capacity"), try columns("time_zone"))
+            (slotMinutes, slotCapacity, timeZone) = (
+                try columns("slot_minutes"), try columns("slot_capacity"), try columns("time_zone")
+            )
             (bookingHorizonDays, leadMinutes) = (try columns("booking_horizon_days"), try columns("lead_minutes"))
-            (paused, pausedUntil, pauseReason) = (try columns("paused"), try columns("paused_until"), try columns("pause_reason"))
+            (paused, pausedUntil, pauseReason) = (
+                try columns("paused"), try columns("paused_until"), try columns("pause_reason")
+            )
             (busyMinutes, busyUntil) = (try columns("busy_minutes"), try columns("busy_until"))
         }
 
@@ -57,16 +66,24 @@ public final class SettingsService: Sendable {
             let stored = try row.optionalString(timeZone)
             let zone = stored.map { TimeZone(identifier: $0) } ?? TimeZone.current
             guard let zone else {
-                throw DataError.damagedRow(table: "settings", id: "1", problem: "time_zone '\(stored ?? "")' is not a known time zone")
+                throw DataError.damagedRow(
+                    table: "settings", id: "1", problem: "time_zone '\(stored ?? "")' is not a known time zone")
             }
-            let (minutes, capacity, horizon, lead) = (try row.int(slotMinutes), try row.int(slotCapacity), try row.int(bookingHorizonDays),
-                                                      try row.int(leadMinutes))
-            let pause = try row.int(paused) == 1 ? Pause(until: try instant(row, pausedUntil, "paused_until"), reason: try row.optionalString(pauseReason)) : nil
+            let (minutes, capacity, horizon, lead) = (
+                try row.int(slotMinutes), try row.int(slotCapacity), try row.int(bookingHorizonDays),
+                try row.int(leadMinutes)
+            )
+            let pause =
+                try row.int(paused) == 1
+                ? Pause(
+                    until: try instant(row, pausedUntil, "paused_until"), reason: try row.optionalString(pauseReason))
+                : nil
             let busy = try row.int(busyMinutes)
             let rush = busy > 0 ? Rush(minutes: busy, until: try instant(row, busyUntil, "busy_until")) : nil
             return { week in
-                Settings(slotMinutes: minutes, slotCapacity: capacity, week: week, storedTimeZone: stored, timeZone: zone,
-                         bookingHorizonDays: horizon, leadMinutes: lead, pause: pause, rush: rush)
+                Settings(
+                    slotMinutes: minutes, slotCapacity: capacity, week: week, storedTimeZone: stored, timeZone: zone,
+                    bookingHorizonDays: horizon, leadMinutes: lead, pause: pause, rush: rush)
             }
         }
     }
@@ -85,24 +102,33 @@ public final class SettingsService: Sendable {
         return try database.audited(acting, at: now) { db in
             let settings = try Self.current(in: db).applying(change)
             let capacities = try CapacityStore.futureCapacities(after: now, in: db)
-            if case .openingHours = change { try ScheduleStore.replace(Set(Weekday.allCases), with: settings.week, in: db) }
+            if case .openingHours = change {
+                try ScheduleStore.replace(Set(Weekday.allCases), with: settings.week, in: db)
+            }
             switch change {
             case .slotMinutes, .openingHours, .timeZone:
                 // Every future booking re-homed under the new schedule: refused when one would leave
                 // the hours, change service day or overfill its slot (unless kept).
                 let schedule = ScheduleStore.schedule(settings, in: db)
-                try Rehoming.apply(under: schedule, capacitiesBefore: capacities, now: now, keepOrders: keepOrders, in: db)
+                try Rehoming.apply(
+                    under: schedule, capacitiesBefore: capacities, now: now, keepOrders: keepOrders, in: db)
                 if case .timeZone = change { try OrderStore.relocalize(under: schedule, before: now, in: db) }
             case .slotCapacity, .bookingHorizonDays, .leadMinutes:
-                break   // capacity is checked below, on what the database made of it; the others govern new bookings only
+                // Capacity is checked below, on what the database made of it; the others govern new bookings only.
+                break
             }
-            try db.run("""
+            try db.run(
+                """
                 UPDATE settings SET slot_minutes = ?, slot_capacity = ?, time_zone = ?, booking_horizon_days = ?, lead_minutes = ?,
                        updated_at = ? WHERE id = 1
-                """, [settings.slotMinutes, settings.slotCapacity, settings.storedTimeZone, settings.bookingHorizonDays,
-                      settings.leadMinutes, Timestamp.string(from: now)])
+                """,
+                [
+                    settings.slotMinutes, settings.slotCapacity, settings.storedTimeZone, settings.bookingHorizonDays,
+                    settings.leadMinutes, Timestamp.string(from: now),
+                ])
             if change.key == .slotCapacity {
-                let broken = try CapacityStore.overfilled(since: capacities, after: now, zone: settings.timeZone, in: db)
+                let broken = try CapacityStore.overfilled(
+                    since: capacities, after: now, zone: settings.timeZone, in: db)
                 guard broken.isEmpty else { throw SettingsError.conflictsWithBookings(key: change.key, slots: broken) }
             }
             return settings
@@ -137,8 +163,10 @@ public enum SettingsError: PizzeriaFailure, Equatable {
         case .invalidValue(let key, let value):
             return "\(key): must be \(key.rule), not '\(value)'"
         case .conflictsWithBookings(let key, let slots):
-            let shown = slots.prefix(5).joined(separator: ", ") + (slots.count > 5 ? ", and \(slots.count - 5) more" : "")
-            return "\(key): the new value does not fit \(slots.count) future slot\(slots.count == 1 ? "" : "s") already booked: \(shown)"
+            let shown =
+                slots.prefix(5).joined(separator: ", ") + (slots.count > 5 ? ", and \(slots.count - 5) more" : "")
+            return
+                "\(key): the new value does not fit \(slots.count) future slot\(slots.count == 1 ? "" : "s") already booked: \(shown)"
         }
     }
 }

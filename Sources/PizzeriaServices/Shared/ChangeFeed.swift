@@ -69,21 +69,27 @@ public struct ChangeFeed<Event: Sendable>: AsyncSequence, Sendable {
 extension OrderService {
     /// Every booking, status change and cancellation after `cursor` (from now on when `nil`), by
     /// any process, as it happens. See ``ChangeFeed``.
-    public func feed(after cursor: EventCursor? = nil, pollInterval: Duration = .milliseconds(200)) async throws -> ChangeFeed<OrderEvent> {
+    public func feed(after cursor: EventCursor? = nil, pollInterval: Duration = .milliseconds(200)) async throws
+        -> ChangeFeed<OrderEvent>
+    {
         let start: EventCursor
         if let cursor { start = cursor } else { start = try await latestEventCursor() }
-        return ChangeFeed(start: start, pollInterval: pollInterval, signal: database.commits,
-                          fetch: { [self] position in try await events(after: position) }, cursor: \.cursor)
+        return ChangeFeed(
+            start: start, pollInterval: pollInterval, signal: database.commits,
+            fetch: { [self] position in try await events(after: position) }, cursor: \.cursor)
     }
 }
 
 extension MenuService {
     /// Every change to the menu (added, edited, archived, restored) after `cursor` (from now on
     /// when `nil`), by any process, as it happens. See ``ChangeFeed``.
-    public func feed(after cursor: EventCursor? = nil, pollInterval: Duration = .milliseconds(200)) async throws -> ChangeFeed<MenuEvent> {
+    public func feed(after cursor: EventCursor? = nil, pollInterval: Duration = .milliseconds(200)) async throws
+        -> ChangeFeed<MenuEvent>
+    {
         let start: EventCursor
         if let cursor { start = cursor } else { start = try await latestEventCursor() }
-        return ChangeFeed(start: start, pollInterval: pollInterval, signal: database.commits,
-                          fetch: { [self] position in try await events(after: position) }, cursor: \.cursor)
+        return ChangeFeed(
+            start: start, pollInterval: pollInterval, signal: database.commits,
+            fetch: { [self] position in try await events(after: position) }, cursor: \.cursor)
     }
 }

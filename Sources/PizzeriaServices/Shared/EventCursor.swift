@@ -52,9 +52,10 @@ public struct EventCursor: Sendable, Hashable, Codable, LosslessStringConvertibl
         if text == "0" { self = .start; return }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[1].utf8.count == 8,
-              parts[0].utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-              parts[1].utf8.allSatisfy({ $0.isHexDigit }),
-              let position = Int64(parts[0]), position > 0, let fingerprint = UInt32(parts[1], radix: 16) else { return nil }
+            parts[0].utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            parts[1].utf8.allSatisfy({ $0.isHexDigit }),
+            let position = Int64(parts[0]), position > 0, let fingerprint = UInt32(parts[1], radix: 16)
+        else { return nil }
         self.init(position: position, fingerprint: fingerprint)
     }
 
@@ -76,7 +77,8 @@ public struct EventCursor: Sendable, Hashable, Codable, LosslessStringConvertibl
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let cursor = EventCursor(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not an event cursor (0 or POSITION.FINGERPRINT)")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "'\(text)' is not an event cursor (0 or POSITION.FINGERPRINT)")
         }
         self = cursor
     }
@@ -103,10 +105,12 @@ public enum FeedError: PizzeriaFailure, Equatable {
     public var description: String {
         switch self {
         case .foreignCursor(let cursor, let newest):
-            let place = cursor.position > newest.position
+            let place =
+                cursor.position > newest.position
                 ? "is past this file's newest event (\(newest))"
                 : "names an event this file does not have"
-            return "cursor \(cursor) \(place): the file was restored from an earlier backup, or it is another file; events may have been renumbered"
+            return
+                "cursor \(cursor) \(place): the file was restored from an earlier backup, or it is another file; events may have been renumbered"
         }
     }
 }
@@ -116,8 +120,10 @@ enum FeedHistory {
     /// The rows after `cursor`, given `rows` read from `position >= cursor.position` (one more
     /// than `limit`, so the cursor's own event comes first and is checked).
     /// - Throws: ``FeedError/foreignCursor(_:newest:)`` when the first row is not the cursor's event.
-    static func rows<Row>(after cursor: EventCursor, _ rows: [Row], limit: Int, cursorOf: (Row) -> EventCursor,
-                          newest: () throws -> EventCursor) throws -> ArraySlice<Row> {
+    static func rows<Row>(
+        after cursor: EventCursor, _ rows: [Row], limit: Int, cursorOf: (Row) -> EventCursor,
+        newest: () throws -> EventCursor
+    ) throws -> ArraySlice<Row> {
         guard cursor != .start else { return rows.prefix(limit) }
         guard let first = rows.first, cursorOf(first) == cursor else {
             throw FeedError.foreignCursor(cursor, newest: try newest())

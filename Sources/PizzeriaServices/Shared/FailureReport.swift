@@ -73,17 +73,21 @@ public struct FailureReport: Sendable, Equatable {
     private init(_ error: DatabaseError) {
         switch error.kind {
         case .busy:
-            self.init(category: .busy, messages: ["the database is busy: another process held its lock past the timeout"],
-                      remedy: .retryLater)
+            self.init(
+                category: .busy, messages: ["the database is busy: another process held its lock past the timeout"],
+                remedy: .retryLater)
         case .notADatabase:
             self.init(category: .unusableDatabase, messages: [error.message], remedy: .useAnotherFile)
         case .io, .walUnavailable:
             self.init(category: .io, messages: [error.message])
         case .constraint where error.isRefusal("user_erased"):
             // Refused by the customer's state (their data was erased), not by the input.
-            self.init(category: .refused, messages: [Self.constraintReason(error).replacingOccurrences(of: "user_erased: ", with: "")])
+            self.init(
+                category: .refused,
+                messages: [Self.constraintReason(error).replacingOccurrences(of: "user_erased: ", with: "")])
         case .constraint:
-            self.init(category: .invalidInput, messages: ["the database refused the change: " + Self.constraintReason(error)])
+            self.init(
+                category: .invalidInput, messages: ["the database refused the change: " + Self.constraintReason(error)])
         case .typeMismatch, .misuse, .other:
             self.init(category: .internal, messages: ["internal error: \(error)"])
         }

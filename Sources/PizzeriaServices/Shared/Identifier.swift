@@ -34,8 +34,12 @@ public struct Identifier<Entity>: Hashable, Comparable, Sendable, Codable, Lossl
         return withUnsafeMutableBytes(of: &bytes) { raw in
             raw[6] = (raw[6] & 0x0F) | 0x40  // version 4
             raw[8] = (raw[8] & 0x3F) | 0x80  // RFC 4122 variant
-            return Self(uuid: UUID(uuid: (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
-                                          raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15])))
+            return Self(
+                uuid: UUID(
+                    uuid: (
+                        raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
+                        raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]
+                    )))
         }
     }
 
@@ -77,7 +81,8 @@ public struct Identifier<Entity>: Hashable, Comparable, Sendable, Codable, Lossl
     public init(from decoder: Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let id = Self(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not a UUID"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not a UUID"))
         }
         self = id
     }
@@ -113,7 +118,8 @@ extension Identifier {
     /// to a value with the high bit set, checked once at the end.
     init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count == 36, let text = bytes.baseAddress,
-              text[8] == 45, text[13] == 45, text[18] == 45, text[23] == 45 else { return nil }
+            text[8] == 45, text[13] == 45, text[18] == 45, text[23] == 45
+        else { return nil }
         let parsed: (UInt64, UInt64)? = hexDigitValues.withUnsafeBufferPointer { table in
             guard let table = table.baseAddress else { return nil }
             var high: UInt64 = 0, low: UInt64 = 0, invalid: UInt8 = 0
@@ -156,13 +162,17 @@ private let hexDigitValues: [UInt8] = (0...255).map { byte -> UInt8 in
 
 extension Row {
     /// A UUID column as a typed id, parsed from the column's bytes.
-    func id<Entity>(_ column: Column, as type: Identifier<Entity>.Type = Identifier<Entity>.self) throws -> Identifier<Entity> {
+    func id<Entity>(_ column: Column, as type: Identifier<Entity>.Type = Identifier<Entity>.self) throws -> Identifier<
+        Entity
+    > {
         if let id = try withUTF8(column, { Identifier<Entity>(utf8: $0) }) { return id }
         throw DatabaseError.typeMismatchValue("a UUID in column \(name(of: column))")
     }
 
     /// The UUID column called `name` as a typed id.
-    func id<Entity>(_ name: String, as type: Identifier<Entity>.Type = Identifier<Entity>.self) throws -> Identifier<Entity> {
+    func id<Entity>(_ name: String, as type: Identifier<Entity>.Type = Identifier<Entity>.self) throws -> Identifier<
+        Entity
+    > {
         try id(try column(name))
     }
 }

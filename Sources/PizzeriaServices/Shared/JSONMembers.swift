@@ -78,17 +78,31 @@ struct JSONMemberKey: CodingKey {
 struct KeyedMemberWriter: JSONMemberWriter {
     var container: KeyedEncodingContainer<JSONMemberKey>
 
-    mutating func member(_ key: StaticString, _ text: String?) throws { try container.encode(text, forKey: JSONMemberKey(key)) }
-    mutating func member(_ key: StaticString, _ number: Int64) throws { try container.encode(number, forKey: JSONMemberKey(key)) }
-    mutating func member(_ key: StaticString, _ flag: Bool) throws { try container.encode(flag, forKey: JSONMemberKey(key)) }
-    mutating func member<Entity>(_ key: StaticString, id: Identifier<Entity>) throws { try container.encode(id, forKey: JSONMemberKey(key)) }
+    mutating func member(_ key: StaticString, _ text: String?) throws {
+        try container.encode(text, forKey: JSONMemberKey(key))
+    }
+    mutating func member(_ key: StaticString, _ number: Int64) throws {
+        try container.encode(number, forKey: JSONMemberKey(key))
+    }
+    mutating func member(_ key: StaticString, _ flag: Bool) throws {
+        try container.encode(flag, forKey: JSONMemberKey(key))
+    }
+    mutating func member<Entity>(_ key: StaticString, id: Identifier<Entity>) throws {
+        try container.encode(id, forKey: JSONMemberKey(key))
+    }
     mutating func member(_ key: StaticString, timestamp: Date?) throws {
         try container.encode(timestamp.map(Timestamp.string(from:)), forKey: JSONMemberKey(key))
     }
-    mutating func member(_ key: StaticString, minute: Date) throws { try container.encode(PickupTime.utc(minute), forKey: JSONMemberKey(key)) }
-    mutating func member<Value: JSONMembers>(_ key: StaticString, object: Value?) throws { try container.encode(object, forKey: JSONMemberKey(key)) }
+    mutating func member(_ key: StaticString, minute: Date) throws {
+        try container.encode(PickupTime.utc(minute), forKey: JSONMemberKey(key))
+    }
+    mutating func member<Value: JSONMembers>(_ key: StaticString, object: Value?) throws {
+        try container.encode(object, forKey: JSONMemberKey(key))
+    }
     mutating func member<Element: JSONMembers>(_ key: StaticString, objects: [Element]) throws {
         try container.encode(objects, forKey: JSONMemberKey(key))
     }
-    mutating func member<Value: Encodable>(_ key: StaticString, encoded: Value) throws { try container.encode(encoded, forKey: JSONMemberKey(key)) }
+    mutating func member<Value: Encodable>(_ key: StaticString, encoded: Value) throws {
+        try container.encode(encoded, forKey: JSONMemberKey(key))
+    }
 }

@@ -32,7 +32,8 @@ extension KeyedDecodingContainer {
     func decodeTimestamp(forKey key: Key) throws -> Date {
         let text = try decode(String.self, forKey: key)
         guard let date = Timestamp.date(from: text) else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "'\(text)' is not an ISO-8601 UTC time")
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "'\(text)' is not an ISO-8601 UTC time")
         }
         return date
     }
@@ -48,7 +49,9 @@ extension Row {
     /// A stored ISO-8601 UTC time; anything else is a damaged row of `table`.
     func timestamp<ID: CustomStringConvertible>(_ column: Column, table: String, id: ID) throws -> Date {
         if let date = try withUTF8(column, Timestamp.date(utf8:)) { return date }
-        throw DataError.damagedRow(table: table, id: id.description, problem: "\(name(of: column)) '\(try string(column))' is not an ISO-8601 UTC time")
+        throw DataError.damagedRow(
+            table: table, id: id.description,
+            problem: "\(name(of: column)) '\(try string(column))' is not an ISO-8601 UTC time")
     }
 
     /// A stored ISO-8601 UTC time or `NULL`.

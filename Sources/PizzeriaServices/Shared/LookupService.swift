@@ -59,8 +59,10 @@ public final class LookupService: Sendable {
     public func pizzaNames(startingWith prefix: String, limit: Int = 200) throws -> [String] {
         let key = PizzaName.foldKey(prefix)
         return try database.readStatement { db in
-            try db.fetchAll("SELECT name FROM pizzas WHERE name_key >= ? AND name_key < ? ORDER BY name_key LIMIT ?",
-                            [key, key + "\u{10FFFF}", limit]) { try $0.string("name") }
+            try db.fetchAll(
+                "SELECT name FROM pizzas WHERE name_key >= ? AND name_key < ? ORDER BY name_key LIMIT ?",
+                [key, key + "\u{10FFFF}", limit]
+            ) { try $0.string("name") }
         }
     }
 
@@ -68,8 +70,10 @@ public final class LookupService: Sendable {
     public func handles(startingWith prefix: String, limit: Int = 200) throws -> [String] {
         let start = prefix.lowercased()
         return try database.readStatement { db in
-            try db.fetchAll("SELECT handle FROM users WHERE handle >= ? AND handle < ? ORDER BY handle LIMIT ?",
-                            [start, start + "\u{10FFFF}", limit]) { try $0.string("handle") }
+            try db.fetchAll(
+                "SELECT handle FROM users WHERE handle >= ? AND handle < ? ORDER BY handle LIMIT ?",
+                [start, start + "\u{10FFFF}", limit]
+            ) { try $0.string("handle") }
         }
     }
 
@@ -102,8 +106,10 @@ public final class LookupService: Sendable {
     /// ``suggestionScanLimit`` names: only a failed lookup pays for it, and its cost is bounded.
     static func closestName(to typed: String, in db: Connection) throws -> String? {
         guard !typed.isEmpty, typed.count <= PizzaName.maximumLength else { return nil }
-        let names = try db.fetchAll("SELECT name FROM pizzas ORDER BY archived_at IS NOT NULL, name_key LIMIT ?",
-                                    [suggestionScanLimit]) { try $0.string("name") }
+        let names = try db.fetchAll(
+            "SELECT name FROM pizzas ORDER BY archived_at IS NOT NULL, name_key LIMIT ?",
+            [suggestionScanLimit]
+        ) { try $0.string("name") }
         return Spelling.closest(to: typed, among: names)
     }
 
@@ -113,7 +119,11 @@ public final class LookupService: Sendable {
     /// The order `query` names (an id, or a unique prefix), among `user`'s orders when given.
     static func orderID(_ query: String, of user: User.ID? = nil, in db: Connection) throws -> Order.ID {
         let text = query.trimmingWhitespace().lowercased()
-        if let id = Order.ID(text), let header = try OrderStore.header(id: id, in: db), user == nil || header.userID == user { return id }
+        if let id = Order.ID(text), let header = try OrderStore.header(id: id, in: db),
+            user == nil || header.userID == user
+        {
+            return id
+        }
         if text.count >= minimumPrefix {
             let ids = try OrderStore.ids(withPrefix: text, of: user, in: db)
             if ids.count > 1 { throw OrderError.ambiguous(query: query, candidates: ids) }
@@ -125,11 +135,14 @@ public final class LookupService: Sendable {
 
     static func user(_ reference: String, in db: Connection) throws -> User {
         if let user = try UserStore.user(handle: reference, in: db) { return user }
-        if let id = User.ID(reference.trimmingWhitespace()), let user = try UserStore.user(id: id, in: db) { return user }
+        if let id = User.ID(reference.trimmingWhitespace()), let user = try UserStore.user(id: id, in: db) {
+            return user
+        }
         throw UserError.notFound(reference)
     }
 
     static func route(kind: String, reference: String, for user: User.ID, in db: Connection) throws -> Route {
-        kind == "pizza" ? .pizza(id: try pizza(reference, in: db).id) : .order(id: try orderID(reference, of: user, in: db))
+        kind == "pizza"
+            ? .pizza(id: try pizza(reference, in: db).id) : .order(id: try orderID(reference, of: user, in: db))
     }
 }

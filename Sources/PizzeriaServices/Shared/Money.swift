@@ -88,10 +88,15 @@ public struct Money: Sendable, Hashable, Comparable, Codable, CustomStringConver
         func fail(_ message: String) -> Result<Money, ParseError> { .failure(ParseError(message: message)) }
 
         var text = Substring(input.trimmingWhitespace())
-        if text.hasPrefix("€") { text = text.dropFirst() }
-        else if text.hasSuffix("€") { text = text.dropLast() }
-        else if text.uppercased().hasPrefix("EUR") { text = text.dropFirst(3) }
-        else if text.uppercased().hasSuffix("EUR") { text = text.dropLast(3) }
+        if text.hasPrefix("€") {
+            text = text.dropFirst()
+        } else if text.hasSuffix("€") {
+            text = text.dropLast()
+        } else if text.uppercased().hasPrefix("EUR") {
+            text = text.dropFirst(3)
+        } else if text.uppercased().hasSuffix("EUR") {
+            text = text.dropLast(3)
+        }
         text = Substring(String(text).trimmingWhitespace())
 
         guard !text.isEmpty else { return fail("must not be empty") }
@@ -104,7 +109,8 @@ public struct Money: Sendable, Hashable, Comparable, Codable, CustomStringConver
         if lowered.contains("e"), text.contains(where: \.isASCIIDigit) {
             return fail("must not use an exponent; write the amount out, such as 6.50")
         }
-        guard text.allSatisfy({ $0.isASCIIDigit || $0 == "." || $0 == "," }), text.contains(where: \.isASCIIDigit) else {
+        guard text.allSatisfy({ $0.isASCIIDigit || $0 == "." || $0 == "," }), text.contains(where: \.isASCIIDigit)
+        else {
             return fail("must be an amount in euros, such as 6.50 or 6,50")
         }
         let separators = text.filter { $0 == "." || $0 == "," }
@@ -117,7 +123,9 @@ public struct Money: Sendable, Hashable, Comparable, Codable, CustomStringConver
         if fraction.count == 3 {
             // Only readings that would be accepted are offered: 8.555 as 8555 is over the maximum.
             let thousands = Int64(String(whole + fraction)).map(String.init) ?? "\(whole)\(fraction)"
-            let readings = [thousands, "\(whole.isEmpty ? "0" : whole).\(fraction.prefix(2))"].filter { if case .success = parse($0) { true } else { false } }
+            let readings = [thousands, "\(whole.isEmpty ? "0" : whole).\(fraction.prefix(2))"].filter {
+                if case .success = parse($0) { true } else { false }
+            }
             let advice = readings.isEmpty ? "" : "; write " + readings.joined(separator: " or ")
             return fail("is ambiguous: \(text) could use a thousands separator or have three decimals\(advice)")
         }
@@ -143,7 +151,8 @@ extension StringProtocol {
     func trimmingWhitespace() -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
         return String(String.UnicodeScalarView(scalars[first...last]))
     }
 }

@@ -63,7 +63,8 @@ public struct PageCursor: Sendable, Hashable, Codable, LosslessStringConvertible
     public init(from decoder: Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let cursor = Self(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a page cursor"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "not a page cursor"))
         }
         self = cursor
     }
@@ -76,7 +77,9 @@ public struct PageCursor: Sendable, Hashable, Codable, LosslessStringConvertible
 
     /// The key's parts, or a ``ValidationError`` for a cursor of another list.
     func parts(_ count: Int, field: String = "after") throws -> [String] {
-        guard key.count == count else { throw ValidationError([FieldError(field: field, message: "is not a cursor of this list")]) }
+        guard key.count == count else {
+            throw ValidationError([FieldError(field: field, message: "is not a cursor of this list")])
+        }
         return key
     }
 }

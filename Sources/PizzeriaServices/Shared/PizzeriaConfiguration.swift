@@ -60,7 +60,8 @@ public struct PizzeriaConfiguration: Sendable, Equatable {
         var configuration = DatabaseConfiguration()
         configuration.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         configuration.synchronous = durability == .durable ? .full : .normal
-        configuration.checkpointPolicy = checkpoints == .automatic
+        configuration.checkpointPolicy =
+            checkpoints == .automatic
             ? .recommended(thresholdPages: checkpointPages) : .external(walLimitPages: externalWALLimitPages)
         configuration.maximumReaderCount = max(1, maximumConcurrentReads)
         configuration.writerCacheKiB = writerCacheKiB
@@ -86,10 +87,12 @@ public struct PizzeriaConfiguration: Sendable, Equatable {
         public var rule: String {
             switch self {
             case .busyTimeout: "a whole number of milliseconds from 0 to 600000"
-            case .synchronous: "full (every commit is synced) or normal (faster; the last commits before a power loss can be lost)"
+            case .synchronous:
+                "full (every commit is synced) or normal (faster; the last commits before a power loss can be lost)"
             case .checkpoints: "auto (pizzeria checkpoints) or external (a replicator such as Litestream does)"
             case .checkpointPages: "a whole number of WAL pages from 100 to 1000000 (default 8000)"
-            case .walLimitPages: "a whole number of WAL pages from 1000 to 10000000 (default 262144: with external checkpoints, the WAL size at which pizzeria checkpoints anyway)"
+            case .walLimitPages:
+                "a whole number of WAL pages from 1000 to 10000000 (default 262144: with external checkpoints, the WAL size at which pizzeria checkpoints anyway)"
             }
         }
     }
@@ -103,7 +106,9 @@ public struct PizzeriaConfiguration: Sendable, Equatable {
             guard let text = environment[variable.rawValue], !text.isEmpty else { continue }
             switch (variable, text.lowercased()) {
             case (.busyTimeout, _):
-                if let milliseconds = Int32(text), (0...600_000).contains(milliseconds) { busyTimeoutMilliseconds = milliseconds; continue }
+                if let milliseconds = Int32(text), (0...600_000).contains(milliseconds) {
+                    busyTimeoutMilliseconds = milliseconds; continue
+                }
             case (.synchronous, "full"): durability = .durable; continue
             case (.synchronous, "normal"): durability = .fast; continue
             case (.checkpoints, "auto"): checkpoints = .automatic; continue
@@ -111,7 +116,9 @@ public struct PizzeriaConfiguration: Sendable, Equatable {
             case (.checkpointPages, _):
                 if let pages = Int(text), (100...1_000_000).contains(pages) { checkpointPages = pages; continue }
             case (.walLimitPages, _):
-                if let pages = Int(text), (1_000...10_000_000).contains(pages) { externalWALLimitPages = pages; continue }
+                if let pages = Int(text), (1_000...10_000_000).contains(pages) {
+                    externalWALLimitPages = pages; continue
+                }
             default: break
             }
             problems.append(FieldError(field: variable.rawValue, message: "must be \(variable.rule), not '\(text)'"))

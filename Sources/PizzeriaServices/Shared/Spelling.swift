@@ -12,7 +12,8 @@ public enum Spelling {
         }
         guard let best else { return nil }
         let tolerance = max(1, min(3, best.candidate.count / 3))
-        return best.distance <= tolerance || best.candidate.lowercased().hasPrefix(lowered) && typed.count >= 2 ? best.candidate : nil
+        return best.distance <= tolerance || best.candidate.lowercased().hasPrefix(lowered) && typed.count >= 2
+            ? best.candidate : nil
     }
 
     /// Edit distance where a swap of two neighbouring letters counts as one typo

@@ -22,7 +22,9 @@ public struct User: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     public let erasedAt: Date?
 
     /// A user; stores use it when reading rows.
-    public init(id: ID, handle: String, displayName: String?, phone: String? = nil, createdAt: Date, erasedAt: Date? = nil) {
+    public init(
+        id: ID, handle: String, displayName: String?, phone: String? = nil, createdAt: Date, erasedAt: Date? = nil
+    ) {
         self.id = id
         self.handle = handle
         self.displayName = displayName
@@ -51,10 +53,12 @@ public struct User: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     /// Reads the documented JSON shape.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try container.decode(ID.self, forKey: .id), handle: try container.decode(String.self, forKey: .handle),
-                  displayName: try container.decodeIfPresent(String.self, forKey: .displayName),
-                  phone: try container.decodeIfPresent(String.self, forKey: .phone),
-                  createdAt: try container.decodeTimestamp(forKey: .createdAt), erasedAt: try container.decodeTimestampIfPresent(forKey: .erasedAt))
+        self.init(
+            id: try container.decode(ID.self, forKey: .id), handle: try container.decode(String.self, forKey: .handle),
+            displayName: try container.decodeIfPresent(String.self, forKey: .displayName),
+            phone: try container.decodeIfPresent(String.self, forKey: .phone),
+            createdAt: try container.decodeTimestamp(forKey: .createdAt),
+            erasedAt: try container.decodeTimestampIfPresent(forKey: .erasedAt))
     }
 }
 
@@ -77,7 +81,8 @@ public enum UserRules {
         let text = String(String.UnicodeScalarView(kept))
         guard text.hasPrefix("+") else { return nil }
         let digits = text.dropFirst()
-        guard (8...15).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.first != "0" else { return nil }
+        guard (8...15).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.first != "0"
+        else { return nil }
         return text
     }
 
@@ -93,20 +98,27 @@ public enum UserRules {
         if handle.isEmpty { return [FieldError(field: "handle", message: "must not be empty")] }
         var errors: [FieldError] = []
         if handle.count > maximumHandleLength {
-            errors.append(FieldError(field: "handle", message: "must be at most \(maximumHandleLength) characters (has \(handle.count))"))
+            errors.append(
+                FieldError(
+                    field: "handle", message: "must be at most \(maximumHandleLength) characters (has \(handle.count))")
+            )
         }
-        if !handle.unicodeScalars.allSatisfy({ "abcdefghijklmnopqrstuvwxyz0123456789._-".unicodeScalars.contains($0) }) {
+        if !handle.unicodeScalars.allSatisfy({ "abcdefghijklmnopqrstuvwxyz0123456789._-".unicodeScalars.contains($0) })
+        {
             errors.append(FieldError(field: "handle", message: "may contain only a-z, 0-9, '.', '_' and '-'"))
         }
         if handle.hasPrefix(pseudonymPrefix) {
-            errors.append(FieldError(field: "handle", message: "must not start with '\(pseudonymPrefix)' (kept for erased customers)"))
+            errors.append(
+                FieldError(
+                    field: "handle", message: "must not start with '\(pseudonymPrefix)' (kept for erased customers)"))
         }
         return errors
     }
 
     /// The trimmed display name, `nil` when blank.
     public static func normalizeDisplayName(_ raw: String?) -> String? {
-        guard let trimmed = raw.map({ $0.trimmingWhitespace().precomposedStringWithCanonicalMapping }), !trimmed.isEmpty else { return nil }
+        guard let trimmed = raw.map({ $0.trimmingWhitespace().precomposedStringWithCanonicalMapping }), !trimmed.isEmpty
+        else { return nil }
         return trimmed
     }
 
@@ -115,7 +127,12 @@ public enum UserRules {
         guard let name else { return [] }
         var errors: [FieldError] = []
         if name.unicodeScalars.count > maximumDisplayNameLength {
-            errors.append(FieldError(field: "name", message: "must be at most \(maximumDisplayNameLength) characters (Unicode scalars; has \(name.unicodeScalars.count))"))
+            errors.append(
+                FieldError(
+                    field: "name",
+                    message:
+                        "must be at most \(maximumDisplayNameLength) characters (Unicode scalars; has \(name.unicodeScalars.count))"
+                ))
         }
         if name.unicodeScalars.contains(where: PizzaName.isForbidden) {
             errors.append(FieldError(field: "name", message: "must not contain control characters or line breaks"))
@@ -146,7 +163,8 @@ public enum UserError: PizzeriaFailure, Equatable {
         switch self {
         case .notFound(let reference): "no user with handle or id '\(reference)'"
         case .duplicateHandle(let handle): "handle: '\(handle)' is already taken"
-        case .erased(let handle): "user \(handle) was erased at their request: nothing can be booked or changed for them"
+        case .erased(let handle):
+            "user \(handle) was erased at their request: nothing can be booked or changed for them"
         }
     }
 }
@@ -176,7 +194,8 @@ public struct UserErasure: Sendable, Hashable, Encodable {
     public let walReaders: [Int32]
 
     private enum CodingKeys: String, CodingKey {
-        case user, removed, cancelledOrders = "cancelled_orders", ordersKept = "orders_kept", walCleared = "wal_cleared", walReaders = "wal_readers"
+        case user, removed, cancelledOrders = "cancelled_orders", ordersKept = "orders_kept", walCleared =
+            "wal_cleared", walReaders = "wal_readers"
     }
 
     private enum RemovedKeys: String, CodingKey {
@@ -198,4 +217,3 @@ public struct UserErasure: Sendable, Hashable, Encodable {
         try container.encode(walReaders, forKey: .walReaders)
     }
 }
-

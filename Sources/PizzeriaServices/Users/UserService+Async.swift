@@ -13,15 +13,21 @@ extension UserService {
 
     /// The `async` form of ``edit(id:handle:displayName:phone:)``, run on the database's own threads.
     @discardableResult
-    public func edit(id: User.ID, handle: String? = nil, displayName: FieldChange? = nil, phone: FieldChange? = nil) async throws -> User {
-        try await database.perform(.write) { try self.edit(id: id, handle: handle, displayName: displayName, phone: phone) }
+    public func edit(id: User.ID, handle: String? = nil, displayName: FieldChange? = nil, phone: FieldChange? = nil)
+        async throws -> User
+    {
+        try await database.perform(.write) {
+            try self.edit(id: id, handle: handle, displayName: displayName, phone: phone)
+        }
     }
 
     /// The `async` form of ``erase(id:by:waitingForReaders:)``, run on the database's own threads
     /// — outside the writer's batches (`.read` queue): the erasure ends by emptying the WAL, a
     /// checkpoint no batch's transaction may contain; its own transaction takes the write lock.
     @discardableResult
-    public func erase(id: User.ID, by actor: String? = nil, waitingForReaders: TimeInterval = 2) async throws -> UserErasure {
+    public func erase(id: User.ID, by actor: String? = nil, waitingForReaders: TimeInterval = 2) async throws
+        -> UserErasure
+    {
         try await database.perform(.read) { try self.erase(id: id, by: actor, waitingForReaders: waitingForReaders) }
     }
 

@@ -32,7 +32,8 @@ public final class UserService: Sendable {
         let now = now()
         return try database.audited(acting, at: now) { db in
             guard try UserStore.user(handle: handle, in: db) == nil else { throw UserError.duplicateHandle(handle) }
-            return try UserStore.insert(id: .random(), handle: handle, displayName: name, phone: number, at: now, in: db)
+            return try UserStore.insert(
+                id: .random(), handle: handle, displayName: name, phone: number, at: now, in: db)
         }
     }
 
@@ -48,14 +49,19 @@ public final class UserService: Sendable {
     /// - Throws: ``ValidationError``, ``UserError/duplicateHandle(_:)``, ``UserError/notFound(_:)``,
     ///   ``UserError/erased(_:)``.
     @discardableResult
-    public func edit(id: User.ID, handle: String? = nil, displayName: FieldChange? = nil, phone: FieldChange? = nil) throws -> User {
+    public func edit(id: User.ID, handle: String? = nil, displayName: FieldChange? = nil, phone: FieldChange? = nil)
+        throws -> User
+    {
         let newHandle = handle.map(UserRules.normalizeHandle)
         var problems = newHandle.map(UserRules.handleProblems) ?? []
         var name: String??, number: String??
         if let displayName {
             if case .set(let text) = displayName {
                 let normal = UserRules.normalizeDisplayName(text)
-                problems += normal == nil ? [FieldError(field: "name", message: "must not be empty (clear it instead)")] : UserRules.displayNameProblems(normal)
+                problems +=
+                    normal == nil
+                    ? [FieldError(field: "name", message: "must not be empty (clear it instead)")]
+                    : UserRules.displayNameProblems(normal)
                 name = .some(normal)
             } else {
                 name = .some(nil)
@@ -77,7 +83,9 @@ public final class UserService: Sendable {
             if let newHandle, newHandle != user.handle, try UserStore.user(handle: newHandle, in: db) != nil {
                 throw UserError.duplicateHandle(newHandle)
             }
-            try UserStore.update(id: id, handle: newHandle ?? user.handle, displayName: name ?? user.displayName, phone: number ?? user.phone, in: db)
+            try UserStore.update(
+                id: id, handle: newHandle ?? user.handle, displayName: name ?? user.displayName,
+                phone: number ?? user.phone, in: db)
             return try UserStore.required(id, in: db)
         }
     }
@@ -105,13 +113,17 @@ public final class UserService: Sendable {
             return (try UserStore.required(id, in: db), counts)
         }
         let wal = try Self.clearErasures(from: database, at: now, waitingForReaders: waitingForReaders)
-        return UserErasure(user: user, navigationRows: counts.navigationRows, notes: counts.notes, historyEntries: counts.historyEntries,
-                           keys: counts.keys, cancelledOrders: counts.cancelled, ordersKept: counts.ordersKept,
-                           walCleared: wal == .cleared, walReaders: { if case .heldByReaders(let pids) = wal { pids } else { [] } }())
+        return UserErasure(
+            user: user, navigationRows: counts.navigationRows, notes: counts.notes,
+            historyEntries: counts.historyEntries,
+            keys: counts.keys, cancelledOrders: counts.cancelled, ordersKept: counts.ordersKept,
+            walCleared: wal == .cleared, walReaders: { if case .heldByReaders(let pids) = wal { pids } else { [] } }())
     }
 
     /// Empties the WAL of every erasure still pending in it, and records that it did.
-    static func clearErasures(from database: Database, at now: Date, waitingForReaders: TimeInterval) throws -> Database.WALClearing {
+    static func clearErasures(from database: Database, at now: Date, waitingForReaders: TimeInterval) throws
+        -> Database.WALClearing
+    {
         // Read first: an erasure committed after this read is not marked, even if the checkpoint covers it.
         let pending = try database.read { try UserStore.erasuresPendingInWAL(in: $0) }
         let outcome = try database.clearWAL(waitingUpTo: waitingForReaders)
@@ -125,7 +137,14 @@ public final class UserService: Sendable {
     private static func phone(_ raw: String?) -> (String?, [FieldError]) {
         guard let raw, !raw.trimmingWhitespace().isEmpty else { return (nil, []) }
         guard let number = UserRules.normalizePhone(raw) else {
-            return (nil, [FieldError(field: "phone", message: "must be an international number: + and 8 to 15 digits, such as +39 333 123 4567")])
+            return (
+                nil,
+                [
+                    FieldError(
+                        field: "phone",
+                        message: "must be an international number: + and 8 to 15 digits, such as +39 333 123 4567")
+                ]
+            )
         }
         return (number, [])
     }

@@ -4,7 +4,8 @@ import PizzeriaStorage
 /// The SQL of users. Column lists are constants, spliced in with `+` (never input).
 enum UserStore {
     /// The columns ``Decoder`` reads.
-    static let columns = "id, handle, display_name, phone, created_at, (SELECT erased_at FROM user_erasures e WHERE e.user_id = users.id) AS erased_at"
+    static let columns =
+        "id, handle, display_name, phone, created_at, (SELECT erased_at FROM user_erasures e WHERE e.user_id = users.id) AS erased_at"
 
     /// A user from a row of ``columns``.
     struct Decoder: RowDecoder {
@@ -17,14 +18,17 @@ enum UserStore {
 
         func decode(_ row: Row) throws -> User {
             let id: User.ID = try row.id(self.id)
-            return User(id: id, handle: try row.string(handle), displayName: try row.optionalString(displayName), phone: try row.optionalString(phone),
-                        createdAt: try row.timestamp(createdAt, table: "users", id: id),
-                        erasedAt: try row.optionalTimestamp(erasedAt, table: "users", id: id))
+            return User(
+                id: id, handle: try row.string(handle), displayName: try row.optionalString(displayName),
+                phone: try row.optionalString(phone),
+                createdAt: try row.timestamp(createdAt, table: "users", id: id),
+                erasedAt: try row.optionalTimestamp(erasedAt, table: "users", id: id))
         }
     }
 
     static func user(handle: String, in db: Connection) throws -> User? {
-        try db.fetchOne("SELECT " + columns + " FROM users WHERE handle = ?", [UserRules.normalizeHandle(handle)], Decoder.self)
+        try db.fetchOne(
+            "SELECT " + columns + " FROM users WHERE handle = ?", [UserRules.normalizeHandle(handle)], Decoder.self)
     }
 
     static func user(id: User.ID, in db: Connection) throws -> User? {
@@ -39,8 +43,11 @@ enum UserStore {
     /// The handle of a user who may book: ``UserError/notFound(_:)`` for no such user,
     /// ``UserError/erased(_:)`` for one whose data was erased. One statement, as booking is hot.
     static func bookingHandle(of id: User.ID, in db: Connection) throws -> String {
-        let sql = "SELECT handle, EXISTS (SELECT 1 FROM user_erasures e WHERE e.user_id = users.id) AS erased FROM users WHERE id = ?"
-        guard let (handle, erased) = try db.fetchOne(sql, [id], { (try $0.string("handle"), try $0.int("erased") != 0) }) else {
+        let sql =
+            "SELECT handle, EXISTS (SELECT 1 FROM user_erasures e WHERE e.user_id = users.id) AS erased FROM users WHERE id = ?"
+        guard
+            let (handle, erased) = try db.fetchOne(sql, [id], { (try $0.string("handle"), try $0.int("erased") != 0) })
+        else {
             throw UserError.notFound(id.description)
         }
         guard !erased else { throw UserError.erased(handle) }
@@ -55,19 +62,24 @@ enum UserStore {
 
     /// Users by handle, after `after` (a handle) when paging.
     static func list(after: String = "", limit: Int = -1, in db: Connection) throws -> [User] {
-        try db.fetchAll("SELECT " + columns + " FROM users WHERE handle > ? ORDER BY handle LIMIT ?", [after, limit], Decoder.self)
+        try db.fetchAll(
+            "SELECT " + columns + " FROM users WHERE handle > ? ORDER BY handle LIMIT ?", [after, limit], Decoder.self)
     }
 
     /// Inserts a user.
-    static func insert(id: User.ID, handle: String, displayName: String?, phone: String?, at now: Date, in db: Connection) throws -> User {
-        try db.run("INSERT INTO users (id, handle, display_name, phone, created_at) VALUES (?, ?, ?, ?, ?)",
-                   [id, handle, displayName, phone, Timestamp.string(from: now)])
+    static func insert(
+        id: User.ID, handle: String, displayName: String?, phone: String?, at now: Date, in db: Connection
+    ) throws -> User {
+        try db.run(
+            "INSERT INTO users (id, handle, display_name, phone, created_at) VALUES (?, ?, ?, ?, ?)",
+            [id, handle, displayName, phone, Timestamp.string(from: now)])
         return try required(id, in: db)
     }
 
     /// Sets a user's handle, name and phone.
     static func update(id: User.ID, handle: String, displayName: String?, phone: String?, in db: Connection) throws {
-        try db.run("UPDATE users SET handle = ?, display_name = ?, phone = ? WHERE id = ?", [handle, displayName, phone, id])
+        try db.run(
+            "UPDATE users SET handle = ?, display_name = ?, phone = ? WHERE id = ?", [handle, displayName, phone, id])
     }
 
     /// What one erasure removed: row counts, and the orders it cancelled.
@@ -91,17 +103,21 @@ enum UserStore {
         let id = user.id, stamp = Timestamp.string(from: at), pseudonym = UserRules.pseudonym(for: id)
         var counts = ErasureCounts()
         try db.run("INSERT INTO user_erasures (user_id, erased_at, actor) VALUES (?, ?, ?)", [id, stamp, actor])
-        counts.cancelled = try db.fetchAll("""
+        counts.cancelled = try db.fetchAll(
+            """
             SELECT id FROM orders WHERE user_id = ? AND pickup_at > ? AND status IN ('placed', 'preparing') ORDER BY pickup_at, id
-            """, [id, PickupTime.utc(at)]) { try $0.id("id") }
+            """, [id, PickupTime.utc(at)]
+        ) { try $0.id("id") }
         for order in counts.cancelled {
-            try db.run("""
+            try db.run(
+                """
                 UPDATE orders SET status = 'cancelled', changed_by = ?, changed_at = ?, change_note = 'erased' WHERE id = ?
                 """, [actor, stamp, order])
         }
         counts.notes = try db.run("UPDATE orders SET note = NULL WHERE user_id = ? AND note IS NOT NULL", [id])
         // The free text of a history detail (`note: …`, `override: …`) runs to its end: it becomes `[erased]`.
-        counts.historyEntries = try db.run("""
+        counts.historyEntries = try db.run(
+            """
             UPDATE order_status_events
             SET detail = CASE
                     WHEN instr(detail, 'note: ') > 0 AND (instr(detail, 'override: ') = 0 OR instr(detail, 'note: ') < instr(detail, 'override: '))
@@ -111,14 +127,20 @@ enum UserStore {
                 actor = CASE WHEN actor IN (?, ?) THEN ? ELSE actor END
             WHERE order_id IN (SELECT o.id FROM orders o WHERE o.user_id = ?)
               AND (instr(detail, 'note: ') > 0 OR instr(detail, 'override: ') > 0 OR actor IN (?, ?))
-            """, [user.handle, user.displayName ?? user.handle, pseudonym, id, user.handle, user.displayName ?? user.handle])
-        counts.keys = try db.run("UPDATE orders SET idempotency_key = NULL, request_fingerprint = NULL WHERE user_id = ? AND idempotency_key IS NOT NULL", [id])
-        counts.ordersKept = try db.fetchOne("SELECT count(*) AS n FROM orders WHERE user_id = ?", [id]) { try $0.int("n") } ?? 0
+            """,
+            [user.handle, user.displayName ?? user.handle, pseudonym, id, user.handle, user.displayName ?? user.handle])
+        counts.keys = try db.run(
+            "UPDATE orders SET idempotency_key = NULL, request_fingerprint = NULL WHERE user_id = ? AND idempotency_key IS NOT NULL",
+            [id])
+        counts.ordersKept =
+            try db.fetchOne("SELECT count(*) AS n FROM orders WHERE user_id = ?", [id]) { try $0.int("n") } ?? 0
         // The audit log's rows of this customer keep that they happened, not their values.
-        counts.historyEntries += try db.run("UPDATE audit_log SET old = NULL, new = NULL WHERE object = ? AND (old IS NOT NULL OR new IS NOT NULL)",
-                                            ["user:" + id.description])
+        counts.historyEntries += try db.run(
+            "UPDATE audit_log SET old = NULL, new = NULL WHERE object = ? AND (old IS NOT NULL OR new IS NOT NULL)",
+            ["user:" + id.description])
         try db.run("UPDATE users SET handle = ?, display_name = NULL, phone = NULL WHERE id = ?", [pseudonym, id])
-        counts.navigationRows = try db.run("DELETE FROM navigation_sheets WHERE user_id = ?", [id])
+        counts.navigationRows =
+            try db.run("DELETE FROM navigation_sheets WHERE user_id = ?", [id])
             + db.run("DELETE FROM navigation_stack WHERE user_id = ?", [id])
             + db.run("DELETE FROM navigation_events WHERE user_id = ?", [id])
         return counts
@@ -131,20 +153,27 @@ enum UserStore {
 
     /// Whether this file has the user and has not erased them.
     static func isLiveUser(_ id: User.ID, in db: Connection) throws -> Bool {
-        try db.fetchOne("SELECT NOT EXISTS (SELECT 1 FROM user_erasures e WHERE e.user_id = users.id) AS live FROM users WHERE id = ?", [id]) {
+        try db.fetchOne(
+            "SELECT NOT EXISTS (SELECT 1 FROM user_erasures e WHERE e.user_id = users.id) AS live FROM users WHERE id = ?",
+            [id]
+        ) {
             try $0.int("live") == 1
         } ?? false
     }
 
     /// Erasures whose data may still be in the write-ahead log (it was not emptied after them).
     static func erasuresPendingInWAL(in db: Connection) throws -> [User.ID] {
-        try db.fetchAll("SELECT user_id FROM user_erasures WHERE wal_cleared_at IS NULL ORDER BY erased_at") { try $0.id("user_id") }
+        try db.fetchAll("SELECT user_id FROM user_erasures WHERE wal_cleared_at IS NULL ORDER BY erased_at") {
+            try $0.id("user_id")
+        }
     }
 
     /// Records that the WAL was emptied after these erasures.
     static func markWALCleared(_ ids: [User.ID], at: Date, in db: Connection) throws {
         for id in ids {
-            try db.run("UPDATE user_erasures SET wal_cleared_at = ? WHERE user_id = ? AND wal_cleared_at IS NULL", [Timestamp.string(from: at), id])
+            try db.run(
+                "UPDATE user_erasures SET wal_cleared_at = ? WHERE user_id = ? AND wal_cleared_at IS NULL",
+                [Timestamp.string(from: at), id])
         }
     }
 }

@@ -15,13 +15,15 @@ func bookingExample(_ pizzeria: Pizzeria, pizza: Pizza.ID) async throws -> Order
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = try await pizzeria.settings.current().timeZone
     guard let tomorrow = calendar.date(byAdding: .day, value: 1, to: .now),
-          let pickup = calendar.date(bySettingHour: 19, minute: 30, second: 0, of: tomorrow) else { throw CancellationError() }
+        let pickup = calendar.date(bySettingHour: 19, minute: 30, second: 0, of: tomorrow)
+    else { throw CancellationError() }
 
     // The key makes a retry after a lost answer safe: same key and content, same order.
-    let request = OrderRequest(user: anna.id, items: [.init(pizza: pizza, quantity: 2)],
-                               pickup: pickup, idempotencyKey: "app-anna-\(calendar.component(.day, from: pickup))")
+    let request = OrderRequest(
+        user: anna.id, items: [.init(pizza: pizza, quantity: 2)],
+        pickup: pickup, idempotencyKey: "app-anna-\(calendar.component(.day, from: pickup))")
     let (order, created) = try await pizzeria.orders.place(request)
-    _ = created   // false when the key had already booked it
+    _ = created  // false when the key had already booked it
 
     // The lifecycle: placed → preparing → ready → collected, or cancelled early.
     let preparing = try await pizzeria.orders.advance(id: order.id)

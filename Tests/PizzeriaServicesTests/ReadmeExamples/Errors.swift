@@ -9,11 +9,11 @@ func errorsExample(_ pizzeria: Pizzeria) async -> FailureCategory? {
         _ = try await pizzeria.menu.save(draft)
         return nil
     } catch let error as ValidationError {
-        _ = error.errors   // [name: must not be empty, price: must be greater than 0]
+        _ = error.errors  // [name: must not be empty, price: must be greater than 0]
         return error.category
     } catch {
         // Any error, storage ones included, in domain words: a category and sentences.
-        return FailureReport(error).category   // .busy: try again; .unusableDatabase; .io; …
+        return FailureReport(error).category  // .busy: try again; .unusableDatabase; .io; …
     }
 }
 // README-EXAMPLE-END

@@ -8,7 +8,7 @@ func pickerExample(_ pizzeria: Pizzeria) async throws -> SlotAvailability {
 
     // The checkout's pickup-time picker: the next five slots that can take four pizzas now.
     let answer = try await pizzeria.orders.availableSlots(pizzas: 4, limit: 5)
-    if answer.slots.isEmpty { print(answer.message ?? "") }   // "not taking orders until 21:00: oven repair"
+    if answer.slots.isEmpty { print(answer.message ?? "") }  // "not taking orders until 21:00: oven repair"
     for slot in answer.slots { print(slot.local, slot.offset, slot.remaining, slot.capacityRule ?? "slot-capacity") }
     return answer
 }

@@ -6,7 +6,8 @@ import PizzeriaServices
 @main
 struct KitchenService {
     static func main() async throws {
-        let path = CommandLine.arguments.dropFirst().first
+        let path =
+            CommandLine.arguments.dropFirst().first
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("kitchen-\(UUID().uuidString).sqlite").path
 
         // One Pizzeria for the whole service: it is Sendable, and its async API never blocks the
@@ -39,8 +40,9 @@ struct KitchenService {
             var seen = 0
             for try await event in feed where event.kind == .placed {
                 let order = event.order
-                print("kitchen: #\(event.cursor) \(order.handle) at \(order.pickupLocal): "
-                      + order.lines.map { "\($0.quantity) × \($0.pizzaName)" }.joined(separator: ", "))
+                print(
+                    "kitchen: #\(event.cursor) \(order.handle) at \(order.pickupLocal): "
+                        + order.lines.map { "\($0.quantity) × \($0.pizzaName)" }.joined(separator: ", "))
                 seen += 1
                 if seen == expected { break }
             }
@@ -56,8 +58,9 @@ struct KitchenService {
                 group.addTask {
                     let time = String(format: "%02d:%02d", 18 + index / 4, (index % 4) * 15)
                     let pickup = try await pizzeria.orders.pickup(parsing: "\(day)T\(time)")
-                    let request = OrderRequest(user: customer, items: [.init(pizza: pizza, quantity: 1 + index % 2)],
-                                               pickup: pickup, idempotencyKey: "kitchen-\(run)-\(index)")
+                    let request = OrderRequest(
+                        user: customer, items: [.init(pizza: pizza, quantity: 1 + index % 2)],
+                        pickup: pickup, idempotencyKey: "kitchen-\(run)-\(index)")
                     return try await pizzeria.orders.place(request).order
                 }
             }

@@ -16,7 +16,9 @@ import PizzeriaServices
 struct TillStress {
     static func main() async throws {
         let arguments = CommandLine.arguments.dropFirst()
-        guard arguments.count == 2 || arguments.count == 3, let path = arguments.first, let logPath = arguments.dropFirst().first else {
+        guard arguments.count == 2 || arguments.count == 3, let path = arguments.first,
+            let logPath = arguments.dropFirst().first
+        else {
             FileHandle.standardError.write(Data("usage: TillStress DATABASE LOG [SECONDS]\n".utf8))
             exit(64)
         }
@@ -27,7 +29,8 @@ struct TillStress {
         let pizzas = try await pizzeria.menu.list().map(\.id)
         let slots = try await pizzeria.orders.availableSlots(pizzas: 1, limit: 100).slots.map(\.start)
         guard !users.isEmpty, !pizzas.isEmpty, !slots.isEmpty else {
-            FileHandle.standardError.write(Data("TillStress: the database needs users, pizzas and open slots (pizzeria demo)\n".utf8))
+            FileHandle.standardError.write(
+                Data("TillStress: the database needs users, pizzas and open slots (pizzeria demo)\n".utf8))
             exit(65)
         }
         guard FileManager.default.createFile(atPath: logPath, contents: nil) else {
@@ -42,8 +45,9 @@ struct TillStress {
                     var index = till
                     while deadline.map({ Date() < $0 }) ?? true {
                         index += 8
-                        let request = OrderRequest(user: users[index % users.count], items: [.init(pizza: pizzas[index % pizzas.count])],
-                                                   pickup: slots[index % slots.count])
+                        let request = OrderRequest(
+                            user: users[index % users.count], items: [.init(pizza: pizzas[index % pizzas.count])],
+                            pickup: slots[index % slots.count])
                         do {
                             // Written as soon as the call returns: what is in the log was acknowledged.
                             tally.booked(try await pizzeria.orders.place(request).order.id)
