@@ -11,7 +11,7 @@ enum OrderCommands {
             preparing; `undo` takes back the last status change within 10 minutes. A placed order can be
             moved and edited. Every change is in the order's history, with --by NAME (default $PIZZERIA_STAFF).
             """,
-        subcommands: [place, list, show, move, edit, advance, noShow, undo, cancel, OrderWatchCommand.command])
+        subcommands: [place, list, show, move, edit, advance, collect, noShow, undo, cancel, OrderWatchCommand.command])
 
     /// Who makes a change, for the order's history.
     static let by = Option("by", "name", help: "Who makes the change, for the history (default: $PIZZERIA_STAFF).")
@@ -153,21 +153,46 @@ enum OrderCommands {
             return .ok
         })
 
-    /// A lifecycle command: `change` on the order the argument names, then one line.
+    static let orders = VariadicArgument(
+        "order", help: "Order ids or unique id prefixes (4+ characters), one or more.", completion: .orders)
+
+    /// A lifecycle command: `change` on each order the arguments name, each in its own
+    /// transaction, each reported (a line, or its error); the exit code is the worst of them.
     static func lifecycle(
         _ name: String, _ abstract: String,
         _ change: @escaping @Sendable (OrderService, Order.ID, String?) throws -> Order,
         _ message: @escaping @Sendable (Order) -> String
     ) -> Command {
         Command(
-            name: name, abstract: abstract, arguments: [orderArgument], options: [by],
+            name: name, abstract: abstract,
+            discussion:
+                "Several orders may be named: each changes in its own transaction and is reported; the exit code is the worst.",
+            arguments: [orders], options: [by],
             run: { invocation in
                 let context = invocation.context
                 let pizzeria = try context.open(.requireCurrent)
-                let order = try change(
-                    pizzeria.orders, try pizzeria.lookup.order(try invocation[orderArgument]).id, try actor(invocation))
-                try context.emit(order) { message(order) }
-                return .ok
+                let references = try invocation[orders]
+                guard !references.isEmpty else { throw invocation.usage("missing argument <order>") }
+                let actor = try actor(invocation)
+                var worst = ExitCode.ok, changed: [Order] = []
+                for reference in references {
+                    do {
+                        let order = try change(pizzeria.orders, try pizzeria.lookup.order(reference).id, actor)
+                        changed.append(order)
+                        if !context.json { context.console.out(message(order)) }
+                    } catch {
+                        let code = ErrorReport.report(error, console: context.console)
+                        if code.rawValue > worst.rawValue { worst = code }
+                    }
+                }
+                if context.json {
+                    if references.count == 1, let order = changed.first {
+                        try context.printJSON(order)
+                    } else {
+                        try context.printJSON(changed)
+                    }
+                }
+                return worst
             })
     }
 
@@ -180,6 +205,10 @@ enum OrderCommands {
     static let noShow = lifecycle(
         "no-show", "Close a ready order whose customer never came (counted apart from revenue).",
         { try $0.markNoShow(id: $1, by: $2) }, { "Order \($0.id.short) is a no-show.\n" })
+    static let collect = lifecycle(
+        "collect",
+        "Hand over orders: from placed, preparing or ready to collected in one step (each step in the history).",
+        { try $0.collect(id: $1, by: $2) }, { "Order \($0.id.short) is collected.\n" })
     static let undo = Command(
         name: "undo", abstract: "Take back the order's last status change, made less than 10 minutes ago.",
         discussion: """

@@ -163,7 +163,7 @@ enum DomainCheck {
         for id in try UserStore.erasuresPendingInWAL(in: db) {
             found(
                 "user_erasures", id.description,
-                "erasure pending in the WAL: a reader kept the -wal from being emptied after it",
+                "erasure pending in the WAL: the -wal was not emptied after it (a reader held it, or the erasure predates migration 9)",
                 expected: "the -wal emptied (check --repair empties it once no reader holds it)", repair: .clearWAL)
         }
         for route in try NavigationStore.foreignOrderRoutes(in: db) {

@@ -14,6 +14,8 @@ public enum OrderAction: String, Sendable, Hashable, Codable {
     case move
     /// Lines or note changed, while placed.
     case edit
+    /// To collected from any earlier status, each step recorded.
+    case collect
 }
 
 /// Why an order was refused or not found. Every refusal leaves the database unchanged.
@@ -118,6 +120,8 @@ public enum OrderError: PizzeriaFailure, Equatable {
             case .undo: "order \(id.description.prefix(8)) has no status change to undo"
             case .advance:
                 "order \(id.description.prefix(8)) is \(from.rawValue); it cannot be advanced (it is finished)"
+            case .collect:
+                "order \(id.description.prefix(8)) is \(from.rawValue); only a placed, preparing or ready order can be collected"
             }
         case .versionConflict(let id, let expected, let current):
             "order \(id.description.prefix(8)) changed since version \(expected) (it is at version \(current)); look at it again"

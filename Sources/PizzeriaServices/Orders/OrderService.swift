@@ -429,6 +429,35 @@ public final class OrderService: Sendable {
         try change(id, action: .advance, actor: actor) { $0.next }
     }
 
+    /// Takes an order from any earlier status (placed, preparing or ready) to collected in one
+    /// transaction; its history keeps each step (`placed → preparing`, `→ ready`, `→ collected`).
+    /// - Throws: ``OrderError/notFound(_:)``; ``OrderError/illegalTransition(orderID:from:action:)``
+    ///   for a collected, cancelled or no-show order.
+    @discardableResult
+    public func collect(id: Order.ID, by actor: String? = nil) throws -> Order {
+        let problems = Self.actorProblems(actor)
+        guard problems.isEmpty else { throw ValidationError(problems) }
+        let now = now()
+        return try database.write { db in
+            guard var header = try OrderStore.header(id: id, in: db) else { throw OrderError.notFound(id.description) }
+            let start = header.status
+            guard [.placed, .preparing, .ready].contains(start) else {
+                throw OrderError.illegalTransition(orderID: header.id, from: start, action: .collect)
+            }
+            while header.status != .collected {
+                guard let next = header.status.next,
+                    try OrderStore.setStatus(
+                        id: header.id, from: header.status, to: next, actor: actor, at: now, in: db),
+                    let updated = try OrderStore.header(id: header.id, in: db)
+                else {
+                    throw OrderError.illegalTransition(orderID: header.id, from: start, action: .collect)
+                }
+                header = updated
+            }
+            return try OrderAssembler(now: now, in: db).order(header)
+        }
+    }
+
     /// Cancels a placed or preparing order, which frees its pizzas' capacity.
     /// - Throws: ``OrderError/notFound(_:)``; ``OrderError/illegalTransition(orderID:from:action:)``.
     @discardableResult
