@@ -75,4 +75,20 @@ struct DomainCheckCommandTests {
         #expect(repair.stdout.contains("outside the hours, and not kept by staff"), "\(repair.stdout)")
         #expect(try cli.sqlite("SELECT count(*) FROM orders WHERE status = 'cancelled'").stdout == "0\n")
     }
+
+    @Test(
+        "an erased customer's future booking (an erasure from before migration 9) is named, and check --repair cancels it as erased"
+    )
+    func erasedCustomersBooking() throws {
+        let cli = try shop()
+        #expect(
+            try cli.sqlite(
+                "INSERT INTO user_erasures (user_id, erased_at, wal_cleared_at) SELECT id, '2026-11-30T10:00:00.000Z', '2026-11-30T10:00:00.000Z' FROM users"
+            ).status == 0)
+        let check = try cli.run("check")
+        #expect(check.status == 1 && check.stdout.contains("a future booking of an erased customer"), "\(check)")
+        #expect(try cli.run("check", "--repair").status == 0)
+        #expect(try cli.sqlite("SELECT count(*) FROM orders WHERE status = 'cancelled'").stdout == "2\n")
+        #expect(try cli.sqlite("SELECT count(*) FROM order_status_events WHERE detail = 'erased'").stdout == "2\n")
+    }
 }

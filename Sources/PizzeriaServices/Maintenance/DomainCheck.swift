@@ -33,6 +33,8 @@ enum DomainCheck {
         case total(orderID: String)
         case orderTimes(orderID: String, serviceDay: String, pickupLocal: String)
         case erasure(userID: String)
+        /// Cancel an erased customer's future booking.
+        case cancelErased(orderID: String, at: Date)
         /// Empty the WAL after erasures (outside any transaction: ``Maintenance/repair(path:configuration:now:)``).
         case clearWAL
     }
@@ -160,6 +162,11 @@ enum DomainCheck {
                 expected: "nothing of them but the pseudonym",
                 repair: .erasure(userID: leftover.id))
         }
+        for id in try DomainStore.erasedCustomersBookings(after: now, in: db) {
+            found(
+                "orders", id, "a future booking of an erased customer", expected: "cancelled, as their erasure does",
+                repair: .cancelErased(orderID: id, at: now))
+        }
         for id in try UserStore.erasuresPendingInWAL(in: db) {
             found(
                 "user_erasures", id.description,
@@ -187,6 +194,7 @@ enum DomainCheck {
             case .capacity(let pickup): try DomainStore.recomputeCapacity(pickup, in: db)
             case .erasure(let id): try DomainStore.reapplyErasure(id, in: db)
             case .load(let pickup): loads.append(pickup)
+            case .cancelErased(let id, let now): try DomainStore.cancelErased(id, at: now, in: db)
             case .clearWAL: break
             }
         }

@@ -108,6 +108,23 @@ enum DomainStore {
         ) { (try $0.string("id"), try $0.int("identity") != 0, try $0.int("navigation")) }
     }
 
+    /// Future bookings of erased customers (their erasure predates migration 9, which cancels them).
+    static func erasedCustomersBookings(after now: Date, in db: Connection) throws -> [String] {
+        try db.fetchAll(
+            """
+            SELECT o.id FROM orders o JOIN user_erasures e ON e.user_id = o.user_id
+            WHERE o.pickup_at > ? AND o.status IN ('placed', 'preparing') ORDER BY o.pickup_at, o.id
+            """, [PickupTime.utc(now)]
+        ) { try $0.string("id") }
+    }
+
+    /// Cancels an erased customer's future booking, as their erasure does (`erased` in its history).
+    static func cancelErased(_ id: String, at now: Date, in db: Connection) throws {
+        try db.run(
+            "UPDATE orders SET status = 'cancelled', changed_at = ?, change_note = 'erased' WHERE id = ?",
+            [Timestamp.string(from: now), id])
+    }
+
     // MARK: - Repairs
 
     /// The slot's load again from its orders, a missing row created first. The capacity trigger is
