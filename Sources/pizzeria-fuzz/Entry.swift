@@ -28,8 +28,8 @@ import Foundation
     private let selectedTarget: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["PIZZERIA_FUZZ_TARGET"] ?? ""
         guard let target = FuzzTarget(rawValue: name) else {
-            try? FileHandle.standardError.write(
-                contentsOf: Data("PIZZERIA_FUZZ_TARGET must be one of \(FuzzTarget.allCases.map(\.rawValue))\n".utf8))
+            let message = Data("PIZZERIA_FUZZ_TARGET must be one of \(FuzzTarget.allCases.map(\.rawValue))\n".utf8)
+            try? FileHandle.standardError.write(contentsOf: message)
             exit(64)
         }
         return target
@@ -46,8 +46,8 @@ import Foundation
                 let directory = URL(fileURLWithPath: root).appendingPathComponent(target.rawValue)
                 let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
                 guard !files.isEmpty else {
-                    try? FileHandle.standardError.write(
-                        contentsOf: Data("no seed corpus for \(target.rawValue) in \(directory.path)\n".utf8))
+                    let message = Data("no seed corpus for \(target.rawValue) in \(directory.path)\n".utf8)
+                    try? FileHandle.standardError.write(contentsOf: message)
                     exit(66)
                 }
                 for file in files.sorted() {
