@@ -143,8 +143,12 @@ struct ErasureCommandTests {
     )
     func backupBeforeErasure() throws {
         let cli = try shop()
-        try cli.ok("backup", "before.sqlite")
+        #expect(try cli.ok("backup", "before.sqlite").stderr.isEmpty)
         try cli.ok("user", "erase", "luca", "--yes")
+        let reminder = try cli.ok("backup", "after.sqlite").stderr
+        #expect(
+            reminder.contains("1 customer was erased from this file") && reminder.contains("--erasures-from"),
+            "\(reminder)")
         let backup = cli.directory.path("before.sqlite")
         let named = try cli.ok("--db", backup, "check", "--erasures-from", cli.databasePath)
         #expect(named.stderr.contains("predates 1 erasure"), "\(named)")

@@ -35,6 +35,14 @@ enum BackupCommand {
         try context.emit(Report(source: context.databasePath, destination: destination, pages: pages)) {
             "Backed up \(context.databasePath) to \(destination) (\(pages) pages).\n"
         }
+        let (erased, latest) = try Maintenance.erasures(
+            path: context.databasePath, configuration: try context.configuration())
+        if erased > 0, let latest {
+            context.console.note(
+                "\(erased) customer\(erased == 1 ? " was" : "s were") erased from this file (the latest at \(Timestamp.string(from: latest))): "
+                    + "backups made before an erasure still hold that customer's data; rotate them, or after restoring one run "
+                    + "`pizzeria check --repair --erasures-from \(context.databasePath)`")
+        }
         return .ok
     }
 }

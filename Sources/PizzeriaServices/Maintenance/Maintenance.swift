@@ -156,6 +156,17 @@ public enum Maintenance {
             foreignOrderRoutes: foreign, settingsProblems: settingsProblems, domainProblems: domain)
     }
 
+    /// How many customers the file has erased, and when the latest was: what a backup reminds of
+    /// (backups made before an erasure still hold that customer's data).
+    public static func erasures(path: String, configuration: PizzeriaConfiguration = .init()) throws -> (
+        count: Int, latest: Date?
+    ) {
+        try inspect(path, configuration).read { db in
+            let ids = try UserStore.erasedIDs(in: db)
+            return (ids.count, try UserStore.latestErasure(in: db))
+        }
+    }
+
     /// Customers erased in `other` (the live file a backup was restored from) whose data the
     /// file at `path` still holds: a backup made before their erasure.
     public static func erasuresMissing(path: String, from other: String, configuration: PizzeriaConfiguration = .init())

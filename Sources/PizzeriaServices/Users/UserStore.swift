@@ -151,6 +151,12 @@ enum UserStore {
         try db.fetchAll("SELECT user_id FROM user_erasures ORDER BY erased_at, user_id") { try $0.id("user_id") }
     }
 
+    /// When the latest erasure was, if any.
+    static func latestErasure(in db: Connection) throws -> Date? {
+        try db.fetchOne("SELECT max(erased_at) AS latest FROM user_erasures") { try $0.optionalString("latest") }?
+            .flatMap(Timestamp.date(from:))
+    }
+
     /// Whether this file has the user and has not erased them.
     static func isLiveUser(_ id: User.ID, in db: Connection) throws -> Bool {
         try db.fetchOne(
