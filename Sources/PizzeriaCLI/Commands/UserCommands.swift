@@ -11,7 +11,7 @@ enum UserCommands {
             'luca' are one handle, and the commands say when they lowered one. A phone number is \
             international (+, country code, 8 to 15 digits) and stored in E.164 form.
             """,
-        subcommands: [add, list, show, edit, erase])
+        subcommands: [add, list, find, show, edit, erase])
 
     static let newHandle = Argument("handle", help: "The user's handle.")
     static let handle = Argument("handle", help: "The user's handle.", completion: .users)
@@ -60,6 +60,29 @@ enum UserCommands {
                     ]
                 },
                 empty: "No users yet.\n", csvHeader: CSVRows.userHeader, csvRow: CSVRows.user)
+            try context.list.write(invocation, shape) { each in try users.forEach(each) }
+            return .ok
+        })
+
+    static let text = Argument("text", help: "Part of a handle, a display name or a phone number (any common format).")
+
+    static let find = Command(
+        name: "find",
+        abstract: "Find customers by part of their handle, name or phone number.",
+        discussion:
+            "Case does not matter; a phone number may be typed with spaces, dashes, +39 or a leading 0. Erased customers are never found.",
+        arguments: [text],
+        options: ListOptions.all,
+        examples: ["pizzeria user find rossi", "pizzeria user find '333 123'"],
+        run: { invocation in
+            let context = invocation.context
+            let pizzeria = try context.open(.requireCurrent)
+            let zone = try pizzeria.settings.current().timeZone
+            let users = try pizzeria.users.find(try invocation[text])
+            let shape = ListOutput.Shape<User>(
+                table: Table("HANDLE", "NAME", "PHONE", "SINCE"),
+                cells: { [$0.handle, $0.displayName ?? "-", $0.phone ?? "-", $0.createdAt.local(zone)] },
+                empty: "No customer matches.\n", csvHeader: CSVRows.userHeader, csvRow: CSVRows.user)
             try context.list.write(invocation, shape) { each in try users.forEach(each) }
             return .ok
         })

@@ -149,6 +149,23 @@ public final class UserService: Sendable {
         return (number, [])
     }
 
+    /// The users a person at the counter means by `text`: part of a handle or display name (any
+    /// case), or of a phone number in any common format (`333 123 4567`, `+39 333…`, `0039…`; a
+    /// national number's leading 0 is ignored). Erased customers are never found. At most `limit`.
+    /// - Throws: ``ValidationError`` for an empty text or one over 64 characters.
+    public func find(_ text: String, limit: Int = 50) throws -> [User] {
+        let typed = text.trimmingWhitespace()
+        let problems = TextLimit.problems(typed, field: "text", maximum: 64)
+        guard problems.isEmpty else { throw ValidationError(problems) }
+        var digits = String(typed.unicodeScalars.filter { ("0"..."9").contains($0) }.map(Character.init))
+        if digits.hasPrefix("00") { digits.removeFirst(2) }
+        while digits.hasPrefix("0") { digits.removeFirst() }
+        let size = min(max(1, limit), 1_000)
+        return try database.read {
+            try UserStore.find(typed, digits: digits.count >= 3 ? digits : nil, limit: size, in: $0)
+        }
+    }
+
     /// Every user, by handle.
     public func list() throws -> [User] {
         try database.read { try UserStore.list(in: $0) }

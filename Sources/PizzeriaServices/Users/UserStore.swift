@@ -66,6 +66,22 @@ enum UserStore {
             "SELECT " + columns + " FROM users WHERE handle > ? ORDER BY handle LIMIT ?", [after, limit], Decoder.self)
     }
 
+    /// Users whose handle or display name contains `text` (ignoring ASCII case), or whose phone
+    /// contains `digits` (when given), by handle; erased customers are never found.
+    static func find(_ text: String, digits: String?, limit: Int, in db: Connection) throws -> [User] {
+        // The typed text is a LIKE pattern's middle: its own wildcards are escaped.
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        let pattern = "%" + escaped + "%"
+        return try db.fetchAll(
+            "SELECT " + columns + """
+                 FROM users
+                WHERE NOT EXISTS (SELECT 1 FROM user_erasures e WHERE e.user_id = users.id)
+                  AND (handle LIKE ?1 ESCAPE '\\' OR display_name LIKE ?1 ESCAPE '\\' OR (?2 IS NOT NULL AND phone LIKE '%' || ?2 || '%'))
+                ORDER BY handle LIMIT ?3
+                """, [pattern, digits, limit], Decoder.self)
+    }
+
     /// Inserts a user.
     static func insert(
         id: User.ID, handle: String, displayName: String?, phone: String?, at now: Date, in db: Connection
