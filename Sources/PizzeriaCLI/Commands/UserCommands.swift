@@ -41,6 +41,19 @@ enum UserCommands {
             return .ok
         })
 
+    /// Users in every list format (`user list`, `user find`); times for people in the pizzeria's zone.
+    static func shape(_ zone: TimeZone, empty: String) -> ListOutput.Shape<User> {
+        ListOutput.Shape<User>(
+            table: Table("HANDLE", "NAME", "PHONE", "SINCE"),
+            cells: {
+                [
+                    $0.handle, $0.displayName ?? ($0.erasedAt == nil ? "-" : "(erased)"), $0.phone ?? "-",
+                    $0.createdAt.local(zone),
+                ]
+            },
+            empty: empty, csvHeader: CSVRows.userHeader, csvRow: CSVRows.user)
+    }
+
     static let list = Command(
         name: "list",
         abstract: "List users by handle.",
@@ -51,16 +64,8 @@ enum UserCommands {
             let pizzeria = try context.open(.requireCurrent)
             let zone = try pizzeria.settings.current().timeZone
             let users = pizzeria.users
-            let shape = ListOutput.Shape<User>(
-                table: Table("HANDLE", "NAME", "PHONE", "SINCE"),
-                cells: {
-                    [
-                        $0.handle, $0.displayName ?? ($0.erasedAt == nil ? "-" : "(erased)"), $0.phone ?? "-",
-                        $0.createdAt.local(zone),
-                    ]
-                },
-                empty: "No users yet.\n", csvHeader: CSVRows.userHeader, csvRow: CSVRows.user)
-            try context.list.write(invocation, shape) { each in try users.forEach(each) }
+            try context.list.write(invocation, shape(zone, empty: "No users yet.\n")) { each in try users.forEach(each)
+            }
             return .ok
         })
 
@@ -79,11 +84,9 @@ enum UserCommands {
             let pizzeria = try context.open(.requireCurrent)
             let zone = try pizzeria.settings.current().timeZone
             let users = try pizzeria.users.find(try invocation[text])
-            let shape = ListOutput.Shape<User>(
-                table: Table("HANDLE", "NAME", "PHONE", "SINCE"),
-                cells: { [$0.handle, $0.displayName ?? "-", $0.phone ?? "-", $0.createdAt.local(zone)] },
-                empty: "No customer matches.\n", csvHeader: CSVRows.userHeader, csvRow: CSVRows.user)
-            try context.list.write(invocation, shape) { each in try users.forEach(each) }
+            try context.list.write(invocation, shape(zone, empty: "No customer matches.\n")) { each in
+                try users.forEach(each)
+            }
             return .ok
         })
 
