@@ -9,8 +9,8 @@ import Synchronization
 /// The writer thread takes every write queued while the previous commit was syncing, runs each
 /// in its own savepoint inside one `BEGIN IMMEDIATE` transaction, commits (and syncs) once, and
 /// only then resumes each caller — so with durable commits many callers share one sync. Each
-/// caller's write is still atomic (a refused one rolls back only its savepoint) and durable when
-/// its call returns: the guarantees of ``Database/write(_:)``, at a fraction of the syncs.
+/// caller's work is still atomic (a refused one rolls back only its own savepoint, however many
+/// writes it made) and durable when its call returns: the guarantees of ``Database/write(_:)``, at a fraction of the syncs.
 extension Database {
     /// What a piece of work does.
     public enum Access: Sendable {
@@ -69,9 +69,10 @@ extension Database {
                 try db.run("BEGIN IMMEDIATE")
                 batchOpen.store(true, ordering: .releasing)
                 for job in live {
-                    // A job's own failure rolls back its savepoint only (write(_:) inside it
-                    // runs as a savepoint while the batch is open).
-                    job.run()
+                    // Each job in its own savepoint: when its work throws, everything it wrote
+                    // (however many write(_:) calls, each a nested savepoint) rolls back, and
+                    // only that. Its error is its own result, kept by the job.
+                    try? db.savepoint { try job.run() }
                     if !db.isInTransaction { break }  // SQLite rolled everything back (I/O, full disk)
                 }
                 batchOpen.store(false, ordering: .releasing)
@@ -114,8 +115,9 @@ protocol BatchedWrite: AnyObject, Sendable {
     /// Decides the job's fate: `true` and it will run (later cancellation is ignored), or
     /// `false` because its task was cancelled first and it never will.
     func claim() -> Bool
-    /// Runs the work, keeping its result.
-    func run()
+    /// Runs the work, keeping its result; throws the work's error too, so that the batch rolls
+    /// back the job's savepoint.
+    func run() throws
     /// Resumes the caller with the work's result, or with `error` instead when the batch failed.
     func finish(overriding error: Error?)
 }
@@ -151,15 +153,16 @@ final class Job<T: Sendable>: BatchedWrite, @unchecked Sendable {
         }
     }
 
-    func run() {
+    func run() throws {
         let result = Result { try work() }
         state.withLock { $0.result = result }
+        _ = try result.get()
     }
 
     /// A read: run unless cancelled meanwhile, then resume.
     func runAlone() {
         guard claim() else { return finish(overriding: CancellationError()) }
-        run()
+        try? run()  // the result, error or not, is kept for the caller
         finish(overriding: nil)
     }
 

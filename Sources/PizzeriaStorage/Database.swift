@@ -192,9 +192,14 @@ public final class Database: @unchecked Sendable {
 
     /// Runs `body` on a reader connection inside a deferred transaction: every query in it sees
     /// the same snapshot. Readers are opened read-only and can never write.
+    ///
+    /// Inside a batch of ``perform(_:_:)`` `.write` work, the read runs on the writer connection
+    /// (in a savepoint of the batch's transaction) instead: work that writes and then reads sees
+    /// its own writes, which a reader would not until the batch commits.
     @discardableResult
     public func read<T>(_ body: (Connection) throws -> T) throws -> T {
-        try readers.withReader { db in try db.transaction(.deferred) { try body(db) } }
+        if let writer, isInsideBatch { return try writer.savepoint { try body(writer) } }
+        return try readers.withReader { db in try db.transaction(.deferred) { try body(db) } }
     }
 
     /// Runs `body`, which runs exactly one statement, on a reader connection without an explicit
@@ -205,10 +210,12 @@ public final class Database: @unchecked Sendable {
     /// every commit empties the page cache of every *other* connection,
     /// so the connection that made the last change is the one whose cache is still warm — a
     /// read right after a write (a sheet's draft, then its save) then costs no page re-reads.
-    /// Otherwise it takes a reader, and never waits for the writer. Meant for statements that
+    /// Otherwise it takes a reader, and never waits for the writer; inside a batch of `.write`
+    /// work it runs on the writer, as ``read(_:)`` does. Meant for statements that
     /// read a handful of rows (a lookup, a path); use ``read(_:)`` for lists.
     @discardableResult
     public func readStatement<T>(_ body: (Connection) throws -> T) throws -> T {
+        if let writer, isInsideBatch { return try writer.savepoint { try body(writer) } }
         if let writer, gate.enterIfFree() {
             defer { gate.leave() }
             writer.lend()

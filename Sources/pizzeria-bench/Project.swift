@@ -30,14 +30,16 @@ struct Project {
         _ bookings: [Workload.Booking], callers: Int, pickup: @escaping @Sendable (Workload.Booking) -> Date
     ) async throws -> Int {
         let requests = bookings.map { request($0, pickup: pickup($0)) }
-        let orders = pizzeria.orders
+        let pizzeria = self.pizzeria
         return try await withThrowingTaskGroup(of: Int.self) { group in
             for caller in 0..<callers {
                 let mine = stride(from: caller, to: requests.count, by: callers).map { requests[$0] }
                 group.addTask {
                     var refused = 0
                     for request in mine {
-                        do { _ = try await orders.place(request) } catch OrderError.slotFull { refused += 1 }
+                        do { _ = try await pizzeria.write { try $0.orders.place(request) } } catch OrderError.slotFull {
+                            refused += 1
+                        }
                     }
                     return refused
                 }

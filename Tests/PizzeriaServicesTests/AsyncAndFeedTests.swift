@@ -32,6 +32,28 @@ struct AsyncAndFeedTests {
         }
     }
 
+    @Test("work through the write door reads its own writes before the batch commits (read and single-statement read)")
+    func writeDoorReadsItsOwnWrites() async throws {
+        let fixture = try OrderFixture()
+        let pizza = try fixture.pizza("Margherita")
+        let (found, path) = try await fixture.pizzeria.write { pizzeria in
+            let user = try pizzeria.users.add(handle: "door")
+            try pizzeria.navigation.push(user.id, [.pizza(id: pizza)])
+            // users.user(handle:) reads in a transaction; navigation.path(of:) in one statement.
+            return (try pizzeria.users.user(handle: "door")?.id, try pizzeria.navigation.path(of: user.id))
+        }
+        #expect(found != nil)
+        #expect(path == [.route(.pizza(id: pizza))])
+        // And a failing job rolls back its own writes only.
+        await #expect(throws: (any Error).self) {
+            try await fixture.pizzeria.write { pizzeria in
+                try pizzeria.users.add(handle: "rolled-back")
+                try pizzeria.users.add(handle: "rolled-back")  // the same handle: refused
+            }
+        }
+        #expect(try fixture.pizzeria.users.user(handle: "rolled-back") == nil)
+    }
+
     @Test("while another thread holds the write lock and 8 async writes queue behind it, async reads all complete")
     func readsNotBlockedByWriter() async throws {
         let fixture = try OrderFixture()
@@ -40,7 +62,9 @@ struct AsyncAndFeedTests {
         // Eight writes queue for the writer (on its own thread, not on the cooperative pool) …
         let writes = Task {
             try await withThrowingTaskGroup(of: User.self) { group in
-                for index in 0..<8 { group.addTask { try await pizzeria.users.add(handle: "queued\(index)") } }
+                for index in 0..<8 {
+                    group.addTask { try await pizzeria.write { try $0.users.add(handle: "queued\(index)") } }
+                }
                 return try await group.reduce(into: [User]()) { $0.append($1) }
             }
         }
@@ -48,8 +72,8 @@ struct AsyncAndFeedTests {
         let completedWhileHeld = try await withThrowingTaskGroup(of: Bool.self) { group in
             for _ in 0..<40 {
                 group.addTask {
-                    _ = try await pizzeria.menu.list()
-                    _ = try await pizzeria.orders.slots(on: LocalDate("2026-12-01")!)
+                    _ = try await pizzeria.read { try $0.menu.list() }
+                    _ = try await pizzeria.read { try $0.orders.slots(on: LocalDate("2026-12-01")!) }
                     return writer.held.load(ordering: .sequentiallyConsistent)
                 }
             }
@@ -58,28 +82,28 @@ struct AsyncAndFeedTests {
         #expect(completedWhileHeld == 40, "reads waited for the writer")
         writer.stop()
         #expect(try await writes.value.count == 8)
-        #expect(try await pizzeria.users.list().count == 10)
+        #expect(try await pizzeria.read { try $0.users.list() }.count == 10)
     }
 
     @Test("a task cancelled before its transaction starts throws CancellationError and writes nothing")
     func cancellation() async throws {
         let fixture = try Fixture()
         let writer = HeldWriter(fixture.pizzeria.database)
-        let task = Task { try await fixture.pizzeria.users.add(handle: "never") }
+        let task = Task { try await fixture.pizzeria.write { try $0.users.add(handle: "never") } }
         // Queued behind the held lock, then cancelled.
         #expect(await eventually { fixture.pizzeria.database.unfinishedWrites == 1 })
         task.cancel()
         writer.stop()
         let result = await task.result
         #expect(throws: CancellationError.self) { try result.get() }
-        #expect(try await fixture.pizzeria.users.user(handle: "never") == nil)
+        #expect(try await fixture.pizzeria.read { try $0.users.user(handle: "never") } == nil)
         // Cancelled before it even started: nothing runs at all.
         let early = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await fixture.pizzeria.users.add(handle: "never2")
+            return try await fixture.pizzeria.write { try $0.users.add(handle: "never2") }
         }
         await #expect(throws: CancellationError.self) { try await early.value }
-        #expect(try await fixture.pizzeria.users.user(handle: "never2") == nil)
+        #expect(try await fixture.pizzeria.read { try $0.users.user(handle: "never2") } == nil)
     }
 
     @Test("group commit: concurrent bookings share commits; a refused one rolls back only itself")
@@ -95,9 +119,11 @@ struct AsyncAndFeedTests {
                     group.addTask {
                         do {
                             return .success(
-                                try await fixture.pizzeria.orders.place(
-                                    OrderRequest(user: anna, items: [.init(pizza: margherita)], pickup: slot)
-                                ).order)
+                                try await fixture.pizzeria.write {
+                                    try $0.orders.place(
+                                        OrderRequest(user: anna, items: [.init(pizza: margherita)], pickup: slot)
+                                    )
+                                }.order)
                         } catch {
                             return .failure(error)
                         }
@@ -113,7 +139,7 @@ struct AsyncAndFeedTests {
         let booked = outcomes.compactMap { try? $0.get() }
         #expect(booked.count == 16)
         #expect(outcomes.filter { if case .failure(OrderError.slotFull) = $0 { true } else { false } }.count == 1)
-        #expect(try await fixture.pizzeria.orders.list().count == 16)
+        #expect(try await fixture.pizzeria.read { try $0.orders.list() }.count == 16)
         let statistics = fixture.pizzeria.database.groupCommitStatistics
         #expect(statistics.writes == 17 && statistics.batches < statistics.writes, "\(statistics)")
     }
@@ -133,18 +159,20 @@ struct AsyncAndFeedTests {
         let mine = try fixture.place("anna", "19:00", ("Margherita", 2)).order
         // Another Pizzeria on the same file stands for another process: its commits are polled.
         let other = try await Pizzeria.open(path: fixture.base.path, now: { fixture.now })
-        let theirs = try await other.orders.place(
-            OrderRequest(
-                user: try fixture.user("marco"), items: [.init(pizza: try fixture.pizza("Porcini"))],
-                pickup: try fixture.at("20:00"))
-        ).order
-        try await other.orders.cancel(id: theirs.id)
+        let theirs = try await other.write {
+            try $0.orders.place(
+                OrderRequest(
+                    user: try fixture.user("marco"), items: [.init(pizza: try fixture.pizza("Porcini"))],
+                    pickup: try fixture.at("20:00"))
+            )
+        }.order
+        try await other.write { try $0.orders.cancel(id: theirs.id) }
         let events = try await received.value
         #expect(events.map(\.kind) == [.placed, .placed, .cancelled])
         #expect(events.map(\.order.id) == [mine.id, theirs.id, theirs.id])
         #expect(events[0].order.lines.first?.quantity == 2)
         // Resuming from a cursor replays what came after it.
-        let missed = try await fixture.pizzeria.orders.events(after: events[0].cursor)
+        let missed = try await fixture.pizzeria.read { try $0.orders.events(after: events[0].cursor) }
         #expect(missed.map(\.cursor) == events.dropFirst().map(\.cursor))
         // Cancelling the consuming task ends the loop cleanly.
         let endless = Task {
@@ -161,11 +189,11 @@ struct AsyncAndFeedTests {
     @Test("the menu feed reports additions and edits from anyone")
     func menuFeed() async throws {
         let fixture = try Fixture()
-        let start = try await fixture.pizzeria.menu.latestEventCursor()
+        let start = try await fixture.pizzeria.read { try $0.menu.latestEventCursor() }
         let added = try fixture.add("Diavola", 850)
         var draft = PizzaDraft(editing: added)
         draft.price = Money(cents: 900)
-        _ = try await fixture.pizzeria.menu.save(draft)
+        _ = try await fixture.pizzeria.write { [draft] in try $0.menu.save(draft) }
         var events: [MenuEvent] = []
         for try await event in try await fixture.pizzeria.menu.feed(after: start) {
             events.append(event)
@@ -183,28 +211,32 @@ struct AsyncAndFeedTests {
         for _ in 0..<3 { try here.place("anna", "19:00", ("Margherita", 1)) }
         try there.place("marco", "20:00", ("Porcini", 1))
         // Same positions, other events: each file refuses the other's cursors.
-        let theirs = try await there.pizzeria.orders.latestEventCursor()
+        let theirs = try await there.pizzeria.read { try $0.orders.latestEventCursor() }
         #expect(theirs.position == 1)
         await #expect(
-            throws: FeedError.foreignCursor(theirs, newest: try await here.pizzeria.orders.latestEventCursor())
+            throws: FeedError.foreignCursor(
+                theirs, newest: try await here.pizzeria.read { try $0.orders.latestEventCursor() })
         ) {
-            try await here.pizzeria.orders.events(after: theirs)
+            try await here.pizzeria.read { try $0.orders.events(after: theirs) }
         }
-        let mine = try await here.pizzeria.orders.events(after: .start)
+        let mine = try await here.pizzeria.read { try $0.orders.events(after: .start) }
         #expect(mine.count == 3)
         #expect(
-            try await here.pizzeria.orders.events(after: mine[0].cursor).map(\.cursor) == mine.dropFirst().map(\.cursor)
+            try await here.pizzeria.read { try $0.orders.events(after: mine[0].cursor) }.map(\.cursor)
+                == mine.dropFirst().map(\.cursor)
         )
-        #expect(try await there.pizzeria.orders.events(after: .start).count == 1)
+        #expect(try await there.pizzeria.read { try $0.orders.events(after: .start) }.count == 1)
         // Past the newest event.
-        await #expect(throws: FeedError.self) { try await there.pizzeria.orders.events(after: mine[2].cursor) }
+        await #expect(throws: FeedError.self) {
+            try await there.pizzeria.read { try $0.orders.events(after: mine[2].cursor) }
+        }
         // The feeds throw on their first read rather than wait forever.
         await #expect(throws: FeedError.self) {
             for try await _ in try await there.pizzeria.orders.feed(
                 after: mine[2].cursor, pollInterval: .milliseconds(10))
             {}
         }
-        let menuCursor = try await here.pizzeria.menu.latestEventCursor()
+        let menuCursor = try await here.pizzeria.read { try $0.menu.latestEventCursor() }
         await #expect(throws: FeedError.self) {
             for try await _ in try await there.pizzeria.menu.feed(after: menuCursor, pollInterval: .milliseconds(10)) {}
         }

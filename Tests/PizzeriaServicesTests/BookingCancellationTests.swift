@@ -36,7 +36,7 @@ struct BookingCancellationTests {
                     idempotencyKey: key)
                 let task = Task { () -> Outcome in
                     do {
-                        return .booked(try await fixture.pizzeria.orders.place(request).order.id)
+                        return .booked(try await fixture.pizzeria.write { try $0.orders.place(request) }.order.id)
                     } catch is CancellationError { return .cancelled } catch {
                         return .refused(String(describing: error))
                     }
@@ -61,7 +61,8 @@ struct BookingCancellationTests {
             }
         }
         let written = Dictionary(
-            try await fixture.pizzeria.orders.list().compactMap { order in order.idempotencyKey.map { ($0, order.id) }
+            try await fixture.pizzeria.read { try $0.orders.list() }.compactMap { order in
+                order.idempotencyKey.map { ($0, order.id) }
             },
             uniquingKeysWith: { first, _ in first })
         var cancelled = 0, booked = 0

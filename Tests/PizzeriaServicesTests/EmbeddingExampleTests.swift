@@ -49,11 +49,11 @@ struct EmbeddingExampleTests {
             let pizzeria = try await openingExample(path: directory.path("embedded.sqlite"))
             let diavola = try await menuExample(pizzeria)
             #expect(diavola.name == "Diavola" && diavola.price == Money(cents: 900))
-            let cursor = try await pizzeria.orders.latestEventCursor()
+            let cursor = try await pizzeria.read { try $0.orders.latestEventCursor() }
             let order = try await bookingExample(pizzeria, pizza: diavola.id)
             #expect(order.lines.first?.quantity == 2 && order.total == Money(cents: 1800))
             // The second run's key returned the first order.
-            #expect(try await pizzeria.orders.list().filter { $0.userID == order.userID }.count == 1)
+            #expect(try await pizzeria.read { try $0.orders.list() }.filter { $0.userID == order.userID }.count == 1)
             let called = try await counterExample(pizzeria, pizza: diavola.id)
             #expect(called.status == .placed && called.note == "ring the bell" && called.pizzaCount >= 2)
             #expect(called.history.map(\.kind).starts(with: [.placed, .moved, .edited, .status, .undo]))

@@ -218,15 +218,17 @@ struct OrderChangeTests {
         let first = try f.place("anna", "19:00", ("Margherita", 2)).order
         let second = try f.place("marco", "19:15", ("Porcini", 2)).order
         let target = try f.at("20:00")
-        let orders = f.pizzeria.orders
+        let pizzeria = f.pizzeria
         let results = await withTaskGroup(of: Bool.self) { group in
             for id in [first.id, second.id] {
-                group.addTask { (try? await orders.move(id: id, to: target)) != nil }
+                group.addTask { (try? await pizzeria.write { try $0.orders.move(id: id, to: target) }) != nil }
             }
             return await group.reduce(into: [Bool]()) { $0.append($1) }
         }
         #expect(results.filter { $0 }.count == 1, "\(results)")
         #expect(
-            try await f.pizzeria.orders.slots(on: LocalDate("2026-12-01")!).first { $0.local == "20:00" }?.booked == 2)
+            try await f.pizzeria.read { try $0.orders.slots(on: LocalDate("2026-12-01")!) }.first {
+                $0.local == "20:00"
+            }?.booked == 2)
     }
 }

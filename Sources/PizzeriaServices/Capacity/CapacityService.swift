@@ -3,7 +3,7 @@ import PizzeriaStorage
 
 /// How much the kitchen takes, and when: capacity rules by weekday or date and time range, a
 /// pause that stops new bookings, a rush that adds to the lead time. Each change is one
-/// transaction; none touches an existing order. Thread-safe; each method has an `async` twin.
+/// transaction; none touches an existing order. Thread-safe; run it from `async` code through ``Pizzeria/read(_:)`` or ``Pizzeria/write(_:)``.
 public final class CapacityService: Sendable {
     let database: Database
     let now: @Sendable () -> Date

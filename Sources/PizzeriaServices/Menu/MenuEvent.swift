@@ -38,14 +38,4 @@ extension MenuService {
     public func latestEventCursor() throws -> EventCursor {
         try database.read { try PizzaStore.latestEvent(in: $0) }
     }
-
-    /// The `async` form of ``events(after:limit:)``.
-    public func events(after cursor: EventCursor, limit: Int = 100) async throws -> [MenuEvent] {
-        try await database.perform(.read) { try self.events(after: cursor, limit: limit) }
-    }
-
-    /// The `async` form of ``latestEventCursor()``.
-    public func latestEventCursor() async throws -> EventCursor {
-        try await database.perform(.read) { try self.latestEventCursor() }
-    }
 }

@@ -5,8 +5,8 @@ import PizzeriaStorage
 ///
 /// Every change validates first, then runs in one write transaction; a refused change writes
 /// nothing. Pizzas are named by exact id (or exact name); the CLI's forgiving lookup by id prefix
-/// lives in ``LookupService``. Thread-safe: share one instance. Each method has an `async` twin
-/// (see `MenuService+Async.swift`).
+/// lives in ``LookupService``. Thread-safe: share one instance; from `async` code
+/// run it through ``Pizzeria/read(_:)`` or ``Pizzeria/write(_:)``.
 public final class MenuService: Sendable {
     let database: Database
     let now: @Sendable () -> Date

@@ -492,7 +492,7 @@ enum OrderStore {
     @Sendable static func fillLocalTimes(_ db: Connection) throws {
         let stored =
             try db.fetchOne("SELECT time_zone FROM settings WHERE id = 1") { try $0.optionalString("time_zone") } ?? nil
-        guard let zone = stored.map({ TimeZone(identifier: $0) }) ?? TimeZone.current else {
+        guard let zone = ZonedClock.zone(stored: stored) else {
             throw DataError.damagedRow(
                 table: "settings", id: "1", problem: "time_zone '\(stored ?? "")' is not a known time zone")
         }

@@ -40,59 +40,23 @@ public enum PickupTime {
     /// offset says which.
     public static func parse(_ text: String, timeZone: TimeZone, now: Date) -> Result<Date, ParseError> {
         let input = text.trimmingWhitespace()
-        if let minutes = LocalTime(input)?.minutes, minutes < 24 * 60 {
-            let day = calendar(timeZone).dateComponents([.year, .month, .day], from: now)
-            return resolve(
-                year: day.year ?? 0, month: day.month ?? 0, day: day.day ?? 0, minutes: minutes, in: timeZone,
-                text: input)
+        let clock = ZonedClock(zone: timeZone)
+        if let time = LocalTime(input), time.minutes < 24 * 60 {
+            return resolve(clock.local(now).date, time.minutes, clock)
         }
         guard let parsed = parseDateTime(input) else { return .failure(.malformed(input)) }
         guard parsed.second == 0 else { return .failure(.seconds(input)) }
         let minutes = parsed.hour * 60 + parsed.minute
-        guard let offset = parsed.offsetSeconds else {
-            return resolve(
-                year: parsed.year, month: parsed.month, day: parsed.day, minutes: minutes, in: timeZone, text: input)
-        }
-        guard let naive = naiveInstant(year: parsed.year, month: parsed.month, day: parsed.day, minutes: minutes) else {
+        guard let date = LocalDate(year: parsed.year, month: parsed.month, day: parsed.day), minutes < 24 * 60 else {
             return .failure(.malformed(input))
         }
-        return .success(naive.addingTimeInterval(TimeInterval(-offset)))
+        guard let offset = parsed.offsetSeconds else { return resolve(date, minutes, clock) }
+        return .success(ZonedClock.naive(date, minutes: minutes).addingTimeInterval(TimeInterval(-offset)))
     }
 
     /// The one instant a local date and time names, or why there is not exactly one.
-    private static func resolve(year: Int, month: Int, day: Int, minutes: Int, in zone: TimeZone, text: String)
-        -> Result<Date, ParseError>
-    {
-        guard naiveInstant(year: year, month: month, day: day, minutes: minutes) != nil else {
-            return .failure(.malformed(text))
-        }
-        let found = instants(year: year, month: month, day: day, minutes: minutes, in: zone)
-        let local = String(format: "%04d-%02d-%02d %@", year, month, day, LocalTime.clock(minutes))
-        switch found.count {
-        case 1: return .success(found[0])
-        case 0: return .failure(.nonexistent(local: local, zone: zone.identifier))
-        default: return .failure(.ambiguous(local: local, zone: zone.identifier, instants: found))
-        }
-    }
-
-    /// Every instant whose local time in `zone` is the given one: none in a spring-forward gap,
-    /// two in a fall-back overlap, one otherwise. Earliest first.
-    static func instants(year: Int, month: Int, day: Int, minutes: Int, in zone: TimeZone) -> [Date] {
-        guard let naive = naiveInstant(year: year, month: month, day: day, minutes: minutes) else { return [] }
-        // The offsets in force a day either side cover any transition that day.
-        let offsets = Set([-86_400.0, 0, 86_400].map { zone.secondsFromGMT(for: naive.addingTimeInterval($0)) })
-        // A candidate is real when the zone's offset at that instant is the one that made it.
-        return offsets.compactMap { offset in
-            let candidate = naive.addingTimeInterval(TimeInterval(-offset))
-            return zone.secondsFromGMT(for: candidate) == offset ? candidate : nil
-        }.sorted()
-    }
-
-    /// The instant the local date and time would be in UTC, or `nil` for a date that does not
-    /// exist (February 30th).
-    private static func naiveInstant(year: Int, month: Int, day: Int, minutes: Int) -> Date? {
-        guard let utc = TimeZone(secondsFromGMT: 0) else { return nil }
-        return localDate(year: year, month: month, day: day, minutes: minutes, seconds: 0, in: utc)
+    private static func resolve(_ date: LocalDate, _ minutes: Int, _ clock: ZonedClock) -> Result<Date, ParseError> {
+        Result { try clock.instant(on: date, minutes: minutes) }.mapError { $0 as? ParseError ?? .malformed("\(date)") }
     }
 
     /// `2027-10-31T02:30+01:00`: an instant with the zone's offset then.
@@ -103,26 +67,12 @@ public enum PickupTime {
     /// Whether the local time of `date` also names another instant that day (fall back).
     /// `offset` is the zone's offset at `date`, when the caller has it already.
     static func isAmbiguous(_ date: Date, in zone: TimeZone, offset known: Int? = nil) -> Bool {
-        // Another offset in force a day either side that maps the same local time to an instant
-        // which really has that offset: the clocks pass this local time twice.
-        let offset = known ?? zone.secondsFromGMT(for: date)
-        for other in Set([
-            zone.secondsFromGMT(for: date.addingTimeInterval(-86_400)),
-            zone.secondsFromGMT(for: date.addingTimeInterval(86_400)),
-        ])
-        where other != offset {
-            if zone.secondsFromGMT(for: date.addingTimeInterval(Double(offset - other))) == other { return true }
-        }
-        return false
+        ZonedClock(zone: zone).isAmbiguous(date, offset: known)
     }
 
     /// The local calendar date of `date`, `YYYY-MM-DD`.
     public static func dayString(_ date: Date, in timeZone: TimeZone) -> String {
-        // The zone's offset and arithmetic, as in minutesOfDay: order lists format thousands.
-        let local = Int64((date.timeIntervalSince1970).rounded(.down)) + Int64(timeZone.secondsFromGMT(for: date))
-        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
-        let (year, month, day) = Timestamp.civil(fromDays: days)
-        return digits(year, 4) + "-" + digits(month, 2) + "-" + digits(day, 2)
+        ZonedClock(zone: timeZone).local(date).date.description
     }
 
     /// `value` in decimal, zero-padded to `count` digits.
@@ -159,20 +109,19 @@ public enum PickupTime {
     /// time ends) carries its offset: `2027-10-31 02:30 +01:00`.
     public static func local(_ date: Date, in timeZone: TimeZone) -> String {
         // The zone asked once for the offset (order lists format thousands of these).
-        let offset = timeZone.secondsFromGMT(for: date)
-        let local = Int64(date.timeIntervalSince1970.rounded(.down)) + Int64(offset)
-        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
-        let minutes = (local - days * 86_400) / 60
-        let (year, month, day) = Timestamp.civil(fromDays: days)
+        let clock = ZonedClock(zone: timeZone)
+        let (day, minutes, offset) = clock.local(date)
+        let (year, month, dayOfMonth) = Timestamp.civil(fromDays: day.daysSinceEpoch)
         var text =
             (0...9999).contains(year)
             ? String(unsafeUninitializedCapacity: 16) { bytes in
                 Timestamp.writeDateAndMinute(
-                    year, month, day, minutes / 60, minutes % 60, separator: UInt8(ascii: " "), into: bytes)
+                    year, month, dayOfMonth, Int64(minutes / 60), Int64(minutes % 60), separator: UInt8(ascii: " "),
+                    into: bytes)
                 return 16
             }
-            : "\(dayString(date, in: timeZone)) \(clock(date, in: timeZone))"
-        if isAmbiguous(date, in: timeZone, offset: offset) { text += " " + offsetText(offset) }
+            : "\(day) \(LocalTime.clock(minutes))"
+        if clock.isAmbiguous(date, offset: offset) { text += " " + offsetText(offset) }
         return text
     }
 
@@ -189,34 +138,7 @@ public enum PickupTime {
 
     /// Minutes after local midnight.
     static func minutesOfDay(_ date: Date, in timeZone: TimeZone) -> Int {
-        // The zone's offset at that instant and arithmetic: no Calendar (which is slow on Linux).
-        let local = Int((date.timeIntervalSince1970).rounded(.down)) + timeZone.secondsFromGMT(for: date)
-        let seconds = ((local % 86_400) + 86_400) % 86_400
-        return seconds / 60
-    }
-
-    /// The instant of a local date and time, or `nil` when it does not exist.
-    static func localDate(year: Int, month: Int, day: Int, minutes: Int, seconds: Int, in timeZone: TimeZone) -> Date? {
-        guard (1...12).contains(month), (1...31).contains(day), (0...59).contains(seconds) else { return nil }
-        var components = DateComponents()
-        components.year = year
-        components.month = month
-        components.day = day
-        components.hour = minutes / 60
-        components.minute = minutes % 60
-        components.second = seconds
-        let calendar = calendar(timeZone)
-        guard let date = calendar.date(from: components) else { return nil }
-        // Reject dates the calendar rolled over (February 30th).
-        let check = calendar.dateComponents([.year, .month, .day], from: date)
-        guard check.year == year, check.month == month, check.day == day else { return nil }
-        return date
-    }
-
-    static func calendar(_ timeZone: TimeZone) -> Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar
+        ZonedClock(zone: timeZone).local(date).minutes
     }
 
     private struct DateTime {

@@ -1,13 +1,63 @@
 import Foundation
 
 /// The one place where local dates and wall-clock times meet instants: every conversion between
-/// the two goes through the pizzeria's zone here.
+/// the two goes through the pizzeria's zone here — the booking, the picker, the schedule, the
+/// CLI, the demo, the bench and the examples. No `Calendar` (slow on Linux): the zone's offsets
+/// and integer arithmetic.
+///
+/// ```swift
+/// let clock = try pizzeria.settings.current().clock
+/// let pickup = try clock.instant(on: tomorrow, at: LocalTime(hour: 19, minute: 30) ?? .midnight)
+/// ```
 ///
 /// A wall-clock time of a service day is given as minutes after that day's midnight and may pass
 /// 24:00 (Friday's 25:30 is Saturday 01:30): a night interval's slots are laid out on the day it
 /// opens.
-struct ZonedClock: Sendable {
-    let zone: TimeZone
+public struct ZonedClock: Sendable, Equatable {
+    /// The zone every conversion uses.
+    public let zone: TimeZone
+
+    /// A clock for `zone`.
+    public init(zone: TimeZone) { self.zone = zone }
+
+    /// The pizzeria's zone from its stored IANA identifier: the machine's when none is stored,
+    /// `nil` when the stored one is not a known zone (a damaged setting, never a guess).
+    static func zone(stored identifier: String?) -> TimeZone? {
+        guard let identifier else { return TimeZone.current }
+        return TimeZone(identifier: identifier)
+    }
+
+    /// The instant `time` names on `date` in this zone.
+    /// - Throws: ``PickupTime/ParseError/nonexistent(local:zone:)`` when the clocks skip that time
+    ///   (spring forward), ``PickupTime/ParseError/ambiguous(local:zone:instants:)`` when they pass
+    ///   it twice (fall back): ``instants(on:at:)`` gives both.
+    public func instant(on date: LocalDate, at time: LocalTime) throws -> Date {
+        try instant(on: date, minutes: time.minutes)
+    }
+
+    /// Every instant `time` names on `date`: none when the clocks skip it, two (earliest first)
+    /// when they pass it twice, one otherwise.
+    public func instants(on date: LocalDate, at time: LocalTime) -> [Date] { instants(date, minutes: time.minutes) }
+
+    /// The local date of `instant` in this zone.
+    public func date(of instant: Date) -> LocalDate { local(instant).date }
+
+    /// The wall-clock time of `instant` in this zone.
+    public func time(of instant: Date) -> LocalTime { LocalTime(uncheckedMinutes: local(instant).minutes) }
+
+    /// ``instant(on:at:)`` for minutes after midnight (which may pass 24:00).
+    func instant(on date: LocalDate, minutes: Int) throws -> Date {
+        let found = instants(date, minutes: minutes)
+        if found.count == 1 { return found[0] }
+        let local = "\(date) \(LocalTime.clock(minutes))"
+        if found.isEmpty { throw PickupTime.ParseError.nonexistent(local: local, zone: zone.identifier) }
+        throw PickupTime.ParseError.ambiguous(local: local, zone: zone.identifier, instants: found)
+    }
+
+    /// The instant `date` at `minutes` would be in UTC: the arithmetic alone.
+    static func naive(_ date: LocalDate, minutes: Int) -> Date {
+        Date(timeIntervalSince1970: Double(date.daysSinceEpoch * 86_400 + Int64(minutes * 60)))
+    }
 
     /// The local date, the minutes after local midnight, and the zone's offset (seconds) at `instant`.
     func local(_ instant: Date) -> (date: LocalDate, minutes: Int, offset: Int) {
@@ -30,7 +80,7 @@ struct ZonedClock: Sendable {
         let day = date.adding(days: Int((minutes >= 0 ? minutes : minutes - 1439) / 1440))
         let wall = ((minutes % 1440) + 1440) % 1440
         // The instant this local time would be in UTC, then each offset in force within a day of it.
-        let naive = Date(timeIntervalSince1970: Double(day.daysSinceEpoch * 86_400 + Int64(wall * 60)))
+        let naive = Self.naive(day, minutes: wall)
         let offsets = Set([-86_400.0, 0, 86_400].map { zone.secondsFromGMT(for: naive.addingTimeInterval($0)) })
         // A candidate is real when the zone's offset at that instant is the one that made it.
         return offsets.compactMap { offset in
@@ -67,8 +117,18 @@ struct ZonedClock: Sendable {
     }
 
     /// Whether the local time of `instant` names another instant too (the clocks pass it twice).
-    func isAmbiguous(_ instant: Date) -> Bool {
-        let (date, minutes, _) = local(instant)
-        return instants(date, minutes: minutes).count > 1
+    /// `offset` is the zone's offset at `instant`, when the caller has it already.
+    func isAmbiguous(_ instant: Date, offset known: Int? = nil) -> Bool {
+        // Another offset in force a day either side that maps the same local time to an instant
+        // which really has that offset: the clocks pass this local time twice.
+        let offset = known ?? zone.secondsFromGMT(for: instant)
+        for other in Set([
+            zone.secondsFromGMT(for: instant.addingTimeInterval(-86_400)),
+            zone.secondsFromGMT(for: instant.addingTimeInterval(86_400)),
+        ])
+        where other != offset {
+            if zone.secondsFromGMT(for: instant.addingTimeInterval(Double(offset - other))) == other { return true }
+        }
+        return false
     }
 }

@@ -21,6 +21,8 @@ public struct Settings: Sendable, Hashable, Encodable {
     public let leadMinutes: Int
     /// The zone times are shown and typed in: the stored one, else the machine's (resolved once).
     public let timeZone: TimeZone
+    /// Conversions between local dates and times and instants, in ``timeZone``.
+    public var clock: ZonedClock { ZonedClock(zone: timeZone) }
     /// New bookings are stopped, if set (it may have ended: see ``activePause(at:)``).
     public let pause: Pause?
     /// Extra lead time, if set (it may have ended: see ``activeRush(at:)``).
@@ -99,7 +101,7 @@ public struct Settings: Sendable, Hashable, Encodable {
         }
         return Settings(
             slotMinutes: minutes, slotCapacity: capacity, week: week, storedTimeZone: zone,
-            timeZone: zone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current, bookingHorizonDays: horizon,
+            timeZone: ZonedClock.zone(stored: zone) ?? timeZone, bookingHorizonDays: horizon,
             leadMinutes: lead,
             pause: pause, rush: rush)
     }

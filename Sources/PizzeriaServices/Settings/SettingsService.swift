@@ -64,8 +64,7 @@ public final class SettingsService: Sendable {
 
         func decode(_ row: Row) throws -> (Week) -> Settings {
             let stored = try row.optionalString(timeZone)
-            let zone = stored.map { TimeZone(identifier: $0) } ?? TimeZone.current
-            guard let zone else {
+            guard let zone = ZonedClock.zone(stored: stored) else {
                 throw DataError.damagedRow(
                     table: "settings", id: "1", problem: "time_zone '\(stored ?? "")' is not a known time zone")
             }

@@ -73,10 +73,15 @@ extension OrderService {
         -> ChangeFeed<OrderEvent>
     {
         let start: EventCursor
-        if let cursor { start = cursor } else { start = try await latestEventCursor() }
+        if let cursor {
+            start = cursor
+        } else {
+            start = try await database.perform(.read) { [self] in try latestEventCursor() }
+        }
         return ChangeFeed(
             start: start, pollInterval: pollInterval, signal: database.commits,
-            fetch: { [self] position in try await events(after: position) }, cursor: \.cursor)
+            fetch: { [self] position in try await database.perform(.read) { try self.events(after: position) } },
+            cursor: \.cursor)
     }
 }
 
@@ -87,9 +92,14 @@ extension MenuService {
         -> ChangeFeed<MenuEvent>
     {
         let start: EventCursor
-        if let cursor { start = cursor } else { start = try await latestEventCursor() }
+        if let cursor {
+            start = cursor
+        } else {
+            start = try await database.perform(.read) { [self] in try latestEventCursor() }
+        }
         return ChangeFeed(
             start: start, pollInterval: pollInterval, signal: database.commits,
-            fetch: { [self] position in try await events(after: position) }, cursor: \.cursor)
+            fetch: { [self] position in try await database.perform(.read) { try self.events(after: position) } },
+            cursor: \.cursor)
     }
 }

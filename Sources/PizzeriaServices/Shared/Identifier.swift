@@ -49,6 +49,9 @@ public struct Identifier<Entity>: Hashable, Comparable, Sendable, Codable, Lossl
         withText { text in String(unsafeUninitializedCapacity: 36) { $0.initialize(fromContentsOf: text) } }
     }
 
+    /// The first 8 characters: enough for people to tell ids apart at a glance.
+    public var short: String { withText { String(decoding: UnsafeBufferPointer(rebasing: $0[0..<8]), as: UTF8.self) } }
+
     /// Calls `body` with the id's text (lowercase UUID, 36 ASCII bytes) in a stack buffer, valid
     /// only inside `body`: for writers that copy it straight into their output (lists print
     /// thousands of ids) without building a `String` for each.

@@ -2,7 +2,7 @@ import Foundation
 import PizzeriaStorage
 
 /// Users: adding, listing, finding by id or handle. An unknown user is always an error, never a
-/// silent creation. Thread-safe; each method has an `async` twin.
+/// silent creation. Thread-safe; run it from `async` code through ``Pizzeria/read(_:)`` or ``Pizzeria/write(_:)``.
 public final class UserService: Sendable {
     let database: Database
     let now: @Sendable () -> Date

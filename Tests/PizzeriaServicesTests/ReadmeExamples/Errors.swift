@@ -6,7 +6,7 @@ func errorsExample(_ pizzeria: Pizzeria) async -> FailureCategory? {
     do {
         var draft = PizzaDraft.blank
         draft.name = " "
-        _ = try await pizzeria.menu.save(draft)
+        _ = try await pizzeria.write { [draft] in try $0.menu.save(draft) }
         return nil
     } catch let error as ValidationError {
         _ = error.errors  // [name: must not be empty, price: must be greater than 0]

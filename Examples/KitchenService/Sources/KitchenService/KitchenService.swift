@@ -14,24 +14,24 @@ struct KitchenService {
         // cooperative thread pool (the SQLite work runs on the library's own threads).
         let pizzeria = try await Pizzeria.open(path: path)
 
-        // The menu and the tills' customers, added once (re-running the service adds nothing).
-        for (name, cents) in [("Margherita", 600), ("Diavola", 850), ("Quattro Formaggi", 950)] {
-            guard try await pizzeria.menu.pizza(named: name) == nil else { continue }
-            var draft = PizzaDraft.blank
-            draft.name = name
-            draft.price = Money(cents: Int64(cents))
-            _ = try await pizzeria.menu.save(draft)
-        }
-        var customers: [User.ID] = []
-        for index in 1...8 {
-            if let existing = try await pizzeria.users.user(handle: "till\(index)") {
-                customers.append(existing.id)
-            } else {
-                customers.append(try await pizzeria.users.add(handle: "till\(index)").id)
+        // The menu and the tills' customers, added once (re-running the service adds nothing), in
+        // one trip to the writer thread: every call inside is the synchronous API.
+        let customers = try await pizzeria.write { pizzeria in
+            for (name, cents) in [("Margherita", 600), ("Diavola", 850), ("Quattro Formaggi", 950)]
+            where try pizzeria.menu.pizza(named: name) == nil {
+                var draft = PizzaDraft.blank
+                draft.name = name
+                draft.price = Money(cents: Int64(cents))
+                _ = try pizzeria.menu.save(draft)
+            }
+            return try (1...8).map { index in
+                try pizzeria.users.user(handle: "till\(index)")?.id ?? pizzeria.users.add(handle: "till\(index)").id
             }
         }
-        let menu = try await pizzeria.menu.list()
-        let day = try await tomorrow(pizzeria)
+        let menu = try await pizzeria.read { try $0.menu.list() }
+        // Tomorrow in the pizzeria's zone; its clock turns a local time into the instant.
+        let clock = try await pizzeria.read { try $0.settings.current().clock }
+        let day = clock.date(of: Date()).adding(days: 1)
 
         // The kitchen display: the live feed, from now on.
         let feed = try await pizzeria.orders.feed()
@@ -56,12 +56,12 @@ struct KitchenService {
             for (index, customer) in customers.enumerated() {
                 let pizza = menu[index % menu.count].id
                 group.addTask {
-                    let time = String(format: "%02d:%02d", 18 + index / 4, (index % 4) * 15)
-                    let pickup = try await pizzeria.orders.pickup(parsing: "\(day)T\(time)")
+                    let time = LocalTime(hour: 18 + index / 4, minute: (index % 4) * 15) ?? .midnight
+                    let pickup = try clock.instant(on: day, at: time)
                     let request = OrderRequest(
                         user: customer, items: [.init(pizza: pizza, quantity: 1 + index % 2)],
                         pickup: pickup, idempotencyKey: "kitchen-\(run)-\(index)")
-                    return try await pizzeria.orders.place(request).order
+                    return try await pizzeria.write { try $0.orders.place(request) }.order
                 }
             }
             var orders: [Order] = []
@@ -79,15 +79,5 @@ struct KitchenService {
         timeout.cancel()
         print("kitchen: saw \(seen) of \(booked.count) bookings")
         if seen != booked.count { exit(1) }
-    }
-
-    /// Tomorrow's date in the pizzeria's time zone.
-    static func tomorrow(_ pizzeria: Pizzeria) async throws -> String {
-        let zone = try await pizzeria.settings.current().timeZone
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let date = calendar.date(byAdding: .day, value: 1, to: Date()) ?? Date()
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
     }
 }

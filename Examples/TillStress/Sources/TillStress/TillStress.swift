@@ -25,9 +25,9 @@ struct TillStress {
         let seconds = arguments.count == 3 ? Double(arguments[arguments.startIndex + 2]) : nil
         let configuration = try PizzeriaConfiguration(environment: ProcessInfo.processInfo.environment)
         let pizzeria = try await Pizzeria.open(path: path, access: .requireCurrent, configuration: configuration)
-        let users = try await pizzeria.users.list().map(\.id)
-        let pizzas = try await pizzeria.menu.list().map(\.id)
-        let slots = try await pizzeria.orders.availableSlots(pizzas: 1, limit: 100).slots.map(\.start)
+        let users = try await pizzeria.read { try $0.users.list() }.map(\.id)
+        let pizzas = try await pizzeria.read { try $0.menu.list() }.map(\.id)
+        let slots = try await pizzeria.read { try $0.orders.availableSlots(pizzas: 1, limit: 100) }.slots.map(\.start)
         guard !users.isEmpty, !pizzas.isEmpty, !slots.isEmpty else {
             FileHandle.standardError.write(
                 Data("TillStress: the database needs users, pizzas and open slots (pizzeria demo)\n".utf8))
@@ -50,7 +50,7 @@ struct TillStress {
                             pickup: slots[index % slots.count])
                         do {
                             // Written as soon as the call returns: what is in the log was acknowledged.
-                            tally.booked(try await pizzeria.orders.place(request).order.id)
+                            tally.booked(try await pizzeria.write { try $0.orders.place(request) }.order.id)
                         } catch {
                             tally.refused()
                         }

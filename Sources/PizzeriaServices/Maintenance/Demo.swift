@@ -1,0 +1,83 @@
+import Foundation
+
+/// What ``Pizzeria/seedDemo()`` did: the tutorial's data on the file, added only where missing.
+public struct DemoSeed: Sendable {
+    /// What it added, a sentence each (`added Margherita to the menu`); empty when all was there.
+    public let notes: [String]
+    /// Tomorrow in the pizzeria's zone: the day of the demo's orders.
+    public let tomorrow: LocalDate
+    /// The demo's orders for tomorrow (booked now, or found by their idempotency keys).
+    public let orders: [Order]
+    /// The customer whose navigation the demo walks (`anna`).
+    public let walker: User.ID
+}
+
+/// The tutorial's data: a menu, two customers, three orders for tomorrow and a walk through the
+/// menu — the same on every run, and never duplicated (orders carry idempotency keys).
+enum DemoData {
+    static let menu: [(name: String, cents: Int64)] = [("Margherita", 600), ("Porcini", 1200), ("Marinara", 400)]
+    static let users: [(handle: String, name: String)] = [("anna", "Anna Rossi"), ("marco", "Marco Bianchi")]
+    /// Tomorrow's orders: user, local pickup time, items.
+    static let orders: [(user: String, hour: Int, minute: Int, items: [(pizza: String, quantity: Int)])] = [
+        ("anna", 19, 0, [("Margherita", 2), ("Porcini", 1)]),
+        ("marco", 19, 0, [("Marinara", 3)]),
+        ("marco", 20, 30, [("Porcini", 2)]),
+    ]
+}
+
+extension Pizzeria {
+    /// Puts the tutorial's data on the file where it is missing: the menu, the users, tomorrow's
+    /// orders (a refusal — a slot filled by hand, say — is a note, not a failure) and, once, a
+    /// walk through the menu as the app would make it.
+    public func seedDemo() throws -> DemoSeed {
+        var notes: [String] = []
+        for item in DemoData.menu where try menu.pizza(named: item.name) == nil {
+            _ = try menu.save(PizzaDraft(mode: .add, name: item.name, price: Money(cents: item.cents)))
+            notes.append("added \(item.name) to the menu")
+        }
+        let existing = Set(try users.list().map(\.handle))
+        for user in DemoData.users where !existing.contains(user.handle) {
+            try users.add(handle: user.handle, displayName: user.name)
+            notes.append("added user \(user.handle)")
+        }
+
+        let clock = try settings.current().clock
+        let tomorrow = clock.date(of: now()).adding(days: 1)
+        var booked: [Order] = []
+        for (number, order) in DemoData.orders.enumerated() {
+            let time = LocalTime(hour: order.hour, minute: order.minute) ?? .midnight
+            do {
+                let items = try order.items.map {
+                    OrderRequest.Item(pizza: try lookup.pizza($0.pizza).id, quantity: $0.quantity)
+                }
+                let result = try orders.place(
+                    OrderRequest(
+                        user: try lookup.user(order.user).id, items: items,
+                        pickup: try clock.instant(on: tomorrow, at: time),
+                        idempotencyKey: "demo-\(tomorrow)-\(number + 1)"))
+                booked.append(result.order)
+                if result.created { notes.append("booked order \(result.order.id.short) for \(order.user)") }
+            } catch let failure as PizzeriaFailure {
+                notes.append("could not book for \(order.user) at \(time): \(failure)")
+            } catch let failure as PickupTime.ParseError {
+                notes.append("could not book for \(order.user) at \(time): pickup: \(failure.message)")
+            }
+        }
+
+        // Anna browses the menu as in the app, once: the walk is history, not repeated on re-runs.
+        let anna = try lookup.user("anna").id
+        if try navigation.history(of: anna, limit: 1).isEmpty {
+            let margherita = try lookup.route("pizza:Margherita", for: anna),
+                porcini = try lookup.route("pizza:Porcini", for: anna)
+            try navigation.push(anna, [margherita])
+            try navigation.push(anna, [porcini])
+            try navigation.pop(anna)
+            try navigation.random(anna, seed: 42)
+            if let order = booked.first(where: { $0.handle == "anna" }) {
+                try navigation.push(anna, [.order(id: order.id)])
+            }
+            notes.append("walked anna through the menu")
+        }
+        return DemoSeed(notes: notes, tomorrow: tomorrow, orders: booked, walker: anna)
+    }
+}
