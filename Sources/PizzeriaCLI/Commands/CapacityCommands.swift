@@ -18,7 +18,8 @@ enum CapacityCommands {
     static let days = Argument(
         "days", help: "Weekdays (fri,sat; mon-thu; daily) or a date or range (2026-12-31, DATE..DATE, today).",
         completion: .choices(["daily"] + Weekday.allCases.map(\.short)))
-    static let range = Argument("range", help: "The time range: 18:30-21:00 (past midnight: 22:00-01:00).")
+    static let range = Argument(
+        "range", help: "The time range: 18:30-21:00 (past midnight: 22:00-01:00).", .interval)
     static let pizzas = Argument("capacity", help: "Pizzas per slot: 1 to 10000.", .integer(in: Int.min...Int.max))
 
     /// Weekdays as in `hours set`, or dates as in `hours close`.
@@ -63,7 +64,7 @@ enum CapacityCommands {
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
-            let interval = try HoursSyntax.parseInterval(try invocation[range])
+            let interval = try invocation[range]
             let rules = try pizzeria.capacity.set(
                 try parseDays(try invocation[days], pizzeria), interval, capacity: try invocation[pizzas])
             try context.emit(rules) { rules.map { "Capacity \($0.label): \($0.capacity) pizzas per slot.\n" }.joined() }
@@ -71,7 +72,7 @@ enum CapacityCommands {
         })
 
     static let clearRange = OptionalArgument(
-        "range", help: "Only the rules with this range (default: all of those days).")
+        "range", help: "Only the rules with this range (default: all of those days).", .interval)
 
     static let clear = Command(
         name: "clear",
@@ -81,7 +82,7 @@ enum CapacityCommands {
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
-            let interval = try invocation[clearRange].map { try HoursSyntax.parseInterval($0) }
+            let interval = try invocation[clearRange]
             let removed = try pizzeria.capacity.clear(try parseDays(try invocation[days], pizzeria), range: interval)
             try context.emit(["removed": removed]) { "Removed \(removed) capacity rule\(removed == 1 ? "" : "s").\n" }
             return .ok
@@ -96,11 +97,7 @@ enum CapacityCommands {
     /// A time as typed, in the pizzeria's zone.
     static func time(_ text: String?, _ pizzeria: Pizzeria, field: String = "until") throws -> Date? {
         guard let text else { return nil }
-        do {
-            return try pizzeria.orders.pickup(parsing: text)
-        } catch let error as ValidationError {
-            throw ValidationError(error.errors.map { FieldError(field: field, message: $0.message) })
-        }
+        return try relabeling(field) { try pizzeria.orders.pickup(parsing: text) }
     }
 
     static let pause = Command(

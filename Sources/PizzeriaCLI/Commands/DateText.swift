@@ -4,10 +4,6 @@ import PizzeriaServices
 /// pizzeria's zone), each refusal naming the option.
 enum DateText {
     static func date(_ text: String, field: String, _ pizzeria: Pizzeria) throws -> LocalDate {
-        do {
-            return try HoursSyntax.date(text, today: try pizzeria.orders.today())
-        } catch let error as ValidationError {
-            throw ValidationError(error.errors.map { FieldError(field: field, message: $0.message) })
-        }
+        try relabeling(field) { try HoursSyntax.date(text, today: try pizzeria.orders.today()) }
     }
 }

@@ -22,11 +22,7 @@ enum HoursCommands {
 
     /// A date or range as typed, `today` and `tomorrow` in the pizzeria's zone.
     static func range(_ text: String, _ pizzeria: Pizzeria) throws -> LocalDateRange {
-        do {
-            return try HoursSyntax.dateRange(text, today: try pizzeria.schedule.today())
-        } catch let error as ValidationError {
-            throw ValidationError(error.errors.map { FieldError(field: "date", message: $0.message) })
-        }
+        try relabeling("date") { try HoursSyntax.dateRange(text, today: try pizzeria.schedule.today()) }
     }
 
     // MARK: - show

@@ -29,7 +29,7 @@ enum OrderCommands {
         "order", help: "Order id or unique id prefix (4+ characters).", completion: .orders)
     static let user = Argument("user", help: "The user's handle.", completion: .users)
     static let items = VariadicArgument("item", help: "PIZZA or PIZZA=QTY.", completion: .pizzas)
-    static let pickup = Option("pickup", "time", help: "The start of the pickup slot.", required: true)
+    static let pickup = RequiredOption("pickup", "time", help: "The start of the pickup slot.")
     static let key = Option("key", "key", help: "An idempotency key (1 to 128 characters).")
     static let override = Option(
         "override", "reason",
@@ -69,7 +69,7 @@ enum OrderCommands {
         lostOutputHint: "the order was booked; `order place --key KEY` makes a retry safe",
         run: { invocation in
             let context = invocation.context
-            let pickupText = try invocation[pickup] ?? ""
+            let pickupText = try invocation[pickup]
             let pizzeria = try context.open(.requireCurrent)
             let items = try invocation[items].map { try parseItem($0, lookup: pizzeria.lookup) }
             let user = try pizzeria.lookup.user(try invocation[user])
@@ -98,13 +98,7 @@ enum OrderCommands {
                 FieldError(field: "item", message: "must be PIZZA or PIZZA=QTY with a whole number, not '\(text)'")
             ])
         }
-        guard (1...OrderRequest.maximumQuantity).contains(quantity) else {
-            throw ValidationError([
-                FieldError(
-                    field: "quantity",
-                    message: "must be from 1 to \(OrderRequest.maximumQuantity) (\(name): \(quantity))")
-            ])
-        }
+        if let problem = OrderRequest.quantityProblem(quantity, of: name) { throw ValidationError([problem]) }
         return OrderRequest.Item(pizza: try lookup.pizza(name).id, quantity: quantity)
     }
 
@@ -226,7 +220,7 @@ enum OrderCommands {
             return .ok
         })
 
-    static let newPickup = Option("pickup", "time", help: "The new pickup slot (as for order place).", required: true)
+    static let newPickup = RequiredOption("pickup", "time", help: "The new pickup slot (as for order place).")
 
     static let move = Command(
         name: "move",
@@ -239,7 +233,7 @@ enum OrderCommands {
             let pizzeria = try context.open(.requireCurrent)
             let id = try pizzeria.lookup.order(try invocation[orderArgument]).id
             let order = try pizzeria.orders.move(
-                id: id, to: try pizzeria.orders.pickup(parsing: try invocation[newPickup] ?? ""),
+                id: id, to: try pizzeria.orders.pickup(parsing: try invocation[newPickup]),
                 expectedVersion: try invocation[ifVersion], by: try actor(invocation),
                 override: try staffOverride(invocation))
             try context.emit(order) { "Moved order \(order.id.short) to \(order.pickupLocal).\n" }

@@ -88,6 +88,12 @@ extension ValueParser where Value == Int {
     }
 }
 
+extension ValueParser where Value == OpeningInterval {
+    /// A time range, `18:30-21:00` (past midnight: `22:00-01:00`); a refusal names `hours`, as
+    /// the opening hours' own syntax does.
+    static let interval = ValueParser { text, _ in try HoursSyntax.parseInterval(text) }
+}
+
 /// A flag: present or absent.
 struct Flag: OptionDeclaration {
     let spec: OptionSpec
@@ -103,12 +109,12 @@ struct Option<Value: Sendable>: OptionDeclaration {
     let parser: ValueParser<Value>
 
     init(
-        _ long: String, _ valueName: String, help: String, default defaultValue: String? = nil, required: Bool = false,
+        _ long: String, _ valueName: String, help: String, default defaultValue: String? = nil,
         completion: Completion = .none, _ parser: ValueParser<Value>
     ) {
         spec = OptionSpec(
             long: long, short: nil, valueName: valueName, help: help, defaultValue: defaultValue,
-            isRequired: required, completion: completion)
+            completion: completion)
         self.parser = parser
     }
 }
@@ -116,10 +122,42 @@ struct Option<Value: Sendable>: OptionDeclaration {
 extension Option where Value == String {
     /// An option whose value is the text as typed.
     init(
-        _ long: String, _ valueName: String, help: String, default defaultValue: String? = nil, required: Bool = false,
+        _ long: String, _ valueName: String, help: String, default defaultValue: String? = nil,
         completion: Completion = .none
     ) {
-        self.init(long, valueName, help: help, default: defaultValue, required: required, completion: completion, .text)
+        self.init(long, valueName, help: help, default: defaultValue, completion: completion, .text)
+    }
+}
+
+/// An option the command cannot run without: the parser refuses a command line that lacks it
+/// (exit 64), so the command reads a value, never an optional.
+struct RequiredOption<Value: Sendable>: OptionDeclaration {
+    let spec: OptionSpec
+    let parser: ValueParser<Value>
+
+    init(
+        _ long: String, _ valueName: String, help: String, completion: Completion = .none, _ parser: ValueParser<Value>
+    ) {
+        spec = OptionSpec(
+            long: long, short: nil, valueName: valueName, help: help, isRequired: true, completion: completion)
+        self.parser = parser
+    }
+}
+
+extension RequiredOption where Value == String {
+    /// A required option whose value is the text as typed.
+    init(_ long: String, _ valueName: String, help: String, completion: Completion = .none) {
+        self.init(long, valueName, help: help, completion: completion, .text)
+    }
+}
+
+/// Runs `body`, giving every field error it throws the name `field`: the option or argument the
+/// user typed, when a parser shared by several of them names a field of its own.
+func relabeling<T>(_ field: String, _ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as ValidationError {
+        throw ValidationError(error.errors.map { FieldError(field: field, message: $0.message) })
     }
 }
 

@@ -34,6 +34,18 @@ struct ParsedValues: Sendable {
         }
     }
 
+    /// A required option's last value, parsed (the parser guarantees it is there).
+    subscript<Value>(option: RequiredOption<Value>) -> Value {
+        get throws {
+            try requireDeclared(option.spec)
+            guard let text = raw[option.spec.long]?.last else {
+                throw UsageError(
+                    message: "missing option --\(option.spec.long)", path: [command.name], command: command)
+            }
+            return try option.parser.parse(text, option.spec.long)
+        }
+    }
+
     /// Every value of a repeatable option, parsed, in order.
     subscript<Value>(all option: Option<Value>) -> [Value] {
         get throws {
@@ -103,6 +115,8 @@ struct Invocation: Sendable {
     subscript<Value>(option: Option<Value>) -> Value? { get throws { try values[option] } }
     /// Every value of a repeatable option.
     subscript<Value>(all option: Option<Value>) -> [Value] { get throws { try values[all: option] } }
+    /// A required option's value, parsed.
+    subscript<Value>(option: RequiredOption<Value>) -> Value { get throws { try values[option] } }
     /// A required argument.
     subscript<Value>(argument: Argument<Value>) -> Value { get throws { try values[argument] } }
     /// An optional argument.

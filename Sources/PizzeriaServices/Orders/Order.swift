@@ -350,6 +350,15 @@ public struct OrderRequest: Sendable, Hashable {
 
     /// The largest quantity of one pizza in one order.
     public static let maximumQuantity = 20
+    /// The one quantity rule, for every path that takes a quantity (a booking, an edit, the CLI's
+    /// `PIZZA=QTY`): 1 to ``maximumQuantity`` of one pizza in one order. `item` names which one
+    /// in the refusal (`item 2`, `Margherita`); without it the refusal quotes the value.
+    public static func quantityProblem(_ quantity: Int, of item: String? = nil) -> FieldError? {
+        guard !(1...maximumQuantity).contains(quantity) else { return nil }
+        let which = item.map { " (\($0): \(quantity))" } ?? ", not \(quantity)"
+        return FieldError(field: "quantity", message: "must be from 1 to \(maximumQuantity)\(which)")
+    }
+
     /// The most lines (distinct pizzas) in one order.
     public static let maximumItems = 50
     /// The most pizzas one order can hold (every item at its maximum quantity).
@@ -362,11 +371,8 @@ public struct OrderRequest: Sendable, Hashable {
         if items.count > Self.maximumItems {
             errors.append(FieldError(field: "items", message: "must be at most \(Self.maximumItems)"))
         }
-        for (index, item) in items.enumerated() where !(1...Self.maximumQuantity).contains(item.quantity) {
-            errors.append(
-                FieldError(
-                    field: "quantity",
-                    message: "must be from 1 to \(Self.maximumQuantity) (item \(index + 1): \(item.quantity))"))
+        for (index, item) in items.enumerated() {
+            if let problem = Self.quantityProblem(item.quantity, of: "item \(index + 1)") { errors.append(problem) }
         }
         if let key = idempotencyKey,
             key.isEmpty || key.count > 128 || key.unicodeScalars.contains(where: PizzaName.isForbidden)

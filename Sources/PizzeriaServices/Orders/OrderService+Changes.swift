@@ -51,12 +51,7 @@ public struct OrderEdit: Sendable, Hashable {
         if isEmpty {
             errors.append(FieldError(field: "edit", message: "must change something: --add, --remove, --set or --note"))
         }
-        for item in add + setQuantity where !(1...OrderRequest.maximumQuantity).contains(item.quantity) {
-            errors.append(
-                FieldError(
-                    field: "quantity",
-                    message: "must be from 1 to \(OrderRequest.maximumQuantity), not \(item.quantity)"))
-        }
+        errors += (add + setQuantity).compactMap { OrderRequest.quantityProblem($0.quantity) }
         if case .set(let text) = note {
             errors += TextLimit.problems(text, field: "note", maximum: Self.maximumNoteLength)
         }
