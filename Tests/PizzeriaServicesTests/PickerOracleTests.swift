@@ -127,7 +127,7 @@ struct PickerOracleTests {
                 pause.until.map(Timestamp.string(from:)),
                 rush?.minutes ?? 0, rush?.until.map(Timestamp.string(from:)),
             ])
-        let settings = try SettingsService.current(in: db)
+        let settings = try SettingsStore.current(in: db)
         let clock = ZonedClock(zone: settings.timeZone)
         let today = clock.local(now).date
         // Exceptions of the next days: closures, special hours (within the day, from 06:00), cuts.

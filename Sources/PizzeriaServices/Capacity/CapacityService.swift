@@ -93,7 +93,7 @@ public final class CapacityService: Sendable {
     public static let maximumRules = 1_000
 
     static func refuseOverfilling(since before: [String: Int], after now: Date, in db: Connection) throws {
-        let zone = try SettingsService.current(in: db).timeZone
+        let zone = try SettingsStore.current(in: db).timeZone
         let broken = try CapacityStore.overfilled(since: before, after: now, zone: zone, in: db)
         guard broken.isEmpty else { throw SettingsError.conflictsWithBookings(key: .slotCapacity, slots: broken) }
     }

@@ -48,7 +48,7 @@ enum DomainCheck {
                 DomainProblem(table: table, id: id, problem: problem, expected: expected, repairable: repair != nil))
             if let repair { repairs.append(repair) }
         }
-        let settings = try SettingsService.current(in: db)
+        let settings = try SettingsStore.current(in: db)
         let schedule = ScheduleStore.schedule(settings, in: db)
         let clock = schedule.clock
 

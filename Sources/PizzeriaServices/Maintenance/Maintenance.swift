@@ -223,7 +223,7 @@ public enum Maintenance {
     /// Reads the settings and the week as every booking does; what that refuses is the problem.
     private static func settingsProblems(_ database: Database) throws -> [String] {
         do {
-            _ = try database.read { try SettingsService.current(in: $0) }
+            _ = try database.read { try SettingsStore.current(in: $0) }
             return []
         } catch let error as DataError {
             return [error.description]

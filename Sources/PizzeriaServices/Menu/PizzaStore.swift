@@ -245,4 +245,22 @@ enum PizzaStore {
             }
         }
     }
+
+    // MARK: - Names for people (completion, suggestions)
+
+    /// Up to `limit` names whose fold key starts with `key`, in key order: a range of the unique
+    /// `name_key` index, however large the menu.
+    static func names(withKeyPrefix key: String, limit: Int, in db: Connection) throws -> [String] {
+        try db.fetchAll(
+            "SELECT name FROM pizzas WHERE name_key >= ? AND name_key < ? ORDER BY name_key LIMIT ?",
+            [key, key + "\u{10FFFF}", limit]
+        ) { try $0.string("name") }
+    }
+
+    /// The first `limit` names, the menu's before the archived ones: where a misspelling is looked for.
+    static func firstNames(limit: Int, in db: Connection) throws -> [String] {
+        try db.fetchAll("SELECT name FROM pizzas ORDER BY archived_at IS NOT NULL, name_key LIMIT ?", [limit]) {
+            try $0.string("name")
+        }
+    }
 }

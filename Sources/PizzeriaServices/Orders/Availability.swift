@@ -166,7 +166,7 @@ struct SlotFinder {
         var found: [AvailableSlot] = []
         _ = try schedule.slots(from: start, through: horizon, limit: limit) { slot in
             if slot.serviceDay != day {
-                (day, loads, next, rules) = (slot.serviceDay, try Self.loads(of: slot.serviceDay, in: db), 0, nil)
+                (day, loads, next, rules) = (slot.serviceDay, try OrderStore.loads(of: slot.serviceDay, in: db), 0, nil)
             }
             let seconds = Int64(slot.start.timeIntervalSince1970)
             while next < loads.count, loads[next].start < seconds { next += 1 }
@@ -216,20 +216,5 @@ struct SlotFinder {
                 ? "no slot within the booking horizon (\(settings.bookingHorizonDays) days) can take \(pizzas) pizzas"
                 : nil,
             largestOrder: largest)
-    }
-
-    /// A service day's booked slots in start order (seconds since 1970), from `slot_loads` by its
-    /// service-day index; SQLite turns the stored text into seconds.
-    static func loads(of day: LocalDate, in db: Connection) throws -> [(start: Int64, load: OrderStore.SlotLoad)] {
-        var loads: [(start: Int64, load: OrderStore.SlotLoad)] = []
-        try db.forEach(
-            """
-            SELECT CAST(strftime('%s', pickup_at) AS INTEGER) AS start, booked, capacity, capacity_rule FROM slot_loads
-            WHERE service_day = ? ORDER BY pickup_at
-            """, [day.description]
-        ) { row in
-            loads.append((try row.int64("start"), try OrderStore.SlotLoad(row)))
-        }
-        return loads
     }
 }

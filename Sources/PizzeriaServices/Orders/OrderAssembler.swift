@@ -13,7 +13,7 @@ final class OrderAssembler {
     private var slots: [LocalDate: Set<Date>] = [:]
 
     init(now: Date, in db: Connection) throws {
-        settings = try SettingsService.current(in: db)
+        settings = try SettingsStore.current(in: db)
         schedule = ScheduleStore.schedule(settings, in: db)
         self.now = now
         self.db = db

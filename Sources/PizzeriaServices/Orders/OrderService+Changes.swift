@@ -85,7 +85,7 @@ extension OrderService {
         return try database.write { db in
             let header = try Self.changeable(id, action: .move, expectedVersion: expectedVersion, in: db)
             guard pickup != header.pickupAt else { return try OrderAssembler(now: now, in: db).order(header) }
-            let settings = try SettingsService.current(in: db)
+            let settings = try SettingsStore.current(in: db)
             let schedule = ScheduleStore.schedule(settings, in: db)
             let pizzas = try OrderStore.numberedLines(of: id, in: db).reduce(0) { $0 + $1.line.quantity }
             let slot = try Self.checkPickup(
@@ -131,7 +131,7 @@ extension OrderService {
         let now = now()
         return try database.write { db in
             let header = try Self.changeable(id, action: .edit, expectedVersion: expectedVersion, in: db)
-            let settings = try SettingsService.current(in: db)
+            let settings = try SettingsStore.current(in: db)
             let existing = try OrderStore.numberedLines(of: id, in: db)
             var quantities = Dictionary(uniqueKeysWithValues: existing.map { ($0.line.pizzaID, $0.line.quantity) })
             var order = existing.map(\.line.pizzaID)
@@ -241,7 +241,7 @@ extension OrderService {
             var detail = "undoes #\(event)"
             if !header.status.holdsCapacity, previous.holdsCapacity {
                 let pizzas = try OrderStore.numberedLines(of: id, in: db).reduce(0) { $0 + $1.line.quantity }
-                let settings = try SettingsService.current(in: db)
+                let settings = try SettingsStore.current(in: db)
                 let schedule = ScheduleStore.schedule(settings, in: db)
                 let slot = try Self.checkPickup(
                     header.pickupAt, pizzas: pizzas, claim: .restore, override: override != nil,

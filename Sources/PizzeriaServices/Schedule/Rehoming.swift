@@ -67,7 +67,7 @@ enum Rehoming {
     /// (`--keep-orders`) before the mark existed; they get it, so they block no later change.
     @Sendable static func markKept(_ db: Connection) throws {
         let now = Date()
-        let schedule = ScheduleStore.schedule(try SettingsService.current(in: db), in: db)
+        let schedule = ScheduleStore.schedule(try SettingsStore.current(in: db), in: db)
         for booking in try ScheduleStore.futureBookings(after: now, in: db) {
             if case .slot = try schedule.locate(booking.pickupAt) { continue }
             guard let day = LocalDate(booking.serviceDay) else { continue }

@@ -41,7 +41,7 @@ public final class ScheduleService: Sendable {
     /// The effective hours of each service day in `range`, and why.
     public func hours(in range: LocalDateRange) throws -> [DayHours] {
         try database.read { db in
-            let schedule = ScheduleStore.schedule(try SettingsService.current(in: db), in: db)
+            let schedule = ScheduleStore.schedule(try SettingsStore.current(in: db), in: db)
             return try range.dates.map { try schedule.hours(of: $0) }
         }
     }
@@ -53,7 +53,7 @@ public final class ScheduleService: Sendable {
 
     /// The instant the local date `day` starts at, in the pizzeria's zone.
     public func startOfDay(_ day: LocalDate) throws -> Date {
-        try database.read { db in ZonedClock(zone: try SettingsService.current(in: db).timeZone).start(of: day) }
+        try database.read { db in ZonedClock(zone: try SettingsStore.current(in: db).timeZone).start(of: day) }
     }
 
     /// Today: the service day whose service is open or most recently opened, in the pizzeria's
@@ -67,7 +67,7 @@ public final class ScheduleService: Sendable {
 
     /// The one definition of "today" at `now` (``Schedule/today(at:)``).
     static func today(at now: Date, in db: Connection) throws -> LocalDate {
-        try ScheduleStore.schedule(try SettingsService.current(in: db), in: db).today(at: now)
+        try ScheduleStore.schedule(try SettingsStore.current(in: db), in: db).today(at: now)
     }
 
     private static func ahead(from today: LocalDate) -> LocalDateRange {
@@ -183,8 +183,8 @@ public final class ScheduleService: Sendable {
         let now = now()
         return try database.audited(acting, at: now) { db in
             let capacities = try CapacityStore.futureCapacities(after: now, in: db)
-            let result = try body(db, try SettingsService.current(in: db))
-            let schedule = ScheduleStore.schedule(try SettingsService.current(in: db), in: db)
+            let result = try body(db, try SettingsStore.current(in: db))
+            let schedule = ScheduleStore.schedule(try SettingsStore.current(in: db), in: db)
             try Rehoming.apply(under: schedule, capacitiesBefore: capacities, now: now, keepOrders: keepOrders, in: db)
             return result
         }

@@ -58,23 +58,13 @@ public final class LookupService: Sendable {
     /// in name order: a range of the unique `name_key` index, however large the menu.
     public func pizzaNames(startingWith prefix: String, limit: Int = 200) throws -> [String] {
         let key = PizzaName.foldKey(prefix)
-        return try database.readStatement { db in
-            try db.fetchAll(
-                "SELECT name FROM pizzas WHERE name_key >= ? AND name_key < ? ORDER BY name_key LIMIT ?",
-                [key, key + "\u{10FFFF}", limit]
-            ) { try $0.string("name") }
-        }
+        return try database.readStatement { db in try PizzaStore.names(withKeyPrefix: key, limit: limit, in: db) }
     }
 
     /// Up to `limit` user handles that start with `prefix` (handles are lowercase), in order.
     public func handles(startingWith prefix: String, limit: Int = 200) throws -> [String] {
         let start = prefix.lowercased()
-        return try database.readStatement { db in
-            try db.fetchAll(
-                "SELECT handle FROM users WHERE handle >= ? AND handle < ? ORDER BY handle LIMIT ?",
-                [start, start + "\u{10FFFF}", limit]
-            ) { try $0.string("handle") }
-        }
+        return try database.readStatement { db in try UserStore.handles(withPrefix: start, limit: limit, in: db) }
     }
 
     /// Up to `limit` order ids that start with `prefix` (any case), in id order.
@@ -106,10 +96,7 @@ public final class LookupService: Sendable {
     /// ``suggestionScanLimit`` names: only a failed lookup pays for it, and its cost is bounded.
     static func closestName(to typed: String, in db: Connection) throws -> String? {
         guard !typed.isEmpty, typed.count <= PizzaName.maximumLength else { return nil }
-        let names = try db.fetchAll(
-            "SELECT name FROM pizzas ORDER BY archived_at IS NOT NULL, name_key LIMIT ?",
-            [suggestionScanLimit]
-        ) { try $0.string("name") }
+        let names = try PizzaStore.firstNames(limit: suggestionScanLimit, in: db)
         return Spelling.closest(to: typed, among: names)
     }
 

@@ -198,4 +198,12 @@ enum UserStore {
                 [Timestamp.string(from: at), id])
         }
     }
+
+    /// Up to `limit` handles that start with `prefix` (handles are lowercase), in order.
+    static func handles(withPrefix prefix: String, limit: Int, in db: Connection) throws -> [String] {
+        try db.fetchAll(
+            "SELECT handle FROM users WHERE handle >= ? AND handle < ? ORDER BY handle LIMIT ?",
+            [prefix, prefix + "\u{10FFFF}", limit]
+        ) { try $0.string("handle") }
+    }
 }

@@ -1,0 +1,108 @@
+import Foundation
+import PizzeriaStorage
+
+/// The lifecycle: advance, collect, cancel, no-show; and the feed of changes.
+extension OrderService {
+    /// Moves the order to its next status: placed → preparing → ready → collected.
+    /// - Throws: ``OrderError/notFound(_:)``; ``OrderError/illegalTransition(orderID:from:action:)``
+    ///   naming the current status.
+    @discardableResult
+    public func advance(id: Order.ID, by actor: String? = nil) throws -> Order {
+        try change(id, action: .advance, actor: actor) { $0.next }
+    }
+
+    /// Takes an order from any earlier status (placed, preparing or ready) to collected in one
+    /// transaction; its history keeps each step (`placed → preparing`, `→ ready`, `→ collected`).
+    /// - Throws: ``OrderError/notFound(_:)``; ``OrderError/illegalTransition(orderID:from:action:)``
+    ///   for a collected, cancelled or no-show order.
+    @discardableResult
+    public func collect(id: Order.ID, by actor: String? = nil) throws -> Order {
+        let problems = Self.actorProblems(actor)
+        guard problems.isEmpty else { throw ValidationError(problems) }
+        let now = now()
+        return try database.write { db in
+            guard var header = try OrderStore.header(id: id, in: db) else { throw OrderError.notFound(id.description) }
+            let start = header.status
+            guard [.placed, .preparing, .ready].contains(start) else {
+                throw OrderError.illegalTransition(orderID: header.id, from: start, action: .collect)
+            }
+            while header.status != .collected {
+                guard let next = header.status.next,
+                    try OrderStore.setStatus(
+                        id: header.id, from: header.status, to: next, actor: actor, at: now, in: db),
+                    let updated = try OrderStore.header(id: header.id, in: db)
+                else {
+                    throw OrderError.illegalTransition(orderID: header.id, from: start, action: .collect)
+                }
+                header = updated
+            }
+            return try OrderAssembler(now: now, in: db).order(header)
+        }
+    }
+
+    /// Cancels a placed or preparing order, which frees its pizzas' capacity.
+    /// - Throws: ``OrderError/notFound(_:)``; ``OrderError/illegalTransition(orderID:from:action:)``.
+    @discardableResult
+    public func cancel(id: Order.ID, by actor: String? = nil) throws -> Order {
+        try change(id, action: .cancel, actor: actor) { $0.isCancellable ? .cancelled : nil }
+    }
+
+    /// Closes a ready order whose customer never came: counted apart from revenue.
+    /// - Throws: ``OrderError/notFound(_:)``; ``OrderError/illegalTransition(orderID:from:action:)``.
+    @discardableResult
+    public func markNoShow(id: Order.ID, by actor: String? = nil) throws -> Order {
+        try change(id, action: .noShow, actor: actor) { $0 == .ready ? .noShow : nil }
+    }
+
+    private func change(_ id: Order.ID, action: OrderAction, actor: String?, target: (OrderStatus) -> OrderStatus?)
+        throws -> Order
+    {
+        let problems = Self.actorProblems(actor)
+        guard problems.isEmpty else { throw ValidationError(problems) }
+        let now = now()
+        return try database.write { db in
+            guard let header = try OrderStore.header(id: id, in: db) else { throw OrderError.notFound(id.description) }
+            guard let next = target(header.status), header.status.canChange(to: next),
+                try OrderStore.setStatus(id: header.id, from: header.status, to: next, actor: actor, at: now, in: db),
+                let updated = try OrderStore.header(id: header.id, in: db)
+            else {
+                throw OrderError.illegalTransition(orderID: header.id, from: header.status, action: action)
+            }
+            return try OrderAssembler(now: now, in: db).order(updated)
+        }
+    }
+
+    // MARK: - The feed of changes
+
+    /// The order events after `cursor`, oldest first: each booking, status change and
+    /// cancellation, with the order as it is now. The cursor of the last event resumes the feed.
+    /// - Throws: ``FeedError/foreignCursor(_:newest:)`` when this file's history does not have
+    ///   the cursor's event (a file restored from an earlier backup, or another file).
+    public func events(after cursor: EventCursor, limit: Int = 100) throws -> [OrderEvent] {
+        try database.read { db in
+            let rows = try OrderStore.events(after: cursor, limit: min(max(1, limit), 1_000), in: db)
+            guard !rows.isEmpty else { return [] }
+            let assembler = try OrderAssembler(now: now(), in: db)
+            var orders: [Order.ID: Order] = [:]
+            return try rows.map { row in
+                let order: Order
+                if let known = orders[row.orderID] {
+                    order = known
+                } else {
+                    guard let header = try OrderStore.header(id: row.orderID, in: db) else {
+                        throw DataError.damagedRow(
+                            table: "order_status_events", id: String(row.key), problem: "its order is missing")
+                    }
+                    order = try assembler.order(header)
+                    orders[row.orderID] = order
+                }
+                return OrderEvent(cursor: OrderStore.cursor(of: row), change: row.value, order: order)
+            }
+        }
+    }
+
+    /// The cursor of the newest event: a feed started from it sees only what happens next.
+    public func latestEventCursor() throws -> EventCursor {
+        try database.read { try OrderStore.latestEvent(in: $0) }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import PizzeriaStorage
+
+/// The SQL of the order feed: events after a cursor, the newest cursor.
+extension OrderStore {
+    /// A status event as read for the feed.
+    typealias FeedRow = (orderID: Order.ID, key: Int64, value: OrderStatusChange)
+
+    /// The cursor of a status event.
+    static func cursor(of row: FeedRow) -> EventCursor {
+        EventCursor(position: row.key, subject: row.orderID, at: row.value.at)
+    }
+
+    /// Status events after `cursor`, oldest first, once the cursor's own event has been found
+    /// where it says (the append-only table's id).
+    /// - Throws: ``FeedError/foreignCursor(_:newest:)``.
+    static func events(after cursor: EventCursor, limit: Int, in db: Connection) throws -> ArraySlice<FeedRow> {
+        let rows = try db.fetchAll(
+            "SELECT " + eventColumns + " FROM order_status_events e WHERE e.id >= ? ORDER BY e.id LIMIT ?",
+            [cursor.position, limit + 1], StatusEventDecoder.self)
+        return try FeedHistory.rows(
+            after: cursor, rows, limit: limit, cursorOf: cursor(of:), newest: { try latestEvent(in: db) })
+    }
+
+    /// The newest event's cursor (``EventCursor/start`` when there is none).
+    static func latestEvent(in db: Connection) throws -> EventCursor {
+        try db.fetchOne(
+            "SELECT " + eventColumns + " FROM order_status_events e ORDER BY e.id DESC LIMIT 1", [],
+            StatusEventDecoder.self
+        )
+        .map(cursor(of:)) ?? .start
+    }
+}
