@@ -68,7 +68,7 @@ struct Context: Sendable {
     /// Prints `value` as JSON (sorted keys, pretty-printed) on stdout, as `JSONEncoder` would.
     func printJSON<T: Encodable>(_ value: T) throws {
         var writer = JSONTextWriter(pretty: true)
-        writer.write(try JSONValueEncoder.value(value))
+        try writer.encoded(value)
         writer.bytes.append(UInt8(ascii: "\n"))
         writer.bytes.withBytes(console.outBytes)
     }
@@ -76,7 +76,7 @@ struct Context: Sendable {
     /// Prints `value` as one line of compact JSON (newline-delimited JSON, for streams).
     func printJSONLine<T: Encodable>(_ value: T) throws {
         var writer = JSONTextWriter(pretty: false)
-        writer.write(try JSONValueEncoder.value(value))
+        try writer.encoded(value)
         writer.bytes.append(UInt8(ascii: "\n"))
         writer.bytes.withBytes(console.outBytes)
     }

@@ -1,29 +1,6 @@
 import Foundation
 import PizzeriaServices
 
-/// A JSON value as ``JSONValueEncoder`` builds it: object members stay in the order they were
-/// encoded and are sorted only when written, as `JSONEncoder`'s `.sortedKeys` does.
-///
-/// Containers are boxes because `Encoder` hands out containers as values that must all write
-/// into the same object or array (a type may ask for its keyed container twice).
-enum JSONValue {
-    case null
-    case bool(Bool)
-    /// A number's JSON text.
-    case number(String)
-    case string(String)
-    case array(Array)
-    case object(Object)
-
-    final class Array {
-        var values: [JSONValue] = []
-    }
-
-    final class Object {
-        var members: [(key: String, value: JSONValue)] = []
-    }
-}
-
 /// Writes JSON text byte for byte as Foundation's `JSONEncoder` does with
 /// `[.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]` (or without `.prettyPrinted`):
 /// `"key" : value`, two spaces per level, an empty container as `[` + two newlines + `]`, only
@@ -156,43 +133,30 @@ struct JSONTextWriter {
         append(flag ? "true" : "false")
     }
 
-    /// Any value through the general encoder, at the current nesting.
+    /// Any value at the current nesting: a ``JSONMembers`` shape streamed member by member, any
+    /// other `Encodable` through Foundation's `JSONEncoder` (whose bytes the streamed shapes equal),
+    /// indented to where it lands.
     mutating func encoded<T: Encodable>(_ value: T) throws {
-        write(try JSONValueEncoder.value(value), depth: depth)
+        if let shape = value as? any JSONMembers { return try writeObject(shape) }
+        let data = try (pretty ? Self.prettyEncoder : Self.compactEncoder).encode(value)
+        let indent = pretty ? depth * 2 : 0
+        for byte in data {
+            bytes.append(byte)
+            // JSONEncoder escapes newlines inside strings: a raw one is always layout.
+            if byte == UInt8(ascii: "\n") { for _ in 0..<indent { bytes.append(UInt8(ascii: " ")) } }
+        }
     }
 
-    /// Appends `value` as it stands at nesting `depth` (its closing bracket is indented by it).
-    mutating func write(_ value: JSONValue, depth: Int = 0) {
-        switch value {
-        case .null: append("null")
-        case .bool(let flag): append(flag ? "true" : "false")
-        case .number(let text): append(text)
-        case .string(let text): writeString(text)
-        case .array(let array):
-            bytes.append(UInt8(ascii: "["))
-            for (index, element) in array.values.enumerated() {
-                separator(first: index == 0, depth: depth + 1)
-                write(element, depth: depth + 1)
-            }
-            close(UInt8(ascii: "]"), empty: array.values.isEmpty, depth: depth)
-        case .object(let object):
-            bytes.append(UInt8(ascii: "{"))
-            // Keys are compared as Unicode scalars, which is UTF-8 byte order: what `.sortedKeys` gives.
-            // Sorting indices, not members: a member is an enum with a payload, costly to move.
-            let members = object.members
-            let order =
-                members.count < 2
-                ? Swift.Array(members.indices)
-                : members.indices.sorted { Self.precedes(members[$0].key, members[$1].key) }
-            for (index, position) in order.enumerated() {
-                let member = members[position]
-                separator(first: index == 0, depth: depth + 1)
-                writeString(member.key)
-                keyValueSeparator()
-                write(member.value, depth: depth + 1)
-            }
-            close(UInt8(ascii: "}"), empty: members.isEmpty, depth: depth)
-        }
+    private static var prettyEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    private static var compactEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
     }
 
     /// Byte order of the UTF-8 text (Unicode scalar order, as `.sortedKeys` sorts).
