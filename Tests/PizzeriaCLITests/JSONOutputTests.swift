@@ -152,6 +152,27 @@ struct JSONOutputTests {
         try expectSameDirect(try pizzeria.orders.list())
         try expectSameDirect(try pizzeria.navigation.history(of: user.id))
         try expectSameDirect(try pizzeria.users.list())
+        // The list shapes whose CSV columns come from their members, too.
+        try expectSameDirect(try pizzeria.orders.slots(on: order.serviceDay))
+        try expectSameDirect(try pizzeria.orders.availableSlots(pizzas: 2, limit: 3).slots)
+        let sales = try pizzeria.orders.sales(from: order.serviceDay, to: order.serviceDay)
+        #expect(!sales.rows.isEmpty && !sales.days.isEmpty)
+        try expectSameDirect(sales.rows)
+        try expectSameDirect(sales.days)
+        try expectSameDirect(try pizzeria.navigation.mostViewed())
+        try expectSameDirect(try pizzeria.audit.entries())
+        _ = try pizzeria.staff.add("giulia", role: .counter)
+        try expectSameDirect(try pizzeria.staff.list())
+        // Every CSV column names a member its shape writes (a misspelt key would throw here).
+        #expect(try CSVRows.pizza.row(pizza).count == CSVRows.pizza.header.count)
+        #expect(try CSVRows.user.row(user).count == CSVRows.user.header.count)
+        #expect(try CSVRows.order.row(order).count == CSVRows.order.header.count)
+        for slot in try pizzeria.orders.slots(on: order.serviceDay) { _ = try CSVRows.slot.row(slot) }
+        for slot in try pizzeria.orders.availableSlots(limit: 2).slots { _ = try CSVRows.available.row(slot) }
+        for row in sales.rows { _ = try CSVRows.sales.row(row) }
+        for day in sales.days { _ = try CSVRows.salesDay.row(day) }
+        for event in try pizzeria.navigation.history(of: user.id) { _ = try CSVRows.event.row(event) }
+        #expect(throws: InternalError.self) { try CSVColumns<Pizza>([.member("prize")]).row(pizza) }
     }
 
     @Test("a table prints the same whether its rows were kept (one pass) or read again (two passes)")

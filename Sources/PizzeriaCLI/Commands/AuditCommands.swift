@@ -20,13 +20,10 @@ enum AuditCommands {
             table: Table("WHEN", "BY", "OBJECT", "ACTION", "CHANGE", "SOURCE"),
             cells: { [$0.at.local(zone), $0.actor ?? "-", $0.object, $0.action, change($0), $0.source] },
             empty: "Nothing in the audit trail yet.\n",
-            csvHeader: ["at", "actor", "source", "object", "action", "old", "new"],
-            csvRow: {
-                [
-                    .time($0.at), .text($0.actor), .text($0.source), .text($0.object), .text($0.action), .text($0.old),
-                    .text($0.new),
-                ]
-            })
+            csv: CSVColumns([
+                .member("at"), .member("actor"), .member("source"), .member("object"), .member("action"),
+                .member("old"), .member("new"),
+            ]))
     }
 
     /// `price_cents 600 → 650` for the fields that differ, or the new fields.
@@ -102,8 +99,7 @@ enum AuditCommands {
     static let staffShape = ListOutput.Shape<StaffMember>(
         table: Table("NAME", "ROLE", "ADDED"),
         cells: { [$0.name, $0.role.rawValue, Timestamp.string(from: $0.addedAt)] },
-        empty: "No staff yet.\n", csvHeader: ["name", "role", "added_at"],
-        csvRow: { [.text($0.name), .plain($0.role.rawValue), .time($0.addedAt)] })
+        empty: "No staff yet.\n", csv: CSVColumns([.member("name"), .member("role", plain: true), .member("added_at")]))
 
     static let staff = Command(
         name: "staff",

@@ -67,7 +67,7 @@ enum NavigationText {
                     event.detail ?? "",
                 ]
             },
-            empty: "No navigation yet.\n", csvHeader: CSVRows.eventHeader, csvRow: CSVRows.event)
+            empty: "No navigation yet.\n", csv: CSVRows.event)
     }
 
     /// The most viewed pizzas in every list mode.
@@ -75,12 +75,8 @@ enum NavigationText {
         table: Table("PIZZA", "VIEWS", "PUSHED", "RANDOM", "DEEP LINKS", "RESTORED", rightAligned: [1, 2, 3, 4, 5]),
         cells: { [$0.name, "\($0.views)", "\($0.pushed)", "\($0.random)", "\($0.deepLinks)", "\($0.restored)"] },
         empty: "No pizza has been viewed yet.\n",
-        csvHeader: ["pizza_id", "name", "views", "pushed", "random", "deep_links", "restored"],
-        csvRow: {
-            [
-                .plain($0.pizzaID.description), .text($0.name), .number($0.views), .number($0.pushed),
-                .number($0.random),
-                .number($0.deepLinks), .number($0.restored),
-            ]
-        })
+        csv: CSVColumns([
+            .member("pizza_id"), .member("name"), .member("views"), .member("pushed"), .member("random"),
+            .member("deep_links"), .member("restored"),
+        ]))
 }

@@ -11,7 +11,7 @@ enum OrderText {
     /// An order list in every output mode.
     static let shape = ListOutput.Shape<Order>(
         table: table, cells: cells, empty: "No orders.\n",
-        csvHeader: CSVRows.orderHeader, csvRow: CSVRows.order)
+        csv: CSVRows.order)
 
     static func cells(_ order: Order) -> [String] {
         [

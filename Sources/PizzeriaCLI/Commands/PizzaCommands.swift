@@ -30,7 +30,7 @@ enum PizzaCommands {
             // Streamed: a menu of a million pizzas prints in the memory of a few rows.
             let shape = ListOutput.Shape<Pizza>(
                 table: PizzaText.table(showStatus: all), cells: { PizzaText.cells($0, showStatus: all) },
-                empty: "The menu is empty.\n", csvHeader: CSVRows.pizzaHeader, csvRow: CSVRows.pizza)
+                empty: "The menu is empty.\n", csv: CSVRows.pizza)
             try context.list.write(invocation, shape) { each in try menu.forEach(includeArchived: all, each) }
             return .ok
         })

@@ -23,7 +23,7 @@ enum ReportCommands {
                 "\($0.cancelledQuantity)",
             ]
         },
-        empty: "No orders in this period.\n", csvHeader: CSVRows.salesHeader, csvRow: CSVRows.sales)
+        empty: "No orders in this period.\n", csv: CSVRows.sales)
 
     /// The report by service day, in every list mode.
     static let dayShape = ListOutput.Shape<SalesReport.Day>(
@@ -37,7 +37,7 @@ enum ReportCommands {
                 $0.bookedValue.formatted, "\($0.noShows)", "\($0.cancelled)",
             ]
         },
-        empty: "No orders in this period.\n", csvHeader: CSVRows.salesDayHeader, csvRow: CSVRows.salesDay)
+        empty: "No orders in this period.\n", csv: CSVRows.salesDay)
 
     static let sales = Command(
         name: "sales",

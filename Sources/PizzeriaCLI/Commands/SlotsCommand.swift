@@ -15,8 +15,7 @@ enum SlotsCommand {
                 $0.capacityRule ?? "-",
             ]
         },
-        empty: "No slots: the opening hours are shorter than one slot.\n", csvHeader: CSVRows.slotHeader,
-        csvRow: CSVRows.slot)
+        empty: "No slots: the opening hours are shorter than one slot.\n", csv: CSVRows.slot)
 
     static let available = Flag("available", help: "The pickup-time picker: the next slots that can take an order now.")
     static let pizzas = Option(
@@ -30,7 +29,7 @@ enum SlotsCommand {
     static let availableShape = ListOutput.Shape<AvailableSlot>(
         table: Table("PICKUP", "OFFSET", "REMAINING", "CAPACITY", "RULE", rightAligned: [2, 3]),
         cells: { [$0.local, $0.offset, "\($0.remaining)", "\($0.capacity)", $0.capacityRule ?? "slot-capacity"] },
-        empty: "", csvHeader: CSVRows.availableHeader, csvRow: CSVRows.available)
+        empty: "", csv: CSVRows.available)
 
     static let command = Command(
         name: "slots",

@@ -51,7 +51,7 @@ enum UserCommands {
                     $0.createdAt.local(zone),
                 ]
             },
-            empty: empty, csvHeader: CSVRows.userHeader, csvRow: CSVRows.user)
+            empty: empty, csv: CSVRows.user)
     }
 
     static let list = Command(

@@ -60,92 +60,156 @@ enum CSV {
     }
 }
 
+/// The CSV columns of a list, declared against its items' JSON members: a column names a member
+/// by its JSON key (under another header where the CSV calls it differently), so each field's
+/// value is written once, in the model's ``JSONMembers`` list, for JSON and CSV alike. Only what
+/// JSON does not have (a one-cell summary of an order's lines) is computed here.
+///
+/// Texts from members are people's text, made safe for spreadsheets, unless the column says
+/// `plain` (fixed words, dates, offsets such as `+01:00`); numbers, flags, ids, times and money
+/// are written as they are.
+struct CSVColumns<Item: JSONMembers>: Sendable {
+    /// One column.
+    enum Column: Sendable {
+        case field(key: String, header: String, plain: Bool)
+        case derived(header: String, value: @Sendable (Item) -> CSVField)
+
+        /// A member as a column, headed by its key unless `header` is given.
+        static func member(_ key: String, header: String? = nil, plain: Bool = false) -> Column {
+            .field(key: key, header: header ?? key, plain: plain)
+        }
+
+        /// A column the JSON shape does not have.
+        static func computed(_ header: String, _ value: @escaping @Sendable (Item) -> CSVField) -> Column {
+            .derived(header: header, value: value)
+        }
+
+        var header: String {
+            switch self {
+            case .field(_, let header, _), .derived(let header, _): header
+            }
+        }
+    }
+
+    let columns: [Column]
+    /// For each member key, the columns showing it (and whether as plain text).
+    private let byKey: [String: [(index: Int, plain: Bool)]]
+
+    init(_ columns: [Column]) {
+        self.columns = columns
+        var byKey: [String: [(index: Int, plain: Bool)]] = [:]
+        for (index, column) in columns.enumerated() {
+            if case .field(let key, _, let plain) = column { byKey[key, default: []].append((index, plain)) }
+        }
+        self.byKey = byKey
+    }
+
+    /// The header row.
+    var header: [String] { columns.map(\.header) }
+
+    /// One item's fields, in column order.
+    func row(_ item: Item) throws -> [CSVField] {
+        var collector = Collector(
+            byKey: byKey, fields: Array(repeating: .plain(""), count: columns.count),
+            filled: Array(repeating: false, count: columns.count))
+        try item.writeMembers(to: &collector)
+        for (index, column) in columns.enumerated() {
+            switch column {
+            case .derived(_, let value): collector.fields[index] = value(item)
+            case .field(let key, _, _):
+                // A column naming a key the shape does not write would print empty cells forever.
+                guard collector.filled[index] else {
+                    throw InternalError("CSV column '\(key)' names no member of \(Item.self)'s JSON shape")
+                }
+            }
+        }
+        return collector.fields
+    }
+
+    /// Receives the members and keeps those a column shows.
+    private struct Collector: JSONMemberWriter {
+        let byKey: [String: [(index: Int, plain: Bool)]]
+        var fields: [CSVField]
+        var filled: [Bool]
+
+        mutating func put(_ key: StaticString, _ field: (_ plain: Bool) -> CSVField) {
+            guard let targets = byKey[key.description] else { return }
+            for target in targets {
+                fields[target.index] = field(target.plain)
+                filled[target.index] = true
+            }
+        }
+
+        mutating func member(_ key: StaticString, _ text: String?) {
+            put(key) { plain in plain ? .plain(text ?? "") : .text(text) }
+        }
+        mutating func member(_ key: StaticString, _ number: Int64) { put(key) { _ in .number(number) } }
+        mutating func member(_ key: StaticString, _ flag: Bool) { put(key) { _ in .plain(flag ? "true" : "false") } }
+        mutating func member<Entity>(_ key: StaticString, id: Identifier<Entity>) {
+            put(key) { _ in .plain(id.description) }
+        }
+        mutating func member(_ key: StaticString, timestamp: Date?) { put(key) { _ in .time(timestamp) } }
+        mutating func member(_ key: StaticString, minute: Date) { put(key) { _ in .plain(PickupTime.utc(minute)) } }
+        mutating func member(_ key: StaticString, plain money: Money) { put(key) { _ in .plain(money.plain) } }
+        // Nested values have no cell of their own: a column computes what it shows of them.
+        mutating func member<Value: JSONMembers>(_ key: StaticString, object: Value?) {}
+        mutating func member<Element: JSONMembers>(_ key: StaticString, objects: [Element]) {}
+        mutating func member<Value: Encodable>(_ key: StaticString, encoded: Value) {}
+    }
+}
+
 /// The CSV columns of each list, beside its documented JSON shape.
 enum CSVRows {
-    static let pizzaHeader = ["id", "name", "price", "price_cents", "archived", "version", "created_at", "updated_at"]
-    static func pizza(_ pizza: Pizza) -> [CSVField] {
-        [.plain(pizza.id.description), .text(pizza.name)] + CSVField.money(pizza.price)
-            + [
-                .plain(pizza.isArchived ? "true" : "false"), .number(pizza.version), .time(pizza.createdAt),
-                .time(pizza.updatedAt),
-            ]
-    }
+    static let pizza = CSVColumns<Pizza>([
+        .member("id"), .member("name"), .member("price"), .member("price_cents"), .member("archived"),
+        .member("version"), .member("created_at"), .member("updated_at"),
+    ])
 
-    static let userHeader = ["id", "handle", "name", "created_at", "phone", "erased_at"]
-    static func user(_ user: User) -> [CSVField] {
-        [
-            .plain(user.id.description), .text(user.handle), .text(user.displayName), .time(user.createdAt),
-            .text(user.phone), .time(user.erasedAt),
-        ]
-    }
+    static let user = CSVColumns<User>([
+        .member("id"), .member("handle"), .member("display_name", header: "name"), .member("created_at"),
+        .member("phone"), .member("erased_at"),
+    ])
 
-    static let orderHeader = [
-        "id", "user", "pickup_at", "pickup_local", "status", "total", "total_cents", "items", "created_at",
-        "service_day", "outside_hours",
-    ]
-    static func order(_ order: Order) -> [CSVField] {
-        [
-            .plain(order.id.description), .text(order.handle), .plain(PickupTime.utc(order.pickupAt)),
-            .plain(order.pickupLocal),
-            .plain(order.status.rawValue),
-        ] + CSVField.money(order.total) + [
-            .text(OrderText.items(order)), .time(order.createdAt),
-            .plain(order.serviceDay.description), .plain(order.outsideHours ? "true" : "false"),
-        ]
-    }
+    static let order = CSVColumns<Order>([
+        .member("id"), .member("user"), .member("pickup_at"), .member("pickup_local", plain: true),
+        .member("status", plain: true), .member("total"), .member("total_cents"),
+        .computed("items") { .text(OrderText.items($0)) }, .member("created_at"),
+        .member("service_day", plain: true), .member("outside_hours"),
+    ])
 
-    static let availableHeader = ["pickup", "start", "service_day", "offset", "remaining", "capacity", "capacity_rule"]
-    static func available(_ slot: AvailableSlot) -> [CSVField] {
-        [
-            .plain(slot.local), .plain(PickupTime.utc(slot.start)), .plain(slot.serviceDay.description),
-            .plain(slot.offset),
-            .number(slot.remaining), .number(slot.capacity), .text(slot.capacityRule),
-        ]
-    }
+    static let available = CSVColumns<AvailableSlot>([
+        .member("local", header: "pickup", plain: true), .member("start"), .member("service_day", plain: true),
+        .member("offset", plain: true), .member("remaining"), .member("capacity"), .member("capacity_rule"),
+    ])
 
-    static let slotHeader = ["slot", "start", "booked", "remaining", "capacity", "state", "capacity_rule"]
-    static func slot(_ slot: SlotUsage) -> [CSVField] {
-        [
-            .plain(slot.local), .plain(PickupTime.utc(slot.start)), .number(slot.booked), .number(slot.remaining),
-            .number(slot.capacity), .plain(slot.state.rawValue), .text(slot.capacityRule),
-        ]
-    }
+    static let slot = CSVColumns<SlotUsage>([
+        .member("local", header: "slot", plain: true), .member("start"), .member("booked"), .member("remaining"),
+        .member("capacity"), .member("state", plain: true), .member("capacity_rule"),
+    ])
 
-    static let salesHeader = [
-        "pizza_id", "name", "quantity", "revenue", "revenue_cents", "booked_quantity", "booked_value",
-        "booked_value_cents", "no_show_quantity", "cancelled_quantity",
-    ]
-    static func sales(_ row: SalesReport.Row) -> [CSVField] {
-        [.plain(row.pizzaID.description), .text(row.name), .number(row.quantity)] + CSVField.money(row.revenue)
-            + [.number(row.bookedQuantity)] + CSVField.money(row.bookedValue) + [
-                .number(row.noShowQuantity), .number(row.cancelledQuantity),
-            ]
-    }
+    static let sales = CSVColumns<SalesReport.Row>([
+        .member("pizza_id"), .member("name"), .member("quantity"), .member("revenue"), .member("revenue_cents"),
+        .member("booked_quantity"), .member("booked_value"), .member("booked_value_cents"),
+        .member("no_show_quantity"), .member("cancelled_quantity"),
+    ])
 
-    static let salesDayHeader = [
-        "service_day", "collected_orders", "revenue", "revenue_cents", "booked_orders", "booked_value",
-        "booked_value_cents", "no_shows", "no_show_value", "no_show_value_cents", "cancelled",
-    ]
-    static func salesDay(_ day: SalesReport.Day) -> [CSVField] {
-        [.plain(day.serviceDay.description), .number(day.collectedOrders)] + CSVField.money(day.revenue) + [
-            .number(day.bookedOrders)
-        ]
-            + CSVField.money(day.bookedValue) + [.number(day.noShows)] + CSVField.money(day.noShowValue) + [
-                .number(day.cancelled)
-            ]
-    }
+    static let salesDay = CSVColumns<SalesReport.Day>([
+        .member("service_day", plain: true), .member("collected_orders"), .member("revenue"),
+        .member("revenue_cents"), .member("booked_orders"), .member("booked_value"), .member("booked_value_cents"),
+        .member("no_shows"), .member("no_show_value"), .member("no_show_value_cents"), .member("cancelled"),
+    ])
 
-    static let eventHeader = ["id", "at", "action", "routes", "depth_after", "detail"]
-    static func event(_ event: NavigationEvent) -> [CSVField] {
-        let routes = event.routes.map { element -> String in
-            switch element {
-            case .route(let route): "\(route.kind):\(route.id)"
-            case .opaque(let type, _): type
-            }
-        }.joined(separator: " ")
-        return [
-            .number(event.id), .time(event.at), .plain(event.action.rawValue), .text(routes), .number(event.depthAfter),
-            .text(event.detail),
-        ]
-    }
+    static let event = CSVColumns<NavigationEvent>([
+        .member("id"), .member("at"), .member("action", plain: true),
+        .computed("routes") { event in
+            .text(
+                event.routes.map { element -> String in
+                    switch element {
+                    case .route(let route): "\(route.kind):\(route.id)"
+                    case .opaque(let type, _): type
+                    }
+                }.joined(separator: " "))
+        },
+        .member("depth_after"), .member("detail"),
+    ])
 }

@@ -31,7 +31,14 @@ struct ListOutput {
         let empty: String
         /// The CSV and TSV columns, beside the documented JSON shape.
         let csvHeader: [String]
-        let csvRow: @Sendable (Item) -> [CSVField]
+        let csvRow: @Sendable (Item) throws -> [CSVField]
+
+        init(
+            table: Table, cells: @escaping @Sendable (Item) -> [String], empty: String, csvHeader: [String],
+            csvRow: @escaping @Sendable (Item) throws -> [CSVField]
+        ) {
+            (self.table, self.cells, self.empty, self.csvHeader, self.csvRow) = (table, cells, empty, csvHeader, csvRow)
+        }
 
         /// The table of a few items, as text (for pages that show a list among other things).
         func rendered(_ items: [Item]) -> String {
@@ -135,14 +142,14 @@ struct ListOutput {
 
     /// CSV or TSV with an optional header row, written as the rows are read.
     func delimited<Item>(
-        _ dialect: CSV.Dialect, header: [String]?, row: @escaping (Item) -> [CSVField],
+        _ dialect: CSV.Dialect, header: [String]?, row: @escaping (Item) throws -> [CSVField],
         _ read: (_ each: (Item) throws -> Void) throws -> Void
     ) throws {
         let bytes = OutputBuffer(capacity: Self.chunk + Self.chunk / 4)
         if let header { bytes.append(CSV.header(header, dialect)) }
         do {
             try read { item in
-                bytes.append(CSV.row(row(item), dialect))
+                bytes.append(CSV.row(try row(item), dialect))
                 try flush(bytes)
             }
             try flush(bytes, force: true)
@@ -220,5 +227,12 @@ struct ListOutput {
             return true
         }
         return true
+    }
+}
+
+extension ListOutput.Shape where Item: JSONMembers {
+    /// A shape whose CSV and TSV columns come from the item's JSON members (``CSVColumns``).
+    init(table: Table, cells: @escaping @Sendable (Item) -> [String], empty: String, csv: CSVColumns<Item>) {
+        self.init(table: table, cells: cells, empty: empty, csvHeader: csv.header, csvRow: csv.row)
     }
 }

@@ -68,7 +68,7 @@ enum AuditStore {
 ///
 /// JSON: `{"at", "actor", "source", "object", "action", "old", "new"}` (`old`/`new` are the
 /// object's fields as JSON text, or `null`).
-public struct AuditEntry: Sendable, Hashable, Encodable {
+public struct AuditEntry: Sendable, Hashable, Encodable, JSONMembers {
     /// When.
     public let at: Date
     /// Who (`nil`: nobody said, as for a change typed into `sqlite3`).
@@ -84,19 +84,19 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
     /// The fields after, as JSON text.
     public let new: String?
 
-    private enum CodingKeys: String, CodingKey { case at, actor, source, object, action, old, new }
+    /// The documented JSON shape, defined once (see ``JSONMembers``).
+    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("action", action)
+        try writer.member("actor", actor)
+        try writer.member("at", timestamp: at)
+        try writer.member("new", new)
+        try writer.member("object", object)
+        try writer.member("old", old)
+        try writer.member("source", source)
+    }
 
     /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(Timestamp.string(from: at), forKey: .at)
-        try container.encode(actor, forKey: .actor)
-        try container.encode(source, forKey: .source)
-        try container.encode(object, forKey: .object)
-        try container.encode(action, forKey: .action)
-        try container.encode(old, forKey: .old)
-        try container.encode(new, forKey: .new)
-    }
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 }
 
 /// The audit trail: every change to the menu, users, settings, hours, capacity and staff, and

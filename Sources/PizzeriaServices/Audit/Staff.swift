@@ -17,7 +17,7 @@ public enum StaffRole: String, Sendable, Hashable, Codable, CaseIterable, Compar
 /// A member of staff.
 ///
 /// JSON: `{"name", "role", "added_at"}`.
-public struct StaffMember: Sendable, Hashable, Encodable {
+public struct StaffMember: Sendable, Hashable, Encodable, JSONMembers {
     /// The name given with `--by` or `$PIZZERIA_STAFF` (1–64 Unicode scalars).
     public let name: String
     /// What they may do.
@@ -25,15 +25,15 @@ public struct StaffMember: Sendable, Hashable, Encodable {
     /// When they were added.
     public let addedAt: Date
 
-    private enum CodingKeys: String, CodingKey { case name, role, addedAt = "added_at" }
+    /// The documented JSON shape, defined once (see ``JSONMembers``).
+    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("added_at", timestamp: addedAt)
+        try writer.member("name", name)
+        try writer.member("role", role.rawValue)
+    }
 
     /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(name, forKey: .name)
-        try container.encode(role, forKey: .role)
-        try container.encode(Timestamp.string(from: addedAt), forKey: .addedAt)
-    }
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 }
 
 /// Why a staff check refused.

@@ -185,7 +185,7 @@ public struct NavigationEvent: Sendable, Hashable, Codable, JSONMembers {
 }
 
 /// How often each pizza's detail was shown, from the navigation history, by how it was opened.
-public struct PizzaViews: Sendable, Hashable, Codable {
+public struct PizzaViews: Sendable, Hashable, Codable, JSONMembers {
     /// The pizza's id.
     public let pizzaID: Pizza.ID
     /// Its name now.
@@ -213,6 +213,20 @@ public struct PizzaViews: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey {
         case pizzaID = "pizza_id", name, views, pushed, random, deepLinks = "deep_links", restored
     }
+
+    /// The documented JSON shape, defined once (see ``JSONMembers``).
+    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("deep_links", deepLinks)
+        try writer.member("name", name)
+        try writer.member("pizza_id", id: pizzaID)
+        try writer.member("pushed", pushed)
+        try writer.member("random", random)
+        try writer.member("restored", restored)
+        try writer.member("views", views)
+    }
+
+    /// The documented JSON shape.
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 }
 
 /// What an import restored, and what it had to drop.

@@ -5,7 +5,7 @@ import PizzeriaStorage
 ///
 /// JSON: `{"start": UTC, "service_day", "local": "2026-12-04 19:30", "time": "19:30", "offset":
 /// "+01:00", "offset_seconds": 3600, "remaining", "capacity", "capacity_rule": "fri 18:30-21:00" | null}`.
-public struct AvailableSlot: Sendable, Hashable, Codable {
+public struct AvailableSlot: Sendable, Hashable, Codable, JSONMembers {
     /// Its start.
     public let start: Date
     /// The service day it belongs to (a night slot after midnight belongs to the day before).
@@ -35,19 +35,21 @@ public struct AvailableSlot: Sendable, Hashable, Codable {
             capacity, capacityRule = "capacity_rule"
     }
 
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(PickupTime.utc(start), forKey: .start)
-        try container.encode(serviceDay, forKey: .serviceDay)
-        try container.encode(local, forKey: .local)
-        try container.encode(time, forKey: .time)
-        try container.encode(offset, forKey: .offset)
-        try container.encode(offsetSeconds, forKey: .offsetSeconds)
-        try container.encode(remaining, forKey: .remaining)
-        try container.encode(capacity, forKey: .capacity)
-        try container.encode(capacityRule, forKey: .capacityRule)
+    /// The documented JSON shape, defined once (see ``JSONMembers``).
+    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("capacity", capacity)
+        try writer.member("capacity_rule", capacityRule)
+        try writer.member("local", local)
+        try writer.member("offset", offset)
+        try writer.member("offset_seconds", offsetSeconds)
+        try writer.member("remaining", remaining)
+        try writer.member("service_day", serviceDay.description)
+        try writer.member("start", minute: start)
+        try writer.member("time", time)
     }
+
+    /// The documented JSON shape.
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {

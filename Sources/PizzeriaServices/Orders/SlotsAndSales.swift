@@ -21,7 +21,7 @@ public enum SlotState: String, Sendable, Hashable, Codable, CaseIterable {
     public var label: String { rawValue.replacingOccurrences(of: "_", with: " ") }
 }
 
-public struct SlotUsage: Sendable, Hashable, Codable {
+public struct SlotUsage: Sendable, Hashable, Codable, JSONMembers {
     /// Its start.
     public let start: Date
     /// The service day it belongs to.
@@ -59,18 +59,20 @@ public struct SlotUsage: Sendable, Hashable, Codable {
             "capacity_rule"
     }
 
-    /// `{"start": UTC, "service_day", "local": "19:30", "booked", "capacity", "remaining", "state", "capacity_rule"}`.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(PickupTime.utc(start), forKey: .start)
-        try container.encode(serviceDay, forKey: .serviceDay)
-        try container.encode(local, forKey: .local)
-        try container.encode(booked, forKey: .booked)
-        try container.encode(capacity, forKey: .capacity)
-        try container.encode(remaining, forKey: .remaining)
-        try container.encode(state, forKey: .state)
-        try container.encode(capacityRule, forKey: .capacityRule)
+    /// The documented JSON shape, defined once (see ``JSONMembers``).
+    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("booked", booked)
+        try writer.member("capacity", capacity)
+        try writer.member("capacity_rule", capacityRule)
+        try writer.member("local", local)
+        try writer.member("remaining", remaining)
+        try writer.member("service_day", serviceDay.description)
+        try writer.member("start", minute: start)
+        try writer.member("state", state.rawValue)
     }
+
+    /// The documented JSON shape.
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {
@@ -91,7 +93,7 @@ public struct SlotUsage: Sendable, Hashable, Codable {
 /// cancellations are their own columns.
 public struct SalesReport: Sendable, Hashable, Codable {
     /// One pizza's figures (one row per name it was sold under).
-    public struct Row: Sendable, Hashable, Codable {
+    public struct Row: Sendable, Hashable, Codable, JSONMembers {
         /// The pizza's id.
         public let pizzaID: Pizza.ID
         /// The name on the orders.
@@ -117,18 +119,22 @@ public struct SalesReport: Sendable, Hashable, Codable {
             case cancelledQuantity = "cancelled_quantity"
         }
 
-        /// Money as `"6.00"` plus cents.
-        public func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(pizzaID, forKey: .pizzaID)
-            try container.encode(name, forKey: .name)
-            try container.encode(quantity, forKey: .quantity)
-            try container.encode(revenue, forKey: .revenue, centsKey: .revenueCents)
-            try container.encode(bookedQuantity, forKey: .bookedQuantity)
-            try container.encode(bookedValue, forKey: .bookedValue, centsKey: .bookedValueCents)
-            try container.encode(noShowQuantity, forKey: .noShowQuantity)
-            try container.encode(cancelledQuantity, forKey: .cancelledQuantity)
+        /// The documented JSON shape, defined once (see ``JSONMembers``).
+        public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+            try writer.member("booked_quantity", bookedQuantity)
+            try writer.member("booked_value", plain: bookedValue)
+            try writer.member("booked_value_cents", bookedValue.cents)
+            try writer.member("cancelled_quantity", cancelledQuantity)
+            try writer.member("name", name)
+            try writer.member("no_show_quantity", noShowQuantity)
+            try writer.member("pizza_id", id: pizzaID)
+            try writer.member("quantity", quantity)
+            try writer.member("revenue", plain: revenue)
+            try writer.member("revenue_cents", revenue.cents)
         }
+
+        /// The documented JSON shape.
+        public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 
         /// Reads the JSON shape (money from its cents).
         public init(from decoder: Decoder) throws {
@@ -155,7 +161,7 @@ public struct SalesReport: Sendable, Hashable, Codable {
     }
 
     /// One service day's orders by outcome.
-    public struct Day: Sendable, Hashable, Codable {
+    public struct Day: Sendable, Hashable, Codable, JSONMembers {
         /// The service day.
         public let serviceDay: LocalDate
         /// Orders collected.
@@ -181,18 +187,23 @@ public struct SalesReport: Sendable, Hashable, Codable {
                 cancelled
         }
 
-        /// Money as `"6.00"` plus cents.
-        public func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(serviceDay, forKey: .serviceDay)
-            try container.encode(collectedOrders, forKey: .collectedOrders)
-            try container.encode(revenue, forKey: .revenue, centsKey: .revenueCents)
-            try container.encode(bookedOrders, forKey: .bookedOrders)
-            try container.encode(bookedValue, forKey: .bookedValue, centsKey: .bookedValueCents)
-            try container.encode(noShows, forKey: .noShows)
-            try container.encode(noShowValue, forKey: .noShowValue, centsKey: .noShowValueCents)
-            try container.encode(cancelled, forKey: .cancelled)
+        /// The documented JSON shape, defined once (see ``JSONMembers``).
+        public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+            try writer.member("booked_orders", bookedOrders)
+            try writer.member("booked_value", plain: bookedValue)
+            try writer.member("booked_value_cents", bookedValue.cents)
+            try writer.member("cancelled", cancelled)
+            try writer.member("collected_orders", collectedOrders)
+            try writer.member("no_show_value", plain: noShowValue)
+            try writer.member("no_show_value_cents", noShowValue.cents)
+            try writer.member("no_shows", noShows)
+            try writer.member("revenue", plain: revenue)
+            try writer.member("revenue_cents", revenue.cents)
+            try writer.member("service_day", serviceDay.description)
         }
+
+        /// The documented JSON shape.
+        public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 
         /// Reads the JSON shape (money from its cents).
         public init(from decoder: Decoder) throws {

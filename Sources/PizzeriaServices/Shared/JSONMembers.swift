@@ -43,6 +43,8 @@ public protocol JSONMemberWriter {
     mutating func member<Element: JSONMembers>(_ key: StaticString, objects: [Element]) throws
     /// Any other value, through its `Encodable` conformance.
     mutating func member<Value: Encodable>(_ key: StaticString, encoded: Value) throws
+    /// Money as its plain decimal text, `"6.00"` (JSON writes it as a string).
+    mutating func member(_ key: StaticString, plain money: Money) throws
 }
 
 extension JSONMemberWriter {
@@ -52,8 +54,8 @@ extension JSONMemberWriter {
     public mutating func member(_ key: StaticString, _ number: Int?) throws {
         if let number { try member(key, Int64(number)) } else { try member(key, String?.none) }
     }
-    /// Money as `"6.00"` under `key` and integer cents under `centsKey` (listed apart by the
-    /// caller, so each lands in its sorted place).
+    /// Money as `"6.00"` (the cents go under their own key, listed apart by the caller, so each
+    /// lands in its sorted place).
     public mutating func member(_ key: StaticString, plain money: Money) throws { try member(key, money.plain) }
 }
 
