@@ -183,9 +183,7 @@ struct SlotFinder {
             let remaining = capacity.capacity - (load?.booked ?? 0)
             guard remaining >= pizzas else { return false }
             // The wall minute and the service day give the offset without a zone lookup.
-            let offset = Int(
-                Double(slot.serviceDay.daysSinceEpoch * 86_400) + Double(slot.wallMinute * 60)
-                    - slot.start.timeIntervalSince1970)
+            let offset = ZonedClock.offset(of: slot.start, showing: slot.serviceDay, minutes: slot.wallMinute)
             found.append(AvailableSlot(slot, offsetSeconds: offset, remaining: remaining, capacity: capacity))
             return true
         }

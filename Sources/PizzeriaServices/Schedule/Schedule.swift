@@ -111,7 +111,7 @@ final class Schedule {
     func slots(of date: LocalDate) throws -> [Slot] {
         var slots: [Slot] = []
         let fixed = clock.fixedOffset(on: date)
-        let midnight = Double(date.daysSinceEpoch * 86_400)
+        let midnight = ZonedClock.naive(date, minutes: 0).timeIntervalSince1970
         for span in try hours(of: date).open {
             var wall = span.start
             while wall + slotMinutes <= span.end {

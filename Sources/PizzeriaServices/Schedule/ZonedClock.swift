@@ -54,6 +54,12 @@ public struct ZonedClock: Sendable, Equatable {
         throw PickupTime.ParseError.ambiguous(local: local, zone: zone.identifier, instants: found)
     }
 
+    /// The offset (seconds east of UTC) at which `instant` shows `minutes` after the midnight of
+    /// `date`: a slot that knows its wall time knows its offset without a zone lookup.
+    static func offset(of instant: Date, showing date: LocalDate, minutes: Int) -> Int {
+        Int(naive(date, minutes: minutes).timeIntervalSince1970 - instant.timeIntervalSince1970)
+    }
+
     /// The instant `date` at `minutes` would be in UTC: the arithmetic alone.
     static func naive(_ date: LocalDate, minutes: Int) -> Date {
         Date(timeIntervalSince1970: Double(date.daysSinceEpoch * 86_400 + Int64(minutes * 60)))
