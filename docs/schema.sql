@@ -42,6 +42,11 @@ CREATE TABLE capacity_rules (
     CHECK (ends_at <> starts_at)
 ) STRICT;
 
+CREATE TABLE config_generation (
+    id         INTEGER PRIMARY KEY CHECK (id = 1),
+    generation INTEGER NOT NULL DEFAULT 0 CHECK (generation >= 0)
+) STRICT;
+
 CREATE TABLE navigation_events (
     id          INTEGER PRIMARY KEY,
     user_id     TEXT NOT NULL REFERENCES users (id),
@@ -663,9 +668,19 @@ BEGIN
     UPDATE slot_loads SET local_minute = local_minute WHERE capacity_rule = NEW.rule;
 END;
 
+CREATE TRIGGER capacity_rules_delete_bump_generation AFTER DELETE ON capacity_rules
+BEGIN
+    UPDATE config_generation SET generation = generation + 1 WHERE id = 1;
+END;
+
 CREATE TRIGGER capacity_rules_fixed_range BEFORE UPDATE OF weekday, day, starts_at, ends_at ON capacity_rules
 BEGIN
     SELECT RAISE(ABORT, 'capacity_rules_fixed_range: delete the rule and insert the new range');
+END;
+
+CREATE TRIGGER capacity_rules_insert_bump_generation AFTER INSERT ON capacity_rules
+BEGIN
+    UPDATE config_generation SET generation = generation + 1 WHERE id = 1;
 END;
 
 CREATE TRIGGER capacity_rules_no_partial_overlap BEFORE INSERT ON capacity_rules
@@ -684,6 +699,22 @@ WHEN EXISTS (
 )
 BEGIN
     SELECT RAISE(ABORT, 'capacity_rules_overlap: two rules of one kind on one day must be nested or apart');
+END;
+
+CREATE TRIGGER capacity_rules_update_bump_generation AFTER UPDATE ON capacity_rules
+BEGIN
+    UPDATE config_generation SET generation = generation + 1 WHERE id = 1;
+END;
+
+CREATE TRIGGER config_generation_forward BEFORE UPDATE ON config_generation
+WHEN NEW.generation <= OLD.generation OR NEW.id IS NOT OLD.id
+BEGIN
+    SELECT RAISE(ABORT, 'config_generation: the generation only moves forward');
+END;
+
+CREATE TRIGGER config_generation_kept BEFORE DELETE ON config_generation
+BEGIN
+    SELECT RAISE(ABORT, 'config_generation: the row is required');
 END;
 
 CREATE TRIGGER navigation_events_append_only_delete BEFORE DELETE ON navigation_events
@@ -1064,6 +1095,26 @@ BEGIN
     SELECT RAISE(ABORT, 'pizzas are never deleted: archive instead (UPDATE pizzas SET archived_at = strftime(''%Y-%m-%dT%H:%M:%fZ'', ''now'') WHERE ...)');
 END;
 
+CREATE TRIGGER schedule_exceptions_delete_bump_generation AFTER DELETE ON schedule_exceptions
+BEGIN
+    UPDATE config_generation SET generation = generation + 1 WHERE id = 1;
+END;
+
+CREATE TRIGGER schedule_exceptions_insert_bump_generation AFTER INSERT ON schedule_exceptions
+BEGIN
+    UPDATE config_generation SET generation = generation + 1 WHERE id = 1;
+END;
+
+CREATE TRIGGER schedule_exceptions_update_bump_generation AFTER UPDATE ON schedule_exceptions
+BEGIN
+    UPDATE config_generation SET generation = generation + 1 WHERE id = 1;
+END;
+
+CREATE TRIGGER settings_bump_generation AFTER UPDATE ON settings
+BEGIN
+    UPDATE config_generation SET generation = generation + 1 WHERE id = 1;
+END;
+
 CREATE TRIGGER settings_never_deleted BEFORE DELETE ON settings
 BEGIN
     SELECT RAISE(ABORT, 'the settings row is required; change it with UPDATE');
@@ -1219,6 +1270,16 @@ BEGIN
     SELECT RAISE(ABORT, 'timestamp_format: a user''s created_at never changes');
 END;
 
+CREATE TRIGGER weekly_hours_delete_bump_generation AFTER DELETE ON weekly_hours
+BEGIN
+    UPDATE config_generation SET generation = generation + 1 WHERE id = 1;
+END;
+
+CREATE TRIGGER weekly_hours_insert_bump_generation AFTER INSERT ON weekly_hours
+BEGIN
+    UPDATE config_generation SET generation = generation + 1 WHERE id = 1;
+END;
+
 CREATE TRIGGER weekly_hours_no_overlap_insert AFTER INSERT ON weekly_hours
 WHEN EXISTS (SELECT 1 FROM weekly_hours_minutes a JOIN weekly_hours_minutes b ON b.id <> a.id
              WHERE a.id = NEW.id
@@ -1241,4 +1302,9 @@ CREATE TRIGGER weekly_hours_per_day_limit AFTER INSERT ON weekly_hours
 WHEN (SELECT count(*) FROM weekly_hours WHERE weekday = NEW.weekday) > 8
 BEGIN
     SELECT RAISE(ABORT, 'hours_limit: a weekday has at most 8 opening intervals');
+END;
+
+CREATE TRIGGER weekly_hours_update_bump_generation AFTER UPDATE ON weekly_hours
+BEGIN
+    UPDATE config_generation SET generation = generation + 1 WHERE id = 1;
 END;

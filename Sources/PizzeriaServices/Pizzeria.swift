@@ -43,11 +43,23 @@ public final class Pizzeria: Sendable {
     public let staff: StaffService
     /// Who acts through this handle (recorded in the audit log).
     public let acting: Acting
+    /// The picker's configuration between calls, shared by the handles ``acting(as:)`` makes.
+    let pickerConfiguration: PickerConfigurationCache
 
     /// Wraps an open database whose schema is current.
     /// - Parameter now: the clock; tests pass a fixed one.
     /// - Parameter acting: who acts through this handle, for the audit log.
-    public init(database: Database, now: @escaping @Sendable () -> Date = { Date() }, acting: Acting = .library) {
+    public convenience init(
+        database: Database, now: @escaping @Sendable () -> Date = { Date() }, acting: Acting = .library
+    ) {
+        self.init(database: database, now: now, acting: acting, pickerConfiguration: PickerConfigurationCache())
+    }
+
+    init(
+        database: Database, now: @escaping @Sendable () -> Date, acting: Acting,
+        pickerConfiguration: PickerConfigurationCache
+    ) {
+        self.pickerConfiguration = pickerConfiguration
         self.database = database
         self.now = now
         self.acting = acting
@@ -56,7 +68,7 @@ public final class Pizzeria: Sendable {
         self.settings = SettingsService(database: database, now: now, acting: acting)
         self.schedule = ScheduleService(database: database, now: now, acting: acting)
         self.capacity = CapacityService(database: database, now: now, acting: acting)
-        self.orders = OrderService(database: database, now: now)
+        self.orders = OrderService(database: database, now: now, pickerConfiguration: pickerConfiguration)
         self.navigation = NavigationService(database: database, now: now, acting: acting)
         self.lookup = LookupService(database: database, now: now)
         self.audit = AuditService(database: database)
@@ -65,7 +77,9 @@ public final class Pizzeria: Sendable {
 
     /// The same file through another handle that acts as `acting` (the services share the
     /// connections): how a service names the staff member behind each request.
-    public func acting(as acting: Acting) -> Pizzeria { Pizzeria(database: database, now: now, acting: acting) }
+    public func acting(as acting: Acting) -> Pizzeria {
+        Pizzeria(database: database, now: now, acting: acting, pickerConfiguration: pickerConfiguration)
+    }
 
     /// How ``open(path:access:configuration:now:acting:)`` treats the file.
     public enum Access: Sendable, Equatable {

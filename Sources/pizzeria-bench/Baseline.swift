@@ -14,7 +14,7 @@ final class Baseline {
 
     private let begin, commit, rollback: CStatement
     private let settings, hours, exceptions, pizza, slotLoad, slotRule, insertOrder, insertLine: CStatement
-    private let week, exceptionRange, dayLoads, dayRules, largestRule, beginRead: CStatement
+    private let week, exceptionsFrom, loadsFrom, allRules, generation, beginRead: CStatement
     private let top, pushRow, popRow, popAll, insertEvent: CStatement
     private let path, menu, pizzaForEdit, updatePrice: CStatement
 
@@ -50,14 +50,15 @@ final class Baseline {
             ORDER BY day IS NULL, end_minute - start_minute LIMIT 1
             """)
         week = try db.prepare("SELECT weekday, opens_at, closes_at FROM weekly_hours")
-        largestRule = try db.prepare("SELECT max(capacity) FROM capacity_rules")
         beginRead = try db.prepare("BEGIN")
-        exceptionRange = try db.prepare(
-            "SELECT day, kind, opens_at, closes_at FROM schedule_exceptions WHERE day >= ? AND day <= ?")
-        dayLoads = try db.prepare("SELECT pickup_at, booked, capacity FROM slot_loads WHERE service_day = ?")
-        dayRules = try db.prepare(
-            "SELECT capacity, start_minute, end_minute, day IS NOT NULL FROM capacity_rules WHERE day = ? OR weekday = ?"
-        )
+        generation = try db.prepare("SELECT generation FROM config_generation WHERE id = 1")
+        exceptionsFrom = try db.prepare("SELECT day, kind, opens_at, closes_at FROM schedule_exceptions WHERE day >= ?")
+        loadsFrom = try db.prepare(
+            """
+            SELECT CAST(strftime('%s', pickup_at) AS INTEGER), booked, capacity FROM slot_loads
+            WHERE pickup_at >= strftime('%Y-%m-%dT%H:%M:%SZ', ?, 'unixepoch') ORDER BY pickup_at
+            """)
+        allRules = try db.prepare("SELECT capacity, start_minute, end_minute, day, weekday FROM capacity_rules")
         insertOrder = try db.prepare(
             "INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local) VALUES (?, ?, ?, ?, ?)")
         insertLine = try db.prepare(
@@ -176,11 +177,73 @@ final class Baseline {
 
     // MARK: - The picker
 
-    /// The picker as a C programmer writes it: per call the settings row and the week, the
-    /// exceptions of two weeks at a time, then day by day from the call's moment (the day before
-    /// first, for its night) the booked slots of the service day and, only for slots not booked
-    /// yet, the day's capacity rules; the first 10 slots at or after the earliest bookable
-    /// moment (lead time, rush, pause) that take the order. The shop's zone is UTC.
+    /// What the picker reads besides the bookings, kept between calls while `config_generation`
+    /// (migration 11) holds: the settings row, the week, the exceptions from a day on, the capacity
+    /// rules — and each service day's open spans once computed.
+    private struct PickerConfiguration {
+        var generation: Int64
+        var slot = 15, defaultCapacity: Int64 = 12, lead: Int64 = 0, horizonDays: Int64 = 365
+        var paused = false, pausedUntil: Double?, busyMinutes: Int64 = 0, busyUntil: Double?
+        var largest: Int64 = 12
+        var week: [[(Int64, Int64)]] = Array(repeating: [], count: 8)
+        var closed = Set<Int64>(), special: [Int64: [(Int64, Int64)]] = [:], cuts: [Int64: [(Int64, Int64)]] = [:]
+        var exceptionsFrom: Int64 = 0
+        /// Rules by service day kind: (capacity, start, end, dated).
+        var weekdayRules: [[(capacity: Int64, start: Int64, end: Int64)]] = Array(repeating: [], count: 8)
+        var dateRules: [Int64: [(capacity: Int64, start: Int64, end: Int64)]] = [:]
+        var spans: [Int64: [(Int64, Int64)]] = [:]
+    }
+    private var pickerConfiguration: PickerConfiguration?
+
+    /// Reads the configuration at `generation`, with the exceptions from service day `from` on.
+    private func readPickerConfiguration(generation: Int64, from: Int64) throws -> PickerConfiguration {
+        var configuration = PickerConfiguration(generation: generation)
+        guard try settings.bind().step() else { throw BenchError("no settings") }
+        configuration.slot = Int(settings.int(0))
+        configuration.defaultCapacity = settings.int(1)
+        configuration.lead = settings.int(2)
+        configuration.horizonDays = settings.int(3)
+        configuration.paused = settings.int(4) == 1
+        configuration.pausedUntil = settings.isNull(5) ? nil : Baseline.seconds(settings.text(5))
+        configuration.busyMinutes = settings.int(6)
+        configuration.busyUntil = settings.isNull(7) ? nil : Baseline.seconds(settings.text(7))
+        sqlite3_reset(settings.handle)
+        try week.bind().forEachRow {
+            configuration.week[Int(week.int(0))].append(span(week.text(1), week.text(2)))
+        }
+        try exceptionsFrom.bind(Baseline.date(from)).forEachRow {
+            let number = Int64(Baseline.seconds(exceptionsFrom.text(0) + "T00:00:00Z") / 86_400)
+            switch exceptionsFrom.text(1) {
+            case "closed": configuration.closed.insert(number)
+            case "special":
+                configuration.special[number, default: []].append(span(exceptionsFrom.text(2), exceptionsFrom.text(3)))
+            default:
+                configuration.cuts[number, default: []].append(span(exceptionsFrom.text(2), exceptionsFrom.text(3)))
+            }
+        }
+        configuration.exceptionsFrom = from
+        var largest = configuration.defaultCapacity
+        try allRules.bind().forEachRow {
+            let rule = (capacity: allRules.int(0), start: allRules.int(1), end: allRules.int(2))
+            largest = max(largest, rule.capacity)
+            if allRules.isNull(3) {
+                configuration.weekdayRules[Int(allRules.int(4))].append(rule)
+            } else {
+                let day = Int64(Baseline.seconds(allRules.text(3) + "T00:00:00Z") / 86_400)
+                configuration.dateRules[day, default: []].append(rule)
+            }
+        }
+        configuration.largest = largest
+        return configuration
+    }
+
+    /// The picker as the best C programmer writes it on this schema: one read transaction per
+    /// call; the configuration read once and kept while `config_generation` holds (one row read
+    /// per call otherwise); then a forward walk — the days from the call's moment (the day before
+    /// first, for its night), each day's open spans computed once, and one cursor over
+    /// `slot_loads` from the earliest instant on, stepped only as far as the walk goes; the first
+    /// 10 slots at or after the earliest bookable moment (lead time, rush, pause) that take the
+    /// order. The shop's zone is UTC.
     /// - Returns: a checksum of the answers, to compare with the project's.
     func availableSlots(_ calls: [Workload.PickerCall], today: Double) throws -> Int {
         var checksum = 0
@@ -188,77 +251,87 @@ final class Baseline {
             // One snapshot per answer, as the project reads it.
             try beginRead.bind().run()
             defer { _ = try? commit.bind().run() }
-            guard try settings.bind().step() else { throw BenchError("no settings") }
-            let slot = settings.int(0), defaultCapacity = settings.int(1), horizonDays = settings.int(3)
             let now = Date().timeIntervalSince1970
-            let lead =
-                settings.int(2)
-                + (settings.int(6) > 0 && (settings.isNull(7) || Baseline.seconds(settings.text(7)) > now)
-                    ? settings.int(6) : 0)
-            let paused = settings.int(4) == 1 && (settings.isNull(5) || Baseline.seconds(settings.text(5)) > now)
-            let pausedUntil = paused && !settings.isNull(5) ? Baseline.seconds(settings.text(5)) : nil
-            sqlite3_reset(settings.handle)
+            let earliestDay = Int64(((today + Double(call.minute) * 60) / 86_400).rounded(.down)) - 1
+            guard try generation.bind().step() else { throw BenchError("no generation") }
+            let current = generation.int(0)
+            sqlite3_reset(generation.handle)
+            if pickerConfiguration?.generation != current || (pickerConfiguration?.exceptionsFrom ?? .max) > earliestDay
+            {
+                pickerConfiguration = try readPickerConfiguration(generation: current, from: earliestDay - 1)
+            }
+            guard var configuration = pickerConfiguration else { continue }
+            defer { pickerConfiguration = configuration }
+            let busy = configuration.busyMinutes > 0 && (configuration.busyUntil.map { $0 > now } ?? true)
+            let lead = configuration.lead + (busy ? configuration.busyMinutes : 0)
+            let paused = configuration.paused && (configuration.pausedUntil.map { $0 > now } ?? true)
+            let pausedUntil = paused ? configuration.pausedUntil : nil
             if paused && pausedUntil == nil { continue }
-            // The largest order a slot takes: the answer says it, and an order above it gets no slots.
-            guard try largestRule.bind().step() else { throw BenchError("no max") }
-            let largest = max(largestRule.int(0), defaultCapacity)
-            sqlite3_reset(largestRule.handle)
-            if Int64(call.pizzas) > largest { continue }
+            if Int64(call.pizzas) > configuration.largest { continue }
             let earliest = max(today + Double(call.minute) * 60, now + Double(lead * 60), pausedUntil ?? 0)
-            let horizon = now + Double(horizonDays) * 86_400
-            var weekSpans: [Int64: [(Int64, Int64)]] = [:]
-            try week.bind().forEachRow { weekSpans[week.int(0), default: []].append(span(week.text(1), week.text(2))) }
-            var special: [Int64: [(Int64, Int64)]] = [:], cuts: [Int64: [(Int64, Int64)]] = [:], closed = Set<Int64>()
-            var day = Int64((earliest / 86_400).rounded(.down)) - 1, loadedThrough = day - 1
+            let horizon = now + Double(configuration.horizonDays) * 86_400
+            let slot = Int64(configuration.slot)
+            // The cursor over the booked slots from the earliest instant on.
+            sqlite3_reset(loadsFrom.handle)
+            sqlite3_bind_int64(loadsFrom.handle, 1, Int64(earliest.rounded(.down)))
+            defer { sqlite3_reset(loadsFrom.handle) }
+            var ahead: (start: Int64, booked: Int64, capacity: Int64)?
+            var exhausted = false
+            func load(at instant: Int64) throws -> (booked: Int64, capacity: Int64)? {
+                while !exhausted, ahead.map({ $0.start < instant }) ?? true {
+                    guard try loadsFrom.step() else {
+                        (exhausted, ahead) = (true, nil)
+                        break
+                    }
+                    ahead = (loadsFrom.int(0), loadsFrom.int(1), loadsFrom.int(2))
+                }
+                guard let ahead, ahead.start == instant else { return nil }
+                return (ahead.booked, ahead.capacity)
+            }
+            var day = Int64((earliest / 86_400).rounded(.down)) - 1
             let lastDay = Int64((horizon / 86_400).rounded(.down))
             var hash = 0, found = 0
             while found < 10, day <= lastDay {
-                if day > loadedThrough {
-                    try exceptionRange.bind(Baseline.date(day), Baseline.date(day + 13)).forEachRow {
-                        let number = Int64(Baseline.seconds(exceptionRange.text(0) + "T00:00:00Z") / 86_400)
-                        switch exceptionRange.text(1) {
-                        case "closed": closed.insert(number)
-                        case "special":
-                            special[number, default: []].append(span(exceptionRange.text(2), exceptionRange.text(3)))
-                        default: cuts[number, default: []].append(span(exceptionRange.text(2), exceptionRange.text(3)))
-                        }
-                    }
-                    loadedThrough = day + 13
-                }
                 defer { day += 1 }
-                guard !closed.contains(day) else { continue }
-                let spans = Baseline.subtract(cuts[day] ?? [], from: special[day] ?? weekSpans[(day + 3) % 7 + 1] ?? [])
-                let date = Baseline.date(day)
-                var loads: [Int64: (booked: Int64, capacity: Int64)]?
-                var rules: [(capacity: Int64, start: Int64, end: Int64, dated: Bool)]?
+                let weekday = (day + 3) % 7 + 1
+                let spans: [(Int64, Int64)]
+                if let kept = configuration.spans[day] {
+                    spans = kept
+                } else {
+                    spans =
+                        configuration.closed.contains(day)
+                        ? []
+                        : Baseline.subtract(
+                            configuration.cuts[day] ?? [],
+                            from: configuration.special[day] ?? configuration.week[Int(weekday)])
+                    configuration.spans[day] = spans
+                }
                 for (start, end) in spans {
                     var wall = start
                     while wall + slot <= end, found < 10 {
                         defer { wall += slot }
                         let instant = Double(day) * 86_400 + Double(wall) * 60
                         guard instant >= earliest, instant <= horizon else { continue }
-                        if loads == nil {
-                            var rows: [Int64: (Int64, Int64)] = [:]
-                            try dayLoads.bind(date).forEachRow {
-                                rows[Int64(Baseline.seconds(dayLoads.text(0)))] = (dayLoads.int(1), dayLoads.int(2))
-                            }
-                            loads = rows
-                        }
                         var remaining: Int64
-                        if let load = loads?[Int64(instant)] {
-                            remaining = load.capacity - load.booked
+                        if let booked = try load(at: Int64(instant)) {
+                            remaining = booked.capacity - booked.booked
                         } else {
-                            if rules == nil {
-                                var rows: [(Int64, Int64, Int64, Bool)] = []
-                                try dayRules.bind(date, (day + 3) % 7 + 1).forEachRow {
-                                    rows.append(
-                                        (dayRules.int(0), dayRules.int(1), dayRules.int(2), dayRules.int(3) == 1))
+                            // A date rule over a weekday rule, the narrower range over the wider.
+                            var best: (width: Int64, capacity: Int64)?
+                            for rule in configuration.dateRules[day] ?? [] where rule.start <= wall && wall < rule.end {
+                                if best.map({ rule.end - rule.start < $0.width }) ?? true {
+                                    best = (rule.end - rule.start, rule.capacity)
                                 }
-                                rules = rows
                             }
-                            let best = rules?.filter { $0.start <= wall && wall < $0.end }
-                                .min { ($0.dated ? 0 : 1, $0.end - $0.start) < ($1.dated ? 0 : 1, $1.end - $1.start) }
-                            remaining = best?.capacity ?? defaultCapacity
+                            if best == nil {
+                                for rule in configuration.weekdayRules[Int(weekday)]
+                                where rule.start <= wall && wall < rule.end {
+                                    if best.map({ rule.end - rule.start < $0.width }) ?? true {
+                                        best = (rule.end - rule.start, rule.capacity)
+                                    }
+                                }
+                            }
+                            remaining = best?.capacity ?? configuration.defaultCapacity
                         }
                         guard remaining >= Int64(call.pizzas) else { continue }
                         hash = hash &* 31 &+ Int(instant) &+ Int(remaining)

@@ -1,5 +1,5 @@
 import Foundation
-import PizzeriaServices
+@_spi(Benchmark) import PizzeriaServices
 
 /// The workload through the project's public API, as an embedding service calls it.
 struct Project {
@@ -62,6 +62,19 @@ struct Project {
             checksum = checksum &+ hash
         }
         return checksum
+    }
+
+    /// Each call's answer as a hash (slot starts and remaining pizzas), read the way `reading`
+    /// says: `--picker-before` compares the picker with the one before migration 11, call by call.
+    func pickerAnswers(_ calls: [Workload.PickerCall], today: Double, reading: OrderService.PickerReading) throws
+        -> [Int]
+    {
+        try calls.map { call in
+            let answer = try pizzeria.orders.availableSlots(
+                pizzas: call.pizzas, after: Date(timeIntervalSince1970: today + Double(call.minute) * 60),
+                reading: reading)
+            return answer.slots.reduce(0) { $0 &* 31 &+ Int($1.start.timeIntervalSince1970) &+ $1.remaining }
+        }
     }
 
     func navigate(_ operations: [Workload.Navigation]) throws -> Int {

@@ -6,7 +6,11 @@
 //
 //   pizzeria-bench [--scale 0.1] [--pizzas N] [--users N] [--history N] [--orders N]
 //                  [--modes full,normal] [--json] [--dir DIR] [--seed N] [--build-only]
-//                  [--sync-latency-us N]
+//                  [--sync-latency-us N] [--picker-before]
+//
+// --picker-before also runs the project's picker as it was before migration 11 (configuration
+// read again on every call, bookings and rules day by day) on the same calls in the same run,
+// compares every answer with the picker's (exit 70 on a difference) and prints both throughputs.
 //
 // --sync-latency-us N models a slower device: a VFS that delegates to SQLite's default one and
 // waits N µs before each xSync (the real sync still happens), registered for both sides after the
@@ -30,7 +34,7 @@
 // (PizzeriaConfiguration.checkpointPages; default the project's, 8,000).
 import CSyncLatencyVFS
 import Foundation
-import PizzeriaServices
+@_spi(Benchmark) import PizzeriaServices
 import PizzeriaStorage
 
 // Both sides alike: glibc gives heap back to the kernel after most small transactions and
@@ -47,6 +51,7 @@ var only: Set<String>?
 var buildOnly = false
 var reuse = false
 var syncLatency = 0
+var pickerBefore = false
 var directory = FileManager.default.temporaryDirectory.appendingPathComponent("pizzeria-bench-\(getpid())").path
 var arguments = CommandLine.arguments.dropFirst()
 @MainActor func number(_ flag: String) -> Int {
@@ -59,6 +64,7 @@ var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--json": json = true
+    case "--picker-before": pickerBefore = true
     case "--build-only": buildOnly = true
     case "--reuse": reuse = true
     case "--dir": directory = arguments.popFirst() ?? directory
@@ -75,7 +81,7 @@ while let argument = arguments.popFirst() {
         workload.scale(by: scale)
     case "-h", "--help":
         print(
-            "usage: pizzeria-bench [--scale F] [--pizzas N] [--users N] [--history N] [--orders N] [--modes full,normal] [--only PHASE,…] [--json] [--dir DIR] [--seed N] [--build-only] [--reuse] [--sync-latency-us N]"
+            "usage: pizzeria-bench [--scale F] [--pizzas N] [--users N] [--history N] [--orders N] [--modes full,normal] [--only PHASE,…] [--json] [--dir DIR] [--seed N] [--build-only] [--reuse] [--sync-latency-us N] [--picker-before]"
         )
         exit(0)
     default:
@@ -171,6 +177,8 @@ func seconds(_ body: () async throws -> Void) async rethrows -> Double {
 }
 
 var phases: [Phase] = []
+/// `--picker-before`'s lines, one per mode.
+var pickerComparison: [String] = []
 var refusals: [String: [Int]] = [:]
 let bookings = workload.bookings(), concurrentBookings = workload.bookings(dayOffset: workload.days)
 let navigations = workload.navigationOperations(), readers = workload.pathReadUsers(), edits = workload.editOperations()
@@ -293,6 +301,31 @@ for mode in modes {
             Data("error: available_slots: the project's and the baseline's answers differ\n".utf8))
         exit(70)
     }
+    // --picker-before: the project's picker before migration 11 (everything read again each
+    // call, the bookings and rules day by day) on the same calls, answer by answer, in this run.
+    if pickerBefore, only?.contains("available_slots") ?? true {
+        var before: [Int] = [], after: [Int] = []
+        var beforeSeconds = 0.0, afterSeconds = 0.0
+        for slice in 0..<10 {
+            let range = (slice * pickerCalls.count / 10)..<((slice + 1) * pickerCalls.count / 10)
+            let calls = Array(pickerCalls[range])
+            beforeSeconds += try seconds {
+                before += try project.pickerAnswers(calls, today: today, reading: .everyCall)
+            }
+            afterSeconds += try seconds { after += try project.pickerAnswers(calls, today: today, reading: .kept) }
+        }
+        if before != after, let differs = before.indices.first(where: { before[$0] != after[$0] }) {
+            FileHandle.standardError.write(
+                Data("error: available_slots: call \(differs) answers differently from the picker before\n".utf8))
+            exit(70)
+        }
+        let count = Double(pickerCalls.count)
+        pickerComparison.append(
+            String(
+                format: "%@ picker before/after: %.0f → %.0f calls/s (×%.1f), all %d answers identical", mode,
+                count / beforeSeconds, count / afterSeconds, beforeSeconds / afterSeconds, pickerCalls.count))
+        progress("  " + (pickerComparison.last ?? ""))
+    }
     try phase(
         "navigate", operations: navigations.count,
         project: { _ = try project.navigate(Array(navigations[$0])) },
@@ -379,6 +412,7 @@ if json {
                     format: p.projectPerSecond < 100 ? "%10d %14.2f %15.2f %7.2f" : "%10d %14.0f %15.0f %7.2f",
                     p.operations, p.projectPerSecond, p.baselinePerSecond, p.ratio))
     }
+    for line in pickerComparison { print(line) }
     print(String(format: "peak resident memory: %.1f MB", peakMegabytes))
 }
 if !reuse { try? FileManager.default.removeItem(atPath: directory) }

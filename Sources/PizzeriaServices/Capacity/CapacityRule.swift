@@ -121,23 +121,27 @@ public struct CapacityRules: Sendable, Hashable {
     /// The capacity where no rule applies.
     public let defaultCapacity: Int
 
+    /// Each rule's label, made once (a picker asks for thousands of slots).
+    private let labels: [String]
+
     /// Rules over a default.
     public init(_ rules: [CapacityRule], defaultCapacity: Int) {
         self.rules = rules
         self.defaultCapacity = defaultCapacity
+        self.labels = rules.map(\.label)
     }
 
     /// The capacity of the slot starting `wallMinute` after `day`'s midnight: a date rule over a
     /// weekday rule, the narrower range over the wider, else the default.
     public func capacity(on day: LocalDate, wallMinute: Int) -> SlotCapacity {
-        var best: (rank: Int, width: Int, rule: CapacityRule)?
-        for rule in rules where rule.applies(to: day) && rule.covers(wallMinute: wallMinute) {
+        var best: (rank: Int, width: Int, index: Int)?
+        for (index, rule) in rules.enumerated() where rule.applies(to: day) && rule.covers(wallMinute: wallMinute) {
             let rank: Int = if case .date = rule.days { 0 } else { 1 }
             let width = rule.range.end - rule.range.start
-            if best.map({ (rank, width) < ($0.rank, $0.width) }) ?? true { best = (rank, width, rule) }
+            if best.map({ (rank, width) < ($0.rank, $0.width) }) ?? true { best = (rank, width, index) }
         }
         guard let best else { return SlotCapacity(capacity: defaultCapacity, rule: nil) }
-        return SlotCapacity(capacity: best.rule.capacity, rule: best.rule.label)
+        return SlotCapacity(capacity: rules[best.index].capacity, rule: labels[best.index])
     }
 
     /// The capacity of `slot`.

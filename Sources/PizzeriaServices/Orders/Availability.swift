@@ -118,12 +118,18 @@ public struct SlotAvailability: Sendable, Hashable, Encodable {
 
 /// The pickup-time picker's search: the next slots, from a moment, that can take an order of a
 /// size now — the week, exceptions, service days, lead time and rush, a pause, capacity rules and
-/// what is already booked. Reads each service day's loads and rules once, as it walks.
+/// what is already booked.
+///
+/// With a ``PickerConfiguration`` (the picker's way) it walks forward once: the configuration
+/// from memory, the booked slots through one cursor over `slot_loads` from the first instant on.
+/// Without one (`--picker-before` in the bench, kept to measure against) it reads each service
+/// day's loads and rules as it reaches the day.
 struct SlotFinder {
     let settings: Settings
     let schedule: Schedule
     let now: Date
     let db: Connection
+    var configuration: PickerConfiguration? = nil
 
     /// The most slots one search returns.
     static let maximumLimit = 100
@@ -139,6 +145,7 @@ struct SlotFinder {
 
     /// The most pizzas one slot can take, and the rule that allows it.
     func largest() throws -> SlotCapacity {
+        if let configuration { return configuration.largest }
         guard let top = try CapacityStore.largest(in: db), top.capacity > settings.slotCapacity else {
             return SlotCapacity(capacity: settings.slotCapacity, rule: nil)
         }
@@ -147,7 +154,8 @@ struct SlotFinder {
 
     /// The capacity rules of a service day.
     func rules(on day: LocalDate) throws -> CapacityRules {
-        CapacityRules(try CapacityStore.rules(on: day, in: db), defaultCapacity: settings.slotCapacity)
+        if let configuration { return configuration.rules }
+        return CapacityRules(try CapacityStore.rules(on: day, in: db), defaultCapacity: settings.slotCapacity)
     }
 
     /// Up to `limit` slots at or after `from` that can take `pizzas` more pizzas now: none while
@@ -159,6 +167,7 @@ struct SlotFinder {
             guard ignoringPause, let until = pause.until else { return [] }
             start = max(start, until)
         }
+        if configuration != nil { return try walk(pizzas: pizzas, from: start, limit: limit) }
         // The walk goes forward day by day and slot by slot: each service day's booked slots are
         // read once, in start order, and matched as the walk passes them; the day's rules only when
         // a slot is not booked yet.
@@ -186,6 +195,73 @@ struct SlotFinder {
             let offset = ZonedClock.offset(of: slot.start, showing: slot.serviceDay, minutes: slot.wallMinute)
             found.append(AvailableSlot(slot, offsetSeconds: offset, remaining: remaining, capacity: capacity))
             return true
+        }
+        return found
+    }
+
+    /// The forward walk: slots in time order from `start`, each matched against one cursor over
+    /// the booked slots from `start` on (stepped only as far as the walk goes), capacity from the
+    /// configuration's rules where no order has taken the slot yet.
+    private func walk(pizzas: Int, from start: Date, limit: Int) throws -> [AvailableSlot] {
+        var cursor: RowCursor?
+        var columns: (start: Column, booked: Column, capacity: Column, rule: Column)?
+        var ahead: (start: Int64, booked: Int, capacity: SlotCapacity)?
+        var exhausted = false, last = Int64.min
+        // The booked slot starting at `seconds`, if any; slots come in time order, so the cursor
+        // only moves forward (a slot out of order, as overlapping nights could give, asks the file).
+        func load(at seconds: Int64) throws -> (booked: Int, capacity: SlotCapacity)? {
+            guard seconds >= last else {
+                let load = try OrderStore.slotLoad(
+                    pickupAt: PickupTime.utc(Date(timeIntervalSince1970: Double(seconds))), in: db)
+                return load.map { ($0.booked, $0.capacity) }
+            }
+            last = seconds
+            while !exhausted, ahead.map({ $0.start < seconds }) ?? true {
+                if cursor == nil { cursor = try OrderStore.loads(from: PickupTime.utc(start), in: db) }
+                guard let row = try cursor?.next() else {
+                    (exhausted, ahead) = (true, nil)
+                    break
+                }
+                let resolved =
+                    try columns
+                    ?? (
+                        try row.column("start"), try row.column("booked"), try row.column("capacity"),
+                        try row.column("capacity_rule")
+                    )
+                columns = resolved
+                // A booked slot the walk passes without asking about it costs its start alone.
+                let rowStart = try row.int64(resolved.start)
+                guard rowStart >= seconds else { continue }
+                ahead = (
+                    rowStart, try row.int(resolved.booked),
+                    SlotCapacity(capacity: try row.int(resolved.capacity), rule: try row.optionalString(resolved.rule))
+                )
+            }
+            guard let ahead, ahead.start == seconds else { return nil }
+            return (ahead.booked, ahead.capacity)
+        }
+        var found: [AvailableSlot] = []
+        found.reserveCapacity(limit)
+        let horizon = horizon
+        guard let configuration, limit > 0, start <= horizon else { return [] }
+        // Day by day from the one before the start's date (its night), each day's slots planned
+        // once for the configuration, matched against the cursor as the walk passes them.
+        let first = Int64(start.timeIntervalSince1970.rounded(.up)), latest = Int64(horizon.timeIntervalSince1970)
+        var day = schedule.clock.date(of: start).adding(days: -1)
+        let lastDay = schedule.clock.date(of: horizon)
+        while day <= lastDay, found.count < limit {
+            for planned in try configuration.plan(of: day, schedule) where planned.seconds >= first {
+                guard planned.seconds <= latest else { break }
+                let booked = try load(at: planned.seconds)
+                let capacity = booked?.capacity ?? planned.ruled
+                let remaining = capacity.capacity - (booked?.booked ?? 0)
+                guard remaining >= pizzas else { continue }
+                let slot = planned.slot
+                let offset = ZonedClock.offset(of: slot.start, showing: slot.serviceDay, minutes: slot.wallMinute)
+                found.append(AvailableSlot(slot, offsetSeconds: offset, remaining: remaining, capacity: capacity))
+                if found.count == limit { break }
+            }
+            day = day.adding(days: 1)
         }
         return found
     }

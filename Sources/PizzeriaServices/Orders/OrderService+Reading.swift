@@ -86,6 +86,15 @@ extension OrderService {
     /// - Throws: ``ValidationError`` for `pizzas` outside 1–``OrderRequest/maximumPizzas`` or a
     ///   `limit` outside 1–100.
     public func availableSlots(pizzas: Int = 1, after: Date? = nil, limit: Int = 10) throws -> SlotAvailability {
+        try availableSlots(pizzas: pizzas, after: after, limit: limit, reading: .kept)
+    }
+
+    /// ``availableSlots(pizzas:after:limit:)`` read the way `reading` says: the same answers.
+    @_spi(Benchmark) public func availableSlots(
+        pizzas: Int = 1, after: Date? = nil, limit: Int = 10, reading: PickerReading
+    )
+        throws -> SlotAvailability
+    {
         var problems: [FieldError] = []
         if !(1...OrderRequest.maximumPizzas).contains(pizzas) {
             problems.append(
@@ -104,12 +113,30 @@ extension OrderService {
                     message: "must not be before now: the picker lists slots that can be booked from now on"))
         }
         guard problems.isEmpty else { throw ValidationError(problems) }
+        let from = after ?? now
         return try database.read { db in
-            let settings = try SettingsStore.current(in: db)
+            if reading == .everyCall {
+                let settings = try SettingsStore.current(in: db)
+                let finder = SlotFinder(
+                    settings: settings, schedule: ScheduleStore.schedule(settings, in: db), now: now, db: db)
+                return try finder.availability(pizzas: pizzas, from: from, limit: limit)
+            }
+            let configuration = try pickerConfiguration.configuration(from: min(from, now), in: db)
             let finder = SlotFinder(
-                settings: settings, schedule: ScheduleStore.schedule(settings, in: db), now: now, db: db)
-            return try finder.availability(pizzas: pizzas, from: after ?? now, limit: limit)
+                settings: configuration.settings, schedule: configuration.schedule(in: db), now: now, db: db,
+                configuration: configuration)
+            return try finder.availability(pizzas: pizzas, from: from, limit: limit)
         }
+    }
+
+    /// How the picker reads what it needs besides the bookings.
+    @_spi(Benchmark) public enum PickerReading: Sendable {
+        /// The configuration kept between calls while its generation holds, the bookings through
+        /// one forward cursor: the picker.
+        case kept
+        /// Everything read again on every call, the bookings and rules day by day: the picker
+        /// before migration 11, kept so that `pizzeria-bench --picker-before` can measure both.
+        case everyCall
     }
 
     /// `19:30`; `Sat 00:30` after midnight; `02:30 +01:00` for a time that happens twice.

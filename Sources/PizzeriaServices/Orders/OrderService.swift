@@ -9,10 +9,13 @@ import PizzeriaStorage
 public final class OrderService: Sendable {
     let database: Database
     let now: @Sendable () -> Date
+    /// The picker's configuration, kept between calls (shared by every handle on the database).
+    let pickerConfiguration: PickerConfigurationCache
 
-    init(database: Database, now: @escaping @Sendable () -> Date) {
+    init(database: Database, now: @escaping @Sendable () -> Date, pickerConfiguration: PickerConfigurationCache) {
         self.database = database
         self.now = now
+        self.pickerConfiguration = pickerConfiguration
     }
 
     // MARK: - Booking

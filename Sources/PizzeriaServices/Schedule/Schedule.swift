@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One pickup slot: its instant, the service day it belongs to and its wall-clock time on that day.
 public struct Slot: Sendable, Hashable, Comparable {
@@ -45,9 +46,28 @@ final class Schedule {
     private var exceptions: [LocalDate: [ScheduleException]] = [:]
     private var loaded: [LocalDateRange] = []
     private var hoursCache: [LocalDate: DayHours] = [:]
+    /// Exceptions already in memory, by day, from a first day on (the picker's configuration).
+    private let known: (from: LocalDate, byDay: [LocalDate: [ScheduleException]])?
+    /// Slots of service days, shared by the schedules of one configuration (the picker's).
+    private let memo: SlotMemo?
 
     /// Exceptions are read this many days at a time.
     private static let chunk = 31
+
+    /// A schedule whose exceptions from `from` on are `byDay` (days before are read through
+    /// `load`), sharing each day's slots through `memo`: what every picker call of one
+    /// configuration generation asks, computed once.
+    init(
+        week: Week, slotMinutes: Int, zone: TimeZone, exceptions byDay: [LocalDate: [ScheduleException]],
+        from: LocalDate, memo: SlotMemo, orReading load: @escaping (LocalDateRange) throws -> [ScheduleException]
+    ) {
+        self.week = week
+        self.slotMinutes = slotMinutes
+        self.clock = ZonedClock(zone: zone)
+        self.load = load
+        self.known = (from, byDay)
+        self.memo = memo
+    }
 
     init(
         week: Week, slotMinutes: Int, zone: TimeZone,
@@ -57,10 +77,15 @@ final class Schedule {
         self.slotMinutes = slotMinutes
         self.clock = ZonedClock(zone: zone)
         self.load = load
+        self.known = nil
+        self.memo = nil
     }
 
     /// The hours of a service day.
     func hours(of date: LocalDate) throws -> DayHours {
+        if let known, date >= known.from {
+            return DayHours(date: date, week: week, exceptions: known.byDay[date] ?? [])
+        }
         if let cached = hoursCache[date] { return cached }
         if !loaded.contains(where: { $0.first <= date && date <= $0.last }) {
             // One query for the days around it: a booking asks about two days, a list about a few.
@@ -109,6 +134,14 @@ final class Schedule {
 
     /// Every slot of a service day, in time order.
     func slots(of date: LocalDate) throws -> [Slot] {
+        guard let memo, let known, date >= known.from else { return try computeSlots(of: date) }
+        if let kept = memo.slots(of: date) { return kept }
+        let slots = try computeSlots(of: date)
+        memo.keep(slots, of: date)
+        return slots
+    }
+
+    private func computeSlots(of date: LocalDate) throws -> [Slot] {
         var slots: [Slot] = []
         let fixed = clock.fixedOffset(on: date)
         let midnight = ZonedClock.naive(date, minutes: 0).timeIntervalSince1970
@@ -195,6 +228,22 @@ final class Schedule {
         var text = date == day ? LocalTime.clock(minutes) : "\(date) \(LocalTime.clock(minutes))"
         if clock.instants(date, minutes: minutes).count > 1 { text += " " + PickupTime.offsetText(offset) }
         return text
+    }
+}
+
+/// Each service day's slots, computed once for one configuration and shared by the threads that
+/// ask (the picker's calls); a new configuration generation starts a new memo.
+final class SlotMemo: Sendable {
+    private let days = Mutex<[LocalDate: [Slot]]>([:])
+    /// The most days kept: more than a booking horizon's worth.
+    static let maximumDays = 800
+
+    /// The slots of `date`, if computed already.
+    func slots(of date: LocalDate) -> [Slot]? { days.withLock { $0[date] } }
+
+    /// Keeps the slots of `date` (unless the memo is full).
+    func keep(_ slots: [Slot], of date: LocalDate) {
+        days.withLock { if $0.count < Self.maximumDays { $0[date] = slots } }
     }
 }
 

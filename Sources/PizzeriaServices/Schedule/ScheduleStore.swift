@@ -63,6 +63,12 @@ enum ScheduleStore {
         WHERE day >= ? AND day <= ? ORDER BY day, kind, opens_at
         """
 
+    /// Every exception from the service day `first` on.
+    static func exceptions(from first: LocalDate, db: Connection) throws -> [ScheduleException] {
+        try db.fetchAll(
+            exceptionsSQL, [first.description, LocalDate.supported.upperBound.description], ExceptionDecoder.self)
+    }
+
     /// The exceptions of the days in `range`.
     static func exceptions(in range: LocalDateRange, db: Connection) throws -> [ScheduleException] {
         try db.fetchAll(exceptionsSQL, [range.first.description, range.last.description], ExceptionDecoder.self)

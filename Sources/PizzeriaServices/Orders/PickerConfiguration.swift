@@ -1,0 +1,115 @@
+import Foundation
+import PizzeriaStorage
+import Synchronization
+
+/// What the pickup-time picker reads besides the bookings — the settings row with the week, the
+/// capacity rules, the date exceptions ahead — as of one configuration generation (migration 11).
+///
+/// The picker asks for the generation in its read transaction and reuses the configuration kept
+/// for it: one row read instead of six tables. A change by anyone (another process, `sqlite3`)
+/// moves the generation in the change's transaction, so a reader whose snapshot includes the
+/// change sees a new generation and reads the configuration again, in that same snapshot.
+final class PickerConfiguration: Sendable {
+    /// The generation it was read at.
+    let generation: Int64
+    /// The settings row and the week (pause and rush as stored: the picker applies them at its now).
+    let settings: Settings
+    /// Every capacity rule over the default capacity (a rule applies to its weekday or date only).
+    let rules: CapacityRules
+    /// The most pizzas one slot can take.
+    let largest: SlotCapacity
+    /// Exceptions by service day, from `exceptionsFrom` on.
+    let exceptions: [LocalDate: [ScheduleException]]
+    /// The first service day `exceptions` covers; earlier days are read from the file.
+    let exceptionsFrom: LocalDate
+    /// Each service day's slots, once computed (shared by the calls of this generation).
+    let slots = SlotMemo()
+    /// Each service day's slots with their start in seconds and their capacity where no order
+    /// has taken them yet: what a walk compares, computed once per day for this generation.
+    private let plans = Mutex<[LocalDate: [PlannedSlot]]>([:])
+
+    /// A slot as the walk reads it.
+    struct PlannedSlot: Sendable {
+        let slot: Slot
+        let seconds: Int64
+        /// Its capacity from the rules (or the default), for a slot no order has taken yet.
+        let ruled: SlotCapacity
+    }
+
+    /// The planned slots of service day `day`, in time order.
+    func plan(of day: LocalDate, _ schedule: Schedule) throws -> [PlannedSlot] {
+        if let kept = plans.withLock({ $0[day] }) { return kept }
+        let planned = try schedule.slots(of: day).map {
+            PlannedSlot(slot: $0, seconds: Int64($0.start.timeIntervalSince1970), ruled: rules.capacity(of: $0))
+        }
+        plans.withLock { if $0.count < SlotMemo.maximumDays { $0[day] = planned } }
+        return planned
+    }
+
+    init(
+        generation: Int64, settings: Settings, rules: CapacityRules, largest: SlotCapacity,
+        exceptions: [LocalDate: [ScheduleException]], exceptionsFrom: LocalDate
+    ) {
+        (self.generation, self.settings, self.rules, self.largest) = (generation, settings, rules, largest)
+        (self.exceptions, self.exceptionsFrom) = (exceptions, exceptionsFrom)
+    }
+
+    /// Reads it at `generation`, with the exceptions from `from` on.
+    static func read(generation: Int64, settings: Settings, exceptionsFrom from: LocalDate, in db: Connection) throws
+        -> PickerConfiguration
+    {
+        let rules = try OrderStore.allCapacityRules(in: db)
+        let top = rules.max { $0.capacity < $1.capacity }
+        let largest =
+            top.map { $0.capacity > settings.slotCapacity ? SlotCapacity(capacity: $0.capacity, rule: $0.label) : nil }
+            ?? nil
+        var exceptions: [LocalDate: [ScheduleException]] = [:]
+        for exception in try ScheduleStore.exceptions(from: from, db: db) {
+            exceptions[exception.date, default: []].append(exception)
+        }
+        return PickerConfiguration(
+            generation: generation, settings: settings,
+            rules: CapacityRules(rules, defaultCapacity: settings.slotCapacity),
+            largest: largest ?? SlotCapacity(capacity: settings.slotCapacity, rule: nil), exceptions: exceptions,
+            exceptionsFrom: from)
+    }
+
+    /// The schedule over this configuration: exceptions from memory, days before
+    /// ``exceptionsFrom`` from the file.
+    func schedule(in db: Connection) -> Schedule {
+        Schedule(
+            week: settings.week, slotMinutes: settings.slotMinutes, zone: settings.timeZone, exceptions: exceptions,
+            from: exceptionsFrom, memo: slots
+        ) { range in try ScheduleStore.exceptions(in: range, db: db) }
+    }
+}
+
+/// The configuration kept between picker calls, for one database; safe to share between threads.
+final class PickerConfigurationCache: Sendable {
+    private let kept = Mutex<PickerConfiguration?>(nil)
+    /// How many times the configuration was read from the file (for tests and diagnostics).
+    let reads = Atomic<Int>(0)
+
+    /// The configuration at the generation `db`'s transaction sees, kept or read again, with the
+    /// exceptions of every service day a walk from `instant` may ask about.
+    func configuration(from instant: Date, in db: Connection) throws -> PickerConfiguration {
+        let generation = try OrderStore.configGeneration(in: db)
+        // The walk starts the day before the instant's date (its night); the schedule reads a day
+        // before that.
+        func firstDay(_ settings: Settings) -> LocalDate { settings.clock.date(of: instant).adding(days: -2) }
+        if let kept = kept.withLock({ $0 }), kept.generation == generation,
+            kept.exceptionsFrom <= firstDay(kept.settings)
+        {
+            return kept
+        }
+        reads.add(1, ordering: .relaxed)
+        let settings = try SettingsStore.current(in: db)
+        let fresh = try PickerConfiguration.read(
+            generation: generation, settings: settings, exceptionsFrom: firstDay(settings), in: db)
+        kept.withLock { current in
+            // Keep the newest: another thread may have read a later generation meanwhile.
+            if current.map({ $0.generation <= generation }) ?? true { current = fresh }
+        }
+        return fresh
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import PizzeriaServices
+import PizzeriaStorage
+import PizzeriaTestSupport
+
+/// The picker keeps the configuration between calls while `config_generation` holds: every
+/// change to what it reads — through the library, another connection or a hand-written
+/// statement — must show in the next answer, and nothing else may make it read again.
+@Suite("The picker's kept configuration follows every change")
+struct PickerConfigurationTests {
+    func range(_ text: String) throws -> OpeningInterval { try HoursSyntax.parseInterval(text) }
+    func first(_ f: OrderFixture, pizzas: Int = 1) throws -> AvailableSlot? {
+        try f.pizzeria.orders.availableSlots(pizzas: pizzas, limit: 1).slots.first
+    }
+    func reads(_ f: OrderFixture) -> Int { f.pizzeria.pickerConfiguration.reads.load(ordering: .relaxed) }
+    func sql(_ f: OrderFixture, _ text: String) throws { try f.pizzeria.database.write { try $0.run(text) } }
+
+    @Test("calls without a change read the configuration once; bookings do not make it read again")
+    func keptBetweenCalls() throws {
+        let f = try OrderFixture(capacity: 4)
+        _ = try first(f)
+        let once = reads(f)
+        for _ in 0..<5 { _ = try first(f) }
+        try f.place("anna", "12:00", ("Margherita", 4))
+        // The booking is seen (it is not configuration): 12:00 is full now.
+        #expect(try first(f)?.time == "12:15")
+        #expect(reads(f) == once, "a booking or a repeated call read the configuration again")
+    }
+
+    @Test("each kind of change through the library shows in the next answer")
+    func libraryChanges() throws {
+        let f = try OrderFixture(capacity: 4)
+        #expect(try first(f)?.remaining == 4)
+        try f.pizzeria.settings.update(.slotCapacity(6))
+        #expect(try first(f)?.remaining == 6)
+        try f.pizzeria.capacity.set([.weekday(.tuesday)], try range("12:00-13:00"), capacity: 9)
+        #expect(try first(f)?.remaining == 9)
+        let today = try #require(LocalDate("2026-12-01"))
+        try f.pizzeria.schedule.close(LocalDateRange(today), reason: "inventory")
+        #expect(try first(f)?.serviceDay == LocalDate("2026-12-02"))
+        try f.pizzeria.schedule.clear(LocalDateRange(today))
+        try f.pizzeria.schedule.setHours([.tuesday], [try range("18:00-22:00")], keepOrders: true)
+        #expect(try first(f)?.time == "18:00")
+        try f.pizzeria.capacity.pause(until: nil, reason: "oven")
+        let paused = try f.pizzeria.orders.availableSlots()
+        #expect(paused.slots.isEmpty && paused.reason == .paused)
+        try f.pizzeria.capacity.resume()
+        try f.pizzeria.settings.update(.leadMinutes(8 * 60 + 30))  // from 10:00: the first slot is 18:30
+        #expect(try first(f)?.time == "18:30")
+    }
+
+    @Test("a change typed by hand, or made by another connection, shows in the next answer")
+    func handChanges() throws {
+        let f = try OrderFixture(capacity: 4)
+        #expect(try first(f)?.remaining == 4)
+        try sql(f, "UPDATE settings SET slot_capacity = 7")
+        #expect(try first(f)?.remaining == 7)
+        // Another process: a sqlite3 shell left open.
+        let shell = try SQLiteShell(databasePath: f.base.path)
+        defer { shell.close() }
+        try shell.run("UPDATE settings SET slot_capacity = 3;")
+        #expect(try first(f)?.remaining == 3)
+        try shell.run("DELETE FROM weekly_hours WHERE weekday = 2;")  // Tuesday closed
+        #expect(try first(f)?.serviceDay == LocalDate("2026-12-02"))
+    }
+
+    @Test("the generation only moves forward, and its row stays")
+    func generationGuarded() throws {
+        let f = try OrderFixture()
+        #expect(throws: DatabaseError.self) { try sql(f, "UPDATE config_generation SET generation = 0") }
+        #expect(throws: DatabaseError.self) { try sql(f, "DELETE FROM config_generation") }
+        #expect(throws: DatabaseError.self) {
+            try sql(f, "INSERT INTO config_generation (id, generation) VALUES (2, 9)")
+        }
+        try sql(f, "UPDATE config_generation SET generation = generation + 1")
+    }
+}
