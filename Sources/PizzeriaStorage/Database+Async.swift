@@ -72,7 +72,11 @@ extension Database {
                     // Each job in its own savepoint: when its work throws, everything it wrote
                     // (however many write(_:) calls, each a nested savepoint) rolls back, and
                     // only that. Its error is its own result, kept by the job.
-                    try? db.savepoint { try job.run() }
+                    do {
+                        try db.savepoint { if !job.run() { throw JobFailed() } }
+                    } catch is JobFailed {
+                        // Rolled back to its savepoint; the caller gets its own error.
+                    }
                     if !db.isInTransaction { break }  // SQLite rolled everything back (I/O, full disk)
                 }
                 batchOpen.store(false, ordering: .releasing)
@@ -102,6 +106,9 @@ extension Database {
     }
 }
 
+/// A batched job's work failed: its savepoint is rolled back, its error goes to its caller.
+struct JobFailed: Error {}
+
 /// Group commit at work: batches committed by the writer thread, and the writes they carried.
 public struct GroupCommitStatistics: Sendable, Equatable {
     /// Commits made.
@@ -115,9 +122,9 @@ protocol BatchedWrite: AnyObject, Sendable {
     /// Decides the job's fate: `true` and it will run (later cancellation is ignored), or
     /// `false` because its task was cancelled first and it never will.
     func claim() -> Bool
-    /// Runs the work, keeping its result; throws the work's error too, so that the batch rolls
-    /// back the job's savepoint.
-    func run() throws
+    /// Runs the work, keeping its result (or its error); `false` when it failed, so that the
+    /// batch rolls back the job's savepoint.
+    func run() -> Bool
     /// Resumes the caller with the work's result, or with `error` instead when the batch failed.
     func finish(overriding error: Error?)
 }
@@ -153,16 +160,17 @@ final class Job<T: Sendable>: BatchedWrite, @unchecked Sendable {
         }
     }
 
-    func run() throws {
+    func run() -> Bool {
         let result = Result { try work() }
         state.withLock { $0.result = result }
-        _ = try result.get()
+        if case .failure = result { return false }
+        return true
     }
 
     /// A read: run unless cancelled meanwhile, then resume.
     func runAlone() {
         guard claim() else { return finish(overriding: CancellationError()) }
-        try? run()  // the result, error or not, is kept for the caller
+        _ = run()  // the result, error or not, is kept for the caller
         finish(overriding: nil)
     }
 

@@ -25,24 +25,19 @@ struct JSONTextWriter {
 
     // MARK: Writing directly, for the shapes lists print by the thousand (see JSONTextWriter+Members.swift)
 
-    mutating func beginObject() {
-        bytes.append(UInt8(ascii: "{"))
+    mutating func beginObject() { begin(UInt8(ascii: "{")) }
+    mutating func endObject() { end(UInt8(ascii: "}")) }
+    mutating func beginArray() { begin(UInt8(ascii: "[")) }
+    mutating func endArray() { end(UInt8(ascii: "]")) }
+
+    private mutating func begin(_ bracket: UInt8) {
+        bytes.append(bracket)
         open.append(0)
     }
 
-    mutating func endObject() {
+    private mutating func end(_ bracket: UInt8) {
         let count = open.removeLast()
-        close(UInt8(ascii: "}"), empty: count == 0, depth: depth)
-    }
-
-    mutating func beginArray() {
-        bytes.append(UInt8(ascii: "["))
-        open.append(0)
-    }
-
-    mutating func endArray() {
-        let count = open.removeLast()
-        close(UInt8(ascii: "]"), empty: count == 0, depth: depth)
+        close(bracket, empty: count == 0, depth: depth)
     }
 
     /// Starts the next member of the open object; its value follows. Keys must come in sorted
