@@ -362,7 +362,7 @@ SELECT name,
        printf('%d.%02d', price_cents / 100, price_cents % 100) AS price_eur
 FROM pizzas
 WHERE archived_at IS NULL
-ORDER BY lower(name);
+ORDER BY name_key;
 
 CREATE VIEW navigation_history AS
 SELECT e.id AS event_id,

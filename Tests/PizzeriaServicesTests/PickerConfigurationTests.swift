@@ -76,3 +76,23 @@ struct PickerConfigurationTests {
         try sql(f, "UPDATE config_generation SET generation = generation + 1")
     }
 }
+
+/// Reads analysts run often must not sort in a temporary table.
+@Suite("Query plans of the documented views")
+struct ViewPlanTests {
+    @Test("the menu view walks the name index: no temporary b-tree for its order")
+    func menuWithoutSort() throws {
+        let f = try Fixture()
+        try f.add("Margherita", 600)
+        try f.add("marinara", 400)
+        let plan = try f.pizzeria.database.read { db in
+            try db.fetchAll("EXPLAIN QUERY PLAN SELECT * FROM menu") { try $0.string("detail") }
+        }
+        #expect(!plan.isEmpty)
+        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+        let names = try f.pizzeria.database.read { db in
+            try db.fetchAll("SELECT name FROM menu") { try $0.string("name") }
+        }
+        #expect(names == ["Margherita", "marinara"])
+    }
+}
