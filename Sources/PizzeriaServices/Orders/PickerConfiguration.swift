@@ -22,8 +22,6 @@ final class PickerConfiguration: Sendable {
     let exceptions: [LocalDate: [ScheduleException]]
     /// The first service day `exceptions` covers; earlier days are read from the file.
     let exceptionsFrom: LocalDate
-    /// Each service day's slots, once computed (shared by the calls of this generation).
-    let slots = SlotMemo()
     /// Each service day's slots with their start in seconds and their capacity where no order
     /// has taken them yet: what a walk compares, computed once per day for this generation.
     private let plans = Mutex<[LocalDate: [PlannedSlot]]>([:])
@@ -36,13 +34,16 @@ final class PickerConfiguration: Sendable {
         let ruled: SlotCapacity
     }
 
+    /// The most service days planned per generation: more than a booking horizon's worth.
+    static let maximumPlannedDays = 800
+
     /// The planned slots of service day `day`, in time order.
     func plan(of day: LocalDate, _ schedule: Schedule) throws -> [PlannedSlot] {
         if let kept = plans.withLock({ $0[day] }) { return kept }
         let planned = try schedule.slots(of: day).map {
             PlannedSlot(slot: $0, seconds: Int64($0.start.timeIntervalSince1970), ruled: rules.capacity(of: $0))
         }
-        plans.withLock { if $0.count < SlotMemo.maximumDays { $0[day] = planned } }
+        plans.withLock { if $0.count < Self.maximumPlannedDays { $0[day] = planned } }
         return planned
     }
 
@@ -58,7 +59,7 @@ final class PickerConfiguration: Sendable {
     static func read(generation: Int64, settings: Settings, exceptionsFrom from: LocalDate, in db: Connection) throws
         -> PickerConfiguration
     {
-        let rules = try OrderStore.allCapacityRules(in: db)
+        let rules = try CapacityStore.all(in: db)
         let top = rules.max { $0.capacity < $1.capacity }
         let largest =
             top.map { $0.capacity > settings.slotCapacity ? SlotCapacity(capacity: $0.capacity, rule: $0.label) : nil }
@@ -79,7 +80,7 @@ final class PickerConfiguration: Sendable {
     func schedule(in db: Connection) -> Schedule {
         Schedule(
             week: settings.week, slotMinutes: settings.slotMinutes, zone: settings.timeZone, exceptions: exceptions,
-            from: exceptionsFrom, memo: slots
+            from: exceptionsFrom
         ) { range in try ScheduleStore.exceptions(in: range, db: db) }
     }
 }

@@ -66,7 +66,4 @@ extension OrderStore {
             WHERE pickup_at >= ? ORDER BY pickup_at
             """, [start])
     }
-
-    /// Every capacity rule, for the picker's configuration.
-    static func allCapacityRules(in db: Connection) throws -> [CapacityRule] { try CapacityStore.all(in: db) }
 }

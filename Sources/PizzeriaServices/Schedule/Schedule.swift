@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One pickup slot: its instant, the service day it belongs to and its wall-clock time on that day.
 public struct Slot: Sendable, Hashable, Comparable {
@@ -48,25 +47,21 @@ final class Schedule {
     private var hoursCache: [LocalDate: DayHours] = [:]
     /// Exceptions already in memory, by day, from a first day on (the picker's configuration).
     private let known: (from: LocalDate, byDay: [LocalDate: [ScheduleException]])?
-    /// Slots of service days, shared by the schedules of one configuration (the picker's).
-    private let memo: SlotMemo?
 
     /// Exceptions are read this many days at a time.
     private static let chunk = 31
 
     /// A schedule whose exceptions from `from` on are `byDay` (days before are read through
-    /// `load`), sharing each day's slots through `memo`: what every picker call of one
-    /// configuration generation asks, computed once.
+    /// `load`): the picker's, over its kept configuration.
     init(
         week: Week, slotMinutes: Int, zone: TimeZone, exceptions byDay: [LocalDate: [ScheduleException]],
-        from: LocalDate, memo: SlotMemo, orReading load: @escaping (LocalDateRange) throws -> [ScheduleException]
+        from: LocalDate, orReading load: @escaping (LocalDateRange) throws -> [ScheduleException]
     ) {
         self.week = week
         self.slotMinutes = slotMinutes
         self.clock = ZonedClock(zone: zone)
         self.load = load
         self.known = (from, byDay)
-        self.memo = memo
     }
 
     init(
@@ -78,7 +73,6 @@ final class Schedule {
         self.clock = ZonedClock(zone: zone)
         self.load = load
         self.known = nil
-        self.memo = nil
     }
 
     /// The hours of a service day.
@@ -134,14 +128,6 @@ final class Schedule {
 
     /// Every slot of a service day, in time order.
     func slots(of date: LocalDate) throws -> [Slot] {
-        guard let memo, let known, date >= known.from else { return try computeSlots(of: date) }
-        if let kept = memo.slots(of: date) { return kept }
-        let slots = try computeSlots(of: date)
-        memo.keep(slots, of: date)
-        return slots
-    }
-
-    private func computeSlots(of date: LocalDate) throws -> [Slot] {
         var slots: [Slot] = []
         let fixed = clock.fixedOffset(on: date)
         let midnight = ZonedClock.naive(date, minutes: 0).timeIntervalSince1970
@@ -228,22 +214,6 @@ final class Schedule {
         var text = date == day ? LocalTime.clock(minutes) : "\(date) \(LocalTime.clock(minutes))"
         if clock.instants(date, minutes: minutes).count > 1 { text += " " + PickupTime.offsetText(offset) }
         return text
-    }
-}
-
-/// Each service day's slots, computed once for one configuration and shared by the threads that
-/// ask (the picker's calls); a new configuration generation starts a new memo.
-final class SlotMemo: Sendable {
-    private let days = Mutex<[LocalDate: [Slot]]>([:])
-    /// The most days kept: more than a booking horizon's worth.
-    static let maximumDays = 800
-
-    /// The slots of `date`, if computed already.
-    func slots(of date: LocalDate) -> [Slot]? { days.withLock { $0[date] } }
-
-    /// Keeps the slots of `date` (unless the memo is full).
-    func keep(_ slots: [Slot], of date: LocalDate) {
-        days.withLock { if $0.count < Self.maximumDays { $0[date] = slots } }
     }
 }
 
