@@ -38,11 +38,6 @@ public struct Pizza: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     /// Whether it is off the menu.
     public var isArchived: Bool { archivedAt != nil }
 
-    private enum CodingKeys: String, CodingKey {
-        case id, name, priceCents = "price_cents", archivedAt = "archived_at"
-        case version, createdAt = "created_at", updatedAt = "updated_at"
-    }
-
     /// The documented JSON shape, defined once (see ``JSONMembers``).
     public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
         try writer.member("archived", isArchived)
@@ -62,19 +57,25 @@ public struct Pizza: Sendable, Hashable, Identifiable, Codable, JSONMembers {
 
     /// Reads the documented JSON shape.
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var members = try ContainerMemberReader(decoder)
+        try self.init(reading: &members)
+    }
+}
+
+extension Pizza: StoredMembers {
+    static let table = "pizzas"
+
+    /// The stored members, read once for rows of `pizzas` and for JSON.
+    init<Reader: MemberReader>(reading members: inout Reader) throws {
         self.init(
-            id: try container.decode(ID.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
-            price: try container.decodeMoney(centsKey: .priceCents),
-            archivedAt: try container.decodeTimestampIfPresent(forKey: .archivedAt),
-            version: try container.decode(Int.self, forKey: .version),
-            createdAt: try container.decodeTimestamp(forKey: .createdAt),
-            updatedAt: try container.decodeTimestamp(forKey: .updatedAt))
+            id: try members.id("id"), name: try members.text("name"), price: try members.money(cents: "price_cents"),
+            archivedAt: try members.optionalTimestamp("archived_at"), version: try members.int("version"),
+            createdAt: try members.timestamp("created_at"), updatedAt: try members.timestamp("updated_at"))
     }
 }
 
 /// One entry of a pizza's append-only history.
-public struct PizzaChange: Sendable, Hashable, Codable {
+public struct PizzaChange: Sendable, Hashable, Codable, JSONMembers {
     /// What happened.
     public enum Kind: String, Sendable, Hashable, Codable {
         /// Added to the menu.
@@ -116,34 +117,38 @@ public struct PizzaChange: Sendable, Hashable, Codable {
         self.changedAt = changedAt
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case change, oldName = "old_name", newName = "new_name", oldPrice = "old_price"
-        case oldPriceCents = "old_price_cents", newPrice = "new_price", newPriceCents = "new_price_cents"
-        case version, changedAt = "changed_at"
+    /// JSON with prices as `"6.00"` plus `*_cents`, defined once (see ``JSONMembers``).
+    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("change", change.rawValue)
+        try writer.member("changed_at", timestamp: changedAt)
+        try writer.member("new_name", newName)
+        try writer.member("new_price", plain: newPrice)
+        try writer.member("new_price_cents", newPrice.cents)
+        try writer.member("old_name", oldName)
+        try writer.member("old_price", oldPrice?.plain)
+        try writer.member("old_price_cents", oldPrice.map { Int($0.cents) })
+        try writer.member("version", version)
     }
 
-    /// JSON with prices as `"6.00"` plus `*_cents`.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(change, forKey: .change)
-        try container.encode(oldName, forKey: .oldName)
-        try container.encode(newName, forKey: .newName)
-        try container.encode(oldPrice, forKey: .oldPrice, centsKey: .oldPriceCents)
-        try container.encode(newPrice, forKey: .newPrice, centsKey: .newPriceCents)
-        try container.encode(version, forKey: .version)
-        try container.encodeTimestamp(changedAt, forKey: .changedAt)
-    }
+    /// The JSON shape.
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var members = try ContainerMemberReader(decoder)
+        try self.init(reading: &members)
+    }
+}
+
+extension PizzaChange: StoredMembers {
+    static let table = "pizza_history"
+
+    /// The stored members, read once for rows of `pizza_history` and for JSON.
+    init<Reader: MemberReader>(reading members: inout Reader) throws {
         self.init(
-            change: try container.decode(Kind.self, forKey: .change),
-            oldName: try container.decodeIfPresent(String.self, forKey: .oldName),
-            newName: try container.decode(String.self, forKey: .newName),
-            oldPrice: try container.decodeMoneyIfPresent(centsKey: .oldPriceCents),
-            newPrice: try container.decodeMoney(centsKey: .newPriceCents),
-            version: try container.decode(Int.self, forKey: .version),
-            changedAt: try container.decodeTimestamp(forKey: .changedAt))
+            change: try members.raw("change", as: Kind.self), oldName: try members.optionalText("old_name"),
+            newName: try members.text("new_name"), oldPrice: try members.optionalMoney(cents: "old_price_cents"),
+            newPrice: try members.money(cents: "new_price_cents"), version: try members.int("version"),
+            changedAt: try members.timestamp("changed_at"))
     }
 }

@@ -8,26 +8,8 @@ enum PizzaStore {
     /// in as a constant, never input).
     static let columns = "id, name, price_cents, archived_at, version, created_at, updated_at"
 
-    /// A pizza from a row of ``columns``.
-    struct Decoder: RowDecoder {
-        let id, name, priceCents, archivedAt, version, createdAt, updatedAt: Column
-
-        init(columns: ColumnResolver) throws {
-            (id, name, priceCents) = (try columns("id"), try columns("name"), try columns("price_cents"))
-            (archivedAt, version) = (try columns("archived_at"), try columns("version"))
-            (createdAt, updatedAt) = (try columns("created_at"), try columns("updated_at"))
-        }
-
-        func decode(_ row: Row) throws -> Pizza {
-            let id: Pizza.ID = try row.id(self.id)
-            return Pizza(
-                id: id, name: try row.string(name), price: Money(cents: try row.int64(priceCents)),
-                archivedAt: try row.optionalTimestamp(archivedAt, table: "pizzas", id: id),
-                version: try row.int(version),
-                createdAt: try row.timestamp(createdAt, table: "pizzas", id: id),
-                updatedAt: try row.timestamp(updatedAt, table: "pizzas", id: id))
-        }
-    }
+    /// A pizza from a row of ``columns``: ``Pizza``'s stored members (see ``StoredMembers``).
+    typealias Decoder = StoredDecoder<Pizza>
 
     static func pizza(id: Pizza.ID, in db: Connection) throws -> Pizza? {
         try db.fetchOne("SELECT " + columns + " FROM pizzas WHERE id = ?", [id], Decoder.self)
@@ -165,31 +147,16 @@ enum PizzaStore {
 
     /// A row of the menu's history, with its cursor (the row's id) and pizza.
     struct ChangeDecoder: RowDecoder {
-        let change, oldName, newName, oldPriceCents, newPriceCents, version, changedAt, id, pizzaID: Column
+        let id, pizzaID: Column
+        let change: StoredDecoder<PizzaChange>
 
         init(columns: ColumnResolver) throws {
-            (change, oldName, newName) = (try columns("change"), try columns("old_name"), try columns("new_name"))
-            (oldPriceCents, newPriceCents) = (try columns("old_price_cents"), try columns("new_price_cents"))
-            (version, changedAt, id, pizzaID) = (
-                try columns("version"), try columns("changed_at"), try columns("id"), try columns("pizza_id")
-            )
+            (id, pizzaID) = (try columns("id"), try columns("pizza_id"))
+            change = try StoredDecoder(columns: columns)
         }
 
         func decode(_ row: Row) throws -> (cursor: Int64, pizzaID: Pizza.ID, change: PizzaChange) {
-            let rowID = try row.int64(id)
-            let text = try row.string(change)
-            guard let kind = PizzaChange.Kind(rawValue: text) else {
-                throw DataError.damagedRow(
-                    table: "pizza_history", id: String(rowID), problem: "unknown change '\(text)'")
-            }
-            return (
-                rowID, try row.id(pizzaID),
-                PizzaChange(
-                    change: kind, oldName: try row.optionalString(oldName), newName: try row.string(newName),
-                    oldPrice: try row.optionalInt64(oldPriceCents).map(Money.init(cents:)),
-                    newPrice: Money(cents: try row.int64(newPriceCents)), version: try row.int(version),
-                    changedAt: try row.timestamp(changedAt, table: "pizza_history", id: rowID))
-            )
+            (try row.int64(id), try row.id(pizzaID), try change.decode(row))
         }
     }
 

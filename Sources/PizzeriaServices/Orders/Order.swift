@@ -64,11 +64,6 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
     /// quantity × unit price.
     public var total: Money { Money(cents: unitPrice.cents * Int64(quantity)) }
 
-    private enum CodingKeys: String, CodingKey {
-        case pizzaID = "pizza_id", pizzaName = "name", quantity, unitPrice = "unit_price"
-        case unitPriceCents = "unit_price_cents", total = "line_total", totalCents = "line_total_cents"
-    }
-
     /// JSON with prices as `"6.00"` plus `*_cents`, defined once (see ``JSONMembers``).
     public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
         try writer.member("line_total", plain: total)
@@ -85,12 +80,19 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
 
     /// Reads the JSON shape.
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var members = try ContainerMemberReader(decoder)
+        try self.init(reading: &members)
+    }
+}
+
+extension OrderLine: StoredMembers {
+    static let table = "order_lines"
+
+    /// The stored members, read once for rows of `order_lines` (`pizza_name AS name`) and for JSON.
+    init<Reader: MemberReader>(reading members: inout Reader) throws {
         self.init(
-            pizzaID: try container.decode(Pizza.ID.self, forKey: .pizzaID),
-            pizzaName: try container.decode(String.self, forKey: .pizzaName),
-            unitPrice: try container.decodeMoney(centsKey: .unitPriceCents),
-            quantity: try container.decode(Int.self, forKey: .quantity))
+            pizzaID: try members.id("pizza_id"), pizzaName: try members.text("name"),
+            unitPrice: try members.money(cents: "unit_price_cents"), quantity: try members.int("quantity"))
     }
 }
 

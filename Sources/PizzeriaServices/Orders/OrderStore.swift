@@ -77,25 +77,19 @@ enum OrderStore {
         }
     }
 
-    /// An order line with its order and line number (columns order_id, line_no, pizza_id,
-    /// pizza_name, unit_price_cents, quantity).
+    /// An order line with its order and line number (``lineColumns``: order_id, line_no and
+    /// ``OrderLine``'s stored members).
     struct LineDecoder: RowDecoder {
-        let orderID, lineNo, pizzaID, pizzaName, unitPriceCents, quantity: Column
+        let orderID, lineNo: Column
+        let line: StoredDecoder<OrderLine>
 
         init(columns: ColumnResolver) throws {
-            (orderID, lineNo, pizzaID) = (try columns("order_id"), try columns("line_no"), try columns("pizza_id"))
-            (pizzaName, unitPriceCents, quantity) = (
-                try columns("pizza_name"), try columns("unit_price_cents"), try columns("quantity")
-            )
+            (orderID, lineNo) = (try columns("order_id"), try columns("line_no"))
+            line = try StoredDecoder(columns: columns)
         }
 
         func decode(_ row: Row) throws -> (orderID: Order.ID, key: Int64, value: OrderLine) {
-            (
-                try row.id(orderID), try row.int64(lineNo),
-                OrderLine(
-                    pizzaID: try row.id(pizzaID), pizzaName: try row.string(pizzaName),
-                    unitPrice: Money(cents: try row.int64(unitPriceCents)), quantity: try row.int(quantity))
-            )
+            (try row.id(orderID), try row.int64(lineNo), try line.decode(row))
         }
     }
 
@@ -171,7 +165,7 @@ enum OrderStore {
     // MARK: - Lines and history
 
     /// The columns ``LineDecoder`` reads, from `order_lines l` (a constant).
-    static let lineColumns = "l.order_id, l.line_no, l.pizza_id, l.pizza_name, l.unit_price_cents, l.quantity"
+    static let lineColumns = "l.order_id, l.line_no, l.pizza_id, l.pizza_name AS name, l.unit_price_cents, l.quantity"
     /// The columns ``StatusEventDecoder`` reads, from `order_status_events e` (a constant).
     static let eventColumns = "e.id, e.order_id, e.kind, e.from_status, e.to_status, e.detail, e.actor, e.at"
 

@@ -33,10 +33,6 @@ public struct User: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         self.erasedAt = erasedAt
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case id, handle, displayName = "display_name", phone, createdAt = "created_at", erasedAt = "erased_at"
-    }
-
     /// The documented JSON shape.
     public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 
@@ -52,13 +48,20 @@ public struct User: Sendable, Hashable, Identifiable, Codable, JSONMembers {
 
     /// Reads the documented JSON shape.
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var members = try ContainerMemberReader(decoder)
+        try self.init(reading: &members)
+    }
+}
+
+extension User: StoredMembers {
+    static let table = "users"
+
+    /// The stored members, read once for rows of `users` and for JSON.
+    init<Reader: MemberReader>(reading members: inout Reader) throws {
         self.init(
-            id: try container.decode(ID.self, forKey: .id), handle: try container.decode(String.self, forKey: .handle),
-            displayName: try container.decodeIfPresent(String.self, forKey: .displayName),
-            phone: try container.decodeIfPresent(String.self, forKey: .phone),
-            createdAt: try container.decodeTimestamp(forKey: .createdAt),
-            erasedAt: try container.decodeTimestampIfPresent(forKey: .erasedAt))
+            id: try members.id("id"), handle: try members.text("handle"),
+            displayName: try members.optionalText("display_name"), phone: try members.optionalText("phone"),
+            createdAt: try members.timestamp("created_at"), erasedAt: try members.optionalTimestamp("erased_at"))
     }
 }
 

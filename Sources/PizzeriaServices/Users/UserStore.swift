@@ -8,23 +8,7 @@ enum UserStore {
         "id, handle, display_name, phone, created_at, (SELECT erased_at FROM user_erasures e WHERE e.user_id = users.id) AS erased_at"
 
     /// A user from a row of ``columns``.
-    struct Decoder: RowDecoder {
-        let id, handle, displayName, phone, createdAt, erasedAt: Column
-
-        init(columns: ColumnResolver) throws {
-            (id, handle, displayName) = (try columns("id"), try columns("handle"), try columns("display_name"))
-            (phone, createdAt, erasedAt) = (try columns("phone"), try columns("created_at"), try columns("erased_at"))
-        }
-
-        func decode(_ row: Row) throws -> User {
-            let id: User.ID = try row.id(self.id)
-            return User(
-                id: id, handle: try row.string(handle), displayName: try row.optionalString(displayName),
-                phone: try row.optionalString(phone),
-                createdAt: try row.timestamp(createdAt, table: "users", id: id),
-                erasedAt: try row.optionalTimestamp(erasedAt, table: "users", id: id))
-        }
-    }
+    typealias Decoder = StoredDecoder<User>
 
     static func user(handle: String, in db: Connection) throws -> User? {
         try db.fetchOne(

@@ -1,0 +1,125 @@
+import Foundation
+import PizzeriaStorage
+import PizzeriaTestSupport
+import Testing
+
+@testable import PizzeriaServices
+
+/// A model's stored members are read by one declaration (`init(reading:)`) for rows and for
+/// JSON alike; these tests keep the store's column lists, the decoders and the JSON in step.
+@Suite("Stored members: one reading declaration for rows and JSON")
+struct StoredMembersTests {
+    /// Records the keys a model reads, answering each with a placeholder.
+    struct RecordingReader: MemberReader {
+        var keys: [String] = []
+        mutating func text(_ key: StaticString) throws -> String { record(key, "x") }
+        mutating func optionalText(_ key: StaticString) throws -> String? { record(key, nil) }
+        mutating func number(_ key: StaticString) throws -> Int64 { record(key, 1) }
+        mutating func optionalNumber(_ key: StaticString) throws -> Int64? { record(key, nil) }
+        mutating func id<Entity>(_ key: StaticString, as type: Identifier<Entity>.Type) throws -> Identifier<Entity> {
+            record(key, Identifier<Entity>(uuid: UUID()))
+        }
+        mutating func timestamp(_ key: StaticString) throws -> Date { record(key, Date(timeIntervalSince1970: 0)) }
+        mutating func optionalTimestamp(_ key: StaticString) throws -> Date? { record(key, nil) }
+        mutating func raw<Value: RawRepresentable>(_ key: StaticString, as type: Value.Type) throws -> Value
+        where Value.RawValue == String {
+            guard let value = Value(rawValue: "created") else {
+                throw DataError.damagedRow(table: "test", id: "-", problem: "no placeholder for \(Value.self)")
+            }
+            return record(key, value)
+        }
+
+        private mutating func record<T>(_ key: StaticString, _ value: T) -> T {
+            keys.append(key.description)
+            return value
+        }
+    }
+
+    static func keys<Model: StoredMembers>(of type: Model.Type) throws -> [String] {
+        var reader = RecordingReader()
+        _ = try Model(reading: &reader)
+        return reader.keys
+    }
+
+    /// The names of a store's column list (`a, b, (SELECT …) AS c` → a, b, c).
+    static func names(_ columns: String) -> [String] {
+        var names: [String] = []
+        var depth = 0
+        var current = ""
+        for character in columns + "," {
+            switch character {
+            case "(": depth += 1
+            case ")": depth -= 1
+            case "," where depth == 0:
+                let item = current.trimmingCharacters(in: .whitespaces)
+                names.append(item.components(separatedBy: " AS ").last ?? item)
+                current = ""
+                continue
+            default: break
+            }
+            current.append(character)
+        }
+        return names
+    }
+
+    @Test("each store selects exactly the columns its model reads")
+    func columnsMatchTheReadingDeclaration() throws {
+        #expect(try Self.keys(of: Pizza.self).sorted() == Self.names(PizzaStore.columns).sorted())
+        #expect(try Self.keys(of: User.self).sorted() == Self.names(UserStore.columns).sorted())
+        let changeColumns = Self.names(PizzaStore.changeColumns).filter { $0 != "id" && $0 != "pizza_id" }
+        #expect(try Self.keys(of: PizzaChange.self).sorted() == changeColumns.sorted())
+        let lineColumns = Self.names(OrderStore.lineColumns).filter { $0 != "l.order_id" && $0 != "l.line_no" }
+        #expect(
+            try Self.keys(of: OrderLine.self).sorted()
+                == lineColumns.map { $0.replacingOccurrences(of: "l.", with: "") }.sorted())
+    }
+
+    @Test("rows and JSON read to the same values; JSON round-trips through the one declaration")
+    func rowsAndJSONAgree() throws {
+        let fixture = try Fixture()
+        let pizza = try fixture.add("Diavola", 850)
+        var draft = try fixture.pizzeria.menu.editDraft(for: pizza.id)
+        draft.price = Money(cents: 900)
+        let edited = try fixture.pizzeria.menu.save(draft)
+        let user = try fixture.pizzeria.users.add(handle: "anna", displayName: "Anna")
+        let history = try fixture.pizzeria.menu.history(of: pizza.id)
+        #expect(history.map(\.change) == [.created, .edited])
+        #expect(history.last?.oldPrice == Money(cents: 850))
+        #expect(history.first?.oldPrice == nil)
+
+        let encoder = JSONEncoder()
+        let decoder = JSONDecoder()
+        #expect(try fixture.pizzeria.menu.pizza(id: pizza.id) == edited)
+        #expect(try decoder.decode(Pizza.self, from: encoder.encode(edited)) == edited)
+        #expect(try decoder.decode(User.self, from: encoder.encode(user)) == user)
+        #expect(try decoder.decode([PizzaChange].self, from: encoder.encode(history)) == history)
+    }
+
+    @Test("JSON without a stored member is refused naming it")
+    func missingMemberRefused() throws {
+        let json = Data(#"{"id":"7c3b0d4e-2a55-4d0b-9a63-3f1c0e6a9b10","name":"Margherita","version":1}"#.utf8)
+        let error = #expect(throws: DecodingError.self) { try JSONDecoder().decode(Pizza.self, from: json) }
+        guard case .keyNotFound(let key, _) = error else {
+            Issue.record("expected keyNotFound, got \(String(describing: error))")
+            return
+        }
+        #expect(key.stringValue == "price_cents")
+    }
+
+    @Test("a damaged stored time names the table, the row and the column")
+    func damagedTimestampNamed() throws {
+        let fixture = try Fixture()
+        let pizza = try fixture.add("Marinara", 600)
+        try fixture.pizzeria.database.write { db in
+            try db.execute("PRAGMA ignore_check_constraints = ON")
+            _ = try db.run("UPDATE pizzas SET updated_at = 'yesterday' WHERE id = ?", [pizza.id])
+            try db.execute("PRAGMA ignore_check_constraints = OFF")
+        }
+        let error = #expect(throws: DataError.self) { try fixture.pizzeria.menu.pizza(id: pizza.id) }
+        #expect(
+            error
+                == .damagedRow(
+                    table: "pizzas", id: pizza.id.description,
+                    problem: "updated_at 'yesterday' is not an ISO-8601 UTC time"))
+    }
+}
