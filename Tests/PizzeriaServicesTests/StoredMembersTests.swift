@@ -21,9 +21,10 @@ struct StoredMembersTests {
         }
         mutating func timestamp(_ key: StaticString) throws -> Date { record(key, Date(timeIntervalSince1970: 0)) }
         mutating func optionalTimestamp(_ key: StaticString) throws -> Date? { record(key, nil) }
-        mutating func raw<Value: RawRepresentable>(_ key: StaticString, as type: Value.Type) throws -> Value
+        mutating func raw<Value: RawRepresentable & CaseIterable>(_ key: StaticString, as type: Value.Type) throws
+            -> Value
         where Value.RawValue == String {
-            guard let value = Value(rawValue: "created") else {
+            guard let value = Value.allCases.first else {
                 throw DataError.damagedRow(table: "test", id: "-", problem: "no placeholder for \(Value.self)")
             }
             return record(key, value)

@@ -77,7 +77,7 @@ extension Pizza: StoredMembers {
 /// One entry of a pizza's append-only history.
 public struct PizzaChange: Sendable, Hashable, Codable, JSONMembers {
     /// What happened.
-    public enum Kind: String, Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         /// Added to the menu.
         case created
         /// Name and/or price changed.

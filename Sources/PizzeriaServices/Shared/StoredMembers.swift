@@ -34,7 +34,7 @@ protocol MemberReader {
     /// An ISO-8601 UTC instant, or `nil`.
     mutating func optionalTimestamp(_ key: StaticString) throws -> Date?
     /// Text naming a case of `type` (its raw value).
-    mutating func raw<Value: RawRepresentable>(_ key: StaticString, as type: Value.Type) throws -> Value
+    mutating func raw<Value: RawRepresentable & CaseIterable>(_ key: StaticString, as type: Value.Type) throws -> Value
     where Value.RawValue == String
 }
 
@@ -55,45 +55,81 @@ extension MemberReader {
 
 // MARK: - From a row
 
-/// The row decoder of any ``StoredMembers`` model: each key is resolved to its column on the
-/// first row of a prepared statement and kept (in the order the model reads them), so later
-/// rows read by position, as a hand-written decoder does.
+/// The row decoder of any ``StoredMembers`` model. When a statement is prepared, the model's
+/// reading declaration runs once against the statement's columns (``ResolvingReader``: each key
+/// resolved to its column, placeholder values returned), so every row then reads by position, as
+/// a hand-written decoder does — and a query that lacks one of the keys fails there, naming it.
 struct StoredDecoder<Model: StoredMembers>: RowDecoder {
-    private let columns = ColumnCache()
+    /// Each key's text (its address) and column, in the order the model reads them.
+    private let keys: [UnsafeRawPointer?]
+    private let columns: [Column]
 
-    init(columns: ColumnResolver) throws {}
+    init(columns resolver: ColumnResolver) throws {
+        var resolving = ResolvingReader(resolver: resolver, table: Model.table)
+        _ = try Model(reading: &resolving)
+        (keys, columns) = (resolving.keys, resolving.columns)
+    }
 
     func decode(_ row: Row) throws -> Model {
-        var reader = RowMemberReader(row: row, cache: columns, table: Model.table)
+        var reader = RowMemberReader(row: row, keys: keys, columns: columns, table: Model.table)
         return try Model(reading: &reader)
     }
 }
 
-/// The columns a ``StoredDecoder`` resolved, in reading order; kept with its statement, used on
-/// the connection's one thread.
-private final class ColumnCache {
-    var entries: [(key: UnsafeRawPointer?, column: Column)] = []
+/// The address of a key's text, which identifies a literal key without comparing its characters.
+@inline(__always)
+private func address(_ key: StaticString) -> UnsafeRawPointer? {
+    key.hasPointerRepresentation ? UnsafeRawPointer(key.utf8Start) : nil
+}
+
+/// Resolves the keys a model reads to a statement's columns, answering with placeholders.
+private struct ResolvingReader: MemberReader {
+    let resolver: ColumnResolver
+    let table: String
+    var keys: [UnsafeRawPointer?] = []
+    var columns: [Column] = []
+
+    init(resolver: ColumnResolver, table: String) { (self.resolver, self.table) = (resolver, table) }
+
+    private mutating func resolve<T>(_ key: StaticString, _ placeholder: T) throws -> T {
+        columns.append(try resolver(key.description))
+        keys.append(address(key))
+        return placeholder
+    }
+
+    mutating func text(_ key: StaticString) throws -> String { try resolve(key, "") }
+    mutating func optionalText(_ key: StaticString) throws -> String? { try resolve(key, nil) }
+    mutating func number(_ key: StaticString) throws -> Int64 { try resolve(key, 0) }
+    mutating func optionalNumber(_ key: StaticString) throws -> Int64? { try resolve(key, nil) }
+    mutating func id<Entity>(_ key: StaticString, as type: Identifier<Entity>.Type) throws -> Identifier<Entity> {
+        try resolve(key, Identifier(uuid: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))))
+    }
+    mutating func timestamp(_ key: StaticString) throws -> Date { try resolve(key, Date(timeIntervalSince1970: 0)) }
+    mutating func optionalTimestamp(_ key: StaticString) throws -> Date? { try resolve(key, nil) }
+    mutating func raw<Value: RawRepresentable & CaseIterable>(_ key: StaticString, as type: Value.Type) throws -> Value
+    where Value.RawValue == String {
+        guard let first = Value.allCases.first else {
+            throw DataError.damagedRow(table: table, id: "-", problem: "\(Value.self) has no cases to read \(key) as")
+        }
+        return try resolve(key, first)
+    }
 }
 
 /// Reads one row for ``StoredMembers/init(reading:)``.
 private struct RowMemberReader: MemberReader {
     let row: Row
-    let cache: ColumnCache
+    let keys: [UnsafeRawPointer?]
+    let columns: [Column]
     let table: String
     var position = 0
 
-    /// The column of `key`: the cached one when the model reads its keys in the same order as on
-    /// the first row (always, unless it branches), else resolved by name.
+    /// The column of `key`: the resolved one when the model reads its keys in the order it read
+    /// them when the statement was prepared (always, unless it branches), else looked up by name.
+    @inline(__always)
     private mutating func column(_ key: StaticString) throws -> Column {
         defer { position += 1 }
-        let pointer = key.hasPointerRepresentation ? UnsafeRawPointer(key.utf8Start) : nil
-        if position < cache.entries.count {
-            let entry = cache.entries[position]
-            if let pointer, entry.key == pointer { return entry.column }
-        }
-        let column = try row.column(key.description)
-        if position == cache.entries.count { cache.entries.append((pointer, column)) }
-        return column
+        if position < keys.count, let expected = keys[position], expected == address(key) { return columns[position] }
+        return try row.column(key.description)
     }
 
     /// The row's id, for naming a damaged row.
@@ -134,7 +170,7 @@ private struct RowMemberReader: MemberReader {
         throw damaged(column, "'\(try row.string(column))' is not an ISO-8601 UTC time")
     }
 
-    mutating func raw<Value: RawRepresentable>(_ key: StaticString, as type: Value.Type) throws -> Value
+    mutating func raw<Value: RawRepresentable & CaseIterable>(_ key: StaticString, as type: Value.Type) throws -> Value
     where Value.RawValue == String {
         let column = try column(key)
         let text = try row.string(column)
@@ -167,7 +203,7 @@ struct ContainerMemberReader: MemberReader {
     func optionalTimestamp(_ key: StaticString) throws -> Date? {
         try container.decodeTimestampIfPresent(forKey: JSONMemberKey(key))
     }
-    func raw<Value: RawRepresentable>(_ key: StaticString, as type: Value.Type) throws -> Value
+    func raw<Value: RawRepresentable & CaseIterable>(_ key: StaticString, as type: Value.Type) throws -> Value
     where Value.RawValue == String {
         let text = try text(key)
         guard let value = Value(rawValue: text) else {
