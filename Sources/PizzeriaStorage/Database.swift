@@ -195,10 +195,17 @@ public final class Database: @unchecked Sendable {
     ///
     /// Inside a batch of ``perform(_:_:)`` `.write` work, the read runs on the writer connection
     /// (in a savepoint of the batch's transaction) instead: work that writes and then reads sees
-    /// its own writes, which a reader would not until the batch commits.
+    /// its own writes, which a reader would not until the batch commits. With
+    /// ``DatabaseConfiguration/readsOnIdleWriter`` it runs on the writer whenever that is free.
     @discardableResult
     public func read<T>(_ body: (Connection) throws -> T) throws -> T {
         if let writer, isInsideBatch { return try writer.savepoint { try body(writer) } }
+        if configuration.readsOnIdleWriter, let writer, gate.enterIfFree() {
+            defer { gate.leave() }
+            writer.lend()
+            defer { writer.giveBack() }
+            return try writer.readingOnly { try writer.transaction(.deferred) { try body(writer) } }
+        }
         return try readers.withReader { db in try db.transaction(.deferred) { try body(db) } }
     }
 
@@ -224,6 +231,9 @@ public final class Database: @unchecked Sendable {
         }
         return try readers.withReader(body)
     }
+
+    /// How many reader connections this handle has opened (the writer is not counted).
+    var readerConnectionsOpened: Int { readers.openedCount }
 
     /// Runs `body` on a reader connection outside any transaction (the backup API opens its own).
     func readWithoutTransaction<T>(_ body: (Connection) throws -> T) throws -> T {

@@ -23,6 +23,13 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     /// it room for the interior pages of the big indexes. Memory grows to it only as pages are read.
     public var writerCacheKiB: Int?
 
+    /// Whether ``Database/read(_:)`` runs on the writer connection whenever no write holds it
+    /// (writes refused there, as for ``Database/readStatement(_:)``), instead of on a reader
+    /// connection. For one-shot processes that read once or twice and exit (the `pizzeria` CLI):
+    /// one connection means SQLite reads and parses the schema once, not once per connection.
+    /// A long-lived service leaves it off, so a long read never holds up a write. Default `false`.
+    public var readsOnIdleWriter = false
+
     /// The defaults: 5 s busy timeout, 4 readers, durable commits, the recommended checkpoint
     /// policy.
     public init() {}

@@ -9,6 +9,14 @@ final class ReaderPool: @unchecked Sendable {
     private let mode: Connection.OpenMode
     private let lock = NSLock()
     private var idle: [Connection] = []
+    /// How many reader connections were opened so far (each parses the schema on first use).
+    private var opened = 0
+    /// ``opened``, read under the lock.
+    var openedCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return opened
+    }
     private let slots: DispatchSemaphore
 
     init(path: String, configuration: DatabaseConfiguration, mode: Connection.OpenMode) {
@@ -34,6 +42,9 @@ final class ReaderPool: @unchecked Sendable {
         lock.unlock()
         if let reused { return reused }
         let connection = try Connection(path: path, mode: mode, configuration: configuration)
+        lock.lock()
+        opened += 1
+        lock.unlock()
         connection.confine()
         return connection
     }

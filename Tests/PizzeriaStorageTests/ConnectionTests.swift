@@ -254,3 +254,49 @@ struct ConnectionTests {
         #expect(final == writers * perWriter)
     }
 }
+
+@Suite("Reads on the idle writer (one-shot processes)")
+struct ReadsOnIdleWriterTests {
+    let directory = TemporaryDirectory()
+
+    func open(readsOnIdleWriter: Bool) throws -> Database {
+        var configuration = DatabaseConfiguration()
+        configuration.readsOnIdleWriter = readsOnIdleWriter
+        let database = try Database(
+            path: directory.path("\(readsOnIdleWriter).sqlite"), configuration: configuration, create: true)
+        try database.write { db in
+            try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT) STRICT; INSERT INTO t (v) VALUES ('a')")
+        }
+        return database
+    }
+
+    @Test("with the option, reads run on the writer: no reader connection is opened, writes are refused there")
+    func readsShareTheWriter() throws {
+        let database = try open(readsOnIdleWriter: true)
+        for _ in 0..<3 {
+            #expect(try database.read { try $0.fetchAll("SELECT v FROM t") { try $0.string("v") } } == ["a"])
+        }
+        #expect(database.readerConnectionsOpened == 0)
+        let refused = #expect(throws: DatabaseError.self) {
+            try database.read { db in try db.run("INSERT INTO t (v) VALUES ('b')") }
+        }
+        #expect(refused?.code == .SQLITE_READONLY, "\(String(describing: refused))")
+        #expect(try database.read { try $0.fetchAll("SELECT v FROM t") { try $0.string("v") } } == ["a"])
+    }
+
+    @Test("with the option, a read while this thread holds the writer still takes a reader")
+    func busyWriterFallsBackToAReader() throws {
+        let database = try open(readsOnIdleWriter: true)
+        try database.withWriter { _ throws in
+            #expect(try database.read { try $0.fetchAll("SELECT v FROM t") { try $0.string("v") } } == ["a"])
+        }
+        #expect(database.readerConnectionsOpened == 1)
+    }
+
+    @Test("without it (the default), a read opens a reader connection")
+    func defaultUsesReaders() throws {
+        let database = try open(readsOnIdleWriter: false)
+        #expect(try database.read { try $0.fetchAll("SELECT v FROM t") { try $0.string("v") } } == ["a"])
+        #expect(database.readerConnectionsOpened == 1)
+    }
+}

@@ -58,9 +58,12 @@ struct Context: Sendable {
     }
 
     /// The connection settings: defaults, changed by `$PIZZERIA_BUSY_TIMEOUT_MS`,
-    /// `$PIZZERIA_SYNCHRONOUS` and `$PIZZERIA_CHECKPOINTS`.
+    /// `$PIZZERIA_SYNCHRONOUS` and `$PIZZERIA_CHECKPOINTS`; reads on the writer connection while it
+    /// is idle (a command is one short process: one connection, the schema parsed once).
     func configuration() throws -> PizzeriaConfiguration {
-        try PizzeriaConfiguration(environment: environment)
+        var configuration = try PizzeriaConfiguration(environment: environment)
+        configuration.readsOnIdleWriter = true
+        return configuration
     }
 
     // MARK: - Output

@@ -52,6 +52,13 @@ public struct PizzeriaConfiguration: Sendable, Equatable {
         case external
     }
 
+    /// Whether reads run on the writer connection whenever no write holds it, instead of on
+    /// connections of their own. For a one-shot process that reads once or twice and exits (the
+    /// `pizzeria` CLI turns it on): one connection, so SQLite parses the schema once instead of
+    /// once per connection. A long-lived service leaves it off, so reads never wait for a write
+    /// of this process. Default `false`.
+    public var readsOnIdleWriter = false
+
     /// The defaults.
     public init() {}
 
@@ -65,6 +72,7 @@ public struct PizzeriaConfiguration: Sendable, Equatable {
             ? .recommended(thresholdPages: checkpointPages) : .external(walLimitPages: externalWALLimitPages)
         configuration.maximumReaderCount = max(1, maximumConcurrentReads)
         configuration.writerCacheKiB = writerCacheKiB
+        configuration.readsOnIdleWriter = readsOnIdleWriter
         return configuration
     }
 
