@@ -1,6 +1,8 @@
 // A delegating SQLite VFS that adds a fixed delay to every xSync: the benchmark's model of a
-// slower device (pizzeria-bench --sync-latency-us N). Every other call goes straight to the
-// default VFS (unix), so locking, shared memory and mmap behave exactly as without it.
+// slower device (pizzeria-bench --sync-latency-us N; 0 adds none). Every other call goes straight
+// to the default VFS (unix), so locking, shared memory and mmap behave exactly as without it. It
+// also counts the temporary files SQLite opens (statement journals, temp databases, transient
+// tables): with `temp_store = MEMORY` there must be none.
 // See https://www.sqlite.org/vfs.html and the sqlite3_vfs / sqlite3_io_methods reference.
 #include "sync_latency_vfs.h"
 
@@ -18,10 +20,12 @@ static sqlite3_vfs latency_vfs;
 static sqlite3_vfs *real_vfs;
 static unsigned int latency_us;
 static atomic_ullong delayed_syncs;
+static atomic_ullong temp_files;
 
 #define REAL(file) (((LatencyFile *)(file))->real)
 
 static void wait_latency(void) {
+    if (latency_us == 0) return;
     struct timespec delay = { latency_us / 1000000, (long)(latency_us % 1000000) * 1000 };
     while (nanosleep(&delay, &delay) != 0) {}
     atomic_fetch_add(&delayed_syncs, 1);
@@ -63,6 +67,9 @@ static const sqlite3_io_methods latency_io[3] = {
 
 static int l_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int flags, int *out_flags) {
     (void)vfs;
+    if (flags & (SQLITE_OPEN_TEMP_JOURNAL | SQLITE_OPEN_SUBJOURNAL | SQLITE_OPEN_TEMP_DB | SQLITE_OPEN_TRANSIENT_DB)) {
+        atomic_fetch_add(&temp_files, 1);
+    }
     LatencyFile *p = (LatencyFile *)file;
     p->real = (sqlite3_file *)&p[1];
     int rc = real_vfs->xOpen(real_vfs, name, p->real, flags, out_flags);
@@ -122,3 +129,5 @@ int pizzeria_register_sync_latency_vfs(unsigned int microseconds) {
 }
 
 unsigned long long pizzeria_sync_latency_vfs_syncs(void) { return atomic_load(&delayed_syncs); }
+
+unsigned long long pizzeria_sync_latency_vfs_temp_files(void) { return atomic_load(&temp_files); }

@@ -14,7 +14,9 @@
 //
 // --sync-latency-us N models a slower device: a VFS that delegates to SQLite's default one and
 // waits N µs before each xSync (the real sync still happens), registered for both sides after the
-// data set is built. 1,000 µs is a slow SSD; 5,000 µs a consumer SSD without power-loss
+// data set is built. The same VFS is registered without a delay otherwise: it counts the
+// temporary files SQLite opens (a statement journal spilled to disk), reported per phase and side
+// ("temp files", project/baseline; 0 is the target with `temp_store = MEMORY`). 1,000 µs is a slow SSD; 5,000 µs a consumer SSD without power-loss
 // protection or network block storage.
 //
 // --build-only builds the data set as DIR/dataset.sqlite, keeps it and stops (scripts/bench-cli
@@ -116,13 +118,14 @@ if buildOnly {
     print(dataSet.path)
     exit(0)
 }
-if syncLatency > 0 {
-    guard pizzeria_register_sync_latency_vfs(UInt32(syncLatency)) == 0 else {
-        FileHandle.standardError.write(Data("error: could not register the sync-latency VFS\n".utf8))
-        exit(70)
-    }
-    progress("modelling a slower device: +\(syncLatency) µs per sync (both sides)")
+// Both sides' connections go through the delegating VFS: it counts the temporary files SQLite
+// opens (a statement journal that spilled to disk, a temp table) and, with --sync-latency-us,
+// models a slower device.
+guard pizzeria_register_sync_latency_vfs(UInt32(syncLatency)) == 0 else {
+    FileHandle.standardError.write(Data("error: could not register the benchmark's VFS\n".utf8))
+    exit(70)
 }
+if syncLatency > 0 { progress("modelling a slower device: +\(syncLatency) µs per sync (both sides)") }
 
 // MARK: - The timed phases
 
@@ -132,6 +135,8 @@ struct Phase: Encodable {
     let operations: Int
     let projectSeconds: Double
     let baselineSeconds: Double
+    /// Temporary files SQLite opened during each side's operations (0 with `temp_store = MEMORY`).
+    var projectTempFiles = 0, baselineTempFiles = 0
     var projectPerSecond: Double { Double(operations) / projectSeconds }
     var baselinePerSecond: Double { Double(operations) / baselineSeconds }
     var ratio: Double { projectSeconds / baselineSeconds }
@@ -139,6 +144,7 @@ struct Phase: Encodable {
     enum CodingKeys: String, CodingKey {
         case mode, name, operations, projectSeconds = "project_seconds", baselineSeconds = "baseline_seconds"
         case projectPerSecond = "project_ops_per_second", baselinePerSecond = "baseline_ops_per_second", ratio
+        case projectTempFiles = "project_temp_files", baselineTempFiles = "baseline_temp_files"
     }
 
     func encode(to encoder: Encoder) throws {
@@ -151,6 +157,8 @@ struct Phase: Encodable {
         try container.encode(projectPerSecond, forKey: .projectPerSecond)
         try container.encode(baselinePerSecond, forKey: .baselinePerSecond)
         try container.encode(ratio, forKey: .ratio)
+        try container.encode(projectTempFiles, forKey: .projectTempFiles)
+        try container.encode(baselineTempFiles, forKey: .baselineTempFiles)
     }
 }
 
@@ -240,16 +248,20 @@ for mode in modes {
         let side = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"]
         let projectFirst = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_ORDER"] == "project-first"
         var projectSeconds = 0.0, baselineSeconds = 0.0
+        var projectTempFiles = 0, baselineTempFiles = 0
         let slices = max(1, min(chunks, operations))
         for slice in 0..<slices {
             let range = (slice * operations / slices)..<((slice + 1) * operations / slices)
             let projectGoesFirst = (slice % 2 == 1) != projectFirst
             for runsProject in projectGoesFirst ? [true, false] : [false, true]
             where side != (runsProject ? "baseline" : "project") {
+                let tempFiles = pizzeria_sync_latency_vfs_temp_files()
                 if runsProject {
                     projectSeconds += try seconds { try project(range) }
+                    projectTempFiles += Int(pizzeria_sync_latency_vfs_temp_files() - tempFiles)
                 } else {
                     baselineSeconds += try seconds { try baseline(range) }
+                    baselineTempFiles += Int(pizzeria_sync_latency_vfs_temp_files() - tempFiles)
                 }
             }
         }
@@ -258,8 +270,11 @@ for mode in modes {
         phases.append(
             Phase(
                 mode: mode, name: name, operations: operations, projectSeconds: projectSeconds,
-                baselineSeconds: baselineSeconds))
-        progress("  \(mode) \(name): ratio \(String(format: "%.2f", projectSeconds / baselineSeconds))")
+                baselineSeconds: baselineSeconds, projectTempFiles: projectTempFiles,
+                baselineTempFiles: baselineTempFiles))
+        progress(
+            "  \(mode) \(name): ratio \(String(format: "%.2f", projectSeconds / baselineSeconds)); "
+                + "temporary files opened: project \(projectTempFiles), baseline \(baselineTempFiles)")
         // Where a phase's time goes on a large file: pages per operation, both sides.
         let ours =
             (try? projectDatabase.writerPageCacheStatistics(reset: true))
@@ -346,8 +361,10 @@ for mode in modes {
     // per booking, at the same durability.
     if let only, !only.contains("place_orders_concurrent") { continue }
     let side = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"]
+    let tempFilesBefore = pizzeria_sync_latency_vfs_temp_files()
     let baselineSeconds =
         side == "project" ? 1 : try seconds { _ = try baseline.placeOrders(concurrentBookings, pickup: pickupUTC) }
+    let tempFilesBetween = pizzeria_sync_latency_vfs_temp_files()
     let projectSeconds =
         side == "baseline"
         ? 1
@@ -357,7 +374,9 @@ for mode in modes {
     phases.append(
         Phase(
             mode: mode, name: "place_orders_concurrent", operations: concurrentBookings.count,
-            projectSeconds: projectSeconds, baselineSeconds: baselineSeconds))
+            projectSeconds: projectSeconds, baselineSeconds: baselineSeconds,
+            projectTempFiles: Int(pizzeria_sync_latency_vfs_temp_files() - tempFilesBetween),
+            baselineTempFiles: Int(tempFilesBetween - tempFilesBefore)))
     let batches = project.pizzeria.database.groupCommitStatistics
     progress(
         "  \(mode) place_orders_concurrent: \(String(format: "%.1f", baselineSeconds / projectSeconds))× the baseline's throughput "
@@ -400,7 +419,7 @@ if json {
     print(
         "SQLite \(dataSet.sqliteVersion); \(workload.pizzas) pizzas, \(workload.users) users, \(workload.existingEvents) navigation events, "
             + "\(workload.existingOrders) orders in the data set; files in \(directory)")
-    print("mode    phase                     operations   project op/s   baseline op/s   ratio")
+    print("mode    phase                     operations   project op/s   baseline op/s   ratio   temp files")
     for p in phases {
         // Padded by hand: `%-7@` does not pad a Swift string on Linux.
         func padded(_ text: String, _ width: Int) -> String {
@@ -410,7 +429,8 @@ if json {
             padded(p.mode, 8) + padded(p.name, 26)
                 + String(
                     format: p.projectPerSecond < 100 ? "%10d %14.2f %15.2f %7.2f" : "%10d %14.0f %15.0f %7.2f",
-                    p.operations, p.projectPerSecond, p.baselinePerSecond, p.ratio))
+                    p.operations, p.projectPerSecond, p.baselinePerSecond, p.ratio)
+                + "   \(p.projectTempFiles)/\(p.baselineTempFiles)")
     }
     for line in pickerComparison { print(line) }
     print(String(format: "peak resident memory: %.1f MB", peakMegabytes))

@@ -2,12 +2,17 @@
 #define SYNC_LATENCY_VFS_H
 
 /// Registers, as SQLite's default VFS, one that delegates everything to the previous default and
-/// waits `microseconds` before each xSync (the real sync still happens): a model of a device
-/// whose flush is slower than this machine's. For the benchmark only; both sides use it.
+/// waits `microseconds` before each xSync (the real sync still happens; 0 waits not at all): a
+/// model of a device whose flush is slower than this machine's, and a counter of temporary
+/// files. For the benchmark only; both sides use it.
 /// Returns SQLITE_OK, or SQLite's error code.
 int pizzeria_register_sync_latency_vfs(unsigned int microseconds);
 
-/// How many xSync calls the VFS has delayed so far.
+/// How many xSync calls the VFS has delayed so far (0 while the latency is 0).
 unsigned long long pizzeria_sync_latency_vfs_syncs(void);
+
+/// How many temporary files (statement journals, temp databases, transient tables) SQLite has
+/// opened through the VFS so far.
+unsigned long long pizzeria_sync_latency_vfs_temp_files(void);
 
 #endif
