@@ -176,6 +176,17 @@ CREATE TABLE pizza_history (
     changed_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 ) STRICT;
 
+CREATE TABLE pizza_view_counts (
+    pizza_id   TEXT NOT NULL PRIMARY KEY REFERENCES pizzas (id) ON DELETE CASCADE,
+    -- Every time its detail was shown: pushed, random, deep link, import or a replaced stack.
+    views      INTEGER NOT NULL DEFAULT 0 CHECK (views >= 0),
+    pushed     INTEGER NOT NULL DEFAULT 0 CHECK (pushed >= 0),
+    random     INTEGER NOT NULL DEFAULT 0 CHECK (random >= 0),
+    deep_links INTEGER NOT NULL DEFAULT 0 CHECK (deep_links >= 0),
+    imported   INTEGER NOT NULL DEFAULT 0 CHECK (imported >= 0),
+    CHECK (pushed + random + deep_links + imported <= views)
+) STRICT, WITHOUT ROWID;
+
 CREATE TABLE pizzas (
     id          TEXT NOT NULL PRIMARY KEY
                 DEFAULT (lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||
@@ -232,25 +243,25 @@ CREATE TABLE schema_migrations (
     applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 ) STRICT;
 
-CREATE TABLE settings (
-    id            INTEGER PRIMARY KEY CHECK (id = 1),
+CREATE TABLE "settings" (
+    id                   INTEGER PRIMARY KEY CHECK (id = 1),
     -- Length of a pickup slot in minutes; divides 60 so slots line up with the hour.
-    slot_minutes  INTEGER NOT NULL DEFAULT 15 CHECK (slot_minutes BETWEEN 1 AND 60 AND 60 % slot_minutes = 0),
-    -- Pizzas the kitchen can make per slot.
-    slot_capacity INTEGER NOT NULL DEFAULT 12 CHECK (slot_capacity BETWEEN 1 AND 10000),
-    -- Opening hours, every day, local time of time_zone: HH:MM, opens_at < closes_at (24:00 = midnight).
-    opens_at      TEXT NOT NULL DEFAULT '12:00'
-                  CHECK (opens_at GLOB '[0-2][0-9]:[0-5][0-9]' AND opens_at <= '23:59'),
-    closes_at     TEXT NOT NULL DEFAULT '23:00'
-                  CHECK (closes_at GLOB '[0-2][0-9]:[0-5][0-9]' AND closes_at <= '24:00'),
+    slot_minutes         INTEGER NOT NULL DEFAULT 15 CHECK (slot_minutes BETWEEN 1 AND 60 AND 60 % slot_minutes = 0),
+    -- Pizzas the kitchen can make per slot, where no capacity rule applies.
+    slot_capacity        INTEGER NOT NULL DEFAULT 12 CHECK (slot_capacity BETWEEN 1 AND 10000),
     -- IANA time zone such as Europe/Rome; NULL means the zone of the machine running pizzeria.
-    time_zone     TEXT CHECK (time_zone IS NULL OR length(time_zone) BETWEEN 1 AND 64),
-    updated_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), booking_horizon_days INTEGER NOT NULL DEFAULT 365
-    CHECK (booking_horizon_days BETWEEN 1 AND 3650), lead_minutes INTEGER NOT NULL DEFAULT 15 CHECK (lead_minutes BETWEEN 0 AND 1440), paused INTEGER NOT NULL DEFAULT 0 CHECK (paused IN (0, 1)), paused_until TEXT
-    CHECK (paused_until IS NULL OR (paused = 1 AND paused_until GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z')), pause_reason TEXT
-    CHECK (pause_reason IS NULL OR (paused = 1 AND length(pause_reason) BETWEEN 1 AND 200)), busy_minutes INTEGER NOT NULL DEFAULT 0 CHECK (busy_minutes BETWEEN 0 AND 1440), busy_until TEXT
-    CHECK (busy_until IS NULL OR (busy_minutes > 0 AND busy_until GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z')), require_staff INTEGER NOT NULL DEFAULT 0 CHECK (require_staff IN (0, 1)),
-    CHECK (opens_at < closes_at)
+    time_zone            TEXT CHECK (time_zone IS NULL OR length(time_zone) BETWEEN 1 AND 64),
+    updated_at           TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    booking_horizon_days INTEGER NOT NULL DEFAULT 365 CHECK (booking_horizon_days BETWEEN 1 AND 3650),
+    lead_minutes         INTEGER NOT NULL DEFAULT 15 CHECK (lead_minutes BETWEEN 0 AND 1440),
+    paused               INTEGER NOT NULL DEFAULT 0 CHECK (paused IN (0, 1)),
+    paused_until         TEXT
+                         CHECK (paused_until IS NULL OR (paused = 1 AND paused_until GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z')),
+    pause_reason         TEXT CHECK (pause_reason IS NULL OR (paused = 1 AND length(pause_reason) BETWEEN 1 AND 200)),
+    busy_minutes         INTEGER NOT NULL DEFAULT 0 CHECK (busy_minutes BETWEEN 0 AND 1440),
+    busy_until           TEXT
+                         CHECK (busy_until IS NULL OR (busy_minutes > 0 AND busy_until GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z')),
+    require_staff        INTEGER NOT NULL DEFAULT 0 CHECK (require_staff IN (0, 1))
 ) STRICT;
 
 CREATE TABLE slot_loads (
@@ -327,8 +338,6 @@ CREATE INDEX navigation_stack_by_order ON navigation_stack (order_id) WHERE orde
 
 CREATE INDEX navigation_stack_by_pizza ON navigation_stack (pizza_id) WHERE pizza_id IS NOT NULL;
 
-CREATE INDEX order_lines_by_pizza ON order_lines (pizza_id);
-
 CREATE INDEX order_status_events_by_order ON order_status_events (order_id, id);
 
 CREATE INDEX orders_by_pickup_id ON orders (pickup_at, id);
@@ -340,6 +349,8 @@ CREATE INDEX orders_by_status_pickup ON orders (status, pickup_at, id);
 CREATE INDEX orders_by_user_pickup ON orders (user_id, pickup_at, id);
 
 CREATE INDEX pizza_history_by_pizza ON pizza_history (pizza_id, id);
+
+CREATE INDEX pizza_view_counts_by_views ON pizza_view_counts (views DESC);
 
 CREATE UNIQUE INDEX pizzas_name_key ON pizzas (name_key);
 
@@ -443,17 +454,9 @@ FROM pizza_history h JOIN pizzas p ON p.id = h.pizza_id
 ORDER BY h.id;
 
 CREATE VIEW pizza_views AS
-SELECT p.id AS pizza_id,
-       p.name,
-       count(*) AS views,
-       sum(e.action = 'push') AS pushed,
-       sum(e.action = 'random') AS random,
-       sum(e.action = 'open_url') AS deep_links,
-       sum(e.action = 'import') AS imported
-FROM navigation_events e, json_each(e.routes) j
-JOIN pizzas p ON p.id = json_extract(j.value, '$.pizza.id')
-WHERE e.action IN ('push', 'random', 'open_url', 'import', 'replace')
-GROUP BY p.id;
+SELECT c.pizza_id, p.name, c.views, c.pushed, c.random, c.deep_links, c.imported
+FROM pizza_view_counts c JOIN pizzas p ON p.id = c.pizza_id
+WHERE c.views > 0;
 
 CREATE VIEW slot_capacity AS
 SELECT service_day,
@@ -728,6 +731,18 @@ BEGIN
     SELECT RAISE(ABORT, 'navigation_events is append-only');
 END;
 
+CREATE TRIGGER navigation_events_count_views AFTER INSERT ON navigation_events
+WHEN NEW.action IN ('push', 'random', 'open_url', 'import', 'replace')
+BEGIN
+    INSERT INTO pizza_view_counts (pizza_id, views, pushed, random, deep_links, imported)
+    SELECT p.id, 1, NEW.action = 'push', NEW.action = 'random', NEW.action = 'open_url', NEW.action = 'import'
+    FROM json_each(NEW.routes) j JOIN pizzas p ON p.id = json_extract(j.value, '$.pizza.id')
+    WHERE true
+    ON CONFLICT (pizza_id) DO UPDATE SET
+        views = views + 1, pushed = pushed + excluded.pushed, random = random + excluded.random,
+        deep_links = deep_links + excluded.deep_links, imported = imported + excluded.imported;
+END;
+
 CREATE TRIGGER navigation_events_shape BEFORE INSERT ON navigation_events
 WHEN EXISTS (
         SELECT 1 FROM json_each(NEW.routes) e
@@ -741,6 +756,21 @@ WHEN EXISTS (
                OR (json_type(NEW.top_before, '$.opaque.type') = 'text' AND json_type(NEW.top_before, '$.opaque.json') = 'text'))))
 BEGIN
     SELECT RAISE(ABORT, 'navigation_events.routes must be an array of routes or opaque elements, and top_before one of them or NULL');
+END;
+
+CREATE TRIGGER navigation_events_uncount_views AFTER DELETE ON navigation_events
+WHEN OLD.action IN ('push', 'random', 'open_url', 'import', 'replace')
+BEGIN
+    UPDATE pizza_view_counts SET
+        views = views - shown.n,
+        pushed = pushed - shown.n * (OLD.action = 'push'),
+        random = random - shown.n * (OLD.action = 'random'),
+        deep_links = deep_links - shown.n * (OLD.action = 'open_url'),
+        imported = imported - shown.n * (OLD.action = 'import')
+    FROM (SELECT json_extract(j.value, '$.pizza.id') AS pizza_id, count(*) AS n
+          FROM json_each(OLD.routes) j WHERE json_type(j.value, '$.pizza.id') = 'text'
+          GROUP BY 1) AS shown
+    WHERE pizza_view_counts.pizza_id = shown.pizza_id;
 END;
 
 CREATE TRIGGER navigation_events_user_not_erased BEFORE INSERT ON navigation_events

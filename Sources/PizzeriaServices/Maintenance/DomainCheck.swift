@@ -33,6 +33,8 @@ enum DomainCheck {
         case total(orderID: String)
         case orderTimes(orderID: String, serviceDay: String, pickupLocal: String)
         case erasure(userID: String)
+        /// Rewrite the pizzas' view counters from the navigation history.
+        case viewCounts
         /// Cancel an erased customer's future booking.
         case cancelErased(orderID: String, at: Date)
         /// Empty the WAL after erasures (outside any transaction: ``Maintenance/repair(path:configuration:now:)``).
@@ -173,6 +175,13 @@ enum DomainCheck {
                 "erasure pending in the WAL: the -wal was not emptied after it (a reader held it, or the erasure predates migration 9)",
                 expected: "the -wal emptied (check --repair empties it once no reader holds it)", repair: .clearWAL)
         }
+        // The view counters `nav stats` reads, against the history they count.
+        for drift in try DomainStore.driftedViewCounts(in: db) {
+            found(
+                "pizza_view_counts", drift.id, "views/pushed/random/deep_links/imported are \(drift.stored)",
+                expected: "\(drift.actual) (counted from the navigation history)",
+                repair: .viewCounts)
+        }
         for route in try NavigationStore.foreignOrderRoutes(in: db) {
             found(
                 "navigation_stack", route, "a route to another customer's order (never shown)",
@@ -184,6 +193,7 @@ enum DomainCheck {
     /// Applies the repairs, in the caller's write transaction.
     static func apply(_ repairs: [Repair], in db: Connection) throws {
         var loads: [String] = []
+        var countsDrifted = false
         for repair in repairs {
             switch repair {
             case .orderTimes(let id, let day, let local):
@@ -195,9 +205,12 @@ enum DomainCheck {
             case .erasure(let id): try DomainStore.reapplyErasure(id, in: db)
             case .load(let pickup): loads.append(pickup)
             case .cancelErased(let id, let now): try DomainStore.cancelErased(id, at: now, in: db)
+            case .viewCounts: countsDrifted = true
             case .clearWAL: break
             }
         }
         try DomainStore.recomputeLoads(loads, in: db)
+        // One rewrite of every counter, however many pizzas drifted.
+        if countsDrifted { try DomainStore.recomputeViewCounts(in: db) }
     }
 }

@@ -163,6 +163,48 @@ enum DomainStore {
         try db.run("UPDATE slot_loads SET local_minute = local_minute WHERE pickup_at = ?", [pickupAt])
     }
 
+    /// Each pizza's view counters recomputed from the navigation history, as migration 13 and
+    /// its triggers count them: one per (event, route) pair showing the pizza.
+    static let actualViewCountsSQL = """
+        SELECT p.id AS pizza_id, count(*) AS views, sum(e.action = 'push') AS pushed, sum(e.action = 'random') AS random,
+               sum(e.action = 'open_url') AS deep_links, sum(e.action = 'import') AS imported
+        FROM navigation_events e, json_each(e.routes) j
+        JOIN pizzas p ON p.id = json_extract(j.value, '$.pizza.id')
+        WHERE e.action IN ('push', 'random', 'open_url', 'import', 'replace')
+        GROUP BY p.id
+        """
+
+    /// Pizzas whose kept view counters (`pizza_view_counts`) disagree with the history, with both
+    /// as `views/pushed/random/deep_links/imported`.
+    static func driftedViewCounts(in db: Connection) throws -> [(id: String, stored: String, actual: String)] {
+        try db.fetchAll(
+            "WITH actual AS (" + actualViewCountsSQL
+                + """
+                ), stored AS (
+                    SELECT pizza_id, views, pushed, random, deep_links, imported FROM pizza_view_counts WHERE views > 0
+                ), drifted AS (
+                    SELECT pizza_id FROM (SELECT * FROM actual EXCEPT SELECT * FROM stored)
+                    UNION SELECT pizza_id FROM (SELECT * FROM stored EXCEPT SELECT * FROM actual)
+                )
+                SELECT d.pizza_id,
+                       coalesce((SELECT printf('%d/%d/%d/%d/%d', views, pushed, random, deep_links, imported)
+                                 FROM pizza_view_counts c WHERE c.pizza_id = d.pizza_id), 'no row') AS stored,
+                       coalesce((SELECT printf('%d/%d/%d/%d/%d', views, pushed, random, deep_links, imported)
+                                 FROM actual a WHERE a.pizza_id = d.pizza_id), '0/0/0/0/0') AS actual
+                FROM drifted d ORDER BY d.pizza_id
+                """
+        ) { (try $0.string("pizza_id"), try $0.string("stored"), try $0.string("actual")) }
+    }
+
+    /// Rewrites every pizza's view counters from the history.
+    static func recomputeViewCounts(in db: Connection) throws {
+        try db.run("DELETE FROM pizza_view_counts")
+        try db.run(
+            "INSERT INTO pizza_view_counts (pizza_id, views, pushed, random, deep_links, imported) "
+                + actualViewCountsSQL
+        )
+    }
+
     static func recomputeTotal(_ id: String, in db: Connection) throws {
         try db.run(
             """
