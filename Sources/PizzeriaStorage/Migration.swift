@@ -15,6 +15,11 @@ public struct Migration: Sendable, Hashable {
     /// A migration from its file name (`0001_pizzas_and_users.sql`) and text, or `nil` when the
     /// name does not follow the pattern.
     public init?(fileName: String, sql: String) {
+        self.init(fileName: fileName, sql: sql, checksum: SHA256.hex(sql.utf8))
+    }
+
+    /// A migration whose checksum is already known (the embedded ones: computed at build time).
+    init?(fileName: String, sql: String, checksum: String) {
         guard fileName.hasSuffix(".sql") else { return nil }
         let stem = fileName.dropLast(4)
         guard let underscore = stem.firstIndex(of: "_"),
@@ -24,13 +29,13 @@ public struct Migration: Sendable, Hashable {
         self.name = String(stem[stem.index(after: underscore)...])
         self.fileName = fileName
         self.sql = sql
-        self.checksum = SHA256.hex(sql.utf8)
+        self.checksum = checksum
     }
 
     /// The migrations compiled into this binary, in version order. Files whose names do not
     /// follow `NNNN_name.sql` are left out (a test fails when there is any).
     public static let embedded: [Migration] = EmbeddedMigrations.files
-        .compactMap { Migration(fileName: $0.fileName, sql: $0.sql) }
+        .compactMap { Migration(fileName: $0.fileName, sql: $0.sql, checksum: $0.checksum) }
         .sorted { $0.version < $1.version }
 
     /// How many migration files are embedded, whether or not their names parse.

@@ -1,8 +1,10 @@
 // Build-time generator used by the EmbedMigrations plugin.
 //
 // Usage: pizzeria-embed-migrations OUTPUT.swift MIGRATION.sql...
-// Writes a Swift file declaring `EmbeddedMigrations.files`: each migration's file name and its
-// exact text, in the order given (the plugin sorts them by name).
+// Writes a Swift file declaring `EmbeddedMigrations.files`: each migration's file name, its
+// exact text and its SHA-256, in the order given (the plugin sorts them by name). The checksum is
+// computed here, at build time, so a process that opens a database does not hash the schema's
+// text on every start (SHA256.swift is the storage layer's, linked into this target).
 import Foundation
 
 /// A Swift raw string literal that holds `text` verbatim, whatever quotes or `#` it contains.
@@ -33,6 +35,7 @@ for path in arguments.dropFirst() {
         """
                 EmbeddedMigration(
                     fileName: \(String(reflecting: url.lastPathComponent)),
+                    checksum: \(String(reflecting: SHA256.hex(text.utf8))),
                     sql: \(rawLiteral(text))
                 ),
         """)
@@ -45,6 +48,8 @@ let source = """
     struct EmbeddedMigration: Sendable {
         /// The file name, such as `0001_pizzas_and_users.sql`.
         let fileName: String
+        /// SHA-256 of the text, hex, computed when the binary was built.
+        let checksum: String
         /// The file's exact text.
         let sql: String
     }

@@ -25,6 +25,8 @@ struct SchemaMigratorTests {
         for (file, migration) in zip(files, Migration.embedded) {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             #expect(migration.sql == text, "embedded \(file) is stale")
+            // The checksum computed when the binary was built is the text's own.
+            #expect(migration.checksum == SHA256.hex(text.utf8), "\(file)")
             #expect(file == String(format: "%04d_%@.sql", migration.version, migration.name))
         }
     }

@@ -1,0 +1,1 @@
+../PizzeriaStorage/SHA256.swift
