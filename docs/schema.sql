@@ -42,6 +42,21 @@ CREATE TABLE capacity_rules (
     CHECK (ends_at <> starts_at)
 ) STRICT;
 
+CREATE TABLE categories (
+    id         INTEGER PRIMARY KEY,
+    -- 1 to 40 characters, no control characters; unique ignoring case (the library also
+    -- compares full Unicode case folding before it writes).
+    name       TEXT NOT NULL UNIQUE COLLATE NOCASE
+               CHECK (length(name) BETWEEN 1 AND 40 AND trim(name) = name
+                      AND name NOT GLOB ('*[' || char(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,
+                                                      26,27,28,29,30,31,127) || ']*')),
+    -- The menu's order of sections: smaller first, ties by name (the library shifts the others
+    -- to make room when a category is put at a position).
+    position   INTEGER NOT NULL DEFAULT 1 CHECK (position BETWEEN 1 AND 1000),
+    -- 1: its items count toward a slot's capacity (pizzas, calzoni); 0: they do not (drinks, desserts).
+    uses_oven  INTEGER NOT NULL DEFAULT 1 CHECK (uses_oven IN (0, 1))
+) STRICT;
+
 CREATE TABLE config_generation (
     id         INTEGER PRIMARY KEY CHECK (id = 1),
     generation INTEGER NOT NULL DEFAULT 0 CHECK (generation >= 0)
@@ -102,7 +117,7 @@ CREATE TABLE order_lines (
     pizza_id         TEXT NOT NULL REFERENCES pizzas (id),
     pizza_name       TEXT NOT NULL CHECK (length(pizza_name) >= 1),
     unit_price_cents INTEGER NOT NULL CHECK (unit_price_cents BETWEEN 1 AND 100000),
-    quantity         INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 20),
+    quantity         INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 20), uses_oven INTEGER NOT NULL DEFAULT 1 CHECK (uses_oven IN (0, 1)),
     PRIMARY KEY (order_id, line_no),
     UNIQUE (order_id, pizza_id)
 ) STRICT, WITHOUT ROWID;
@@ -218,7 +233,7 @@ CREATE TABLE pizzas (
                 CHECK (created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z'),
     updated_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
                 CHECK (updated_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z')
-, name_key TEXT CHECK (name_key IS NULL OR length(name_key) BETWEEN 1 AND 720)) STRICT;
+, name_key TEXT CHECK (name_key IS NULL OR length(name_key) BETWEEN 1 AND 720), category_id INTEGER NOT NULL DEFAULT 1) STRICT;
 
 CREATE TABLE schedule_exceptions (
     id         INTEGER PRIMARY KEY,
@@ -352,6 +367,8 @@ CREATE INDEX pizza_history_by_pizza ON pizza_history (pizza_id, id);
 
 CREATE INDEX pizza_view_counts_by_views ON pizza_view_counts (views DESC);
 
+CREATE INDEX pizzas_by_category ON pizzas (category_id, name_key);
+
 CREATE UNIQUE INDEX pizzas_name_key ON pizzas (name_key);
 
 CREATE INDEX schedule_exceptions_by_day ON schedule_exceptions (day, kind);
@@ -374,6 +391,13 @@ SELECT name,
 FROM pizzas
 WHERE archived_at IS NULL
 ORDER BY name_key;
+
+CREATE VIEW menu_by_category AS
+SELECT k.position AS category_position, k.name AS category, k.uses_oven, p.name,
+       printf('%d.%02d', p.price_cents / 100, p.price_cents % 100) AS price_eur
+FROM pizzas p JOIN categories k ON k.id = p.category_id
+WHERE p.archived_at IS NULL
+ORDER BY k.position, k.name, p.name_key;
 
 CREATE VIEW navigation_history AS
 SELECT e.id AS event_id,
@@ -505,6 +529,32 @@ BEGIN
     FROM audit_context c WHERE c.id = 1;
 END;
 
+CREATE TRIGGER audit_categories_delete AFTER DELETE ON categories
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'category:' || OLD.id, 'remove',
+           json_object('name', OLD.name, 'position', OLD.position, 'uses_oven', OLD.uses_oven)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_categories_insert AFTER INSERT ON categories
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'category:' || NEW.id, 'add',
+           json_object('name', NEW.name, 'position', NEW.position, 'uses_oven', NEW.uses_oven)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_categories_update AFTER UPDATE ON categories
+WHEN OLD.name IS NOT NEW.name OR OLD.position IS NOT NEW.position OR OLD.uses_oven IS NOT NEW.uses_oven
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'category:' || NEW.id, 'edit',
+           json_object('name', OLD.name, 'position', OLD.position, 'uses_oven', OLD.uses_oven),
+           json_object('name', NEW.name, 'position', NEW.position, 'uses_oven', NEW.uses_oven)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
 CREATE TRIGGER audit_context_kept BEFORE DELETE ON audit_context
 BEGIN
     SELECT RAISE(ABORT, 'audit_context: the row is required');
@@ -538,6 +588,15 @@ WHEN NOT (NEW.id IS OLD.id AND NEW.at IS OLD.at AND NEW.actor IS OLD.actor AND N
           AND OLD.object GLOB 'user:*' AND EXISTS (SELECT 1 FROM user_erasures WHERE user_id = substr(OLD.object, 6)))
 BEGIN
     SELECT RAISE(ABORT, 'history_append_only: audit_log is append-only (but for an erased customer''s values)');
+END;
+
+CREATE TRIGGER audit_pizzas_category AFTER UPDATE OF category_id ON pizzas
+WHEN OLD.category_id IS NOT NEW.category_id
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'pizza:' || NEW.id, 'category',
+           json_object('category_id', OLD.category_id), json_object('category_id', NEW.category_id)
+    FROM audit_context c WHERE c.id = 1;
 END;
 
 CREATE TRIGGER audit_pizzas_insert AFTER INSERT ON pizzas
@@ -709,6 +768,18 @@ BEGIN
     UPDATE config_generation SET generation = generation + 1 WHERE id = 1;
 END;
 
+CREATE TRIGGER categories_id_fixed BEFORE UPDATE OF id ON categories
+WHEN NEW.id IS NOT OLD.id
+BEGIN
+    SELECT RAISE(ABORT, 'a category keeps its id; rename it instead');
+END;
+
+CREATE TRIGGER categories_kept_while_used BEFORE DELETE ON categories
+WHEN EXISTS (SELECT 1 FROM pizzas WHERE category_id = OLD.id)
+BEGIN
+    SELECT RAISE(ABORT, 'category_in_use: the category still has items; move them to another category first');
+END;
+
 CREATE TRIGGER config_generation_forward BEFORE UPDATE ON config_generation
 WHEN NEW.generation <= OLD.generation OR NEW.id IS NOT OLD.id
 BEGIN
@@ -827,6 +898,12 @@ WHEN (SELECT status FROM orders WHERE id = OLD.order_id) IS NOT 'placed'
   OR NEW.pizza_name IS NOT OLD.pizza_name OR NEW.unit_price_cents IS NOT OLD.unit_price_cents
 BEGIN
     SELECT RAISE(ABORT, 'order_locked: a line changes only its quantity, and only while the order is placed');
+END;
+
+CREATE TRIGGER order_lines_oven_snapshot BEFORE INSERT ON order_lines
+WHEN NEW.uses_oven IS NOT (SELECT k.uses_oven FROM pizzas p JOIN categories k ON k.id = p.category_id WHERE p.id = NEW.pizza_id)
+BEGIN
+    SELECT RAISE(ABORT, 'order_lines_oven: order_lines.uses_oven is its item''s category''s uses_oven when booked (0 for drinks and desserts)');
 END;
 
 CREATE TRIGGER order_lines_total_delete AFTER DELETE ON order_lines
@@ -1053,6 +1130,18 @@ BEGIN
     SELECT RAISE(ABORT, 'pizza_history is append-only');
 END;
 
+CREATE TRIGGER pizzas_category_exists_insert BEFORE INSERT ON pizzas
+WHEN NOT EXISTS (SELECT 1 FROM categories WHERE id = NEW.category_id)
+BEGIN
+    SELECT RAISE(ABORT, 'category_unknown: pizzas.category_id names no category (see SELECT id, name FROM categories)');
+END;
+
+CREATE TRIGGER pizzas_category_exists_update BEFORE UPDATE OF category_id ON pizzas
+WHEN NOT EXISTS (SELECT 1 FROM categories WHERE id = NEW.category_id)
+BEGIN
+    SELECT RAISE(ABORT, 'category_unknown: pizzas.category_id names no category (see SELECT id, name FROM categories)');
+END;
+
 CREATE TRIGGER pizzas_history_changed AFTER UPDATE OF name, price_cents, archived_at ON pizzas
 WHEN OLD.name IS NOT NEW.name
   OR OLD.price_cents IS NOT NEW.price_cents
@@ -1151,7 +1240,7 @@ BEGIN
 END;
 
 CREATE TRIGGER slot_loads_booked_derived BEFORE UPDATE OF booked ON slot_loads
-WHEN NEW.booked IS NOT (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+WHEN NEW.booked IS NOT (SELECT coalesce(sum(l.quantity * l.uses_oven), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
                         WHERE o.pickup_at = NEW.pickup_at AND o.status <> 'cancelled')
 BEGIN
     SELECT RAISE(ABORT, 'slot_loads_derived: slot_loads.booked is the sum of the slot''s orders, kept by triggers; change the orders instead');
@@ -1217,7 +1306,7 @@ END;
 CREATE TRIGGER slot_loads_line_delete AFTER DELETE ON order_lines
 BEGIN
     UPDATE slot_loads
-    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+    SET booked = (SELECT coalesce(sum(l.quantity * l.uses_oven), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
                   WHERE o.pickup_at = slot_loads.pickup_at AND o.status <> 'cancelled')
     WHERE pickup_at = (SELECT pickup_at FROM orders WHERE id = OLD.order_id);
 END;
@@ -1225,15 +1314,15 @@ END;
 CREATE TRIGGER slot_loads_line_insert AFTER INSERT ON order_lines
 BEGIN
     UPDATE slot_loads
-    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+    SET booked = (SELECT coalesce(sum(l.quantity * l.uses_oven), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
                   WHERE o.pickup_at = slot_loads.pickup_at AND o.status <> 'cancelled')
     WHERE pickup_at = (SELECT pickup_at FROM orders WHERE id = NEW.order_id);
 END;
 
-CREATE TRIGGER slot_loads_line_update AFTER UPDATE OF quantity ON order_lines
+CREATE TRIGGER slot_loads_line_update AFTER UPDATE OF quantity, uses_oven ON order_lines
 BEGIN
     UPDATE slot_loads
-    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+    SET booked = (SELECT coalesce(sum(l.quantity * l.uses_oven), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
                   WHERE o.pickup_at = slot_loads.pickup_at AND o.status <> 'cancelled')
     WHERE pickup_at = (SELECT pickup_at FROM orders WHERE id = NEW.order_id);
 END;
@@ -1261,11 +1350,11 @@ BEGIN
            (SELECT slot_capacity FROM settings WHERE id = 1)
     WHERE NOT EXISTS (SELECT 1 FROM slot_loads WHERE pickup_at = NEW.pickup_at);
     UPDATE slot_loads
-    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+    SET booked = (SELECT coalesce(sum(l.quantity * l.uses_oven), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
                   WHERE o.pickup_at = slot_loads.pickup_at AND o.status <> 'cancelled')
     WHERE pickup_at = OLD.pickup_at;
     UPDATE slot_loads
-    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+    SET booked = (SELECT coalesce(sum(l.quantity * l.uses_oven), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
                   WHERE o.pickup_at = slot_loads.pickup_at AND o.status <> 'cancelled')
     WHERE pickup_at = NEW.pickup_at AND NEW.pickup_at IS NOT OLD.pickup_at;
 END;

@@ -16,6 +16,7 @@ struct StoredMembersTests {
         mutating func optionalText(_ key: StaticString) throws -> String? { record(key, nil) }
         mutating func number(_ key: StaticString) throws -> Int64 { record(key, 1) }
         mutating func optionalNumber(_ key: StaticString) throws -> Int64? { record(key, nil) }
+        mutating func optionalFlag(_ key: StaticString) throws -> Bool? { record(key, nil) }
         mutating func id<Entity>(_ key: StaticString, as type: Identifier<Entity>.Type) throws -> Identifier<Entity> {
             record(key, Identifier<Entity>(uuid: UUID()))
         }
@@ -67,6 +68,7 @@ struct StoredMembersTests {
     func columnsMatchTheReadingDeclaration() throws {
         #expect(try Self.keys(of: Pizza.self).sorted() == Self.names(PizzaStore.columns).sorted())
         #expect(try Self.keys(of: User.self).sorted() == Self.names(UserStore.columns).sorted())
+        #expect(try Self.keys(of: Category.self).sorted() == Self.names(CategoryStore.columns).sorted())
         let changeColumns = Self.names(PizzaStore.changeColumns).filter { $0 != "id" && $0 != "pizza_id" }
         #expect(try Self.keys(of: PizzaChange.self).sorted() == changeColumns.sorted())
         let lineColumns = Self.names(OrderStore.lineColumns).filter { $0 != "l.order_id" && $0 != "l.line_no" }

@@ -44,9 +44,12 @@ struct ViewCountTests {
         _ = try f.router.push(f.anna, [f.order])  // an order is not a pizza's detail
         let stats = try Self.stats(f.pizzeria)
         #expect(stats == (try Self.recomputed(f.pizzeria)))
-        #expect(stats["Margherita"].map { Array($0.prefix(2)) } == [2, 2])
+        // The random pick may land on any pizza (ids are random): count it apart.
+        func shown(_ name: String) -> Int { (stats[name]?[0] ?? 0) - (stats[name]?[2] ?? 0) }
+        #expect(stats["Margherita"]?[1] == 2)
+        #expect(shown("Margherita") == 2)
         #expect(stats["Marinara"]?[3] == 1)
-        #expect((stats["Porcini"]?[0] ?? 0) >= 3)
+        #expect(shown("Porcini") == 3)
         #expect(stats.values.map { $0[2] }.reduce(0, +) == 1)  // one random pick
         #expect(try Maintenance.check(path: f.orders.base.path, now: f.orders.now).domainProblems.isEmpty)
     }

@@ -151,6 +151,7 @@ enum AuditCommands {
     /// The role each changing command needs when require-staff is on (by command path).
     static let roles: [String: StaffRole] = [
         "pizza add": .manager, "pizza edit": .manager, "pizza archive": .manager, "pizza restore": .manager,
+        "category add": .manager, "category edit": .manager, "category remove": .manager,
         "user add": .counter, "user edit": .counter, "user erase": .owner,
         "config set": .owner, "hours set": .manager, "hours close": .manager, "hours special": .manager,
         "hours clear": .manager,

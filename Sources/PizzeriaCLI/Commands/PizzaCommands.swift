@@ -18,6 +18,9 @@ enum PizzaCommands {
     static let price = Option("price", "price", help: "The price in EUR, more than 0 and at most 1000.00.")
     static let newName = Option("name", "name", help: "The new name.")
     static let newPrice = Option("price", "price", help: "The new price in EUR.")
+    static let category = Option(
+        "category", "category", help: "The menu section (pizzeria category list); default: the first one made, Pizze.")
+    static let newCategory = Option("category", "category", help: "Move it to this menu section.")
 
     static let list = Command(
         name: "list",
@@ -45,8 +48,9 @@ enum PizzaCommands {
             let pizza = try pizzeria.lookup.pizza(try invocation[pizzaArgument])
             let history = try pizzeria.menu.history(of: pizza.id)
             let zone = try pizzeria.settings.current().timeZone
+            let category = try pizzeria.menu.categories().first { $0.id == pizza.categoryID }
             try context.emit(Extended(base: pizza, key: "history", extra: history)) {
-                PizzaText.detail(pizza, history: history, zone: zone)
+                PizzaText.detail(pizza, category: category, history: history, zone: zone)
             }
             return .ok
         })
@@ -55,19 +59,25 @@ enum PizzaCommands {
         name: "add",
         abstract: "Add a pizza to the menu (the add sheet).",
         discussion: "Without --name and --price on a terminal, opens an interactive form.",
-        options: [name, price],
-        examples: ["pizzeria pizza add --name Diavola --price 8.50", "pizzeria pizza add   # on a terminal: the form"],
+        options: [name, price, category],
+        examples: [
+            "pizzeria pizza add --name Diavola --price 8.50",
+            "pizzeria pizza add --name Coca-Cola --price 3 --category Bevande",
+            "pizzeria pizza add   # on a terminal: the form",
+        ],
         run: { invocation in
             let context = invocation.context
             let menu = try context.open(.requireCurrent).menu
             let name = try invocation[Self.name], price = try invocation[Self.price]
+            var blank = PizzaDraft.blank
+            blank.categoryID = try invocation[category].map { try menu.category(named: $0).id }
             let pizza: Pizza
             if let name, let price {
-                pizza = try menu.save(try PizzaText.draft(from: .blank, name: name, price: price))
+                pizza = try menu.save(try PizzaText.draft(from: blank, name: name, price: price))
             } else if context.terminal.isInteractive {
                 guard
                     let saved = try PizzaForm(context: context, menu: menu).run(
-                        .blank, presetName: name, presetPrice: price)
+                        blank, presetName: name, presetPrice: price)
                 else {
                     return .refused
                 }
@@ -87,16 +97,18 @@ enum PizzaCommands {
             --price on a terminal, opens an interactive form showing the current values.
             """,
         arguments: [pizzaArgument],
-        options: [newName, newPrice],
-        examples: ["pizzeria pizza edit Margherita --price 6.50"],
+        options: [newName, newPrice, newCategory],
+        examples: ["pizzeria pizza edit Margherita --price 6.50", "pizzeria pizza edit Supplì --category Fritti"],
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
             let menu = pizzeria.menu
-            let draft = PizzaDraft(editing: try pizzeria.lookup.pizza(try invocation[pizzaArgument]))
+            var draft = PizzaDraft(editing: try pizzeria.lookup.pizza(try invocation[pizzaArgument]))
             let name = try invocation[Self.newName], price = try invocation[Self.newPrice]
+            let category = try invocation[newCategory].map { try menu.category(named: $0).id }
+            draft.categoryID = category
             let pizza: Pizza
-            if name != nil || price != nil {
+            if name != nil || price != nil || category != nil {
                 pizza = try menu.save(try PizzaText.draft(from: draft, name: name, price: price))
             } else if context.terminal.isInteractive {
                 guard
@@ -107,7 +119,7 @@ enum PizzaCommands {
                 }
                 pizza = saved
             } else {
-                throw invocation.usage("give --name and/or --price (the interactive form needs a terminal)")
+                throw invocation.usage("give --name, --price and/or --category (the interactive form needs a terminal)")
             }
             try context.emit(pizza) { "Saved \(pizza.name) (\(pizza.price.formatted)), version \(pizza.version).\n" }
             return .ok

@@ -21,11 +21,13 @@ enum PizzaText {
         return showStatus ? cells + [pizza.isArchived ? "archived" : "on menu"] : cells
     }
 
-    static func detail(_ pizza: Pizza, history: [PizzaChange], zone: TimeZone) -> String {
+    static func detail(_ pizza: Pizza, category: Category?, history: [PizzaChange], zone: TimeZone) -> String {
+        let section = category.map { "\($0.name)" + ($0.usesOven ? "" : " (no oven)") } ?? "\(pizza.categoryID)"
         var text = """
             \(pizza.name)
               id        \(pizza.id)
               price     \(pizza.price.formatted)
+              category  \(section)
               status    \(pizza.isArchived ? "archived \(pizza.archivedAt?.local(zone) ?? "")" : "on the menu")
               version   \(pizza.version)
               created   \(pizza.createdAt.local(zone))

@@ -23,9 +23,13 @@ enum CommandReference {
         ),
         (["pizza list"], "the menu (`--all` adds archived pizzas)"),
         (["pizza show"], "one pizza with its full history"),
-        (["pizza add"], "the add sheet"),
-        (["pizza edit"], "the edit sheet; refused if the pizza changed meanwhile"),
+        (["pizza add"], "the add sheet; `--category` puts it in a menu section (default `Pizze`)"),
+        (["pizza edit"], "the edit sheet; refused if the pizza changed meanwhile; `--category` moves it"),
         (["pizza archive", "pizza restore"], "off the menu and back (pizzas are never deleted)"),
+        (
+            ["category list", "category add", "category edit", "category remove"],
+            "the menu's sections in order; `--no-oven` for drinks and desserts, whose items take no slot capacity (lines already booked keep what they were booked as); only an empty category can be removed"
+        ),
         (["user add", "user list", "user show"], "users (`show` includes their orders)"),
         (
             ["user find"],

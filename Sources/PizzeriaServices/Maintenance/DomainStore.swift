@@ -6,7 +6,7 @@ import PizzeriaStorage
 enum DomainStore {
     /// The pizzas of each slot's orders that hold capacity (a constant subquery on `slot_loads s`).
     static let slotSum = """
-        (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id \
+        (SELECT coalesce(sum(l.quantity * l.uses_oven), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id \
         WHERE o.pickup_at = s.pickup_at AND o.status <> 'cancelled')
         """
 
@@ -17,7 +17,7 @@ enum DomainStore {
             """
             SELECT s.pickup_at, s.booked, \(slotSum) AS actual FROM slot_loads s WHERE s.booked IS NOT \(slotSum)
             UNION ALL
-            SELECT o.pickup_at, NULL AS booked, sum(l.quantity) AS actual FROM orders o JOIN order_lines l ON l.order_id = o.id
+            SELECT o.pickup_at, NULL AS booked, sum(l.quantity * l.uses_oven) AS actual FROM orders o JOIN order_lines l ON l.order_id = o.id
             WHERE o.status <> 'cancelled' AND NOT EXISTS (SELECT 1 FROM slot_loads s WHERE s.pickup_at = o.pickup_at)
             GROUP BY o.pickup_at
             ORDER BY 1

@@ -13,13 +13,19 @@ public enum MenuError: PizzeriaFailure, Equatable {
     case alreadyArchived(Pizza)
     /// Restoring a pizza that is on the menu.
     case notArchived(Pizza)
+    /// No category has this name (ignoring case) or id.
+    case categoryNotFound(_ reference: String, known: [String] = [])
+    /// Another category already has this name, ignoring case.
+    case duplicateCategory(name: String, existing: String)
+    /// A category that still has items cannot be removed.
+    case categoryInUse(name: String, items: Int)
 
     /// Not found, invalid input (ambiguous reference) or refused by the current state.
     public var category: FailureCategory {
         switch self {
-        case .notFound: .notFound
+        case .notFound, .categoryNotFound: .notFound
         case .ambiguous: .invalidInput
-        case .duplicateName, .conflict, .alreadyArchived, .notArchived: .refused
+        case .duplicateName, .conflict, .alreadyArchived, .notArchived, .duplicateCategory, .categoryInUse: .refused
         }
     }
 
@@ -40,6 +46,13 @@ public enum MenuError: PizzeriaFailure, Equatable {
             "'\(pizza.name)' is already archived"
         case .notArchived(let pizza):
             "'\(pizza.name)' is on the menu, not archived"
+        case .categoryNotFound(let reference, let known):
+            "category: no category named '\(reference)'"
+                + (known.isEmpty ? "" : " (there are: \(known.joined(separator: ", ")))")
+        case .duplicateCategory(let name, let existing):
+            "name: '\(name)' is already the name of category '\(existing)' (names are unique ignoring case)"
+        case .categoryInUse(let name, let items):
+            "category '\(name)' still has \(items) item\(items == 1 ? "" : "s"); move them to another category first"
         }
     }
 }

@@ -93,12 +93,16 @@ public final class MenuService: Sendable {
         let name = PizzaName.normalize(draft.name)
         switch draft.mode {
         case .add:
-            return try PizzaStore.insert(id: .random(), name: name, price: draft.price, at: now, in: db)
+            let category = try draft.categoryID.map { try Self.requiredCategory($0, in: db).id } ?? Category.defaultID
+            return try PizzaStore.insert(
+                id: .random(), name: name, price: draft.price, category: category, at: now, in: db)
         case .edit(let id, let baseVersion):
             if let saved = try PizzaStore.update(
                 id: id, version: baseVersion, name: name, price: draft.price, at: now, in: db)
             {
-                return saved
+                guard let category = draft.categoryID, category != saved.categoryID else { return saved }
+                try CategoryStore.move(pizza: id, to: try Self.requiredCategory(category, in: db).id, in: db)
+                return try required(id, in: db)
             }
             throw MenuError.conflict(pizza: try required(id, in: db), draftVersion: baseVersion)
         }

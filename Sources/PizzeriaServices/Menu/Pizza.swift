@@ -4,7 +4,7 @@ import Foundation
 ///
 /// `Codable` in the documented JSON shape:
 /// `{"id", "name", "price": "6.00", "price_cents": 600, "currency": "EUR", "archived": false,
-///   "archived_at", "version", "created_at", "updated_at"}`.
+///   "archived_at", "category_id": 1, "version", "created_at", "updated_at"}`.
 public struct Pizza: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     /// A pizza's id.
     public typealias ID = Identifier<Pizza>
@@ -23,9 +23,14 @@ public struct Pizza: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     public let createdAt: Date
     /// When it last changed.
     public let updatedAt: Date
+    /// The menu section it is in (``Category/defaultID`` for every pizza of an older file).
+    public let categoryID: Category.ID
 
     /// Creates a value; stores use it when reading rows.
-    public init(id: ID, name: String, price: Money, archivedAt: Date?, version: Int, createdAt: Date, updatedAt: Date) {
+    public init(
+        id: ID, name: String, price: Money, archivedAt: Date?, version: Int, createdAt: Date, updatedAt: Date,
+        categoryID: Category.ID = Category.defaultID
+    ) {
         self.id = id
         self.name = name
         self.price = price
@@ -33,6 +38,7 @@ public struct Pizza: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         self.version = version
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.categoryID = categoryID
     }
 
     /// Whether it is off the menu.
@@ -42,6 +48,7 @@ public struct Pizza: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
         try writer.member("archived", isArchived)
         try writer.member("archived_at", timestamp: archivedAt)
+        try writer.member("category_id", categoryID.rawValue)
         try writer.member("created_at", timestamp: createdAt)
         try writer.member("currency", "EUR")
         try writer.member("id", id: id)
@@ -70,7 +77,8 @@ extension Pizza: StoredMembers {
         self.init(
             id: try members.id("id"), name: try members.text("name"), price: try members.money(cents: "price_cents"),
             archivedAt: try members.optionalTimestamp("archived_at"), version: try members.int("version"),
-            createdAt: try members.timestamp("created_at"), updatedAt: try members.timestamp("updated_at"))
+            createdAt: try members.timestamp("created_at"), updatedAt: try members.timestamp("updated_at"),
+            categoryID: Category.ID(try members.optionalNumber("category_id") ?? Category.defaultID.rawValue))
     }
 }
 

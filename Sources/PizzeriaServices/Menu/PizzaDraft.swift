@@ -27,12 +27,16 @@ public struct PizzaDraft: Sendable, Hashable {
     public var name: String
     /// The price; zero until filled in.
     public var price: Money
+    /// The menu section to put it in; `nil` keeps an edited pizza's and puts a new one in
+    /// ``Category/defaultID``.
+    public var categoryID: Category.ID?
 
     /// A draft in any state; prefer ``blank`` and ``init(editing:)``.
-    public init(mode: Mode, name: String, price: Money) {
+    public init(mode: Mode, name: String, price: Money, categoryID: Category.ID? = nil) {
         self.mode = mode
         self.name = name
         self.price = price
+        self.categoryID = categoryID
     }
 
     /// The add sheet's starting point: empty name, price 0.

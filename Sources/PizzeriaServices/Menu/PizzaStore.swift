@@ -6,7 +6,7 @@ import PizzeriaStorage
 enum PizzaStore {
     /// The columns ``Decoder`` reads. Every query that decodes a pizza selects these (spliced
     /// in as a constant, never input).
-    static let columns = "id, name, price_cents, archived_at, version, created_at, updated_at"
+    static let columns = "id, name, price_cents, archived_at, version, created_at, updated_at, category_id"
 
     /// A pizza from a row of ``columns``: ``Pizza``'s stored members (see ``StoredMembers``).
     typealias Decoder = StoredDecoder<Pizza>
@@ -15,23 +15,32 @@ enum PizzaStore {
         try db.fetchOne("SELECT " + columns + " FROM pizzas WHERE id = ?", [id], Decoder.self)
     }
 
-    /// What a booking needs of a pizza: its name and price now, and whether it is on the menu.
+    /// What a booking needs of a pizza: its name and price now, whether it is on the menu, and
+    /// whether its category uses the oven.
     struct Snapshot: RowDecoder {
-        let name, priceCents, archived: Column
+        let name, priceCents, archived, usesOven: Column
 
         init(columns: ColumnResolver) throws {
             (name, priceCents, archived) = (try columns("name"), try columns("price_cents"), try columns("archived"))
+            usesOven = try columns("uses_oven")
         }
 
-        func decode(_ row: Row) throws -> (name: String, price: Money, isArchived: Bool) {
-            (try row.string(name), Money(cents: try row.int64(priceCents)), try row.int(archived) == 1)
+        func decode(_ row: Row) throws -> (name: String, price: Money, isArchived: Bool, usesOven: Bool) {
+            (
+                try row.string(name), Money(cents: try row.int64(priceCents)), try row.int(archived) == 1,
+                try row.int(usesOven) == 1
+            )
         }
     }
 
-    static func snapshot(id: Pizza.ID, in db: Connection) throws -> (name: String, price: Money, isArchived: Bool)? {
+    static func snapshot(id: Pizza.ID, in db: Connection) throws -> (
+        name: String, price: Money, isArchived: Bool, usesOven: Bool
+    )? {
         try db.fetchOne(
-            "SELECT name, price_cents, archived_at IS NOT NULL AS archived FROM pizzas WHERE id = ?", [id],
-            Snapshot.self)
+            """
+            SELECT p.name, p.price_cents, p.archived_at IS NOT NULL AS archived, k.uses_oven
+            FROM pizzas p JOIN categories k ON k.id = p.category_id WHERE p.id = ?
+            """, [id], Snapshot.self)
     }
 
     /// The menu in name order, straight from the `name_key` index (no sort), after `after` (a
@@ -80,13 +89,18 @@ enum PizzaStore {
 
     /// Inserts a new pizza; `RETURNING` gives the row as stored (defaults and all), so nothing
     /// is read back. A name taken (the unique `name_key` index) is `MenuError.duplicateName`.
-    static func insert(id: Pizza.ID, name: String, price: Money, at now: Date, in db: Connection) throws -> Pizza {
+    static func insert(
+        id: Pizza.ID, name: String, price: Money, category: Category.ID = Category.defaultID, at now: Date,
+        in db: Connection
+    ) throws -> Pizza {
         let stamp = Timestamp.string(from: now)
         let pizza = try uniqueName(name, in: db) {
             try db.fetchOne(
                 """
-                INSERT INTO pizzas (id, name, name_key, price_cents, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING
-                """ + " " + columns, [id, name, PizzaName.foldKey(name), price.cents, stamp, stamp], Decoder.self)
+                INSERT INTO pizzas (id, name, name_key, price_cents, created_at, updated_at, category_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING
+                """ + " " + columns, [id, name, PizzaName.foldKey(name), price.cents, stamp, stamp, category],
+                Decoder.self)
         }
         guard let pizza else {
             throw DataError.damagedRow(

@@ -52,17 +52,24 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
     public let unitPrice: Money
     /// 1–20.
     public let quantity: Int
+    /// Whether the item's category used the oven when the line was booked: only such lines
+    /// count toward a slot's capacity (a drink does not take a pizza's place).
+    public let usesOven: Bool
 
     /// A line.
-    public init(pizzaID: Pizza.ID, pizzaName: String, unitPrice: Money, quantity: Int) {
+    public init(pizzaID: Pizza.ID, pizzaName: String, unitPrice: Money, quantity: Int, usesOven: Bool = true) {
         self.pizzaID = pizzaID
         self.pizzaName = pizzaName
         self.unitPrice = unitPrice
         self.quantity = quantity
+        self.usesOven = usesOven
     }
 
     /// quantity × unit price.
     public var total: Money { Money(cents: unitPrice.cents * Int64(quantity)) }
+
+    /// What the line takes of its slot's capacity: its quantity when it uses the oven, else 0.
+    public var slotUnits: Int { usesOven ? quantity : 0 }
 
     /// JSON with prices as `"6.00"` plus `*_cents`, defined once (see ``JSONMembers``).
     public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
@@ -73,6 +80,7 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
         try writer.member("quantity", quantity)
         try writer.member("unit_price", plain: unitPrice)
         try writer.member("unit_price_cents", unitPrice.cents)
+        try writer.member("uses_oven", usesOven)
     }
 
     /// The JSON shape.
@@ -88,11 +96,13 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
 extension OrderLine: StoredMembers {
     static let table = "order_lines"
 
-    /// The stored members, read once for rows of `order_lines` (`pizza_name AS name`) and for JSON.
+    /// The stored members, read once for rows of `order_lines` (`pizza_name AS name`) and for JSON
+    /// (where `uses_oven`, added in migration 15, may be absent: true).
     init<Reader: MemberReader>(reading members: inout Reader) throws {
         self.init(
             pizzaID: try members.id("pizza_id"), pizzaName: try members.text("name"),
-            unitPrice: try members.money(cents: "unit_price_cents"), quantity: try members.int("quantity"))
+            unitPrice: try members.money(cents: "unit_price_cents"), quantity: try members.int("quantity"),
+            usesOven: try members.optionalFlag("uses_oven") ?? true)
     }
 }
 

@@ -87,7 +87,7 @@ extension OrderService {
             guard pickup != header.pickupAt else { return try OrderAssembler(now: now, in: db).order(header) }
             let settings = try SettingsStore.current(in: db)
             let schedule = ScheduleStore.schedule(settings, in: db)
-            let pizzas = try OrderStore.numberedLines(of: id, in: db).reduce(0) { $0 + $1.line.quantity }
+            let pizzas = try OrderStore.numberedLines(of: id, in: db).reduce(0) { $0 + $1.line.slotUnits }
             let slot = try Self.checkPickup(
                 pickup, pizzas: pizzas, claim: .move, override: override != nil, settings: settings,
                 schedule: schedule, now: now, in: db)
@@ -154,7 +154,7 @@ extension OrderService {
             let byPizza = Dictionary(uniqueKeysWithValues: existing.map { ($0.line.pizzaID, $0) })
             // Removed lines go first: the slot's load frees them (its trigger) before the growth
             // of the others is checked against the room left.
-            var delta = 0
+            var delta = 0, ovenDelta = 0  // every item added; what of it takes the oven's capacity
             for (number, line) in existing where quantities[line.pizzaID] == nil {
                 try OrderStore.deleteLine(number, order: id, in: db)
                 detail.append("−\(line.quantity) \(line.pizzaName)")
@@ -168,21 +168,24 @@ extension OrderService {
                         throw OrderError.tooMany(name: line.pizzaName, quantity: quantity)
                     }
                     delta += quantity - line.quantity
+                    ovenDelta += line.usesOven ? quantity - line.quantity : 0
                     detail.append("\(line.pizzaName) \(line.quantity)→\(quantity)")
                 } else {
                     let snapshot = try Self.snapshot([OrderRequest.Item(pizza: pizza, quantity: quantity)], in: db)
                     added += snapshot
                     delta += quantity
+                    ovenDelta += snapshot.reduce(0) { $0 + $1.slotUnits }
                     detail.append("+\(quantity) \(snapshot.first?.pizzaName ?? pizza.description)")
                 }
             }
-            if delta > 0 {
+            if delta > 0 || ovenDelta > 0 {
                 let schedule = ScheduleStore.schedule(settings, in: db)
                 let slot = try Self.checkPickup(
-                    header.pickupAt, pizzas: delta, claim: .add, override: override != nil, settings: settings,
+                    header.pickupAt, pizzas: max(0, ovenDelta), claim: .add, override: override != nil,
+                    settings: settings,
                     schedule: schedule, now: now, in: db)
                 try Self.requireRoom(
-                    for: delta, at: header.pickupAt, slot: slot, settings: settings, schedule: schedule, now: now,
+                    for: ovenDelta, at: header.pickupAt, slot: slot, settings: settings, schedule: schedule, now: now,
                     in: db)
                 if let override { detail.append(override.historyText) }
             }
@@ -240,7 +243,7 @@ extension OrderService {
             }
             var detail = "undoes #\(event)"
             if !header.status.holdsCapacity, previous.holdsCapacity {
-                let pizzas = try OrderStore.numberedLines(of: id, in: db).reduce(0) { $0 + $1.line.quantity }
+                let pizzas = try OrderStore.numberedLines(of: id, in: db).reduce(0) { $0 + $1.line.slotUnits }
                 let settings = try SettingsStore.current(in: db)
                 let schedule = ScheduleStore.schedule(settings, in: db)
                 let slot = try Self.checkPickup(

@@ -65,7 +65,8 @@ public final class OrderService: Sendable {
         }
         let lines = try snapshot(items, in: db)
         let schedule = ScheduleStore.schedule(settings, in: db)
-        let pizzas = lines.reduce(0) { $0 + $1.quantity }
+        // What takes the oven's capacity: drinks and desserts do not (their category says so).
+        let pizzas = lines.reduce(0) { $0 + $1.slotUnits }
         let slot = try checkPickup(
             request.pickup, pizzas: pizzas, override: override != nil, settings: settings, schedule: schedule,
             now: now, in: db)
@@ -171,7 +172,8 @@ public final class OrderService: Sendable {
             }
             guard !pizza.isArchived else { throw OrderError.archivedPizza(name: pizza.name) }
             return OrderLine(
-                pizzaID: item.pizza, pizzaName: pizza.name, unitPrice: pizza.price, quantity: item.quantity)
+                pizzaID: item.pizza, pizzaName: pizza.name, unitPrice: pizza.price, quantity: item.quantity,
+                usesOven: pizza.usesOven)
         }
     }
 

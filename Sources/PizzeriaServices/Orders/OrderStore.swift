@@ -165,7 +165,8 @@ enum OrderStore {
     // MARK: - Lines and history
 
     /// The columns ``LineDecoder`` reads, from `order_lines l` (a constant).
-    static let lineColumns = "l.order_id, l.line_no, l.pizza_id, l.pizza_name AS name, l.unit_price_cents, l.quantity"
+    static let lineColumns =
+        "l.order_id, l.line_no, l.pizza_id, l.pizza_name AS name, l.unit_price_cents, l.quantity, l.uses_oven"
     /// The columns ``StatusEventDecoder`` reads, from `order_status_events e` (a constant).
     static let eventColumns = "e.id, e.order_id, e.kind, e.from_status, e.to_status, e.detail, e.actor, e.at"
 
@@ -210,9 +211,9 @@ enum OrderStore {
     static func insertLine(_ line: OrderLine, number: Int, order id: Order.ID, in db: Connection) throws {
         try db.run(
             """
-            INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """, [id, number, line.pizzaID, line.pizzaName, line.unitPrice.cents, line.quantity])
+            INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity, uses_oven)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, [id, number, line.pizzaID, line.pizzaName, line.unitPrice.cents, line.quantity, line.usesOven])
     }
 
     /// Compare-and-set status change; the trigger records the event with `actor` and `at`.

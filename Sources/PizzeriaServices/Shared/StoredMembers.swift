@@ -27,6 +27,8 @@ protocol MemberReader {
     mutating func number(_ key: StaticString) throws -> Int64
     /// A whole number, or `nil`.
     mutating func optionalNumber(_ key: StaticString) throws -> Int64?
+    /// `true` or `false` (a row stores 1 or 0), or `nil`.
+    mutating func optionalFlag(_ key: StaticString) throws -> Bool?
     /// A UUID as a typed id.
     mutating func id<Entity>(_ key: StaticString, as type: Identifier<Entity>.Type) throws -> Identifier<Entity>
     /// An ISO-8601 UTC instant.
@@ -101,6 +103,7 @@ private struct ResolvingReader: MemberReader {
     mutating func optionalText(_ key: StaticString) throws -> String? { try resolve(key, nil) }
     mutating func number(_ key: StaticString) throws -> Int64 { try resolve(key, 0) }
     mutating func optionalNumber(_ key: StaticString) throws -> Int64? { try resolve(key, nil) }
+    mutating func optionalFlag(_ key: StaticString) throws -> Bool? { try resolve(key, nil) }
     mutating func id<Entity>(_ key: StaticString, as type: Identifier<Entity>.Type) throws -> Identifier<Entity> {
         try resolve(key, Identifier(uuid: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))))
     }
@@ -153,6 +156,9 @@ private struct RowMemberReader: MemberReader {
     mutating func optionalText(_ key: StaticString) throws -> String? { try row.optionalString(try column(key)) }
     mutating func number(_ key: StaticString) throws -> Int64 { try row.int64(try column(key)) }
     mutating func optionalNumber(_ key: StaticString) throws -> Int64? { try row.optionalInt64(try column(key)) }
+    mutating func optionalFlag(_ key: StaticString) throws -> Bool? {
+        try row.optionalInt64(try column(key)).map { $0 != 0 }
+    }
     mutating func id<Entity>(_ key: StaticString, as type: Identifier<Entity>.Type) throws -> Identifier<Entity> {
         try row.id(try column(key))
     }
@@ -195,6 +201,9 @@ struct ContainerMemberReader: MemberReader {
     func number(_ key: StaticString) throws -> Int64 { try container.decode(Int64.self, forKey: JSONMemberKey(key)) }
     func optionalNumber(_ key: StaticString) throws -> Int64? {
         try container.decodeIfPresent(Int64.self, forKey: JSONMemberKey(key))
+    }
+    func optionalFlag(_ key: StaticString) throws -> Bool? {
+        try container.decodeIfPresent(Bool.self, forKey: JSONMemberKey(key))
     }
     func id<Entity>(_ key: StaticString, as type: Identifier<Entity>.Type) throws -> Identifier<Entity> {
         try container.decode(type, forKey: JSONMemberKey(key))

@@ -1,0 +1,88 @@
+import Foundation
+import PizzeriaStorage
+
+/// A section of the menu (`Pizze rosse`, `Fritti`, `Bevande`): every item is in one. A category
+/// says whether its items use the oven — only those count toward a pickup slot's capacity.
+///
+/// JSON: `{"id": 1, "name", "position", "uses_oven"}` (when it was added is in the audit log).
+public struct Category: Sendable, Hashable, Identifiable, Codable, JSONMembers {
+    /// A category's id: a small whole number (1 is the category every pizza of an older file is in).
+    public struct ID: Sendable, Hashable, Codable, CustomStringConvertible, DatabaseValueConvertible {
+        /// The stored number.
+        public let rawValue: Int64
+        /// An id from its stored number.
+        public init(_ rawValue: Int64) { self.rawValue = rawValue }
+        /// The number as text.
+        public var description: String { String(rawValue) }
+        /// Binds as an integer.
+        public var databaseValue: DatabaseValue { .integer(rawValue) }
+        /// Reads an integer column.
+        public init(databaseValue: DatabaseValue) throws { rawValue = try Int64(databaseValue: databaseValue) }
+        /// A JSON number.
+        public init(from decoder: Decoder) throws { rawValue = try decoder.singleValueContainer().decode(Int64.self) }
+        /// A JSON number.
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+    }
+
+    /// The category migration 15 created for the pizzas already on the menu (`Pizze`, using the
+    /// oven), and where an item goes when none is named.
+    public static let defaultID = ID(1)
+    /// The longest name, in Unicode scalars.
+    public static let maximumNameLength = 40
+    /// The largest position.
+    public static let maximumPosition = 1000
+
+    /// Its id.
+    public let id: ID
+    /// 1 to 40 characters, unique ignoring case.
+    public let name: String
+    /// Where it comes in the menu: smaller first, ties by name.
+    public let position: Int
+    /// Whether its items count toward a slot's capacity.
+    public let usesOven: Bool
+
+    /// A value; stores use it when reading rows.
+    public init(id: ID, name: String, position: Int, usesOven: Bool) {
+        (self.id, self.name, self.position, self.usesOven) = (id, name, position, usesOven)
+    }
+
+    /// The documented JSON shape, defined once (see ``JSONMembers``).
+    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("id", id.rawValue)
+        try writer.member("name", name)
+        try writer.member("position", position)
+        try writer.member("uses_oven", usesOven)
+    }
+
+    /// The documented JSON shape.
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
+
+    /// Reads the documented JSON shape.
+    public init(from decoder: Decoder) throws {
+        var members = try ContainerMemberReader(decoder)
+        try self.init(reading: &members)
+    }
+
+    /// What is wrong with a category's name and position, each naming its field.
+    static func problems(name: String, position: Int?) -> [FieldError] {
+        var problems = TextLimit.problems(name, field: "name", maximum: maximumNameLength)
+        if let position, !(1...maximumPosition).contains(position) {
+            problems.append(FieldError(field: "position", message: "must be from 1 to \(maximumPosition)"))
+        }
+        return problems
+    }
+}
+
+extension Category: StoredMembers {
+    static let table = "categories"
+
+    /// The stored members, read once for rows of `categories` and for JSON.
+    init<Reader: MemberReader>(reading members: inout Reader) throws {
+        self.init(
+            id: ID(try members.number("id")), name: try members.text("name"), position: try members.int("position"),
+            usesOven: try members.optionalFlag("uses_oven") ?? true)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import PizzeriaStorage
+
+/// The SQL of the menu's categories. Functions take the connection of an open transaction.
+enum CategoryStore {
+    /// The columns ``Decoder`` reads.
+    static let columns = "id, name, position, uses_oven"
+
+    /// A category from a row of ``columns``.
+    typealias Decoder = StoredDecoder<Category>
+
+    /// Every category in menu order: by position, then name.
+    static func list(in db: Connection) throws -> [Category] {
+        try db.fetchAll(
+            "SELECT " + columns + " FROM categories ORDER BY position, name COLLATE NOCASE, id", [], Decoder.self)
+    }
+
+    static func category(id: Category.ID, in db: Connection) throws -> Category? {
+        try db.fetchOne("SELECT " + columns + " FROM categories WHERE id = ?", [id], Decoder.self)
+    }
+
+    /// The category called `name`, ignoring ASCII case (the column's collation).
+    static func category(named name: String, in db: Connection) throws -> Category? {
+        try db.fetchOne("SELECT " + columns + " FROM categories WHERE name = ?", [name], Decoder.self)
+    }
+
+    /// The last position in use (0 with no category).
+    static func lastPosition(in db: Connection) throws -> Int {
+        try db.fetchOne("SELECT coalesce(max(position), 0) AS last FROM categories") { try $0.int("last") } ?? 0
+    }
+
+    static func insert(name: String, position: Int, usesOven: Bool, in db: Connection) throws -> Category {
+        let inserted = try db.fetchOne(
+            "INSERT INTO categories (name, position, uses_oven) VALUES (?, ?, ?) RETURNING " + columns,
+            [name, position, usesOven], Decoder.self)
+        guard let inserted else { throw DataError.damagedRow(table: "categories", id: name, problem: "not inserted") }
+        return inserted
+    }
+
+    static func update(_ category: Category, in db: Connection) throws {
+        try db.run(
+            "UPDATE categories SET name = ?, position = ?, uses_oven = ? WHERE id = ?",
+            [category.name, category.position, category.usesOven, category.id])
+    }
+
+    /// Moves every other category at `position` or after one place down, to make room.
+    static func makeRoom(at position: Int, except id: Category.ID?, in db: Connection) throws {
+        try db.run(
+            "UPDATE categories SET position = min(position + 1, ?) WHERE position >= ? AND id IS NOT ?",
+            [Category.maximumPosition, position, id])
+    }
+
+    static func delete(id: Category.ID, in db: Connection) throws {
+        try db.run("DELETE FROM categories WHERE id = ?", [id])
+    }
+
+    /// How many items (archived ones included) are in the category.
+    static func itemCount(of id: Category.ID, in db: Connection) throws -> Int {
+        try db.fetchOne("SELECT count(*) AS items FROM pizzas WHERE category_id = ?", [id]) { try $0.int("items") }
+            ?? 0
+    }
+
+    /// Puts a pizza in a category (the schema's trigger refuses an unknown one).
+    static func move(pizza id: Pizza.ID, to category: Category.ID, in db: Connection) throws {
+        try db.run("UPDATE pizzas SET category_id = ? WHERE id = ?", [category, id])
+    }
+}
