@@ -107,6 +107,11 @@ struct CategoryTests {
         #expect(tooLong?.errors.map(\.field) == ["name"])
         let badPosition = #expect(throws: ValidationError.self) { try menu.addCategory(name: "Dolci", position: 0) }
         #expect(badPosition?.errors.map(\.field) == ["position"])
+        let blank = #expect(throws: ValidationError.self) {
+            try menu.editCategory(Category.defaultID, name: " ", usesOven: false)
+        }
+        #expect(blank?.errors.map(\.field) == ["name"])
+        #expect(try menu.category(named: "Pizze").usesOven)  // nothing written
         try menu.addCategory(name: "Fritti", position: 2)
         #expect(try menu.categories().map(\.name) == ["Pizze", "Fritti", "Bevande", "Straße"])
         let fritti = try menu.category(named: "fritti")

@@ -66,9 +66,9 @@ public struct Category: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         try self.init(reading: &members)
     }
 
-    /// What is wrong with a category's name and position, each naming its field.
-    static func problems(name: String, position: Int?) -> [FieldError] {
-        var problems = TextLimit.problems(name, field: "name", maximum: maximumNameLength)
+    /// What is wrong with a category's name and position (each when given), naming the field.
+    static func problems(name: String?, position: Int?) -> [FieldError] {
+        var problems = name.map { TextLimit.problems($0, field: "name", maximum: maximumNameLength) } ?? []
         if let position, !(1...maximumPosition).contains(position) {
             problems.append(FieldError(field: "position", message: "must be from 1 to \(maximumPosition)"))
         }

@@ -48,7 +48,7 @@ extension MenuService {
         _ id: Category.ID, name: String? = nil, usesOven: Bool? = nil, position: Int? = nil
     ) throws -> Category {
         let name = name.map(PizzaName.normalize)
-        let problems = Category.problems(name: name ?? "x", position: position)
+        let problems = Category.problems(name: name, position: position)
         guard problems.isEmpty else { throw ValidationError(problems) }
         return try database.audited(acting, at: now()) { db in
             let current = try Self.requiredCategory(id, in: db)
