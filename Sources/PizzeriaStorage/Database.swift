@@ -200,11 +200,11 @@ public final class Database: @unchecked Sendable {
     @discardableResult
     public func read<T>(_ body: (Connection) throws -> T) throws -> T {
         if let writer, isInsideBatch { return try writer.savepoint { try body(writer) } }
-        if configuration.readsOnIdleWriter, let writer, gate.enterIfFree() {
-            defer { gate.leave() }
-            writer.lend()
-            defer { writer.giveBack() }
-            return try writer.readingOnly { try writer.transaction(.deferred) { try body(writer) } }
+        if configuration.readsOnIdleWriter {
+            let onWriter = try onIdleWriter { db in
+                try db.readingOnly { try db.transaction(.deferred) { try body(db) } }
+            }
+            if let onWriter { return onWriter }
         }
         return try readers.withReader { db in try db.transaction(.deferred) { try body(db) } }
     }
@@ -223,13 +223,18 @@ public final class Database: @unchecked Sendable {
     @discardableResult
     public func readStatement<T>(_ body: (Connection) throws -> T) throws -> T {
         if let writer, isInsideBatch { return try writer.savepoint { try body(writer) } }
-        if let writer, gate.enterIfFree() {
-            defer { gate.leave() }
-            writer.lend()
-            defer { writer.giveBack() }
-            return try writer.readingOnly { try body(writer) }
-        }
+        if let result = try onIdleWriter({ db in try db.readingOnly { try body(db) } }) { return result }
         return try readers.withReader(body)
+    }
+
+    /// Runs `body` on the writer connection when no one holds it (never waiting for it); `nil`
+    /// when it is taken, or there is none.
+    private func onIdleWriter<T>(_ body: (Connection) throws -> T) throws -> T? {
+        guard let writer, gate.enterIfFree() else { return nil }
+        defer { gate.leave() }
+        writer.lend()
+        defer { writer.giveBack() }
+        return .some(try body(writer))
     }
 
     /// How many reader connections this handle has opened (the writer is not counted).
