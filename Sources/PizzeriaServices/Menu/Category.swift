@@ -7,25 +7,7 @@ import PizzeriaStorage
 /// JSON: `{"id": 1, "name", "position", "uses_oven"}` (when it was added is in the audit log).
 public struct Category: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     /// A category's id: a small whole number (1 is the category every pizza of an older file is in).
-    public struct ID: Sendable, Hashable, Codable, CustomStringConvertible, DatabaseValueConvertible {
-        /// The stored number.
-        public let rawValue: Int64
-        /// An id from its stored number.
-        public init(_ rawValue: Int64) { self.rawValue = rawValue }
-        /// The number as text.
-        public var description: String { String(rawValue) }
-        /// Binds as an integer.
-        public var databaseValue: DatabaseValue { .integer(rawValue) }
-        /// Reads an integer column.
-        public init(databaseValue: DatabaseValue) throws { rawValue = try Int64(databaseValue: databaseValue) }
-        /// A JSON number.
-        public init(from decoder: Decoder) throws { rawValue = try decoder.singleValueContainer().decode(Int64.self) }
-        /// A JSON number.
-        public func encode(to encoder: Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
-        }
-    }
+    public typealias ID = RowNumber<Category>
 
     /// The category migration 15 created for the pizzas already on the menu (`Pizze`, using the
     /// oven), and where an item goes when none is named.

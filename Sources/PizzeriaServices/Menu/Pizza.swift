@@ -4,7 +4,8 @@ import Foundation
 ///
 /// `Codable` in the documented JSON shape:
 /// `{"id", "name", "price": "6.00", "price_cents": 600, "currency": "EUR", "archived": false,
-///   "archived_at", "category_id": 1, "version", "created_at", "updated_at"}`.
+///   "archived_at", "category_id": 1, "allergens": ["gluten", "milk"], "version", "created_at",
+///   "updated_at"}`. Its variants and modifier groups are read with it as a ``MenuItem``.
 public struct Pizza: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     /// A pizza's id.
     public typealias ID = Identifier<Pizza>
@@ -25,11 +26,13 @@ public struct Pizza: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     public let updatedAt: Date
     /// The menu section it is in (``Category/defaultID`` for every pizza of an older file).
     public let categoryID: Category.ID
+    /// The EU allergens it contains (its modifiers may add more to a line).
+    public let allergens: Set<Allergen>
 
     /// Creates a value; stores use it when reading rows.
     public init(
         id: ID, name: String, price: Money, archivedAt: Date?, version: Int, createdAt: Date, updatedAt: Date,
-        categoryID: Category.ID = Category.defaultID
+        categoryID: Category.ID = Category.defaultID, allergens: Set<Allergen> = []
     ) {
         self.id = id
         self.name = name
@@ -39,6 +42,7 @@ public struct Pizza: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.categoryID = categoryID
+        self.allergens = allergens
     }
 
     /// Whether it is off the menu.
@@ -46,6 +50,7 @@ public struct Pizza: Sendable, Hashable, Identifiable, Codable, JSONMembers {
 
     /// The documented JSON shape, defined once (see ``JSONMembers``).
     public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("allergens", encoded: Allergen.codes(allergens))
         try writer.member("archived", isArchived)
         try writer.member("archived_at", timestamp: archivedAt)
         try writer.member("category_id", categoryID.rawValue)
@@ -78,7 +83,8 @@ extension Pizza: StoredMembers {
             id: try members.id("id"), name: try members.text("name"), price: try members.money(cents: "price_cents"),
             archivedAt: try members.optionalTimestamp("archived_at"), version: try members.int("version"),
             createdAt: try members.timestamp("created_at"), updatedAt: try members.timestamp("updated_at"),
-            categoryID: Category.ID(try members.optionalNumber("category_id") ?? Category.defaultID.rawValue))
+            categoryID: Category.ID(try members.optionalNumber("category_id") ?? Category.defaultID.rawValue),
+            allergens: try members.allergens("allergens"))
     }
 }
 

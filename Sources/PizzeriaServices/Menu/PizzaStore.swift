@@ -6,7 +6,7 @@ import PizzeriaStorage
 enum PizzaStore {
     /// The columns ``Decoder`` reads. Every query that decodes a pizza selects these (spliced
     /// in as a constant, never input).
-    static let columns = "id, name, price_cents, archived_at, version, created_at, updated_at, category_id"
+    static let columns = "id, name, price_cents, archived_at, version, created_at, updated_at, category_id, allergens"
 
     /// A pizza from a row of ``columns``: ``Pizza``'s stored members (see ``StoredMembers``).
     typealias Decoder = StoredDecoder<Pizza>
@@ -15,32 +15,53 @@ enum PizzaStore {
         try db.fetchOne("SELECT " + columns + " FROM pizzas WHERE id = ?", [id], Decoder.self)
     }
 
-    /// What a booking needs of a pizza: its name and price now, whether it is on the menu, and
-    /// whether its category uses the oven.
-    struct Snapshot: RowDecoder {
-        let name, priceCents, archived, usesOven: Column
+    /// What a booking needs of an item: its name now, whether it is on the menu, whether its
+    /// category uses the oven, its allergens, its default variant and how many it has, and
+    /// whether it has modifier groups — one statement, so a plain item costs one lookup.
+    struct BookingSnapshot {
+        let name: String
+        let isArchived: Bool
+        let usesOven: Bool
+        let allergens: Set<Allergen>
+        let defaultVariant: (id: Variant.ID, name: String, price: Money)
+        let variantCount: Int
+        let hasGroups: Bool
+    }
+
+    struct SnapshotDecoder: RowDecoder {
+        let name, archived, usesOven, allergens, variantID, variantName, price, variants, groups: Column
 
         init(columns: ColumnResolver) throws {
-            (name, priceCents, archived) = (try columns("name"), try columns("price_cents"), try columns("archived"))
-            usesOven = try columns("uses_oven")
+            (name, archived, usesOven) = (try columns("name"), try columns("archived"), try columns("uses_oven"))
+            (allergens, variantID) = (try columns("allergens"), try columns("variant_id"))
+            (variantName, price) = (try columns("variant_name"), try columns("price_cents"))
+            (variants, groups) = (try columns("variants"), try columns("has_groups"))
         }
 
-        func decode(_ row: Row) throws -> (name: String, price: Money, isArchived: Bool, usesOven: Bool) {
-            (
-                try row.string(name), Money(cents: try row.int64(priceCents)), try row.int(archived) == 1,
-                try row.int(usesOven) == 1
-            )
+        func decode(_ row: Row) throws -> BookingSnapshot {
+            BookingSnapshot(
+                name: try row.string(name), isArchived: try row.int(archived) == 1,
+                usesOven: try row.int(usesOven) == 1, allergens: Allergen.set(bits: try row.int64(allergens)),
+                defaultVariant: (
+                    Variant.ID(try row.int64(variantID)), try row.string(variantName),
+                    Money(cents: try row.int64(price))
+                ),
+                variantCount: try row.int(variants), hasGroups: try row.int(groups) == 1)
         }
     }
 
-    static func snapshot(id: Pizza.ID, in db: Connection) throws -> (
-        name: String, price: Money, isArchived: Bool, usesOven: Bool
-    )? {
-        try db.fetchOne(
-            """
-            SELECT p.name, p.price_cents, p.archived_at IS NOT NULL AS archived, k.uses_oven
-            FROM pizzas p JOIN categories k ON k.id = p.category_id WHERE p.id = ?
-            """, [id], Snapshot.self)
+    static let snapshotSQL = """
+        SELECT p.name, p.archived_at IS NOT NULL AS archived, k.uses_oven, p.allergens, v.id AS variant_id,
+               v.name AS variant_name, v.price_cents,
+               (SELECT count(*) FROM pizza_variants c WHERE c.pizza_id = p.id) AS variants,
+               EXISTS (SELECT 1 FROM pizza_modifier_groups a WHERE a.pizza_id = p.id) AS has_groups
+        FROM pizzas p JOIN categories k ON k.id = p.category_id
+             JOIN pizza_variants v ON v.pizza_id = p.id AND v.is_default = 1
+        WHERE p.id = ?
+        """
+
+    static func snapshot(id: Pizza.ID, in db: Connection) throws -> BookingSnapshot? {
+        try db.fetchOne(snapshotSQL, [id], SnapshotDecoder.self)
     }
 
     /// The menu in name order, straight from the `name_key` index (no sort), after `after` (a

@@ -26,6 +26,8 @@ public enum OrderError: PizzeriaFailure, Equatable {
     case ambiguous(query: String, candidates: [Order.ID])
     /// The pizza is archived: off the menu, not bookable.
     case archivedPizza(name: String)
+    /// A modifier chosen for an item is archived: no longer offered.
+    case archivedModifier(item: String, modifier: String)
     /// The pickup time has passed.
     case pickupInPast(local: String)
     /// The pickup is further ahead than the booking horizon allows.
@@ -76,6 +78,8 @@ public enum OrderError: PizzeriaFailure, Equatable {
                 + IDPrefix.distinguishing(candidates.map(\.description)).joined(separator: ", ")
         case .archivedPizza(let name):
             "'\(name)' is archived and cannot be ordered"
+        case .archivedModifier(let item, let modifier):
+            "modifiers: '\(modifier)' is no longer offered (archived) and cannot be ordered with \(item)"
         case .pickupInPast(let local):
             "pickup: \(local) is in the past"
         case .beyondHorizon(let local, let days):

@@ -19,11 +19,12 @@ public struct OrderEdit: Sendable, Hashable {
         case clear
     }
 
-    /// Pizzas to add (a pizza already in the order gets more).
+    /// Items to add (a choice already in the order gets more). An item without a variant is the
+    /// item's default variant.
     public var add: [OrderRequest.Item] = []
-    /// Pizzas to remove entirely.
+    /// Items to remove entirely: every line of each.
     public var remove: [Pizza.ID] = []
-    /// Pizzas whose quantity becomes exactly this (1–20; added when not yet in the order).
+    /// Choices whose quantity becomes exactly this (1–20; added when not yet in the order).
     public var setQuantity: [OrderRequest.Item] = []
     /// The note, when it changes.
     public var note: NoteChange?
@@ -42,6 +43,12 @@ public struct OrderEdit: Sendable, Hashable {
     /// The longest note, in Unicode scalars (as SQLite's `length()` counts them).
     public static let maximumNoteLength = 200
 
+    /// The modifiers of the first item asked for that is `choice`, in the order asked.
+    func modifiersInRequestOrder(of choice: LineChoice) -> [Modifier.ID] {
+        (add + setQuantity).first { $0.pizza == choice.pizza && Set($0.modifiers) == choice.modifiers }?.modifiers
+            ?? choice.modifiers.sorted()
+    }
+
     /// Whether it changes anything.
     public var isEmpty: Bool { add.isEmpty && remove.isEmpty && setQuantity.isEmpty && note == nil }
 
@@ -52,6 +59,9 @@ public struct OrderEdit: Sendable, Hashable {
             errors.append(FieldError(field: "edit", message: "must change something: --add, --remove, --set or --note"))
         }
         errors += (add + setQuantity).compactMap { OrderRequest.quantityProblem($0.quantity) }
+        for (index, item) in (add + setQuantity).enumerated() {
+            errors += OrderRequest.modifierProblems(item.modifiers, of: "item \(index + 1)")
+        }
         if case .set(let text) = note {
             errors += TextLimit.problems(text, field: "note", maximum: Self.maximumNoteLength)
         }
@@ -133,12 +143,26 @@ extension OrderService {
             let header = try Self.changeable(id, action: .edit, expectedVersion: expectedVersion, in: db)
             let settings = try SettingsStore.current(in: db)
             let existing = try OrderStore.numberedLines(of: id, in: db)
-            var quantities = Dictionary(uniqueKeysWithValues: existing.map { ($0.line.pizzaID, $0.line.quantity) })
-            var order = existing.map(\.line.pizzaID)
-            func include(_ pizza: Pizza.ID) { if !order.contains(pizza) { order.append(pizza) } }
-            for item in change.add { quantities[item.pizza, default: 0] += item.quantity; include(item.pizza) }
-            for item in change.setQuantity { quantities[item.pizza] = item.quantity; include(item.pizza) }
-            for pizza in change.remove { quantities[pizza] = nil }
+            // Lines are by choice (item, variant, modifiers): an item named without a variant is
+            // its default variant, so an old order's "Margherita" is the Margherita asked for.
+            var quantities: [LineChoice: Int] = [:]
+            for (_, line) in existing { quantities[line.choice, default: 0] += line.quantity }
+            var order = existing.map(\.line.choice)
+            var defaults: [Pizza.ID: Variant.ID] = [:]
+            func key(of item: OrderRequest.Item) throws -> LineChoice {
+                var variant = item.variant
+                if variant == nil {
+                    if defaults[item.pizza] == nil { defaults[item.pizza] = try VariantStore.defaultVariant(of: item.pizza, in: db) }
+                    guard let found = defaults[item.pizza] else { throw MenuError.notFound(item.pizza.description) }
+                    variant = found
+                }
+                let choice = LineChoice(pizza: item.pizza, variant: variant, modifiers: Set(item.modifiers))
+                if !order.contains(choice) { order.append(choice) }
+                return choice
+            }
+            for item in change.add { quantities[try key(of: item), default: 0] += item.quantity }
+            for item in change.setQuantity { quantities[try key(of: item)] = item.quantity }
+            for pizza in change.remove { for choice in order where choice.pizza == pizza { quantities[choice] = nil } }
             let kept = order.filter { quantities[$0] != nil }
             guard !kept.isEmpty else {
                 throw ValidationError([
@@ -151,31 +175,34 @@ extension OrderService {
                 ])
             }
             var detail: [String] = []
-            let byPizza = Dictionary(uniqueKeysWithValues: existing.map { ($0.line.pizzaID, $0) })
+            let byChoice = Dictionary(existing.map { ($0.line.choice, $0) }, uniquingKeysWith: { first, _ in first })
             // Removed lines go first: the slot's load frees them (its trigger) before the growth
             // of the others is checked against the room left.
             var delta = 0, ovenDelta = 0  // every item added; what of it takes the oven's capacity
-            for (number, line) in existing where quantities[line.pizzaID] == nil {
+            for (number, line) in existing where quantities[line.choice] == nil {
                 try OrderStore.deleteLine(number, order: id, in: db)
-                detail.append("−\(line.quantity) \(line.pizzaName)")
+                detail.append("−\(line.quantity) \(line.label)")
             }
             var added: [OrderLine] = []
-            for pizza in kept {
-                let quantity = quantities[pizza] ?? 0
-                if let (_, line) = byPizza[pizza] {
+            for choice in kept {
+                let quantity = quantities[choice] ?? 0
+                if let (_, line) = byChoice[choice] {
                     guard quantity != line.quantity else { continue }
                     guard quantity <= OrderRequest.maximumQuantity else {
-                        throw OrderError.tooMany(name: line.pizzaName, quantity: quantity)
+                        throw OrderError.tooMany(name: line.label, quantity: quantity)
                     }
                     delta += quantity - line.quantity
                     ovenDelta += line.usesOven ? quantity - line.quantity : 0
-                    detail.append("\(line.pizzaName) \(line.quantity)→\(quantity)")
+                    detail.append("\(line.label) \(line.quantity)→\(quantity)")
                 } else {
-                    let snapshot = try Self.snapshot([OrderRequest.Item(pizza: pizza, quantity: quantity)], in: db)
+                    let item = OrderRequest.Item(
+                        pizza: choice.pizza, quantity: quantity, variant: choice.variant,
+                        modifiers: change.modifiersInRequestOrder(of: choice))
+                    let snapshot = try Self.snapshot([item], in: db)
                     added += snapshot
                     delta += quantity
                     ovenDelta += snapshot.reduce(0) { $0 + $1.slotUnits }
-                    detail.append("+\(quantity) \(snapshot.first?.pizzaName ?? pizza.description)")
+                    detail.append("+\(quantity) \(snapshot.first?.label ?? choice.pizza.description)")
                 }
             }
             if delta > 0 || ovenDelta > 0 {
@@ -189,8 +216,8 @@ extension OrderService {
                     in: db)
                 if let override { detail.append(override.historyText) }
             }
-            for (number, line) in existing where quantities[line.pizzaID].map({ $0 != line.quantity }) == true {
-                try OrderStore.setQuantity(quantities[line.pizzaID] ?? line.quantity, line: number, order: id, in: db)
+            for (number, line) in existing where quantities[line.choice].map({ $0 != line.quantity }) == true {
+                try OrderStore.setQuantity(quantities[line.choice] ?? line.quantity, line: number, order: id, in: db)
             }
             var next = (existing.map(\.number).max() ?? 0) + 1
             for line in added {

@@ -54,7 +54,7 @@ public final class OrderService: Sendable {
         // What was asked for under a key, so a reuse of the key with other content is refused.
         var fingerprint: String {
             "user=\(request.user);pickup=\(pickupAt);lines="
-                + items.sorted { $0.pizza < $1.pizza }.map { "\($0.pizza)x\($0.quantity)" }.joined(separator: ",")
+                + items.map(Self.fingerprint(of:)).sorted().joined(separator: ",")
         }
         // A retry with the same key returns the first order, whatever changed since (an archived pizza, a full slot).
         if let key = request.idempotencyKey, let existing = try OrderStore.header(key: key, in: db) {
@@ -147,11 +147,18 @@ public final class OrderService: Sendable {
         return problems
     }
 
-    /// The items with repeats merged, in first-mention order.
+    /// An item in a request's fingerprint: `PIZZAxQTY` as before variants, then `/VARIANT` and
+    /// `+MODIFIER…` (sorted) when chosen, so old keys keep matching their retries.
+    static func fingerprint(of item: OrderRequest.Item) -> String {
+        "\(item.pizza)" + (item.variant.map { "/\($0)" } ?? "")
+            + item.modifiers.sorted().map { "+\($0)" }.joined() + "x\(item.quantity)"
+    }
+
+    /// The items with repeats of one choice (item, variant, modifiers) merged, in first-mention order.
     static func merged(_ items: [OrderRequest.Item]) throws -> [OrderRequest.Item] {
         var merged: [OrderRequest.Item] = []
         for item in items {
-            if let index = merged.firstIndex(where: { $0.pizza == item.pizza }) {
+            if let index = merged.firstIndex(where: { $0.choice == item.choice }) {
                 merged[index].quantity += item.quantity
             } else {
                 merged.append(item)
@@ -160,10 +167,13 @@ public final class OrderService: Sendable {
         return merged
     }
 
-    /// Reads each pizza once; each line snapshots the pizza's current name and price. An archived
-    /// pizza cannot be ordered; a merged quantity must stay within the maximum.
+    /// Each line snapshots its item as it is now: the name, the variant's name and price, the
+    /// modifiers' names and prices on that variant, the allergens. An archived item or modifier
+    /// cannot be ordered; the modifiers must be offered in the item's groups and keep each group's
+    /// bounds; a merged quantity must stay within the maximum.
     static func snapshot(_ items: [OrderRequest.Item], in db: Connection) throws -> [OrderLine] {
-        try items.map { item in
+        var lines: [OrderLine] = []
+        for item in items {
             guard let pizza = try PizzaStore.snapshot(id: item.pizza, in: db) else {
                 throw MenuError.notFound(item.pizza.description)
             }
@@ -171,10 +181,93 @@ public final class OrderService: Sendable {
                 throw OrderError.tooMany(name: pizza.name, quantity: item.quantity)
             }
             guard !pizza.isArchived else { throw OrderError.archivedPizza(name: pizza.name) }
-            return OrderLine(
-                pizzaID: item.pizza, pizzaName: pizza.name, unitPrice: pizza.price, quantity: item.quantity,
-                usesOven: pizza.usesOven)
+            let line = try choose(item, of: pizza, in: db)
+            // Two requests that resolve to one choice (the default variant named and not) are one line.
+            if let index = lines.firstIndex(where: { $0.choice == line.choice }) {
+                let quantity = lines[index].quantity + line.quantity
+                guard quantity <= OrderRequest.maximumQuantity else {
+                    throw OrderError.tooMany(name: line.label, quantity: quantity)
+                }
+                lines[index] = lines[index].with(quantity: quantity)
+            } else {
+                lines.append(line)
+            }
         }
+        return lines
+    }
+
+    /// The line `item` books of `pizza`: its variant (the default when none is named), its
+    /// modifiers checked against the item's groups and priced on the variant.
+    static func choose(_ item: OrderRequest.Item, of pizza: PizzaStore.BookingSnapshot, in db: Connection) throws
+        -> OrderLine
+    {
+        let variant: (id: Variant.ID, name: String?, price: Money)
+        if pizza.variantCount == 1 && (item.variant == nil || item.variant == pizza.defaultVariant.id) {
+            variant = (pizza.defaultVariant.id, nil, pizza.defaultVariant.price)
+        } else {
+            let variants = try VariantStore.variants(of: item.pizza, in: db)
+            let wanted = item.variant ?? pizza.defaultVariant.id
+            guard let found = variants.first(where: { $0.id == wanted }) else {
+                throw ValidationError([
+                    FieldError(
+                        field: "variant",
+                        message: "\(pizza.name) has no variant \(wanted); it has "
+                            + variants.map(\.name).joined(separator: ", "))
+                ])
+            }
+            variant = (found.id, variants.count > 1 ? found.name : nil, found.price)
+        }
+        var chosen: [ChosenModifier] = []
+        var allergens = pizza.allergens
+        if pizza.hasGroups || !item.modifiers.isEmpty {
+            let groups = try ModifierStore.groups(of: item.pizza, in: db)
+            let variantName = variant.name ?? pizza.defaultVariant.name
+            var wanted = Set(item.modifiers)
+            for group in groups {
+                let picked = group.modifiers.filter { wanted.contains($0.id) }
+                for modifier in picked {
+                    wanted.remove(modifier.id)
+                    guard !modifier.isArchived else {
+                        throw OrderError.archivedModifier(item: pizza.name, modifier: modifier.name)
+                    }
+                    chosen.append(
+                        ChosenModifier(
+                            id: modifier.id, group: group.name, name: modifier.name,
+                            price: modifier.price(on: variantName)))
+                    allergens.formUnion(modifier.allergens)
+                }
+                guard (group.minSelected...group.maxSelected).contains(picked.count) else {
+                    let offered = group.offered.map(\.name).joined(separator: ", ")
+                    throw ValidationError([
+                        FieldError(
+                            field: "modifiers",
+                            message: "\(pizza.name) takes \(group.ruleText) of \(group.name) (\(offered)), not \(picked.count)")
+                    ])
+                }
+            }
+            if let stray = wanted.first {
+                let name = try ModifierStore.modifier(id: stray, in: db)?.name ?? "modifier \(stray)"
+                let offered = groups.flatMap(\.offered).map(\.name)
+                throw ValidationError([
+                    FieldError(
+                        field: "modifiers",
+                        message: "'\(name)' is not offered with \(pizza.name)"
+                            + (offered.isEmpty ? " (it has no modifiers)" : "; it offers " + offered.joined(separator: ", ")))
+                ])
+            }
+        }
+        let unit = variant.price.cents + chosen.reduce(0) { $0 + $1.price.cents }
+        guard unit <= Money.maximum.cents else {
+            throw ValidationError([
+                FieldError(
+                    field: "modifiers",
+                    message: "would make one \(pizza.name) cost more than \(Money.maximum.formatted)")
+            ])
+        }
+        return OrderLine(
+            pizzaID: item.pizza, pizzaName: pizza.name, unitPrice: Money(cents: unit), quantity: item.quantity,
+            usesOven: pizza.usesOven, variantID: variant.id, variantName: variant.name, basePrice: variant.price,
+            modifiers: chosen, allergens: allergens)
     }
 
     /// The slot `pickup` starts, or the refusal a customer can act on: paused, in the past,

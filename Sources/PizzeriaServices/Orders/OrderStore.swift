@@ -166,7 +166,10 @@ enum OrderStore {
 
     /// The columns ``LineDecoder`` reads, from `order_lines l` (a constant).
     static let lineColumns =
-        "l.order_id, l.line_no, l.pizza_id, l.pizza_name AS name, l.unit_price_cents, l.quantity, l.uses_oven"
+        """
+        l.order_id, l.line_no, l.pizza_id, l.pizza_name AS name, l.unit_price_cents, l.quantity, l.uses_oven, l.variant_id,
+        l.variant_name AS variant, l.base_price_cents, l.modifiers, l.allergens
+        """
     /// The columns ``StatusEventDecoder`` reads, from `order_status_events e` (a constant).
     static let eventColumns = "e.id, e.order_id, e.kind, e.from_status, e.to_status, e.detail, e.actor, e.at"
 
@@ -211,9 +214,32 @@ enum OrderStore {
     static func insertLine(_ line: OrderLine, number: Int, order id: Order.ID, in db: Connection) throws {
         try db.run(
             """
-            INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity, uses_oven)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, [id, number, line.pizzaID, line.pizzaName, line.unitPrice.cents, line.quantity, line.usesOven])
+            INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity, uses_oven,
+                                     variant_id, variant_name, base_price_cents, modifiers, allergens)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                id, number, line.pizzaID, line.pizzaName, line.unitPrice.cents, line.quantity, line.usesOven,
+                line.variantID, line.variantName, line.basePrice.cents, try modifiersJSON(line.modifiers),
+                Allergen.bits(line.allergens),
+            ])
+    }
+
+    /// The stored form of a line's modifiers: a JSON array of `{"id", "group", "name",
+    /// "price_cents"}` (what the schema's trigger checks), or `NULL` for none.
+    static func modifiersJSON(_ modifiers: [ChosenModifier]) throws -> String? {
+        guard !modifiers.isEmpty else { return nil }
+        struct Stored: Encodable {
+            let id: Int64
+            let group: String
+            let name: String
+            let price_cents: Int64
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(
+            modifiers.map { Stored(id: $0.id.rawValue, group: $0.group, name: $0.name, price_cents: $0.price.cents) })
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// Compare-and-set status change; the trigger records the event with `actor` and `at`.

@@ -14,6 +14,8 @@ public struct Money: Sendable, Hashable, Comparable, Codable, CustomStringConver
 
     /// The highest price accepted: 1,000.00 EUR.
     public static let maximum = Money(cents: 100_000)
+    /// The most a modifier adds to a line's unit price: 100.00 EUR.
+    public static let maximumModifier = Money(cents: 10_000)
 
     /// An amount of `cents` (not validated: use ``parse(_:)`` for input).
     public init(cents: Int64) { self.cents = cents }
@@ -83,8 +85,11 @@ public struct Money: Sendable, Hashable, Comparable, Codable, CustomStringConver
     /// `EUR` before or after and spaces around. Refused, saying why: empty text, anything not a
     /// plain decimal number, a sign, zero, more than two decimals, exponents, `NaN` and
     /// infinities, thousands separators (`1,000` could mean one thousand or one euro), and
-    /// amounts above ``maximum``.
-    public static func parse(_ input: String) -> Result<Money, ParseError> {
+    /// amounts above ``maximum``. A modifier's price (`allowingZero`, at most
+    /// ``maximumModifier``) may be 0.00: "senza basilico" costs nothing.
+    public static func parse(_ input: String, allowingZero: Bool = false, maximum: Money = Money.maximum) -> Result<
+        Money, ParseError
+    > {
         func fail(_ message: String) -> Result<Money, ParseError> { .failure(ParseError(message: message)) }
 
         var text = Substring(input.trimmingWhitespace())
@@ -124,7 +129,7 @@ public struct Money: Sendable, Hashable, Comparable, Codable, CustomStringConver
             // Only readings that would be accepted are offered: 8.555 as 8555 is over the maximum.
             let thousands = Int64(String(whole + fraction)).map(String.init) ?? "\(whole)\(fraction)"
             let readings = [thousands, "\(whole.isEmpty ? "0" : whole).\(fraction.prefix(2))"].filter {
-                if case .success = parse($0) { true } else { false }
+                if case .success = parse($0, allowingZero: allowingZero, maximum: maximum) { true } else { false }
             }
             let advice = readings.isEmpty ? "" : "; write " + readings.joined(separator: " or ")
             return fail("is ambiguous: \(text) could use a thousands separator or have three decimals\(advice)")
@@ -135,7 +140,7 @@ public struct Money: Sendable, Hashable, Comparable, Codable, CustomStringConver
             return fail("must be at most \(maximum.formatted)")
         }
         let cents = euros * 100 + (Int64(fraction + String(repeating: "0", count: 2 - fraction.count)) ?? 0)
-        guard cents > 0 else { return fail("must be greater than 0") }
+        guard cents > 0 || allowingZero else { return fail("must be greater than 0") }
         guard cents <= maximum.cents else { return fail("must be at most \(maximum.formatted)") }
         return .success(Money(cents: cents))
     }

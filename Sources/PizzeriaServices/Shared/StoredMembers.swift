@@ -38,6 +38,10 @@ protocol MemberReader {
     /// Text naming a case of `type` (its raw value).
     mutating func raw<Value: RawRepresentable & CaseIterable>(_ key: StaticString, as type: Value.Type) throws -> Value
     where Value.RawValue == String
+    /// A structured value: JSON text in a row, a nested JSON value in JSON; `nil` for `NULL` or absent.
+    mutating func decoded<Value: Decodable>(_ key: StaticString, as type: Value.Type) throws -> Value?
+    /// A set of allergens: the sum of their bits in a row, their codes in JSON; empty when absent.
+    mutating func allergens(_ key: StaticString) throws -> Set<Allergen>
 }
 
 extension MemberReader {
@@ -116,6 +120,10 @@ private struct ResolvingReader: MemberReader {
         }
         return try resolve(key, first)
     }
+    mutating func decoded<Value: Decodable>(_ key: StaticString, as type: Value.Type) throws -> Value? {
+        try resolve(key, nil)
+    }
+    mutating func allergens(_ key: StaticString) throws -> Set<Allergen> { try resolve(key, []) }
 }
 
 /// Reads one row for ``StoredMembers/init(reading:)``.
@@ -183,6 +191,20 @@ private struct RowMemberReader: MemberReader {
         guard let value = Value(rawValue: text) else { throw damaged(column, "'\(text)' is not a known value") }
         return value
     }
+
+    mutating func decoded<Value: Decodable>(_ key: StaticString, as type: Value.Type) throws -> Value? {
+        let column = try column(key)
+        guard let text = try row.optionalString(column) else { return nil }
+        do {
+            return try JSONDecoder().decode(type, from: Data(text.utf8))
+        } catch {
+            throw damaged(column, "is not the JSON of \(Value.self): \(error)")
+        }
+    }
+
+    mutating func allergens(_ key: StaticString) throws -> Set<Allergen> {
+        Allergen.set(bits: try row.optionalInt64(try column(key)) ?? 0)
+    }
 }
 
 // MARK: - From JSON
@@ -220,5 +242,22 @@ struct ContainerMemberReader: MemberReader {
                 forKey: JSONMemberKey(key), in: container, debugDescription: "'\(text)' is not a known value")
         }
         return value
+    }
+
+    func decoded<Value: Decodable>(_ key: StaticString, as type: Value.Type) throws -> Value? {
+        try container.decodeIfPresent(type, forKey: JSONMemberKey(key))
+    }
+
+    func allergens(_ key: StaticString) throws -> Set<Allergen> {
+        let codes = try container.decodeIfPresent([String].self, forKey: JSONMemberKey(key)) ?? []
+        return try Set(
+            codes.map { code in
+                guard let allergen = Allergen(rawValue: code) else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: JSONMemberKey(key), in: container,
+                        debugDescription: "'\(code)' is not one of the EU's 14 allergens")
+                }
+                return allergen
+            })
     }
 }

@@ -1,0 +1,72 @@
+import Foundation
+
+/// The 14 allergens of Regulation (EU) No 1169/2011, Annex II, which must be declared for every
+/// food sold. Stored as bits (table `allergens`); JSON and the CLI spell them by `rawValue`.
+public enum Allergen: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
+    /// Cereals containing gluten.
+    case gluten
+    /// Crustaceans.
+    case crustaceans
+    /// Eggs.
+    case eggs
+    /// Fish.
+    case fish
+    /// Peanuts.
+    case peanuts
+    /// Soybeans.
+    case soybeans
+    /// Milk (lactose included).
+    case milk
+    /// Nuts (almonds, hazelnuts, walnuts, …).
+    case nuts
+    /// Celery.
+    case celery
+    /// Mustard.
+    case mustard
+    /// Sesame seeds.
+    case sesame
+    /// Sulphur dioxide and sulphites over 10 mg/kg.
+    case sulphites
+    /// Lupin.
+    case lupin
+    /// Molluscs.
+    case molluscs
+
+    /// Its bit in a stored set (the order of Annex II).
+    public var bit: Int64 {
+        guard let index = Self.allCases.firstIndex(of: self) else { return 0 }
+        return 1 << Int64(index)
+    }
+
+    /// Annex II order.
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.bit < rhs.bit }
+
+    /// The set a stored sum of bits names; bits outside the 14 are ignored (the schema refuses them).
+    public static func set(bits: Int64) -> Set<Allergen> { Set(allCases.filter { bits & $0.bit != 0 }) }
+
+    /// The stored sum of bits of a set.
+    public static func bits(_ set: Set<Allergen>) -> Int64 { set.reduce(0) { $0 | $1.bit } }
+
+    /// A set parsed from codes separated by commas or spaces (`gluten,milk`; `none` or empty for
+    /// none), or the refusal naming `field` and the codes it knows.
+    public static func parse(_ text: String, field: String = "allergens") throws -> Set<Allergen> {
+        let codes = text.lowercased().split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+        if codes == ["none"] || codes.isEmpty { return [] }
+        var set: Set<Allergen> = []
+        for code in codes {
+            guard let allergen = Allergen(rawValue: code) else {
+                throw ValidationError([
+                    FieldError(
+                        field: field,
+                        message: "'\(code.prefix(40))' is not one of the EU's 14 allergens: "
+                            + allCases.map(\.rawValue).joined(separator: ", "))
+                ])
+            }
+            set.insert(allergen)
+        }
+        return set
+    }
+
+    /// The codes in Annex II order, for JSON and text.
+    public static func codes(_ set: Set<Allergen>) -> [String] { set.sorted().map(\.rawValue) }
+}

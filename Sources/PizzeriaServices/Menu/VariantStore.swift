@@ -1,0 +1,205 @@
+import Foundation
+import PizzeriaStorage
+
+/// The SQL of items' variants, modifier groups and modifiers. Functions take the connection of an
+/// open transaction.
+enum VariantStore {
+    /// The columns ``Decoder`` reads.
+    static let columns = "id, pizza_id, name, price_cents, position, is_default"
+
+    /// A variant from a row of ``columns``.
+    typealias Decoder = StoredDecoder<Variant>
+
+    /// An item's variants in the order they are offered.
+    static func variants(of pizza: Pizza.ID, in db: Connection) throws -> [Variant] {
+        try db.fetchAll(
+            "SELECT " + columns + " FROM pizza_variants WHERE pizza_id = ? ORDER BY position, id", [pizza],
+            Decoder.self)
+    }
+
+    /// The item's default variant (`nil` for an unknown item).
+    static func defaultVariant(of pizza: Pizza.ID, in db: Connection) throws -> Variant.ID? {
+        try db.fetchOne("SELECT id FROM pizza_variants WHERE pizza_id = ? AND is_default = 1", [pizza]) {
+            Variant.ID(try $0.int64("id"))
+        }
+    }
+
+    /// Every variant of every item, grouped by item, for reading the whole menu in one statement.
+    static func forEach(in db: Connection, _ body: (Variant) throws -> Void) throws {
+        try db.forEach(
+            "SELECT " + columns + " FROM pizza_variants ORDER BY pizza_id, position, id", [], Decoder.self, body)
+    }
+
+    static func insert(
+        pizza: Pizza.ID, name: String, price: Money, position: Int, isDefault: Bool, in db: Connection
+    ) throws -> Variant {
+        let inserted = try db.fetchOne(
+            "INSERT INTO pizza_variants (pizza_id, name, price_cents, position, is_default) VALUES (?, ?, ?, ?, ?) RETURNING "
+                + columns, [pizza, name, price.cents, position, isDefault], Decoder.self)
+        guard let inserted else { throw DataError.damagedRow(table: "pizza_variants", id: name, problem: "not inserted") }
+        return inserted
+    }
+
+    /// Changes a variant; making it the default takes that from the one that was (a trigger), and
+    /// the default's price is the item's (triggers, both ways).
+    static func update(_ variant: Variant, in db: Connection) throws {
+        try db.run(
+            "UPDATE pizza_variants SET name = ?, price_cents = ?, position = ?, is_default = ? WHERE id = ?",
+            [variant.name, variant.price.cents, variant.position, variant.isDefault, variant.id])
+    }
+
+    static func delete(_ id: Variant.ID, in db: Connection) throws {
+        try db.run("DELETE FROM pizza_variants WHERE id = ?", [id])
+    }
+
+    /// Whether any order line names the variant (then it is kept: lines reference it).
+    static func isBooked(_ id: Variant.ID, in db: Connection) throws -> Bool {
+        try db.fetchOne("SELECT EXISTS (SELECT 1 FROM order_lines WHERE variant_id = ?) AS booked", [id]) {
+            try $0.int("booked") == 1
+        } ?? false
+    }
+}
+
+enum ModifierStore {
+    /// The columns ``GroupDecoder`` reads.
+    static let groupColumns = "id, name, min_selected, max_selected, position"
+    typealias GroupDecoder = StoredDecoder<ModifierGroup>
+
+    /// The columns ``Decoder`` reads: a modifier's own and its prices per variant as JSON.
+    static let columns = """
+        m.id, m.group_id, m.name, m.price_cents, m.allergens, m.position, m.archived_at,
+        (SELECT json_group_array(json_object('variant', p.variant_name, 'price_cents', p.price_cents))
+         FROM modifier_prices p WHERE p.modifier_id = m.id) AS variant_prices
+        """
+    typealias Decoder = StoredDecoder<Modifier>
+
+    /// Every group with its modifiers, in menu order.
+    static func groups(in db: Connection) throws -> [ModifierGroup] {
+        try assemble(
+            try db.fetchAll(
+                "SELECT " + groupColumns + " FROM modifier_groups ORDER BY position, name, id", [], GroupDecoder.self),
+            in: db)
+    }
+
+    /// The groups attached to an item, with their modifiers, in menu order.
+    static func groups(of pizza: Pizza.ID, in db: Connection) throws -> [ModifierGroup] {
+        let groups = try db.fetchAll(
+            "SELECT " + groupColumns.split(separator: ",").map { "g." + $0.trimmingCharacters(in: .whitespaces) }
+                .joined(separator: ", ")
+                + """
+                 FROM pizza_modifier_groups a JOIN modifier_groups g ON g.id = a.group_id
+                WHERE a.pizza_id = ? ORDER BY g.position, g.name, g.id
+                """, [pizza], GroupDecoder.self)
+        return try assemble(groups, in: db)
+    }
+
+    /// Which groups each item has, for reading the whole menu.
+    static func attachments(in db: Connection) throws -> [Pizza.ID: [ModifierGroup.ID]] {
+        var result: [Pizza.ID: [ModifierGroup.ID]] = [:]
+        try db.forEach(
+            """
+            SELECT a.pizza_id, a.group_id FROM pizza_modifier_groups a JOIN modifier_groups g ON g.id = a.group_id
+            ORDER BY a.pizza_id, g.position, g.name, g.id
+            """, []
+        ) { row in
+            result[try row.id("pizza_id"), default: []].append(ModifierGroup.ID(try row.int64("group_id")))
+        }
+        return result
+    }
+
+    private static func assemble(_ groups: [ModifierGroup], in db: Connection) throws -> [ModifierGroup] {
+        guard !groups.isEmpty else { return [] }
+        var byGroup: [ModifierGroup.ID: [Modifier]] = [:]
+        let marks = Array(repeating: "?", count: groups.count).joined(separator: ", ")
+        try db.forEach(
+            "SELECT " + columns + " FROM modifiers m WHERE m.group_id IN (" + marks + ") ORDER BY m.position, m.name, m.id",
+            groups.map(\.id), Decoder.self
+        ) { byGroup[$0.groupID, default: []].append($0) }
+        return groups.map { group in
+            var group = group
+            group.modifiers = byGroup[group.id] ?? []
+            return group
+        }
+    }
+
+    static func group(id: ModifierGroup.ID, in db: Connection) throws -> ModifierGroup? {
+        let found = try db.fetchOne(
+            "SELECT " + groupColumns + " FROM modifier_groups WHERE id = ?", [id], GroupDecoder.self)
+        return try found.flatMap { try assemble([$0], in: db).first }
+    }
+
+    /// The group called `name`, ignoring ASCII case (the column's collation).
+    static func group(named name: String, in db: Connection) throws -> ModifierGroup? {
+        let found = try db.fetchOne(
+            "SELECT " + groupColumns + " FROM modifier_groups WHERE name = ?", [name], GroupDecoder.self)
+        return try found.flatMap { try assemble([$0], in: db).first }
+    }
+
+    static func insertGroup(name: String, min: Int, max: Int, position: Int, in db: Connection) throws -> ModifierGroup
+    {
+        let inserted = try db.fetchOne(
+            "INSERT INTO modifier_groups (name, min_selected, max_selected, position) VALUES (?, ?, ?, ?) RETURNING "
+                + groupColumns, [name, min, max, position], GroupDecoder.self)
+        guard let inserted else { throw DataError.damagedRow(table: "modifier_groups", id: name, problem: "not inserted") }
+        return inserted
+    }
+
+    static func updateGroup(_ group: ModifierGroup, in db: Connection) throws {
+        try db.run(
+            "UPDATE modifier_groups SET name = ?, min_selected = ?, max_selected = ?, position = ? WHERE id = ?",
+            [group.name, group.minSelected, group.maxSelected, group.position, group.id])
+    }
+
+    static func insert(
+        group: ModifierGroup.ID, name: String, price: Money, allergens: Set<Allergen>, position: Int,
+        in db: Connection
+    ) throws -> Modifier.ID {
+        let id = try db.fetchOne(
+            "INSERT INTO modifiers (group_id, name, price_cents, allergens, position) VALUES (?, ?, ?, ?, ?) RETURNING id",
+            [group, name, price.cents, Allergen.bits(allergens), position]
+        ) { try $0.int64("id") }
+        guard let id else { throw DataError.damagedRow(table: "modifiers", id: name, problem: "not inserted") }
+        return Modifier.ID(id)
+    }
+
+    static func update(_ modifier: Modifier, in db: Connection) throws {
+        try db.run(
+            "UPDATE modifiers SET name = ?, price_cents = ?, allergens = ?, position = ?, archived_at = ? WHERE id = ?",
+            [
+                modifier.name, modifier.price.cents, Allergen.bits(modifier.allergens), modifier.position,
+                modifier.archivedAt.map(Timestamp.string(from:)), modifier.id,
+            ])
+    }
+
+    /// Sets (or with `nil` removes) the modifier's price on variants called `variant`.
+    static func setPrice(_ price: Money?, of modifier: Modifier.ID, onVariant variant: String, in db: Connection) throws
+    {
+        if let price {
+            try db.run(
+                """
+                INSERT INTO modifier_prices (modifier_id, variant_name, price_cents) VALUES (?, ?, ?)
+                ON CONFLICT (modifier_id, variant_name) DO UPDATE SET price_cents = excluded.price_cents
+                """, [modifier, variant, price.cents])
+        } else {
+            try db.run("DELETE FROM modifier_prices WHERE modifier_id = ? AND variant_name = ?", [modifier, variant])
+        }
+    }
+
+    static func modifier(id: Modifier.ID, in db: Connection) throws -> Modifier? {
+        try db.fetchOne("SELECT " + columns + " FROM modifiers m WHERE m.id = ?", [id], Decoder.self)
+    }
+
+    static func attach(_ group: ModifierGroup.ID, to pizza: Pizza.ID, in db: Connection) throws -> Bool {
+        try db.run(
+            "INSERT INTO pizza_modifier_groups (pizza_id, group_id) VALUES (?, ?) ON CONFLICT DO NOTHING", [pizza, group])
+            == 1
+    }
+
+    static func detach(_ group: ModifierGroup.ID, from pizza: Pizza.ID, in db: Connection) throws -> Bool {
+        try db.run("DELETE FROM pizza_modifier_groups WHERE pizza_id = ? AND group_id = ?", [pizza, group]) == 1
+    }
+
+    static func setAllergens(_ allergens: Set<Allergen>, of pizza: Pizza.ID, in db: Connection) throws {
+        try db.run("UPDATE pizzas SET allergens = ? WHERE id = ?", [Allergen.bits(allergens), pizza])
+    }
+}
