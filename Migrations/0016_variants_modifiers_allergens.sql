@@ -363,7 +363,10 @@ BEGIN
 END;
 
 -- The audit trail of the menu's new parts (who changed a variant, a group, a modifier).
+-- An item's first variant comes with the item (its `add` entry says the price), and the default
+-- variant's price is the item's (its `price` entry says it): neither is recorded twice.
 CREATE TRIGGER audit_pizza_variants_insert AFTER INSERT ON pizza_variants
+WHEN EXISTS (SELECT 1 FROM pizza_variants WHERE pizza_id = NEW.pizza_id AND id <> NEW.id)
 BEGIN
     INSERT INTO audit_log (at, actor, source, object, action, new)
     SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'pizza:' || NEW.pizza_id, 'variant_add',
@@ -372,8 +375,8 @@ BEGIN
 END;
 
 CREATE TRIGGER audit_pizza_variants_update AFTER UPDATE ON pizza_variants
-WHEN OLD.name IS NOT NEW.name OR OLD.price_cents IS NOT NEW.price_cents OR OLD.position IS NOT NEW.position
-  OR OLD.is_default IS NOT NEW.is_default
+WHEN OLD.name IS NOT NEW.name OR (OLD.price_cents IS NOT NEW.price_cents AND NEW.is_default = 0)
+  OR OLD.position IS NOT NEW.position OR OLD.is_default IS NOT NEW.is_default
 BEGIN
     INSERT INTO audit_log (at, actor, source, object, action, old, new)
     SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'pizza:' || NEW.pizza_id, 'variant_edit',

@@ -78,8 +78,9 @@ struct CategoryTests {
         let line = #expect(throws: DatabaseError.self) {
             try sql(
                 """
-                INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity)
-                VALUES (?, 2, ?, 'Coca-Cola', 300, 1)
+                INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity,
+                                         variant_id, base_price_cents)
+                SELECT ?, 2, pizza_id, 'Coca-Cola', 300, 1, id, 300 FROM pizza_variants WHERE pizza_id = ?2
                 """, [order.id, coke])
         }
         #expect(line?.description.contains("order_lines_oven") == true, "\(String(describing: line))")

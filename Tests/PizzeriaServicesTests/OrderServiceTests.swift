@@ -126,7 +126,7 @@ struct OrderServiceTests {
                     SELECT 'aaaaaaaa-0000-4000-8000-000000000000', user_id, pickup_at, service_day, pickup_local FROM orders
                     """)
                 try db.run(
-                    "INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity) SELECT 'aaaaaaaa-0000-4000-8000-000000000000', 1, pizza_id, pizza_name, unit_price_cents, 1 FROM order_lines WHERE order_id = ?",
+                    "INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity, variant_id, base_price_cents) SELECT 'aaaaaaaa-0000-4000-8000-000000000000', 1, pizza_id, pizza_name, unit_price_cents, 1, variant_id, base_price_cents FROM order_lines WHERE order_id = ?",
                     [order.id])
             }
         }

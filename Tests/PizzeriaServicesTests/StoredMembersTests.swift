@@ -31,6 +31,11 @@ struct StoredMembersTests {
             return record(key, value)
         }
 
+        mutating func decoded<Value: Decodable>(_ key: StaticString, as type: Value.Type) throws -> Value? {
+            record(key, nil)
+        }
+        mutating func allergens(_ key: StaticString) throws -> Set<Allergen> { record(key, []) }
+
         private mutating func record<T>(_ key: StaticString, _ value: T) -> T {
             keys.append(key.description)
             return value
@@ -69,6 +74,11 @@ struct StoredMembersTests {
         #expect(try Self.keys(of: Pizza.self).sorted() == Self.names(PizzaStore.columns).sorted())
         #expect(try Self.keys(of: User.self).sorted() == Self.names(UserStore.columns).sorted())
         #expect(try Self.keys(of: Category.self).sorted() == Self.names(CategoryStore.columns).sorted())
+        #expect(try Self.keys(of: Variant.self).sorted() == Self.names(VariantStore.columns).sorted())
+        #expect(try Self.keys(of: ModifierGroup.self).sorted() == Self.names(ModifierStore.groupColumns).sorted())
+        #expect(
+            try Self.keys(of: Modifier.self).sorted()
+                == Self.names(ModifierStore.columns).map { $0.replacingOccurrences(of: "m.", with: "") }.sorted())
         let changeColumns = Self.names(PizzaStore.changeColumns).filter { $0 != "id" && $0 != "pizza_id" }
         #expect(try Self.keys(of: PizzaChange.self).sorted() == changeColumns.sorted())
         let lineColumns = Self.names(OrderStore.lineColumns).filter { $0 != "l.order_id" && $0 != "l.line_no" }

@@ -152,6 +152,10 @@ enum AuditCommands {
     static let roles: [String: StaffRole] = [
         "pizza add": .manager, "pizza edit": .manager, "pizza archive": .manager, "pizza restore": .manager,
         "category add": .manager, "category edit": .manager, "category remove": .manager,
+        "pizza variant add": .manager, "pizza variant edit": .manager, "pizza variant remove": .manager,
+        "pizza allergens": .manager, "pizza attach": .manager, "pizza detach": .manager,
+        "modifier group add": .manager, "modifier group edit": .manager, "modifier add": .manager,
+        "modifier edit": .manager,
         "user add": .counter, "user edit": .counter, "user erase": .owner,
         "config set": .owner, "hours set": .manager, "hours close": .manager, "hours special": .manager,
         "hours clear": .manager,

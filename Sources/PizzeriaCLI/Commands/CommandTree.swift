@@ -11,7 +11,8 @@ enum CommandTree {
         standardOptions: GlobalOptions.all + [GlobalOptions.version.spec],
         subcommands: [
             InitCommand.command, MigrationsCommand.command, CheckCommand.command, BackupCommand.command,
-            DemoCommand.command, PizzaCommands.command, CategoryCommands.command, UserCommands.command,
+            DemoCommand.command, PizzaCommands.command, CategoryCommands.command, ModifierCommands.command,
+            UserCommands.command,
             ConfigCommands.command,
             OrderCommands.command, SlotsCommand.command, HoursCommands.command, CapacityCommands.command,
             CapacityCommands.pause,

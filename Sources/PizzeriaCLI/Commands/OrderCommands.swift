@@ -28,7 +28,8 @@ enum OrderCommands {
     static let orderArgument = Argument(
         "order", help: "Order id or unique id prefix (4+ characters).", completion: .orders)
     static let user = Argument("user", help: "The user's handle.", completion: .users)
-    static let items = VariadicArgument("item", help: "PIZZA or PIZZA=QTY.", completion: .pizzas)
+    static let items = VariadicArgument(
+        "item", help: "PIZZA[/VARIANT][+MODIFIER…][=QTY].", completion: .pizzas)
     static let pickup = RequiredOption("pickup", "time", help: "The start of the pickup slot.")
     static let key = Option("key", "key", help: "An idempotency key (1 to 128 characters).")
     static let override = Option(
@@ -54,7 +55,9 @@ enum OrderCommands {
         name: "place",
         abstract: "Book an order for a pickup slot.",
         discussion: """
-            ITEM is PIZZA or PIZZA=QTY (1 to 20); the same pizza twice is merged. TIME is HH:MM (today),
+            ITEM is PIZZA[/VARIANT][+MODIFIER…][=QTY]: Margherita, Margherita=2, Margherita/Maxi+bufala=2
+            (QTY 1 to 20; no variant is the default; GROUP:MODIFIER where two groups share a name); the same
+            choice twice is merged. TIME is HH:MM (today),
             YYYY-MM-DDTHH:MM (both in the pizzeria's time zone) or ISO-8601 with an offset or Z. A local time
             the clocks skip is refused; one they pass twice needs its offset. With --key, booking again with
             the same content returns the first order instead of a new one, so a retry is always safe.
@@ -63,6 +66,7 @@ enum OrderCommands {
         options: [pickup, key, by, override],
         examples: [
             "pizzeria order place anna --pickup 19:30 Margherita=2 Porcini",
+            "pizzeria order place anna --pickup 19:30 Margherita/Maxi+bufala+Senza:basilico Coca-Cola/'33 cl'",
             "pizzeria order place walkin --pickup 19:00 Margherita --override 'walk-in at the counter'",
             "pizzeria order place anna --pickup 2026-12-24T19:30 --key xmas-anna Marinara",
         ],
@@ -71,7 +75,7 @@ enum OrderCommands {
             let context = invocation.context
             let pickupText = try invocation[pickup]
             let pizzeria = try context.open(.requireCurrent)
-            let items = try invocation[items].map { try parseItem($0, lookup: pizzeria.lookup) }
+            let items = try invocation[items].map { try parseItem($0, lookup: pizzeria.lookup, menu: pizzeria.menu) }
             let user = try pizzeria.lookup.user(try invocation[user])
             let pickup = try pizzeria.orders.pickup(parsing: pickupText)
             let (order, created) = try pizzeria.orders.place(
@@ -87,19 +91,44 @@ enum OrderCommands {
             return .ok
         })
 
-    /// `Margherita` or `Margherita=2`, the pizza looked up as PIZZA.
-    static func parseItem(_ text: String, lookup: LookupService) throws -> OrderRequest.Item {
-        guard let equals = text.lastIndex(of: "=") else {
-            return OrderRequest.Item(pizza: try lookup.pizza(text).id, quantity: 1)
+    /// `Margherita`, `Margherita=2`, `Margherita/Maxi+bufala+Senza:basilico=2`: the item looked up as
+    /// PIZZA, then its variant and modifiers by name among its own. A name that itself contains `/`
+    /// or `+` is found whole first.
+    static func parseItem(_ text: String, lookup: LookupService, menu: MenuService) throws -> OrderRequest.Item {
+        var choice = text
+        var quantity = 1
+        if let equals = text.lastIndex(of: "=") {
+            let count = String(text[text.index(after: equals)...])
+            choice = String(text[..<equals])
+            guard !choice.isEmpty, let number = Int(count) else {
+                throw ValidationError([
+                    FieldError(
+                        field: "item",
+                        message: "must be PIZZA[/VARIANT][+MODIFIER…][=QTY] with a whole number, not '\(text)'")
+                ])
+            }
+            if let problem = OrderRequest.quantityProblem(number, of: choice) { throw ValidationError([problem]) }
+            quantity = number
         }
-        let name = String(text[..<equals]), count = String(text[text.index(after: equals)...])
-        guard !name.isEmpty, let quantity = Int(count) else {
-            throw ValidationError([
-                FieldError(field: "item", message: "must be PIZZA or PIZZA=QTY with a whole number, not '\(text)'")
-            ])
+        if let whole = try? lookup.pizza(choice) { return OrderRequest.Item(pizza: whole.id, quantity: quantity) }
+        var parts = choice.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
+        var head = parts.removeFirst()
+        var variantName: String?
+        if (try? lookup.pizza(head)) == nil, let slash = head.lastIndex(of: "/") {
+            variantName = String(head[head.index(after: slash)...])
+            head = String(head[..<slash])
         }
-        if let problem = OrderRequest.quantityProblem(quantity, of: name) { throw ValidationError([problem]) }
-        return OrderRequest.Item(pizza: try lookup.pizza(name).id, quantity: quantity)
+        let pizza = try lookup.pizza(head)
+        let variant = try variantName.map { try menu.variant(named: $0, of: pizza.id).id }
+        let modifiers = try parts.map { part -> Modifier.ID in
+            if let colon = part.firstIndex(of: ":") {
+                return try menu.modifier(
+                    named: String(part[part.index(after: colon)...]), for: pizza.id, group: String(part[..<colon])
+                ).id
+            }
+            return try menu.modifier(named: part, for: pizza.id).id
+        }
+        return OrderRequest.Item(pizza: pizza.id, quantity: quantity, variant: variant, modifiers: modifiers)
     }
 
     static let list = Command(
@@ -262,8 +291,12 @@ enum OrderCommands {
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
             var change = OrderEdit()
-            change.add = try invocation[all: add].map { try parseItem($0, lookup: pizzeria.lookup) }
-            change.setQuantity = try invocation[all: set].map { try parseItem($0, lookup: pizzeria.lookup) }
+            change.add = try invocation[all: add].map {
+                try parseItem($0, lookup: pizzeria.lookup, menu: pizzeria.menu)
+            }
+            change.setQuantity = try invocation[all: set].map {
+                try parseItem($0, lookup: pizzeria.lookup, menu: pizzeria.menu)
+            }
             change.remove = try invocation[all: remove].map { try pizzeria.lookup.pizza($0).id }
             if let text = try invocation[note] {
                 guard !invocation[clearNote] else { throw invocation.usage("give --note or --clear-note, not both") }

@@ -3,7 +3,7 @@ import PizzeriaServices
 /// How orders look on a terminal.
 enum OrderText {
     static func items(_ order: Order) -> String {
-        order.lines.map { "\($0.quantity) × \($0.pizzaName)" }.joined(separator: ", ")
+        order.lines.map { "\($0.quantity) × \($0.label)" }.joined(separator: ", ")
     }
 
     static var table: Table { Table("ID", "USER", "PICKUP", "STATUS", "TOTAL", "ITEMS", "NOTE", rightAligned: [4]) }
@@ -41,7 +41,20 @@ enum OrderText {
         if let key = order.idempotencyKey { text += "  key       \(key)\n" }
         var lines = Table("QTY", "PIZZA", "UNIT", "AMOUNT", rightAligned: [0, 2, 3])
         for line in order.lines {
-            lines.add("\(line.quantity)", line.pizzaName, line.unitPrice.formatted, line.total.formatted)
+            // The variant and each modifier on their own rows, priced, under the line's item.
+            let name = line.pizzaName + (line.variantName.map { " " + $0 } ?? "")
+            if line.modifiers.isEmpty {
+                lines.add("\(line.quantity)", name, line.unitPrice.formatted, line.total.formatted)
+            } else {
+                lines.add("\(line.quantity)", name, line.basePrice.formatted, "")
+                for modifier in line.modifiers {
+                    lines.add("", "  + \(modifier.name)", modifier.price.formatted, "")
+                }
+                lines.add("", "  = one", line.unitPrice.formatted, line.total.formatted)
+            }
+            if !line.allergens.isEmpty {
+                lines.add("", "  allergens: " + Allergen.codes(line.allergens).joined(separator: ", "), "", "")
+            }
         }
         lines.add("", "Total", "", order.total.formatted)
         text += "\n" + lines.rendered + "\nHistory:\n"

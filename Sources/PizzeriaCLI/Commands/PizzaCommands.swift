@@ -9,7 +9,10 @@ enum PizzaCommands {
             PIZZA names a pizza by its id, a unique id prefix of at least 4 characters, or its name
             (ignoring case). Prices accept 6, 6.5, 6.50 or 6,50, with an optional € or EUR.
             """,
-        subcommands: [list, show, add, edit, archive, restore])
+        subcommands: [
+            list, show, add, edit, archive, restore, VariantCommands.command, VariantCommands.allergens,
+            VariantCommands.attach, VariantCommands.detach,
+        ])
 
     static let pizzaArgument = Argument(
         "pizza", help: "Id, unique id prefix (4+ characters) or name.", completion: .pizzas)
@@ -49,8 +52,14 @@ enum PizzaCommands {
             let history = try pizzeria.menu.history(of: pizza.id)
             let zone = try pizzeria.settings.current().timeZone
             let category = try pizzeria.menu.categories().first { $0.id == pizza.categoryID }
-            try context.emit(Extended(base: pizza, key: "history", extra: history)) {
-                PizzaText.detail(pizza, category: category, history: history, zone: zone)
+            let item = try pizzeria.menu.item(pizza.id)
+            // The pizza's members as before, with its history, variants and modifier groups beside them.
+            let shown = Extended(
+                base: Extended(
+                    base: Extended(base: pizza, key: "history", extra: history), key: "variants", extra: item.variants),
+                key: "modifier_groups", extra: item.modifierGroups)
+            try context.emit(shown) {
+                PizzaText.detail(item, category: category, history: history, zone: zone)
             }
             return .ok
         })

@@ -21,21 +21,44 @@ enum PizzaText {
         return showStatus ? cells + [pizza.isArchived ? "archived" : "on menu"] : cells
     }
 
-    static func detail(_ pizza: Pizza, category: Category?, history: [PizzaChange], zone: TimeZone) -> String {
+    static func detail(
+        _ item: MenuItem, category: Category?, history: [PizzaChange], zone: TimeZone
+    ) -> String {
+        let pizza = item.pizza
         let section = category.map { "\($0.name)" + ($0.usesOven ? "" : " (no oven)") } ?? "\(pizza.categoryID)"
         var text = """
             \(pizza.name)
               id        \(pizza.id)
               price     \(pizza.price.formatted)
               category  \(section)
+              allergens \(pizza.allergens.isEmpty ? "none declared" : Allergen.codes(pizza.allergens).joined(separator: ", "))
               status    \(pizza.isArchived ? "archived \(pizza.archivedAt?.local(zone) ?? "")" : "on the menu")
               version   \(pizza.version)
               created   \(pizza.createdAt.local(zone))
               updated   \(pizza.updatedAt.local(zone))
 
-            History:
 
             """
+        if item.variants.count > 1 {
+            var variants = Table("VARIANT", "PRICE", "DEFAULT", rightAligned: [1])
+            for variant in item.variants {
+                variants.add(variant.name, variant.price.formatted, variant.isDefault ? "yes" : "")
+            }
+            text += "Variants:\n\n" + variants.rendered + "\n"
+        }
+        for group in item.modifierGroups {
+            var modifiers = Table("MODIFIER", "PRICE", "ALLERGENS", "", rightAligned: [1])
+            for modifier in group.modifiers {
+                let prices =
+                    ([modifier.price.formatted] + modifier.variantPrices.map { "\($0.variant) \($0.price.formatted)" })
+                modifiers.add(
+                    modifier.name, prices.joined(separator: ", "),
+                    Allergen.codes(modifier.allergens).joined(separator: ", "),
+                    modifier.isArchived ? "archived" : "")
+            }
+            text += "\(group.name) (\(group.ruleText)):\n\n" + modifiers.rendered + "\n"
+        }
+        text += "History:\n\n"
         var table = Table("WHEN", "CHANGE", "NAME", "PRICE", "VERSION")
         for change in history {
             let name = change.oldName.map { $0 == change.newName ? $0 : "\($0) → \(change.newName)" } ?? change.newName

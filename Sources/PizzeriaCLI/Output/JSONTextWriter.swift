@@ -135,10 +135,15 @@ struct JSONTextWriter {
         if let shape = value as? any JSONMembers { return try writeObject(shape) }
         let data = try (pretty ? Self.prettyEncoder : Self.compactEncoder).encode(value)
         let indent = pretty ? depth * 2 : 0
-        for byte in data {
+        let newline = UInt8(ascii: "\n")
+        for (index, byte) in zip(data.indices, data) {
             bytes.append(byte)
-            // JSONEncoder escapes newlines inside strings: a raw one is always layout.
-            if byte == UInt8(ascii: "\n") { for _ in 0..<indent { bytes.append(UInt8(ascii: " ")) } }
+            // JSONEncoder escapes newlines inside strings: a raw one is always layout. The blank
+            // line of an empty array (`[\n\n]`) stays blank, as JSONEncoder prints it nested.
+            let next = data.index(after: index)
+            if byte == newline, next == data.endIndex || data[next] != newline {
+                for _ in 0..<indent { bytes.append(UInt8(ascii: " ")) }
+            }
         }
     }
 

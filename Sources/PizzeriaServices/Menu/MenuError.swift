@@ -19,13 +19,23 @@ public enum MenuError: PizzeriaFailure, Equatable {
     case duplicateCategory(name: String, existing: String)
     /// A category that still has items cannot be removed.
     case categoryInUse(name: String, items: Int)
+    /// No variant, modifier group or modifier (`part`) has this name where it was looked for
+    /// (`place`: the item or the group); `known` are the ones there are.
+    case partNotFound(part: String, name: String, place: String, known: [String])
+    /// Another variant, group or modifier of the same place already has this name, ignoring case.
+    case duplicatePart(part: String, name: String, place: String)
+    /// A change the menu's state refuses (the default variant removed, too many variants), in
+    /// words that say what to do instead.
+    case partRefused(_ reason: String)
 
     /// Not found, invalid input (ambiguous reference) or refused by the current state.
     public var category: FailureCategory {
         switch self {
-        case .notFound, .categoryNotFound: .notFound
+        case .notFound, .categoryNotFound, .partNotFound: .notFound
         case .ambiguous: .invalidInput
-        case .duplicateName, .conflict, .alreadyArchived, .notArchived, .duplicateCategory, .categoryInUse: .refused
+        case .duplicateName, .conflict, .alreadyArchived, .notArchived, .duplicateCategory, .categoryInUse,
+            .duplicatePart, .partRefused:
+            .refused
         }
     }
 
@@ -53,6 +63,13 @@ public enum MenuError: PizzeriaFailure, Equatable {
             "name: '\(name)' is already the name of category '\(existing)' (names are unique ignoring case)"
         case .categoryInUse(let name, let items):
             "category '\(name)' still has \(items) item\(items == 1 ? "" : "s"); move them to another category first"
+        case .partNotFound(let part, let name, let place, let known):
+            "\(part): \(place) has no \(part) '\(name)'"
+                + (known.isEmpty ? "" : " (there are: \(known.joined(separator: ", ")))")
+        case .duplicatePart(let part, let name, let place):
+            "name: \(place) already has a \(part) named '\(name)' (names are unique ignoring case)"
+        case .partRefused(let reason):
+            reason
         }
     }
 }

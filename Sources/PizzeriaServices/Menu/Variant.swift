@@ -62,7 +62,8 @@ public struct Variant: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     static func problems(name: String?, price: Money?, position: Int?) -> [FieldError] {
         var problems = name.map { TextLimit.problems($0, field: "name", maximum: maximumNameLength) } ?? []
         if let price, !(1...Money.maximum.cents).contains(price.cents) {
-            problems.append(FieldError(field: "price", message: "must be more than 0 and at most \(Money.maximum.formatted)"))
+            problems.append(
+                FieldError(field: "price", message: "must be more than 0 and at most \(Money.maximum.formatted)"))
         }
         if let position, !(1...maximumPosition).contains(position) {
             problems.append(FieldError(field: "position", message: "must be from 1 to \(maximumPosition)"))

@@ -36,7 +36,9 @@ enum VariantStore {
         let inserted = try db.fetchOne(
             "INSERT INTO pizza_variants (pizza_id, name, price_cents, position, is_default) VALUES (?, ?, ?, ?, ?) RETURNING "
                 + columns, [pizza, name, price.cents, position, isDefault], Decoder.self)
-        guard let inserted else { throw DataError.damagedRow(table: "pizza_variants", id: name, problem: "not inserted") }
+        guard let inserted else {
+            throw DataError.damagedRow(table: "pizza_variants", id: name, problem: "not inserted")
+        }
         return inserted
     }
 
@@ -84,12 +86,13 @@ enum ModifierStore {
     /// The groups attached to an item, with their modifiers, in menu order.
     static func groups(of pizza: Pizza.ID, in db: Connection) throws -> [ModifierGroup] {
         let groups = try db.fetchAll(
-            "SELECT " + groupColumns.split(separator: ",").map { "g." + $0.trimmingCharacters(in: .whitespaces) }
+            "SELECT "
+                + groupColumns.split(separator: ",").map { "g." + $0.trimmingCharacters(in: .whitespaces) }
                 .joined(separator: ", ")
-                + """
-                 FROM pizza_modifier_groups a JOIN modifier_groups g ON g.id = a.group_id
-                WHERE a.pizza_id = ? ORDER BY g.position, g.name, g.id
-                """, [pizza], GroupDecoder.self)
+                    + """
+                     FROM pizza_modifier_groups a JOIN modifier_groups g ON g.id = a.group_id
+                    WHERE a.pizza_id = ? ORDER BY g.position, g.name, g.id
+                    """, [pizza], GroupDecoder.self)
         return try assemble(groups, in: db)
     }
 
@@ -112,7 +115,8 @@ enum ModifierStore {
         var byGroup: [ModifierGroup.ID: [Modifier]] = [:]
         let marks = Array(repeating: "?", count: groups.count).joined(separator: ", ")
         try db.forEach(
-            "SELECT " + columns + " FROM modifiers m WHERE m.group_id IN (" + marks + ") ORDER BY m.position, m.name, m.id",
+            "SELECT " + columns + " FROM modifiers m WHERE m.group_id IN (" + marks
+                + ") ORDER BY m.position, m.name, m.id",
             groups.map(\.id), Decoder.self
         ) { byGroup[$0.groupID, default: []].append($0) }
         return groups.map { group in
@@ -140,7 +144,9 @@ enum ModifierStore {
         let inserted = try db.fetchOne(
             "INSERT INTO modifier_groups (name, min_selected, max_selected, position) VALUES (?, ?, ?, ?) RETURNING "
                 + groupColumns, [name, min, max, position], GroupDecoder.self)
-        guard let inserted else { throw DataError.damagedRow(table: "modifier_groups", id: name, problem: "not inserted") }
+        guard let inserted else {
+            throw DataError.damagedRow(table: "modifier_groups", id: name, problem: "not inserted")
+        }
         return inserted
     }
 
@@ -191,7 +197,8 @@ enum ModifierStore {
 
     static func attach(_ group: ModifierGroup.ID, to pizza: Pizza.ID, in db: Connection) throws -> Bool {
         try db.run(
-            "INSERT INTO pizza_modifier_groups (pizza_id, group_id) VALUES (?, ?) ON CONFLICT DO NOTHING", [pizza, group])
+            "INSERT INTO pizza_modifier_groups (pizza_id, group_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            [pizza, group])
             == 1
     }
 

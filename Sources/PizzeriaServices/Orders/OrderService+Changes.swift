@@ -152,7 +152,9 @@ extension OrderService {
             func key(of item: OrderRequest.Item) throws -> LineChoice {
                 var variant = item.variant
                 if variant == nil {
-                    if defaults[item.pizza] == nil { defaults[item.pizza] = try VariantStore.defaultVariant(of: item.pizza, in: db) }
+                    if defaults[item.pizza] == nil {
+                        defaults[item.pizza] = try VariantStore.defaultVariant(of: item.pizza, in: db)
+                    }
                     guard let found = defaults[item.pizza] else { throw MenuError.notFound(item.pizza.description) }
                     variant = found
                 }

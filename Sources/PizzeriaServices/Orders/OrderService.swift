@@ -241,7 +241,9 @@ public final class OrderService: Sendable {
                     throw ValidationError([
                         FieldError(
                             field: "modifiers",
-                            message: "\(pizza.name) takes \(group.ruleText) of \(group.name) (\(offered)), not \(picked.count)")
+                            message:
+                                "\(pizza.name) takes \(group.ruleText) of \(group.name) (\(offered)), not \(picked.count)"
+                        )
                     ])
                 }
             }
@@ -252,7 +254,8 @@ public final class OrderService: Sendable {
                     FieldError(
                         field: "modifiers",
                         message: "'\(name)' is not offered with \(pizza.name)"
-                            + (offered.isEmpty ? " (it has no modifiers)" : "; it offers " + offered.joined(separator: ", ")))
+                            + (offered.isEmpty
+                                ? " (it has no modifiers)" : "; it offers " + offered.joined(separator: ", ")))
                 ])
             }
         }

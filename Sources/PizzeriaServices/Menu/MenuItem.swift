@@ -1,0 +1,71 @@
+import Foundation
+import PizzeriaStorage
+
+/// An item as the app's item-detail screen shows it: the item, its variants (sizes) and the
+/// modifier groups it offers, each with its modifiers.
+///
+/// JSON: `{"item": {…a pizza…}, "modifier_groups": [{…, "modifiers": […]}], "variants": […]}`.
+public struct MenuItem: Sendable, Hashable, Identifiable, Codable, JSONMembers {
+    /// The item.
+    public let pizza: Pizza
+    /// Its variants in the order they are offered; one is the default.
+    public let variants: [Variant]
+    /// Its modifier groups in the order they are offered.
+    public let modifierGroups: [ModifierGroup]
+
+    /// An item.
+    public init(pizza: Pizza, variants: [Variant], modifierGroups: [ModifierGroup]) {
+        (self.pizza, self.variants, self.modifierGroups) = (pizza, variants, modifierGroups)
+    }
+
+    /// The item's id.
+    public var id: Pizza.ID { pizza.id }
+
+    /// The variant a plain order gets.
+    public var defaultVariant: Variant? { variants.first(where: \.isDefault) ?? variants.first }
+
+    /// The documented JSON shape, defined once (see ``JSONMembers``).
+    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("item", object: pizza)
+        try writer.member("modifier_groups", objects: modifierGroups)
+        try writer.member("variants", objects: variants)
+    }
+
+    /// The documented JSON shape.
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
+
+    enum CodingKeys: String, CodingKey {
+        case pizza = "item"
+        case variants
+        case modifierGroups = "modifier_groups"
+    }
+
+    /// Reads the documented JSON shape.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        pizza = try container.decode(Pizza.self, forKey: .pizza)
+        variants = try container.decode([Variant].self, forKey: .variants)
+        modifierGroups = try container.decode([ModifierGroup].self, forKey: .modifierGroups)
+    }
+}
+
+/// The whole menu as the app's menu screen reads it: categories in order, every item on the menu
+/// with its variants and the ids of its modifier groups, and every group once with its modifiers.
+public struct Menu: Sendable, Hashable {
+    /// One item of the menu.
+    public struct Entry: Sendable, Hashable {
+        /// The item.
+        public let pizza: Pizza
+        /// Its variants in the order they are offered.
+        public let variants: [Variant]
+        /// The groups it offers, in order (see ``Menu/groups``).
+        public let groupIDs: [ModifierGroup.ID]
+    }
+
+    /// The sections, in menu order.
+    public let categories: [Category]
+    /// The items on the menu, by name.
+    public let entries: [Entry]
+    /// Every modifier group with its modifiers.
+    public let groups: [ModifierGroup]
+}
