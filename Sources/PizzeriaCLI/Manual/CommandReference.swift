@@ -30,6 +30,16 @@ enum CommandReference {
             ["category list", "category add", "category edit", "category remove"],
             "the menu's sections in order; `--no-oven` for drinks and desserts, whose items take no slot capacity (lines already booked keep what they were booked as); only an empty category can be removed"
         ),
+        (
+            ["pizza variant add", "pizza variant edit", "pizza variant remove"],
+            "an item's variants (sizes), each with its price; the default's price is the item's; order one as `PIZZA/VARIANT`"
+        ),
+        (["pizza allergens"], "declare the EU's 14 allergens an item contains (`gluten,milk` or `none`)"),
+        (["pizza attach", "pizza detach"], "offer modifier groups with an item"),
+        (
+            ["modifier list", "modifier group add", "modifier group edit", "modifier add", "modifier edit"],
+            "modifier groups (`--min`/`--max` per line) and their modifiers (price 0–100.00, allergens, `--variant-price Maxi=3`, `--archive`); order them as `PIZZA+MODIFIER`"
+        ),
         (["user add", "user list", "user show"], "users (`show` includes their orders)"),
         (
             ["user find"],
@@ -64,7 +74,7 @@ enum CommandReference {
         (["busy"], "a rush: MINUTES added to the lead time until TIME or `busy off`"),
         (
             ["order place"],
-            "book an order; `ITEM` is `PIZZA` or `PIZZA=QTY` (1–20); `--override` lets staff book inside the lead time or during a pause"
+            "book an order; `ITEM` is `PIZZA[/VARIANT][+MODIFIER…][=QTY]` (1–20); `--override` lets staff book inside the lead time or during a pause"
         ),
         (["order list"], "orders by pickup time"),
         (["order show"], "lines with their price snapshots, total, note, version, the whole history (who, what, when)"),

@@ -35,6 +35,8 @@ enum DomainCheck {
         case erasure(userID: String)
         /// Rewrite the pizzas' view counters from the navigation history.
         case viewCounts
+        /// The item's default variant made again from its price (one default, at the item's price).
+        case defaultVariant(pizzaID: String)
         /// Cancel an erased customer's future booking.
         case cancelErased(orderID: String, at: Date)
         /// Empty the WAL after erasures (outside any transaction: ``Maintenance/repair(path:configuration:now:)``).
@@ -182,6 +184,13 @@ enum DomainCheck {
                 expected: "\(drift.actual) (counted from the navigation history)",
                 repair: .viewCounts)
         }
+        // One default variant per item, at the item's price (kept by triggers both ways).
+        for drift in try DomainStore.variantDrift(in: db) {
+            found(
+                "pizza_variants", drift.pizzaID, drift.problem,
+                expected: "one default variant at the item's price (\(drift.price) cents)",
+                repair: .defaultVariant(pizzaID: drift.pizzaID))
+        }
         for route in try NavigationStore.foreignOrderRoutes(in: db) {
             found(
                 "navigation_stack", route, "a route to another customer's order (never shown)",
@@ -206,6 +215,7 @@ enum DomainCheck {
             case .load(let pickup): loads.append(pickup)
             case .cancelErased(let id, let now): try DomainStore.cancelErased(id, at: now, in: db)
             case .viewCounts: countsDrifted = true
+            case .defaultVariant(let id): try DomainStore.repairDefaultVariant(id, in: db)
             case .clearWAL: break
             }
         }

@@ -226,4 +226,48 @@ enum DomainStore {
         try db.run("DELETE FROM navigation_stack WHERE user_id = ?", [id])
         try db.run("DELETE FROM navigation_events WHERE user_id = ?", [id])
     }
+
+    /// Items without exactly one default variant, or whose default's price is not the item's.
+    static func variantDrift(in db: Connection) throws -> [(pizzaID: String, problem: String, price: Int64)] {
+        try db.fetchAll(
+            """
+            SELECT p.id, p.price_cents,
+                   (SELECT count(*) FROM pizza_variants v WHERE v.pizza_id = p.id AND v.is_default = 1) AS defaults,
+                   (SELECT v.price_cents FROM pizza_variants v WHERE v.pizza_id = p.id AND v.is_default = 1) AS default_price
+            FROM pizzas p
+            WHERE defaults <> 1 OR default_price IS NOT p.price_cents
+            """
+        ) { row in
+            let defaults = try row.int("defaults")
+            let price = try row.int64("price_cents")
+            let problem =
+                defaults == 1
+                ? "the default variant costs \(try row.optionalInt64("default_price") ?? 0) cents"
+                : "\(defaults) default variants"
+            return (try row.string("id"), problem, price)
+        }
+    }
+
+    /// Makes the item's first variant (by position) its only default, at the item's price; an item
+    /// without a variant gets `Normale` again.
+    static func repairDefaultVariant(_ pizzaID: String, in db: Connection) throws {
+        let first = try db.fetchOne(
+            "SELECT id FROM pizza_variants WHERE pizza_id = ? ORDER BY is_default DESC, position, id LIMIT 1", [pizzaID]
+        ) { try $0.int64("id") }
+        guard let first else {
+            try db.run(
+                """
+                INSERT INTO pizza_variants (pizza_id, name, price_cents, position, is_default)
+                SELECT id, ?, price_cents, 1, 1 FROM pizzas WHERE id = ?
+                """, [Variant.defaultName, pizzaID])
+            return
+        }
+        // The default first, so demoting the others never leaves the item without one (a trigger refuses that).
+        try db.run(
+            "UPDATE pizza_variants SET is_default = 1, price_cents = (SELECT price_cents FROM pizzas WHERE id = ?) WHERE id = ?",
+            [pizzaID, first])
+        try db.run(
+            "UPDATE pizza_variants SET is_default = 0 WHERE pizza_id = ? AND id <> ? AND is_default = 1",
+            [pizzaID, first])
+    }
 }

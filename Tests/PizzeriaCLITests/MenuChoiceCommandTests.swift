@@ -1,0 +1,114 @@
+import Foundation
+import PizzeriaTestSupport
+import Testing
+
+@Suite("CLI: variants, modifiers and allergens, booked as PIZZA/VARIANT+MODIFIER=QTY (the real binary)")
+struct MenuChoiceCommandTests {
+    /// Margherita 6.00 with Maxi 9.00, Aggiunte (0–3: bufala 2.00 / Maxi 3.00 with milk, 'nduja
+    /// 1.50) and Senza (0–3: basilico) attached; staff `giulia` acts.
+    func pizzeria() throws -> CLI {
+        var cli = CLI()
+        cli.environment["PIZZERIA_NOW"] = "2026-12-01T10:00:00Z"
+        cli.environment["PIZZERIA_STAFF"] = "giulia"
+        try cli.ok("init")
+        try cli.ok("config", "set", "time-zone", "Europe/Rome")
+        try cli.ok("pizza", "add", "--name", "Margherita", "--price", "6")
+        try cli.ok("pizza", "add", "--name", "Marinara", "--price", "4")
+        try cli.ok("user", "add", "anna")
+        try cli.ok("pizza", "variant", "add", "Margherita", "Maxi", "--price", "9")
+        try cli.ok("modifier", "group", "add", "Aggiunte", "--max", "3")
+        try cli.ok("modifier", "group", "add", "Senza", "--max", "3")
+        try cli.ok("modifier", "add", "Aggiunte", "bufala", "--price", "2", "--allergens", "milk")
+        try cli.ok("modifier", "add", "Aggiunte", "'nduja", "--price", "1,50")
+        try cli.ok("modifier", "add", "Senza", "basilico")
+        try cli.ok("modifier", "edit", "Aggiunte", "bufala", "--variant-price", "Maxi=3")
+        try cli.ok("pizza", "attach", "Margherita", "Aggiunte", "Senza")
+        try cli.ok("pizza", "allergens", "Margherita", "gluten,milk")
+        return cli
+    }
+
+    @Test("a booking names variants and modifiers; JSON, text, order_summary and order_line_details show them")
+    func bookAndShow() throws {
+        let cli = try pizzeria()
+        let placed =
+            try cli.json(
+                "order", "place", "anna", "--pickup", "19:30", "Margherita/maxi+BUFALA+Senza:basilico=2",
+                "Margherita", "Marinara") as? [String: Any]
+        let lines = placed?["lines"] as? [[String: Any]] ?? []
+        #expect(lines.count == 3, "\(String(describing: placed))")
+        #expect(lines.first?["variant"] as? String == "Maxi" && lines.first?["unit_price_cents"] as? Int == 1200)
+        let modifiers = lines.first?["modifiers"] as? [[String: Any]] ?? []
+        #expect(modifiers.map { $0["name"] as? String } == ["bufala", "basilico"])
+        #expect(modifiers.map { $0["price_cents"] as? Int } == [300, 0])
+        #expect(lines.first?["allergens"] as? [String] == ["gluten", "milk"])
+        #expect(lines[1]["variant"] as? String == "Normale" && lines[2]["variant"] is NSNull)
+        #expect(placed?["total_cents"] as? Int == 3400)
+        let id = placed?["id"] as? String ?? ""
+        let shown = try cli.ok("order", "show", String(id.prefix(8))).stdout
+        #expect(shown.contains("+ bufala") && shown.contains("= one") && shown.contains("allergens: gluten, milk"))
+        let summary = try cli.sqlite("SELECT items FROM order_summary;").stdout
+        #expect(
+            summary == "2 × Margherita Maxi + bufala + basilico, 1 × Margherita Normale, 1 × Marinara\n", "\(summary)")
+        let details = try cli.sqlite(
+            "SELECT item, variant, modifiers, line_total_eur, allergens FROM order_line_details ORDER BY line_no;")
+        #expect(
+            details.stdout
+                == "Margherita|Maxi|bufala, basilico|24.00|gluten, milk\nMargherita|Normale||6.00|gluten, milk\nMarinara|||4.00|\n",
+            "\(details)")
+        let menu = try cli.sqlite("SELECT item, variant, price_eur, allergens, modifier_groups FROM menu_items;")
+        #expect(
+            menu.stdout
+                == "Margherita|Normale|6.00|gluten, milk|Aggiunte, Senza\nMargherita|Maxi|9.00|gluten, milk|Aggiunte, Senza\nMarinara|Normale|4.00||\n",
+            "\(menu)")
+        let item = try cli.json("pizza", "show", "Margherita") as? [String: Any]
+        #expect((item?["variants"] as? [[String: Any]])?.count == 2)
+        #expect((item?["modifier_groups"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Aggiunte", "Senza"])
+        #expect(item?["allergens"] as? [String] == ["gluten", "milk"])
+        #expect(try cli.ok("modifier", "list", "--csv").stdout.hasPrefix("group,min_selected,max_selected,modifier,"))
+        try cli.ok("check")
+    }
+
+    @Test("refusals name the field and the rule, with the documented exit code, and write nothing")
+    func refusals() throws {
+        let cli = try pizzeria()
+        let before = try cli.sqlite(
+            "SELECT count(*) FROM orders; SELECT * FROM pizza_variants; SELECT * FROM modifiers; SELECT * FROM modifier_groups;"
+        ).stdout
+        let tooMany = try cli.run(
+            "order", "place", "anna", "--pickup", "19:30", "Margherita+bufala+'nduja+basilico+Aggiunte:bufala")
+        #expect(tooMany.status == 65 && tooMany.stderr.contains("modifiers"), "\(tooMany)")
+        let stray = try cli.run("order", "place", "anna", "--pickup", "19:30", "Marinara+bufala")
+        #expect(stray.status == 66 && stray.stderr.contains("Marinara has no modifier 'bufala'"), "\(stray)")
+        let variant = try cli.run("order", "place", "anna", "--pickup", "19:30", "Margherita/Baby")
+        #expect(variant.status == 66 && variant.stderr.contains("there are: Normale, Maxi"), "\(variant)")
+        let bounds = try cli.run("modifier", "group", "add", "Impasto", "--min", "2", "--max", "1")
+        #expect(bounds.status == 65 && bounds.stderr.contains("min"), "\(bounds)")
+        let price = try cli.run("modifier", "add", "Aggiunte", "oro", "--price", "100.01")
+        #expect(price.status == 65 && price.stderr.contains("price"), "\(price)")
+        let allergen = try cli.run("pizza", "allergens", "Margherita", "gluten,peanut")
+        #expect(allergen.status == 65 && allergen.stderr.contains("14 allergens"), "\(allergen)")
+        let zero = try cli.run("pizza", "variant", "add", "Margherita", "Baby", "--price", "0")
+        #expect(zero.status == 65, "\(zero)")
+        let defaultVariant = try cli.run("pizza", "variant", "remove", "Margherita", "Normale")
+        #expect(defaultVariant.status == 1 && defaultVariant.stderr.contains("default"), "\(defaultVariant)")
+        try cli.ok("modifier", "edit", "Aggiunte", "bufala", "--archive")
+        let archived = try cli.run("order", "place", "anna", "--pickup", "19:30", "Margherita+bufala")
+        #expect(archived.status == 1 && archived.stderr.contains("no longer offered"), "\(archived)")
+        try cli.ok("modifier", "edit", "Aggiunte", "bufala", "--restore")
+        let after = try cli.sqlite(
+            "SELECT count(*) FROM orders; SELECT * FROM pizza_variants; SELECT * FROM modifiers; SELECT * FROM modifier_groups;"
+        ).stdout
+        #expect(before == after)
+    }
+
+    @Test("every menu change is in the audit trail, with who made it")
+    func audited() throws {
+        let cli = try pizzeria()
+        let audit = try cli.sqlite("SELECT object || ' ' || action || ' ' || actor FROM audit_log ORDER BY id;").stdout
+        #expect(audit.contains("variant_add giulia"), "\(audit)")
+        #expect(audit.contains("modifier_group:1 add giulia") && audit.contains("group_attach giulia"))
+        #expect(audit.contains("allergens giulia") && audit.contains("variant_price giulia"))
+        // The first variant comes with the item: its own entry is the item's `add`.
+        #expect(audit.components(separatedBy: "variant_add").count == 2, "\(audit)")
+    }
+}
