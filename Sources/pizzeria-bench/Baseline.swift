@@ -39,7 +39,16 @@ final class Baseline {
         hours = try db.prepare("SELECT weekday, opens_at, closes_at FROM weekly_hours WHERE weekday IN (?, ?)")
         exceptions = try db.prepare(
             "SELECT day, kind, opens_at, closes_at FROM schedule_exceptions WHERE day IN (?, ?)")
-        pizza = try db.prepare("SELECT name, price_cents, archived_at IS NULL FROM pizzas WHERE id = ?")
+        // The item, its default variant, whether it has others (the line then names its variant)
+        // and whether it has modifier groups (whose bounds a plain line must keep): what the
+        // project's booking reads.
+        pizza = try db.prepare(
+            """
+            SELECT p.name, v.price_cents, p.archived_at IS NULL, v.id,
+                   (SELECT count(*) FROM pizza_variants c WHERE c.pizza_id = p.id),
+                   EXISTS (SELECT 1 FROM pizza_modifier_groups a WHERE a.pizza_id = p.id)
+            FROM pizzas p JOIN pizza_variants v ON v.pizza_id = p.id AND v.is_default = 1 WHERE p.id = ?
+            """)
         // The schema keeps each booked slot's pizzas and effective capacity (slot_loads); a slot
         // not booked yet takes its capacity from the rule for its date, else its weekday, the
         // narrowest covering range first, else the default.
@@ -63,7 +72,9 @@ final class Baseline {
             "INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local) VALUES (?, ?, ?, ?, ?)")
         insertLine = try db.prepare(
             """
-            INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity, variant_id,
+                                     base_price_cents)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
         top = try db.prepare(
             "SELECT depth, kind, pizza_id, order_id FROM navigation_stack WHERE user_id = ? ORDER BY depth DESC LIMIT 1"
@@ -138,13 +149,16 @@ final class Baseline {
                         date: date, weekday: weekday, yesterday: yesterday, yesterdayWeekday: yesterdayWeekday,
                         minutes: Int64(minutes), slot: slot)
                 else { throw BenchError("not a slot") }
-                var lines: [(id: UUID, name: String, price: Int64, quantity: Int)] = []
+                var lines: [(id: UUID, name: String, price: Int64, quantity: Int, variant: Int64)] = []
                 for line in booking.lines {
                     let id = pizzaIDs[line.pizza].uuid
                     guard try pizza.bind(id).step(), pizza.int(2) == 1 else {
                         throw BenchError("pizza \(id) is not on the menu")
                     }
-                    lines.append((id, pizza.text(0), pizza.int(1), line.quantity))
+                    guard pizza.int(4) == 1, pizza.int(5) == 0 else {
+                        throw BenchError("pizza \(id) has variants or modifiers the workload does not choose")
+                    }
+                    lines.append((id, pizza.text(0), pizza.int(1), line.quantity, pizza.int(3)))
                     sqlite3_reset(pizza.handle)
                 }
                 var load: Int64 = 0, capacity = defaultCapacity
@@ -167,7 +181,9 @@ final class Baseline {
                 try insertOrder.bind(id, userIDs[booking.user].uuid, at, serviceDay, String(at.prefix(16)) + "+00:00")
                     .run()
                 for (number, line) in lines.enumerated() {
-                    try insertLine.bind(id, number + 1, line.id, line.name, line.price, line.quantity).run()
+                    try insertLine.bind(
+                        id, number + 1, line.id, line.name, line.price, line.quantity, line.variant, line.price
+                    ).run()
                 }
                 return true
             }

@@ -113,8 +113,10 @@ struct DataSet {
                     """, [workload.users])
                 try db.run(
                     """
-                    INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity)
-                    SELECT b.id, 1, p.id, p.name, p.price_cents, 1
+                    INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity,
+                                             variant_id, base_price_cents)
+                    SELECT b.id, 1, p.id, p.name, p.price_cents, 1,
+                           (SELECT v.id FROM pizza_variants v WHERE v.pizza_id = p.id AND v.is_default = 1), p.price_cents
                     FROM bulk b JOIN temp.pizza_numbers p ON p.n = b.n % ?
                     """, [min(workload.pizzas, 1_000)])
             }
