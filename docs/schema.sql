@@ -105,7 +105,8 @@ CREATE TABLE modifiers (
     allergens   INTEGER NOT NULL DEFAULT 0 CHECK (allergens BETWEEN 0 AND 16383),
     position    INTEGER NOT NULL DEFAULT 1 CHECK (position BETWEEN 1 AND 100),
     -- NULL while offered; when it was taken off otherwise (modifiers are never deleted once booked).
-    archived_at TEXT CHECK (archived_at IS NULL OR archived_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z'),
+    archived_at TEXT CHECK (archived_at IS NULL OR archived_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z'), stock_left INTEGER CHECK (stock_left IS NULL OR stock_left BETWEEN 0 AND 100000), stock_until TEXT
+    CHECK (stock_until IS NULL OR stock_until GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z'), stock_changes INTEGER NOT NULL DEFAULT 0 CHECK (stock_changes >= 0),
     UNIQUE (group_id, name)
 ) STRICT;
 
@@ -315,7 +316,8 @@ CREATE TABLE pizzas (
                 CHECK (created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z'),
     updated_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
                 CHECK (updated_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z')
-, name_key TEXT CHECK (name_key IS NULL OR length(name_key) BETWEEN 1 AND 720), category_id INTEGER NOT NULL DEFAULT 1, allergens INTEGER NOT NULL DEFAULT 0 CHECK (allergens BETWEEN 0 AND 16383)) STRICT;
+, name_key TEXT CHECK (name_key IS NULL OR length(name_key) BETWEEN 1 AND 720), category_id INTEGER NOT NULL DEFAULT 1, allergens INTEGER NOT NULL DEFAULT 0 CHECK (allergens BETWEEN 0 AND 16383), stock_left INTEGER CHECK (stock_left IS NULL OR stock_left BETWEEN 0 AND 100000), stock_until TEXT
+    CHECK (stock_until IS NULL OR stock_until GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z'), stock_changes INTEGER NOT NULL DEFAULT 0 CHECK (stock_changes >= 0)) STRICT;
 
 CREATE TABLE schedule_exceptions (
     id         INTEGER PRIMARY KEY,
@@ -598,6 +600,13 @@ SELECT service_day,
        coalesce(capacity_rule, 'slot-capacity') AS capacity_from
 FROM slot_loads;
 
+CREATE VIEW sold_out AS
+SELECT 'item' AS kind, name, stock_left, stock_until FROM pizzas
+WHERE stock_left IS NOT NULL AND (stock_until IS NULL OR stock_until > strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+UNION ALL
+SELECT 'modifier', name, stock_left, stock_until FROM modifiers
+WHERE stock_left IS NOT NULL AND (stock_until IS NULL OR stock_until > strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
+
 CREATE VIEW weekly_hours_minutes AS
 SELECT id,
        weekday,
@@ -746,6 +755,17 @@ BEGIN
     FROM audit_context c WHERE c.id = 1;
 END;
 
+CREATE TRIGGER audit_modifiers_stock AFTER UPDATE OF stock_changes ON modifiers
+WHEN OLD.stock_changes IS NOT NEW.stock_changes
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'modifier:' || NEW.id,
+           CASE WHEN NEW.stock_left IS NULL THEN 'available' WHEN NEW.stock_left = 0 THEN 'sold_out' ELSE 'stock' END,
+           json_object('stock_left', OLD.stock_left, 'stock_until', OLD.stock_until),
+           json_object('stock_left', NEW.stock_left, 'stock_until', NEW.stock_until)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
 CREATE TRIGGER audit_modifiers_update AFTER UPDATE ON modifiers
 WHEN OLD.name IS NOT NEW.name OR OLD.price_cents IS NOT NEW.price_cents OR OLD.allergens IS NOT NEW.allergens
   OR OLD.position IS NOT NEW.position OR OLD.archived_at IS NOT NEW.archived_at
@@ -827,6 +847,17 @@ BEGIN
     INSERT INTO audit_log (at, actor, source, object, action, new)
     SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'pizza:' || NEW.id, 'add',
            json_object('name', NEW.name, 'price_cents', NEW.price_cents)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_pizzas_stock AFTER UPDATE OF stock_changes ON pizzas
+WHEN OLD.stock_changes IS NOT NEW.stock_changes
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'pizza:' || NEW.id,
+           CASE WHEN NEW.stock_left IS NULL THEN 'available' WHEN NEW.stock_left = 0 THEN 'sold_out' ELSE 'stock' END,
+           json_object('stock_left', OLD.stock_left, 'stock_until', OLD.stock_until),
+           json_object('stock_left', NEW.stock_left, 'stock_until', NEW.stock_until)
     FROM audit_context c WHERE c.id = 1;
 END;
 
@@ -1196,6 +1227,67 @@ BEGIN
     SELECT RAISE(ABORT, 'order_lines_oven: order_lines.uses_oven is its item''s category''s uses_oven when booked (0 for drinks and desserts)');
 END;
 
+CREATE TRIGGER order_lines_stock_check BEFORE INSERT ON order_lines
+BEGIN
+    SELECT RAISE(ABORT, 'sold_out: the item has fewer left than the line asks for, for this pickup (see pizzas.stock_left)')
+    FROM pizzas p
+    WHERE p.id = NEW.pizza_id AND p.stock_left < NEW.quantity
+      AND (p.stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < p.stock_until);
+    SELECT RAISE(ABORT, 'sold_out: a modifier has fewer left than the line asks for, for this pickup (see modifiers.stock_left)')
+    WHERE NEW.modifiers IS NOT NULL AND EXISTS (
+        SELECT 1 FROM json_each(NEW.modifiers) e JOIN modifiers m ON m.id = json_extract(e.value, '$.id')
+        WHERE m.stock_left < NEW.quantity
+          AND (m.stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < m.stock_until));
+END;
+
+CREATE TRIGGER order_lines_stock_give AFTER DELETE ON order_lines
+BEGIN
+    UPDATE pizzas SET stock_left = min(stock_left + OLD.quantity, 100000)
+    WHERE id = OLD.pizza_id AND stock_left IS NOT NULL
+      AND (stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = OLD.order_id) < stock_until);
+    UPDATE modifiers SET stock_left = min(stock_left + OLD.quantity, 100000)
+    WHERE OLD.modifiers IS NOT NULL AND stock_left IS NOT NULL
+      AND id IN (SELECT json_extract(value, '$.id') FROM json_each(OLD.modifiers))
+      AND (stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = OLD.order_id) < stock_until);
+END;
+
+CREATE TRIGGER order_lines_stock_quantity AFTER UPDATE OF quantity ON order_lines
+WHEN NEW.quantity IS NOT OLD.quantity
+BEGIN
+    UPDATE pizzas SET stock_left = min(stock_left - (NEW.quantity - OLD.quantity), 100000)
+    WHERE id = NEW.pizza_id AND stock_left IS NOT NULL
+      AND (stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < stock_until);
+    UPDATE modifiers SET stock_left = min(stock_left - (NEW.quantity - OLD.quantity), 100000)
+    WHERE NEW.modifiers IS NOT NULL AND stock_left IS NOT NULL
+      AND id IN (SELECT json_extract(value, '$.id') FROM json_each(NEW.modifiers))
+      AND (stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < stock_until);
+END;
+
+CREATE TRIGGER order_lines_stock_quantity_check BEFORE UPDATE OF quantity ON order_lines
+WHEN NEW.quantity > OLD.quantity
+BEGIN
+    SELECT RAISE(ABORT, 'sold_out: the item has fewer left than the line asks for, for this pickup (see pizzas.stock_left)')
+    FROM pizzas p
+    WHERE p.id = NEW.pizza_id AND p.stock_left < NEW.quantity - OLD.quantity
+      AND (p.stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < p.stock_until);
+    SELECT RAISE(ABORT, 'sold_out: a modifier has fewer left than the line asks for, for this pickup (see modifiers.stock_left)')
+    WHERE NEW.modifiers IS NOT NULL AND EXISTS (
+        SELECT 1 FROM json_each(NEW.modifiers) e JOIN modifiers m ON m.id = json_extract(e.value, '$.id')
+        WHERE m.stock_left < NEW.quantity - OLD.quantity
+          AND (m.stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < m.stock_until));
+END;
+
+CREATE TRIGGER order_lines_stock_take AFTER INSERT ON order_lines
+BEGIN
+    UPDATE pizzas SET stock_left = stock_left - NEW.quantity
+    WHERE id = NEW.pizza_id AND stock_left IS NOT NULL
+      AND (stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < stock_until);
+    UPDATE modifiers SET stock_left = stock_left - NEW.quantity
+    WHERE NEW.modifiers IS NOT NULL AND stock_left IS NOT NULL
+      AND id IN (SELECT json_extract(value, '$.id') FROM json_each(NEW.modifiers))
+      AND (stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < stock_until);
+END;
+
 CREATE TRIGGER order_lines_total_delete AFTER DELETE ON order_lines
 BEGIN
     UPDATE orders SET total_cents = (SELECT coalesce(sum(quantity * unit_price_cents), 0) FROM order_lines WHERE order_id = OLD.order_id)
@@ -1368,6 +1460,30 @@ WHEN NEW.status IS NOT OLD.status AND NOT (
                  AND e.kind = 'undo' AND e.from_status = OLD.status AND e.to_status = NEW.status))
 BEGIN
     SELECT RAISE(ABORT, 'illegal order status change');
+END;
+
+CREATE TRIGGER orders_stock_cancel AFTER UPDATE OF status ON orders
+WHEN (OLD.status = 'cancelled') <> (NEW.status = 'cancelled')
+BEGIN
+    UPDATE pizzas
+    SET stock_left = min(stock_left + (CASE WHEN NEW.status = 'cancelled' THEN 1 ELSE -1 END)
+                         * (SELECT sum(l.quantity) FROM order_lines l WHERE l.order_id = NEW.id AND l.pizza_id = pizzas.id), 100000)
+    WHERE stock_left IS NOT NULL AND (stock_until IS NULL OR NEW.pickup_at < stock_until)
+      AND id IN (SELECT pizza_id FROM order_lines WHERE order_id = NEW.id);
+    UPDATE modifiers
+    SET stock_left = min(stock_left + (CASE WHEN NEW.status = 'cancelled' THEN 1 ELSE -1 END)
+                         * (SELECT sum(l.quantity) FROM order_lines l, json_each(l.modifiers) e
+                            WHERE l.order_id = NEW.id AND json_extract(e.value, '$.id') = modifiers.id), 100000)
+    WHERE stock_left IS NOT NULL AND (stock_until IS NULL OR NEW.pickup_at < stock_until)
+      AND id IN (SELECT json_extract(e.value, '$.id') FROM order_lines l, json_each(l.modifiers) e WHERE l.order_id = NEW.id);
+END;
+
+CREATE TRIGGER orders_stock_undo_check BEFORE UPDATE OF status ON orders
+WHEN OLD.status = 'cancelled' AND NEW.status <> 'cancelled'
+BEGIN
+    SELECT RAISE(ABORT, 'sold_out: an item of this order has sold out since it was cancelled')
+    FROM order_lines l JOIN pizzas p ON p.id = l.pizza_id
+    WHERE l.order_id = NEW.id AND p.stock_left < l.quantity AND (p.stock_until IS NULL OR NEW.pickup_at < p.stock_until);
 END;
 
 CREATE TRIGGER orders_timestamps_insert BEFORE INSERT ON orders

@@ -37,6 +37,9 @@ public final class Pizzeria: Sendable {
 
     /// The clock every rule and timestamp reads.
     let now: @Sendable () -> Date
+
+    /// The time every rule uses now: the clock given when opened (the CLI's `PIZZERIA_NOW`).
+    public var currentDate: Date { now() }
     /// The audit trail: who changed what, when.
     public let audit: AuditService
     /// The staff list and the `require-staff` check.

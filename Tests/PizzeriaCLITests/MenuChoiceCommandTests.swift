@@ -111,4 +111,33 @@ struct MenuChoiceCommandTests {
         // The first variant comes with the item: its own entry is the item's `add`.
         #expect(audit.components(separatedBy: "variant_add").count == 2, "\(audit)")
     }
+
+    @Test("sold out tonight: marked in the menu, refused for tonight (1) with when it is back, fine tomorrow, audited")
+    func soldOut() throws {
+        let cli = try pizzeria()
+        let marked = try cli.ok("pizza", "sold-out", "Marinara").stdout
+        #expect(marked == "Marinara: sold out until 2026-12-01 23:00:00 +01:00.\n", "\(marked)")
+        #expect(try cli.ok("pizza", "list").stdout.contains("Marinara (sold out)"))
+        let refused = try cli.run("order", "place", "anna", "--pickup", "19:30", "Marinara")
+        #expect(
+            refused.status == 1
+                && refused.stderr.contains("'Marinara' is sold out (back for pickups from 2026-12-01 23:00)"),
+            "\(refused)")
+        try cli.ok("order", "place", "anna", "--pickup", "2026-12-02T19:30", "Marinara")
+        try cli.ok("modifier", "sold-out", "Aggiunte", "bufala", "--left", "1", "--until", "never")
+        try cli.ok("order", "place", "anna", "--pickup", "19:30", "Margherita+bufala")
+        let none = try cli.run("order", "place", "anna", "--pickup", "19:45", "Margherita+bufala")
+        #expect(none.status == 1 && none.stderr.contains("'bufala' is sold out (until staff make it available again)"))
+        try cli.ok("modifier", "available", "Aggiunte", "bufala")
+        try cli.ok("pizza", "available", "Marinara")
+        try cli.ok("order", "place", "anna", "--pickup", "19:45", "Marinara", "Margherita+bufala")
+        let past = try cli.run("pizza", "sold-out", "Marinara", "--until", "2026-12-01T09:00")
+        #expect(past.status == 65 || past.status == 1, "\(past)")
+        let audit = try cli.sqlite(
+            "SELECT action || ' ' || actor FROM audit_log WHERE action IN ('sold_out', 'stock', 'available');")
+        #expect(audit.stdout == "sold_out giulia\nstock giulia\navailable giulia\navailable giulia\n", "\(audit)")
+        let view = try cli.sqlite("SELECT count(*) FROM sold_out;")
+        #expect(view.status == 0)
+        try cli.ok("check")
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import PizzeriaServices
 
 extension ValueParser where Value == Money {
@@ -169,7 +170,7 @@ enum ModifierCommands {
             PIZZA+MODIFIER+MODIFIER (Margherita+bufala+'nduja), or GROUP:MODIFIER where two groups share a
             name. A line snapshots each modifier's price, as it does the item's.
             """,
-        subcommands: [list, group, add, edit])
+        subcommands: [list, group, add, edit, StockCommands.modifierSoldOut, StockCommands.modifierAvailable])
 
     static let groupArgument = Argument("group", help: "The group, by name (ignoring case) or number.")
     static let modifierArgument = Argument("modifier", help: "The modifier's name in the group, ignoring case.")
@@ -331,6 +332,93 @@ enum ModifierCommands {
                 "Saved \(modifier.name) (\(modifier.price.formatted)) in \(group.name)"
                     + (modifier.isArchived ? ", archived" : "") + ".\n"
             }
+            return .ok
+        })
+}
+
+/// `pizza sold-out|available`, `modifier sold-out|available`: "86" tonight, apart from archiving.
+enum StockCommands {
+    static let left = Option(
+        "left", "n", help: "Not sold out yet: only this many more can be booked (default 0: sold out).",
+        .integer(in: 0...Stock.maximum))
+    static let until = Option(
+        "until", "when",
+        help: "end-of-service (default), never (until made available), or a time: HH:MM or YYYY-MM-DDTHH:MM.")
+    static let discussion = """
+        Bookings and edits for pickups before the end are refused (1) once none is left, naming when it is
+        back; bookings take from --left and cancellations give back. From the end on (by default the end of
+        tonight's last slot) it is available by itself; tomorrow's bookings are never refused. Archiving is
+        for taking an item off the menu for good.
+        """
+
+    static func end(_ invocation: Invocation, _ pizzeria: Pizzeria) throws -> MenuService.StockEnd {
+        switch try invocation[until]?.lowercased() {
+        case nil, "end-of-service": return .endOfService
+        case "never": return .untilAvailable
+        case let text?: return .at(try relabeling("until") { try pizzeria.orders.pickup(parsing: text) })
+        }
+    }
+
+    static func text(_ name: String, left: Int?, until: Date?, zone: TimeZone) -> String {
+        "\(name): " + PizzaText.stockText(left, until: until, zone: zone) + ".\n"
+    }
+
+    static let soldOut = Command(
+        name: "sold-out", abstract: "Mark an item sold out tonight (or only --left N more).", discussion: discussion,
+        arguments: [PizzaCommands.pizzaArgument], options: [left, until, OrderCommands.by],
+        examples: ["pizzeria pizza sold-out Porcini", "pizzeria pizza sold-out Margherita --left 12 --until 22:00"],
+        run: { invocation in
+            let context = invocation.context
+            let pizzeria = try context.open(.requireCurrent)
+            let pizza = try pizzeria.lookup.pizza(try invocation[PizzaCommands.pizzaArgument])
+            let saved = try pizzeria.menu.setStock(
+                of: pizza.id, left: try invocation[left] ?? 0, until: try end(invocation, pizzeria))
+            let zone = try pizzeria.settings.current().timeZone
+            try context.emit(saved) { text(saved.name, left: saved.stockLeft, until: saved.stockUntil, zone: zone) }
+            return .ok
+        })
+
+    static let available = Command(
+        name: "available", abstract: "Make a sold-out item available again.",
+        arguments: [PizzaCommands.pizzaArgument], options: [OrderCommands.by],
+        run: { invocation in
+            let context = invocation.context
+            let pizzeria = try context.open(.requireCurrent)
+            let pizza = try pizzeria.lookup.pizza(try invocation[PizzaCommands.pizzaArgument])
+            let saved = try pizzeria.menu.makeAvailable(pizza.id)
+            try context.emit(saved) { "\(saved.name): available.\n" }
+            return .ok
+        })
+
+    static let modifierSoldOut = Command(
+        name: "sold-out", abstract: "Mark a modifier sold out tonight (out of bufala).", discussion: discussion,
+        arguments: [ModifierCommands.groupArgument, ModifierCommands.modifierArgument],
+        options: [left, until, OrderCommands.by],
+        examples: ["pizzeria modifier sold-out Aggiunte bufala"],
+        run: { invocation in
+            let context = invocation.context
+            let pizzeria = try context.open(.requireCurrent)
+            let group = try pizzeria.menu.modifierGroup(named: try invocation[ModifierCommands.groupArgument])
+            let modifier = try pizzeria.menu.modifier(
+                named: try invocation[ModifierCommands.modifierArgument], for: nil, group: group.name)
+            let saved = try pizzeria.menu.setStock(
+                ofModifier: modifier.id, left: try invocation[left] ?? 0, until: try end(invocation, pizzeria))
+            let zone = try pizzeria.settings.current().timeZone
+            try context.emit(saved) { text(saved.name, left: saved.stockLeft, until: saved.stockUntil, zone: zone) }
+            return .ok
+        })
+
+    static let modifierAvailable = Command(
+        name: "available", abstract: "Make a sold-out modifier available again.",
+        arguments: [ModifierCommands.groupArgument, ModifierCommands.modifierArgument], options: [OrderCommands.by],
+        run: { invocation in
+            let context = invocation.context
+            let pizzeria = try context.open(.requireCurrent)
+            let group = try pizzeria.menu.modifierGroup(named: try invocation[ModifierCommands.groupArgument])
+            let modifier = try pizzeria.menu.modifier(
+                named: try invocation[ModifierCommands.modifierArgument], for: nil, group: group.name)
+            let saved = try pizzeria.menu.makeAvailable(modifier: modifier.id)
+            try context.emit(saved) { "\(saved.name): available.\n" }
             return .ok
         })
 }

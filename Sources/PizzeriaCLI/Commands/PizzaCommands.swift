@@ -11,7 +11,7 @@ enum PizzaCommands {
             """,
         subcommands: [
             list, show, add, edit, archive, restore, VariantCommands.command, VariantCommands.allergens,
-            VariantCommands.attach, VariantCommands.detach,
+            VariantCommands.attach, VariantCommands.detach, StockCommands.soldOut, StockCommands.available,
         ])
 
     static let pizzaArgument = Argument(
@@ -33,9 +33,10 @@ enum PizzaCommands {
             let context = invocation.context
             let menu = try context.open(.requireCurrent).menu
             let all = invocation[Self.all]
+            let now = try context.clock()()
             // Streamed: a menu of a million pizzas prints in the memory of a few rows.
             let shape = ListOutput.Shape<Pizza>(
-                table: PizzaText.table(showStatus: all), cells: { PizzaText.cells($0, showStatus: all) },
+                table: PizzaText.table(showStatus: all), cells: { PizzaText.cells($0, showStatus: all, now: now) },
                 empty: "The menu is empty.\n", csv: CSVRows.pizza)
             try context.list.write(invocation, shape) { each in try menu.forEach(includeArchived: all, each) }
             return .ok

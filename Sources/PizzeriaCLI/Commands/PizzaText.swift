@@ -16,8 +16,10 @@ enum PizzaText {
         return table.rendered
     }
 
-    static func cells(_ pizza: Pizza, showStatus: Bool) -> [String] {
-        let cells = [pizza.id.short, pizza.name, pizza.price.formatted]
+    /// A row of the menu; an item sold out (or limited) for a pickup now is marked after its name.
+    static func cells(_ pizza: Pizza, showStatus: Bool, now: Date = Date()) -> [String] {
+        let stock = pizza.left(for: now).map { $0 == 0 ? " (sold out)" : " (\($0) left)" } ?? ""
+        let cells = [pizza.id.short, pizza.name + stock, pizza.price.formatted]
         return showStatus ? cells + [pizza.isArchived ? "archived" : "on menu"] : cells
     }
 
@@ -31,6 +33,7 @@ enum PizzaText {
               id        \(pizza.id)
               price     \(pizza.price.formatted)
               category  \(section)
+              stock     \(stockText(pizza.stockLeft, until: pizza.stockUntil, zone: zone))
               allergens \(pizza.allergens.isEmpty ? "none declared" : Allergen.codes(pizza.allergens).joined(separator: ", "))
               status    \(pizza.isArchived ? "archived \(pizza.archivedAt?.local(zone) ?? "")" : "on the menu")
               version   \(pizza.version)
@@ -71,6 +74,13 @@ enum PizzaText {
         }
         text += table.rendered
         return text
+    }
+
+    /// "no limit", "sold out until 2026-12-01 23:30", "12 left until …".
+    static func stockText(_ left: Int?, until: Date?, zone: TimeZone) -> String {
+        guard let left else { return "no limit" }
+        return (left == 0 ? "sold out" : "\(left) left")
+            + (until.map { " until \($0.local(zone))" } ?? " until made available")
     }
 
     /// `draft` with the fields given on the command line; a price that does not parse becomes

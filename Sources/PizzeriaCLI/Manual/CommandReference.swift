@@ -37,6 +37,10 @@ enum CommandReference {
         (["pizza allergens"], "declare the EU's 14 allergens an item contains (`gluten,milk` or `none`)"),
         (["pizza attach", "pizza detach"], "offer modifier groups with an item"),
         (
+            ["pizza sold-out", "pizza available", "modifier sold-out", "modifier available"],
+            "86 tonight: refused for pickups before the end of the service (or `--until`), `--left N` counts down with bookings and back with cancellations; back by itself"
+        ),
+        (
             ["modifier list", "modifier group add", "modifier group edit", "modifier add", "modifier edit"],
             "modifier groups (`--min`/`--max` per line) and their modifiers (price 0–100.00, allergens, `--variant-price Maxi=3`, `--archive`); order them as `PIZZA+MODIFIER`"
         ),

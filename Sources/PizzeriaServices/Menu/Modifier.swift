@@ -100,7 +100,7 @@ extension ModifierGroup: StoredMembers {
 /// allergens it brings, and a price per variant name where it differs (bufala on a Maxi: 3.00).
 ///
 /// JSON: `{"id", "group_id", "name", "price", "price_cents", "allergens": ["milk"], "position",
-/// "archived_at", "variant_prices": [{"variant": "Maxi", "price_cents": 300}]}`.
+/// "archived_at", "stock_left", "stock_until", "variant_prices": [{"variant": "Maxi", "price_cents": 300}]}`.
 public struct Modifier: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     /// A modifier's id.
     public typealias ID = RowNumber<Modifier>
@@ -154,15 +154,24 @@ public struct Modifier: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     public let archivedAt: Date?
     /// Its prices on variants of a given name, where they differ from ``price``.
     public let variantPrices: [VariantPrice]
+    /// How many more lines' worth can be booked for pickups before ``stockUntil`` (0: sold out).
+    public let stockLeft: Int?
+    /// When the limit ends.
+    public let stockUntil: Date?
 
     /// A value; stores use it when reading rows.
     public init(
         id: ID, groupID: ModifierGroup.ID, name: String, price: Money, allergens: Set<Allergen> = [],
-        position: Int = 1, archivedAt: Date? = nil, variantPrices: [VariantPrice] = []
+        position: Int = 1, archivedAt: Date? = nil, variantPrices: [VariantPrice] = [], stockLeft: Int? = nil,
+        stockUntil: Date? = nil
     ) {
         (self.id, self.groupID, self.name, self.price, self.allergens) = (id, groupID, name, price, allergens)
         (self.position, self.archivedAt, self.variantPrices) = (position, archivedAt, variantPrices)
+        (self.stockLeft, self.stockUntil) = (stockLeft, stockUntil)
     }
+
+    /// How many more can be booked for a pickup at `pickup` (`nil`: no limit).
+    public func left(for pickup: Date) -> Int? { Stock.left(stockLeft, until: stockUntil, for: pickup) }
 
     /// Whether it is no longer offered.
     public var isArchived: Bool { archivedAt != nil }
@@ -183,6 +192,8 @@ public struct Modifier: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         try writer.member("position", position)
         try writer.member("price", plain: price)
         try writer.member("price_cents", price.cents)
+        try writer.member("stock_left", stockLeft)
+        try writer.member("stock_until", timestamp: stockUntil)
         try writer.member("variant_prices", encoded: variantPrices)
     }
 
@@ -217,6 +228,8 @@ extension Modifier: StoredMembers {
             name: try members.text("name"), price: try members.money(cents: "price_cents"),
             allergens: try members.allergens("allergens"), position: try members.int("position"),
             archivedAt: try members.optionalTimestamp("archived_at"),
-            variantPrices: try members.decoded("variant_prices", as: [VariantPrice].self) ?? [])
+            variantPrices: try members.decoded("variant_prices", as: [VariantPrice].self) ?? [],
+            stockLeft: try members.optionalNumber("stock_left").map { Int($0) },
+            stockUntil: try members.optionalTimestamp("stock_until"))
     }
 }

@@ -4,8 +4,8 @@ import Foundation
 ///
 /// `Codable` in the documented JSON shape:
 /// `{"id", "name", "price": "6.00", "price_cents": 600, "currency": "EUR", "archived": false,
-///   "archived_at", "category_id": 1, "allergens": ["gluten", "milk"], "version", "created_at",
-///   "updated_at"}`. Its variants and modifier groups are read with it as a ``MenuItem``.
+///   "archived_at", "category_id": 1, "allergens": ["gluten", "milk"], "stock_left": null,
+///   "stock_until": null, "version", "created_at", "updated_at"}`. Its variants and modifier groups are read with it as a ``MenuItem``.
 public struct Pizza: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     /// A pizza's id.
     public typealias ID = Identifier<Pizza>
@@ -28,11 +28,16 @@ public struct Pizza: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     public let categoryID: Category.ID
     /// The EU allergens it contains (its modifiers may add more to a line).
     public let allergens: Set<Allergen>
+    /// How many more can be booked for pickups before ``stockUntil`` (0: sold out); `nil`: no limit.
+    public let stockLeft: Int?
+    /// When the limit ends (the end of tonight's service); `nil` with a limit: until made available.
+    public let stockUntil: Date?
 
     /// Creates a value; stores use it when reading rows.
     public init(
         id: ID, name: String, price: Money, archivedAt: Date?, version: Int, createdAt: Date, updatedAt: Date,
-        categoryID: Category.ID = Category.defaultID, allergens: Set<Allergen> = []
+        categoryID: Category.ID = Category.defaultID, allergens: Set<Allergen> = [], stockLeft: Int? = nil,
+        stockUntil: Date? = nil
     ) {
         self.id = id
         self.name = name
@@ -43,7 +48,12 @@ public struct Pizza: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         self.updatedAt = updatedAt
         self.categoryID = categoryID
         self.allergens = allergens
+        self.stockLeft = stockLeft
+        self.stockUntil = stockUntil
     }
+
+    /// How many more can be booked for a pickup at `pickup` (`nil`: no limit).
+    public func left(for pickup: Date) -> Int? { Stock.left(stockLeft, until: stockUntil, for: pickup) }
 
     /// Whether it is off the menu.
     public var isArchived: Bool { archivedAt != nil }
@@ -60,6 +70,8 @@ public struct Pizza: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         try writer.member("name", name)
         try writer.member("price", plain: price)
         try writer.member("price_cents", price.cents)
+        try writer.member("stock_left", stockLeft)
+        try writer.member("stock_until", timestamp: stockUntil)
         try writer.member("updated_at", timestamp: updatedAt)
         try writer.member("version", version)
     }
@@ -84,7 +96,9 @@ extension Pizza: StoredMembers {
             archivedAt: try members.optionalTimestamp("archived_at"), version: try members.int("version"),
             createdAt: try members.timestamp("created_at"), updatedAt: try members.timestamp("updated_at"),
             categoryID: Category.ID(try members.optionalNumber("category_id") ?? Category.defaultID.rawValue),
-            allergens: try members.allergens("allergens"))
+            allergens: try members.allergens("allergens"),
+            stockLeft: try members.optionalNumber("stock_left").map { Int($0) },
+            stockUntil: try members.optionalTimestamp("stock_until"))
     }
 }
 

@@ -6,7 +6,8 @@ import PizzeriaStorage
 enum PizzaStore {
     /// The columns ``Decoder`` reads. Every query that decodes a pizza selects these (spliced
     /// in as a constant, never input).
-    static let columns = "id, name, price_cents, archived_at, version, created_at, updated_at, category_id, allergens"
+    static let columns =
+        "id, name, price_cents, archived_at, version, created_at, updated_at, category_id, allergens, stock_left, stock_until"
 
     /// A pizza from a row of ``columns``: ``Pizza``'s stored members (see ``StoredMembers``).
     typealias Decoder = StoredDecoder<Pizza>
@@ -26,16 +27,21 @@ enum PizzaStore {
         let defaultVariant: (id: Variant.ID, name: String, price: Money)
         let variantCount: Int
         let hasGroups: Bool
+        /// The item's limit ("sold out tonight"): how many more, until when.
+        let stockLeft: Int?
+        let stockUntil: Date?
     }
 
     struct SnapshotDecoder: RowDecoder {
         let name, archived, usesOven, allergens, variantID, variantName, price, variants, groups: Column
+        let stockLeft, stockUntil: Column
 
         init(columns: ColumnResolver) throws {
             (name, archived, usesOven) = (try columns("name"), try columns("archived"), try columns("uses_oven"))
             (allergens, variantID) = (try columns("allergens"), try columns("variant_id"))
             (variantName, price) = (try columns("variant_name"), try columns("price_cents"))
             (variants, groups) = (try columns("variants"), try columns("has_groups"))
+            (stockLeft, stockUntil) = (try columns("stock_left"), try columns("stock_until"))
         }
 
         func decode(_ row: Row) throws -> BookingSnapshot {
@@ -46,7 +52,9 @@ enum PizzaStore {
                     Variant.ID(try row.int64(variantID)), try row.string(variantName),
                     Money(cents: try row.int64(price))
                 ),
-                variantCount: try row.int(variants), hasGroups: try row.int(groups) == 1)
+                variantCount: try row.int(variants), hasGroups: try row.int(groups) == 1,
+                stockLeft: try row.optionalInt64(stockLeft).map { Int($0) },
+                stockUntil: try row.optionalString(stockUntil).flatMap(Timestamp.date(from:)))
         }
     }
 
@@ -54,7 +62,8 @@ enum PizzaStore {
         SELECT p.name, p.archived_at IS NOT NULL AS archived, k.uses_oven, p.allergens, v.id AS variant_id,
                v.name AS variant_name, v.price_cents,
                (SELECT count(*) FROM pizza_variants c WHERE c.pizza_id = p.id) AS variants,
-               EXISTS (SELECT 1 FROM pizza_modifier_groups a WHERE a.pizza_id = p.id) AS has_groups
+               EXISTS (SELECT 1 FROM pizza_modifier_groups a WHERE a.pizza_id = p.id) AS has_groups,
+               p.stock_left, p.stock_until
         FROM pizzas p JOIN categories k ON k.id = p.category_id
              JOIN pizza_variants v ON v.pizza_id = p.id AND v.is_default = 1
         WHERE p.id = ?
@@ -170,6 +179,13 @@ enum PizzaStore {
             guard let existing = try sameName(as: name, in: db) else { throw error }
             throw MenuError.duplicateName(name: name, existing: existing)
         }
+    }
+
+    /// Sets (or with `left: nil` lifts) an item's limit, counting the change (for the audit trail).
+    static func setStock(id: Pizza.ID, left: Int?, until: Date?, in db: Connection) throws {
+        try db.run(
+            "UPDATE pizzas SET stock_left = ?, stock_until = ?, stock_changes = stock_changes + 1 WHERE id = ?",
+            [left, until.map(Timestamp.string(from:)), id])
     }
 
     static func setArchived(id: Pizza.ID, at date: Date?, in db: Connection) throws {

@@ -69,7 +69,7 @@ enum ModifierStore {
 
     /// The columns ``Decoder`` reads: a modifier's own and its prices per variant as JSON.
     static let columns = """
-        m.id, m.group_id, m.name, m.price_cents, m.allergens, m.position, m.archived_at,
+        m.id, m.group_id, m.name, m.price_cents, m.allergens, m.position, m.archived_at, m.stock_left, m.stock_until,
         (SELECT json_group_array(json_object('variant', p.variant_name, 'price_cents', p.price_cents))
          FROM modifier_prices p WHERE p.modifier_id = m.id) AS variant_prices
         """
@@ -189,6 +189,13 @@ enum ModifierStore {
         } else {
             try db.run("DELETE FROM modifier_prices WHERE modifier_id = ? AND variant_name = ?", [modifier, variant])
         }
+    }
+
+    /// Sets (or with `left: nil` lifts) a modifier's limit, counting the change (for the audit trail).
+    static func setStock(id: Modifier.ID, left: Int?, until: Date?, in db: Connection) throws {
+        try db.run(
+            "UPDATE modifiers SET stock_left = ?, stock_until = ?, stock_changes = stock_changes + 1 WHERE id = ?",
+            [left, until.map(Timestamp.string(from:)), id])
     }
 
     static func modifier(id: Modifier.ID, in db: Connection) throws -> Modifier? {

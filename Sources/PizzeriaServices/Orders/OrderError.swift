@@ -28,6 +28,9 @@ public enum OrderError: PizzeriaFailure, Equatable {
     case archivedPizza(name: String)
     /// A modifier chosen for an item is archived: no longer offered.
     case archivedModifier(item: String, modifier: String)
+    /// An item or a modifier is sold out (or has fewer left than asked) for this pickup; `until`
+    /// is when it is back (local time), `nil` when staff must make it available.
+    case soldOut(name: String, left: Int, requested: Int, until: String?)
     /// The pickup time has passed.
     case pickupInPast(local: String)
     /// The pickup is further ahead than the booking horizon allows.
@@ -78,6 +81,9 @@ public enum OrderError: PizzeriaFailure, Equatable {
                 + IDPrefix.distinguishing(candidates.map(\.description)).joined(separator: ", ")
         case .archivedPizza(let name):
             "'\(name)' is archived and cannot be ordered"
+        case .soldOut(let name, let left, let requested, let until):
+            (left == 0 ? "'\(name)' is sold out" : "'\(name)': only \(left) left, \(requested) asked for")
+                + (until.map { " (back for pickups from \($0))" } ?? " (until staff make it available again)")
         case .archivedModifier(let item, let modifier):
             "modifiers: '\(modifier)' is no longer offered (archived) and cannot be ordered with \(item)"
         case .pickupInPast(let local):

@@ -193,6 +193,14 @@ extension OrderService {
                     guard quantity <= OrderRequest.maximumQuantity else {
                         throw OrderError.tooMany(name: line.label, quantity: quantity)
                     }
+                    if quantity > line.quantity, let pizza = try PizzaStore.snapshot(id: line.pizzaID, in: db),
+                        let left = Stock.left(pizza.stockLeft, until: pizza.stockUntil, for: header.pickupAt),
+                        quantity - line.quantity > left
+                    {
+                        throw OrderError.soldOut(
+                            name: pizza.name, left: left, requested: quantity - line.quantity,
+                            until: pizza.stockUntil.map { PickupTime.local($0, in: settings.timeZone) })
+                    }
                     delta += quantity - line.quantity
                     ovenDelta += line.usesOven ? quantity - line.quantity : 0
                     detail.append("\(line.label) \(line.quantity)→\(quantity)")
@@ -200,7 +208,7 @@ extension OrderService {
                     let item = OrderRequest.Item(
                         pizza: choice.pizza, quantity: quantity, variant: choice.variant,
                         modifiers: change.modifiersInRequestOrder(of: choice))
-                    let snapshot = try Self.snapshot([item], in: db)
+                    let snapshot = try Self.snapshot([item], for: header.pickupAt, zone: settings.timeZone, in: db)
                     added += snapshot
                     delta += quantity
                     ovenDelta += snapshot.reduce(0) { $0 + $1.slotUnits }

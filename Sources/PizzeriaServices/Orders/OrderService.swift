@@ -63,7 +63,7 @@ public final class OrderService: Sendable {
             }
             return (try OrderAssembler(now: now, in: db).order(existing), false)
         }
-        let lines = try snapshot(items, in: db)
+        let lines = try snapshot(items, for: request.pickup, zone: settings.timeZone, in: db)
         let schedule = ScheduleStore.schedule(settings, in: db)
         // What takes the oven's capacity: drinks and desserts do not (their category says so).
         let pizzas = lines.reduce(0) { $0 + $1.slotUnits }
@@ -171,7 +171,10 @@ public final class OrderService: Sendable {
     /// modifiers' names and prices on that variant, the allergens. An archived item or modifier
     /// cannot be ordered; the modifiers must be offered in the item's groups and keep each group's
     /// bounds; a merged quantity must stay within the maximum.
-    static func snapshot(_ items: [OrderRequest.Item], in db: Connection) throws -> [OrderLine] {
+    /// Sold-out items and modifiers (their limit for `pickup`) are refused, saying when they are back.
+    static func snapshot(_ items: [OrderRequest.Item], for pickup: Date, zone: TimeZone, in db: Connection) throws
+        -> [OrderLine]
+    {
         var lines: [OrderLine] = []
         for item in items {
             guard let pizza = try PizzaStore.snapshot(id: item.pizza, in: db) else {
@@ -182,6 +185,27 @@ public final class OrderService: Sendable {
             }
             guard !pizza.isArchived else { throw OrderError.archivedPizza(name: pizza.name) }
             let line = try choose(item, of: pizza, in: db)
+            if let left = Stock.left(pizza.stockLeft, until: pizza.stockUntil, for: pickup) {
+                let asked = line.quantity + lines.filter { $0.pizzaID == line.pizzaID }.reduce(0) { $0 + $1.quantity }
+                guard asked <= left else {
+                    throw OrderError.soldOut(
+                        name: pizza.name, left: left, requested: asked,
+                        until: pizza.stockUntil.map { PickupTime.local($0, in: zone) })
+                }
+            }
+            for chosen in line.modifiers {
+                guard let modifier = try ModifierStore.modifier(id: chosen.id, in: db),
+                    let left = modifier.left(for: pickup)
+                else { continue }
+                let asked =
+                    line.quantity
+                    + lines.filter { $0.modifiers.contains { $0.id == chosen.id } }.reduce(0) { $0 + $1.quantity }
+                guard asked <= left else {
+                    throw OrderError.soldOut(
+                        name: modifier.name, left: left, requested: asked,
+                        until: modifier.stockUntil.map { PickupTime.local($0, in: zone) })
+                }
+            }
             // Two requests that resolve to one choice (the default variant named and not) are one line.
             if let index = lines.firstIndex(where: { $0.choice == line.choice }) {
                 let quantity = lines[index].quantity + line.quantity
