@@ -25,7 +25,8 @@ struct PizzaCommandTests {
         #expect(
             Set(added?.keys.map { $0 } ?? []) == [
                 "id", "name", "price", "price_cents", "currency", "archived",
-                "archived_at", "category_id", "allergens", "version", "created_at", "updated_at",
+                "archived_at", "category_id", "allergens", "stock_left", "stock_until", "version", "created_at",
+                "updated_at",
             ])
         #expect(added?["category_id"] as? Int == 1)
         #expect(added?["price"] as? String == "8.50" && added?["price_cents"] as? Int == 850)

@@ -156,7 +156,7 @@ enum AuditCommands {
         "pizza allergens": .manager, "pizza attach": .manager, "pizza detach": .manager,
         "modifier group add": .manager, "modifier group edit": .manager, "modifier add": .manager,
         "modifier edit": .manager, "pizza sold-out": .counter, "pizza available": .counter,
-        "modifier sold-out": .counter, "modifier available": .counter,
+        "modifier sold-out": .counter, "modifier available": .counter, "menu import": .manager,
         "user add": .counter, "user edit": .counter, "user erase": .owner,
         "config set": .owner, "hours set": .manager, "hours close": .manager, "hours special": .manager,
         "hours clear": .manager,

@@ -12,6 +12,7 @@ enum CommandTree {
         subcommands: [
             InitCommand.command, MigrationsCommand.command, CheckCommand.command, BackupCommand.command,
             DemoCommand.command, PizzaCommands.command, CategoryCommands.command, ModifierCommands.command,
+            MenuFileCommands.command,
             UserCommands.command,
             ConfigCommands.command,
             OrderCommands.command, SlotsCommand.command, HoursCommands.command, CapacityCommands.command,

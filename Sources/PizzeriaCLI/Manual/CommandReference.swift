@@ -37,6 +37,10 @@ enum CommandReference {
         (["pizza allergens"], "declare the EU's 14 allergens an item contains (`gluten,milk` or `none`)"),
         (["pizza attach", "pizza detach"], "offer modifier groups with an item"),
         (
+            ["menu export", "menu import"],
+            "the whole menu as one JSON file ([docs/MENU.md](MENU.md)), or CSV with one row per variant; an import is one transaction, matched by name, `--dry-run` shows the differences"
+        ),
+        (
             ["pizza sold-out", "pizza available", "modifier sold-out", "modifier available"],
             "86 tonight: refused for pickups before the end of the service (or `--until`), `--left N` counts down with bookings and back with cancellations; back by itself"
         ),

@@ -16,6 +16,63 @@ public struct DemoSeed: Sendable {
 /// menu — the same on every run, and never duplicated (orders carry idempotency keys).
 enum DemoData {
     static let menu: [(name: String, cents: Int64)] = [("Margherita", 600), ("Porcini", 1200), ("Marinara", 400)]
+
+    /// A Naples pizzeria's menu: sections (drinks and desserts take no oven), sizes, extras and
+    /// removals, the allergens of every item. Imported once (when Diavola is missing) over the three
+    /// pizzas above, whose prices it keeps.
+    static var menuFile: MenuFile {
+        typealias Item = MenuFile.ItemEntry
+        typealias Variant = MenuFile.VariantEntry
+        func pizza(_ name: String, _ price: String, maxi: String? = nil, _ allergens: [String] = ["gluten", "milk"])
+            -> Item
+        {
+            Item(
+                name: name, category: "Pizze", allergens: allergens,
+                variants: [Variant(name: "Normale", price: price, isDefault: true)]
+                    + (maxi.map { [Variant(name: "Maxi", price: $0)] } ?? []),
+                modifierGroups: ["Aggiunte", "Senza"])
+        }
+        var file = MenuFile()
+        file.categories = [
+            .init(name: "Pizze", usesOven: true), .init(name: "Fritti", usesOven: true),
+            .init(name: "Bevande", usesOven: false), .init(name: "Dolci", usesOven: false),
+        ]
+        file.modifierGroups = [
+            .init(
+                name: "Aggiunte", min: 0, max: 3,
+                modifiers: [
+                    .init(name: "bufala", price: "2.00", allergens: ["milk"], variantPrices: ["Maxi": "3.00"]),
+                    .init(name: "'nduja", price: "1.50"),
+                    .init(name: "doppia mozzarella", price: "1.00", allergens: ["milk"]),
+                    .init(name: "acciughe", price: "1.50", allergens: ["fish"]),
+                ]),
+            .init(
+                name: "Senza", min: 0, max: 3,
+                modifiers: [.init(name: "basilico"), .init(name: "aglio"), .init(name: "origano")]),
+        ]
+        file.items = [
+            pizza("Margherita", "6.00", maxi: "9.00"), pizza("Marinara", "4.00", maxi: "6.50", ["gluten"]),
+            pizza("Porcini", "12.00"), pizza("Diavola", "8.00", maxi: "11.00"),
+            pizza("Quattro formaggi", "9.00", maxi: "12.00"), pizza("Napoli", "7.50", ["gluten", "milk", "fish"]),
+            Item(
+                name: "Frittatina", category: "Fritti", allergens: ["gluten", "milk", "eggs"],
+                variants: [Variant(name: "Normale", price: "3.50")]),
+            Item(
+                name: "Montanara", category: "Fritti", allergens: ["gluten", "milk"],
+                variants: [Variant(name: "Normale", price: "4.00")]),
+            Item(
+                name: "Coca-Cola", category: "Bevande", allergens: [],
+                variants: [
+                    Variant(name: "33 cl", price: "3.00", isDefault: true), Variant(name: "66 cl", price: "4.50"),
+                ]),
+            Item(
+                name: "Acqua", category: "Bevande", allergens: [], variants: [Variant(name: "50 cl", price: "1.50")]),
+            Item(
+                name: "Babà", category: "Dolci", allergens: ["gluten", "eggs", "milk", "sulphites"],
+                variants: [Variant(name: "Normale", price: "4.50")]),
+        ]
+        return file
+    }
     static let users: [(handle: String, name: String)] = [("anna", "Anna Rossi"), ("marco", "Marco Bianchi")]
     /// Tomorrow's orders: user, local pickup time, items.
     static let orders: [(user: String, hour: Int, minute: Int, items: [(pizza: String, quantity: Int)])] = [
@@ -34,6 +91,10 @@ extension Pizzeria {
         for item in DemoData.menu where try menu.pizza(named: item.name) == nil {
             _ = try menu.save(PizzaDraft(mode: .add, name: item.name, price: Money(cents: item.cents)))
             notes.append("added \(item.name) to the menu")
+        }
+        if try menu.pizza(named: "Diavola") == nil {
+            let changes = try menu.importMenu(DemoData.menuFile)
+            if !changes.isEmpty { notes.append("imported the demo menu (\(changes.count) changes)") }
         }
         let existing = Set(try users.list().map(\.handle))
         for user in DemoData.users where !existing.contains(user.handle) {

@@ -1,0 +1,255 @@
+import Foundation
+
+/// The menu as one documented JSON file (`pizzeria menu export`, `menu import`): categories,
+/// modifier groups with their modifiers, and items with their variants, allergens and groups.
+/// Prices are text as people type them (`"6.50"`); allergens are the EU codes.
+///
+/// ```json
+/// {"format": "pizzeria-menu", "version": 1,
+///  "categories": [{"name": "Pizze rosse", "uses_oven": true}],
+///  "modifier_groups": [{"name": "Aggiunte", "min": 0, "max": 3,
+///                       "modifiers": [{"name": "bufala", "price": "2.00", "allergens": ["milk"],
+///                                      "variant_prices": {"Maxi": "3.00"}}]}],
+///  "items": [{"name": "Margherita", "category": "Pizze rosse", "allergens": ["gluten", "milk"],
+///             "variants": [{"name": "Normale", "price": "6.00", "default": true},
+///                          {"name": "Maxi", "price": "9.00"}],
+///             "modifier_groups": ["Aggiunte"]}]}
+/// ```
+public struct MenuFile: Sendable, Hashable, Codable {
+    /// The format's name, always `pizzeria-menu`.
+    public var format: String = "pizzeria-menu"
+    /// The format's version, 1.
+    public var version: Int = 1
+    /// Menu sections, in menu order.
+    public var categories: [CategoryEntry] = []
+    /// Modifier groups, in menu order.
+    public var modifierGroups: [GroupEntry] = []
+    /// Items, by name.
+    public var items: [ItemEntry] = []
+
+    /// The most items, groups and categories a file holds; larger files are refused whole.
+    public static let maximumItems = 100_000
+    /// The most modifier groups in a file.
+    public static let maximumGroups = 1_000
+    /// The largest file `menu import` reads, in bytes.
+    public static let maximumBytes = 64 << 20
+
+    /// A menu section.
+    public struct CategoryEntry: Sendable, Hashable, Codable {
+        /// Its name.
+        public var name: String
+        /// Whether its items count toward slot capacity (default true).
+        public var usesOven: Bool?
+
+        /// An entry.
+        public init(name: String, usesOven: Bool? = nil) { (self.name, self.usesOven) = (name, usesOven) }
+
+        enum CodingKeys: String, CodingKey {
+            case name
+            case usesOven = "uses_oven"
+        }
+    }
+
+    /// A modifier group with its modifiers.
+    public struct GroupEntry: Sendable, Hashable, Codable {
+        /// Its name.
+        public var name: String
+        /// The fewest a line takes (default 0).
+        public var min: Int?
+        /// The most a line takes (default 1).
+        public var max: Int?
+        /// Its modifiers, in menu order.
+        public var modifiers: [ModifierEntry]
+
+        /// An entry.
+        public init(name: String, min: Int? = nil, max: Int? = nil, modifiers: [ModifierEntry]) {
+            (self.name, self.min, self.max, self.modifiers) = (name, min, max, modifiers)
+        }
+    }
+
+    /// A modifier.
+    public struct ModifierEntry: Sendable, Hashable, Codable {
+        /// Its name.
+        public var name: String
+        /// What it adds, as text (`"2.00"`; default `"0"`).
+        public var price: String?
+        /// EU allergen codes.
+        public var allergens: [String]?
+        /// Its price on variants of a name, where it differs: `{"Maxi": "3.00"}`.
+        public var variantPrices: [String: String]?
+        /// Whether it is no longer offered.
+        public var archived: Bool?
+
+        /// An entry.
+        public init(
+            name: String, price: String? = nil, allergens: [String]? = nil, variantPrices: [String: String]? = nil,
+            archived: Bool? = nil
+        ) {
+            (self.name, self.price, self.allergens, self.variantPrices) = (name, price, allergens, variantPrices)
+            self.archived = archived
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case name, price, allergens, archived
+            case variantPrices = "variant_prices"
+        }
+    }
+
+    /// An item.
+    public struct ItemEntry: Sendable, Hashable, Codable {
+        /// Its name (an existing item of this name, ignoring case, is updated).
+        public var name: String
+        /// Its category's name (default: the item's current one, or `Pizze`).
+        public var category: String?
+        /// EU allergen codes.
+        public var allergens: [String]?
+        /// Its variants; exactly one `default` (the first when none says so).
+        public var variants: [VariantEntry]
+        /// The names of the groups it offers.
+        public var modifierGroups: [String]?
+
+        /// An entry.
+        public init(
+            name: String, category: String? = nil, allergens: [String]? = nil, variants: [VariantEntry],
+            modifierGroups: [String]? = nil
+        ) {
+            (self.name, self.category, self.allergens, self.variants) = (name, category, allergens, variants)
+            self.modifierGroups = modifierGroups
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case name, category, allergens, variants
+            case modifierGroups = "modifier_groups"
+        }
+    }
+
+    /// A variant.
+    public struct VariantEntry: Sendable, Hashable, Codable {
+        /// Its name.
+        public var name: String
+        /// Its price as text (`"9.00"`).
+        public var price: String
+        /// Whether it is the item's default.
+        public var isDefault: Bool?
+
+        /// An entry.
+        public init(name: String, price: String, isDefault: Bool? = nil) {
+            (self.name, self.price, self.isDefault) = (name, price, isDefault)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case name, price
+            case isDefault = "default"
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case format, version, categories, items
+        case modifierGroups = "modifier_groups"
+    }
+
+    /// An empty file.
+    public init() {}
+
+    /// Reads a file, refusing (``ValidationError``, naming the place: `items[3].variants[0].price`)
+    /// what is not this format, over the limits, or not valid JSON.
+    public static func decode(_ data: Data) throws -> MenuFile {
+        guard data.count <= maximumBytes else {
+            throw ValidationError([FieldError(field: "file", message: "must be at most \(maximumBytes >> 20) MiB")])
+        }
+        let file: MenuFile
+        do {
+            file = try JSONDecoder().decode(MenuFile.self, from: data)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw ValidationError([
+                FieldError(field: place(context.codingPath + [key]), message: "is required")
+            ])
+        } catch let DecodingError.typeMismatch(type, context) {
+            throw ValidationError([
+                FieldError(field: place(context.codingPath), message: "must be \(typeName(type))")
+            ])
+        } catch let DecodingError.valueNotFound(type, context) {
+            throw ValidationError([
+                FieldError(field: place(context.codingPath), message: "must be \(typeName(type)), not null")
+            ])
+        } catch let DecodingError.dataCorrupted(context) {
+            throw ValidationError([
+                FieldError(
+                    field: context.codingPath.isEmpty ? "file" : place(context.codingPath),
+                    message: "is not valid JSON (\(context.debugDescription))")
+            ])
+        }
+        guard file.format == "pizzeria-menu", file.version == 1 else {
+            throw ValidationError([
+                FieldError(field: "format", message: "must be \"pizzeria-menu\" version 1 (see docs/MENU.md)")
+            ])
+        }
+        var problems: [FieldError] = []
+        if file.items.count > maximumItems || file.categories.count > maximumItems {
+            problems.append(FieldError(field: "items", message: "must be at most \(maximumItems)"))
+        }
+        if file.modifierGroups.count > maximumGroups {
+            problems.append(FieldError(field: "modifier_groups", message: "must be at most \(maximumGroups)"))
+        }
+        for (index, group) in file.modifierGroups.enumerated()
+        where group.modifiers.count > ModifierGroup.maximumModifiers {
+            problems.append(
+                FieldError(
+                    field: "modifier_groups[\(index)].modifiers",
+                    message:
+                        "must be at most \(ModifierGroup.maximumModifiers) in one group, not \(group.modifiers.count)"))
+        }
+        for (index, item) in file.items.enumerated()
+        where item.variants.isEmpty || item.variants.count > Variant.maximumPerItem {
+            problems.append(
+                FieldError(
+                    field: "items[\(index)].variants", message: "must be 1 to \(Variant.maximumPerItem) variants"))
+        }
+        guard problems.isEmpty else { throw ValidationError(problems) }
+        return file
+    }
+
+    /// `items[3].variants[0].price`.
+    static func place(_ path: [any CodingKey]) -> String {
+        var text = ""
+        for key in path {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += (text.isEmpty ? "" : ".") + key.stringValue
+            }
+        }
+        return text.isEmpty ? "file" : text
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "text"
+        case is Int.Type: "a whole number"
+        case is Bool.Type: "true or false"
+        case is [Any].Type: "a list"
+        default: "an object"
+        }
+    }
+
+    /// The file as JSON text: sorted keys, two-space indents.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+}
+
+/// One difference a menu import makes (or, in a dry run, would make).
+public struct MenuImportChange: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// What it is about: `item Margherita`, `group Aggiunte`, `category Fritti`.
+    public let subject: String
+    /// What changes: `added`, `price 6.00 → 6.50`, `variant Maxi added`.
+    public let change: String
+
+    /// A change.
+    public init(subject: String, change: String) { (self.subject, self.change) = (subject, change) }
+
+    /// `item Margherita: price 6.00 → 6.50`.
+    public var description: String { "\(subject): \(change)" }
+}
