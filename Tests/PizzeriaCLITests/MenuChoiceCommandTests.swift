@@ -140,4 +140,34 @@ struct MenuChoiceCommandTests {
         #expect(view.status == 0)
         try cli.ok("check")
     }
+
+    @Test("menu export, then import into a new file (dry run first): the same menu; CSV has one row per variant")
+    func exportImport() throws {
+        let cli = try pizzeria()
+        let exported = try cli.ok("menu", "export").stdout
+        let path = cli.directory.path("menu.json")
+        try Data(exported.utf8).write(to: URL(fileURLWithPath: path))
+        var other = CLI()
+        other.environment["PIZZERIA_NOW"] = "2026-12-01T10:00:00Z"
+        try other.ok("init")
+        let dry = try other.ok("menu", "import", path, "--dry-run").stdout
+        #expect(dry.hasPrefix("Would change (nothing written):\n") && dry.contains("item Margherita: added"), "\(dry)")
+        #expect(try other.ok("pizza", "list").stdout == "The menu is empty.\n")
+        try other.ok("menu", "import", path)
+        #expect(try other.ok("menu", "export").stdout == exported)
+        #expect(try other.ok("menu", "import", path).stdout.hasPrefix("No differences"))
+        let csv = try cli.ok("menu", "export", "--format", "csv").stdout
+        #expect(
+            csv
+                == "category,item,variant,price,price_cents,default,allergens,modifier_groups\r\n"
+                + "Pizze,Margherita,Normale,6.00,600,1,\"gluten,milk\",\"Aggiunte,Senza\"\r\n"
+                + "Pizze,Margherita,Maxi,9.00,900,0,\"gluten,milk\",\"Aggiunte,Senza\"\r\n"
+                + "Pizze,Marinara,Normale,4.00,400,1,,\r\n", "\(csv)")
+        let bad = try other.run(
+            "menu", "import", "-",
+            stdin:
+                #"{"format": "pizzeria-menu", "version": 1, "items": [{"name": "X", "variants": [{"name": "N", "price": "abc"}]}]}"#
+        )
+        #expect(bad.status == 65 && bad.stderr.contains("items[0].variants[0].price"), "\(bad)")
+    }
 }

@@ -18,7 +18,7 @@ enum DemoData {
     static let menu: [(name: String, cents: Int64)] = [("Margherita", 600), ("Porcini", 1200), ("Marinara", 400)]
 
     /// A Naples pizzeria's menu: sections (drinks and desserts take no oven), sizes, extras and
-    /// removals, the allergens of every item. Imported once (when Diavola is missing) over the three
+    /// removals, the allergens of every item. Imported once (when Cosacca is missing) over the three
     /// pizzas above, whose prices it keeps.
     static var menuFile: MenuFile {
         typealias Item = MenuFile.ItemEntry
@@ -52,8 +52,8 @@ enum DemoData {
         ]
         file.items = [
             pizza("Margherita", "6.00", maxi: "9.00"), pizza("Marinara", "4.00", maxi: "6.50", ["gluten"]),
-            pizza("Porcini", "12.00"), pizza("Diavola", "8.00", maxi: "11.00"),
-            pizza("Quattro formaggi", "9.00", maxi: "12.00"), pizza("Napoli", "7.50", ["gluten", "milk", "fish"]),
+            pizza("Porcini", "12.00"), pizza("Salsiccia e friarielli", "8.00", maxi: "11.00"),
+            pizza("Cosacca", "7.00", maxi: "10.00"), pizza("Romana", "7.50", ["gluten", "milk", "fish"]),
             Item(
                 name: "Frittatina", category: "Fritti", allergens: ["gluten", "milk", "eggs"],
                 variants: [Variant(name: "Normale", price: "3.50")]),
@@ -61,7 +61,7 @@ enum DemoData {
                 name: "Montanara", category: "Fritti", allergens: ["gluten", "milk"],
                 variants: [Variant(name: "Normale", price: "4.00")]),
             Item(
-                name: "Coca-Cola", category: "Bevande", allergens: [],
+                name: "Aranciata", category: "Bevande", allergens: [],
                 variants: [
                     Variant(name: "33 cl", price: "3.00", isDefault: true), Variant(name: "66 cl", price: "4.50"),
                 ]),
@@ -92,7 +92,7 @@ extension Pizzeria {
             _ = try menu.save(PizzaDraft(mode: .add, name: item.name, price: Money(cents: item.cents)))
             notes.append("added \(item.name) to the menu")
         }
-        if try menu.pizza(named: "Diavola") == nil {
+        if try menu.pizza(named: "Cosacca") == nil {
             let changes = try menu.importMenu(DemoData.menuFile)
             if !changes.isEmpty { notes.append("imported the demo menu (\(changes.count) changes)") }
         }

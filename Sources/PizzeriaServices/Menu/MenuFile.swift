@@ -151,6 +151,16 @@ public struct MenuFile: Sendable, Hashable, Codable {
     /// An empty file.
     public init() {}
 
+    /// Reads the format: `format` and `version` are required, each list may be left out.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(String.self, forKey: .format)
+        version = try container.decode(Int.self, forKey: .version)
+        categories = try container.decodeIfPresent([CategoryEntry].self, forKey: .categories) ?? []
+        modifierGroups = try container.decodeIfPresent([GroupEntry].self, forKey: .modifierGroups) ?? []
+        items = try container.decodeIfPresent([ItemEntry].self, forKey: .items) ?? []
+    }
+
     /// Reads a file, refusing (``ValidationError``, naming the place: `items[3].variants[0].price`)
     /// what is not this format, over the limits, or not valid JSON.
     public static func decode(_ data: Data) throws -> MenuFile {
