@@ -170,4 +170,29 @@ struct MenuChoiceCommandTests {
         )
         #expect(bad.status == 65 && bad.stderr.contains("items[0].variants[0].price"), "\(bad)")
     }
+
+    @Test("report sales by item and variant, and by category; totals agree with the lines")
+    func reports() throws {
+        let cli = try pizzeria()
+        try cli.ok("category", "add", "Bevande", "--no-oven")
+        try cli.ok("pizza", "add", "--name", "Aranciata", "--price", "3", "--category", "Bevande")
+        try cli.ok("order", "place", "anna", "--pickup", "19:30", "Margherita/Maxi=2", "Margherita", "Aranciata=2")
+        let report = try cli.json("report", "sales", "--by", "pizza") as? [String: Any]
+        let rows = report?["pizzas"] as? [[String: Any]] ?? []
+        let booked = rows.map {
+            "\($0["name"] as? String ?? "") \($0["variant"] as? String ?? "-") \($0["booked_quantity"] as? Int ?? -1)"
+        }
+        #expect(Set(booked) == ["Margherita Maxi 2", "Margherita Normale 1", "Aranciata - 2"], "\(booked)")
+        let categories = (report?["categories"] as? [[String: Any]] ?? []).map {
+            "\($0["category"] as? String ?? "") \($0["booked_value_cents"] as? Int ?? -1)"
+        }
+        #expect(Set(categories) == ["Pizze 2400", "Bevande 600"], "\(categories)")
+        let table = try cli.ok("report", "sales", "--by", "category").stdout
+        #expect(table.contains("CATEGORY") && table.contains("Bevande"), "\(table)")
+        #expect(try cli.ok("report", "sales", "--by", "pizza", "--csv").stdout.contains(",Maxi,Pizze\r\n"))
+        let total = try cli.sqlite("SELECT sum(line_total_cents) FROM order_line_details;").stdout
+        #expect(total == "3000\n")
+        let bad = try cli.run("report", "sales", "--by", "week")
+        #expect(bad.status == 65 && bad.stderr.contains("day, pizza or category"))
+    }
 }

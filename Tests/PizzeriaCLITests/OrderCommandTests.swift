@@ -221,14 +221,15 @@ struct OrderCommandTests {
         let cli = try pizzeria(capacity: 6)
         let summary = try cli.sqlite(
             "SELECT handle, status, items, total_eur FROM order_summary WHERE handle = 'anna';", readOnly: true)
-        #expect(summary.stdout == "anna|placed|2 × Margherita, 1 × Porcini|24.00\n", "\(summary)")
+        #expect(summary.stdout == "anna|placed|2 × Margherita Normale, 1 × Porcini|24.00\n", "\(summary)")
         let overbook = try cli.sqlite(
             """
             INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local)
               SELECT 'bbbbbbbb-0000-4000-8000-000000000000', user_id, pickup_at, service_day, pickup_local FROM orders LIMIT 1;
-            INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity, variant_id, base_price_cents)
-              SELECT 'bbbbbbbb-0000-4000-8000-000000000000', 1, p.id, p.name, p.price_cents, 5, v.id, v.price_cents
-              FROM pizzas p JOIN pizza_variants v ON v.pizza_id = p.id AND v.is_default LIMIT 1;
+            INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity, variant_id, base_price_cents,
+                                     allergens)
+              SELECT 'bbbbbbbb-0000-4000-8000-000000000000', 1, p.id, p.name, p.price_cents, 5, v.id, v.price_cents, p.allergens
+              FROM pizzas p JOIN pizza_variants v ON v.pizza_id = p.id AND v.is_default WHERE p.name = 'Porcini';
             """)
         #expect(overbook.status != 0 && overbook.stderr.contains("slot_capacity_exceeded"), "\(overbook)")
         let status = try cli.sqlite("UPDATE orders SET status = 'collected';")

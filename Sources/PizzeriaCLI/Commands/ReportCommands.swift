@@ -10,8 +10,8 @@ enum ReportCommands {
     static let from = Option("from", "date", help: "First service day included: YYYY-MM-DD, today or tomorrow.")
     static let to = Option("to", "date", help: "Last service day included.")
     static let by = Option(
-        "by", "rows", help: "day (one row per service day) or pizza.", default: "day",
-        completion: .choices(["day", "pizza"]))
+        "by", "rows", help: "day (one row per service day), pizza (per item and variant) or category.",
+        default: "day", completion: .choices(["day", "pizza", "category"]))
 
     /// The report by pizza, in every list mode.
     static let pizzaShape = ListOutput.Shape<SalesReport.Row>(
@@ -19,11 +19,23 @@ enum ReportCommands {
             "PIZZA", "COLLECTED", "REVENUE", "BOOKED", "NO-SHOWS", "CANCELLED", rightAligned: [1, 2, 3, 4, 5]),
         cells: {
             [
-                "\($0.name)", "\($0.quantity)", $0.revenue.formatted, "\($0.bookedQuantity)", "\($0.noShowQuantity)",
+                $0.label, "\($0.quantity)", $0.revenue.formatted, "\($0.bookedQuantity)", "\($0.noShowQuantity)",
                 "\($0.cancelledQuantity)",
             ]
         },
         empty: "No orders in this period.\n", csv: CSVRows.sales)
+
+    /// The report by menu section, in every list mode.
+    static let categoryShape = ListOutput.Shape<SalesReport.CategoryTotal>(
+        table: Table(
+            "CATEGORY", "COLLECTED", "REVENUE", "BOOKED", "NO-SHOWS", "CANCELLED", rightAligned: [1, 2, 3, 4, 5]),
+        cells: {
+            [
+                $0.category, "\($0.quantity)", $0.revenue.formatted, "\($0.bookedQuantity)", "\($0.noShowQuantity)",
+                "\($0.cancelledQuantity)",
+            ]
+        },
+        empty: "No orders in this period.\n", csv: CSVRows.salesCategory)
 
     /// The report by service day, in every list mode.
     static let dayShape = ListOutput.Shape<SalesReport.Day>(
@@ -52,13 +64,13 @@ enum ReportCommands {
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
-            let byPizza: Bool
-            switch try invocation[by] ?? "day" {
-            case "day": byPizza = false
-            case "pizza": byPizza = true
-            case let other:
-                throw ValidationError([FieldError(field: "by", message: "must be day or pizza, not '\(other)'")])
+            let rows = try invocation[by] ?? "day"
+            guard ["day", "pizza", "category"].contains(rows) else {
+                throw ValidationError([
+                    FieldError(field: "by", message: "must be day, pizza or category, not '\(rows)'")
+                ])
             }
+            let byPizza = rows == "pizza", byCategory = rows == "category"
             let report = try pizzeria.orders.sales(
                 from: try invocation[from].map { try DateText.date($0, field: "from", pizzeria) },
                 to: try invocation[to].map { try DateText.date($0, field: "to", pizzeria) })
@@ -71,7 +83,10 @@ enum ReportCommands {
                     context.console.outFormatted(Chart.sales(report, display: display))
                 }
             case .table where headers:
-                context.console.out(byPizza ? pizzaShape.rendered(report.rows) : dayShape.rendered(report.days))
+                context.console.out(
+                    byCategory
+                        ? categoryShape.rendered(report.categories)
+                        : byPizza ? pizzaShape.rendered(report.rows) : dayShape.rendered(report.days))
                 let booked = report.bookedValue.cents > 0 ? ", \(report.bookedValue.formatted) still booked" : ""
                 if !report.days.isEmpty {
                     context.console.out(
@@ -79,7 +94,9 @@ enum ReportCommands {
                 }
             case .table, .lines, .csv, .tsv:
                 // Rows alone, for scripts: no total line.
-                if byPizza {
+                if byCategory {
+                    try context.list.write(invocation, categoryShape) { each in try report.categories.forEach(each) }
+                } else if byPizza {
                     try context.list.write(invocation, pizzaShape) { each in try report.rows.forEach(each) }
                 } else {
                     try context.list.write(invocation, dayShape) { each in try report.days.forEach(each) }

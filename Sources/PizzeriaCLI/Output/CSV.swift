@@ -190,6 +190,12 @@ enum CSVRows {
     static let sales = CSVColumns<SalesReport.Row>([
         .member("pizza_id"), .member("name"), .member("quantity"), .member("revenue"), .member("revenue_cents"),
         .member("booked_quantity"), .member("booked_value"), .member("booked_value_cents"),
+        .member("no_show_quantity"), .member("cancelled_quantity"), .member("variant"), .member("category"),
+    ])
+
+    static let salesCategory = CSVColumns<SalesReport.CategoryTotal>([
+        .member("category"), .member("quantity"), .member("revenue"), .member("revenue_cents"),
+        .member("booked_quantity"), .member("booked_value"), .member("booked_value_cents"),
         .member("no_show_quantity"), .member("cancelled_quantity"),
     ])
 

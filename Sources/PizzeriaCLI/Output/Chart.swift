@@ -45,7 +45,7 @@ enum Chart {
     /// Collected pizzas as a solid bar (█), those still booked after it as a shaded one (▒).
     static func sales(_ report: SalesReport, display: Terminal.Display) -> String {
         guard !report.rows.isEmpty else { return "No orders in this period.\n" }
-        let names = report.rows.map { TerminalText.escaped($0.name, .line) }.map {
+        let names = report.rows.map { TerminalText.escaped($0.label, .line) }.map {
             $0.count > 24 ? String($0.prefix(23)) + "…" : $0
         }
         let nameWidth = names.map(\.count).max() ?? 0

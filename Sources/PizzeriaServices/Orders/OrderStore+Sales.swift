@@ -8,7 +8,8 @@ extension OrderStore {
     static func sales(from: String, to: String, in db: Connection) throws -> [SalesReport.Row] {
         try db.fetchAll(
             """
-            SELECT l.pizza_id, l.pizza_name,
+            SELECT l.pizza_id, l.pizza_name, l.variant_name,
+                   (SELECT k.name FROM pizzas p JOIN categories k ON k.id = p.category_id WHERE p.id = l.pizza_id) AS category,
                    sum(CASE WHEN o.status = 'collected' THEN l.quantity ELSE 0 END) AS quantity,
                    sum(CASE WHEN o.status = 'collected' THEN l.quantity * l.unit_price_cents ELSE 0 END) AS revenue_cents,
                    sum(CASE WHEN o.status IN ('placed', 'preparing', 'ready') THEN l.quantity ELSE 0 END) AS booked_quantity,
@@ -17,12 +18,14 @@ extension OrderStore {
                    sum(CASE WHEN o.status = 'cancelled' THEN l.quantity ELSE 0 END) AS cancelled_quantity
             FROM orders o JOIN order_lines l ON l.order_id = o.id
             WHERE o.service_day >= ? AND o.service_day <= ?
-            GROUP BY l.pizza_id, l.pizza_name
-            ORDER BY revenue_cents DESC, booked_cents DESC, l.pizza_name
+            GROUP BY l.pizza_id, l.pizza_name, l.variant_name
+            ORDER BY revenue_cents DESC, booked_cents DESC, l.pizza_name, l.variant_name
             """, [from, to]
         ) { row in
             SalesReport.Row(
-                pizzaID: try row.id("pizza_id"), name: try row.string("pizza_name"), quantity: try row.int("quantity"),
+                pizzaID: try row.id("pizza_id"), name: try row.string("pizza_name"),
+                variant: try row.optionalString("variant_name"), category: try row.optionalString("category"),
+                quantity: try row.int("quantity"),
                 revenue: Money(cents: try row.int64("revenue_cents")), bookedQuantity: try row.int("booked_quantity"),
                 bookedValue: Money(cents: try row.int64("booked_cents")),
                 noShowQuantity: try row.int("no_show_quantity"),

@@ -98,6 +98,10 @@ public struct SalesReport: Sendable, Hashable, Codable {
         public let pizzaID: Pizza.ID
         /// The name on the orders.
         public let name: String
+        /// The variant's name on the orders (`nil` for an item sold in one variant).
+        public let variant: String?
+        /// The item's menu section now (`nil` if it has none).
+        public let category: String?
         /// Pizzas collected.
         public let quantity: Int
         /// Σ quantity × unit price of collected orders.
@@ -116,7 +120,7 @@ public struct SalesReport: Sendable, Hashable, Codable {
                 "booked_quantity"
             case bookedValue = "booked_value", bookedValueCents = "booked_value_cents", noShowQuantity =
                 "no_show_quantity"
-            case cancelledQuantity = "cancelled_quantity"
+            case cancelledQuantity = "cancelled_quantity", variant, category
         }
 
         /// The documented JSON shape, defined once (see ``JSONMembers``).
@@ -125,22 +129,29 @@ public struct SalesReport: Sendable, Hashable, Codable {
             try writer.member("booked_value", plain: bookedValue)
             try writer.member("booked_value_cents", bookedValue.cents)
             try writer.member("cancelled_quantity", cancelledQuantity)
+            try writer.member("category", category)
             try writer.member("name", name)
             try writer.member("no_show_quantity", noShowQuantity)
             try writer.member("pizza_id", id: pizzaID)
             try writer.member("quantity", quantity)
             try writer.member("revenue", plain: revenue)
             try writer.member("revenue_cents", revenue.cents)
+            try writer.member("variant", variant)
         }
 
         /// The documented JSON shape.
         public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
+
+        /// `Margherita`, `Margherita Maxi`.
+        public var label: String { name + (variant.map { " " + $0 } ?? "") }
 
         /// Reads the JSON shape (money from its cents).
         public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             pizzaID = try container.decode(Pizza.ID.self, forKey: .pizzaID)
             name = try container.decode(String.self, forKey: .name)
+            variant = try container.decodeIfPresent(String.self, forKey: .variant)
+            category = try container.decodeIfPresent(String.self, forKey: .category)
             quantity = try container.decode(Int.self, forKey: .quantity)
             revenue = try container.decodeMoney(centsKey: .revenueCents)
             bookedQuantity = try container.decode(Int.self, forKey: .bookedQuantity)
@@ -150,10 +161,11 @@ public struct SalesReport: Sendable, Hashable, Codable {
         }
 
         init(
-            pizzaID: Pizza.ID, name: String, quantity: Int, revenue: Money, bookedQuantity: Int, bookedValue: Money,
-            noShowQuantity: Int, cancelledQuantity: Int
+            pizzaID: Pizza.ID, name: String, variant: String? = nil, category: String? = nil, quantity: Int,
+            revenue: Money, bookedQuantity: Int, bookedValue: Money, noShowQuantity: Int, cancelledQuantity: Int
         ) {
             (self.pizzaID, self.name, self.quantity, self.revenue) = (pizzaID, name, quantity, revenue)
+            (self.variant, self.category) = (variant, category)
             (self.bookedQuantity, self.bookedValue, self.noShowQuantity, self.cancelledQuantity) = (
                 bookedQuantity, bookedValue, noShowQuantity, cancelledQuantity
             )
@@ -240,6 +252,63 @@ public struct SalesReport: Sendable, Hashable, Codable {
     public let rows: [Row]
     /// By service day, in date order.
     public let days: [Day]
+    /// By the items' menu section, in revenue order: the rows summed.
+    public var categories: [CategoryTotal] {
+        var totals: [String: CategoryTotal] = [:]
+        var order: [String] = []
+        for row in rows {
+            let name = row.category ?? "-"
+            if totals[name] == nil { order.append(name) }
+            totals[name, default: CategoryTotal(category: name)].add(row)
+        }
+        return order.compactMap { totals[$0] }.sorted { ($0.revenue, $1.category) > ($1.revenue, $0.category) }
+    }
+
+    /// One menu section's figures: the sum of its rows.
+    public struct CategoryTotal: Sendable, Hashable, Encodable, JSONMembers {
+        /// The section's name.
+        public let category: String
+        /// Items collected.
+        public private(set) var quantity = 0
+        /// Their revenue.
+        public private(set) var revenue = Money(cents: 0)
+        /// Items in orders still booked.
+        public private(set) var bookedQuantity = 0
+        /// Their value.
+        public private(set) var bookedValue = Money(cents: 0)
+        /// Items of no-shows.
+        public private(set) var noShowQuantity = 0
+        /// Items of cancelled orders.
+        public private(set) var cancelledQuantity = 0
+
+        init(category: String) { self.category = category }
+
+        mutating func add(_ row: Row) {
+            quantity += row.quantity
+            revenue = Money(cents: revenue.cents + row.revenue.cents)
+            bookedQuantity += row.bookedQuantity
+            bookedValue = Money(cents: bookedValue.cents + row.bookedValue.cents)
+            noShowQuantity += row.noShowQuantity
+            cancelledQuantity += row.cancelledQuantity
+        }
+
+        /// The documented JSON shape, defined once (see ``JSONMembers``).
+        public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+            try writer.member("booked_quantity", bookedQuantity)
+            try writer.member("booked_value", plain: bookedValue)
+            try writer.member("booked_value_cents", bookedValue.cents)
+            try writer.member("cancelled_quantity", cancelledQuantity)
+            try writer.member("category", category)
+            try writer.member("no_show_quantity", noShowQuantity)
+            try writer.member("quantity", quantity)
+            try writer.member("revenue", plain: revenue)
+            try writer.member("revenue_cents", revenue.cents)
+        }
+
+        /// The documented JSON shape.
+        public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
+    }
+
     /// All pizzas collected.
     public var quantity: Int { rows.reduce(0) { $0 + $1.quantity } }
     /// All revenue (collected orders).
@@ -256,7 +325,7 @@ public struct SalesReport: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case from, to, rows = "pizzas", days, quantity = "total_quantity", revenue = "total_revenue"
+        case from, to, rows = "pizzas", days, categories, quantity = "total_quantity", revenue = "total_revenue"
         case revenueCents = "total_revenue_cents", bookedValue = "total_booked_value", bookedValueCents =
             "total_booked_value_cents", currency
     }
@@ -268,6 +337,7 @@ public struct SalesReport: Sendable, Hashable, Codable {
         try container.encode(to, forKey: .to)
         try container.encode(rows, forKey: .rows)
         try container.encode(days, forKey: .days)
+        try container.encode(categories, forKey: .categories)
         try container.encode(quantity, forKey: .quantity)
         try container.encode(revenue, forKey: .revenue, centsKey: .revenueCents)
         try container.encode(bookedValue, forKey: .bookedValue, centsKey: .bookedValueCents)
