@@ -139,7 +139,9 @@ CREATE TABLE navigation_sheets (
     draft_name        TEXT NOT NULL DEFAULT '',
     draft_price_cents INTEGER NOT NULL DEFAULT 0 CHECK (draft_price_cents BETWEEN 0 AND 100000),
     opened_at         TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    updated_at        TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    updated_at        TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), draft_choices TEXT
+    CHECK (draft_choices IS NULL OR (json_valid(draft_choices) AND json_type(draft_choices) = 'object'
+                                     AND length(draft_choices) <= 10000)),
     CHECK ((kind = 'edit_pizza') = (pizza_id IS NOT NULL AND base_version IS NOT NULL))
 ) STRICT;
 

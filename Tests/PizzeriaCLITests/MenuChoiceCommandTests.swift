@@ -195,4 +195,46 @@ struct MenuChoiceCommandTests {
         let bad = try cli.run("report", "sales", "--by", "week")
         #expect(bad.status == 65 && bad.stderr.contains("day, pizza or category"))
     }
+
+    @Test("the add and edit sheets edit variants, allergens and groups across runs, validate by field, save in one go")
+    func sheets() throws {
+        let cli = try pizzeria()
+        try cli.ok("sheet", "open", "anna", "add")
+        try cli.ok("sheet", "set", "anna", "--name", "Diavola", "--variant", "Normale=8", "--variant", "Maxi=11")
+        try cli.ok("sheet", "set", "anna", "--allergens", "gluten,milk", "--groups", "Aggiunte")
+        let shown = try cli.json("sheet", "show", "anna") as? [String: Any]
+        let draft = shown?["draft"] as? [String: Any]
+        #expect(
+            draft?["price_cents"] as? Int == 800 && (draft?["variants"] as? [Any])?.count == 2,
+            "\(String(describing: shown))")
+        #expect(shown?["can_save"] as? Bool == true)
+        let zero = try cli.run("sheet", "set", "anna", "--variant", "Baby=0")
+        #expect(zero.status == 65 && zero.stderr.contains("variant"), "\(zero)")
+        try cli.ok("sheet", "set", "anna", "--variant", "Baby=5", "--variant", "baby=6")
+        let invalid = try cli.run("sheet", "save", "anna")
+        #expect(
+            invalid.status == 65 && invalid.stderr.contains("variants[1].name: names a variant twice"), "\(invalid)")
+        try cli.ok("sheet", "set", "anna", "--variant", "Normale=8", "--variant", "Maxi=11*")
+        let saved = try cli.json("sheet", "save", "anna") as? [String: Any]
+        #expect(saved?["price_cents"] as? Int == 1100, "\(String(describing: saved))")
+        let item = try cli.json("pizza", "show", "Diavola") as? [String: Any]
+        let variants = (item?["variants"] as? [[String: Any]] ?? []).map {
+            "\($0["name"] as? String ?? "") \($0["is_default"] as? Bool ?? false)"
+        }
+        #expect(variants == ["Normale false", "Maxi true"], "\(variants)")
+        #expect(item?["allergens"] as? [String] == ["gluten", "milk"])
+        #expect((item?["modifier_groups"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Aggiunte"])
+        // The edit sheet: one variant fewer and no groups; a booked variant cannot leave the list.
+        try cli.ok("order", "place", "anna", "--pickup", "19:30", "Diavola/Normale")
+        try cli.ok("sheet", "open", "anna", "edit", "Diavola")
+        try cli.ok("sheet", "set", "anna", "--variant", "Maxi=11", "--groups", "none")
+        let booked = try cli.run("sheet", "save", "anna")
+        #expect(booked.status == 1 && booked.stderr.contains("Diavola Normale is on booked order lines"), "\(booked)")
+        try cli.ok("sheet", "set", "anna", "--variant", "Maxi=11*", "--variant", "Normale=8.50")
+        try cli.ok("sheet", "save", "anna")
+        let edited = try cli.json("pizza", "show", "Diavola") as? [String: Any]
+        #expect((edited?["modifier_groups"] as? [Any])?.isEmpty == true)
+        #expect((edited?["variants"] as? [[String: Any]])?.map { $0["price_cents"] as? Int } == [1100, 850])
+        try cli.ok("check")
+    }
 }

@@ -46,7 +46,18 @@ enum NavigationText {
 
     static func sheet(_ sheet: Sheet) -> String {
         let errors = sheet.draft.validate()
-        var text = "\(sheet.kind): name '\(sheet.draft.name)', price \(sheet.draft.price.formatted)"
+        let draft = sheet.draft
+        var text = "\(sheet.kind): name '\(draft.name)', price \(draft.price.formatted)"
+        if let variants = draft.variants {
+            text +=
+                ", variants "
+                + variants.map { "\($0.name) \($0.price.formatted)\($0.isDefault ? " (default)" : "")" }
+                .joined(separator: ", ")
+        }
+        if let allergens = draft.allergens {
+            text += ", allergens " + (allergens.isEmpty ? "none" : Allergen.codes(allergens).joined(separator: ","))
+        }
+        if let groups = draft.modifierGroupIDs { text += ", \(groups.count) modifier groups" }
         text += errors.isEmpty ? " (can save)\n" : "\n" + errors.map { "    error: \($0)\n" }.joined()
         return text
     }

@@ -50,16 +50,60 @@ enum SheetCommands {
     static let set = Command(
         name: "set",
         abstract: "Change the draft's fields (the draft may stay invalid until saved).",
+        discussion: """
+            --variant NAME=PRICE gives the whole list of variants (repeat it; a * after the price marks the
+            default, else the first is): the price becomes the default's. --groups A,B gives the whole list of
+            modifier groups (none for none); --allergens the EU codes (none for none).
+            """,
         arguments: [user],
-        options: [name, price],
+        options: [name, price, category, allergens, variant, groups],
+        examples: [
+            "pizzeria sheet set luca --variant Normale=6 --variant 'Maxi=9' --groups Aggiunte --allergens gluten,milk"
+        ],
         run: { invocation in
             let context = invocation.context
             let name = try invocation[Self.name], price = try invocation[Self.price]
-            guard name != nil || price != nil else { throw invocation.usage("give --name and/or --price") }
-            let (navigation, user, _) = try NavigationCommands.open(invocation)
+            let categoryName = try invocation[category], codes = try invocation[allergens]
+            let variantTexts = try invocation[all: variant], groupText = try invocation[groups]
+            guard
+                name != nil || price != nil || categoryName != nil || codes != nil || !variantTexts.isEmpty
+                    || groupText != nil
+            else { throw invocation.usage("give --name, --price, --category, --allergens, --variant or --groups") }
+            let (navigation, user, pizzeria) = try NavigationCommands.open(invocation)
+            var choices = NavigationService.SheetChoices(allergens: codes)
+            choices.category = try categoryName.map { try pizzeria.menu.category(named: $0).id }
+            if !variantTexts.isEmpty { choices.variants = try variantTexts.map(variantLine) }
+            if let groupText {
+                choices.modifierGroups =
+                    groupText.lowercased() == "none"
+                    ? []
+                    : try groupText.split(separator: ",").map {
+                        try pizzeria.menu.modifierGroup(named: $0.trimmingCharacters(in: .whitespaces)).id
+                    }
+            }
             return try NavigationCommands.report(
-                try navigation.setSheet(user, name: name, price: price), context, navigation)
+                try navigation.setSheet(user, name: name, price: price, choices: choices), context, navigation)
         })
+
+    static let category = Option("category", "category", help: "The menu section.")
+    static let allergens = Option(
+        "allergens", "codes", help: "EU allergen codes (gluten,milk), or none.", .allergens)
+    static let variant = Option(
+        "variant", "name=price",
+        help: "A variant (repeatable; the whole list): Maxi=9, * after the price for the default.")
+    static let groups = Option("groups", "names", help: "The modifier groups offered (the whole list), or none.")
+
+    /// `Maxi=9` or `Normale=6*`.
+    static func variantLine(_ text: String) throws -> PizzaDraft.VariantLine {
+        guard let equals = text.lastIndex(of: "="), equals != text.startIndex else {
+            throw ValidationError([FieldError(field: "variant", message: "must be NAME=PRICE, not '\(text)'")])
+        }
+        var amount = String(text[text.index(after: equals)...])
+        let isDefault = amount.hasSuffix("*")
+        if isDefault { amount.removeLast() }
+        let price = try ValueParser.money.parse(amount, "variant")
+        return PizzaDraft.VariantLine(name: String(text[..<equals]), price: price, isDefault: isDefault)
+    }
 
     static let save = Command(
         name: "save",

@@ -94,14 +94,21 @@ public final class MenuService: Sendable {
         switch draft.mode {
         case .add:
             let category = try draft.categoryID.map { try Self.requiredCategory($0, in: db).id } ?? Category.defaultID
-            return try PizzaStore.insert(
+            let pizza = try PizzaStore.insert(
                 id: .random(), name: name, price: draft.price, category: category, at: now, in: db)
+            guard draft.hasChoices else { return pizza }
+            try applyChoices(of: draft, to: pizza.id, in: db)
+            return try required(pizza.id, in: db)
         case .edit(let id, let baseVersion):
             if let saved = try PizzaStore.update(
                 id: id, version: baseVersion, name: name, price: draft.price, at: now, in: db)
             {
-                guard let category = draft.categoryID, category != saved.categoryID else { return saved }
-                try CategoryStore.move(pizza: id, to: try Self.requiredCategory(category, in: db).id, in: db)
+                let moves = draft.categoryID.map { $0 != saved.categoryID } ?? false
+                guard moves || draft.hasChoices else { return saved }
+                if let category = draft.categoryID, moves {
+                    try CategoryStore.move(pizza: id, to: try Self.requiredCategory(category, in: db).id, in: db)
+                }
+                try applyChoices(of: draft, to: id, in: db)
                 return try required(id, in: db)
             }
             throw MenuError.conflict(pizza: try required(id, in: db), draftVersion: baseVersion)

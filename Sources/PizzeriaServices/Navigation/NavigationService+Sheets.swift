@@ -28,19 +28,52 @@ extension NavigationService {
         }
     }
 
+    /// What `setSheet` changes of the draft's menu choices (each `nil`: unchanged).
+    public struct SheetChoices: Sendable, Hashable {
+        /// The menu section.
+        public var category: Category.ID?
+        /// The allergens.
+        public var allergens: Set<Allergen>?
+        /// The variants, the whole list (the price follows the default's).
+        public var variants: [PizzaDraft.VariantLine]?
+        /// The modifier groups, the whole list.
+        public var modifierGroups: [ModifierGroup.ID]?
+
+        /// Changes.
+        public init(
+            category: Category.ID? = nil, allergens: Set<Allergen>? = nil, variants: [PizzaDraft.VariantLine]? = nil,
+            modifierGroups: [ModifierGroup.ID]? = nil
+        ) {
+            (self.category, self.allergens, self.variants, self.modifierGroups) = (
+                category, allergens, variants, modifierGroups
+            )
+        }
+    }
+
     /// Changes the open sheet's draft. The draft may be invalid: that is what the form shows.
     /// - Throws: ``NavigationError/noSheet``.
     @discardableResult
-    public func setSheet(_ user: User.ID, name: String? = nil, price: Money? = nil) throws -> NavigationState {
+    public func setSheet(
+        _ user: User.ID, name: String? = nil, price: Money? = nil, choices: SheetChoices = SheetChoices()
+    ) throws -> NavigationState {
         try sheetChange(user, action: .sheetSet) { db, user, sheet in
             guard let sheet else { throw NavigationError.noSheet }
-            try NavigationStore.updateSheet(
-                userID: user, name: name ?? sheet.draft.name, price: price ?? sheet.draft.price,
-                at: now(), in: db)
-            return (
-                [],
-                [name.map { "name=\($0)" }, price.map { "price=\($0.plain)" }].compactMap { $0 }.joined(separator: " ")
-            )
+            var draft = sheet.draft
+            if let name { draft.name = name }
+            if let price { draft.price = price }
+            if let category = choices.category { draft.categoryID = category }
+            if let allergens = choices.allergens { draft.allergens = allergens }
+            if let variants = choices.variants { draft.setVariants(variants) }
+            if let groups = choices.modifierGroups { draft.modifierGroupIDs = groups }
+            try NavigationStore.updateSheet(draft, userID: user, at: now(), in: db)
+            let detail = [
+                name.map { "name=\($0)" }, price.map { "price=\($0.plain)" },
+                choices.category.map { "category=\($0)" },
+                choices.allergens.map { "allergens=" + Allergen.codes($0).joined(separator: ",") },
+                choices.variants.map { "variants=" + $0.map { "\($0.name):\($0.price.plain)" }.joined(separator: ",") },
+                choices.modifierGroups.map { "groups=" + $0.map(\.description).joined(separator: ",") },
+            ]
+            return ([], String(detail.compactMap { $0 }.joined(separator: " ").prefix(1_000)))
         }
     }
 

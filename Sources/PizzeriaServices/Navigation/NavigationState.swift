@@ -88,7 +88,10 @@ public struct Sheet: Sendable, Hashable, Codable {
         case openedAt = "opened_at", updatedAt = "updated_at"
     }
 
-    private enum DraftKeys: String, CodingKey { case name, price, priceCents = "price_cents" }
+    private enum DraftKeys: String, CodingKey {
+        case name, price, priceCents = "price_cents", categoryID = "category_id", allergens, variants
+        case modifierGroups = "modifier_groups"
+    }
 
     /// The documented JSON shape; `errors` is what the app shows while the save button is disabled.
     public func encode(to encoder: Encoder) throws {
@@ -104,6 +107,12 @@ public struct Sheet: Sendable, Hashable, Codable {
         var fields = container.nestedContainer(keyedBy: DraftKeys.self, forKey: .draft)
         try fields.encode(draft.name, forKey: .name)
         try fields.encode(draft.price, forKey: .price, centsKey: .priceCents)
+        // The menu choices the draft sets (absent: it keeps the item's).
+        let choices = PizzaDraft.Choices(draft)
+        try fields.encodeIfPresent(choices.categoryID, forKey: .categoryID)
+        try fields.encodeIfPresent(choices.allergens, forKey: .allergens)
+        try fields.encodeIfPresent(choices.variants, forKey: .variants)
+        try fields.encodeIfPresent(choices.modifierGroups, forKey: .modifierGroups)
         let errors = draft.validate()
         try container.encode(errors, forKey: .errors)
         try container.encode(errors.isEmpty, forKey: .canSave)
@@ -121,10 +130,17 @@ public struct Sheet: Sendable, Hashable, Codable {
         } else {
             mode = .add
         }
+        var draft = PizzaDraft(
+            mode: mode, name: try fields.decode(String.self, forKey: .name),
+            price: try fields.decodeMoney(centsKey: .priceCents))
+        var choices = PizzaDraft.Choices(draft)
+        choices.categoryID = try fields.decodeIfPresent(Int64.self, forKey: .categoryID)
+        choices.allergens = try fields.decodeIfPresent([String].self, forKey: .allergens)
+        choices.variants = try fields.decodeIfPresent([PizzaDraft.Choices.Line].self, forKey: .variants)
+        choices.modifierGroups = try fields.decodeIfPresent([Int64].self, forKey: .modifierGroups)
+        try choices.apply(to: &draft)
         self.init(
-            draft: PizzaDraft(
-                mode: mode, name: try fields.decode(String.self, forKey: .name),
-                price: try fields.decodeMoney(centsKey: .priceCents)),
+            draft: draft,
             openedAt: try container.decodeTimestamp(forKey: .openedAt),
             updatedAt: try container.decodeTimestamp(forKey: .updatedAt))
     }

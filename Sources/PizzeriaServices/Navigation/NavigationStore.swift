@@ -11,7 +11,7 @@ enum NavigationStore {
         "s.kind AS stack_kind, s.pizza_id AS stack_pizza_id, s.order_id AS stack_order_id, s.opaque_type, s.opaque_json"
     /// The columns of a sheet, from `navigation_sheets h` (a constant).
     static let sheetColumns = """
-        h.kind AS sheet_kind, h.pizza_id AS sheet_pizza_id, h.base_version, h.draft_name, h.draft_price_cents, \
+        h.kind AS sheet_kind, h.pizza_id AS sheet_pizza_id, h.base_version, h.draft_name, h.draft_price_cents, h.draft_choices, \
         h.opened_at AS sheet_opened_at, h.updated_at AS sheet_updated_at
         """
 
@@ -39,13 +39,14 @@ enum NavigationStore {
     /// A sheet from ``sheetColumns``; `nil` when the user has none (the LEFT JOIN's NULLs). Part
     /// of ``StateDecoder``: the user's id comes from the query's argument.
     struct SheetDecoder {
-        let kind, pizzaID, baseVersion, draftName, draftPriceCents, openedAt, updatedAt: Column
+        let kind, pizzaID, baseVersion, draftName, draftPriceCents, draftChoices, openedAt, updatedAt: Column
 
         init(columns: ColumnResolver) throws {
             (kind, pizzaID, baseVersion) = (
                 try columns("sheet_kind"), try columns("sheet_pizza_id"), try columns("base_version")
             )
             (draftName, draftPriceCents) = (try columns("draft_name"), try columns("draft_price_cents"))
+            draftChoices = try columns("draft_choices")
             (openedAt, updatedAt) = (try columns("sheet_opened_at"), try columns("sheet_updated_at"))
         }
 
@@ -54,9 +55,18 @@ enum NavigationStore {
             let mode: PizzaDraft.Mode =
                 try row.string(kind) == "edit_pizza"
                 ? .edit(pizzaID: try row.id(pizzaID), baseVersion: try row.int(baseVersion)) : .add
+            var draft = PizzaDraft(
+                mode: mode, name: try row.string(draftName), price: Money(cents: try row.int64(draftPriceCents)))
+            if let text = try row.optionalString(draftChoices) {
+                do {
+                    try JSONDecoder().decode(PizzaDraft.Choices.self, from: Data(text.utf8)).apply(to: &draft)
+                } catch {
+                    throw DataError.damagedRow(
+                        table: "navigation_sheets", id: userID.description, problem: "draft_choices: \(error)")
+                }
+            }
             return Sheet(
-                draft: PizzaDraft(
-                    mode: mode, name: try row.string(draftName), price: Money(cents: try row.int64(draftPriceCents))),
+                draft: draft,
                 openedAt: try row.timestamp(openedAt, table: "navigation_sheets", id: userID),
                 updatedAt: try row.timestamp(updatedAt, table: "navigation_sheets", id: userID))
         }
@@ -314,19 +324,26 @@ enum NavigationStore {
         let stamp = Timestamp.string(from: now)
         try db.run(
             """
-            INSERT INTO navigation_sheets (user_id, kind, pizza_id, base_version, draft_name, draft_price_cents, opened_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO navigation_sheets (user_id, kind, pizza_id, base_version, draft_name, draft_price_cents, draft_choices,
+                                           opened_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 userID, pizzaID == nil ? "add_pizza" : "edit_pizza", pizzaID, version, draft.name, draft.price.cents,
-                stamp, stamp,
+                try PizzaDraft.Choices(draft).stored, stamp, stamp,
             ])
     }
 
-    static func updateSheet(userID: User.ID, name: String, price: Money, at date: Date, in db: Connection) throws {
+    static func updateSheet(_ draft: PizzaDraft, userID: User.ID, at date: Date, in db: Connection) throws {
         try db.run(
-            "UPDATE navigation_sheets SET draft_name = ?, draft_price_cents = ?, updated_at = ? WHERE user_id = ?",
-            [name, price.cents, Timestamp.string(from: date), userID])
+            """
+            UPDATE navigation_sheets SET draft_name = ?, draft_price_cents = ?, draft_choices = ?, updated_at = ?
+            WHERE user_id = ?
+            """,
+            [
+                draft.name, draft.price.cents, try PizzaDraft.Choices(draft).stored, Timestamp.string(from: date),
+                userID,
+            ])
     }
 
     static func closeSheet(userID: User.ID, in db: Connection) throws {
