@@ -96,8 +96,9 @@ final class Baseline {
             """)
         menu = try db.prepare(
             """
-            SELECT id, name, price_cents, archived_at, version, created_at, updated_at FROM pizzas
-            WHERE archived_at IS NULL ORDER BY name_key
+            SELECT id, name, price_cents, archived_at, version, created_at, updated_at, category_id, allergens, stock_left,
+                   stock_until
+            FROM pizzas WHERE archived_at IS NULL ORDER BY name_key
             """)
         pizzaForEdit = try db.prepare("SELECT name, price_cents, version FROM pizzas WHERE id = ?")
         updatePrice = try db.prepare("UPDATE pizzas SET price_cents = ? WHERE id = ? AND version = ?")
@@ -515,9 +516,10 @@ final class Baseline {
     // MARK: - The menu
 
     /// A pizza decoded into a value, as a C programmer's struct would hold it.
+    /// What the project's `Pizza` holds: the columns, the category, the allergens' bits and the stock.
     struct PizzaRow {
         let id: String, name: String, priceCents: Int64, archivedAt: String?, version: Int64, createdAt: String,
-            updatedAt: String
+            updatedAt: String, categoryID: Int64, allergens: Int64, stockLeft: Int64?, stockUntil: String?
     }
 
     /// The active menu in name order, each row decoded into a value.
@@ -529,7 +531,8 @@ final class Baseline {
                 let row = PizzaRow(
                     id: menu.text(0), name: menu.text(1), priceCents: menu.int(2),
                     archivedAt: menu.isNull(3) ? nil : menu.text(3), version: menu.int(4),
-                    createdAt: menu.text(5), updatedAt: menu.text(6))
+                    createdAt: menu.text(5), updatedAt: menu.text(6), categoryID: menu.int(7), allergens: menu.int(8),
+                    stockLeft: menu.isNull(9) ? nil : menu.int(9), stockUntil: menu.isNull(10) ? nil : menu.text(10))
                 rows += row.priceCents > 0 ? 1 : 0
             }
         }

@@ -156,6 +156,19 @@ struct MenuChoiceTests {
         #expect(try Maintenance.check(path: m.f.base.path, now: m.f.now).domainProblems.isEmpty)
     }
 
+    @Test("the schema's allergens table and the library's Allergen agree: codes and bits, in Annex II order")
+    func allergenBits() throws {
+        let f = try OrderFixture()
+        let rows = try f.pizzeria.database.read { db in
+            try db.fetchAll("SELECT code, bit FROM allergens ORDER BY bit") {
+                (try $0.string("code"), try $0.int64("bit"))
+            }
+        }
+        #expect(rows.map(\.0) == Allergen.allCases.map(\.rawValue))
+        #expect(rows.map(\.1) == Allergen.allCases.map(\.bit))
+        #expect(Allergen.set(bits: 64 | 1) == [.milk, .gluten] && Allergen.bits([.molluscs]) == 8192)
+    }
+
     @Test("bad menu input is refused naming the field, nothing written")
     func badInput() throws {
         let m = try Self.menu()

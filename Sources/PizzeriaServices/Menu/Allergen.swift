@@ -34,15 +34,32 @@ public enum Allergen: String, Sendable, Hashable, Codable, CaseIterable, Compara
 
     /// Its bit in a stored set (the order of Annex II).
     public var bit: Int64 {
-        guard let index = Self.allCases.firstIndex(of: self) else { return 0 }
-        return 1 << Int64(index)
+        switch self {
+        case .gluten: 1
+        case .crustaceans: 2
+        case .eggs: 4
+        case .fish: 8
+        case .peanuts: 16
+        case .soybeans: 32
+        case .milk: 64
+        case .nuts: 128
+        case .celery: 256
+        case .mustard: 512
+        case .sesame: 1024
+        case .sulphites: 2048
+        case .lupin: 4096
+        case .molluscs: 8192
+        }
     }
 
     /// Annex II order.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.bit < rhs.bit }
 
     /// The set a stored sum of bits names; bits outside the 14 are ignored (the schema refuses them).
-    public static func set(bits: Int64) -> Set<Allergen> { Set(allCases.filter { bits & $0.bit != 0 }) }
+    public static func set(bits: Int64) -> Set<Allergen> {
+        guard bits != 0 else { return [] }  // most items and lines: no allocation
+        return Set(allCases.filter { bits & $0.bit != 0 })
+    }
 
     /// The stored sum of bits of a set.
     public static func bits(_ set: Set<Allergen>) -> Int64 { set.reduce(0) { $0 | $1.bit } }
