@@ -126,37 +126,35 @@ enum VariantCommands {
         name: "attach", abstract: "Offer modifier groups with an item (Aggiunte, Senza, Impasto).",
         arguments: [PizzaCommands.pizzaArgument, groups], options: [OrderCommands.by],
         examples: ["pizzeria pizza attach Margherita Aggiunte Senza"],
-        run: { invocation in
-            let context = invocation.context
-            let pizzeria = try context.open(.requireCurrent)
-            let pizza = try pizzeria.lookup.pizza(try invocation[PizzaCommands.pizzaArgument])
-            let found = try invocation[groups].map { try pizzeria.menu.modifierGroup(named: $0) }
-            for group in found { try pizzeria.menu.attach(group.id, to: pizza.id) }
-            let item = try pizzeria.menu.item(pizza.id)
-            try context.emit(item) {
-                "\(pizza.name) offers " + item.modifierGroups.map(\.name).joined(separator: ", ") + ".\n"
-            }
-            return .ok
-        })
+        run: { invocation in try changeGroups(invocation, attach: true) })
 
     static let detach = Command(
         name: "detach", abstract: "Stop offering modifier groups with an item (booked lines keep theirs).",
         arguments: [PizzaCommands.pizzaArgument, groups], options: [OrderCommands.by],
-        run: { invocation in
-            let context = invocation.context
-            let pizzeria = try context.open(.requireCurrent)
-            let pizza = try pizzeria.lookup.pizza(try invocation[PizzaCommands.pizzaArgument])
-            let found = try invocation[groups].map { try pizzeria.menu.modifierGroup(named: $0) }
-            for group in found { try pizzeria.menu.detach(group.id, from: pizza.id) }
-            let item = try pizzeria.menu.item(pizza.id)
-            try context.emit(item) {
-                "\(pizza.name) offers "
-                    + (item.modifierGroups.isEmpty
-                        ? "no modifiers" : item.modifierGroups.map(\.name).joined(separator: ", "))
-                    + ".\n"
+        run: { invocation in try changeGroups(invocation, attach: false) })
+
+    /// `pizza attach` and `pizza detach`: each group named, then what the item offers now.
+    static func changeGroups(_ invocation: Invocation, attach: Bool) throws -> ExitCode {
+        let context = invocation.context
+        let pizzeria = try context.open(.requireCurrent)
+        let pizza = try pizzeria.lookup.pizza(try invocation[PizzaCommands.pizzaArgument])
+        let found = try invocation[groups].map { try pizzeria.menu.modifierGroup(named: $0) }
+        for group in found {
+            if attach {
+                try pizzeria.menu.attach(group.id, to: pizza.id)
+            } else {
+                try pizzeria.menu.detach(group.id, from: pizza.id)
             }
-            return .ok
-        })
+        }
+        let item = try pizzeria.menu.item(pizza.id)
+        try context.emit(item) {
+            "\(pizza.name) offers "
+                + (item.modifierGroups.isEmpty
+                    ? "no modifiers" : item.modifierGroups.map(\.name).joined(separator: ", "))
+                + ".\n"
+        }
+        return .ok
+    }
 }
 
 /// `pizzeria modifier …`: modifier groups and their modifiers.
