@@ -145,19 +145,22 @@ CREATE TABLE navigation_sheets (
     CHECK ((kind = 'edit_pizza') = (pizza_id IS NOT NULL AND base_version IS NOT NULL))
 ) STRICT;
 
-CREATE TABLE navigation_stack (
+CREATE TABLE "navigation_stack" (
     user_id     TEXT NOT NULL REFERENCES users (id),
     depth       INTEGER NOT NULL CHECK (depth >= 1),
-    -- pizza | order | opaque
-    kind        TEXT NOT NULL CHECK (kind IN ('pizza', 'order', 'opaque')),
+    -- pizza | order | category | opaque
+    kind        TEXT NOT NULL CHECK (kind IN ('pizza', 'order', 'category', 'opaque')),
     pizza_id    TEXT REFERENCES pizzas (id),
     order_id    TEXT REFERENCES orders (id),
+    -- For category routes: the menu section shown (table categories).
+    category_id INTEGER REFERENCES categories (id),
     -- For opaque elements: the client's module-qualified type name and the element's JSON.
     opaque_type TEXT,
     opaque_json TEXT CHECK (opaque_json IS NULL OR json_valid(opaque_json)),
     PRIMARY KEY (user_id, depth),
     CHECK ((kind = 'pizza') = (pizza_id IS NOT NULL)),
     CHECK ((kind = 'order') = (order_id IS NOT NULL)),
+    CHECK ((kind = 'category') = (category_id IS NOT NULL)),
     CHECK ((kind = 'opaque') = (opaque_type IS NOT NULL AND opaque_json IS NOT NULL))
 ) STRICT, WITHOUT ROWID;
 
@@ -435,6 +438,8 @@ WHERE action NOT IN ('sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss');
 
 CREATE INDEX navigation_sheets_by_pizza ON navigation_sheets (pizza_id) WHERE pizza_id IS NOT NULL;
 
+CREATE INDEX navigation_stack_by_category ON navigation_stack (category_id) WHERE category_id IS NOT NULL;
+
 CREATE INDEX navigation_stack_by_order ON navigation_stack (order_id) WHERE order_id IS NOT NULL;
 
 CREATE INDEX navigation_stack_by_pizza ON navigation_stack (pizza_id) WHERE pizza_id IS NOT NULL;
@@ -533,9 +538,10 @@ SELECT s.user_id,
        CASE s.kind
            WHEN 'pizza' THEN p.name
            WHEN 'order' THEN 'order ' || substr(s.order_id, 1, 8)
+           WHEN 'category' THEN k.name
            ELSE s.opaque_type
        END AS label
-FROM navigation_stack s LEFT JOIN pizzas p ON p.id = s.pizza_id;
+FROM navigation_stack s LEFT JOIN pizzas p ON p.id = s.pizza_id LEFT JOIN categories k ON k.id = s.category_id;
 
 CREATE VIEW opening_week AS
 SELECT weekday,
@@ -1028,6 +1034,12 @@ CREATE TRIGGER categories_id_fixed BEFORE UPDATE OF id ON categories
 WHEN NEW.id IS NOT OLD.id
 BEGIN
     SELECT RAISE(ABORT, 'a category keeps its id; rename it instead');
+END;
+
+CREATE TRIGGER categories_kept_while_shown BEFORE DELETE ON categories
+WHEN EXISTS (SELECT 1 FROM navigation_stack WHERE category_id = OLD.id)
+BEGIN
+    SELECT RAISE(ABORT, 'category_shown: the category is on a user''s navigation stack (see SELECT handle FROM navigation_paths); move them back with pizzeria nav root HANDLE first');
 END;
 
 CREATE TRIGGER categories_kept_while_used BEFORE DELETE ON categories

@@ -11,21 +11,27 @@ final class Baseline {
     /// The ids, shared with the project's side (one array each), bound as text from a stack buffer.
     let pizzaIDs: [Pizza.ID]
     let userIDs: [User.ID]
+    /// Each item's `Normale` and `Maxi`, and the extras, as the data set numbered them.
+    let normaleIDs: [Int64], maxiIDs: [Int64], extraIDs: [Int64]
 
     private let begin, commit, rollback: CStatement
     private let settings, hours, exceptions, pizza, slotLoad, slotRule, insertOrder, insertLine: CStatement
     private let week, exceptionsFrom, loadsFrom, allRules, generation, beginRead: CStatement
     private let top, pushRow, popRow, popAll, insertEvent: CStatement
-    private let path, menu, pizzaForEdit, updatePrice: CStatement
+    private let groupsOf, modifier: CStatement
+    private let path, menuCategories, menuGroups, menuPrices, menuVariants, menuAttachments, menuItems, pizzaForEdit,
+        updatePrice: CStatement
 
     init(
-        path file: String, synchronous: String, cacheKiB: Int?, checkpointPages: Int, pizzaIDs: [Pizza.ID],
-        userIDs: [User.ID]
+        path file: String, synchronous: String, cacheKiB: Int?, checkpointPages: Int, dataSet: DataSet
     ) throws {
         database = try CDatabase(
             path: file, synchronous: synchronous, cacheKiB: cacheKiB, checkpointPages: checkpointPages)
-        self.pizzaIDs = pizzaIDs
-        self.userIDs = userIDs
+        pizzaIDs = dataSet.pizzaIDs
+        userIDs = dataSet.userIDs
+        normaleIDs = dataSet.normaleIDs.map(\.rawValue)
+        maxiIDs = dataSet.maxiIDs.map(\.rawValue)
+        extraIDs = dataSet.extraIDs.map(\.rawValue)
         let db = database
         begin = try db.prepare("BEGIN IMMEDIATE")
         commit = try db.prepare("COMMIT")
@@ -39,15 +45,30 @@ final class Baseline {
         hours = try db.prepare("SELECT weekday, opens_at, closes_at FROM weekly_hours WHERE weekday IN (?, ?)")
         exceptions = try db.prepare(
             "SELECT day, kind, opens_at, closes_at FROM schedule_exceptions WHERE day IN (?, ?)")
-        // The item, its default variant, whether it has others (the line then names its variant)
-        // and whether it has modifier groups (whose bounds a plain line must keep): what the
-        // project's booking reads.
+        // The item with the variant the line chose: its name, whether it is on the menu and not
+        // counted out, whether it uses the oven, its allergens; the variant's name and price and
+        // whether the item has others (the line then names its variant) — one row.
         pizza = try db.prepare(
             """
-            SELECT p.name, v.price_cents, p.archived_at IS NULL, v.id,
-                   (SELECT count(*) FROM pizza_variants c WHERE c.pizza_id = p.id),
-                   EXISTS (SELECT 1 FROM pizza_modifier_groups a WHERE a.pizza_id = p.id)
-            FROM pizzas p JOIN pizza_variants v ON v.pizza_id = p.id AND v.is_default = 1 WHERE p.id = ?
+            SELECT p.name, p.archived_at IS NULL AND p.stock_left IS NULL, k.uses_oven, p.allergens, v.name,
+                   v.price_cents, EXISTS (SELECT 1 FROM pizza_variants o WHERE o.pizza_id = p.id AND o.id <> v.id)
+            FROM pizzas p JOIN categories k ON k.id = p.category_id JOIN pizza_variants v ON v.id = ? AND v.pizza_id = p.id
+            WHERE p.id = ?
+            """)
+        // The item's groups and their bounds, which every line keeps (a plain one too).
+        groupsOf = try db.prepare(
+            """
+            SELECT g.id, g.min_selected, g.max_selected FROM pizza_modifier_groups a JOIN modifier_groups g ON g.id = a.group_id
+            WHERE a.pizza_id = ?
+            """)
+        // A chosen modifier: its group, names, price on the line's variant, allergens, whether it is offered.
+        modifier = try db.prepare(
+            """
+            SELECT m.group_id, g.name, m.name, coalesce(mp.price_cents, m.price_cents), m.allergens,
+                   m.archived_at IS NULL AND m.stock_left IS NULL
+            FROM modifiers m JOIN modifier_groups g ON g.id = m.group_id
+            LEFT JOIN modifier_prices mp ON mp.modifier_id = m.id AND mp.variant_name = ?
+            WHERE m.id = ?
             """)
         // The schema keeps each booked slot's pizzas and effective capacity (slot_loads); a slot
         // not booked yet takes its capacity from the rule for its date, else its weekday, the
@@ -72,9 +93,9 @@ final class Baseline {
             "INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local) VALUES (?, ?, ?, ?, ?)")
         insertLine = try db.prepare(
             """
-            INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity, variant_id,
-                                     base_price_cents)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity, uses_oven,
+                                     variant_id, variant_name, base_price_cents, modifiers, allergens)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         top = try db.prepare(
             "SELECT depth, kind, pizza_id, order_id FROM navigation_stack WHERE user_id = ? ORDER BY depth DESC LIMIT 1"
@@ -94,7 +115,23 @@ final class Baseline {
             FROM users u LEFT JOIN navigation_stack s ON s.user_id = u.id
             WHERE u.id = ? ORDER BY s.depth
             """)
-        menu = try db.prepare(
+        menuCategories = try db.prepare("SELECT id, name, position, uses_oven FROM categories ORDER BY position, name")
+        menuGroups = try db.prepare(
+            """
+            SELECT g.id, g.name, g.min_selected, g.max_selected, g.position, m.id, m.name, m.price_cents, m.allergens,
+                   m.position, m.archived_at, m.stock_left, m.stock_until
+            FROM modifier_groups g LEFT JOIN modifiers m ON m.group_id = g.id
+            ORDER BY g.position, g.name, g.id, m.position, m.name, m.id
+            """)
+        menuPrices = try db.prepare("SELECT modifier_id, variant_name, price_cents FROM modifier_prices")
+        // A hash join: the variants and the attachments each in one scan into tables keyed by
+        // item (a scan reads each page once; a lookup per item reads the index's path each time),
+        // then the items in name order.
+        menuVariants = try db.prepare(
+            "SELECT pizza_id, id, name, price_cents, position, is_default FROM pizza_variants ORDER BY pizza_id, position, id"
+        )
+        menuAttachments = try db.prepare("SELECT pizza_id, group_id FROM pizza_modifier_groups")
+        menuItems = try db.prepare(
             """
             SELECT id, name, price_cents, archived_at, version, created_at, updated_at, category_id, allergens, stock_left,
                    stock_until
@@ -150,18 +187,8 @@ final class Baseline {
                         date: date, weekday: weekday, yesterday: yesterday, yesterdayWeekday: yesterdayWeekday,
                         minutes: Int64(minutes), slot: slot)
                 else { throw BenchError("not a slot") }
-                var lines: [(id: UUID, name: String, price: Int64, quantity: Int, variant: Int64)] = []
-                for line in booking.lines {
-                    let id = pizzaIDs[line.pizza].uuid
-                    guard try pizza.bind(id).step(), pizza.int(2) == 1 else {
-                        throw BenchError("pizza \(id) is not on the menu")
-                    }
-                    guard pizza.int(4) == 1, pizza.int(5) == 0 else {
-                        throw BenchError("pizza \(id) has variants or modifiers the workload does not choose")
-                    }
-                    lines.append((id, pizza.text(0), pizza.int(1), line.quantity, pizza.int(3)))
-                    sqlite3_reset(pizza.handle)
-                }
+                var lines: [Line] = []
+                for line in booking.lines { lines.append(try self.line(line)) }
                 var load: Int64 = 0, capacity = defaultCapacity
                 if try slotLoad.bind(at).step() {
                     (load, capacity) = (slotLoad.int(0), slotLoad.int(1))
@@ -174,7 +201,7 @@ final class Baseline {
                     sqlite3_reset(slotRule.handle)
                 }
                 sqlite3_reset(slotLoad.handle)
-                guard load + Int64(lines.reduce(0) { $0 + $1.quantity }) <= capacity else {
+                guard load + Int64(lines.reduce(0) { $0 + ($1.usesOven ? $1.quantity : 0) }) <= capacity else {
                     refused += 1
                     return false
                 }
@@ -183,13 +210,75 @@ final class Baseline {
                     .run()
                 for (number, line) in lines.enumerated() {
                     try insertLine.bind(
-                        id, number + 1, line.id, line.name, line.price, line.quantity, line.variant, line.price
+                        id, number + 1, line.id, line.name, line.unit, line.quantity, line.usesOven ? 1 : 0,
+                        line.variant, line.variantName, line.base, line.modifiers, line.allergens
                     ).run()
                 }
                 return true
             }
         }
         return refused
+    }
+
+    /// A booked line as it is written: the snapshot of the item, its variant and its modifiers.
+    private struct Line {
+        let id: UUID, name: String, quantity: Int, usesOven: Bool, variant: Int64, variantName: String?
+        let base: Int64, unit: Int64, modifiers: String?, allergens: Int64
+    }
+
+    /// Snapshots one line: the item with its chosen variant (one row), the bounds of the item's
+    /// groups, each chosen modifier priced on the variant (one row each), checked — offered, in a
+    /// group of the item, each group's bounds kept — and its JSON written by hand.
+    private func line(_ line: Workload.Line) throws -> Line {
+        let id = pizzaIDs[line.pizza].uuid
+        let variant = line.maxi ? maxiIDs[line.pizza] : normaleIDs[line.pizza]
+        guard try pizza.bind(variant, id).step() else { throw BenchError("pizza \(id) has no variant \(variant)") }
+        defer { sqlite3_reset(pizza.handle) }
+        guard pizza.int(1) == 1 else { throw BenchError("pizza \(id) is not on the menu or is counted out") }
+        let name = pizza.text(0), usesOven = pizza.int(2) == 1, variantName = pizza.text(4), base = pizza.int(5)
+        let named = pizza.int(6) == 1
+        var allergens = pizza.int(3), unit = base
+        var bounds: [(group: Int64, min: Int64, max: Int64, count: Int64)] = []
+        try groupsOf.bind(id).forEachRow { bounds.append((groupsOf.int(0), groupsOf.int(1), groupsOf.int(2), 0)) }
+        var json = line.extras.isEmpty ? "" : "["
+        for (index, extra) in line.extras.enumerated() {
+            guard try modifier.bind(variantName, extraIDs[extra]).step(), modifier.int(5) == 1 else {
+                throw BenchError("modifier \(extraIDs[extra]) is not offered")
+            }
+            defer { sqlite3_reset(modifier.handle) }
+            guard let group = bounds.firstIndex(where: { $0.group == modifier.int(0) }) else {
+                throw BenchError("modifier \(extraIDs[extra]) is not in a group of pizza \(id)")
+            }
+            bounds[group].count += 1
+            let price = modifier.int(3)
+            unit += price
+            allergens |= modifier.int(4)
+            json +=
+                (index == 0 ? "" : ",") + #"{"group":"# + Baseline.jsonString(modifier.text(1)) + #","id":"#
+                + String(extraIDs[extra]) + #","name":"# + Baseline.jsonString(modifier.text(2)) + #","price_cents":"#
+                + String(price) + "}"
+        }
+        guard bounds.allSatisfy({ $0.min <= $0.count && $0.count <= $0.max }) else {
+            throw BenchError("pizza \(id): a group's bounds are not kept")
+        }
+        return Line(
+            id: id, name: name, quantity: line.quantity, usesOven: usesOven, variant: variant,
+            variantName: named ? variantName : nil, base: base, unit: unit,
+            modifiers: line.extras.isEmpty ? nil : json + "]", allergens: allergens)
+    }
+
+    /// `text` as a JSON string: quotes, backslashes and control characters escaped.
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 
     // MARK: - The picker
@@ -515,26 +604,95 @@ final class Baseline {
 
     // MARK: - The menu
 
-    /// A pizza decoded into a value, as a C programmer's struct would hold it.
-    /// What the project's `Pizza` holds: the columns, the category, the allergens' bits and the stock.
+    /// The menu decoded into values, as a C programmer's structs would hold it: what the
+    /// project's `Menu` holds (categories; items with the pizza's columns, their variants and
+    /// groups' ids; every group with its modifiers and their prices per variant).
     struct PizzaRow {
         let id: String, name: String, priceCents: Int64, archivedAt: String?, version: Int64, createdAt: String,
             updatedAt: String, categoryID: Int64, allergens: Int64, stockLeft: Int64?, stockUntil: String?
     }
+    struct VariantRow {
+        let id: Int64, name: String, priceCents: Int64, position: Int64, isDefault: Bool
+    }
+    struct MenuItemRow {
+        let pizza: PizzaRow
+        let variants: [VariantRow]
+        let groupIDs: [Int64]
+    }
+    struct ModifierRow {
+        let id: Int64, name: String, priceCents: Int64, allergens: Int64, position: Int64, archivedAt: String?
+        let stockLeft: Int64?, stockUntil: String?
+        var prices: [(variant: String, cents: Int64)] = []
+    }
+    struct GroupRow {
+        let id: Int64, name: String, minSelected: Int64, maxSelected: Int64, position: Int64
+        var modifiers: [ModifierRow] = []
+    }
+    struct CategoryRow {
+        let id: Int64, name: String, position: Int64, usesOven: Bool
+    }
 
-    /// The active menu in name order, each row decoded into a value.
+    /// The active menu: categories, groups with their modifiers, items in name order with their
+    /// variants — four statements, each row decoded into a value.
     func readMenu(_ times: Int) throws -> Int {
         var rows = 0
         for _ in 0..<times {
-            menu.bind()
-            while try menu.step() {
-                let row = PizzaRow(
-                    id: menu.text(0), name: menu.text(1), priceCents: menu.int(2),
-                    archivedAt: menu.isNull(3) ? nil : menu.text(3), version: menu.int(4),
-                    createdAt: menu.text(5), updatedAt: menu.text(6), categoryID: menu.int(7), allergens: menu.int(8),
-                    stockLeft: menu.isNull(9) ? nil : menu.int(9), stockUntil: menu.isNull(10) ? nil : menu.text(10))
-                rows += row.priceCents > 0 ? 1 : 0
+            var categories: [CategoryRow] = []
+            try menuCategories.bind().forEachRow {
+                categories.append(
+                    CategoryRow(
+                        id: menuCategories.int(0), name: menuCategories.text(1), position: menuCategories.int(2),
+                        usesOven: menuCategories.int(3) == 1))
             }
+            var prices: [Int64: [(variant: String, cents: Int64)]] = [:]
+            try menuPrices.bind().forEachRow {
+                prices[menuPrices.int(0), default: []].append((menuPrices.text(1), menuPrices.int(2)))
+            }
+            var groups: [GroupRow] = []
+            try menuGroups.bind().forEachRow {
+                let g = menuGroups
+                if groups.last?.id != g.int(0) {
+                    groups.append(
+                        GroupRow(
+                            id: g.int(0), name: g.text(1), minSelected: g.int(2), maxSelected: g.int(3),
+                            position: g.int(4)))
+                }
+                guard !g.isNull(5) else { return }
+                groups[groups.count - 1].modifiers.append(
+                    ModifierRow(
+                        id: g.int(5), name: g.text(6), priceCents: g.int(7), allergens: g.int(8), position: g.int(9),
+                        archivedAt: g.isNull(10) ? nil : g.text(10), stockLeft: g.isNull(11) ? nil : g.int(11),
+                        stockUntil: g.isNull(12) ? nil : g.text(12), prices: prices[g.int(5)] ?? []))
+            }
+            var variants: [String: [VariantRow]] = [:]
+            variants.reserveCapacity(pizzaIDs.count)
+            try menuVariants.bind().forEachRow {
+                let v = menuVariants
+                variants[v.text(0), default: []].append(
+                    VariantRow(
+                        id: v.int(1), name: v.text(2), priceCents: v.int(3), position: v.int(4),
+                        isDefault: v.int(5) == 1))
+            }
+            var attached: [String: [Int64]] = [:]
+            attached.reserveCapacity(pizzaIDs.count)
+            try menuAttachments.bind().forEachRow {
+                attached[menuAttachments.text(0), default: []].append(menuAttachments.int(1))
+            }
+            var items: [MenuItemRow] = []
+            items.reserveCapacity(pizzaIDs.count)
+            try menuItems.bind().forEachRow {
+                let m = menuItems
+                let id = m.text(0)
+                let pizza = PizzaRow(
+                    id: id, name: m.text(1), priceCents: m.int(2), archivedAt: m.isNull(3) ? nil : m.text(3),
+                    version: m.int(4), createdAt: m.text(5), updatedAt: m.text(6), categoryID: m.int(7),
+                    allergens: m.int(8), stockLeft: m.isNull(9) ? nil : m.int(9),
+                    stockUntil: m.isNull(10) ? nil : m.text(10))
+                items.append(MenuItemRow(pizza: pizza, variants: variants[id] ?? [], groupIDs: attached[id] ?? []))
+            }
+            rows +=
+                items.reduce(0) { $0 + ($1.pizza.priceCents > 0 ? 1 : 0) }
+                + (groups.isEmpty || categories.isEmpty ? 1 : 0)
         }
         return rows
     }

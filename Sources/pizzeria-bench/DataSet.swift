@@ -7,6 +7,11 @@ struct DataSet {
     let path: String
     let pizzaIDs: [Pizza.ID]
     let userIDs: [User.ID]
+    /// Each item's `Normale` (its default) and `Maxi`, by the item's index.
+    let normaleIDs: [Variant.ID]
+    let maxiIDs: [Variant.ID]
+    /// The extras of group `Aggiunte`, by index (0.50 EUR first).
+    let extraIDs: [Modifier.ID]
     let sqliteVersion: String
 
     static func build(_ workload: Workload, in directory: String) throws -> DataSet {
@@ -23,16 +28,43 @@ struct DataSet {
         try addCapacityRules(workload, pizzeria: pizzeria)
         let pizzaIDs = (0..<workload.pizzas).map { _ in Pizza.ID.random() }
         let userIDs = (0..<workload.users).map { _ in User.ID.random() }
-        // Bulk rows through the schema (its triggers write the history); ids as a JSON array
-        // joined to a generated sequence: one statement per table, values bound.
+        // Bulk rows through the schema (its triggers write the history and each item's first
+        // variant, `Normale` at its price); ids as a JSON array joined to a generated sequence: one
+        // statement per table, values bound. The menu's shape of BENCHMARK.md: five categories,
+        // four using the oven; every 20th item a drink; one allergen set per item; a `Maxi` at
+        // +3.00 EUR for every item; group `Aggiunte` of 10 extras (0.50–2.50 EUR, 0–3 per line)
+        // on every item but the drinks.
         try pizzeria.database.write { db in
+            try db.execute(
+                """
+                UPDATE categories SET name = 'Pizze rosse' WHERE id = 1;
+                INSERT INTO categories (id, name, position, uses_oven) VALUES
+                    (2, 'Pizze bianche', 2, 1), (3, 'Calzoni', 3, 1), (4, 'Fritti', 4, 1), (5, 'Bevande', 5, 0);
+                """)
             try db.run(
                 """
-                INSERT INTO pizzas (id, name, name_key, price_cents)
+                INSERT INTO pizzas (id, name, name_key, price_cents, category_id, allergens)
                 SELECT j.value, printf('Pizza %05d', j.key + 1), printf('pizza %05d', j.key + 1),
-                       400 + j.key * 1600 / max(1, ? - 1)
+                       400 + j.key * 1600 / max(1, ? - 1),
+                       CASE WHEN j.key % 20 = 19 THEN 5 ELSE 1 + j.key % 4 END,
+                       CASE WHEN j.key % 20 = 19 THEN (j.key % 3) * 2048
+                            ELSE 1 | (CASE WHEN j.key % 4 <> 1 THEN 64 ELSE 0 END) | (CASE WHEN j.key % 7 = 0 THEN 8 ELSE 0 END)
+                                   | (CASE WHEN j.key % 11 = 0 THEN 128 ELSE 0 END) END
                 FROM json_each(?) j
                 """, [workload.pizzas, "[" + pizzaIDs.map { "\"\($0)\"" }.joined(separator: ",") + "]"])
+            try db.run(
+                "INSERT INTO pizza_variants (pizza_id, name, price_cents, position, is_default) SELECT id, 'Maxi', price_cents + ?, 2, 0 FROM pizzas",
+                [Workload.maxiSurcharge])
+            try db.run(
+                "INSERT INTO modifier_groups (id, name, min_selected, max_selected) VALUES (1, 'Aggiunte', 0, 3)")
+            for index in 0..<Workload.extras {
+                try db.run(
+                    "INSERT INTO modifiers (group_id, name, price_cents, allergens, position) VALUES (1, ?, ?, ?, ?)",
+                    ["Extra \(index + 1)", Workload.extraCents(index), index % 3 == 0 ? 64 : 0, index + 1])
+            }
+            try db.run(
+                "INSERT INTO pizza_modifier_groups (pizza_id, group_id) SELECT id, 1 FROM pizzas WHERE category_id <> 5"
+            )
             try db.run(
                 """
                 INSERT INTO users (id, handle) SELECT j.value, printf('user%04d', j.key + 1) FROM json_each(?) j
@@ -51,20 +83,27 @@ struct DataSet {
         }
         try addHistory(workload, pizzeria: pizzeria)
         try addOrders(workload, pizzeria: pizzeria)
-        let version = try pizzeria.database.readStatement { db in
-            try db.fetchOne("SELECT sqlite_version() AS version") { try $0.string("version") } ?? ""
-        }
-        return DataSet(path: path, pizzaIDs: pizzaIDs, userIDs: userIDs, sqliteVersion: version)
+        return try open(path, pizzeria: pizzeria)
     }
 
     /// A data set built earlier (by `--build-only`): its ids in the order they were made.
-    static func open(_ path: String) throws -> DataSet {
-        let pizzeria = try Pizzeria.open(path: path, access: .requireCurrent)
+    static func open(_ path: String, pizzeria opened: Pizzeria? = nil) throws -> DataSet {
+        let pizzeria = try opened ?? Pizzeria.open(path: path, access: .requireCurrent)
         return try pizzeria.database.readStatement { db in
-            DataSet(
+            func variants(_ name: String) throws -> [Variant.ID] {
+                try db.fetchAll(
+                    "SELECT v.id FROM pizzas p JOIN pizza_variants v ON v.pizza_id = p.id AND v.name = ? ORDER BY p.rowid",
+                    [name]
+                ) { Variant.ID(try $0.int64("id")) }
+            }
+            return DataSet(
                 path: path,
                 pizzaIDs: try db.fetchAll("SELECT id FROM pizzas ORDER BY rowid") { Pizza.ID(try $0.string("id"))! },
                 userIDs: try db.fetchAll("SELECT id FROM users ORDER BY rowid") { User.ID(try $0.string("id"))! },
+                normaleIDs: try variants("Normale"), maxiIDs: try variants("Maxi"),
+                extraIDs: try db.fetchAll("SELECT id FROM modifiers WHERE group_id = 1 ORDER BY position") {
+                    Modifier.ID(try $0.int64("id"))
+                },
                 sqliteVersion: try db.fetchOne("SELECT sqlite_version() AS version") { try $0.string("version") } ?? "")
         }
     }
@@ -114,10 +153,11 @@ struct DataSet {
                 try db.run(
                     """
                     INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity,
-                                             variant_id, base_price_cents)
-                    SELECT b.id, 1, p.id, p.name, p.price_cents, 1,
-                           (SELECT v.id FROM pizza_variants v WHERE v.pizza_id = p.id AND v.is_default = 1), p.price_cents
+                                             uses_oven, variant_id, variant_name, base_price_cents, allergens)
+                    SELECT b.id, 1, p.id, p.name, p.price_cents, 1, k.uses_oven, v.id, v.name, v.price_cents, i.allergens
                     FROM bulk b JOIN temp.pizza_numbers p ON p.n = b.n % ?
+                    JOIN pizzas i ON i.id = p.id JOIN categories k ON k.id = i.category_id
+                    JOIN pizza_variants v ON v.pizza_id = p.id AND v.is_default = 1
                     """, [min(workload.pizzas, 1_000)])
             }
             done += count

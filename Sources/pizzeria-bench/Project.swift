@@ -4,13 +4,20 @@ import Foundation
 /// The workload through the project's public API, as an embedding service calls it.
 struct Project {
     let pizzeria: Pizzeria
-    let pizzaIDs: [Pizza.ID]
-    let userIDs: [User.ID]
+    let dataSet: DataSet
+    var pizzaIDs: [Pizza.ID] { dataSet.pizzaIDs }
+    var userIDs: [User.ID] { dataSet.userIDs }
 
+    /// The app's request: each line names the variant shown (the default preselected) and the extras ticked.
     func request(_ booking: Workload.Booking, pickup: Date) -> OrderRequest {
         OrderRequest(
             user: userIDs[booking.user],
-            items: booking.lines.map { .init(pizza: pizzaIDs[$0.pizza], quantity: $0.quantity) }, pickup: pickup)
+            items: booking.lines.map { line in
+                .init(
+                    pizza: dataSet.pizzaIDs[line.pizza], quantity: line.quantity,
+                    variant: line.maxi ? dataSet.maxiIDs[line.pizza] : dataSet.normaleIDs[line.pizza],
+                    modifiers: line.extras.map { dataSet.extraIDs[$0] })
+            }, pickup: pickup)
     }
 
     func placeOrders(_ bookings: [Workload.Booking], pickup: (Workload.Booking) -> Date) throws -> Int {
@@ -99,10 +106,15 @@ struct Project {
         return total
     }
 
+    /// The whole menu the app's menu screen reads: categories, items with their variants and
+    /// groups, the groups with their modifiers.
     func readMenu(_ times: Int) throws -> Int {
         var rows = 0
         for _ in 0..<times {
-            try pizzeria.menu.forEach { pizza in rows += pizza.price.cents > 0 ? 1 : 0 }
+            let menu = try pizzeria.menu.menu()
+            rows +=
+                menu.entries.reduce(0) { $0 + ($1.pizza.price.cents > 0 ? 1 : 0) }
+                + (menu.groups.isEmpty || menu.categories.isEmpty ? 1 : 0)
         }
         return rows
     }

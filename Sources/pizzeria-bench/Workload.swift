@@ -28,10 +28,28 @@ struct Workload {
     /// 4.00–20.00 EUR, spread evenly.
     func priceCents(_ index: Int) -> Int64 { 400 + Int64(index) * 1600 / Int64(max(1, pizzas - 1)) }
 
-    /// One booking: a user, 1–3 distinct pizzas with quantities 1–3, a slot.
+    /// The menu's shape (BENCHMARK.md): every 20th item, 5 %, is a drink (category `Bevande`,
+    /// not using the oven, no extras); the others are spread over four oven categories.
+    func isDrink(_ index: Int) -> Bool { index % 20 == 19 }
+    /// The extras of group `Aggiunte`: 0.50–2.50 EUR, spread evenly.
+    static let extras = 10
+    static func extraCents(_ index: Int) -> Int64 { 50 + Int64(index) * 200 / Int64(extras - 1) }
+    /// A `Maxi` costs 3.00 EUR more than the item's `Normale`.
+    static let maxiSurcharge: Int64 = 300
+
+    /// One line of a booking: an item, its quantity, its variant (`Normale` or `Maxi`) and 0–2
+    /// distinct extras (none for a drink).
+    struct Line {
+        let pizza: Int
+        let quantity: Int
+        let maxi: Bool
+        let extras: [Int]
+    }
+
+    /// One booking: a user, 1–3 distinct items with quantities 1–3, a slot.
     struct Booking {
         let user: Int
-        let lines: [(pizza: Int, quantity: Int)]
+        let lines: [Line]
         let day: Int
         let slot: Int
     }
@@ -78,9 +96,19 @@ struct Workload {
                 let pizza = Int(random.next() % UInt64(pizzas))
                 if !chosen.contains(pizza) { chosen.append(pizza) }
             }
+            let lines = chosen.map { pizza -> Line in
+                let quantity = 1 + Int(random.next() % 3)
+                let maxi = random.next() % 10 >= 8  // 80 % Normale
+                var extras: [Int] = []
+                let wanted = Int(random.next() % 3)
+                while extras.count < wanted {
+                    let extra = Int(random.next() % UInt64(Workload.extras))
+                    if !extras.contains(extra) { extras.append(extra) }
+                }
+                return Line(pizza: pizza, quantity: quantity, maxi: maxi, extras: isDrink(pizza) ? [] : extras)
+            }
             return Booking(
-                user: Int(random.next() % UInt64(users)),
-                lines: chosen.map { ($0, 1 + Int(random.next() % 3)) },
+                user: Int(random.next() % UInt64(users)), lines: lines,
                 day: dayOffset + 1 + Int(random.next() % UInt64(days)), slot: Int(random.next() % 44))
         }
     }

@@ -223,11 +223,10 @@ for mode in modes {
     configuration.checkpointPages = checkpointPages
     let project = Project(
         pizzeria: try Pizzeria.open(path: projectPath, access: .requireCurrent, configuration: configuration),
-        pizzaIDs: dataSet.pizzaIDs, userIDs: dataSet.userIDs)
+        dataSet: dataSet)
     let baseline = try Baseline(
         path: baselinePath, synchronous: baselineSynchronous ?? (mode == "full" ? "FULL" : "NORMAL"),
-        cacheKiB: cacheKiB,
-        checkpointPages: checkpointPages, pizzaIDs: dataSet.pizzaIDs, userIDs: dataSet.userIDs)
+        cacheKiB: cacheKiB, checkpointPages: checkpointPages, dataSet: dataSet)
 
     let projectDatabase = project.pizzeria.database
     _ = try projectDatabase.writerPageCacheStatistics(reset: true)

@@ -171,6 +171,52 @@ struct MenuChoiceCommandTests {
         #expect(bad.status == 65 && bad.stderr.contains("items[0].variants[0].price"), "\(bad)")
     }
 
+    @Test("menu import reads the CSV export back, and a spreadsheet's ';', decimal comma and BOM; errors name the line")
+    func csvImport() throws {
+        let cli = try pizzeria()
+        let csv = try cli.ok("menu", "export", "--format", "csv").stdout
+        func imported(_ text: String, _ flags: String...) throws -> String {
+            let result = try cli.run(["menu", "import", "-"] + flags, stdin: text)
+            #expect(result.status == 0, "\(result)")
+            return result.stdout
+        }
+        #expect(try imported(csv).hasPrefix("No differences"))
+        // As an Italian spreadsheet saves it: a BOM, ';' between fields, decimal commas, a quoted
+        // name with the separator in it; Margherita's Maxi costs more and a new item has two sizes.
+        let sheet =
+            "\u{FEFF}category;item;variant;price;price_cents;default;allergens;modifier_groups\r\n"
+            + "Pizze;Margherita;Normale;6,00;600;1;gluten,milk;Aggiunte,Senza\r\n"
+            + "Pizze;Margherita;Maxi;9,50;;0;;\r\n"
+            + "Pizze;\"Bufala; DOP\";Normale;8,00;;1;milk;\r\n"
+            + "Pizze;\"Bufala; DOP\";Maxi;11,00;;;;\r\n"
+        let before = try cli.sqlite("SELECT count(*) FROM audit_log; SELECT count(*) FROM pizzas;").stdout
+        let dry = try imported(sheet, "--dry-run")
+        #expect(dry.hasPrefix("Would change (nothing written):") && dry.contains("Bufala; DOP"), "\(dry)")
+        #expect(try cli.sqlite("SELECT count(*) FROM audit_log; SELECT count(*) FROM pizzas;").stdout == before)
+        _ = try imported(sheet)
+        let prices = try cli.sqlite(
+            "SELECT p.name || ' ' || v.name || ' ' || v.price_cents FROM pizza_variants v JOIN pizzas p ON p.id = v.pizza_id ORDER BY 1"
+        ).stdout
+        #expect(
+            prices == "Bufala; DOP Maxi 1100\nBufala; DOP Normale 800\nMargherita Maxi 950\nMargherita Normale 600\n"
+                + "Marinara Normale 400\n", "\(prices)")
+        // A bad price on line 3, a category that differs within an item, a field never closed:
+        // each names its line and column; nothing is written.
+        let after = try cli.sqlite("SELECT count(*) FROM audit_log;").stdout
+        let header = "category,item,variant,price\n"
+        for (text, expected) in [
+            (header + "Pizze,Diavola,Normale,7\nPizze,Diavola,Maxi,abc\n", "line 3: price"),
+            (header + "Pizze,Diavola,Normale,7\nBevande,Diavola,Maxi,9\n", "line 3: category"),
+            (header + "Pizze,\"Diavola,Normale,7\n", "line 2"),
+            (header + "Gelati,Diavola,Normale,7\n", "line 2: category"),
+            ("item,price\nDiavola,7\n", "line 1"),
+        ] {
+            let refused = try cli.run("menu", "import", "-", "--format", "csv", stdin: text)
+            #expect(refused.status == 65 && refused.stderr.contains(expected), "\(expected): \(refused)")
+        }
+        #expect(try cli.sqlite("SELECT count(*) FROM audit_log;").stdout == after)
+    }
+
     @Test("report sales by item and variant, and by category; totals agree with the lines")
     func reports() throws {
         let cli = try pizzeria()

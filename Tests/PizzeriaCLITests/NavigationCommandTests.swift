@@ -42,10 +42,37 @@ struct NavigationCommandTests {
         let unknown = try cli.run("nav", "push", "luca", "pizza:Hawaii")
         #expect(unknown.status == 66)
         let malformed = try cli.run("nav", "push", "luca", "margherita")
-        #expect(malformed.status == 65 && malformed.stderr.contains("pizza:PIZZA or order:ORDER"))
+        #expect(malformed.status == 65 && malformed.stderr.contains("pizza:PIZZA, order:ORDER or category:CATEGORY"))
         let history = try cli.json("nav", "history", "luca", "--limit", "3") as? [[String: Any]] ?? []
         #expect(history.map { $0["action"] as? String } == ["random", "pop_to_root", "random"])
         #expect(try cli.ok("nav", "stats").stdout.contains("VIEWS"))
+    }
+
+    @Test("category routes: pushed by name, opened by a deep link, labelled; the rule holds in sqlite3 too")
+    func categoryRoutes() throws {
+        let cli = try pizzeria()
+        try cli.ok("category", "add", "Gelati", "--no-oven")
+        let state = try cli.json("nav", "push", "luca", "category:gelati", "pizza:Margherita") as? [String: Any] ?? [:]
+        #expect(state["labels"] as? [String] == ["Gelati", "Margherita"], "\(state)")
+        let path = state["path"] as? [[String: Any]] ?? []
+        #expect((path.first?["category"] as? [String: Any])?["id"] is Int, "\(path)")
+        let unknown = try cli.run("nav", "push", "luca", "category:Insalate")
+        #expect(unknown.status == 66 && unknown.stderr.contains("Gelati"), "\(unknown)")
+        let opened = try cli.json("nav", "open", "luca", "pizzeria://category/Gelati") as? [String: Any] ?? [:]
+        #expect(opened["labels"] as? [String] == ["Gelati"], "\(opened)")
+        #expect(try cli.ok("nav", "history", "luca", "--limit", "1").stdout.contains("category:"))
+        let refused = try cli.run("category", "remove", "Gelati")
+        #expect(
+            refused.status == 1 && refused.stderr.contains("luca") && refused.stderr.contains("nav root"), "\(refused)")
+        let byHand = try cli.sqlite("DELETE FROM categories WHERE name = 'Gelati'")
+        #expect(byHand.status != 0 && byHand.stderr.contains("category_shown"), "\(byHand)")
+        let noTarget = try cli.sqlite(
+            "INSERT INTO navigation_stack (user_id, depth, kind) SELECT id, 9, 'category' FROM users WHERE handle = 'luca'"
+        )
+        #expect(noTarget.status != 0 && noTarget.stderr.contains("CHECK"), "\(noTarget)")
+        #expect(try cli.sqlite("SELECT path FROM navigation_paths WHERE handle = 'luca'").stdout == "Gelati\n")
+        try cli.ok("nav", "root", "luca")
+        try cli.ok("category", "remove", "Gelati")
     }
 
     @Test("deep links: several routes and URL-encoded names replace the stack; bad links change nothing")

@@ -135,4 +135,44 @@ struct CategoryTests {
         #expect(try pizzeria.lookup.pizza("Margherita").categoryID == Category.defaultID)
         #expect(try pizzeria.menu.category(named: "pizze").usesOven)
     }
+
+    @Test("a category is a route: pushed, read back, labelled, in the history; an upgrade keeps the stacks there were")
+    func categoryRoute() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("old.sqlite")
+        let old = try SchemaMigrator(migrations: Array(Migration.embedded.prefix(18))).open(
+            path: path, access: .migrate)
+        try old.write { db in
+            _ = try db.run("INSERT INTO pizzas (name, price_cents) VALUES ('Margherita', 600)")
+            _ = try db.run("INSERT INTO users (handle) VALUES ('anna')")
+            _ = try db.run(
+                """
+                INSERT INTO navigation_stack (user_id, depth, kind, pizza_id)
+                SELECT u.id, 1, 'pizza', p.id FROM users u, pizzas p
+                """)
+        }
+        let pizzeria = try Pizzeria.open(path: path)
+        let anna = try pizzeria.lookup.user("anna").id
+        let margherita = try pizzeria.lookup.pizza("Margherita").id
+        #expect(try pizzeria.navigation.path(of: anna) == [.route(.pizza(id: margherita))])
+        let fritti = try pizzeria.menu.addCategory(name: "Fritti")
+        let route = try pizzeria.lookup.route("category:fritti", for: anna)
+        #expect(route == .category(id: fritti.id))
+        try pizzeria.navigation.push(anna, [route])
+        #expect(try pizzeria.navigation.path(of: anna) == [.route(.pizza(id: margherita)), .route(route)])
+        #expect(try pizzeria.navigation.labels(for: pizzeria.navigation.path(of: anna)) == ["Margherita", "Fritti"])
+        let stored = try pizzeria.navigation.history(of: anna).first?.routes
+        #expect(stored == [.route(route)])
+        // The app's enum decodes the backend's JSON, and the backend the app's.
+        let json = String(decoding: try JSONEncoder().encode(route), as: UTF8.self)
+        #expect(json == #"{"category":{"id":\#(fritti.id.rawValue)}}"#)
+        #expect(try JSONDecoder().decode(Route.self, from: Data(json.utf8)) == route)
+        // Shown, it cannot be removed (it would leave the screen pointing at nothing).
+        #expect(throws: MenuError.self) { try pizzeria.menu.removeCategory(fritti.id) }
+        #expect(throws: NavigationError.self) { try pizzeria.lookup.route("category:", for: anna) }
+        #expect(throws: MenuError.self) { try pizzeria.lookup.route("category:Gelati", for: anna) }
+        try pizzeria.navigation.popToRoot(anna)
+        try pizzeria.menu.removeCategory(fritti.id)
+        #expect(try pizzeria.menu.categories().map(\.name) == ["Pizze"])
+    }
 }

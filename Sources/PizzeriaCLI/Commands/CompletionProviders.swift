@@ -18,7 +18,7 @@ extension Completion {
     /// Order ids, shortened to 8 characters until more than that is typed.
     static let orders = Completion.custom(CompletionProvider(candidates: orderPrefixes))
 
-    /// `pizza:NAME` or `order:ID` routes.
+    /// `pizza:NAME`, `order:ID` or `category:NAME` routes.
     static let routes = Completion.custom(
         CompletionProvider { typed, source in
             if typed.hasPrefix("pizza:") {
@@ -30,7 +30,12 @@ extension Completion {
             if typed.hasPrefix("order:") {
                 return orderPrefixes(String(typed.dropFirst(6)), source).map { "order:" + $0 }
             }
-            return ["pizza:", "order:"].filter { $0.hasPrefix(typed) }
+            if typed.hasPrefix("category:") {
+                let names = (try? source.open()?.menu.categories().map(\.name)) ?? []
+                let wanted = typed.dropFirst(9).lowercased()
+                return names.filter { $0.lowercased().hasPrefix(wanted) }.map { "category:" + $0 }
+            }
+            return ["pizza:", "order:", "category:"].filter { $0.hasPrefix(typed) }
         })
 
     private static func orderPrefixes(_ typed: String, _ source: CompletionSource) -> [String] {

@@ -15,7 +15,12 @@ enum MenuFileCommands {
         subcommands: [export, importCommand])
 
     static let format = Option(
-        "format", "format", help: "json (default, the format import reads) or csv (one row per variant).",
+        "format", "format", help: "json (default: every part of the menu) or csv (one row per variant).",
+        completion: .choices(["json", "csv"]))
+    static let importFormat = Option(
+        "format", "format",
+        help:
+            "json or csv; by default told from the content (JSON starts with '{'). CSV may use ';' and a decimal comma.",
         completion: .choices(["json", "csv"]))
     static let file = OptionalArgument("file", help: "The menu file, or - for standard input (default).")
     static let dryRun = Flag("dry-run", help: "Show the differences the import would make; write nothing.")
@@ -31,32 +36,12 @@ enum MenuFileCommands {
             case "json":
                 context.console.outFormatted(String(decoding: try file.encoded(), as: UTF8.self) + "\n")
             case "csv":
-                var text = "category,item,variant,price,price_cents,default,allergens,modifier_groups\r\n"
-                for item in file.items {
-                    for variant in item.variants {
-                        let cents = (try? Money.parse(variant.price).get().cents).map(String.init) ?? ""
-                        let fields = [
-                            item.category ?? "", item.name, variant.name, variant.price, cents,
-                            variant.isDefault == true ? "1" : "0", (item.allergens ?? []).joined(separator: ","),
-                            (item.modifierGroups ?? []).joined(separator: ","),
-                        ]
-                        text += fields.map(csvField).joined(separator: ",") + "\r\n"
-                    }
-                }
-                context.console.outFormatted(text)
+                context.console.outFormatted(file.csv())
             case let other:
                 throw ValidationError([FieldError(field: "format", message: "must be json or csv, not '\(other)'")])
             }
             return .ok
         })
-
-    /// RFC 4180, with a leading `=`, `+`, `-` or `@` defused so a spreadsheet shows text, not a formula.
-    static func csvField(_ text: String) -> String {
-        var text = text
-        if let first = text.first, "=+-@".contains(first) { text = "'" + text }
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
 
     struct Imported: Encodable {
         let dryRun: Bool
@@ -70,14 +55,33 @@ enum MenuFileCommands {
 
     static let importCommand = Command(
         name: "import", abstract: "Import a menu file in one transaction (--dry-run to see the differences).",
-        arguments: [file], options: [dryRun, OrderCommands.by],
-        examples: ["pizzeria menu import menu.json --dry-run", "pizzeria menu import menu.json"],
+        arguments: [file], options: [importFormat, dryRun, OrderCommands.by],
+        examples: [
+            "pizzeria menu import menu.json --dry-run", "pizzeria menu import menu.json",
+            "pizzeria menu import prezzi.csv --dry-run",
+        ],
         run: { invocation in
             let context = invocation.context
             let data = try StandardInput.read(try invocation[file] ?? "-", limit: MenuFile.maximumBytes)
-            let menuFile = try MenuFile.decode(data)
+            let isJSON: Bool
+            switch try invocation[importFormat]?.lowercased() {
+            case nil: isJSON = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{")
+            case "json": isJSON = true
+            case "csv": isJSON = false
+            case let other?:
+                throw ValidationError([FieldError(field: "format", message: "must be json or csv, not '\(other)'")])
+            }
             let dry = invocation[dryRun]
-            let changes = try context.open(.requireCurrent).menu.importMenu(menuFile, dryRun: dry)
+            let menu = try context.open(.requireCurrent).menu
+            let changes: [MenuImportChange]
+            if isJSON {
+                changes = try menu.importMenu(try MenuFile.decode(data), dryRun: dry)
+            } else {
+                let (menuFile, lines) = try MenuFile.decodeCSV(data)
+                do { changes = try menu.importMenu(menuFile, dryRun: dry) } catch let error as ValidationError {
+                    throw MenuFile.csvPlaces(error, lines: lines)
+                }
+            }
             try context.emit(Imported(dryRun: dry, changes: changes)) {
                 let header =
                     changes.isEmpty

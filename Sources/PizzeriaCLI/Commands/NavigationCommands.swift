@@ -13,7 +13,8 @@ enum NavigationCommands {
         subcommands: [show, push, pop, root, random, open, history, export, importCommand, stats])
 
     static let user = Argument("user", help: "The user's handle (or id).", completion: .users)
-    static let routes = VariadicArgument("route", help: "pizza:PIZZA or order:ORDER.", completion: .routes)
+    static let routes = VariadicArgument(
+        "route", help: "pizza:PIZZA, order:ORDER or category:CATEGORY.", completion: .routes)
     static let count = OptionalArgument(
         "count", help: "How many routes to pop (default 1).",
         ValueParser { text, field in

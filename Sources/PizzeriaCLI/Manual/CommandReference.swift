@@ -114,7 +114,7 @@ enum CommandReference {
             "revenue from collected orders, with booked, no-shows and cancellations apart, per service day (default) or pizza"
         ),
         (["nav show"], "the user's path over the menu, current and previous route, open sheet"),
-        (["nav push"], "push one or several routes (`pizza:PIZZA`, `order:ORDER`) in one change"),
+        (["nav push"], "push one or several routes (`pizza:PIZZA`, `order:ORDER`, `category:CATEGORY`) in one change"),
         (["nav pop", "nav root"], "pop one, several, back to a depth, back to the menu"),
         (["nav random"], "push a random pizza from the menu (deterministic with a seed)"),
         (["nav open"], "open a deep link: its routes replace the stack"),

@@ -20,6 +20,16 @@ enum CategoryStore {
     }
 
     /// The category called `name`, ignoring ASCII case (the column's collation).
+    /// The handles of the users whose navigation stack shows the category (at most 10).
+    static func viewers(of id: Category.ID, in db: Connection) throws -> [String] {
+        try db.fetchAll(
+            """
+            SELECT DISTINCT u.handle FROM navigation_stack s JOIN users u ON u.id = s.user_id
+            WHERE s.category_id = ? ORDER BY u.handle LIMIT 10
+            """, [id]
+        ) { try $0.string("handle") }
+    }
+
     static func category(named name: String, in db: Connection) throws -> Category? {
         try db.fetchOne("SELECT " + columns + " FROM categories WHERE name = ?", [name], Decoder.self)
     }

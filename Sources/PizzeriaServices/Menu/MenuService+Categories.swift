@@ -12,14 +12,16 @@ extension MenuService {
     /// The category called `name` (ignoring case), or with this id.
     /// - Throws: ``MenuError/categoryNotFound(_:known:)`` naming the categories there are.
     public func category(named name: String) throws -> Category {
-        try database.read { db in
-            let wanted = PizzaName.foldKey(name)
-            let all = try CategoryStore.list(in: db)
-            if let found = all.first(where: { PizzaName.foldKey($0.name) == wanted || $0.id.description == name }) {
-                return found
-            }
-            throw MenuError.categoryNotFound(name, known: all.map(\.name))
+        try database.read { db in try Self.category(named: name, in: db) }
+    }
+
+    static func category(named name: String, in db: Connection) throws -> Category {
+        let wanted = PizzaName.foldKey(name)
+        let all = try CategoryStore.list(in: db)
+        if let found = all.first(where: { PizzaName.foldKey($0.name) == wanted || $0.id.description == name }) {
+            return found
         }
+        throw MenuError.categoryNotFound(name, known: all.map(\.name))
     }
 
     /// Adds a category at `position` (default: after the last one; the categories from there on
@@ -71,6 +73,12 @@ extension MenuService {
             let category = try Self.requiredCategory(id, in: db)
             let items = try CategoryStore.itemCount(of: id, in: db)
             guard items == 0 else { throw MenuError.categoryInUse(name: category.name, items: items) }
+            let shown = try CategoryStore.viewers(of: id, in: db)
+            guard shown.isEmpty else {
+                throw MenuError.partRefused(
+                    "category '\(category.name)' is on the navigation stack of \(shown.joined(separator: ", ")); "
+                        + "move them back first (pizzeria nav root HANDLE) or keep the category")
+            }
             try CategoryStore.delete(id: id, in: db)
         }
     }

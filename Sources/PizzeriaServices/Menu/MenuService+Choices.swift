@@ -24,16 +24,20 @@ extension MenuService {
     /// their modifiers — in one read of four statements, however many items there are.
     public func menu(includeArchived: Bool = false) throws -> Menu {
         try database.read { db in
+            // A hash join: the variants and the attachments each in one scan, into tables sized once.
+            let size = try PizzaStore.sizeHint(in: db)
             var variants: [Pizza.ID: [Variant]] = [:]
+            variants.reserveCapacity(size)
             try VariantStore.forEach(in: db) { variants[$0.pizzaID, default: []].append($0) }
-            let attached = try ModifierStore.attachments(in: db)
+            let groups = try ModifierStore.groups(in: db)
+            let attached = try ModifierStore.attachments(in: db, ordered: groups, sizeHint: size)
             var entries: [Menu.Entry] = []
+            entries.reserveCapacity(size)
             try PizzaStore.forEach(includeArchived: includeArchived, in: db) { pizza in
                 entries.append(
                     Menu.Entry(pizza: pizza, variants: variants[pizza.id] ?? [], groupIDs: attached[pizza.id] ?? []))
             }
-            return Menu(
-                categories: try CategoryStore.list(in: db), entries: entries, groups: try ModifierStore.groups(in: db))
+            return Menu(categories: try CategoryStore.list(in: db), entries: entries, groups: groups)
         }
     }
 

@@ -210,7 +210,8 @@ struct MenuImporter {
                 throw ValidationError([
                     FieldError(
                         field: "\(place).category",
-                        message: "names no category ('\(wanted)'); add it to \"categories\" or use one of "
+                        message:
+                            "names no category ('\(wanted)'); add it (\"categories\" in a JSON file, or pizzeria category add) or use one of "
                             + categories.map(\.name).joined(separator: ", "))
                 ])
             }

@@ -17,14 +17,15 @@ enum PizzaStore {
     }
 
     /// What a booking needs of an item: its name now, whether it is on the menu, whether its
-    /// category uses the oven, its allergens, its default variant and how many it has, and
-    /// whether it has modifier groups — one statement, so a plain item costs one lookup.
+    /// category uses the oven, its allergens, the variant booked (the one named, else the default)
+    /// and how many it has, and whether it has modifier groups — one statement, so a line costs
+    /// one lookup.
     struct BookingSnapshot {
         let name: String
         let isArchived: Bool
         let usesOven: Bool
         let allergens: Set<Allergen>
-        let defaultVariant: (id: Variant.ID, name: String, price: Money)
+        let variant: (id: Variant.ID, name: String, price: Money)
         let variantCount: Int
         let hasGroups: Bool
         /// The item's limit ("sold out tonight"): how many more, until when.
@@ -48,7 +49,7 @@ enum PizzaStore {
             BookingSnapshot(
                 name: try row.string(name), isArchived: try row.int(archived) == 1,
                 usesOven: try row.int(usesOven) == 1, allergens: Allergen.set(bits: try row.int64(allergens)),
-                defaultVariant: (
+                variant: (
                     Variant.ID(try row.int64(variantID)), try row.string(variantName),
                     Money(cents: try row.int64(price))
                 ),
@@ -58,19 +59,26 @@ enum PizzaStore {
         }
     }
 
-    static let snapshotSQL = """
+    static func snapshotSQL(variant: String) -> String {
+        """
         SELECT p.name, p.archived_at IS NOT NULL AS archived, k.uses_oven, p.allergens, v.id AS variant_id,
                v.name AS variant_name, v.price_cents,
                (SELECT count(*) FROM pizza_variants c WHERE c.pizza_id = p.id) AS variants,
                EXISTS (SELECT 1 FROM pizza_modifier_groups a WHERE a.pizza_id = p.id) AS has_groups,
                p.stock_left, p.stock_until
         FROM pizzas p JOIN categories k ON k.id = p.category_id
-             JOIN pizza_variants v ON v.pizza_id = p.id AND v.is_default = 1
+             JOIN pizza_variants v ON \(variant) AND v.pizza_id = p.id
         WHERE p.id = ?
         """
+    }
+    static let defaultSnapshotSQL = snapshotSQL(variant: "v.is_default = 1")
+    static let chosenSnapshotSQL = snapshotSQL(variant: "v.id = ?")
 
-    static func snapshot(id: Pizza.ID, in db: Connection) throws -> BookingSnapshot? {
-        try db.fetchOne(snapshotSQL, [id], SnapshotDecoder.self)
+    /// The item with `variant` (its default when `nil`); `nil` when there is no such item, or
+    /// the variant is not one of its.
+    static func snapshot(id: Pizza.ID, variant: Variant.ID? = nil, in db: Connection) throws -> BookingSnapshot? {
+        guard let variant else { return try db.fetchOne(defaultSnapshotSQL, [id], SnapshotDecoder.self) }
+        return try db.fetchOne(chosenSnapshotSQL, [variant, id], SnapshotDecoder.self)
     }
 
     /// The menu in name order, straight from the `name_key` index (no sort), after `after` (a
@@ -86,6 +94,12 @@ enum PizzaStore {
     /// The whole menu in name order, in one statement without the paging predicates.
     static let activeMenuSQL = "SELECT " + columns + " FROM pizzas WHERE archived_at IS NULL ORDER BY name_key"
     static let wholeMenuSQL = "SELECT " + columns + " FROM pizzas ORDER BY name_key"
+
+    /// About how many items there are (the largest rowid: one step down the table's b-tree), to
+    /// size the tables a whole-menu read fills.
+    static func sizeHint(in db: Connection) throws -> Int {
+        min(try db.fetchOne("SELECT coalesce(max(rowid), 0) AS n FROM pizzas", []) { try $0.int("n") } ?? 0, 1_000_000)
+    }
 
     static func forEach(includeArchived: Bool, in db: Connection, _ body: (Pizza) throws -> Void) throws {
         try db.forEach(includeArchived ? wholeMenuSQL : activeMenuSQL, [], Decoder.self, body)

@@ -85,7 +85,13 @@ enum ModifierStore {
 
     /// The groups attached to an item, with their modifiers, in menu order.
     static func groups(of pizza: Pizza.ID, in db: Connection) throws -> [ModifierGroup] {
-        let groups = try db.fetchAll(
+        try assemble(try attachedGroups(of: pizza, in: db), in: db)
+    }
+
+    /// The groups attached to an item with their bounds, in menu order, without their modifiers:
+    /// what a booked line keeps.
+    static func attachedGroups(of pizza: Pizza.ID, in db: Connection) throws -> [ModifierGroup] {
+        try db.fetchAll(
             "SELECT "
                 + groupColumns.split(separator: ",").map { "g." + $0.trimmingCharacters(in: .whitespaces) }
                 .joined(separator: ", ")
@@ -93,19 +99,62 @@ enum ModifierStore {
                      FROM pizza_modifier_groups a JOIN modifier_groups g ON g.id = a.group_id
                     WHERE a.pizza_id = ? ORDER BY g.position, g.name, g.id
                     """, [pizza], GroupDecoder.self)
-        return try assemble(groups, in: db)
     }
 
-    /// Which groups each item has, for reading the whole menu.
-    static func attachments(in db: Connection) throws -> [Pizza.ID: [ModifierGroup.ID]] {
-        var result: [Pizza.ID: [ModifierGroup.ID]] = [:]
-        try db.forEach(
+    /// What a booking needs of a modifier it names: its group, its name, its price on the line's
+    /// variant, its allergens, whether it is offered, its limit.
+    struct Choice {
+        let id: Modifier.ID
+        let groupID: ModifierGroup.ID
+        let group: String
+        let name: String
+        let price: Money
+        let allergens: Set<Allergen>
+        let isArchived: Bool
+        let stockLeft: Int?
+        let stockUntil: Date?
+        /// Its place in its group (the order a line lists its modifiers in).
+        let position: Int
+    }
+
+    /// The modifier `id` as a line on variant `variant` books it (one row), or `nil` if there is none.
+    static func choice(id: Modifier.ID, onVariant variant: String, in db: Connection) throws -> Choice? {
+        try db.fetchOne(
             """
-            SELECT a.pizza_id, a.group_id FROM pizza_modifier_groups a JOIN modifier_groups g ON g.id = a.group_id
-            ORDER BY a.pizza_id, g.position, g.name, g.id
-            """, []
+            SELECT m.group_id, g.name AS group_name, m.name, coalesce(p.price_cents, m.price_cents) AS price_cents,
+                   m.allergens, m.archived_at IS NOT NULL AS archived, m.stock_left, m.stock_until, m.position
+            FROM modifiers m JOIN modifier_groups g ON g.id = m.group_id
+                 LEFT JOIN modifier_prices p ON p.modifier_id = m.id AND p.variant_name = ?
+            WHERE m.id = ?
+            """, [variant, id]
         ) { row in
-            result[try row.id("pizza_id"), default: []].append(ModifierGroup.ID(try row.int64("group_id")))
+            Choice(
+                id: id, groupID: ModifierGroup.ID(try row.int64("group_id")), group: try row.string("group_name"),
+                name: try row.string("name"), price: Money(cents: try row.int64("price_cents")),
+                allergens: Allergen.set(bits: try row.int64("allergens")), isArchived: try row.int("archived") == 1,
+                stockLeft: try row.optionalInt64("stock_left").map { Int($0) },
+                stockUntil: try row.optionalString("stock_until").flatMap(Timestamp.date(from:)),
+                position: try row.int("position"))
+        }
+    }
+
+    /// Which groups each item has, for reading the whole menu: one scan of the attachments (no
+    /// sort), each item's groups put in the order of `groups` (the menu's) here.
+    static func attachments(in db: Connection, ordered groups: [ModifierGroup], sizeHint: Int) throws -> [Pizza.ID:
+        [ModifierGroup.ID]]
+    {
+        var result: [Pizza.ID: [ModifierGroup.ID]] = [:]
+        result.reserveCapacity(sizeHint)
+        var several = false
+        try db.forEach("SELECT pizza_id, group_id FROM pizza_modifier_groups", []) { row in
+            let pizza: Pizza.ID = try row.id("pizza_id")
+            let group = ModifierGroup.ID(try row.int64("group_id"))
+            if result[pizza]?.append(group) != nil { several = true } else { result[pizza] = [group] }
+        }
+        guard several else { return result }
+        let rank = Dictionary(uniqueKeysWithValues: groups.enumerated().map { ($1.id, $0) })
+        for (pizza, ids) in result where ids.count > 1 {
+            result[pizza] = ids.sorted { (rank[$0] ?? .max, $0) < (rank[$1] ?? .max, $1) }
         }
         return result
     }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Deep links: `pizzeria://pizza/ID`, `pizzeria://order/ID`, several pairs in one link.
+/// Deep links: `pizzeria://pizza/ID`, `pizzeria://order/ID`, `pizzeria://category/NAME`, several
+/// pairs in one link.
 ///
 /// ``NavigationService/open(_:url:)`` resolves a link's references against the database; `parse`
 /// alone checks its form, for a service that validates links before storing them.
@@ -25,8 +26,8 @@ public enum DeepLink {
         guard segments.count / 2 <= maximumRoutes else { throw malformed("names more than \(maximumRoutes) screens") }
         return try stride(from: 0, to: segments.count, by: 2).map { index in
             let kind = segments[index].lowercased()
-            guard kind == "pizza" || kind == "order" else {
-                throw malformed("has unknown kind '\(segments[index])' (pizza or order)")
+            guard Route.kinds.contains(kind) else {
+                throw malformed("has unknown kind '\(segments[index])' (pizza, order or category)")
             }
             guard let reference = segments[index + 1].removingPercentEncoding, !reference.isEmpty else {
                 throw malformed("has a badly percent-encoded segment '\(segments[index + 1])'")

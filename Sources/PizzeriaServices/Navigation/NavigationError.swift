@@ -60,7 +60,7 @@ public enum NavigationError: PizzeriaFailure, Equatable {
         case .malformedImport(let reason): "input: \(reason)"
         case .sheetAlreadyOpen(let kind): "a sheet is already open (\(kind)); save or dismiss it first"
         case .noSheet: "no sheet is open"
-        case .malformedRoute(let text): "route: '\(text)' must be pizza:PIZZA or order:ORDER"
+        case .malformedRoute(let text): "route: '\(text)' must be pizza:PIZZA, order:ORDER or category:CATEGORY"
         case .malformedTypeName(let problem): "type-name: \(problem)"
         case .tooDeep(let depth):
             "the stack would have depth \(depth); at most \(NavigationLimits.maximumDepth) screens are kept"

@@ -8,7 +8,7 @@ enum NavigationStore {
     /// The columns of a stack element, from `navigation_stack s` (a constant); aliased so they
     /// can share a row with a sheet's.
     static let elementColumns =
-        "s.kind AS stack_kind, s.pizza_id AS stack_pizza_id, s.order_id AS stack_order_id, s.opaque_type, s.opaque_json"
+        "s.kind AS stack_kind, s.pizza_id AS stack_pizza_id, s.order_id AS stack_order_id, s.category_id AS stack_category_id, s.opaque_type, s.opaque_json"
     /// The columns of a sheet, from `navigation_sheets h` (a constant).
     static let sheetColumns = """
         h.kind AS sheet_kind, h.pizza_id AS sheet_pizza_id, h.base_version, h.draft_name, h.draft_price_cents, h.draft_choices, \
@@ -17,12 +17,13 @@ enum NavigationStore {
 
     /// A stack element from ``elementColumns``; `nil` for the row of NULLs an empty stack joins to.
     struct ElementDecoder: RowDecoder {
-        let kind, pizzaID, orderID, opaqueType, opaqueJSON: Column
+        let kind, pizzaID, orderID, categoryID, opaqueType, opaqueJSON: Column
 
         init(columns: ColumnResolver) throws {
             (kind, pizzaID, orderID) = (
                 try columns("stack_kind"), try columns("stack_pizza_id"), try columns("stack_order_id")
             )
+            categoryID = try columns("stack_category_id")
             (opaqueType, opaqueJSON) = (try columns("opaque_type"), try columns("opaque_json"))
         }
 
@@ -31,6 +32,8 @@ enum NavigationStore {
             return switch try row.withUTF8(kind, { $0.first }) {
             case UInt8(ascii: "p"): .route(.pizza(id: try row.id(pizzaID)))
             case UInt8(ascii: "o") where !row.isNull(orderID): .route(.order(id: try row.id(orderID)))
+            case UInt8(ascii: "c") where !row.isNull(categoryID):
+                .route(.category(id: Category.ID(try row.int64(categoryID))))
             default: .opaque(typeName: try row.string(opaqueType), json: try row.string(opaqueJSON))
             }
         }
@@ -203,6 +206,10 @@ enum NavigationStore {
                     try db.run(
                         "INSERT INTO navigation_stack (user_id, depth, kind, order_id) VALUES (?, ?, 'order', ?)",
                         [userID, position, id])
+                case .route(.category(let id)):
+                    try db.run(
+                        "INSERT INTO navigation_stack (user_id, depth, kind, category_id) VALUES (?, ?, 'category', ?)",
+                        [userID, position, id])
                 case .opaque(let type, let json):
                     try db.run(
                         "INSERT INTO navigation_stack (user_id, depth, kind, opaque_type, opaque_json) VALUES (?, ?, 'opaque', ?, ?)",
@@ -297,10 +304,15 @@ enum NavigationStore {
                 names[try row.id("id")] = try row.string("name") + (try row.int("archived") == 1 ? " (archived)" : "")
             }
         }
+        var categories: [Category.ID: String] = [:]
+        if elements.contains(where: { if case .route(.category) = $0 { true } else { false } }) {
+            for category in try CategoryStore.list(in: db) { categories[category.id] = category.name }
+        }
         return elements.map { element in
             switch element {
             case .route(.pizza(let id)): names[id] ?? "pizza \(id.description.prefix(8))"
             case .route(.order(let id)): "order \(id.description.prefix(8))"
+            case .route(.category(let id)): categories[id] ?? "category \(id)"
             case .opaque(let type, let json): "\(type) \(json)"
             }
         }
@@ -313,6 +325,8 @@ enum NavigationStore {
         case .order(let id):
             try db.fetchOne("SELECT 1 AS found FROM orders WHERE id = ? AND user_id = ?", [id, user]) { _ in true }
                 ?? false
+        case .category(let id):
+            try db.fetchOne("SELECT 1 AS found FROM categories WHERE id = ?", [id]) { _ in true } ?? false
         }
     }
 

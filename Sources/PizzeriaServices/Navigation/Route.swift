@@ -1,6 +1,7 @@
 import Foundation
 
-/// A destination the backend knows: the detail screen of a pizza or of an order.
+/// A destination the backend knows: the detail screen of a pizza or of an order, or a menu
+/// section (a category).
 ///
 /// `Codable` in exactly the JSON form Swift synthesises for such an enum —
 /// `{"pizza":{"id":"…"}}` — so an app that declares the same enum (with `String` or `UUID`
@@ -11,29 +12,37 @@ public enum Route: Codable, Hashable, Sendable, JSONMembers {
     case pizza(id: Pizza.ID)
     /// An order's detail.
     case order(id: Order.ID)
+    /// A menu section: the items of one category (`{"category":{"id":3}}`).
+    case category(id: Category.ID)
 
-    /// `pizza` or `order`, as in deep links and the CLI's `pizza:ID` form.
+    /// The kinds a route's text form (`kind:REFERENCE`) and a deep link take.
+    public static let kinds: Set<String> = ["pizza", "order", "category"]
+
+    /// `pizza`, `order` or `category`, as in deep links and the CLI's `pizza:ID` form.
     public var kind: String {
         switch self {
         case .pizza: "pizza"
         case .order: "order"
+        case .category: "category"
         }
     }
 
-    /// The pizza's or order's id, as text.
+    /// The pizza's, order's or category's id, as text.
     public var id: String {
         switch self {
         case .pizza(let id): id.description
         case .order(let id): id.description
+        case .category(let id): id.description
         }
     }
 
-    /// `{"pizza":{"id":"…"}}` or `{"order":{"id":"…"}}`: the form Swift synthesises for the
-    /// app's enum, defined once (see ``JSONMembers``).
+    /// `{"pizza":{"id":"…"}}`, `{"order":{"id":"…"}}` or `{"category":{"id":3}}`: the form Swift
+    /// synthesises for the app's enum, defined once (see ``JSONMembers``).
     public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
         switch self {
         case .pizza(let id): try writer.member("pizza", object: IDMember(id: id))
         case .order(let id): try writer.member("order", object: IDMember(id: id))
+        case .category(let id): try writer.member("category", object: NumberMember(id: id.rawValue))
         }
     }
 
@@ -46,6 +55,14 @@ struct IDMember<Entity>: JSONMembers {
     let id: Identifier<Entity>
 
     func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws { try writer.member("id", id: id) }
+    func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
+}
+
+/// `{"id": 3}`, the payload of a route to a part the schema numbers (a category).
+struct NumberMember: JSONMembers {
+    let id: Int64
+
+    func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws { try writer.member("id", id) }
     func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 }
 
@@ -137,6 +154,7 @@ enum RouteJSON {
         switch route {
         case .pizza(let id): #"{"pizza":{"id":""# + id.description + #""}}"#
         case .order(let id): #"{"order":{"id":""# + id.description + #""}}"#
+        case .category(let id): #"{"category":{"id":"# + id.description + "}}"
         }
     }
 

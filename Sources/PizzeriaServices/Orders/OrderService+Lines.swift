@@ -34,14 +34,12 @@ extension OrderService {
     {
         var lines: [OrderLine] = []
         for item in items {
-            guard let pizza = try PizzaStore.snapshot(id: item.pizza, in: db) else {
-                throw MenuError.notFound(item.pizza.description)
-            }
+            let pizza = try bookable(item, in: db)
             guard item.quantity <= OrderRequest.maximumQuantity else {
                 throw OrderError.tooMany(name: pizza.name, quantity: item.quantity)
             }
             guard !pizza.isArchived else { throw OrderError.archivedPizza(name: pizza.name) }
-            let line = try choose(item, of: pizza, in: db)
+            let (line, choices) = try choose(item, of: pizza, in: db)
             if let left = Stock.left(pizza.stockLeft, until: pizza.stockUntil, for: pickup) {
                 let asked = line.quantity + lines.filter { $0.pizzaID == line.pizzaID }.reduce(0) { $0 + $1.quantity }
                 guard asked <= left else {
@@ -50,17 +48,15 @@ extension OrderService {
                         until: pizza.stockUntil.map { PickupTime.local($0, in: zone) })
                 }
             }
-            for chosen in line.modifiers {
-                guard let modifier = try ModifierStore.modifier(id: chosen.id, in: db),
-                    let left = modifier.left(for: pickup)
-                else { continue }
+            for choice in choices {
+                guard let left = Stock.left(choice.stockLeft, until: choice.stockUntil, for: pickup) else { continue }
                 let asked =
                     line.quantity
-                    + lines.filter { $0.modifiers.contains { $0.id == chosen.id } }.reduce(0) { $0 + $1.quantity }
+                    + lines.filter { $0.modifiers.contains { $0.id == choice.id } }.reduce(0) { $0 + $1.quantity }
                 guard asked <= left else {
                     throw OrderError.soldOut(
-                        name: modifier.name, left: left, requested: asked,
-                        until: modifier.stockUntil.map { PickupTime.local($0, in: zone) })
+                        name: choice.name, left: left, requested: asked,
+                        until: choice.stockUntil.map { PickupTime.local($0, in: zone) })
                 }
             }
             // Two requests that resolve to one choice (the default variant named and not) are one line.
@@ -77,67 +73,64 @@ extension OrderService {
         return lines
     }
 
-    /// The line `item` books of `pizza`: its variant (the default when none is named), its
-    /// modifiers checked against the item's groups and priced on the variant.
-    static func choose(_ item: OrderRequest.Item, of pizza: PizzaStore.BookingSnapshot, in db: Connection) throws
-        -> OrderLine
-    {
-        let variant: (id: Variant.ID, name: String?, price: Money)
-        if pizza.variantCount == 1 && (item.variant == nil || item.variant == pizza.defaultVariant.id) {
-            variant = (pizza.defaultVariant.id, nil, pizza.defaultVariant.price)
-        } else {
-            let variants = try VariantStore.variants(of: item.pizza, in: db)
-            let wanted = item.variant ?? pizza.defaultVariant.id
-            guard let found = variants.first(where: { $0.id == wanted }) else {
-                throw ValidationError([
-                    FieldError(
-                        field: "variant",
-                        message: "\(pizza.name) has no variant \(wanted); it has "
-                            + variants.map(\.name).joined(separator: ", "))
-                ])
-            }
-            variant = (found.id, variants.count > 1 ? found.name : nil, found.price)
+    /// The item `item` names with the variant it books (one row): the variant named, else the
+    /// default. An unknown item, or a variant that is not the item's, is refused naming what there is.
+    static func bookable(_ item: OrderRequest.Item, in db: Connection) throws -> PizzaStore.BookingSnapshot {
+        if let found = try PizzaStore.snapshot(id: item.pizza, variant: item.variant, in: db) { return found }
+        guard let pizza = try PizzaStore.snapshot(id: item.pizza, in: db) else {
+            throw MenuError.notFound(item.pizza.description)
         }
+        let variants = try VariantStore.variants(of: item.pizza, in: db)
+        throw ValidationError([
+            FieldError(
+                field: "variant",
+                message: "\(pizza.name) has no variant \(item.variant.map(\.description) ?? "");"
+                    + " it has " + variants.map(\.name).joined(separator: ", "))
+        ])
+    }
+
+    /// The line `item` books of `pizza` (read with its variant): its modifiers checked against
+    /// the item's groups — each named modifier read once, priced on the variant — with what a
+    /// stock check needs of them.
+    static func choose(_ item: OrderRequest.Item, of pizza: PizzaStore.BookingSnapshot, in db: Connection) throws
+        -> (OrderLine, [ModifierStore.Choice])
+    {
+        let variant = pizza.variant
         var chosen: [ChosenModifier] = []
+        var choices: [ModifierStore.Choice] = []
         var allergens = pizza.allergens
         if pizza.hasGroups || !item.modifiers.isEmpty {
-            let groups = try ModifierStore.groups(of: item.pizza, in: db)
-            let variantName = variant.name ?? pizza.defaultVariant.name
-            var wanted = Set(item.modifiers)
-            for group in groups {
-                let picked = group.modifiers.filter { wanted.contains($0.id) }
-                for modifier in picked {
-                    wanted.remove(modifier.id)
-                    guard !modifier.isArchived else {
-                        throw OrderError.archivedModifier(item: pizza.name, modifier: modifier.name)
-                    }
-                    chosen.append(
-                        ChosenModifier(
-                            id: modifier.id, group: group.name, name: modifier.name,
-                            price: modifier.price(on: variantName)))
-                    allergens.formUnion(modifier.allergens)
+            let groups = try ModifierStore.attachedGroups(of: item.pizza, in: db)
+            var counts: [ModifierGroup.ID: Int] = [:]
+            for id in item.modifiers {
+                guard let choice = try ModifierStore.choice(id: id, onVariant: variant.name, in: db),
+                    groups.contains(where: { $0.id == choice.groupID })
+                else { throw try notOffered(id, with: pizza, item: item.pizza, in: db) }
+                guard !choice.isArchived else {
+                    throw OrderError.archivedModifier(item: pizza.name, modifier: choice.name)
                 }
-                guard (group.minSelected...group.maxSelected).contains(picked.count) else {
-                    let offered = group.offered.map(\.name).joined(separator: ", ")
+                counts[choice.groupID, default: 0] += 1
+                choices.append(choice)
+                allergens.formUnion(choice.allergens)
+            }
+            // In the groups' order, as the schema's JSON and the receipt list them.
+            for group in groups {
+                for choice in choices.filter({ $0.groupID == group.id }).sorted(by: {
+                    ($0.position, $0.id) < ($1.position, $1.id)
+                }) {
+                    chosen.append(
+                        ChosenModifier(id: choice.id, group: choice.group, name: choice.name, price: choice.price))
+                }
+                let picked = counts[group.id] ?? 0
+                guard (group.minSelected...group.maxSelected).contains(picked) else {
+                    let offered = try ModifierStore.groups(of: item.pizza, in: db).first { $0.id == group.id }?.offered
+                    let names = (offered ?? []).map(\.name).joined(separator: ", ")
                     throw ValidationError([
                         FieldError(
                             field: "modifiers",
-                            message:
-                                "\(pizza.name) takes \(group.ruleText) of \(group.name) (\(offered)), not \(picked.count)"
-                        )
+                            message: "\(pizza.name) takes \(group.ruleText) of \(group.name) (\(names)), not \(picked)")
                     ])
                 }
-            }
-            if let stray = wanted.first {
-                let name = try ModifierStore.modifier(id: stray, in: db)?.name ?? "modifier \(stray)"
-                let offered = groups.flatMap(\.offered).map(\.name)
-                throw ValidationError([
-                    FieldError(
-                        field: "modifiers",
-                        message: "'\(name)' is not offered with \(pizza.name)"
-                            + (offered.isEmpty
-                                ? " (it has no modifiers)" : "; it offers " + offered.joined(separator: ", ")))
-                ])
             }
         }
         let unit = variant.price.cents + chosen.reduce(0) { $0 + $1.price.cents }
@@ -148,9 +141,24 @@ extension OrderService {
                     message: "would make one \(pizza.name) cost more than \(Money.maximum.formatted)")
             ])
         }
-        return OrderLine(
+        let line = OrderLine(
             pizzaID: item.pizza, pizzaName: pizza.name, unitPrice: Money(cents: unit), quantity: item.quantity,
-            usesOven: pizza.usesOven, variantID: variant.id, variantName: variant.name, basePrice: variant.price,
-            modifiers: chosen, allergens: allergens)
+            usesOven: pizza.usesOven, variantID: variant.id, variantName: pizza.variantCount > 1 ? variant.name : nil,
+            basePrice: variant.price, modifiers: chosen, allergens: allergens)
+        return (line, choices)
+    }
+
+    /// The refusal of a modifier the item does not offer, naming what it offers.
+    static func notOffered(
+        _ id: Modifier.ID, with pizza: PizzaStore.BookingSnapshot, item: Pizza.ID, in db: Connection
+    ) throws -> Error {
+        let name = try ModifierStore.modifier(id: id, in: db)?.name ?? "modifier \(id)"
+        let offered = try ModifierStore.groups(of: item, in: db).flatMap(\.offered).map(\.name)
+        return ValidationError([
+            FieldError(
+                field: "modifiers",
+                message: "'\(name)' is not offered with \(pizza.name)"
+                    + (offered.isEmpty ? " (it has no modifiers)" : "; it offers " + offered.joined(separator: ", ")))
+        ])
     }
 }

@@ -229,17 +229,16 @@ enum OrderStore {
     /// "price_cents"}` (what the schema's trigger checks), or `NULL` for none.
     static func modifiersJSON(_ modifiers: [ChosenModifier]) throws -> String? {
         guard !modifiers.isEmpty else { return nil }
-        struct Stored: Encodable {
-            let id: Int64
-            let group: String
-            let name: String
-            let price_cents: Int64
+        // Written by hand (keys sorted, as JSONEncoder's `.sortedKeys` would): one string per line
+        // instead of an encoder per booking.
+        var json = "["
+        for (index, modifier) in modifiers.enumerated() {
+            json +=
+                (index == 0 ? "{" : ",{") + #""group":"# + JSONText.quoted(modifier.group) + #","id":"#
+                + String(modifier.id.rawValue) + #","name":"# + JSONText.quoted(modifier.name) + #","price_cents":"#
+                + String(modifier.price.cents) + "}"
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(
-            modifiers.map { Stored(id: $0.id.rawValue, group: $0.group, name: $0.name, price_cents: $0.price.cents) })
-        return String(decoding: data, as: UTF8.self)
+        return json + "]"
     }
 
     /// Compare-and-set status change; the trigger records the event with `actor` and `at`.

@@ -186,4 +186,25 @@ enum JSONText {
     static func array<Entity>(of ids: [Identifier<Entity>]) -> String {
         "[" + ids.map { "\"\($0)\"" }.joined(separator: ",") + "]"
     }
+
+    /// `text` as a JSON string: quote, backslash and control characters escaped (RFC 8259 §7);
+    /// everything else as it is (UTF-8).
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        out.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
 }

@@ -40,7 +40,8 @@ public final class LookupService: Sendable {
         try database.read { try Self.user(reference, in: $0) }
     }
 
-    /// `pizza:PIZZA` or `order:ORDER` as a route, each part looked up as above.
+    /// `pizza:PIZZA`, `order:ORDER` or `category:CATEGORY` (its name ignoring case, or its id) as
+    /// a route, each part looked up as above.
     /// - Throws: ``NavigationError/malformedRoute(_:)``; not-found errors.
     ///
     /// An `order:` route names one of `user`'s orders only: another customer's order is not
@@ -48,7 +49,7 @@ public final class LookupService: Sendable {
     public func route(_ text: String, for user: User.ID) throws -> Route {
         guard let colon = text.firstIndex(of: ":") else { throw NavigationError.malformedRoute(text) }
         let kind = text[..<colon].lowercased(), reference = String(text[text.index(after: colon)...])
-        guard kind == "pizza" || kind == "order", !reference.isEmpty else { throw NavigationError.malformedRoute(text) }
+        guard Route.kinds.contains(kind), !reference.isEmpty else { throw NavigationError.malformedRoute(text) }
         return try database.read { db in try Self.route(kind: kind, reference: reference, for: user, in: db) }
     }
 
@@ -129,7 +130,10 @@ public final class LookupService: Sendable {
     }
 
     static func route(kind: String, reference: String, for user: User.ID, in db: Connection) throws -> Route {
-        kind == "pizza"
-            ? .pizza(id: try pizza(reference, in: db).id) : .order(id: try orderID(reference, of: user, in: db))
+        switch kind {
+        case "pizza": .pizza(id: try pizza(reference, in: db).id)
+        case "category": .category(id: try MenuService.category(named: reference, in: db).id)
+        default: .order(id: try orderID(reference, of: user, in: db))
+        }
     }
 }

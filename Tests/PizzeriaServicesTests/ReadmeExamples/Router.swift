@@ -7,6 +7,7 @@ func routerExample(_ pizzeria: Pizzeria, user: User.ID, pizza: Pizza.ID) async t
     try await pizzeria.write { pizzeria in
         let router = pizzeria.navigation
         try router.popToRoot(user)  // back to the menu
+        try router.push(user, [.category(id: Category.defaultID)])  // a menu section: {"category":{"id":1}}
         try router.push(user, [.pizza(id: pizza)])  // the detail screen
         let state = try router.pop(user)  // state.previous: where it was
         _ = state.previous
