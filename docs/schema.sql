@@ -62,7 +62,7 @@ CREATE TABLE categories (
     position   INTEGER NOT NULL DEFAULT 1 CHECK (position BETWEEN 1 AND 1000),
     -- 1: its items count toward a slot's capacity (pizzas, calzoni); 0: they do not (drinks, desserts).
     uses_oven  INTEGER NOT NULL DEFAULT 1 CHECK (uses_oven IN (0, 1))
-) STRICT;
+, vat_rate_bp INTEGER CHECK (vat_rate_bp IS NULL OR vat_rate_bp BETWEEN 0 AND 10000)) STRICT;
 
 CREATE TABLE config_generation (
     id         INTEGER PRIMARY KEY CHECK (id = 1),
@@ -183,7 +183,7 @@ CREATE TABLE "order_lines" (
     modifiers        TEXT CHECK (modifiers IS NULL OR (json_valid(modifiers) AND json_type(modifiers) = 'array'
                                                        AND json_array_length(modifiers) BETWEEN 1 AND 30)),
     -- The union of the item's and the modifiers' allergens when booked (bits of table allergens).
-    allergens        INTEGER NOT NULL DEFAULT 0 CHECK (allergens BETWEEN 0 AND 16383),
+    allergens        INTEGER NOT NULL DEFAULT 0 CHECK (allergens BETWEEN 0 AND 16383), vat_rate_bp INTEGER NOT NULL DEFAULT 1000 CHECK (vat_rate_bp BETWEEN 0 AND 10000),
     PRIMARY KEY (order_id, line_no)
 ) STRICT, WITHOUT ROWID;
 
@@ -241,6 +241,25 @@ CREATE TABLE "orders" (
     updated_at          TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 , change_note TEXT CHECK (change_note IS NULL OR length(change_note) BETWEEN 1 AND 220), kept_outside_hours_at TEXT
     CHECK (kept_outside_hours_at IS NULL OR kept_outside_hours_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T*Z')) STRICT;
+
+CREATE TABLE payments (
+    id             INTEGER PRIMARY KEY,
+    order_id       TEXT NOT NULL REFERENCES orders (id),
+    -- 1 cent to 100,000.00 EUR.
+    amount_cents   INTEGER NOT NULL CHECK (amount_cents BETWEEN 1 AND 10000000),
+    -- unknown: a collected order of a file older than migration 21, taken as paid.
+    method         TEXT NOT NULL CHECK (method IN ('cash', 'card', 'online', 'voucher', 'unknown')),
+    -- The payment provider's or the terminal's reference (psp_…): 1 to 200 characters, no control
+    -- characters; unique per method, which makes an app's retry of an online payment harmless.
+    reference      TEXT CHECK (reference IS NULL OR (length(reference) BETWEEN 1 AND 200
+                               AND reference NOT GLOB ('*[' || char(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,
+                                                                   26,27,28,29,30,31,127) || ']*'))),
+    -- Cash handed over, when more than the amount: the change is tendered − amount.
+    tendered_cents INTEGER CHECK (tendered_cents IS NULL OR (method = 'cash' AND tendered_cents BETWEEN amount_cents AND 10000000)),
+    at             TEXT NOT NULL CHECK (at GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]*Z'),
+    -- Who took it (the staff name given), or NULL.
+    actor          TEXT CHECK (actor IS NULL OR length(actor) BETWEEN 1 AND 64)
+) STRICT;
 
 CREATE TABLE pizza_history (
     id              INTEGER PRIMARY KEY,
@@ -324,6 +343,18 @@ CREATE TABLE pizzas (
 , name_key TEXT CHECK (name_key IS NULL OR length(name_key) BETWEEN 1 AND 720), category_id INTEGER NOT NULL DEFAULT 1, allergens INTEGER NOT NULL DEFAULT 0 CHECK (allergens BETWEEN 0 AND 16383), stock_left INTEGER CHECK (stock_left IS NULL OR stock_left BETWEEN 0 AND 100000), stock_until TEXT
     CHECK (stock_until IS NULL OR stock_until GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z'), stock_changes INTEGER NOT NULL DEFAULT 0 CHECK (stock_changes >= 0)) STRICT;
 
+CREATE TABLE refunds (
+    id           INTEGER PRIMARY KEY,
+    payment_id   INTEGER NOT NULL REFERENCES payments (id),
+    amount_cents INTEGER NOT NULL CHECK (amount_cents BETWEEN 1 AND 10000000),
+    -- Why: 1 to 200 characters, no control characters.
+    reason       TEXT NOT NULL CHECK (length(reason) BETWEEN 1 AND 200 AND trim(reason) = reason
+                                      AND reason NOT GLOB ('*[' || char(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,
+                                                                         26,27,28,29,30,31,127) || ']*')),
+    at           TEXT NOT NULL CHECK (at GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]*Z'),
+    actor        TEXT CHECK (actor IS NULL OR length(actor) BETWEEN 1 AND 64)
+) STRICT;
+
 CREATE TABLE schedule_exceptions (
     id         INTEGER PRIMARY KEY,
     day        TEXT NOT NULL CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]' AND date(julianday(day)) IS day),
@@ -366,6 +397,22 @@ CREATE TABLE "settings" (
     busy_until           TEXT
                          CHECK (busy_until IS NULL OR (busy_minutes > 0 AND busy_until GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z')),
     require_staff        INTEGER NOT NULL DEFAULT 0 CHECK (require_staff IN (0, 1))
+) STRICT;
+
+CREATE TABLE shop (
+    id          INTEGER PRIMARY KEY CHECK (id = 1),
+    -- What a receipt's head says; NULL until set (`pizzeria config set shop-name …`).
+    name        TEXT CHECK (name IS NULL OR (length(name) BETWEEN 1 AND 80 AND trim(name) = name
+                            AND name NOT GLOB ('*[' || char(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,
+                                                            26,27,28,29,30,31,127) || ']*'))),
+    address     TEXT CHECK (address IS NULL OR (length(address) BETWEEN 1 AND 200 AND trim(address) = address
+                            AND address NOT GLOB ('*[' || char(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,
+                                                               26,27,28,29,30,31,127) || ']*'))),
+    -- The shop's VAT number as printed: IT01234567890 (2 to 20 capital letters and digits).
+    vat_number  TEXT CHECK (vat_number IS NULL OR (length(vat_number) BETWEEN 2 AND 20
+                            AND vat_number NOT GLOB '*[^A-Z0-9]*')),
+    -- The VAT rate of categories without one of their own, in basis points (1000 = 10 %).
+    vat_rate_bp INTEGER NOT NULL DEFAULT 1000 CHECK (vat_rate_bp BETWEEN 0 AND 10000)
 ) STRICT;
 
 CREATE TABLE slot_loads (
@@ -454,6 +501,12 @@ CREATE INDEX orders_by_status_pickup ON orders (status, pickup_at, id);
 
 CREATE INDEX orders_by_user_pickup ON orders (user_id, pickup_at, id);
 
+CREATE INDEX payments_by_order ON payments (order_id, id);
+
+CREATE UNIQUE INDEX payments_by_reference ON payments (method, reference) WHERE reference IS NOT NULL;
+
+CREATE INDEX payments_by_time ON payments (at);
+
 CREATE INDEX pizza_history_by_pizza ON pizza_history (pizza_id, id);
 
 CREATE INDEX pizza_modifier_groups_by_group ON pizza_modifier_groups (group_id);
@@ -463,6 +516,10 @@ CREATE INDEX pizza_view_counts_by_views ON pizza_view_counts (views DESC);
 CREATE INDEX pizzas_by_category ON pizzas (category_id, name_key);
 
 CREATE UNIQUE INDEX pizzas_name_key ON pizzas (name_key);
+
+CREATE INDEX refunds_by_payment ON refunds (payment_id, id);
+
+CREATE INDEX refunds_by_time ON refunds (at);
 
 CREATE INDEX schedule_exceptions_by_day ON schedule_exceptions (day, kind);
 
@@ -563,6 +620,24 @@ SELECT l.order_id, l.line_no, o.service_day, o.status, l.pizza_name AS item, l.v
        l.quantity * l.unit_price_cents AS line_total_cents,
        (SELECT group_concat(code, ', ') FROM (SELECT code FROM allergens WHERE l.allergens & bit ORDER BY bit)) AS allergens
 FROM order_lines l JOIN orders o ON o.id = l.order_id;
+
+CREATE VIEW order_payments AS
+SELECT order_id, service_day, status, total_cents, due_cents, paid_cents, refunded_cents,
+       paid_cents - refunded_cents AS kept_cents,
+       max(due_cents - paid_cents, 0) AS balance_cents,
+       max((paid_cents - refunded_cents) - due_cents, 0) AS owes_refund_cents,
+       CASE WHEN paid_cents = 0 THEN 'unpaid'
+            WHEN refunded_cents > 0 AND paid_cents = refunded_cents THEN 'refunded'
+            WHEN paid_cents - refunded_cents > due_cents THEN 'overpaid'
+            WHEN refunded_cents > 0 THEN 'partially_refunded'
+            WHEN paid_cents < due_cents THEN 'partially_paid'
+            ELSE 'paid' END AS state
+FROM (SELECT o.id AS order_id, o.service_day, o.status, o.total_cents,
+             CASE WHEN o.status = 'cancelled' THEN 0 ELSE o.total_cents END AS due_cents,
+             (SELECT coalesce(sum(p.amount_cents), 0) FROM payments p WHERE p.order_id = o.id) AS paid_cents,
+             (SELECT coalesce(sum(r.amount_cents), 0) FROM payments p JOIN refunds r ON r.payment_id = p.id
+              WHERE p.order_id = o.id) AS refunded_cents
+      FROM orders o);
 
 CREATE VIEW order_summary AS
 SELECT o.id AS order_id,
@@ -690,6 +765,15 @@ BEGIN
     SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'category:' || NEW.id, 'edit',
            json_object('name', OLD.name, 'position', OLD.position, 'uses_oven', OLD.uses_oven),
            json_object('name', NEW.name, 'position', NEW.position, 'uses_oven', NEW.uses_oven)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_categories_vat AFTER UPDATE OF vat_rate_bp ON categories
+WHEN OLD.vat_rate_bp IS NOT NEW.vat_rate_bp
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'category:' || NEW.id,
+           'vat', json_object('vat_rate_bp', OLD.vat_rate_bp), json_object('vat_rate_bp', NEW.vat_rate_bp)
     FROM audit_context c WHERE c.id = 1;
 END;
 
@@ -912,6 +996,17 @@ BEGIN
                        'booking_horizon_days', NEW.booking_horizon_days, 'lead_minutes', NEW.lead_minutes, 'paused', NEW.paused,
                        'paused_until', NEW.paused_until, 'pause_reason', NEW.pause_reason, 'busy_minutes', NEW.busy_minutes,
                        'busy_until', NEW.busy_until)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_shop_update AFTER UPDATE ON shop
+WHEN OLD.name IS NOT NEW.name OR OLD.address IS NOT NEW.address OR OLD.vat_number IS NOT NEW.vat_number
+  OR OLD.vat_rate_bp IS NOT NEW.vat_rate_bp
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'shop', 'set',
+           json_object('name', OLD.name, 'address', OLD.address, 'vat_number', OLD.vat_number, 'vat_rate_bp', OLD.vat_rate_bp),
+           json_object('name', NEW.name, 'address', NEW.address, 'vat_number', NEW.vat_number, 'vat_rate_bp', NEW.vat_rate_bp)
     FROM audit_context c WHERE c.id = 1;
 END;
 
@@ -1320,6 +1415,20 @@ BEGIN
     WHERE id = NEW.order_id;
 END;
 
+CREATE TRIGGER order_lines_vat BEFORE INSERT ON order_lines
+WHEN NEW.vat_rate_bp IS NOT (SELECT coalesce(c.vat_rate_bp, s.vat_rate_bp)
+                             FROM pizzas p JOIN categories c ON c.id = p.category_id, shop s
+                             WHERE p.id = NEW.pizza_id AND s.id = 1)
+BEGIN
+    SELECT RAISE(ABORT, 'line_vat: a line''s vat_rate_bp is its category''s rate when booked (categories.vat_rate_bp, else shop.vat_rate_bp)');
+END;
+
+CREATE TRIGGER order_lines_vat_fixed BEFORE UPDATE OF vat_rate_bp ON order_lines
+WHEN NEW.vat_rate_bp IS NOT OLD.vat_rate_bp
+BEGIN
+    SELECT RAISE(ABORT, 'line_vat: a line keeps the VAT rate it was booked at');
+END;
+
 CREATE TRIGGER order_status_events_append_only_delete BEFORE DELETE ON order_status_events
 BEGIN
     SELECT RAISE(ABORT, 'history_append_only: order_status_events is append-only');
@@ -1540,6 +1649,22 @@ BEGIN
     SELECT RAISE(ABORT, 'user_erased: this customer''s data was erased; they cannot book');
 END;
 
+CREATE TRIGGER payments_append_only_delete BEFORE DELETE ON payments
+BEGIN
+    SELECT RAISE(ABORT, 'payments_append_only: a payment is never deleted; record a refund instead');
+END;
+
+CREATE TRIGGER payments_append_only_update BEFORE UPDATE ON payments
+BEGIN
+    SELECT RAISE(ABORT, 'payments_append_only: a payment is never changed; record a refund instead');
+END;
+
+CREATE TRIGGER payments_order_open BEFORE INSERT ON payments
+WHEN (SELECT status FROM orders WHERE id = NEW.order_id) = 'cancelled'
+BEGIN
+    SELECT RAISE(ABORT, 'payment_cancelled: a cancelled order takes no payment');
+END;
+
 CREATE TRIGGER pizza_history_append_only_delete BEFORE DELETE ON pizza_history
 BEGIN
     SELECT RAISE(ABORT, 'pizza_history is append-only');
@@ -1548,6 +1673,22 @@ END;
 CREATE TRIGGER pizza_history_append_only_update BEFORE UPDATE ON pizza_history
 BEGIN
     SELECT RAISE(ABORT, 'pizza_history is append-only');
+END;
+
+CREATE TRIGGER pizza_modifier_groups_version_delete AFTER DELETE ON pizza_modifier_groups
+BEGIN
+    UPDATE pizzas
+    SET version = version + 1,
+        updated_at = coalesce((SELECT at FROM audit_context WHERE id = 1), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    WHERE id = OLD.pizza_id;
+END;
+
+CREATE TRIGGER pizza_modifier_groups_version_insert AFTER INSERT ON pizza_modifier_groups
+BEGIN
+    UPDATE pizzas
+    SET version = version + 1,
+        updated_at = coalesce((SELECT at FROM audit_context WHERE id = 1), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    WHERE id = NEW.pizza_id;
 END;
 
 CREATE TRIGGER pizza_variants_default_kept_delete BEFORE DELETE ON pizza_variants
@@ -1586,6 +1727,35 @@ CREATE TRIGGER pizza_variants_price_to_item AFTER UPDATE OF price_cents, is_defa
 WHEN NEW.is_default = 1
 BEGIN
     UPDATE pizzas SET price_cents = NEW.price_cents WHERE id = NEW.pizza_id AND price_cents IS NOT NEW.price_cents;
+END;
+
+CREATE TRIGGER pizza_variants_version_delete AFTER DELETE ON pizza_variants
+BEGIN
+    UPDATE pizzas
+    SET version = version + 1,
+        updated_at = coalesce((SELECT at FROM audit_context WHERE id = 1), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    WHERE id = OLD.pizza_id;
+END;
+
+CREATE TRIGGER pizza_variants_version_insert AFTER INSERT ON pizza_variants
+WHEN EXISTS (SELECT 1 FROM pizza_variants WHERE pizza_id = NEW.pizza_id AND id <> NEW.id)
+BEGIN
+    UPDATE pizzas
+    SET version = version + 1,
+        updated_at = coalesce((SELECT at FROM audit_context WHERE id = 1), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    WHERE id = NEW.pizza_id;
+END;
+
+CREATE TRIGGER pizza_variants_version_update AFTER UPDATE ON pizza_variants
+WHEN OLD.name IS NOT NEW.name
+  OR OLD.position IS NOT NEW.position
+  OR OLD.is_default IS NOT NEW.is_default
+  OR (OLD.price_cents IS NOT NEW.price_cents AND NEW.is_default = 0)
+BEGIN
+    UPDATE pizzas
+    SET version = version + 1,
+        updated_at = coalesce((SELECT at FROM audit_context WHERE id = 1), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    WHERE id = NEW.pizza_id;
 END;
 
 CREATE TRIGGER pizzas_category_exists_insert BEFORE INSERT ON pizzas
@@ -1685,6 +1855,33 @@ BEGIN
     WHERE pizza_id = NEW.id AND is_default = 1 AND price_cents IS NOT NEW.price_cents;
 END;
 
+CREATE TRIGGER pizzas_version_category_allergens AFTER UPDATE OF category_id, allergens ON pizzas
+WHEN (OLD.category_id IS NOT NEW.category_id OR OLD.allergens IS NOT NEW.allergens)
+  AND NEW.version = OLD.version
+BEGIN
+    UPDATE pizzas
+    SET version = OLD.version + 1,
+        updated_at = coalesce((SELECT at FROM audit_context WHERE id = 1), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    WHERE id = NEW.id;
+END;
+
+CREATE TRIGGER refunds_append_only_delete BEFORE DELETE ON refunds
+BEGIN
+    SELECT RAISE(ABORT, 'refunds_append_only: a refund is never deleted');
+END;
+
+CREATE TRIGGER refunds_append_only_update BEFORE UPDATE ON refunds
+BEGIN
+    SELECT RAISE(ABORT, 'refunds_append_only: a refund is never changed');
+END;
+
+CREATE TRIGGER refunds_within_payment BEFORE INSERT ON refunds
+WHEN NEW.amount_cents > coalesce((SELECT amount_cents FROM payments WHERE id = NEW.payment_id), 0)
+                        - (SELECT coalesce(sum(amount_cents), 0) FROM refunds WHERE payment_id = NEW.payment_id)
+BEGIN
+    SELECT RAISE(ABORT, 'refund_exceeds_payment: a payment''s refunds add up to at most its amount');
+END;
+
 CREATE TRIGGER schedule_exceptions_delete_bump_generation AFTER DELETE ON schedule_exceptions
 BEGIN
     UPDATE config_generation SET generation = generation + 1 WHERE id = 1;
@@ -1708,6 +1905,11 @@ END;
 CREATE TRIGGER settings_never_deleted BEFORE DELETE ON settings
 BEGIN
     SELECT RAISE(ABORT, 'the settings row is required; change it with UPDATE');
+END;
+
+CREATE TRIGGER shop_kept BEFORE DELETE ON shop
+BEGIN
+    SELECT RAISE(ABORT, 'shop_kept: the shop row is the shop''s details; UPDATE it instead');
 END;
 
 CREATE TRIGGER slot_loads_booked_derived BEFORE UPDATE OF booked ON slot_loads

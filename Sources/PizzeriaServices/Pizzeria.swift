@@ -30,6 +30,8 @@ public final class Pizzeria: Sendable {
     public let capacity: CapacityService
     /// Booking, lifecycle, slots and sales.
     public let orders: OrderService
+    /// Payments, refunds, VAT, receipts and the cash-up.
+    public let payments: PaymentService
     /// Each user's router: stack, sheet, history, deep links.
     public let navigation: NavigationService
     /// Forgiving lookups for people at a keyboard (id prefixes, names, handles).
@@ -72,6 +74,7 @@ public final class Pizzeria: Sendable {
         self.schedule = ScheduleService(database: database, now: now, acting: acting)
         self.capacity = CapacityService(database: database, now: now, acting: acting)
         self.orders = OrderService(database: database, now: now, pickerConfiguration: pickerConfiguration)
+        self.payments = PaymentService(database: database, now: now, acting: acting)
         self.navigation = NavigationService(database: database, now: now, acting: acting)
         self.lookup = LookupService(database: database, now: now)
         self.audit = AuditService(database: database)

@@ -156,6 +156,60 @@ struct MenuChoiceTests {
         #expect(try Maintenance.check(path: m.f.base.path, now: m.f.now).domainProblems.isEmpty)
     }
 
+    @Test(
+        "every change the sheet can make bumps the item's version once, whatever path made it: a sheet saved from an older draft is a conflict"
+    )
+    func choicesBumpVersion() throws {
+        let m = try Self.menu()
+        let menu = m.f.pizzeria.menu
+        let db = m.f.pizzeria.database
+        let fritti = try menu.addCategory(name: "Fritti")
+        let changes: [(String, () throws -> Void)] = [
+            ("variant added", { _ = try menu.addVariant(to: m.margherita, name: "Baby", price: Money(cents: 500)) }),
+            ("variant renamed", { _ = try menu.editVariant(m.maxi.id, of: m.margherita, name: "Grande") }),
+            ("group detached", { _ = try menu.detach(m.impasto.id, from: m.margherita) }),
+            ("group attached", { _ = try menu.attach(m.impasto.id, to: m.margherita) }),
+            ("allergens", { _ = try menu.setAllergens([.gluten], of: m.margherita) }),
+            (
+                "sql variant price",
+                {
+                    try db.write {
+                        _ = try $0.run("UPDATE pizza_variants SET price_cents = 950 WHERE id = ?", [m.maxi.id])
+                    }
+                }
+            ),
+            (
+                "sql category",
+                {
+                    try db.write {
+                        _ = try $0.run("UPDATE pizzas SET category_id = ? WHERE id = ?", [fritti.id, m.margherita])
+                    }
+                }
+            ),
+            (
+                "sql variant removed",
+                { try db.write { _ = try $0.run("DELETE FROM pizza_variants WHERE name = 'Baby'") } }
+            ),
+        ]
+        for (label, change) in changes {
+            let draft = try menu.editDraft(for: m.margherita)
+            let before = try #require(try menu.pizza(id: m.margherita)).version
+            try change()
+            #expect(try menu.pizza(id: m.margherita)?.version == before + 1, "\(label)")
+            var stale = draft
+            stale.name = "Margherita DOP"
+            let error = #expect(throws: MenuError.self, "\(label)") { try menu.save(stale) }
+            guard case .conflict = error else { Issue.record("\(label): \(String(describing: error))"); continue }
+        }
+        // A price edit still bumps once, though it reaches the default variant too; stock does not bump.
+        let version = try #require(try menu.pizza(id: m.margherita)).version
+        var draft = try menu.editDraft(for: m.margherita)
+        draft.price = Money(cents: 640)
+        #expect(try menu.save(draft).version == version + 1)
+        try db.write { _ = try $0.run("UPDATE pizzas SET stock_left = 5 WHERE id = ?", [m.margherita]) }
+        #expect(try menu.pizza(id: m.margherita)?.version == version + 1)
+    }
+
     @Test("the schema's allergens table and the library's Allergen agree: codes and bits, in Annex II order")
     func allergenBits() throws {
         let f = try OrderFixture()

@@ -11,7 +11,7 @@ enum CategoryCommands {
             A line already booked keeps what it was booked as. CATEGORY names a category by its name
             (ignoring case) or its number.
             """,
-        subcommands: [list, add, edit, remove])
+        subcommands: [list, add, edit, vat, remove])
 
     static let categoryArgument = Argument("category", help: "Name (ignoring case) or number.")
     static let name = Argument("name", help: "The name: 1 to 40 characters, unique ignoring case.")
@@ -77,6 +77,26 @@ enum CategoryCommands {
             try menu.removeCategory(category.id)
             struct Removed: Encodable { let removed: String }
             try context.emit(Removed(removed: category.name)) { "Removed category \(category.name).\n" }
+            return .ok
+        })
+
+    static let rate = Argument("rate", help: "A percentage (22, 10, 5.5), or 'shop' for the shop's rate.")
+
+    static let vat = Command(
+        name: "vat", abstract: "Set a category's VAT rate (drinks: 22 in Italy); lines already booked keep theirs.",
+        arguments: [categoryArgument, rate],
+        examples: ["pizzeria category vat Bevande 22", "pizzeria category vat Bevande shop"],
+        run: { invocation in
+            let context = invocation.context
+            let pizzeria = try context.open(.requireCurrent)
+            let category = try pizzeria.menu.category(named: try invocation[categoryArgument])
+            let text = try invocation[rate]
+            let updated = try pizzeria.payments.setVATRate(
+                text.lowercased() == "shop" ? nil : try VATRate.parse(text, field: "rate"), of: category.id)
+            try context.emit(updated) {
+                "Category \(updated.name): VAT "
+                    + (updated.vatRate.map(\.description) ?? "at the shop's rate (config set vat-rate)") + ".\n"
+            }
             return .ok
         })
 

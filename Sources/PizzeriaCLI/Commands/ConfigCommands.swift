@@ -1,3 +1,4 @@
+import Foundation
 import PizzeriaServices
 
 /// `pizzeria config …`: the booking settings stored in the database.
@@ -8,8 +9,12 @@ enum ConfigCommands {
         subcommands: [show, set])
 
     static let key = Argument(
-        "key", help: SettingKey.allCases.map(spelling).joined(separator: ", ") + ", require-staff.",
-        completion: .choices(SettingKey.allCases.map(spelling) + ["require-staff"]))
+        "key",
+        help: SettingKey.allCases.map(spelling).joined(separator: ", ") + ", require-staff, "
+            + shopKeys.joined(separator: ", ") + ".",
+        completion: .choices(SettingKey.allCases.map(spelling) + ["require-staff"] + shopKeys))
+    /// The shop's details and default VAT rate (the `shop` row).
+    static let shopKeys = ["shop-name", "shop-address", "vat-number", "vat-rate"]
     static let value = Argument("value", help: "The new value.")
 
     static let show = Command(
@@ -28,7 +33,12 @@ enum ConfigCommands {
         discussion: "KEY is one of:\n"
             + SettingKey.allCases.map { "  \(spelling($0).padding(to: 21)) \($0.rule)" }.joined(separator: "\n")
             + "\n  " + "require-staff".padding(to: 21)
-            + " on or off: changes need a known staff name whose role covers them (see `staff`)",
+            + " on or off: changes need a known staff name whose role covers them (see `staff`)"
+            + "\n  " + "shop-name".padding(to: 21) + " the receipt's head: 1 to 80 characters ('' clears it)"
+            + "\n  " + "shop-address".padding(to: 21) + " one line, 1 to 200 characters ('' clears it)"
+            + "\n  " + "vat-number".padding(to: 21) + " 2 to 20 capital letters and digits, such as IT01234567890"
+            + "\n  " + "vat-rate".padding(to: 21)
+            + " the VAT of categories without their own, in %: 10 (default), 22, 5.5 (`category vat` sets one)",
         arguments: [key, value],
         options: [HoursCommands.keepOrders],
         examples: [
@@ -54,6 +64,23 @@ enum ConfigCommands {
                     text == "on"
                         ? "require-staff: on (changes need a known --by or $PIZZERIA_STAFF whose role covers them).\n"
                         : "require-staff: off.\n"
+                }
+                return .ok
+            }
+            if shopKeys.contains(name) {
+                let text = try invocation[value].trimmingCharacters(in: .whitespaces)
+                let change: ShopChange =
+                    switch name {
+                    case "shop-name": .name(text.isEmpty ? nil : text)
+                    case "shop-address": .address(text.isEmpty ? nil : text)
+                    case "vat-number":
+                        .vatNumber(text.isEmpty ? nil : text.uppercased().replacingOccurrences(of: " ", with: ""))
+                    default: .vatRate(try VATRate.parse(text))
+                    }
+                let shop = try context.open(.requireCurrent).payments.update(change)
+                try context.emit(shop) {
+                    "Shop: \(shop.name ?? "(no name)"), \(shop.address ?? "(no address)"), VAT number \(shop.vatNumber ?? "(none)"), "
+                        + "VAT \(shop.vatRate) where a category has none.\n"
                 }
                 return .ok
             }

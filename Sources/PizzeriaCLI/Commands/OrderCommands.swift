@@ -11,7 +11,10 @@ enum OrderCommands {
             preparing; `undo` takes back the last status change within 10 minutes. A placed order can be
             moved and edited. Every change is in the order's history, with --by NAME (default $PIZZERIA_STAFF).
             """,
-        subcommands: [place, list, show, move, edit, advance, collect, noShow, undo, cancel, OrderWatchCommand.command])
+        subcommands: [
+            place, list, show, move, edit, advance, collect, noShow, undo, cancel, MoneyCommands.pay,
+            MoneyCommands.refund, MoneyCommands.receipt, OrderWatchCommand.command,
+        ])
 
     /// Who makes a change, for the order's history.
     static let by = Option("by", "name", help: "Who makes the change, for the history (default: $PIZZERIA_STAFF).")
@@ -134,11 +137,19 @@ enum OrderCommands {
     static let list = Command(
         name: "list",
         abstract: "List orders by pickup time, optionally filtered.",
-        options: [userFilter, statusFilter, date, limit, after] + ListOptions.all,
+        options: [userFilter, statusFilter, date, limit, after, owesRefund] + ListOptions.all,
         run: { invocation in
             let context = invocation.context
             let status = try invocation[statusFilter]
             let pizzeria = try context.open(.requireCurrent)
+            if invocation[owesRefund] {
+                // Few by nature (cancelled after being paid): listed whole, oldest service day first.
+                let owing = try pizzeria.payments.owingRefunds().compactMap {
+                    try pizzeria.orders.order(id: $0.orderID)
+                }
+                try context.list.write(invocation, OrderText.shape) { each in try owing.forEach(each) }
+                return .ok
+            }
             var filter = OrderFilter(status: status)
             if let user = try invocation[userFilter] { filter.user = try pizzeria.lookup.user(user).id }
             if let date = try invocation[date] { filter.serviceDay = try DateText.date(date, field: "date", pizzeria) }
@@ -165,6 +176,9 @@ enum OrderCommands {
             return .ok
         })
 
+    static let owesRefund = Flag(
+        "owes-refund", help: "Only orders that keep more than they owe (cancelled after being paid): refund them.")
+
     static let show = Command(
         name: "show",
         abstract: "Show an order: lines with their price snapshots, total, status history.",
@@ -182,15 +196,15 @@ enum OrderCommands {
     /// A lifecycle command: `change` on each order the arguments name, each in its own
     /// transaction, each reported (a line, or its error); the exit code is the worst of them.
     static func lifecycle(
-        _ name: String, _ abstract: String,
-        _ change: @escaping @Sendable (OrderService, Order.ID, String?) throws -> Order,
+        _ name: String, _ abstract: String, options: [any OptionDeclaration] = [],
+        _ change: @escaping @Sendable (OrderService, Order.ID, String?, Invocation) throws -> Order,
         _ message: @escaping @Sendable (Order) -> String
     ) -> Command {
         Command(
             name: name, abstract: abstract,
             discussion:
                 "Several orders may be named: each changes in its own transaction and is reported; the exit code is the worst.",
-            arguments: [orders], options: [by],
+            arguments: [orders], options: [by] + options,
             run: { invocation in
                 let context = invocation.context
                 let pizzeria = try context.open(.requireCurrent)
@@ -200,7 +214,8 @@ enum OrderCommands {
                 var worst = ExitCode.ok, changed: [Order] = []
                 for reference in references {
                     do {
-                        let order = try change(pizzeria.orders, try pizzeria.lookup.order(reference).id, actor)
+                        let order = try change(
+                            pizzeria.orders, try pizzeria.lookup.order(reference).id, actor, invocation)
                         changed.append(order)
                         if !context.json { context.console.out(message(order)) }
                     } catch {
@@ -221,17 +236,23 @@ enum OrderCommands {
 
     static let advance = lifecycle(
         "advance", "Move an order to its next status (placed → preparing → ready → collected).",
-        { try $0.advance(id: $1, by: $2) }, { "Order \($0.id.short) is now \($0.status.rawValue).\n" })
+        { service, id, actor, _ in try service.advance(id: id, by: actor) },
+        { "Order \($0.id.short) is now \($0.status.rawValue).\n" })
+    static let cancelReason = Option(
+        "reason", "text", help: "Why (1 to 200 characters, in the history); required for a paid order.")
     static let cancel = lifecycle(
-        "cancel", "Cancel a placed or preparing order (frees its capacity).",
-        { try $0.cancel(id: $1, by: $2) }, { "Order \($0.id.short) is cancelled.\n" })
+        "cancel", "Cancel a placed or preparing order (frees its capacity); a paid one then owes a refund.",
+        options: [cancelReason],
+        { try $0.cancel(id: $1, by: $2, reason: try $3[cancelReason]) },
+        { "Order \($0.id.short) is cancelled.\n" })
     static let noShow = lifecycle(
         "no-show", "Close a ready order whose customer never came (counted apart from revenue).",
-        { try $0.markNoShow(id: $1, by: $2) }, { "Order \($0.id.short) is a no-show.\n" })
+        { service, id, actor, _ in try service.markNoShow(id: id, by: actor) },
+        { "Order \($0.id.short) is a no-show.\n" })
     static let collect = lifecycle(
         "collect",
         "Hand over orders: from placed, preparing or ready to collected in one step (each step in the history).",
-        { try $0.collect(id: $1, by: $2) }, { "Order \($0.id.short) is collected.\n" })
+        { service, id, actor, _ in try service.collect(id: id, by: actor) }, { "Order \($0.id.short) is collected.\n" })
     static let undo = Command(
         name: "undo", abstract: "Take back the order's last status change, made less than 10 minutes ago.",
         discussion: """

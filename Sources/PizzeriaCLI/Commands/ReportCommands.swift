@@ -5,7 +5,7 @@ enum ReportCommands {
     static let command = Command(
         name: "report",
         abstract: "Reports built from the orders.",
-        subcommands: [sales])
+        subcommands: [sales, MoneyCommands.close])
 
     static let from = Option("from", "date", help: "First service day included: YYYY-MM-DD, today or tomorrow.")
     static let to = Option("to", "date", help: "Last service day included.")

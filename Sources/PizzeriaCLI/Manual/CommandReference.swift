@@ -27,8 +27,8 @@ enum CommandReference {
         (["pizza edit"], "the edit sheet; refused if the pizza changed meanwhile; `--category` moves it"),
         (["pizza archive", "pizza restore"], "off the menu and back (pizzas are never deleted)"),
         (
-            ["category list", "category add", "category edit", "category remove"],
-            "the menu's sections in order; `--no-oven` for drinks and desserts, whose items take no slot capacity (lines already booked keep what they were booked as); only an empty category can be removed"
+            ["category list", "category add", "category edit", "category vat", "category remove"],
+            "the menu's sections in order; `--no-oven` for drinks and desserts, whose items take no slot capacity (lines already booked keep what they were booked as); only an empty category can be removed; `category vat Bevande 22` sets a section's VAT rate (lines keep the rate they were booked at)"
         ),
         (
             ["pizza variant add", "pizza variant edit", "pizza variant remove"],
@@ -94,7 +94,15 @@ enum CommandReference {
         ),
         (
             ["order advance", "order cancel"],
-            "`placed → preparing → ready → collected`; cancel from placed or preparing; several orders at once, each in its own transaction and reported, the exit code the worst"
+            "`placed → preparing → ready → collected`; cancel from placed or preparing (`--reason`, required for a paid order, which then owes a refund); several orders at once, each in its own transaction and reported, the exit code the worst"
+        ),
+        (
+            ["order pay", "order refund"],
+            "payments (`--method cash|card|online|voucher`, the balance by default, `--reference` makes a retry harmless, `--tendered` gives the change) and refunds with a reason, newest payment first; the order's payment state is derived: unpaid, partially_paid, paid, partially_refunded, refunded, overpaid"
+        ),
+        (
+            ["order receipt"],
+            "the customer's receipt: shop, lines with variants and modifiers, VAT by rate, payments, refunds, change; `--width 32|42|48` for a thermal printer, `--format json` for a fiscal-printer bridge (not a fiscal document)"
         ),
         (
             ["order collect"],
@@ -112,6 +120,10 @@ enum CommandReference {
         (
             ["report sales"],
             "revenue from collected orders, with booked, no-shows and cancellations apart, per service day (default) or pizza"
+        ),
+        (
+            ["report close"],
+            "the cash-up of a service day: orders by status, payments and refunds by method, VAT by rate (net, VAT, gross), cash expected in the drawer (`--opening-cash`), no-shows, collected orders left unpaid, orders owing a refund"
         ),
         (["nav show"], "the user's path over the menu, current and previous route, open sheet"),
         (["nav push"], "push one or several routes (`pizza:PIZZA`, `order:ORDER`, `category:CATEGORY`) in one change"),

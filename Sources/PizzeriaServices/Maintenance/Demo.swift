@@ -96,6 +96,16 @@ extension Pizzeria {
             let changes = try menu.importMenu(DemoData.menuFile)
             if !changes.isEmpty { notes.append("imported the demo menu (\(changes.count) changes)") }
         }
+        // The shop's head for receipts, and drinks at Italy's 22 % VAT, the first time only.
+        if try payments.shop().name == nil {
+            try payments.update(.name("Pizzeria Demo"))
+            try payments.update(.address("Via dei Tribunali 1, 80138 Napoli"))
+            try payments.update(.vatNumber("IT01234567890"))
+            if let drinks = try? menu.category(named: "Bevande"), drinks.vatRate == nil {
+                try payments.setVATRate(VATRate(unchecked: 2200), of: drinks.id)
+            }
+            notes.append("set the shop's details and 22 % VAT on Bevande")
+        }
         let existing = Set(try users.list().map(\.handle))
         for user in DemoData.users where !existing.contains(user.handle) {
             try users.add(handle: user.handle, displayName: user.name)
@@ -122,6 +132,17 @@ extension Pizzeria {
                 notes.append("could not book for \(order.user) at \(time): \(failure)")
             } catch let failure as PickupTime.ParseError {
                 notes.append("could not book for \(order.user) at \(time): pickup: \(failure.message)")
+            }
+        }
+
+        // Anna paid her first order in the app: recorded once (by its reference).
+        if let order = booked.first(where: { $0.handle == "anna" }) {
+            do {
+                let (_, created) = try payments.pay(
+                    PaymentRequest(order: order.id, method: .online, reference: "demo-psp-\(tomorrow)"))
+                if created { notes.append("recorded anna's online payment of order \(order.id.short)") }
+            } catch let failure as PaymentError {
+                notes.append("could not record anna's payment: \(failure)")
             }
         }
 

@@ -4,7 +4,8 @@ import PizzeriaStorage
 /// A section of the menu (`Pizze rosse`, `Fritti`, `Bevande`): every item is in one. A category
 /// says whether its items use the oven — only those count toward a pickup slot's capacity.
 ///
-/// JSON: `{"id": 1, "name", "position", "uses_oven"}` (when it was added is in the audit log).
+/// JSON: `{"id": 1, "name", "position", "uses_oven", "vat_rate_bp"}` (when it was added is in the
+/// audit log; `vat_rate_bp` is `null` where the shop's rate applies).
 public struct Category: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     /// A category's id: a small whole number (1 is the category every pizza of an older file is in).
     public typealias ID = RowNumber<Category>
@@ -25,10 +26,12 @@ public struct Category: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     public let position: Int
     /// Whether its items count toward a slot's capacity.
     public let usesOven: Bool
+    /// Its items' VAT rate, or `nil` for the shop's (``ShopDetails/vatRate``).
+    public let vatRate: VATRate?
 
     /// A value; stores use it when reading rows.
-    public init(id: ID, name: String, position: Int, usesOven: Bool) {
-        (self.id, self.name, self.position, self.usesOven) = (id, name, position, usesOven)
+    public init(id: ID, name: String, position: Int, usesOven: Bool, vatRate: VATRate? = nil) {
+        (self.id, self.name, self.position, self.usesOven, self.vatRate) = (id, name, position, usesOven, vatRate)
     }
 
     /// The documented JSON shape, defined once (see ``JSONMembers``).
@@ -37,6 +40,7 @@ public struct Category: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         try writer.member("name", name)
         try writer.member("position", position)
         try writer.member("uses_oven", usesOven)
+        try writer.member("vat_rate_bp", encoded: vatRate?.basisPoints)
     }
 
     /// The documented JSON shape.
@@ -65,6 +69,7 @@ extension Category: StoredMembers {
     init<Reader: MemberReader>(reading members: inout Reader) throws {
         self.init(
             id: ID(try members.number("id")), name: try members.text("name"), position: try members.int("position"),
-            usesOven: try members.optionalFlag("uses_oven") ?? true)
+            usesOven: try members.optionalFlag("uses_oven") ?? true,
+            vatRate: try members.optionalNumber("vat_rate_bp").flatMap { VATRate(basisPoints: Int($0)) })
     }
 }

@@ -4,7 +4,7 @@ import PizzeriaStorage
 /// The SQL of the menu's categories. Functions take the connection of an open transaction.
 enum CategoryStore {
     /// The columns ``Decoder`` reads.
-    static let columns = "id, name, position, uses_oven"
+    static let columns = "id, name, position, uses_oven, vat_rate_bp"
 
     /// A category from a row of ``columns``.
     typealias Decoder = StoredDecoder<Category>

@@ -24,6 +24,8 @@ enum PizzaStore {
         let name: String
         let isArchived: Bool
         let usesOven: Bool
+        /// The VAT rate its lines are booked at: the category's, else the shop's.
+        let vatRate: VATRate
         let allergens: Set<Allergen>
         let variant: (id: Variant.ID, name: String, price: Money)
         let variantCount: Int
@@ -35,7 +37,7 @@ enum PizzaStore {
 
     struct SnapshotDecoder: RowDecoder {
         let name, archived, usesOven, allergens, variantID, variantName, price, variants, groups: Column
-        let stockLeft, stockUntil: Column
+        let stockLeft, stockUntil, vatRate: Column
 
         init(columns: ColumnResolver) throws {
             (name, archived, usesOven) = (try columns("name"), try columns("archived"), try columns("uses_oven"))
@@ -43,12 +45,15 @@ enum PizzaStore {
             (variantName, price) = (try columns("variant_name"), try columns("price_cents"))
             (variants, groups) = (try columns("variants"), try columns("has_groups"))
             (stockLeft, stockUntil) = (try columns("stock_left"), try columns("stock_until"))
+            vatRate = try columns("vat_rate_bp")
         }
 
         func decode(_ row: Row) throws -> BookingSnapshot {
             BookingSnapshot(
                 name: try row.string(name), isArchived: try row.int(archived) == 1,
-                usesOven: try row.int(usesOven) == 1, allergens: Allergen.set(bits: try row.int64(allergens)),
+                usesOven: try row.int(usesOven) == 1,
+                vatRate: VATRate(basisPoints: try row.int(vatRate)) ?? .standardFood,
+                allergens: Allergen.set(bits: try row.int64(allergens)),
                 variant: (
                     Variant.ID(try row.int64(variantID)), try row.string(variantName),
                     Money(cents: try row.int64(price))
@@ -65,8 +70,8 @@ enum PizzaStore {
                v.name AS variant_name, v.price_cents,
                (SELECT count(*) FROM pizza_variants c WHERE c.pizza_id = p.id) AS variants,
                EXISTS (SELECT 1 FROM pizza_modifier_groups a WHERE a.pizza_id = p.id) AS has_groups,
-               p.stock_left, p.stock_until
-        FROM pizzas p JOIN categories k ON k.id = p.category_id
+               p.stock_left, p.stock_until, coalesce(k.vat_rate_bp, s.vat_rate_bp) AS vat_rate_bp
+        FROM pizzas p JOIN categories k ON k.id = p.category_id JOIN shop s ON s.id = 1
              JOIN pizza_variants v ON \(variant) AND v.pizza_id = p.id
         WHERE p.id = ?
         """

@@ -65,12 +65,14 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
     public let modifiers: [ChosenModifier]
     /// The item's and the modifiers' allergens when booked.
     public let allergens: Set<Allergen>
+    /// The VAT rate of the item's category when booked (the shop's default where it had none).
+    public let vatRate: VATRate
 
     /// A line.
     public init(
         pizzaID: Pizza.ID, pizzaName: String, unitPrice: Money, quantity: Int, usesOven: Bool = true,
         variantID: Variant.ID? = nil, variantName: String? = nil, basePrice: Money? = nil,
-        modifiers: [ChosenModifier] = [], allergens: Set<Allergen> = []
+        modifiers: [ChosenModifier] = [], allergens: Set<Allergen> = [], vatRate: VATRate = .standardFood
     ) {
         self.pizzaID = pizzaID
         self.pizzaName = pizzaName
@@ -82,6 +84,7 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
         self.basePrice = basePrice ?? unitPrice
         self.modifiers = modifiers
         self.allergens = allergens
+        self.vatRate = vatRate
     }
 
     /// quantity × unit price.
@@ -92,7 +95,7 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
         OrderLine(
             pizzaID: pizzaID, pizzaName: pizzaName, unitPrice: unitPrice, quantity: quantity, usesOven: usesOven,
             variantID: variantID, variantName: variantName, basePrice: basePrice, modifiers: modifiers,
-            allergens: allergens)
+            allergens: allergens, vatRate: vatRate)
     }
 
     /// What the line takes of its slot's capacity: its quantity when it uses the oven, else 0.
@@ -124,6 +127,7 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
         try writer.member("uses_oven", usesOven)
         try writer.member("variant", variantName)
         try writer.member("variant_id", variantID.map { Int($0.rawValue) })
+        try writer.member("vat_rate_bp", vatRate.basisPoints)
     }
 
     /// The JSON shape.
@@ -168,6 +172,8 @@ extension OrderLine: StoredMembers {
             variantName: try members.optionalText("variant"),
             basePrice: try members.optionalMoney(cents: "base_price_cents") ?? unitPrice,
             modifiers: try members.decoded("modifiers", as: [ChosenModifier].self) ?? [],
-            allergens: try members.allergens("allergens"))
+            allergens: try members.allergens("allergens"),
+            vatRate: try members.optionalNumber("vat_rate_bp").flatMap { VATRate(basisPoints: Int($0)) }
+                ?? .standardFood)
     }
 }

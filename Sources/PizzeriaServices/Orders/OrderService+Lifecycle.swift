@@ -40,11 +40,24 @@ extension OrderService {
         }
     }
 
-    /// Cancels a placed or preparing order, which frees its pizzas' capacity.
-    /// - Throws: ``OrderError/notFound(_:)``; ``OrderError/illegalTransition(orderID:from:action:)``.
+    /// Cancels a placed or preparing order, which frees its pizzas' capacity. The reason goes
+    /// into the order's history (`reason: …`); a paid order needs one, and then owes a refund
+    /// (``PaymentService/owingRefunds(limit:)``).
+    /// - Throws: ``ValidationError`` for a reason of the wrong size; ``OrderError/notFound(_:)``;
+    ///   ``OrderError/illegalTransition(orderID:from:action:)``; ``PaymentError/reasonRequired(order:kept:)``.
     @discardableResult
-    public func cancel(id: Order.ID, by actor: String? = nil) throws -> Order {
-        try change(id, action: .cancel, actor: actor) { $0.isCancellable ? .cancelled : nil }
+    public func cancel(id: Order.ID, by actor: String? = nil, reason: String? = nil) throws -> Order {
+        let reason = reason?.trimmingWhitespace()
+        let problems =
+            reason.map { TextLimit.problems($0, field: "reason", maximum: PaymentService.maximumReasonLength) } ?? []
+        guard problems.isEmpty else { throw ValidationError(problems) }
+        return try change(id, action: .cancel, actor: actor, note: reason.map { "reason: " + $0 }) { header, db in
+            guard reason == nil else { return }
+            let kept = try PaymentService.summary(of: header.id, in: db).kept
+            if kept.cents > 0 { throw PaymentError.reasonRequired(order: header.id, kept: kept) }
+        } target: {
+            $0.isCancellable ? .cancelled : nil
+        }
     }
 
     /// Closes a ready order whose customer never came: counted apart from revenue.
@@ -54,16 +67,20 @@ extension OrderService {
         try change(id, action: .noShow, actor: actor) { $0 == .ready ? .noShow : nil }
     }
 
-    private func change(_ id: Order.ID, action: OrderAction, actor: String?, target: (OrderStatus) -> OrderStatus?)
-        throws -> Order
-    {
+    private func change(
+        _ id: Order.ID, action: OrderAction, actor: String?, note: String? = nil,
+        check: (OrderStore.Header, Connection) throws -> Void = { _, _ in },
+        target: (OrderStatus) -> OrderStatus?
+    ) throws -> Order {
         let problems = Self.actorProblems(actor)
         guard problems.isEmpty else { throw ValidationError(problems) }
         let now = now()
         return try database.write { db in
             guard let header = try OrderStore.header(id: id, in: db) else { throw OrderError.notFound(id.description) }
+            if target(header.status) != nil { try check(header, db) }
             guard let next = target(header.status), header.status.canChange(to: next),
-                try OrderStore.setStatus(id: header.id, from: header.status, to: next, actor: actor, at: now, in: db),
+                try OrderStore.setStatus(
+                    id: header.id, from: header.status, to: next, actor: actor, note: note, at: now, in: db),
                 let updated = try OrderStore.header(id: header.id, in: db)
             else {
                 throw OrderError.illegalTransition(orderID: header.id, from: header.status, action: action)

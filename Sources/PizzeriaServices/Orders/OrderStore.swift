@@ -168,7 +168,7 @@ enum OrderStore {
     static let lineColumns =
         """
         l.order_id, l.line_no, l.pizza_id, l.pizza_name AS name, l.unit_price_cents, l.quantity, l.uses_oven, l.variant_id,
-        l.variant_name AS variant, l.base_price_cents, l.modifiers, l.allergens
+        l.variant_name AS variant, l.base_price_cents, l.modifiers, l.allergens, l.vat_rate_bp
         """
     /// The columns ``StatusEventDecoder`` reads, from `order_status_events e` (a constant).
     static let eventColumns = "e.id, e.order_id, e.kind, e.from_status, e.to_status, e.detail, e.actor, e.at"
@@ -215,13 +215,13 @@ enum OrderStore {
         try db.run(
             """
             INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity, uses_oven,
-                                     variant_id, variant_name, base_price_cents, modifiers, allergens)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                     variant_id, variant_name, base_price_cents, modifiers, allergens, vat_rate_bp)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 id, number, line.pizzaID, line.pizzaName, line.unitPrice.cents, line.quantity, line.usesOven,
                 line.variantID, line.variantName, line.basePrice.cents, try modifiersJSON(line.modifiers),
-                Allergen.bits(line.allergens),
+                Allergen.bits(line.allergens), line.vatRate.basisPoints,
             ])
     }
 
@@ -242,12 +242,13 @@ enum OrderStore {
     }
 
     /// Compare-and-set status change; the trigger records the event with `actor` and `at`.
-    static func setStatus(id: Order.ID, from: OrderStatus, to: OrderStatus, actor: String?, at: Date, in db: Connection)
-        throws -> Bool
-    {
+    static func setStatus(
+        id: Order.ID, from: OrderStatus, to: OrderStatus, actor: String?, note: String? = nil, at: Date,
+        in db: Connection
+    ) throws -> Bool {
         try db.run(
-            "UPDATE orders SET status = ?, changed_by = ?, changed_at = ? WHERE id = ? AND status = ?",
-            [to.rawValue, actor, Timestamp.string(from: at), id, from.rawValue]) == 1
+            "UPDATE orders SET status = ?, changed_by = ?, changed_at = ?, change_note = ? WHERE id = ? AND status = ?",
+            [to.rawValue, actor, Timestamp.string(from: at), note, id, from.rawValue]) == 1
     }
 
     /// Compare-and-set move: the triggers record it, bump the version and carry the pizzas to the new slot.

@@ -1,0 +1,229 @@
+import Foundation
+import PizzeriaStorage
+
+/// The end-of-night cash-up of one service day: its orders by status, what was collected and
+/// what was paid, payments and refunds by method, VAT by rate, the cash the drawer should hold,
+/// no-shows, and the collected orders nobody paid for.
+///
+/// Every figure is of the day's orders (their service day), in cents: payments and refunds of
+/// an order count on its day, whenever they were taken. The VAT table is of the collected
+/// orders, each split per rate on the order (``VATBreakdown``), so it is the sum of their receipts.
+public struct DailyClose: Sendable, Hashable, Encodable {
+    /// One status's orders.
+    public struct StatusRow: Sendable, Hashable, Encodable {
+        /// The status.
+        public let status: OrderStatus
+        /// How many orders.
+        public let orders: Int
+        /// How many items they hold.
+        public let items: Int
+        /// Their totals.
+        public let value: Money
+
+        private enum CodingKeys: String, CodingKey { case status, orders, items, valueCents = "value_cents" }
+
+        /// JSON: `{"status", "orders", "items", "value_cents"}`.
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(status, forKey: .status)
+            try container.encode(orders, forKey: .orders)
+            try container.encode(items, forKey: .items)
+            try container.encode(value.cents, forKey: .valueCents)
+        }
+    }
+
+    /// One method's payments and refunds.
+    public struct MethodRow: Sendable, Hashable, Encodable {
+        /// The method.
+        public let method: PaymentMethod
+        /// How many payments, and their sum.
+        public let payments: Int
+        /// Σ payments.
+        public let paid: Money
+        /// How many refunds, and their sum.
+        public let refunds: Int
+        /// Σ refunds.
+        public let refunded: Money
+        /// paid − refunded.
+        public var net: Money { Money(cents: paid.cents - refunded.cents) }
+
+        private enum CodingKeys: String, CodingKey {
+            case method, payments, paidCents = "paid_cents", refunds, refundedCents = "refunded_cents"
+            case netCents = "net_cents"
+        }
+
+        /// JSON: `{"method", "payments", "paid_cents", "refunds", "refunded_cents", "net_cents"}`.
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(method, forKey: .method)
+            try container.encode(payments, forKey: .payments)
+            try container.encode(paid.cents, forKey: .paidCents)
+            try container.encode(refunds, forKey: .refunds)
+            try container.encode(refunded.cents, forKey: .refundedCents)
+            try container.encode(net.cents, forKey: .netCents)
+        }
+    }
+
+    /// An order of the day that is not settled: collected and not (fully) paid, or owing a refund.
+    public struct OpenOrder: Sendable, Hashable, Encodable {
+        /// The order.
+        public let orderID: Order.ID
+        /// Its customer's handle.
+        public let handle: String
+        /// Its pickup, local.
+        public let pickupLocal: String
+        /// Its status and money.
+        public let payments: OrderPayments
+
+        private enum CodingKeys: String, CodingKey {
+            case orderID = "order_id", handle, pickupLocal = "pickup_local", state, totalCents = "total_cents"
+            case balanceCents = "balance_cents", owesRefundCents = "owes_refund_cents"
+        }
+
+        /// JSON: `{"order_id", "handle", "pickup_local", "state", "total_cents", "balance_cents", "owes_refund_cents"}`.
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(orderID, forKey: .orderID)
+            try container.encode(handle, forKey: .handle)
+            try container.encode(pickupLocal, forKey: .pickupLocal)
+            try container.encode(payments.state, forKey: .state)
+            try container.encode(payments.total.cents, forKey: .totalCents)
+            try container.encode(payments.balance.cents, forKey: .balanceCents)
+            try container.encode(payments.owesRefund.cents, forKey: .owesRefundCents)
+        }
+    }
+
+    /// The service day.
+    public let day: LocalDate
+    /// Orders by status, in lifecycle order (statuses without orders left out).
+    public let byStatus: [StatusRow]
+    /// Payments and refunds by method (methods without any left out).
+    public let byMethod: [MethodRow]
+    /// VAT of the collected orders, per rate.
+    public let vat: VATBreakdown
+    /// Cash in the drawer when the night began, if given.
+    public let openingCash: Money?
+    /// Collected orders not fully paid: they left without paying.
+    public let unpaidCollected: [OpenOrder]
+    /// Orders that keep more than they owe (cancelled after being paid).
+    public let owingRefunds: [OpenOrder]
+
+    /// The collected orders' totals (the night's sales, VAT included).
+    public var collected: Money { row(.collected)?.value ?? Money(cents: 0) }
+    /// No-shows and their value.
+    public var noShows: (orders: Int, value: Money) {
+        (row(.noShow)?.orders ?? 0, row(.noShow)?.value ?? Money(cents: 0))
+    }
+    /// Σ payments of every method.
+    public var paid: Money { Money(cents: byMethod.reduce(0) { $0 + $1.paid.cents }) }
+    /// Σ refunds of every method.
+    public var refunded: Money { Money(cents: byMethod.reduce(0) { $0 + $1.refunded.cents }) }
+    /// What the drawer should hold: opening cash + cash payments − cash refunds (change handed
+    /// back is already out of it: a payment's amount is what was kept).
+    public var expectedCash: Money {
+        Money(cents: (openingCash?.cents ?? 0) + (byMethod.first { $0.method == .cash }?.net.cents ?? 0))
+    }
+
+    /// The row of one status, if the day has orders in it.
+    public func row(_ status: OrderStatus) -> StatusRow? { byStatus.first { $0.status == status } }
+
+    private enum CodingKeys: String, CodingKey {
+        case day, byStatus = "orders", byMethod = "payments", vat, collectedCents = "collected_cents"
+        case paidCents = "paid_cents", refundedCents = "refunded_cents", openingCashCents = "opening_cash_cents"
+        case expectedCashCents = "expected_cash_cents", noShows = "no_shows", noShowCents = "no_show_cents"
+        case unpaidCollected = "unpaid_collected", owingRefunds = "owing_refunds"
+    }
+
+    /// JSON: `{"day", "orders": [status rows], "payments": [method rows], "vat", "collected_cents",
+    /// "paid_cents", "refunded_cents", "opening_cash_cents", "expected_cash_cents", "no_shows",
+    /// "no_show_cents", "unpaid_collected": [open orders], "owing_refunds": [open orders]}`.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(day.description, forKey: .day)
+        try container.encode(byStatus, forKey: .byStatus)
+        try container.encode(byMethod, forKey: .byMethod)
+        try container.encode(vat, forKey: .vat)
+        try container.encode(collected.cents, forKey: .collectedCents)
+        try container.encode(paid.cents, forKey: .paidCents)
+        try container.encode(refunded.cents, forKey: .refundedCents)
+        try container.encode(openingCash?.cents, forKey: .openingCashCents)
+        try container.encode(expectedCash.cents, forKey: .expectedCashCents)
+        try container.encode(noShows.orders, forKey: .noShows)
+        try container.encode(noShows.value.cents, forKey: .noShowCents)
+        try container.encode(unpaidCollected, forKey: .unpaidCollected)
+        try container.encode(owingRefunds, forKey: .owingRefunds)
+    }
+}
+
+extension PaymentService {
+    /// The order's receipt, as of now.
+    /// - Throws: ``OrderError/notFound(_:)``.
+    public func receipt(of order: Order.ID) throws -> Receipt {
+        let now = now()
+        return try database.read { db in
+            guard let header = try OrderStore.header(id: order, in: db) else {
+                throw OrderError.notFound(order.description)
+            }
+            let full = try OrderAssembler(now: now, in: db).order(header)
+            return Receipt(
+                shop: try ShopStore.details(in: db), order: full, vat: VATBreakdown(lines: full.lines),
+                payments: try Self.summary(of: header.id, in: db), printedAt: now)
+        }
+    }
+
+    /// The cash-up of a service day (today in the pizzeria's zone when `nil`), read in one
+    /// transaction.
+    public func dailyClose(day: LocalDate? = nil, openingCash: Money? = nil) throws -> DailyClose {
+        let now = now()
+        return try database.read { db in
+            let settings = try SettingsStore.current(in: db)
+            let date = try day ?? ScheduleService.today(at: now, in: db)
+            let filter = OrderFilter(serviceDay: date)
+            let headers = try OrderStore.headers(filter, after: nil, limit: Int(Int32.max), in: db)
+            let (lines, _) = try OrderStore.attach(to: headers, filter: filter, in: db)
+            let payments = try PaymentStore.payments(ofDay: date, in: db)
+            let refunds = try PaymentStore.refunds(ofDay: date, in: db)
+            let paymentsByOrder = Dictionary(grouping: payments, by: \.orderID)
+            let orderOfPayment = Dictionary(uniqueKeysWithValues: payments.map { ($0.id, $0.orderID) })
+            let refundsByOrder = Dictionary(grouping: refunds) { orderOfPayment[$0.paymentID] }
+
+            var byStatus: [OrderStatus: (orders: Int, items: Int, cents: Int64)] = [:]
+            var breakdowns: [VATBreakdown] = [], unpaid: [DailyClose.OpenOrder] = [], owing: [DailyClose.OpenOrder] = []
+            let clock = settings.clock
+            for (index, header) in headers.enumerated() {
+                let items = lines[index].reduce(0) { $0 + $1.quantity }
+                byStatus[header.status, default: (0, 0, 0)].orders += 1
+                byStatus[header.status, default: (0, 0, 0)].items += items
+                byStatus[header.status, default: (0, 0, 0)].cents += header.totalCents
+                let summary = OrderPayments(
+                    orderID: header.id, status: header.status, total: Money(cents: header.totalCents),
+                    payments: paymentsByOrder[header.id] ?? [], refunds: refundsByOrder[header.id] ?? [])
+                let open = DailyClose.OpenOrder(
+                    orderID: header.id, handle: header.handle, pickupLocal: clock.localText(header.pickupAt),
+                    payments: summary)
+                if header.status == .collected {
+                    breakdowns.append(VATBreakdown(lines: lines[index]))
+                    if summary.balance.cents > 0 { unpaid.append(open) }
+                }
+                if summary.owesRefund.cents > 0 { owing.append(open) }
+            }
+            let methods = PaymentMethod.allCases.compactMap { method -> DailyClose.MethodRow? in
+                let paid = payments.filter { $0.method == method }, back = refunds.filter { $0.method == method }
+                guard !paid.isEmpty || !back.isEmpty else { return nil }
+                return DailyClose.MethodRow(
+                    method: method, payments: paid.count, paid: Money(cents: paid.reduce(0) { $0 + $1.amount.cents }),
+                    refunds: back.count, refunded: Money(cents: back.reduce(0) { $0 + $1.amount.cents }))
+            }
+            return DailyClose(
+                day: date,
+                byStatus: OrderStatus.allCases.compactMap { status in
+                    byStatus[status].map {
+                        DailyClose.StatusRow(
+                            status: status, orders: $0.orders, items: $0.items, value: Money(cents: $0.cents))
+                    }
+                },
+                byMethod: methods, vat: VATBreakdown(summing: breakdowns), openingCash: openingCash,
+                unpaidCollected: unpaid, owingRefunds: owing)
+        }
+    }
+}

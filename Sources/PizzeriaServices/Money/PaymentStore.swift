@@ -1,0 +1,108 @@
+import Foundation
+import PizzeriaStorage
+
+/// The SQL of payments and refunds. Functions take the connection of an open transaction.
+enum PaymentStore {
+    static let paymentColumns =
+        "p.id, p.order_id, p.amount_cents, p.method, p.reference, p.tendered_cents, p.at, p.actor"
+    static let refundColumns = "r.id, r.payment_id, p.method, r.amount_cents, r.reason, r.at, r.actor"
+
+    static func payment(_ row: Row) throws -> Payment {
+        let method = try row.string("method")
+        guard let kind = PaymentMethod(rawValue: method), let order = Order.ID(try row.string("order_id")),
+            let at = Timestamp.date(from: try row.string("at"))
+        else {
+            throw DataError.damagedRow(table: "payments", id: String(try row.int64("id")), problem: "unreadable")
+        }
+        return Payment(
+            id: try row.int64("id"), orderID: order, amount: Money(cents: try row.int64("amount_cents")), method: kind,
+            reference: try row.optionalString("reference"),
+            tendered: try row.optionalInt64("tendered_cents").map(Money.init(cents:)), at: at,
+            actor: try row.optionalString("actor"))
+    }
+
+    static func refund(_ row: Row) throws -> Refund {
+        guard let method = PaymentMethod(rawValue: try row.string("method")),
+            let at = Timestamp.date(from: try row.string("at"))
+        else {
+            throw DataError.damagedRow(table: "refunds", id: String(try row.int64("id")), problem: "unreadable")
+        }
+        return Refund(
+            id: try row.int64("id"), paymentID: try row.int64("payment_id"), method: method,
+            amount: Money(cents: try row.int64("amount_cents")), reason: try row.string("reason"), at: at,
+            actor: try row.optionalString("actor"))
+    }
+
+    static func payments(of order: Order.ID, in db: Connection) throws -> [Payment] {
+        try db.fetchAll(
+            "SELECT " + paymentColumns + " FROM payments p WHERE p.order_id = ? ORDER BY p.id", [order], payment)
+    }
+
+    static func refunds(of order: Order.ID, in db: Connection) throws -> [Refund] {
+        try db.fetchAll(
+            "SELECT " + refundColumns
+                + " FROM payments p JOIN refunds r ON r.payment_id = p.id WHERE p.order_id = ? ORDER BY r.id",
+            [order], refund)
+    }
+
+    static func payment(method: PaymentMethod, reference: String, in db: Connection) throws -> Payment? {
+        try db.fetchOne(
+            "SELECT " + paymentColumns + " FROM payments p WHERE p.method = ? AND p.reference = ?",
+            [method.rawValue, reference], payment)
+    }
+
+    static func insert(
+        order: Order.ID, amount: Money, method: PaymentMethod, reference: String?, tendered: Money?, actor: String?,
+        at: Date, in db: Connection
+    ) throws -> Payment {
+        try db.run(
+            """
+            INSERT INTO payments (order_id, amount_cents, method, reference, tendered_cents, at, actor)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [order, amount.cents, method.rawValue, reference, tendered?.cents, Timestamp.string(from: at), actor])
+        return Payment(
+            id: db.lastInsertRowID, orderID: order, amount: amount, method: method, reference: reference,
+            tendered: tendered, at: at, actor: actor)
+    }
+
+    static func insertRefund(
+        payment: Payment, amount: Money, reason: String, actor: String?, at: Date, in db: Connection
+    ) throws -> Refund {
+        try db.run(
+            "INSERT INTO refunds (payment_id, amount_cents, reason, at, actor) VALUES (?, ?, ?, ?, ?)",
+            [payment.id, amount.cents, reason, Timestamp.string(from: at), actor])
+        return Refund(
+            id: db.lastInsertRowID, paymentID: payment.id, method: payment.method, amount: amount, reason: reason,
+            at: at, actor: actor)
+    }
+
+    /// Orders whose kept money is more than they owe (a cancelled paid order), pickup order.
+    static func owingRefunds(limit: Int, in db: Connection) throws -> [Order.ID] {
+        try db.fetchAll(
+            "SELECT order_id FROM order_payments WHERE owes_refund_cents > 0 ORDER BY service_day, order_id LIMIT ?",
+            [limit]
+        ) { try $0.id("order_id") }
+    }
+
+    // MARK: - A service day
+
+    /// Every payment of the day's orders.
+    static func payments(ofDay day: LocalDate, in db: Connection) throws -> [Payment] {
+        try db.fetchAll(
+            "SELECT " + paymentColumns
+                + " FROM orders o JOIN payments p ON p.order_id = o.id WHERE o.service_day = ? ORDER BY p.id",
+            [day.description], payment)
+    }
+
+    /// Every refund of the day's orders.
+    static func refunds(ofDay day: LocalDate, in db: Connection) throws -> [Refund] {
+        try db.fetchAll(
+            "SELECT " + refundColumns
+                + """
+                 FROM orders o JOIN payments p ON p.order_id = o.id JOIN refunds r ON r.payment_id = p.id
+                WHERE o.service_day = ? ORDER BY r.id
+                """,
+            [day.description], refund)
+    }
+}

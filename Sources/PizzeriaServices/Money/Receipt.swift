@@ -1,0 +1,141 @@
+import Foundation
+
+/// What the customer takes home: the shop, the order's lines with variants and modifiers, the
+/// VAT table, payments, refunds and change. **Not a fiscal document**: in Italy the fiscal
+/// receipt (documento commerciale) comes from the shop's registered till or fiscal printer;
+/// this is what a fiscal-printer bridge or an e-mail template consumes (the JSON) or a plain
+/// thermal printer prints (``text(width:)``).
+public struct Receipt: Sendable, Hashable, Encodable {
+    /// The shop's details when printed.
+    public let shop: ShopDetails
+    /// The order.
+    public let order: Order
+    /// Its VAT, per rate on the order.
+    public let vat: VATBreakdown
+    /// Its payments, refunds and state.
+    public let payments: OrderPayments
+    /// When it was printed.
+    public let printedAt: Date
+
+    /// What every receipt says at its foot.
+    public static let notice = "Not a fiscal document - Documento non fiscale"
+    /// The widths a thermal printer takes, in characters.
+    public static let widths = [32, 42, 48]
+
+    /// Change handed back on cash payments.
+    public var change: Money { Money(cents: payments.payments.reduce(0) { $0 + $1.change.cents }) }
+
+    private enum CodingKeys: String, CodingKey {
+        case shop, orderID = "order_id", pickupLocal = "pickup_local", status, lines, totalCents = "total_cents"
+        case vat, payments, refunds, paidCents = "paid_cents", refundedCents = "refunded_cents"
+        case changeCents = "change_cents", balanceCents = "balance_cents", state, printedAt = "printed_at", notice
+    }
+
+    /// JSON: `{"shop", "order_id", "pickup_local", "status", "lines", "total_cents", "vat",
+    /// "payments", "refunds", "paid_cents", "refunded_cents", "change_cents", "balance_cents",
+    /// "state", "printed_at", "notice"}`.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(shop, forKey: .shop)
+        try container.encode(order.id, forKey: .orderID)
+        try container.encode(order.pickupLocal, forKey: .pickupLocal)
+        try container.encode(order.status, forKey: .status)
+        try container.encode(order.lines, forKey: .lines)
+        try container.encode(order.total.cents, forKey: .totalCents)
+        try container.encode(vat, forKey: .vat)
+        try container.encode(payments.payments, forKey: .payments)
+        try container.encode(payments.refunds, forKey: .refunds)
+        try container.encode(payments.paid.cents, forKey: .paidCents)
+        try container.encode(payments.refunded.cents, forKey: .refundedCents)
+        try container.encode(change.cents, forKey: .changeCents)
+        try container.encode(payments.balance.cents, forKey: .balanceCents)
+        try container.encode(payments.state, forKey: .state)
+        try container.encode(Timestamp.string(from: printedAt), forKey: .printedAt)
+        try container.encode(Self.notice, forKey: .notice)
+    }
+
+    /// The receipt for a thermal printer `width` characters wide (32, 42 or 48): every line at
+    /// most that many characters, amounts right-aligned.
+    public func text(width: Int) -> String {
+        let width = max(width, 24)
+        var out: [String] = []
+        func centered(_ text: String) {
+            for line in Self.wrap(text, width: width) {
+                out.append(String(repeating: " ", count: (width - line.count) / 2) + line)
+            }
+        }
+        func row(_ left: String, _ right: String) {
+            var parts = Self.wrap(left, width: width)
+            let last = parts.removeLast()
+            out += parts
+            if last.count + 1 + right.count <= width {
+                out.append(last + String(repeating: " ", count: width - last.count - right.count) + right)
+            } else {
+                out.append(last)
+                out.append(String(repeating: " ", count: max(width - right.count, 0)) + right)
+            }
+        }
+        let rule = String(repeating: "-", count: width)
+        if let name = shop.name { centered(name) }
+        if let address = shop.address { centered(address) }
+        if let number = shop.vatNumber { centered("P.IVA " + number) }
+        out.append(rule)
+        row("Order " + order.id.short, String(order.pickupLocal.prefix(16)).replacingOccurrences(of: "T", with: " "))
+        out.append(rule)
+        for line in order.lines {
+            row("\(line.quantity) x " + line.pizzaName + (line.variantName.map { " " + $0 } ?? ""), line.total.plain)
+            // The modifiers' prices are in the line's total.
+            for modifier in line.modifiers { out += Self.wrap("  + " + modifier.name, width: width) }
+        }
+        out.append(rule)
+        row("TOTAL EUR", order.total.plain)
+        let columns = (width - 6) / 3
+        func vatRow(_ a: String, _ b: String, _ c: String, _ d: String) {
+            out.append(
+                a.padding(toLength: width - 3 * columns, withPad: " ", startingAt: 0)
+                    + [b, c, d].map { String(repeating: " ", count: max(columns - $0.count, 0)) + $0 }.joined())
+        }
+        vatRow("VAT", "NET", "VAT", "GROSS")
+        for rate in vat.rows { vatRow(rate.rate.description, rate.net.plain, rate.vat.plain, rate.gross.plain) }
+        out.append(rule)
+        for payment in payments.payments {
+            row("Paid " + payment.method.rawValue, payment.amount.plain)
+            if let tendered = payment.tendered, tendered != payment.amount {
+                row("  Tendered", tendered.plain)
+                row("  Change", payment.change.plain)
+            }
+        }
+        for refund in payments.refunds { row("Refund: " + refund.reason, "-" + refund.amount.plain) }
+        if payments.balance.cents > 0 { row("TO PAY", payments.balance.plain) }
+        out.append(rule)
+        centered("Not a fiscal document")
+        centered("Documento non fiscale")
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// `text` in lines of at most `width` characters, broken at spaces where it can be.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        let indent = String(text.prefix { $0 == " " }.prefix(width / 2))
+        var lines: [String] = [], current = indent
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            var word = String(word)
+            let room = width - indent.count
+            while word.count > room {
+                if current != indent { lines.append(current) }
+                lines.append(indent + word.prefix(room))
+                word = String(word.dropFirst(room))
+                current = indent
+            }
+            if current == indent {
+                current += word
+            } else if current.count + 1 + word.count <= width {
+                current += " " + word
+            } else {
+                lines.append(current)
+                current = indent + word
+            }
+        }
+        lines.append(current)
+        return lines
+    }
+}

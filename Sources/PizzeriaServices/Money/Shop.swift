@@ -1,0 +1,55 @@
+import Foundation
+
+/// The shop's details, printed on receipts, and its default VAT rate (the `shop` row).
+///
+/// JSON: `{"name", "address", "vat_number", "vat_rate_bp"}`.
+public struct ShopDetails: Sendable, Hashable, Encodable {
+    /// The name a receipt's head prints (`Pizzeria da Michele`), if set.
+    public let name: String?
+    /// One line of address (`Via Cesare Sersale 1, 80139 Napoli`), if set.
+    public let address: String?
+    /// The VAT number as printed (`IT01234567890`), if set.
+    public let vatNumber: String?
+    /// The rate of categories without their own.
+    public let vatRate: VATRate
+
+    /// The longest name, in Unicode scalars.
+    public static let maximumNameLength = 80
+    /// The longest address, in Unicode scalars.
+    public static let maximumAddressLength = 200
+
+    private enum CodingKeys: String, CodingKey {
+        case name, address, vatNumber = "vat_number", vatRate = "vat_rate_bp"
+    }
+}
+
+/// A change of the shop's details.
+public enum ShopChange: Sendable, Hashable {
+    /// The name (`nil` clears it).
+    case name(String?)
+    /// The address (`nil` clears it).
+    case address(String?)
+    /// The VAT number, 2 to 20 capital letters and digits (`nil` clears it).
+    case vatNumber(String?)
+    /// The default VAT rate.
+    case vatRate(VATRate)
+
+    /// What is wrong with the change, naming the field as `config set` spells it.
+    func problems() -> [FieldError] {
+        switch self {
+        case .name(let text?):
+            TextLimit.problems(text, field: "shop-name", maximum: ShopDetails.maximumNameLength)
+        case .address(let text?):
+            TextLimit.problems(text, field: "shop-address", maximum: ShopDetails.maximumAddressLength)
+        case .vatNumber(let text?):
+            (2...20).contains(text.count) && text.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) })
+                ? []
+                : [
+                    FieldError(
+                        field: "vat-number",
+                        message: "must be 2 to 20 capital letters and digits, such as IT01234567890, not '\(text)'")
+                ]
+        case .name(nil), .address(nil), .vatNumber(nil), .vatRate: []
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import PizzeriaStorage
+
+/// The SQL of the shop row.
+enum ShopStore {
+    static func details(in db: Connection) throws -> ShopDetails {
+        let details = try db.fetchOne("SELECT name, address, vat_number, vat_rate_bp FROM shop WHERE id = 1") { row in
+            ShopDetails(
+                name: try row.optionalString("name"), address: try row.optionalString("address"),
+                vatNumber: try row.optionalString("vat_number"),
+                vatRate: VATRate(basisPoints: try row.int("vat_rate_bp")) ?? .standardFood)
+        }
+        guard let details else { throw DataError.damagedRow(table: "shop", id: "1", problem: "the row is missing") }
+        return details
+    }
+
+    static func apply(_ change: ShopChange, in db: Connection) throws {
+        switch change {
+        case .name(let text): try db.run("UPDATE shop SET name = ? WHERE id = 1", [text])
+        case .address(let text): try db.run("UPDATE shop SET address = ? WHERE id = 1", [text])
+        case .vatNumber(let text): try db.run("UPDATE shop SET vat_number = ? WHERE id = 1", [text])
+        case .vatRate(let rate): try db.run("UPDATE shop SET vat_rate_bp = ? WHERE id = 1", [rate.basisPoints])
+        }
+    }
+
+    static func setVATRate(_ rate: VATRate?, of category: Category.ID, in db: Connection) throws -> Bool {
+        try db.run("UPDATE categories SET vat_rate_bp = ? WHERE id = ?", [rate?.basisPoints, category]) == 1
+    }
+}
