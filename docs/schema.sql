@@ -191,8 +191,9 @@ CREATE TABLE "order_status_events" (
     id          INTEGER PRIMARY KEY,
     order_id    TEXT NOT NULL REFERENCES orders (id),
     -- placed (booked), status (a status change), undo (a status change taken back), moved
-    -- (another pickup), edited (lines or note).
-    kind        TEXT NOT NULL DEFAULT 'status' CHECK (kind IN ('placed', 'status', 'undo', 'moved', 'edited')),
+    -- (another pickup), edited (lines or note), paid (a payment), refunded (a refund).
+    kind        TEXT NOT NULL DEFAULT 'status'
+                CHECK (kind IN ('placed', 'status', 'undo', 'moved', 'edited', 'paid', 'refunded')),
     from_status TEXT CHECK (from_status IS NULL OR from_status IN ('placed', 'preparing', 'ready', 'collected', 'no_show', 'cancelled')),
     to_status   TEXT NOT NULL CHECK (to_status IN ('placed', 'preparing', 'ready', 'collected', 'no_show', 'cancelled')),
     -- What changed, for people: `pickup 2026-12-04T18:00:00Z → 2026-12-04T18:30:00Z`, `+1 Diavola`.
@@ -1659,6 +1660,16 @@ BEGIN
     SELECT RAISE(ABORT, 'payments_append_only: a payment is never changed; record a refund instead');
 END;
 
+CREATE TRIGGER payments_event AFTER INSERT ON payments
+BEGIN
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
+    SELECT o.id, 'paid', o.status, o.status,
+           'paid ' || printf('%d.%02d', NEW.amount_cents / 100, NEW.amount_cents % 100) || ' ' || NEW.method
+           || CASE WHEN NEW.reference IS NOT NULL THEN ' (' || substr(NEW.reference, 1, 200) || ')' ELSE '' END,
+           NEW.actor, NEW.at
+    FROM orders o WHERE o.id = NEW.order_id;
+END;
+
 CREATE TRIGGER payments_order_open BEFORE INSERT ON payments
 WHEN (SELECT status FROM orders WHERE id = NEW.order_id) = 'cancelled'
 BEGIN
@@ -1873,6 +1884,16 @@ END;
 CREATE TRIGGER refunds_append_only_update BEFORE UPDATE ON refunds
 BEGIN
     SELECT RAISE(ABORT, 'refunds_append_only: a refund is never changed');
+END;
+
+CREATE TRIGGER refunds_event AFTER INSERT ON refunds
+BEGIN
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
+    SELECT o.id, 'refunded', o.status, o.status,
+           'refunded ' || printf('%d.%02d', NEW.amount_cents / 100, NEW.amount_cents % 100) || ' ' || p.method
+           || ': ' || NEW.reason,
+           NEW.actor, NEW.at
+    FROM payments p JOIN orders o ON o.id = p.order_id WHERE p.id = NEW.payment_id;
 END;
 
 CREATE TRIGGER refunds_within_payment BEFORE INSERT ON refunds

@@ -20,7 +20,7 @@ final class Baseline {
     private let top, pushRow, popRow, popAll, insertEvent: CStatement
     private let groupsOf, modifier: CStatement
     private let path, menuCategories, menuGroups, menuPrices, menuVariants, menuAttachments, menuItems, pizzaForEdit,
-        updatePrice: CStatement
+        updatePrice, enterAudit, leaveAudit: CStatement
 
     init(
         path file: String, synchronous: String, cacheKiB: Int?, checkpointPages: Int, dataSet: DataSet
@@ -51,8 +51,10 @@ final class Baseline {
         pizza = try db.prepare(
             """
             SELECT p.name, p.archived_at IS NULL AND p.stock_left IS NULL, k.uses_oven, p.allergens, v.name,
-                   v.price_cents, EXISTS (SELECT 1 FROM pizza_variants o WHERE o.pizza_id = p.id AND o.id <> v.id)
+                   v.price_cents, EXISTS (SELECT 1 FROM pizza_variants o WHERE o.pizza_id = p.id AND o.id <> v.id),
+                   coalesce(k.vat_rate_bp, s.vat_rate_bp)
             FROM pizzas p JOIN categories k ON k.id = p.category_id JOIN pizza_variants v ON v.id = ? AND v.pizza_id = p.id
+                 JOIN shop s ON s.id = 1
             WHERE p.id = ?
             """)
         // The item's groups and their bounds, which every line keeps (a plain one too).
@@ -94,8 +96,8 @@ final class Baseline {
         insertLine = try db.prepare(
             """
             INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity, uses_oven,
-                                     variant_id, variant_name, base_price_cents, modifiers, allergens)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                     variant_id, variant_name, base_price_cents, modifiers, allergens, vat_rate_bp)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         top = try db.prepare(
             "SELECT depth, kind, pizza_id, order_id FROM navigation_stack WHERE user_id = ? ORDER BY depth DESC LIMIT 1"
@@ -139,6 +141,12 @@ final class Baseline {
             """)
         pizzaForEdit = try db.prepare("SELECT name, price_cents, version FROM pizzas WHERE id = ?")
         updatePrice = try db.prepare("UPDATE pizzas SET price_cents = ? WHERE id = ? AND version = ?")
+        // Who changes the menu, for the audit log's triggers — set and cleared in each edit's
+        // transaction, as the project's library does (the row at rest is empty).
+        enterAudit = try db.prepare(
+            "UPDATE audit_context SET actor = NULL, source = 'library', at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = 1"
+        )
+        leaveAudit = try db.prepare("UPDATE audit_context SET actor = NULL, source = NULL, at = NULL WHERE id = 1")
     }
 
     private func transaction(_ body: () throws -> Bool) throws {
@@ -211,7 +219,7 @@ final class Baseline {
                 for (number, line) in lines.enumerated() {
                     try insertLine.bind(
                         id, number + 1, line.id, line.name, line.unit, line.quantity, line.usesOven ? 1 : 0,
-                        line.variant, line.variantName, line.base, line.modifiers, line.allergens
+                        line.variant, line.variantName, line.base, line.modifiers, line.allergens, line.vatRate
                     ).run()
                 }
                 return true
@@ -223,7 +231,7 @@ final class Baseline {
     /// A booked line as it is written: the snapshot of the item, its variant and its modifiers.
     private struct Line {
         let id: UUID, name: String, quantity: Int, usesOven: Bool, variant: Int64, variantName: String?
-        let base: Int64, unit: Int64, modifiers: String?, allergens: Int64
+        let base: Int64, unit: Int64, modifiers: String?, allergens: Int64, vatRate: Int64
     }
 
     /// Snapshots one line: the item with its chosen variant (one row), the bounds of the item's
@@ -236,7 +244,7 @@ final class Baseline {
         defer { sqlite3_reset(pizza.handle) }
         guard pizza.int(1) == 1 else { throw BenchError("pizza \(id) is not on the menu or is counted out") }
         let name = pizza.text(0), usesOven = pizza.int(2) == 1, variantName = pizza.text(4), base = pizza.int(5)
-        let named = pizza.int(6) == 1
+        let named = pizza.int(6) == 1, vatRate = pizza.int(7)
         var allergens = pizza.int(3), unit = base
         var bounds: [(group: Int64, min: Int64, max: Int64, count: Int64)] = []
         try groupsOf.bind(id).forEachRow { bounds.append((groupsOf.int(0), groupsOf.int(1), groupsOf.int(2), 0)) }
@@ -264,7 +272,7 @@ final class Baseline {
         return Line(
             id: id, name: name, quantity: line.quantity, usesOven: usesOven, variant: variant,
             variantName: named ? variantName : nil, base: base, unit: unit,
-            modifiers: line.extras.isEmpty ? nil : json + "]", allergens: allergens)
+            modifiers: line.extras.isEmpty ? nil : json + "]", allergens: allergens, vatRate: vatRate)
     }
 
     /// `text` as a JSON string: quotes, backslashes and control characters escaped.
@@ -700,7 +708,8 @@ final class Baseline {
     // MARK: - Edits
 
     /// The edit path: read the pizza (the sheet's draft), validate, then compare-and-set the
-    /// price at the version read, in its own transaction (the trigger records the history).
+    /// price at the version read, in its own transaction that says who acts (the audit log's
+    /// context, as the project sets it) — the triggers record the history and the audit row.
     func editPrices(_ edits: [(pizza: Int, cents: Int64)]) throws -> Int {
         for edit in edits {
             let id = pizzaIDs[edit.pizza].uuid
@@ -709,8 +718,10 @@ final class Baseline {
             sqlite3_reset(pizzaForEdit.handle)
             guard edit.cents > 0, edit.cents <= 100_000 else { throw BenchError("invalid price") }
             try transaction {
+                try enterAudit.bind().run()
                 try updatePrice.bind(edit.cents, id, version).run()
                 guard sqlite3_changes(database.db) == 1 else { throw BenchError("conflict") }
+                try leaveAudit.bind().run()
                 return true
             }
         }

@@ -20,7 +20,8 @@ struct CompletionTests {
 
     @Test("an option given as --opt=value does not swallow the next word; a spaced one does")
     func optionValues() {
-        #expect(completer.candidates(words: ["order", "list", "--status=placed"], current: "--l") == ["--limit"])
+        #expect(
+            completer.candidates(words: ["order", "list", "--status=placed"], current: "--l") == ["--limit", "--lines"])
         #expect(completer.candidates(words: ["order", "list", "--status"], current: "re") == ["ready"])
     }
 

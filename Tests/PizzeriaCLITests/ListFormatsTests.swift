@@ -103,11 +103,12 @@ struct ListFormatsTests {
         let cli = try demo()
         for flag in ["--nl", "--json"] {
             let watch = try cli.start(["order", "watch", "--after", "0", flag])
-            #expect(watch.waitForOutput { out, _ in out.split(separator: "\n").count >= 3 })
+            // The demo's three bookings and anna's online payment.
+            #expect(watch.waitForOutput { out, _ in out.split(separator: "\n").count >= 4 })
             watch.signal(SIGTERM)
             let result = try watch.wait(timeout: 10)
             let lines = result.stdout.split(separator: "\n")
-            #expect(lines.count == 3, "\(flag): \(result)")
+            #expect(lines.count == 4, "\(flag): \(result)")
             #expect(lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) is [String: Any] })
         }
     }

@@ -239,7 +239,7 @@ struct MenuChoiceCommandTests {
         let total = try cli.sqlite("SELECT sum(line_total_cents) FROM order_line_details;").stdout
         #expect(total == "3000\n")
         let bad = try cli.run("report", "sales", "--by", "week")
-        #expect(bad.status == 65 && bad.stderr.contains("day, pizza or category"))
+        #expect(bad.status == 65 && bad.stderr.contains("day, pizza, category, hour or staff"))
     }
 
     @Test("the add and edit sheets edit variants, allergens and groups across runs, validate by field, save in one go")

@@ -132,3 +132,55 @@ struct MoneyCommandTests {
         #expect(csv.contains("payments,cash,1,12.00,1200") && csv.contains("refunds,card,1,2.00,200"), "\(csv)")
     }
 }
+
+extension MoneyCommandTests {
+    @Test("order list --lines: a row per line with VAT; --csv-dialect excel-eu opens in an Italian spreadsheet")
+    func accountantExport() throws {
+        let cli = try pizzeria()
+        try cli.ok("category", "vat", "Bevande", "22")
+        let id = try place(cli, "Margherita/Maxi+bufala=2", "Aranciata", "Frittatina")
+        let rows = try cli.json("order", "list", "--lines", "--date", Self.day) as? [[String: Any]] ?? []
+        let mine = rows.filter { $0["order_id"] as? String == id }
+        #expect(mine.count == 3 && mine.compactMap { $0["vat_rate_bp"] as? Int }.sorted() == [1000, 1000, 2200])
+        let vat = mine.reduce(0) { $0 + ($1["vat_cents"] as? Int ?? 0) }
+        let receipt = try cli.json("order", "receipt", id, "--format", "json") as? [String: Any]
+        #expect(vat == (receipt?["vat"] as? [String: Any])?["vat_cents"] as? Int)
+        for row in mine {
+            #expect((row["net_cents"] as? Int ?? 0) + (row["vat_cents"] as? Int ?? 0) == row["gross_cents"] as? Int)
+        }
+        let eu = try cli.ok("order", "list", "--lines", "--date", Self.day, "--csv", "--csv-dialect", "excel-eu").stdout
+        #expect(eu.hasPrefix("\u{FEFF}order_id;service_day;pickup_local;status;line_no;item;"), "\(eu.prefix(200))")
+        #expect(eu.contains(";Margherita;Maxi;bufala;2;12,00;1200;1000;"), "\(eu)")
+        let plain = try cli.ok("order", "list", "--lines", "--date", Self.day, "--csv").stdout
+        #expect(plain.hasPrefix("order_id,service_day") && plain.contains(",Margherita,Maxi,bufala,2,12.00,1200,1000,"))
+        let euOrders = try cli.ok("order", "list", "--csv", "--csv-dialect", "excel-eu").stdout
+        #expect(euOrders.hasPrefix("\u{FEFF}id;user;") && euOrders.contains(";30,50;3050;"), "\(euOrders)")
+        #expect(try cli.run("order", "list", "--csv-dialect", "excel-eu").status == 64)
+        #expect(try cli.run("order", "list", "--csv", "--csv-dialect", "excel").stderr.contains("csv-dialect: must be"))
+    }
+
+    @Test("report sales --by hour and --by staff: orders, items and money per group; the day table says what it counts")
+    func salesGroups() throws {
+        let cli = try pizzeria()
+        let first = try place(cli, "Margherita=2")
+        let second =
+            try cli.json("order", "place", "marco", "--pickup", "\(Self.day)T21:00", "Porcini") as? [String: Any]
+        let secondID = try #require(second?["id"] as? String)
+        try cli.ok("order", "pay", first, "--method", "card", "--by", "luca")
+        try cli.ok("order", "collect", first, "--by", "luca")
+        try cli.ok("order", "collect", secondID, "--by", "giulia")
+        let hours =
+            try cli.json("report", "sales", "--by", "hour", "--from", Self.day, "--to", Self.day) as? [[String: Any]]
+            ?? []
+        #expect(hours.map { $0["key"] as? String } == ["20:00", "21:00"])
+        #expect(hours.map { $0["items"] as? Int } == [2, 1] && hours.map { $0["paid_cents"] as? Int } == [1200, 0])
+        let staff =
+            try cli.json("report", "sales", "--by", "staff", "--from", Self.day, "--to", Self.day) as? [[String: Any]]
+            ?? []
+        #expect(staff.map { $0["key"] as? String } == ["giulia", "luca"], "\(staff)")
+        #expect(staff.map { $0["orders"] as? Int } == [1, 1] && staff.map { $0["paid_cents"] as? Int } == [0, 1200])
+        let table = try cli.ok("report", "sales").stdout
+        #expect(table.hasPrefix("DAY") && table.contains("ORDERS COLLECTED") && table.contains("items collected"))
+        #expect(try cli.ok("report", "sales", "--by", "pizza").stdout.contains("ITEMS COLLECTED"))
+    }
+}

@@ -64,7 +64,7 @@ struct ShellUserTests {
             ])
         #expect(try bashCompletions(cli, ["config", "set", "slot-"]) == ["slot-minutes", "slot-capacity"])
         #expect(try bashCompletions(cli, ["nav", "show", "an"]) == ["anna"])
-        #expect(try bashCompletions(cli, ["pizza", "list", "--c"]) == ["--csv"])
+        #expect(try bashCompletions(cli, ["pizza", "list", "--c"]) == ["--csv", "--csv-dialect"])
         // --db on the command line names the database; a missing one offers nothing, silently.
         #expect(try bashCompletions(cli, ["--db", "/nonexistent.sqlite", "pizza", "show", "Mar"]).isEmpty)
     }
@@ -173,7 +173,7 @@ struct ShellUserTests {
             "\(sales.transcript)")
         #expect(
             sales.transcript.contains("12 · €144.00 (+3 booked)")
-                && sales.transcript.contains("Total: 12 pizzas collected, €144.00;"), "\(sales.transcript)")
+                && sales.transcript.contains("Total: 12 items collected, €144.00;"), "\(sales.transcript)")
         let piped = try cli.ok("slots", "--date", "2026-12-01").stdout
         #expect(piped.hasPrefix("SLOT") && !piped.contains("█"))
     }

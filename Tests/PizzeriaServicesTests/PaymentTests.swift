@@ -227,4 +227,78 @@ struct PaymentTests {
         }
         #expect(sums?.0 == 2700 && sums?.1 == sums?.2 && sums?.1 == 1500)
     }
+
+    @Test(
+        "an older file upgrades: collected orders are paid (method unknown), the rest unpaid; history and totals stay")
+    func upgrade() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("old.sqlite")
+        let old = try SchemaMigrator(migrations: Array(Migration.embedded.prefix(20))).open(
+            path: path, access: .migrate)
+        let ids = ["00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"]
+        try old.write { db in
+            _ = try db.run("UPDATE settings SET time_zone = 'UTC'")
+            _ = try db.run("INSERT INTO pizzas (name, price_cents) VALUES ('Margherita', 600)")
+            _ = try db.run("INSERT INTO users (handle) VALUES ('anna')")
+            for id in ids {
+                _ = try db.run(
+                    """
+                    INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local)
+                    SELECT ?, id, '2026-12-01T18:00:00Z', '2026-12-01', '2026-12-01T18:00+00:00' FROM users
+                    """, [id])
+                _ = try db.run(
+                    """
+                    INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity, uses_oven,
+                                             variant_id, base_price_cents, allergens)
+                    SELECT ?, 1, p.id, p.name, 600, 2, 1, v.id, 600, 0 FROM pizzas p JOIN pizza_variants v ON v.pizza_id = p.id
+                    """, [id])
+            }
+            for status in ["preparing", "ready", "collected"] {
+                _ = try db.run("UPDATE orders SET status = ? WHERE id = ?", [status, ids[0]])
+            }
+        }
+        let events = try old.read { db in
+            try db.fetchOne("SELECT count(*) AS n FROM order_status_events") { try $0.int("n") }
+        }
+        let pizzeria = try Pizzeria.open(path: path)
+        let collected = try #require(Order.ID(ids[0])), placed = try #require(Order.ID(ids[1]))
+        let paid = try pizzeria.payments.payments(of: collected)
+        #expect(paid.state == .paid && paid.payments.map(\.method) == [.unknown] && paid.paid.cents == 1200)
+        #expect(try pizzeria.payments.payments(of: placed).state == .unpaid)
+        #expect(try pizzeria.orders.sales().revenue.cents == 1200)
+        #expect(try pizzeria.orders.order(id: collected)?.lines.map(\.vatRate) == [.standardFood])
+        let after = try pizzeria.database.read { db in
+            try db.fetchOne("SELECT count(*) AS n FROM order_status_events") { try $0.int("n") }
+        }
+        #expect(after == events)
+        let problems = try Maintenance.check(path: path).domainProblems
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    @Test("the feed carries payments and refunds, in order with the other changes")
+    func feed() throws {
+        let f = try OrderFixture()
+        let start = try f.pizzeria.orders.latestEventCursor()
+        let order = try f.place("anna", "19:00", ("Margherita", 1)).order
+        try f.pizzeria.payments.pay(PaymentRequest(order: order.id, method: .card), by: "giulia")
+        try f.pizzeria.payments.refund(order: order.id, amount: Money(cents: 100), reason: "cold", by: "giulia")
+        let events = try f.pizzeria.orders.events(after: start)
+        #expect(events.map(\.kind) == [.placed, .paid, .refunded])
+        #expect(events.map(\.detail) == [nil, "paid 6.00 card", "refunded 1.00 card: cold"])
+        #expect(events.dropFirst().allSatisfy { $0.actor == "giulia" && $0.from == .placed && $0.to == .placed })
+        // The order's history shows them; undo still takes back status changes only.
+        #expect(try f.pizzeria.orders.order(id: order.id)?.history.map(\.kind) == [.placed, .paid, .refunded])
+    }
+
+    @Test("each line's share of the order's VAT adds up to the order's, per rate, to the cent")
+    func lineShares() throws {
+        let lines = [15, 15, 15, 700].map {
+            OrderLine(pizzaID: .random(), pizzaName: "x", unitPrice: Money(cents: Int64($0)), quantity: 1)
+        }
+        let shares = VATBreakdown.lineShares(of: lines)
+        #expect(shares.reduce(0) { $0 + $1.cents } == VATBreakdown(lines: lines).vat.cents)
+        // 7.45 at 10 %: VAT 0.68; 0.68 × 15/745 = 0.0137 (three times), × 700/745 = 0.6389: 66 cents given,
+        // the two left go to the largest remainders (the 7.00 line, then the first 0.15 line).
+        #expect(shares.map(\.cents) == [2, 1, 1, 64])
+    }
 }

@@ -39,6 +39,26 @@ enum MoneyCommands {
         "tendered", "eur", help: "Cash handed over (cash only): the change is printed.", .amount)
     static let reason = RequiredOption("reason", "text", help: "Why (1 to 200 characters), for the records.")
 
+    /// `order list --lines`: one row per order line with its VAT.
+    static let lineShape = ListOutput.Shape<OrderLineRow>(
+        table: Table(
+            "ORDER", "DAY", "STATUS", "ITEM", "QTY", "UNIT", "VAT", "NET", "VAT EUR", "GROSS",
+            rightAligned: [4, 5, 6, 7, 8, 9]),
+        cells: {
+            [
+                $0.orderID.short, $0.serviceDay.description, $0.status.rawValue, $0.line.label, "\($0.line.quantity)",
+                $0.line.unitPrice.plain, $0.line.vatRate.description, $0.net.plain, $0.vat.plain, $0.gross.plain,
+            ]
+        },
+        empty: "No orders.\n",
+        csv: CSVColumns([
+            .member("order_id"), .member("service_day", plain: true), .member("pickup_local", plain: true),
+            .member("status", plain: true), .member("line_no"), .member("item"), .member("variant"),
+            .member("modifiers"), .member("quantity"), .member("unit_price"), .member("unit_price_cents"),
+            .member("vat_rate_bp"), .member("net"), .member("net_cents"), .member("vat"), .member("vat_cents"),
+            .member("gross"), .member("gross_cents"),
+        ]))
+
     static let pay = Command(
         name: "pay",
         abstract: "Record a payment of an order (the whole balance by default).",

@@ -137,7 +137,7 @@ enum OrderCommands {
     static let list = Command(
         name: "list",
         abstract: "List orders by pickup time, optionally filtered.",
-        options: [userFilter, statusFilter, date, limit, after, owesRefund] + ListOptions.all,
+        options: [userFilter, statusFilter, date, limit, after, owesRefund, perLine] + ListOptions.all,
         run: { invocation in
             let context = invocation.context
             let status = try invocation[statusFilter]
@@ -153,6 +153,13 @@ enum OrderCommands {
             var filter = OrderFilter(status: status)
             if let user = try invocation[userFilter] { filter.user = try pizzeria.lookup.user(user).id }
             if let date = try invocation[date] { filter.serviceDay = try DateText.date(date, field: "date", pizzeria) }
+            if invocation[perLine] {
+                // One row per line, streamed order by order: any number of orders in the memory of a page.
+                try context.list.write(invocation, MoneyCommands.lineShape) { each in
+                    try pizzeria.orders.forEach(filter) { order in try OrderLineRow.rows(of: order).forEach(each) }
+                }
+                return .ok
+            }
             let limit = try invocation[limit]
             let after = try invocation[after]
             let orders = pizzeria.orders
@@ -176,6 +183,10 @@ enum OrderCommands {
             return .ok
         })
 
+    static let perLine = Flag(
+        "lines",
+        help: "One row per order line (item, variant, modifiers, quantity, unit price, VAT rate, net, VAT, gross): "
+            + "for the accountant.")
     static let owesRefund = Flag(
         "owes-refund", help: "Only orders that keep more than they owe (cancelled after being paid): refund them.")
 
@@ -185,8 +196,10 @@ enum OrderCommands {
         arguments: [orderArgument],
         run: { invocation in
             let context = invocation.context
-            let order = try context.open(.requireCurrent).lookup.order(try invocation[orderArgument])
-            try context.emit(order) { OrderText.detail(order) }
+            let pizzeria = try context.open(.requireCurrent)
+            let order = try pizzeria.lookup.order(try invocation[orderArgument])
+            let money = try pizzeria.payments.payments(of: order.id)
+            try context.emit(order) { OrderText.detail(order) + OrderText.money(money, zone: order.timeZone) }
             return .ok
         })
 

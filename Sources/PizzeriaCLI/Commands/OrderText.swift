@@ -1,3 +1,4 @@
+import Foundation
 import PizzeriaServices
 
 /// How orders look on a terminal.
@@ -23,6 +24,29 @@ enum OrderText {
     /// `placed`, or `placed (outside the hours)` for a booking a change of the hours left behind.
     static func status(_ order: Order) -> String {
         order.outsideHours ? order.status.rawValue + " (outside the hours)" : order.status.rawValue
+    }
+
+    /// The money section of `order show`: state, payments and refunds.
+    static func money(_ summary: OrderPayments, zone: TimeZone) -> String {
+        var text = "\nPayment: \(summary.state.rawValue)"
+        if summary.balance.cents > 0 { text += ", \(summary.balance.formatted) to pay" }
+        if summary.owesRefund.cents > 0 { text += ", owes a refund of \(summary.owesRefund.formatted)" }
+        text += "\n"
+        guard !summary.payments.isEmpty else { return text }
+        var table = Table("WHEN", "MONEY", "METHOD", "AMOUNT", "BY", "DETAIL", rightAligned: [3])
+        for payment in summary.payments {
+            table.add(
+                payment.at.local(zone), "payment", payment.method.rawValue, payment.amount.formatted,
+                payment.actor ?? "-",
+                [payment.reference, payment.change.cents > 0 ? "change \(payment.change.formatted)" : nil]
+                    .compactMap { $0 }.joined(separator: ", "))
+        }
+        for refund in summary.refunds {
+            table.add(
+                refund.at.local(zone), "refund", refund.method.rawValue, "-" + refund.amount.formatted,
+                refund.actor ?? "-", refund.reason)
+        }
+        return text + table.rendered
     }
 
     static func detail(_ order: Order) -> String {

@@ -86,13 +86,17 @@ enum OrderWatchCommand {
             case .placed: "placed"
             case .moved: "moved"
             case .edited: "edited"
+            case .paid: "paid"
+            case .refunded: "refunded"
             case .undone: "undo: \(event.from?.rawValue ?? "") → \(event.to.rawValue)"
             case .statusChanged, .cancelled: "\(event.from?.rawValue ?? "") → \(event.to.rawValue)"
             }
         var text =
             "#\(event.cursor)  \(event.at.local(order.timeZone))  \(change.padding(to: 22))  \(order.id.short)  \(order.handle)"
             + "  pickup \(order.pickupLocal)  \(OrderText.items(order))  \(order.total.formatted)"
-        if let detail = event.detail, event.kind == .moved || event.kind == .edited { text += "  (\(detail))" }
+        if let detail = event.detail, [.moved, .edited, .paid, .refunded].contains(event.kind) {
+            text += "  (\(detail))"
+        }
         if let note = order.note { text += "  note: \(note)" }
         if let actor = event.actor { text += "  by \(actor)" }
         return text

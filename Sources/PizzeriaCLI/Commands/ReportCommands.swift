@@ -10,13 +10,35 @@ enum ReportCommands {
     static let from = Option("from", "date", help: "First service day included: YYYY-MM-DD, today or tomorrow.")
     static let to = Option("to", "date", help: "Last service day included.")
     static let by = Option(
-        "by", "rows", help: "day (one row per service day), pizza (per item and variant) or category.",
-        default: "day", completion: .choices(["day", "pizza", "category"]))
+        "by", "rows",
+        help: "day (one row per service day), pizza (per item and variant), category, hour (of pickup) or staff "
+            + "(who handed the orders over, and the payments each took).",
+        default: "day", completion: .choices(["day", "pizza", "category", "hour", "staff"]))
+
+    /// The report by hour or by staff, in every list mode.
+    static func groupShape(_ grouping: SalesGrouping) -> ListOutput.Shape<SalesGroup> {
+        ListOutput.Shape<SalesGroup>(
+            table: Table(
+                grouping == .hour ? "HOUR" : "STAFF", "ORDERS COLLECTED", "ITEMS", "REVENUE", "PAYMENTS", "PAID",
+                rightAligned: [1, 2, 3, 4, 5]),
+            cells: {
+                [
+                    $0.key ?? "(nobody)", "\($0.orders)", "\($0.items)", $0.revenue.formatted, "\($0.payments)",
+                    $0.paid.formatted,
+                ]
+            },
+            empty: "No collected orders in this period.\n",
+            csv: CSVColumns([
+                .member("key", header: grouping.rawValue), .member("orders"), .member("items"), .member("revenue"),
+                .member("revenue_cents"), .member("payments"), .member("paid"), .member("paid_cents"),
+            ]))
+    }
 
     /// The report by pizza, in every list mode.
     static let pizzaShape = ListOutput.Shape<SalesReport.Row>(
         table: Table(
-            "PIZZA", "COLLECTED", "REVENUE", "BOOKED", "NO-SHOWS", "CANCELLED", rightAligned: [1, 2, 3, 4, 5]),
+            "ITEM", "ITEMS COLLECTED", "REVENUE", "ITEMS BOOKED", "ITEMS NO-SHOW", "ITEMS CANCELLED",
+            rightAligned: [1, 2, 3, 4, 5]),
         cells: {
             [
                 $0.label, "\($0.quantity)", $0.revenue.formatted, "\($0.bookedQuantity)", "\($0.noShowQuantity)",
@@ -28,7 +50,8 @@ enum ReportCommands {
     /// The report by menu section, in every list mode.
     static let categoryShape = ListOutput.Shape<SalesReport.CategoryTotal>(
         table: Table(
-            "CATEGORY", "COLLECTED", "REVENUE", "BOOKED", "NO-SHOWS", "CANCELLED", rightAligned: [1, 2, 3, 4, 5]),
+            "CATEGORY", "ITEMS COLLECTED", "REVENUE", "ITEMS BOOKED", "ITEMS NO-SHOW", "ITEMS CANCELLED",
+            rightAligned: [1, 2, 3, 4, 5]),
         cells: {
             [
                 $0.category, "\($0.quantity)", $0.revenue.formatted, "\($0.bookedQuantity)", "\($0.noShowQuantity)",
@@ -40,7 +63,7 @@ enum ReportCommands {
     /// The report by service day, in every list mode.
     static let dayShape = ListOutput.Shape<SalesReport.Day>(
         table: Table(
-            "DAY", "COLLECTED", "REVENUE", "BOOKED", "BOOKED VALUE", "NO-SHOWS", "CANCELLED",
+            "DAY", "ORDERS COLLECTED", "REVENUE", "ORDERS BOOKED", "BOOKED VALUE", "NO-SHOW ORDERS", "CANCELLED ORDERS",
             rightAligned: [1, 2, 3, 4, 5, 6]),
         cells: {
             [
@@ -65,10 +88,17 @@ enum ReportCommands {
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
             let rows = try invocation[by] ?? "day"
-            guard ["day", "pizza", "category"].contains(rows) else {
+            guard ["day", "pizza", "category", "hour", "staff"].contains(rows) else {
                 throw ValidationError([
-                    FieldError(field: "by", message: "must be day, pizza or category, not '\(rows)'")
+                    FieldError(field: "by", message: "must be day, pizza, category, hour or staff, not '\(rows)'")
                 ])
+            }
+            if let grouping = SalesGrouping(rawValue: rows) {
+                let groups = try pizzeria.orders.sales(
+                    by: grouping, from: try invocation[from].map { try DateText.date($0, field: "from", pizzeria) },
+                    to: try invocation[to].map { try DateText.date($0, field: "to", pizzeria) })
+                try context.list.write(invocation, groupShape(grouping)) { each in try groups.forEach(each) }
+                return .ok
             }
             let byPizza = rows == "pizza", byCategory = rows == "category"
             let report = try pizzeria.orders.sales(
@@ -90,7 +120,7 @@ enum ReportCommands {
                 let booked = report.bookedValue.cents > 0 ? ", \(report.bookedValue.formatted) still booked" : ""
                 if !report.days.isEmpty {
                     context.console.out(
-                        "Total: \(report.quantity) pizzas collected, \(report.revenue.formatted)\(booked).\n")
+                        "Total: \(report.quantity) items collected, \(report.revenue.formatted)\(booked).\n")
                 }
             case .table, .lines, .csv, .tsv:
                 // Rows alone, for scripts: no total line.

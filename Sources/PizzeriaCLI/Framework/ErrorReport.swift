@@ -72,6 +72,14 @@ extension ErrorReport {
         case ScheduleError.tooManyExceptions: return "remove past exceptions with `pizzeria hours clear DATE..DATE`"
         case OrderError.notFound: return "see `pizzeria order list`"
         case OrderError.keyReused: return "use a new key for a new order"
+        case PaymentError.reasonRequired(let order, _):
+            return
+                "`pizzeria order cancel \(order.short) --reason TEXT`, then `pizzeria order refund \(order.short) --reason TEXT`"
+        case PaymentError.nothingDue(let order, _), PaymentError.overBalance(let order, _, _):
+            return
+                "`pizzeria order show \(order.short)` lists its payments; a payment taken twice is put right with `order refund`"
+        case PaymentError.refundTooLarge(let order, _, _), PaymentError.nothingToRefund(let order):
+            return "`pizzeria order show \(order.short)` lists what was paid and refunded"
         case FeedError.foreignCursor:
             return "replay this file's whole history with `--after 0`, or watch from now on without --after"
         case UserError.notFound(let reference):

@@ -6,11 +6,13 @@ import PizzeriaServices
 enum CSVField {
     case text(String?)
     case number(Int64)
-    /// Already safe: a decimal amount (`6.50`), an ISO-8601 time, a fixed word.
+    /// Already safe: an ISO-8601 time, a fixed word.
     case plain(String)
+    /// An amount with a decimal point (`6.50`): written with a decimal comma in the excel-eu dialect.
+    case decimal(String)
 
     static func number(_ value: Int) -> CSVField { .number(Int64(value)) }
-    static func money(_ money: Money) -> [CSVField] { [.plain(money.plain), .number(money.cents)] }
+    static func money(_ money: Money) -> [CSVField] { [.decimal(money.plain), .number(money.cents)] }
     static func time(_ date: Date?) -> CSVField { .plain(date.map(Timestamp.string(from:)) ?? "") }
 }
 
@@ -23,10 +25,22 @@ enum CSVField {
 enum CSV {
     /// The field separator: CSV's comma, or a tab for TSV (quoted the same way, so a tab or a
     /// line break inside a field survives).
+    ///
+    /// `excelEU` is what a spreadsheet set up for Italy (or most of Europe) opens as columns: `;`
+    /// between fields, a decimal comma in amounts, and a UTF-8 byte order mark so accents survive.
     enum Dialect {
-        case comma, tab
+        case comma, tab, excelEU
 
-        var separator: UInt8 { self == .comma ? UInt8(ascii: ",") : UInt8(ascii: "\t") }
+        var separator: UInt8 {
+            switch self {
+            case .comma: UInt8(ascii: ",")
+            case .tab: UInt8(ascii: "\t")
+            case .excelEU: UInt8(ascii: ";")
+            }
+        }
+
+        /// What the output starts with: the byte order mark of the excel-eu dialect.
+        var preamble: String { self == .excelEU ? "\u{FEFF}" : "" }
     }
 
     static func row(_ fields: [CSVField], _ dialect: Dialect = .comma) -> String {
@@ -35,8 +49,9 @@ enum CSV {
             case .text(let text): quoted(defused(text ?? ""), dialect)
             case .number(let number): String(number)
             case .plain(let text): quoted(text, dialect)
+            case .decimal(let text): dialect == .excelEU ? text.replacingOccurrences(of: ".", with: ",") : text
             }
-        }.joined(separator: dialect == .comma ? "," : "\t") + "\r\n"
+        }.joined(separator: String(UnicodeScalar(dialect.separator))) + "\r\n"
     }
 
     static func header(_ names: [String], _ dialect: Dialect = .comma) -> String {
@@ -150,7 +165,7 @@ struct CSVColumns<Item: JSONMembers>: Sendable {
         }
         mutating func member(_ key: StaticString, timestamp: Date?) { put(key) { _ in .time(timestamp) } }
         mutating func member(_ key: StaticString, minute: Date) { put(key) { _ in .plain(PickupTime.utc(minute)) } }
-        mutating func member(_ key: StaticString, plain money: Money) { put(key) { _ in .plain(money.plain) } }
+        mutating func member(_ key: StaticString, plain money: Money) { put(key) { _ in .decimal(money.plain) } }
         // Nested values have no cell of their own: a column computes what it shows of them.
         mutating func member<Value: JSONMembers>(_ key: StaticString, object: Value?) {}
         mutating func member<Element: JSONMembers>(_ key: StaticString, objects: [Element]) {}

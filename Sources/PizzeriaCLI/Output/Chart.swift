@@ -69,7 +69,7 @@ enum Chart {
         let booked = report.bookedValue.cents > 0 ? "; \(report.bookedValue.formatted) still booked" : ""
         text +=
             paint(
-                "Total: \(report.quantity) pizzas collected, \(report.revenue.formatted)\(booked)", .bold, on: display)
+                "Total: \(report.quantity) items collected, \(report.revenue.formatted)\(booked)", .bold, on: display)
             + "\n"
         return text
     }

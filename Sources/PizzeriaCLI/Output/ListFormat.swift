@@ -7,9 +7,14 @@ enum ListOptions {
     static let csv = Flag("csv", help: "Print CSV (RFC 4180, a header row) for spreadsheets instead of a table.")
     static let tsv = Flag("tsv", help: "Print tab-separated values (a header row) instead of a table.")
     static let noHeaders = Flag("no-headers", help: "Leave out the header row of the table, CSV or TSV.")
+    static let csvDialect = Option(
+        "csv-dialect", "dialect",
+        help: "rfc4180 (default: `,` and decimal points) or excel-eu (`;`, decimal commas, a UTF-8 BOM: "
+            + "what a spreadsheet set up for Italy opens as columns).",
+        completion: .choices(["rfc4180", "excel-eu"]))
 
     /// What a list command adds to its own options.
-    static let all: [any OptionDeclaration] = [lines, csv, tsv, noHeaders]
+    static let all: [any OptionDeclaration] = [lines, csv, tsv, noHeaders, csvDialect]
 }
 
 /// How a list is printed.
@@ -40,6 +45,19 @@ extension Invocation {
         if !headers, format == .json || format == .lines {
             throw usage("--no-headers applies to tables, CSV and TSV, not to JSON")
         }
+        if try self[ListOptions.csvDialect] != nil, format != .csv { throw usage("--csv-dialect applies to --csv") }
         return (format, headers)
+    }
+
+    /// The CSV dialect `--csv-dialect` names (RFC 4180 by default).
+    func csvDialect() throws -> CSV.Dialect {
+        switch try self[ListOptions.csvDialect] {
+        case nil, "rfc4180": .comma
+        case "excel-eu": .excelEU
+        case let other?:
+            throw ValidationError([
+                FieldError(field: "csv-dialect", message: "must be rfc4180 or excel-eu, not '\(other)'")
+            ])
+        }
     }
 }

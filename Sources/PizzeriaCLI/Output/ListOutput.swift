@@ -93,7 +93,8 @@ struct ListOutput {
             try lines(read, element: element)
         case .csv, .tsv:
             try delimited(
-                format == .tsv ? .tab : .comma, header: headers ? shape.csvHeader : nil, row: shape.csvRow, read)
+                format == .tsv ? .tab : try invocation.csvDialect(), header: headers ? shape.csvHeader : nil,
+                row: shape.csvRow, read)
         }
     }
 
@@ -146,6 +147,7 @@ struct ListOutput {
         _ read: (_ each: (Item) throws -> Void) throws -> Void
     ) throws {
         let bytes = OutputBuffer(capacity: Self.chunk + Self.chunk / 4)
+        bytes.append(dialect.preamble)
         if let header { bytes.append(CSV.header(header, dialect)) }
         do {
             try read { item in

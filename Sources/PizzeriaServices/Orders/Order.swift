@@ -57,6 +57,10 @@ public struct OrderStatusChange: Sendable, Hashable, Codable, JSONMembers {
         case moved
         /// Lines or note changed.
         case edited
+        /// A payment (since migration 22): the status stays; `detail` says how much and how.
+        case paid
+        /// A refund (since migration 22): the status stays; `detail` says how much and why.
+        case refunded
     }
 
     /// What happened.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Something that happened to an order: it was placed, its status changed, or it was cancelled.
+/// Something that happened to an order: it was placed, its status changed, it was cancelled,
+/// moved, edited, paid or refunded.
 /// Read from the append-only `order_status_events` table, so every process's changes appear, in
 /// commit order, and a ``cursor`` resumes exactly where a reader stopped.
 ///
@@ -21,6 +22,10 @@ public struct OrderEvent: Sendable, Hashable, Codable {
         case moved
         /// Lines or note changed.
         case edited
+        /// A payment was recorded (`detail`: `paid 12.00 card`).
+        case paid
+        /// Money was given back (`detail`: `refunded 5.00 card: burnt crust`).
+        case refunded
     }
 
     /// The event's position in the feed, tied to this file's history; pass it as `after` to resume.
@@ -56,6 +61,8 @@ public struct OrderEvent: Sendable, Hashable, Codable {
             case .undo: .undone
             case .moved: .moved
             case .edited: .edited
+            case .paid: .paid
+            case .refunded: .refunded
             }
     }
 
@@ -85,6 +92,8 @@ public struct OrderEvent: Sendable, Hashable, Codable {
             case .undone: .undo
             case .moved: .moved
             case .edited: .edited
+            case .paid: .paid
+            case .refunded: .refunded
             }
         self.init(
             cursor: try container.decode(EventCursor.self, forKey: .cursor),

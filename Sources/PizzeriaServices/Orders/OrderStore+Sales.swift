@@ -62,3 +62,54 @@ extension OrderStore {
         }
     }
 }
+
+/// The sales of collected orders by hour of pickup and by staff.
+extension OrderStore {
+    static func salesGroupDecoder(_ row: Row) throws -> SalesGroup {
+        SalesGroup(
+            key: try row.optionalString("key"), orders: try row.int("orders"), items: try row.int("items"),
+            revenue: Money(cents: try row.int64("revenue_cents")), payments: try row.int("payments"),
+            paid: Money(cents: try row.int64("paid_cents")))
+    }
+
+    /// Collected orders by the local hour of their pickup (`19:00`), the night's hours after
+    /// midnight last; their payments whoever took them.
+    static func salesByHour(from: String, to: String, in db: Connection) throws -> [SalesGroup] {
+        try db.fetchAll(
+            """
+            SELECT substr(o.pickup_local, 12, 2) || ':00' AS key, count(*) AS orders,
+                   coalesce(sum((SELECT sum(l.quantity) FROM order_lines l WHERE l.order_id = o.id)), 0) AS items,
+                   coalesce(sum(o.total_cents), 0) AS revenue_cents,
+                   coalesce(sum((SELECT count(*) FROM payments p WHERE p.order_id = o.id)), 0) AS payments,
+                   coalesce(sum((SELECT sum(p.amount_cents) FROM payments p WHERE p.order_id = o.id)), 0) AS paid_cents
+            FROM orders o WHERE o.status = 'collected' AND o.service_day >= ? AND o.service_day <= ?
+            GROUP BY key ORDER BY key < '06', key
+            """, [from, to], salesGroupDecoder)
+    }
+
+    /// Collected orders by who handed them over (the `collected` step's actor), and the payments
+    /// each took of the period's orders; `NULL`: nobody said.
+    static func salesByStaff(from: String, to: String, in db: Connection) throws -> [SalesGroup] {
+        try db.fetchAll(
+            """
+            WITH handed AS (
+                SELECT (SELECT e.actor FROM order_status_events e WHERE e.order_id = o.id AND e.to_status = 'collected'
+                        ORDER BY e.id DESC LIMIT 1) AS key,
+                       count(*) AS orders,
+                       coalesce(sum((SELECT sum(l.quantity) FROM order_lines l WHERE l.order_id = o.id)), 0) AS items,
+                       coalesce(sum(o.total_cents), 0) AS revenue_cents
+                FROM orders o WHERE o.status = 'collected' AND o.service_day >= ?1 AND o.service_day <= ?2
+                GROUP BY key),
+            taken AS (
+                SELECT p.actor AS key, count(*) AS payments, sum(p.amount_cents) AS paid_cents
+                FROM payments p JOIN orders o ON o.id = p.order_id
+                WHERE o.service_day >= ?1 AND o.service_day <= ?2 GROUP BY p.actor),
+            names AS (SELECT key FROM handed UNION SELECT key FROM taken)
+            SELECT n.key, coalesce(h.orders, 0) AS orders, coalesce(h.items, 0) AS items,
+                   coalesce(h.revenue_cents, 0) AS revenue_cents, coalesce(t.payments, 0) AS payments,
+                   coalesce(t.paid_cents, 0) AS paid_cents
+            FROM names n LEFT JOIN handed h ON h.key IS n.key LEFT JOIN taken t ON t.key IS n.key
+            ORDER BY n.key IS NULL, n.key
+            """, [from, to], salesGroupDecoder)
+    }
+}

@@ -309,7 +309,7 @@ public struct SalesReport: Sendable, Hashable, Codable {
         public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
     }
 
-    /// All pizzas collected.
+    /// All items collected (every line's quantity: pizzas, drinks, desserts).
     public var quantity: Int { rows.reduce(0) { $0 + $1.quantity } }
     /// All revenue (collected orders).
     public var revenue: Money { Money(cents: rows.reduce(0) { $0 + $1.revenue.cents }) }
