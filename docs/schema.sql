@@ -536,6 +536,38 @@ SELECT e.at, 1 AS kind, e.id AS seq, e.actor, 'order history', 'order:' || e.ord
        json_object('status', e.to_status, 'detail', e.detail)
 FROM order_status_events e;
 
+CREATE VIEW daily_close AS
+SELECT d.service_day,
+       (SELECT count(*) FROM orders o WHERE o.service_day = d.service_day) AS orders,
+       (SELECT count(*) FROM orders o WHERE o.service_day = d.service_day AND o.status = 'collected') AS collected_orders,
+       (SELECT coalesce(sum(o.total_cents), 0) FROM orders o
+        WHERE o.service_day = d.service_day AND o.status = 'collected') AS collected_cents,
+       (SELECT count(*) FROM orders o WHERE o.service_day = d.service_day AND o.status = 'no_show') AS no_show_orders,
+       (SELECT coalesce(sum(o.total_cents), 0) FROM orders o
+        WHERE o.service_day = d.service_day AND o.status = 'no_show') AS no_show_cents,
+       (SELECT count(*) FROM orders o WHERE o.service_day = d.service_day AND o.status = 'cancelled') AS cancelled_orders,
+       (SELECT coalesce(sum(p.amount_cents), 0) FROM orders o JOIN payments p ON p.order_id = o.id
+        WHERE o.service_day = d.service_day) AS paid_cents,
+       (SELECT coalesce(sum(r.amount_cents), 0) FROM orders o JOIN payments p ON p.order_id = o.id
+        JOIN refunds r ON r.payment_id = p.id WHERE o.service_day = d.service_day) AS refunded_cents,
+       (SELECT coalesce(sum(p.amount_cents), 0) FROM orders o JOIN payments p ON p.order_id = o.id
+        WHERE o.service_day = d.service_day AND p.method = 'cash')
+       - (SELECT coalesce(sum(r.amount_cents), 0) FROM orders o JOIN payments p ON p.order_id = o.id
+          JOIN refunds r ON r.payment_id = p.id WHERE o.service_day = d.service_day AND p.method = 'cash') AS cash_net_cents,
+       (SELECT count(*) FROM order_payments x
+        WHERE x.service_day = d.service_day AND x.status = 'collected' AND x.balance_cents > 0) AS unpaid_collected_orders
+FROM (SELECT DISTINCT service_day FROM orders) d;
+
+CREATE VIEW daily_vat AS
+SELECT service_day, vat_rate_bp, sum(gross) AS gross_cents, sum(vat) AS vat_cents, sum(gross) - sum(vat) AS net_cents
+FROM (SELECT o.service_day, l.vat_rate_bp, sum(l.quantity * l.unit_price_cents) AS gross,
+             (2 * sum(l.quantity * l.unit_price_cents) * l.vat_rate_bp + 10000 + l.vat_rate_bp)
+             / (2 * (10000 + l.vat_rate_bp)) AS vat
+      FROM orders o JOIN order_lines l ON l.order_id = o.id
+      WHERE o.status = 'collected'
+      GROUP BY o.id, o.service_day, l.vat_rate_bp)
+GROUP BY service_day, vat_rate_bp;
+
 CREATE VIEW menu AS
 SELECT name,
        printf('%d.%02d', price_cents / 100, price_cents % 100) AS price_eur
@@ -1488,8 +1520,10 @@ END;
 CREATE TRIGGER orders_locked_after_placed BEFORE UPDATE OF pickup_at, note ON orders
 WHEN OLD.status <> 'placed' AND (NEW.pickup_at IS NOT OLD.pickup_at OR NEW.note IS NOT OLD.note)
  AND NOT (NEW.pickup_at IS OLD.pickup_at AND NEW.note IS NULL AND EXISTS (SELECT 1 FROM user_erasures WHERE user_id = OLD.user_id))
+ AND NOT (OLD.status = 'preparing' AND NEW.status = 'preparing' AND NEW.note IS OLD.note
+          AND NEW.pickup_at > OLD.pickup_at AND coalesce(NEW.change_note, '') GLOB 'delayed +[0-9]*')
 BEGIN
-    SELECT RAISE(ABORT, 'order_locked: only a placed order can be moved or edited');
+    SELECT RAISE(ABORT, 'order_locked: only a placed order can be moved or edited (a preparing one only delayed: later, with change_note ''delayed +N'')');
 END;
 
 CREATE TRIGGER orders_moved_event AFTER UPDATE OF pickup_at ON orders

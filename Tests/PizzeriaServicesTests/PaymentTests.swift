@@ -226,6 +226,26 @@ struct PaymentTests {
             ) { (try $0.int("collected"), try $0.int("kept"), try $0.int("paid_collected")) }
         }
         #expect(sums?.0 == 2700 && sums?.1 == sums?.2 && sums?.1 == 1500)
+        // The views for sqlite3 say the same as the cash-up.
+        let views = try f.pizzeria.database.read { db in
+            (
+                try db.fetchOne(
+                    "SELECT collected_cents, paid_cents, cash_net_cents, unpaid_collected_orders FROM daily_close WHERE service_day = '2026-12-01'"
+                ) {
+                    [
+                        try $0.int("collected_cents"), try $0.int("paid_cents"), try $0.int("cash_net_cents"),
+                        try $0.int("unpaid_collected_orders"),
+                    ]
+                },
+                try db.fetchAll(
+                    "SELECT vat_rate_bp, vat_cents, gross_cents FROM daily_vat WHERE service_day = '2026-12-01' ORDER BY vat_rate_bp"
+                ) {
+                    [try $0.int("vat_rate_bp"), try $0.int("vat_cents"), try $0.int("gross_cents")]
+                }
+            )
+        }
+        #expect(views.0 == [2700, 1500, 1500, 1])
+        #expect(views.1 == close.vat.rows.map { [$0.rate.basisPoints, Int($0.vat.cents), Int($0.gross.cents)] })
     }
 
     @Test(

@@ -12,8 +12,9 @@ enum OrderCommands {
             moved and edited. Every change is in the order's history, with --by NAME (default $PIZZERIA_STAFF).
             """,
         subcommands: [
-            place, list, show, move, edit, advance, collect, noShow, undo, cancel, MoneyCommands.pay,
-            MoneyCommands.refund, MoneyCommands.receipt, OrderWatchCommand.command,
+            place, list, show, move, DelayCommand.command, edit, advance, collect, noShow, undo, cancel,
+            MoneyCommands.pay,
+            MoneyCommands.refund, MoneyCommands.receipt, OrderWatchCommand.command, BoardCommand.command,
         ])
 
     /// Who makes a change, for the order's history.

@@ -87,6 +87,14 @@ enum CommandReference {
         (["order list"], "orders by pickup time"),
         (["order show"], "lines with their price snapshots, total, note, version, the whole history (who, what, when)"),
         (["order move"], "move a placed order to another slot, checked like a booking (a pause does not stop it)"),
+        (
+            ["order board"],
+            "the kitchen board: per slot what to bake (items with variants and modifiers) and each open order's state, `LATE 12 min` past its pickup, `DUE` within the lead time; `--json` for a screen, `--watch` redraws on every change"
+        ),
+        (
+            ["order delay"],
+            "the oven stopped: orders named, or every placed or preparing order of `--from`–`--to`, `--by-minutes` later in one transaction (hours, horizon, capacity; not the lead time or a pause); one that does not fit refuses it whole, naming each, unless `--best-effort`; the history says `delayed +N` and who"
+        ),
         (["order edit"], "change a placed order's lines or note; added pizzas are checked like a booking"),
         (
             ["order watch"],

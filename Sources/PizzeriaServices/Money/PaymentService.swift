@@ -193,3 +193,21 @@ public final class PaymentService: Sendable {
         }
     }
 }
+
+extension OrderService {
+    /// Records a payment of an order: ``PaymentService/pay(_:by:)`` (`pizzeria.payments`), here
+    /// beside the order's other changes.
+    @discardableResult
+    public func pay(_ request: PaymentRequest, by actor: String? = nil) throws -> (payment: Payment, created: Bool) {
+        try PaymentService(database: database, now: now, acting: .library).pay(request, by: actor)
+    }
+
+    /// Gives money back on an order: ``PaymentService/refund(order:amount:reason:by:)``.
+    @discardableResult
+    public func refund(order: Order.ID, amount: Money? = nil, reason: String, by actor: String? = nil) throws
+        -> [Refund]
+    {
+        try PaymentService(database: database, now: now, acting: .library).refund(
+            order: order, amount: amount, reason: reason, by: actor)
+    }
+}

@@ -21,6 +21,15 @@ public struct ShopDetails: Sendable, Hashable, Encodable {
     private enum CodingKeys: String, CodingKey {
         case name, address, vatNumber = "vat_number", vatRate = "vat_rate_bp"
     }
+
+    /// The documented JSON shape (a detail not set is `null`).
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(address, forKey: .address)
+        try container.encode(vatNumber, forKey: .vatNumber)
+        try container.encode(vatRate, forKey: .vatRate)
+    }
 }
 
 /// A change of the shop's details.

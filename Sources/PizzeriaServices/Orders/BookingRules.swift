@@ -3,14 +3,17 @@ import Foundation
 /// A change that puts pizzas into a slot: each is checked against the same rules, the ones its
 /// row of the rule table (docs/CLI.md, "One rule, every path") marks.
 ///
-/// | rule                      | place | move | add to an order | undo a cancellation |
-/// |---------------------------|-------|------|-----------------|---------------------|
-/// | a slot of the hours       | ✔     | ✔    | ✔               | ✔                   |
-/// | not in the past           | ✔     | ✔    | ✔               | ✔                   |
-/// | within the horizon        | ✔     | ✔    | –               | –                   |
-/// | lead time (and rush)      | ✔ (o) | ✔ (o)| ✔ (o)           | ✔ (o)               |
-/// | pause                     | ✔ (o) | –    | ✔ (o)           | ✔ (o)               |
-/// | capacity                  | ✔     | ✔    | ✔               | ✔                   |
+/// | rule                      | place | move | add to an order | undo a cancellation | delay |
+/// |---------------------------|-------|------|-----------------|---------------------|-------|
+/// | a slot of the hours       | ✔     | ✔    | ✔               | ✔                   | ✔     |
+/// | not in the past           | ✔     | ✔    | ✔               | ✔                   | ✔     |
+/// | within the horizon        | ✔     | ✔    | –               | –                   | ✔     |
+/// | lead time (and rush)      | ✔ (o) | ✔ (o)| ✔ (o)           | ✔ (o)               | –     |
+/// | pause                     | ✔ (o) | –    | ✔ (o)           | ✔ (o)               | –     |
+/// | capacity                  | ✔     | ✔    | ✔               | ✔                   | ✔     |
+///
+/// A delay moves orders the kitchen already has later: the lead time (how long before pickup a
+/// new order must come in) and a pause (no new orders) are not its business.
 ///
 /// (o): staff may pass it with an override and its reason, recorded in the order's history. A
 /// pause stops new bookings, not the counter: moves, removals and cancellations go on.
@@ -25,11 +28,15 @@ public enum SlotClaim: String, Sendable, Hashable, CaseIterable {
     case add
     /// A cancelled order booked again by an undo.
     case restore
+    /// Orders moved later by a bulk delay (the oven stopped), preparing ones included.
+    case delay
 
     /// Whether the booking horizon applies (an order already booked stays where it is).
-    var checksHorizon: Bool { self == .place || self == .move }
+    var checksHorizon: Bool { self == .place || self == .move || self == .delay }
     /// Whether a pause stops it.
-    var checksPause: Bool { self != .move }
+    var checksPause: Bool { self != .move && self != .delay }
+    /// Whether the lead time applies (a delay is of orders the kitchen already has).
+    var checksLead: Bool { self != .delay }
 }
 
 /// A staff exception to the lead time or a pause: who lets the change through and why.
@@ -89,7 +96,7 @@ struct BookingWindow {
         if start <= now { return .past }
         if claim.checksPause, !override, let pause { return .paused(pause) }
         if claim.checksHorizon, start > horizon { return .beyondHorizon }
-        if !override, start < earliest { return .tooSoon }
+        if claim.checksLead, !override, start < earliest { return .tooSoon }
         return nil
     }
 

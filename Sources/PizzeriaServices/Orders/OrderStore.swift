@@ -267,6 +267,20 @@ enum OrderStore {
             ]) == 1
     }
 
+    /// Compare-and-set delay of a placed or preparing order (the schema lets a preparing order's
+    /// pickup move only later, with `note` starting `delayed +N`).
+    static func delay(
+        id: Order.ID, version: Int, pickupAt: String, serviceDay: LocalDate, pickupLocal: String, actor: String?,
+        note: String, at: Date, in db: Connection
+    ) throws -> Bool {
+        try db.run(
+            """
+            UPDATE orders SET pickup_at = ?, service_day = ?, pickup_local = ?, changed_by = ?, changed_at = ?, change_note = ?
+            WHERE id = ? AND version = ? AND status IN ('placed', 'preparing')
+            """,
+            [pickupAt, serviceDay.description, pickupLocal, actor, Timestamp.string(from: at), note, id, version]) == 1
+    }
+
     /// An order's lines with their numbers, in line order.
     static func numberedLines(of id: Order.ID, in db: Connection) throws -> [(number: Int64, line: OrderLine)] {
         try db.fetchAll(orderLinesSQL, [id], LineDecoder.self).map { ($0.key, $0.value) }

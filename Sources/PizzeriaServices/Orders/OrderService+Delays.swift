@@ -1,0 +1,169 @@
+import Foundation
+import PizzeriaStorage
+
+/// Which orders a bulk delay moves.
+public enum DelaySelection: Sendable, Hashable {
+    /// These orders (each must be placed or preparing).
+    case orders([Order.ID])
+    /// Every placed or preparing order whose pickup is from `from` (included) to `to` (excluded)
+    /// on the service day `day` (today when `nil`); a `to` at or before `from` runs past midnight.
+    case window(day: LocalDate?, from: LocalTime, to: LocalTime)
+}
+
+/// An order a delay could not move, and why (the rule that refused it, as a booking would say).
+public struct DelayRefusal: Sendable, Hashable, Encodable {
+    /// The order.
+    public let orderID: Order.ID
+    /// Its pickup, local, before the delay.
+    public let pickupLocal: String
+    /// Why it was not moved.
+    public let reason: String
+
+    private enum CodingKeys: String, CodingKey { case orderID = "order_id", pickupLocal = "pickup_local", reason }
+}
+
+/// What a bulk delay did.
+public struct DelayResult: Sendable, Hashable, Encodable {
+    /// By how many minutes.
+    public let minutes: Int
+    /// The orders moved, as they are now, in pickup order.
+    public let delayed: [Order]
+    /// The orders left where they were (only with `bestEffort`; otherwise the delay throws).
+    public let refused: [DelayRefusal]
+}
+
+/// A bulk delay refused whole: the orders that would not fit, and why; nothing moved.
+public struct DelayError: PizzeriaFailure, Equatable {
+    /// The orders that do not fit.
+    public let refusals: [DelayRefusal]
+    /// Of how many selected.
+    public let selected: Int
+    /// The delay asked for.
+    public let minutes: Int
+
+    /// Refused by the current state (exit 1).
+    public var category: FailureCategory { .refused }
+
+    /// The refusal, naming each order that does not fit.
+    public var description: String {
+        "delay +\(minutes): \(refusals.count) of \(selected) order\(selected == 1 ? "" : "s") would not fit, so none was moved:\n"
+            + refusals.map { "  \($0.orderID.short) (\($0.pickupLocal)): \($0.reason)" }.joined(separator: "\n")
+    }
+}
+
+extension OrderService {
+    /// The longest delay, in minutes.
+    public static let maximumDelayMinutes = 240
+
+    /// Moves every selected order `minutes` later, **in one transaction**, placed and preparing
+    /// ones alike (a preparing order keeps its kitchen state): each into a slot that must take it —
+    /// the hours, the past, the horizon and capacity, as the rule table says for a delay (the lead
+    /// time and a pause are not a delay's business). The latest orders move first, so a window
+    /// shifted onto itself frees each slot before it fills it. Each order's history says
+    /// `delayed +15` with who did it (and an override's reason).
+    ///
+    /// - Parameter bestEffort: move what fits and return the rest in ``DelayResult/refused``;
+    ///   without it, one order that does not fit refuses the whole delay (``DelayError``), nothing moved.
+    /// - Throws: ``ValidationError`` (minutes not 1–240 or not whole slots; no orders named; by);
+    ///   ``OrderError/notFound(_:)``; ``DelayError``.
+    @discardableResult
+    public func delay(
+        _ selection: DelaySelection, byMinutes minutes: Int, bestEffort: Bool = false, by actor: String? = nil,
+        override: StaffOverride? = nil
+    ) throws -> DelayResult {
+        var problems = Self.actorProblems(actor, override: override)
+        if !(1...Self.maximumDelayMinutes).contains(minutes) {
+            problems.append(
+                FieldError(
+                    field: "by-minutes", message: "must be from 1 to \(Self.maximumDelayMinutes), not \(minutes)"))
+        }
+        if case .orders(let ids) = selection, ids.isEmpty {
+            problems.append(FieldError(field: "orders", message: "name at least one order, or a time window"))
+        }
+        guard problems.isEmpty else { throw ValidationError(problems) }
+        let now = now()
+        return try database.write { db in
+            let settings = try SettingsStore.current(in: db)
+            guard minutes % settings.slotMinutes == 0 else {
+                throw ValidationError([
+                    FieldError(
+                        field: "by-minutes",
+                        message: "must be whole slots of \(settings.slotMinutes) minutes (\(settings.slotMinutes), "
+                            + "\(2 * settings.slotMinutes), …), not \(minutes)")
+                ])
+            }
+            let schedule = ScheduleStore.schedule(settings, in: db)
+            let headers = try Self.selected(selection, schedule: schedule, now: now, in: db)
+            var refused: [DelayRefusal] = [], moved: [Order.ID] = []
+            let note = "delayed +\(minutes)" + (override.map { ", " + $0.historyText } ?? "")
+            for header in headers.sorted(by: { ($0.pickupAt, $0.id) > ($1.pickupAt, $1.id) }) {
+                let local = schedule.clock.localText(header.pickupAt)
+                guard header.status == .placed || header.status == .preparing else {
+                    refused.append(
+                        DelayRefusal(
+                            orderID: header.id, pickupLocal: local,
+                            reason: "it is \(header.status.rawValue): only placed or preparing orders are delayed"))
+                    continue
+                }
+                let target = header.pickupAt.addingTimeInterval(Double(minutes * 60))
+                do {
+                    let pizzas = try OrderStore.numberedLines(of: header.id, in: db).reduce(0) {
+                        $0 + $1.line.slotUnits
+                    }
+                    let slot = try Self.checkPickup(
+                        target, pizzas: pizzas, claim: .delay, override: override != nil, settings: settings,
+                        schedule: schedule, now: now, in: db)
+                    try Self.requireRoom(
+                        for: pizzas, at: target, slot: slot, settings: settings, schedule: schedule, now: now, in: db)
+                    guard
+                        try OrderStore.delay(
+                            id: header.id, version: header.version, pickupAt: PickupTime.utc(target),
+                            serviceDay: slot.serviceDay, pickupLocal: schedule.clock.localText(target), actor: actor,
+                            note: note, at: now, in: db)
+                    else {
+                        throw OrderError.versionConflict(
+                            orderID: header.id, expected: header.version, current: header.version)
+                    }
+                    moved.append(header.id)
+                } catch let failure as OrderError {
+                    refused.append(DelayRefusal(orderID: header.id, pickupLocal: local, reason: failure.description))
+                }
+            }
+            if !refused.isEmpty, !bestEffort {
+                throw DelayError(
+                    refusals: refused.sorted { $0.pickupLocal < $1.pickupLocal }, selected: headers.count,
+                    minutes: minutes)
+            }
+            let assembler = try OrderAssembler(now: now, in: db)
+            let orders = try moved.reversed().compactMap { id in
+                try OrderStore.header(id: id, in: db).map { try assembler.order($0) }
+            }
+            return DelayResult(
+                minutes: minutes, delayed: orders, refused: refused.sorted { $0.pickupLocal < $1.pickupLocal })
+        }
+    }
+
+    /// The orders a selection names: by id (each must exist), or every placed or preparing one of a window.
+    static func selected(_ selection: DelaySelection, schedule: Schedule, now: Date, in db: Connection) throws
+        -> [OrderStore.Header]
+    {
+        switch selection {
+        case .orders(let ids):
+            var seen = Set<Order.ID>()
+            return try ids.compactMap { id in
+                guard seen.insert(id).inserted else { return nil }
+                guard let header = try OrderStore.header(id: id, in: db) else {
+                    throw OrderError.notFound(id.description)
+                }
+                return header
+            }
+        case .window(let day, let from, let to):
+            let date = try day ?? ScheduleService.today(at: now, in: db)
+            let start = try schedule.clock.instant(on: date, at: from)
+            let end = try schedule.clock.instant(on: to <= from ? date.adding(days: 1) : date, at: to)
+            return try OrderStore.headers(
+                OrderFilter(pickupFrom: start, pickupBefore: end), after: nil, limit: 100_000, in: db
+            ).filter { $0.status == .placed || $0.status == .preparing }
+        }
+    }
+}
