@@ -414,7 +414,8 @@ CREATE TABLE shop (
                             AND vat_number NOT GLOB '*[^A-Z0-9]*')),
     -- The VAT rate of categories without one of their own, in basis points (1000 = 10 %).
     vat_rate_bp INTEGER NOT NULL DEFAULT 1000 CHECK (vat_rate_bp BETWEEN 0 AND 10000)
-) STRICT;
+, phone_region TEXT
+    CHECK (phone_region IS NULL OR (length(phone_region) = 2 AND phone_region NOT GLOB '*[^A-Z]*'))) STRICT;
 
 CREATE TABLE slot_loads (
     pickup_at   TEXT NOT NULL PRIMARY KEY,
@@ -1034,12 +1035,14 @@ END;
 
 CREATE TRIGGER audit_shop_update AFTER UPDATE ON shop
 WHEN OLD.name IS NOT NEW.name OR OLD.address IS NOT NEW.address OR OLD.vat_number IS NOT NEW.vat_number
-  OR OLD.vat_rate_bp IS NOT NEW.vat_rate_bp
+  OR OLD.vat_rate_bp IS NOT NEW.vat_rate_bp OR OLD.phone_region IS NOT NEW.phone_region
 BEGIN
     INSERT INTO audit_log (at, actor, source, object, action, old, new)
     SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'shop', 'set',
-           json_object('name', OLD.name, 'address', OLD.address, 'vat_number', OLD.vat_number, 'vat_rate_bp', OLD.vat_rate_bp),
-           json_object('name', NEW.name, 'address', NEW.address, 'vat_number', NEW.vat_number, 'vat_rate_bp', NEW.vat_rate_bp)
+           json_object('name', OLD.name, 'address', OLD.address, 'vat_number', OLD.vat_number, 'vat_rate_bp', OLD.vat_rate_bp,
+                       'phone_region', OLD.phone_region),
+           json_object('name', NEW.name, 'address', NEW.address, 'vat_number', NEW.vat_number, 'vat_rate_bp', NEW.vat_rate_bp,
+                       'phone_region', NEW.phone_region)
     FROM audit_context c WHERE c.id = 1;
 END;
 

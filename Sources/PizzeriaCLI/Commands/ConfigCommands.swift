@@ -14,7 +14,7 @@ enum ConfigCommands {
             + shopKeys.joined(separator: ", ") + ".",
         completion: .choices(SettingKey.allCases.map(spelling) + ["require-staff"] + shopKeys))
     /// The shop's details and default VAT rate (the `shop` row).
-    static let shopKeys = ["shop-name", "shop-address", "vat-number", "vat-rate"]
+    static let shopKeys = ["shop-name", "shop-address", "vat-number", "vat-rate", "phone-region"]
     static let value = Argument("value", help: "The new value.")
 
     static let show = Command(
@@ -38,7 +38,9 @@ enum ConfigCommands {
             + "\n  " + "shop-address".padding(to: 21) + " one line, 1 to 200 characters ('' clears it)"
             + "\n  " + "vat-number".padding(to: 21) + " 2 to 20 capital letters and digits, such as IT01234567890"
             + "\n  " + "vat-rate".padding(to: 21)
-            + " the VAT of categories without their own, in %: 10 (default), 22, 5.5 (`category vat` sets one)",
+            + " the VAT of categories without their own, in %: 10 (default), 22, 5.5 (`category vat` sets one)"
+            + "\n  " + "phone-region".padding(to: 21)
+            + " the shop's country for national phone numbers (IT: 081 555 1234 is stored +390815551234; '' clears it)",
         arguments: [key, value],
         options: [HoursCommands.keepOrders],
         examples: [
@@ -75,12 +77,14 @@ enum ConfigCommands {
                     case "shop-address": .address(text.isEmpty ? nil : text)
                     case "vat-number":
                         .vatNumber(text.isEmpty ? nil : text.uppercased().replacingOccurrences(of: " ", with: ""))
+                    case "phone-region": .phoneRegion(try region(text))
                     default: .vatRate(try VATRate.parse(text))
                     }
                 let shop = try context.open(.requireCurrent).payments.update(change)
                 try context.emit(shop) {
                     "Shop: \(shop.name ?? "(no name)"), \(shop.address ?? "(no address)"), VAT number \(shop.vatNumber ?? "(none)"), "
-                        + "VAT \(shop.vatRate) where a category has none.\n"
+                        + "VAT \(shop.vatRate) where a category has none, phone numbers "
+                        + (shop.phoneRegion.map { "of \($0) without a +" } ?? "international only") + ".\n"
                 }
                 return .ok
             }
@@ -110,6 +114,20 @@ enum ConfigCommands {
         })
 
     /// The CLI's spelling of a setting.
+    /// A phone region by its ISO code, or `nil` for `''` (international numbers only).
+    static func region(_ text: String) throws -> PhoneRegion? {
+        guard !text.isEmpty else { return nil }
+        guard let region = PhoneRegion.named(text) else {
+            throw ValidationError([
+                FieldError(
+                    field: "phone-region",
+                    message: "must be a country code such as IT (known: "
+                        + PhoneRegion.known.map(\.code).joined(separator: ", ") + "), not '\(text)'")
+            ])
+        }
+        return region
+    }
+
     static func spelling(_ key: SettingKey) -> String {
         switch key {
         case .slotMinutes: "slot-minutes"

@@ -2,7 +2,7 @@ import Foundation
 
 /// The shop's details, printed on receipts, and its default VAT rate (the `shop` row).
 ///
-/// JSON: `{"name", "address", "vat_number", "vat_rate_bp"}`.
+/// JSON: `{"name", "address", "vat_number", "vat_rate_bp", "phone_region"}`.
 public struct ShopDetails: Sendable, Hashable, Encodable {
     /// The name a receipt's head prints (`Pizzeria da Michele`), if set.
     public let name: String?
@@ -12,6 +12,8 @@ public struct ShopDetails: Sendable, Hashable, Encodable {
     public let vatNumber: String?
     /// The rate of categories without their own.
     public let vatRate: VATRate
+    /// The country national phone numbers are read in (`IT`), if set.
+    public let phoneRegion: PhoneRegion?
 
     /// The longest name, in Unicode scalars.
     public static let maximumNameLength = 80
@@ -19,7 +21,7 @@ public struct ShopDetails: Sendable, Hashable, Encodable {
     public static let maximumAddressLength = 200
 
     private enum CodingKeys: String, CodingKey {
-        case name, address, vatNumber = "vat_number", vatRate = "vat_rate_bp"
+        case name, address, vatNumber = "vat_number", vatRate = "vat_rate_bp", phoneRegion = "phone_region"
     }
 
     /// The documented JSON shape (a detail not set is `null`).
@@ -29,6 +31,7 @@ public struct ShopDetails: Sendable, Hashable, Encodable {
         try container.encode(address, forKey: .address)
         try container.encode(vatNumber, forKey: .vatNumber)
         try container.encode(vatRate, forKey: .vatRate)
+        try container.encode(phoneRegion?.code, forKey: .phoneRegion)
     }
 }
 
@@ -42,6 +45,8 @@ public enum ShopChange: Sendable, Hashable {
     case vatNumber(String?)
     /// The default VAT rate.
     case vatRate(VATRate)
+    /// The country national phone numbers are read in (`nil` clears it: only `+…` numbers then).
+    case phoneRegion(PhoneRegion?)
 
     /// What is wrong with the change, naming the field as `config set` spells it.
     func problems() -> [FieldError] {
@@ -58,7 +63,7 @@ public enum ShopChange: Sendable, Hashable {
                         field: "vat-number",
                         message: "must be 2 to 20 capital letters and digits, such as IT01234567890, not '\(text)'")
                 ]
-        case .name(nil), .address(nil), .vatNumber(nil), .vatRate: []
+        case .name(nil), .address(nil), .vatNumber(nil), .vatRate, .phoneRegion: []
         }
     }
 }

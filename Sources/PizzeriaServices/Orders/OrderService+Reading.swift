@@ -159,17 +159,24 @@ extension OrderService {
     /// when `nil`).
     /// - Throws: ``ValidationError`` for the field `from` when it is after `to`.
     public func sales(from: LocalDate? = nil, to: LocalDate? = nil) throws -> SalesReport {
-        if let from, let to, from > to {
-            throw ValidationError([
-                FieldError(field: "from", message: "must not be after --to (\(from) is after \(to))")
-            ])
-        }
-        let lower = (from ?? LocalDate.supported.lowerBound).description,
-            upper = (to ?? LocalDate.supported.upperBound).description
+        let (lower, upper) = try Self.period(from: from, to: to)
         return try database.read { db in
             SalesReport(
                 from: from, to: to, rows: try OrderStore.sales(from: lower, to: upper, in: db),
                 days: try OrderStore.salesByDay(from: lower, to: upper, in: db))
         }
+    }
+
+    /// A report's service days as the stores take them (`YYYY-MM-DD`, open ends the supported
+    /// range's), or the refusal of a `from` after `to`.
+    static func period(from: LocalDate?, to: LocalDate?) throws -> (lower: String, upper: String) {
+        if let from, let to, from > to {
+            throw ValidationError([
+                FieldError(field: "from", message: "must not be after --to (\(from) is after \(to))")
+            ])
+        }
+        return (
+            (from ?? LocalDate.supported.lowerBound).description, (to ?? LocalDate.supported.upperBound).description
+        )
     }
 }

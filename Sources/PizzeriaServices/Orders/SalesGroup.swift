@@ -48,13 +48,7 @@ extension OrderService {
     /// pickup or by staff.
     /// - Throws: ``ValidationError`` when `from` is after `to`.
     public func sales(by grouping: SalesGrouping, from: LocalDate? = nil, to: LocalDate? = nil) throws -> [SalesGroup] {
-        if let from, let to, from > to {
-            throw ValidationError([
-                FieldError(field: "from", message: "must not be after --to (\(from) is after \(to))")
-            ])
-        }
-        let lower = (from ?? LocalDate.supported.lowerBound).description,
-            upper = (to ?? LocalDate.supported.upperBound).description
+        let (lower, upper) = try Self.period(from: from, to: to)
         return try database.read { db in
             switch grouping {
             case .hour: try OrderStore.salesByHour(from: lower, to: upper, in: db)

@@ -76,12 +76,21 @@ public enum UserRules {
     /// handle (front ends say when they lowered one).
     public static func normalizeHandle(_ raw: String) -> String { raw.trimmingWhitespace().lowercased() }
 
-    /// A phone number as people type it (`+39 333 123 4567`, `+39-333-1234567`, `(+39) 333…`)
-    /// in E.164 form (`+393331234567`), or `nil` when it is not one: a `+`, a country code that
-    /// does not start with 0, 8 to 15 digits in all.
-    public static func normalizePhone(_ raw: String) -> String? {
+    /// A phone number as people type it (`+39 333 123 4567`, `+39-333-1234567`, `(+39) 333…`,
+    /// `0039 333…`) in E.164 form (`+393331234567`), or `nil` when it is not one: a `+`, a country
+    /// code that does not start with 0, 8 to 15 digits in all. With `region` (the shop's country,
+    /// `config set phone-region IT`), a national number (`081 555 1234`) is read in that country.
+    public static func normalizePhone(_ raw: String, region: PhoneRegion? = nil) -> String? {
         let kept = raw.unicodeScalars.filter { !" -.()/".unicodeScalars.contains($0) }
-        let text = String(String.UnicodeScalarView(kept))
+        var text = String(String.UnicodeScalarView(kept))
+        if text.hasPrefix("00") { text = "+" + text.dropFirst(2) }
+        if !text.hasPrefix("+"), let region {
+            // A national number, read in the shop's country.
+            guard (4...15).contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }),
+                let international = region.international(national: text)
+            else { return nil }
+            text = international
+        }
         guard text.hasPrefix("+") else { return nil }
         let digits = text.dropFirst()
         guard (8...15).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.first != "0"

@@ -26,7 +26,7 @@ public final class UserService: Sendable {
     public func add(handle: String, displayName: String? = nil, phone: String? = nil) throws -> User {
         let handle = UserRules.normalizeHandle(handle)
         let name = UserRules.normalizeDisplayName(displayName)
-        let (number, phoneProblems) = Self.phone(phone)
+        let (number, phoneProblems) = try phone.map { try self.phone($0) } ?? (nil, [])
         let problems = UserRules.handleProblems(handle) + UserRules.displayNameProblems(name) + phoneProblems
         guard problems.isEmpty else { throw ValidationError(problems) }
         let now = now()
@@ -69,7 +69,7 @@ public final class UserService: Sendable {
         }
         if let phone {
             if case .set(let text) = phone {
-                let (normal, phoneProblems) = Self.phone(text)
+                let (normal, phoneProblems) = try self.phone(text)
                 problems += phoneProblems
                 number = .some(normal)
             } else {
@@ -133,18 +133,19 @@ public final class UserService: Sendable {
         return outcome
     }
 
-    /// A phone number normalised, or the problem with it.
-    private static func phone(_ raw: String?) -> (String?, [FieldError]) {
-        guard let raw, !raw.trimmingWhitespace().isEmpty else { return (nil, []) }
-        guard let number = UserRules.normalizePhone(raw) else {
-            return (
-                nil,
-                [
-                    FieldError(
-                        field: "phone",
-                        message: "must be an international number: + and 8 to 15 digits, such as +39 333 123 4567")
-                ]
-            )
+    /// A phone number normalised (a national one in the shop's phone region, if set), or the problem with it.
+    private func phone(_ raw: String) throws -> (String?, [FieldError]) {
+        guard !raw.trimmingWhitespace().isEmpty else { return (nil, []) }
+        let national = !raw.trimmingWhitespace().hasPrefix("+") && !raw.trimmingWhitespace().hasPrefix("00")
+        let region = national ? try database.read { try ShopStore.phoneRegion(in: $0) } : nil
+        guard let number = UserRules.normalizePhone(raw, region: region) else {
+            let rule =
+                region.map {
+                    "must be a phone number of \($0) such as 081 555 1234, or international: + and 8 to 15 digits"
+                }
+                ?? "must be an international number: + and 8 to 15 digits, such as +39 333 123 4567 "
+                + "(a national number needs the shop's phone region)"
+            return (nil, [FieldError(field: "phone", message: rule)])
         }
         return (number, [])
     }
