@@ -34,6 +34,8 @@ public final class Pizzeria: Sendable {
     public let payments: PaymentService
     /// Each user's router: stack, sheet, history, deep links.
     public let navigation: NavigationService
+    /// Notifiers: the order feed handed, at least once and in order, to whatever tells the customer.
+    public let notifications: NotificationService
     /// Forgiving lookups for people at a keyboard (id prefixes, names, handles).
     public let lookup: LookupService
 
@@ -76,6 +78,7 @@ public final class Pizzeria: Sendable {
         self.orders = OrderService(database: database, now: now, pickerConfiguration: pickerConfiguration)
         self.payments = PaymentService(database: database, now: now, acting: acting)
         self.navigation = NavigationService(database: database, now: now, acting: acting)
+        self.notifications = NotificationService(database: database, now: now, orders: orders)
         self.lookup = LookupService(database: database, now: now)
         self.audit = AuditService(database: database)
         self.staff = StaffService(database: database, now: now, acting: acting)

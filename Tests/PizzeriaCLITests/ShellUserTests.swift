@@ -119,9 +119,11 @@ struct ShellUserTests {
         let orders = try cli.ok("order", "list", "--csv").stdout.components(separatedBy: "\r\n")
         #expect(
             orders.first
-                == "id,user,pickup_at,pickup_local,status,total,total_cents,items,created_at,service_day,outside_hours")
+                == "id,user,customer_name,customer_phone,pickup_at,pickup_local,status,total,total_cents,items,created_at,"
+                + "service_day,outside_hours")
         #expect(
-            orders[1].contains(",anna,2026-12-01T19:00:00Z,2026-12-01 19:00,placed,24.00,2400,2 × Porcini,"),
+            orders[1].contains(
+                ",anna,Anna Rossi,,2026-12-01T19:00:00Z,2026-12-01 19:00,placed,24.00,2400,2 × Porcini,"),
             "\(orders)")
         #expect(try cli.ok("user", "list", "--csv").stdout.hasPrefix("id,handle,name,created_at,phone,erased_at\r\n"))
         let slots = try cli.ok("slots", "--date", "2026-12-01", "--csv").stdout

@@ -5,7 +5,9 @@ import Testing
 
 @Suite("README and docs/LIBRARY.md: every embedding example is compiled code, and works when run twice")
 struct EmbeddingExampleTests {
-    static let examples = ["Opening", "Menu", "Booking", "Counter", "Picker", "Schedule", "Router", "Feed", "Errors"]
+    static let examples = [
+        "Opening", "Menu", "Booking", "Counter", "Picker", "Schedule", "Router", "Feed", "Errors", "Notify",
+    ]
 
     /// The README and the library guide, where the examples are shown.
     static func documentation() throws -> String {
@@ -67,6 +69,11 @@ struct EmbeddingExampleTests {
             #expect(picked.slots.count == 5 && picked.slots.allSatisfy { $0.remaining >= 4 } && picked.reason == nil)
             let eve = try await scheduleExample(pizzeria)
             #expect(eve.basis == .special && eve.summary == "12:00-16:00")
+            var outbox: [String: String] = [:]
+            let sent = try notifyExample(pizzeria, outbox: &outbox)
+            // Each run starts from the whole history (`from: .start`); a customer with a phone gets one text per event.
+            #expect(sent.delivered > 0 && sent.failures == 0)
+            #expect(outbox.values.allSatisfy { $0.hasPrefix("+") && $0.contains("your order is") })
         }
     }
 }

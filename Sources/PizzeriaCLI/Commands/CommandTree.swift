@@ -18,7 +18,8 @@ enum CommandTree {
             OrderCommands.command, SlotsCommand.command, HoursCommands.command, CapacityCommands.command,
             CapacityCommands.pause,
             CapacityCommands.resume, CapacityCommands.busy, ReportCommands.command, NavigationCommands.command,
-            SheetCommands.command, AuditCommands.audit, AuditCommands.staff, CompletionCommands.completions,
+            SheetCommands.command, AuditCommands.audit, AuditCommands.staff, NotifyCommands.command,
+            CompletionCommands.completions,
             ManualCommand.command,
         ])
 }

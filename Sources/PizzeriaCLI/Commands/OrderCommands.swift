@@ -44,7 +44,9 @@ enum OrderCommands {
     static func staffOverride(_ invocation: Invocation) throws -> StaffOverride? {
         try invocation[override].map { StaffOverride(reason: $0) }
     }
-    static let userFilter = Option("user", "handle", help: "Only this user's orders.")
+    static let userFilter = Option(
+        "user", "text",
+        help: "Only this customer's orders: a handle, an id, or what `user find` matches (name, phone) if one user.")
     static let statusFilter = Option(
         "status", "status", help: "Only orders with this status (placed, preparing, ready, collected, cancelled).",
         completion: .orderStatuses, .orderStatus)
@@ -152,7 +154,7 @@ enum OrderCommands {
                 return .ok
             }
             var filter = OrderFilter(status: status)
-            if let user = try invocation[userFilter] { filter.user = try pizzeria.lookup.user(user).id }
+            if let user = try invocation[userFilter] { filter.user = try pizzeria.lookup.customer(user).id }
             if let date = try invocation[date] { filter.serviceDay = try DateText.date(date, field: "date", pizzeria) }
             if invocation[perLine] {
                 // One row per line, streamed order by order: any number of orders in the memory of a page.

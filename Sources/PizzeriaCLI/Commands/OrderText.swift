@@ -7,7 +7,9 @@ enum OrderText {
         order.lines.map { "\($0.quantity) × \($0.label)" }.joined(separator: ", ")
     }
 
-    static var table: Table { Table("ID", "USER", "PICKUP", "STATUS", "TOTAL", "ITEMS", "NOTE", rightAligned: [4]) }
+    static var table: Table {
+        Table("ID", "USER", "NAME", "PHONE", "PICKUP", "STATUS", "TOTAL", "ITEMS", "NOTE", rightAligned: [6])
+    }
 
     /// An order list in every output mode.
     static let shape = ListOutput.Shape<Order>(
@@ -16,9 +18,16 @@ enum OrderText {
 
     static func cells(_ order: Order) -> [String] {
         [
-            order.id.short, order.handle, order.pickupLocal, status(order), order.total.formatted, items(order),
+            order.id.short, order.handle, order.customer.name ?? "", order.customer.phone ?? "", order.pickupLocal,
+            status(order), order.total.formatted, items(order),
             order.note ?? "",
         ]
+    }
+
+    /// `anna (Anna Rossi, +390815551234)`: the handle, with the name and phone when known.
+    static func customer(_ order: Order) -> String {
+        let contact = [order.customer.name, order.customer.phone].compactMap { $0 }
+        return contact.isEmpty ? order.handle : "\(order.handle) (\(contact.joined(separator: ", ")))"
     }
 
     /// `placed`, or `placed (outside the hours)` for a booking a change of the hours left behind.
@@ -52,7 +61,7 @@ enum OrderText {
     static func detail(_ order: Order) -> String {
         var text = """
             Order \(order.id)
-              user      \(order.handle)
+              user      \(customer(order))
               pickup    \(order.pickupLocal) (service day \(order.serviceDay.weekday.name) \(order.serviceDay))
               status    \(status(order))
               version   \(order.version)

@@ -61,6 +61,7 @@ extension ErrorReport {
         case let refusal as Refusal: return refusal.hint
         case MenuError.notFound: return "see `pizzeria pizza list --all`"
         case MenuError.ambiguous: return "type more of the name or the id"
+        case UserError.ambiguous: return "give the handle: `pizzeria user find TEXT` lists who matches"
         case MenuError.conflict(let pizza, _): return "look at `pizzeria pizza show \(pizza.id.short)` and edit again"
         case MenuError.duplicateName(_, let existing) where existing.isArchived:
             return "restore it with `pizzeria pizza restore \(existing.id.short)`"
@@ -81,7 +82,16 @@ extension ErrorReport {
         case PaymentError.refundTooLarge(let order, _, _), PaymentError.nothingToRefund(let order):
             return "`pizzeria order show \(order.short)` lists what was paid and refunded"
         case FeedError.foreignCursor:
-            return "replay this file's whole history with `--after 0`, or watch from now on without --after"
+            return "replay this file's whole history with `--after 0`, or watch from now on without --after; "
+                + "a notifier: `pizzeria notify reset NAME --from now` (or --from start)"
+        case NotifyError.held(let name, _):
+            return
+                "stop the running one first (Ctrl-C or kill), or run another notifier under another --name than \(name)"
+        case NotifyError.notFound:
+            return "`pizzeria notify list` shows the notifiers"
+        case NotifyError.gaveUp(let name, _, _, _):
+            return
+                "fix the command, then run the notifier again: it starts with this event (`notify list` shows \(name)'s failures)"
         case UserError.notFound(let reference):
             return
                 "add it with `pizzeria user add \(UserRules.normalizeHandle(reference))`, or see `pizzeria user list`"

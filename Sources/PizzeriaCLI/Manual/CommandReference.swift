@@ -97,6 +97,10 @@ enum CommandReference {
         ),
         (["order edit"], "change a placed order's lines or note; added pizzas are checked like a booking"),
         (
+            ["notify run", "notify list", "notify reset", "notify remove"],
+            "tell customers: each order event of a notifier's kinds (default placed, moved, delayed, ready, no_show, cancelled, refunded) to `--exec CMD` as JSON on stdin and `PIZZERIA_*` variables, at least once and in order; the cursor lives in the file (`notify_cursors`), so a notifier killed at any instant resumes, redelivering the event in flight with `PIZZERIA_REDELIVERY=1` and the same token; a failing CMD is retried with backoff, reported, never skipped; one process per notifier"
+        ),
+        (
             ["order watch"],
             "the kitchen display: every new order and status change as it happens, from any process (`--json`: one object per line); Ctrl-C stops. Each event's cursor (`412.9f3a2c1b`, a string in JSON) resumes it; a cursor this file's history does not have (a restored backup, another file) is refused with exit 1"
         ),

@@ -186,7 +186,8 @@ enum CSVRows {
     ])
 
     static let order = CSVColumns<Order>([
-        .member("id"), .member("user"), .member("pickup_at"), .member("pickup_local", plain: true),
+        .member("id"), .member("user"), .member("customer_name"), .member("customer_phone"), .member("pickup_at"),
+        .member("pickup_local", plain: true),
         .member("status", plain: true), .member("total"), .member("total_cents"),
         .computed("items") { .text(OrderText.items($0)) }, .member("created_at"),
         .member("service_day", plain: true), .member("outside_hours"),

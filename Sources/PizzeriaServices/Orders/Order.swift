@@ -117,7 +117,7 @@ public struct OrderStatusChange: Sendable, Hashable, Codable, JSONMembers {
 
 /// A booked order.
 ///
-/// JSON: `{"id", "user", "user_id", "pickup_at" (UTC), "pickup_local", "time_zone", "status",
+/// JSON: `{"id", "user", "user_id", "customer_name", "customer_phone", "pickup_at" (UTC), "pickup_local", "time_zone", "status",
 /// "lines": […], "total", "total_cents", "currency", "idempotency_key", "created_at",
 /// "updated_at", "history": […]}`.
 public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
@@ -130,6 +130,8 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     public let userID: User.ID
     /// Their handle.
     public let handle: String
+    /// Their name and phone as they are now (both `nil` once the user is erased).
+    public let customer: Customer
     /// The start of the pickup slot.
     public let pickupAt: Date
     /// The service day the pickup belongs to (a pickup after midnight can belong to the day before).
@@ -163,7 +165,8 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
 
     /// An order from its parts; stores use it when reading rows.
     public init(
-        id: ID, userID: User.ID, handle: String, pickupAt: Date, serviceDay: LocalDate, status: OrderStatus,
+        id: ID, userID: User.ID, handle: String, customer: Customer = Customer(), pickupAt: Date, serviceDay: LocalDate,
+        status: OrderStatus,
         lines: [OrderLine],
         total: Money, idempotencyKey: String?, createdAt: Date, updatedAt: Date,
         history: [OrderStatusChange], timeZone: TimeZone, outsideHours: Bool = false, note: String? = nil,
@@ -174,6 +177,7 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         self.id = id
         self.userID = userID
         self.handle = handle
+        self.customer = customer
         self.pickupAt = pickupAt
         self.serviceDay = serviceDay
         self.status = status
@@ -189,6 +193,21 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         self.version = version
     }
 
+    /// Who to call about an order: the booking user's display name and phone (E.164), read with
+    /// the order, so staff at the counter and a notifier see them beside the handle.
+    public struct Customer: Sendable, Hashable {
+        /// Their display name, if they gave one.
+        public let name: String?
+        /// Their phone number in E.164 (`+390815551234`), if they gave one.
+        public let phone: String?
+
+        /// A customer's contact details.
+        public init(name: String? = nil, phone: String? = nil) {
+            self.name = name
+            self.phone = phone
+        }
+    }
+
     /// The number of pizzas.
     public var pizzaCount: Int { lines.reduce(0) { $0 + $1.quantity } }
 
@@ -196,7 +215,8 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     public var pickupLocal: String { PickupTime.local(pickupAt, in: timeZone) }
 
     private enum CodingKeys: String, CodingKey {
-        case id, user, userID = "user_id", pickupAt = "pickup_at", pickupLocal = "pickup_local", timeZone = "time_zone"
+        case id, user, userID = "user_id", customerName = "customer_name", customerPhone = "customer_phone", pickupAt =
+            "pickup_at", pickupLocal = "pickup_local", timeZone = "time_zone"
         case status, lines, total, totalCents = "total_cents", currency, idempotencyKey = "idempotency_key"
         case createdAt = "created_at", updatedAt = "updated_at", history, serviceDay = "service_day", outsideHours =
             "outside_hours", note, version
@@ -208,6 +228,8 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         try writer.member("capacity_rule", slotCapacity?.rule)
         try writer.member("created_at", timestamp: createdAt)
         try writer.member("currency", "EUR")
+        try writer.member("customer_name", customer.name)
+        try writer.member("customer_phone", customer.phone)
         try writer.member("history", objects: history)
         try writer.member("id", id: id)
         try writer.member("idempotency_key", idempotencyKey)
@@ -242,6 +264,9 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         self.init(
             id: try container.decode(ID.self, forKey: .id), userID: try container.decode(User.ID.self, forKey: .userID),
             handle: try container.decode(String.self, forKey: .user),
+            customer: Customer(
+                name: try container.decodeIfPresent(String.self, forKey: .customerName),
+                phone: try container.decodeIfPresent(String.self, forKey: .customerPhone)),
             pickupAt: try container.decodeTimestamp(forKey: .pickupAt),
             serviceDay: try container.decode(LocalDate.self, forKey: .serviceDay),
             status: try container.decode(OrderStatus.self, forKey: .status),

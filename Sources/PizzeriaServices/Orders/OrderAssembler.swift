@@ -28,7 +28,8 @@ final class OrderAssembler {
     /// An order from a header and the lines and history read with it.
     func order(_ header: OrderStore.Header, lines: [OrderLine], history: [OrderStatusChange]) throws -> Order {
         Order(
-            id: header.id, userID: header.userID, handle: header.handle, pickupAt: header.pickupAt,
+            id: header.id, userID: header.userID, handle: header.handle,
+            customer: Order.Customer(name: header.customerName, phone: header.customerPhone), pickupAt: header.pickupAt,
             serviceDay: header.serviceDay,
             status: header.status, lines: lines, total: Money(cents: header.totalCents), idempotencyKey: header.key,
             createdAt: header.createdAt, updatedAt: header.updatedAt, history: history, timeZone: settings.timeZone,

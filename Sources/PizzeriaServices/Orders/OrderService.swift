@@ -48,7 +48,7 @@ public final class OrderService: Sendable {
         in db: Connection
     ) throws -> (order: Order, created: Bool) {
         let settings = try SettingsStore.current(in: db)
-        let handle = try UserStore.bookingHandle(of: request.user, in: db)
+        let (handle, contact) = try UserStore.booking(request.user, in: db)
         let items = try merged(request.items)
         let pickupAt = PickupTime.utc(request.pickup)
         // What was asked for under a key, so a reuse of the key with other content is refused.
@@ -80,7 +80,8 @@ public final class OrderService: Sendable {
             historyNote: override?.historyText, at: now, in: db)
         let created = Timestamp.date(from: Timestamp.string(from: now)) ?? now  // as stored: to the millisecond
         let order = Order(
-            id: id, userID: request.user, handle: handle, pickupAt: request.pickup, serviceDay: slot.serviceDay,
+            id: id, userID: request.user, handle: handle, customer: contact, pickupAt: request.pickup,
+            serviceDay: slot.serviceDay,
             status: .placed, lines: lines,
             total: Money(cents: lines.reduce(0) { $0 + $1.total.cents }), idempotencyKey: request.idempotencyKey,
             createdAt: created, updatedAt: created,

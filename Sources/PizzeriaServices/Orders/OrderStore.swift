@@ -9,6 +9,8 @@ enum OrderStore {
         let id: Order.ID
         let userID: User.ID
         let handle: String
+        let customerName: String?
+        let customerPhone: String?
         let pickupAt: Date
         let serviceDay: LocalDate
         let status: OrderStatus
@@ -25,7 +27,7 @@ enum OrderStore {
 
     /// The columns ``HeaderDecoder`` reads (a constant, never input).
     static let headerColumns = """
-        o.id, o.user_id, u.handle, o.pickup_at, o.service_day, o.status, o.total_cents, o.idempotency_key, \
+        o.id, o.user_id, u.handle, u.display_name AS customer_name, u.phone AS customer_phone, o.pickup_at, o.service_day, o.status, o.total_cents, o.idempotency_key, \
         o.request_fingerprint, o.note, o.version, o.created_at, o.updated_at, s.capacity AS slot_capacity, s.capacity_rule
         """
     static let headerFrom =
@@ -35,7 +37,7 @@ enum OrderStore {
     struct HeaderDecoder: RowDecoder {
         let id, userID, handle, pickupAt, serviceDay, status, totalCents, key, fingerprint, note, version, createdAt,
             updatedAt: Column
-        let slotCapacity, capacityRule: Column
+        let slotCapacity, capacityRule, customerName, customerPhone: Column
 
         init(columns: ColumnResolver) throws {
             (id, userID, handle, pickupAt) = (
@@ -49,6 +51,7 @@ enum OrderStore {
                 try columns("request_fingerprint"), try columns("created_at"), try columns("updated_at")
             )
             (slotCapacity, capacityRule) = (try columns("slot_capacity"), try columns("capacity_rule"))
+            (customerName, customerPhone) = (try columns("customer_name"), try columns("customer_phone"))
         }
 
         func decode(_ row: Row) throws -> Header {
@@ -64,7 +67,10 @@ enum OrderStore {
                     table: "orders", id: id.description, problem: "service_day '\(dayText)' is not a date")
             }
             return Header(
-                id: id, userID: try row.id(userID), handle: try row.string(handle), pickupAt: pickup, serviceDay: day,
+                id: id, userID: try row.id(userID), handle: try row.string(handle),
+                customerName: try row.optionalString(customerName),
+                customerPhone: try row.optionalString(customerPhone),
+                pickupAt: pickup, serviceDay: day,
                 status: try OrderStore.status(try row.string(status), table: "orders", id: id.description),
                 totalCents: try row.int64(totalCents), key: try row.optionalString(key),
                 fingerprint: try row.optionalString(fingerprint),

@@ -40,6 +40,23 @@ public final class LookupService: Sendable {
         try database.read { try Self.user(reference, in: $0) }
     }
 
+    /// A customer by handle or id, else by what ``UserService/find(_:limit:)`` matches (part of
+    /// the name, the phone's digits in any common format) when exactly one user matches.
+    /// - Throws: ``UserError/notFound(_:)``; ``UserError/ambiguous(query:handles:)`` naming up
+    ///   to five of the users matched; ``ValidationError`` for a text over 64 characters.
+    public func customer(_ text: String) throws -> User {
+        try database.read { db in
+            if let user = try UserStore.user(handle: text, in: db) { return user }
+            if let id = User.ID(text.trimmingWhitespace()), let user = try UserStore.user(id: id, in: db) {
+                return user
+            }
+            let matches = try UserService.find(text, limit: 5, in: db)
+            guard let first = matches.first else { throw UserError.notFound(text) }
+            guard matches.count == 1 else { throw UserError.ambiguous(query: text, handles: matches.map(\.handle)) }
+            return first
+        }
+    }
+
     /// `pizza:PIZZA`, `order:ORDER` or `category:CATEGORY` (its name ignoring case, or its id) as
     /// a route, each part looked up as above.
     /// - Throws: ``NavigationError/malformedRoute(_:)``; not-found errors.

@@ -161,12 +161,15 @@ public enum UserError: PizzeriaFailure, Equatable {
     case duplicateHandle(String)
     /// The user's personal data was erased; nothing more can be changed.
     case erased(String)
+    /// A search (name, phone) matched several users: their handles, up to five.
+    case ambiguous(query: String, handles: [String])
 
     /// Not found, or refused.
     public var category: FailureCategory {
         switch self {
         case .notFound: .notFound
         case .duplicateHandle, .erased: .refused
+        case .ambiguous: .invalidInput
         }
     }
 
@@ -174,6 +177,8 @@ public enum UserError: PizzeriaFailure, Equatable {
     public var description: String {
         switch self {
         case .notFound(let reference): "no user with handle or id '\(reference)'"
+        case .ambiguous(let query, let handles):
+            "user: '\(query)' matches several users (\(handles.joined(separator: ", "))\(handles.count > 4 ? ", …" : ""))"
         case .duplicateHandle(let handle): "handle: '\(handle)' is already taken"
         case .erased(let handle):
             "user \(handle) was erased at their request: nothing can be booked or changed for them"

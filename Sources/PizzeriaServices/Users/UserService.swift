@@ -155,16 +155,20 @@ public final class UserService: Sendable {
     /// national number's leading 0 is ignored). Erased customers are never found. At most `limit`.
     /// - Throws: ``ValidationError`` for an empty text or one over 64 characters.
     public func find(_ text: String, limit: Int = 50) throws -> [User] {
+        let size = min(max(1, limit), 1_000)
+        return try database.read { try Self.find(text, limit: size, in: $0) }
+    }
+
+    /// ``find(_:limit:)`` inside a transaction: the one search, for `user find` and for every
+    /// lookup that accepts a name or a phone (`order list --user`).
+    static func find(_ text: String, limit: Int, in db: Connection) throws -> [User] {
         let typed = text.trimmingWhitespace()
         let problems = TextLimit.problems(typed, field: "text", maximum: 64)
         guard problems.isEmpty else { throw ValidationError(problems) }
         var digits = String(typed.unicodeScalars.filter { ("0"..."9").contains($0) }.map(Character.init))
         if digits.hasPrefix("00") { digits.removeFirst(2) }
         while digits.hasPrefix("0") { digits.removeFirst() }
-        let size = min(max(1, limit), 1_000)
-        return try database.read {
-            try UserStore.find(typed, digits: digits.count >= 3 ? digits : nil, limit: size, in: $0)
-        }
+        return try UserStore.find(typed, digits: digits.count >= 3 ? digits : nil, limit: limit, in: db)
     }
 
     /// Every user, by handle.

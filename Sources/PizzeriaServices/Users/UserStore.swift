@@ -24,18 +24,30 @@ enum UserStore {
         try db.fetchOne("SELECT handle FROM users WHERE id = ?", [id]) { try $0.string("handle") }
     }
 
-    /// The handle of a user who may book: ``UserError/notFound(_:)`` for no such user,
-    /// ``UserError/erased(_:)`` for one whose data was erased. One statement, as booking is hot.
-    static func bookingHandle(of id: User.ID, in db: Connection) throws -> String {
-        let sql =
-            "SELECT handle, EXISTS (SELECT 1 FROM user_erasures e WHERE e.user_id = users.id) AS erased FROM users WHERE id = ?"
+    /// The handle, name and phone of a user who may book: ``UserError/notFound(_:)`` for no such
+    /// user, ``UserError/erased(_:)`` for one whose data was erased. One statement, as booking is hot.
+    static func booking(_ id: User.ID, in db: Connection) throws -> (handle: String, contact: Order.Customer) {
+        let sql = """
+            SELECT handle, display_name, phone,
+                   EXISTS (SELECT 1 FROM user_erasures e WHERE e.user_id = users.id) AS erased
+            FROM users WHERE id = ?
+            """
         guard
-            let (handle, erased) = try db.fetchOne(sql, [id], { (try $0.string("handle"), try $0.int("erased") != 0) })
+            let (handle, contact, erased) = try db.fetchOne(
+                sql, [id],
+                {
+                    (
+                        try $0.string("handle"),
+                        Order.Customer(
+                            name: try $0.optionalString("display_name"), phone: try $0.optionalString("phone")),
+                        try $0.int("erased") != 0
+                    )
+                })
         else {
             throw UserError.notFound(id.description)
         }
         guard !erased else { throw UserError.erased(handle) }
-        return handle
+        return (handle, contact)
     }
 
     /// The user with `id`, or ``UserError/notFound(_:)``.
