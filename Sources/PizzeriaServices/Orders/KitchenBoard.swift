@@ -101,7 +101,6 @@ extension OrderService {
             let filter = OrderFilter(serviceDay: date)
             let headers = try OrderStore.headers(filter, after: nil, limit: 100_000, in: db)
             let (lines, _) = try OrderStore.attach(to: headers, filter: filter, in: db)
-            let names = try UserStore.displayNames(of: Set(headers.map(\.userID)), in: db)
             let lead = Double(settings.effectiveLeadMinutes(at: now) * 60)
             var slots: [KitchenBoard.Slot] = []
             var index = 0
@@ -122,7 +121,7 @@ extension OrderService {
                     let late = open && start < now ? Int(now.timeIntervalSince(start) / 60) : nil
                     entries.append(
                         KitchenBoard.Entry(
-                            id: header.id, handle: header.handle, name: names[header.userID], status: header.status,
+                            id: header.id, handle: header.handle, name: header.customerName, status: header.status,
                             items: lines[index].map { "\($0.quantity) × \($0.label)" }.joined(separator: ", "),
                             lateMinutes: late, due: open && late == nil && start.timeIntervalSince(now) <= lead))
                 }

@@ -196,18 +196,6 @@ enum UserStore {
     }
 
     /// Up to `limit` handles that start with `prefix` (handles are lowercase), in order.
-    /// The display names of these users (those who have one), in one statement.
-    static func displayNames(of ids: Set<User.ID>, in db: Connection) throws -> [User.ID: String] {
-        guard !ids.isEmpty else { return [:] }
-        let list = "[" + ids.map { "\"\($0)\"" }.joined(separator: ",") + "]"
-        var names: [User.ID: String] = [:]
-        try db.forEach(
-            "SELECT id, display_name FROM users WHERE id IN (SELECT value FROM json_each(?)) AND display_name IS NOT NULL",
-            [list]
-        ) { row in names[try row.id("id")] = try row.string("display_name") }
-        return names
-    }
-
     static func handles(withPrefix prefix: String, limit: Int, in db: Connection) throws -> [String] {
         try db.fetchAll(
             "SELECT handle FROM users WHERE handle >= ? AND handle < ? ORDER BY handle LIMIT ?",
