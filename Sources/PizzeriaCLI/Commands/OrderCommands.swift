@@ -38,7 +38,12 @@ enum OrderCommands {
     static let key = Option("key", "key", help: "An idempotency key (1 to 128 characters).")
     static let override = Option(
         "override", "reason",
-        help: "Staff: pass the lead time and a pause for this reason (1 to 200 characters; recorded with --by).")
+        help: "Staff: pass the lead time, a pause and a slot's capacity by at most a quarter, for this reason "
+            + "(1 to 200 characters; recorded with --by).")
+    static let split = Flag(
+        "split",
+        help: "A party: fill this slot and the next ones of the service day (up to 8, no gap) as linked orders "
+            + "with one total, when one slot cannot take them all.")
 
     /// The staff override of `--override`, if given.
     static func staffOverride(_ invocation: Invocation) throws -> StaffOverride? {
@@ -67,14 +72,21 @@ enum OrderCommands {
             YYYY-MM-DDTHH:MM (both in the pizzeria's time zone) or ISO-8601 with an offset or Z. A local time
             the clocks skip is refused; one they pass twice needs its offset. With --key, booking again with
             the same content returns the first order instead of a new one, so a retry is always safe.
+
+            --override REASON (staff, with --by) passes the lead time and a pause, and lets the slot take up
+            to a quarter of its capacity (rounded up) over it; each is recorded in the order's history and,
+            over capacity, in capacity_overrides. --split books a party too large for one slot: its pizzas
+            fill the slot and the ones right after it, each up to its capacity, as linked orders of one
+            party (drinks go with the first); `order receipt` of any of them prints the party's one receipt.
             """,
         arguments: [user, items],
-        options: [pickup, key, by, override],
+        options: [pickup, key, split, by, override],
         examples: [
             "pizzeria order place anna --pickup 19:30 Margherita=2 Porcini",
             "pizzeria order place anna --pickup 19:30 Margherita/Maxi+bufala+Senza:basilico Coca-Cola/'33 cl'",
             "pizzeria order place walkin --pickup 19:00 Margherita --override 'walk-in at the counter'",
             "pizzeria order place anna --pickup 2026-12-24T19:30 --key xmas-anna Marinara",
+            "pizzeria order place marco --pickup 20:00 --split Margherita=15 Diavola=5",
         ],
         lostOutputHint: "the order was booked; `order place --key KEY` makes a retry safe",
         run: { invocation in
@@ -84,6 +96,24 @@ enum OrderCommands {
             let items = try invocation[items].map { try parseItem($0, lookup: pizzeria.lookup, menu: pizzeria.menu) }
             let user = try pizzeria.lookup.user(try invocation[user])
             let pickup = try pizzeria.orders.pickup(parsing: pickupText)
+            if invocation[split] {
+                let typedKey = try invocation[key]
+                let (party, created) = try pizzeria.orders.placeParty(
+                    OrderRequest(user: user.id, items: items, pickup: pickup, idempotencyKey: typedKey),
+                    by: try actor(invocation), override: try staffOverride(invocation))
+                try context.emit(Extended(base: party, key: "created", extra: created)) {
+                    var text =
+                        (created ? "Booked" : "Already booked with key '\(typedKey ?? "")':")
+                        + (party.orders.count == 1
+                            ? " order \(party.id.short)" : " party \(party.id.short) (\(party.orders.count) orders)")
+                        + " for \(party.orders[0].handle): \(party.pizzaCount) pizza\(party.pizzaCount == 1 ? "" : "s"), total \(party.total.formatted).\n"
+                    for order in party.orders {
+                        text += "  \(order.id.short)  \(order.pickupLocal)  \(OrderText.items(order))\n"
+                    }
+                    return text
+                }
+                return .ok
+            }
             let (order, created) = try pizzeria.orders.place(
                 OrderRequest(
                     user: user.id, items: items, pickup: pickup, idempotencyKey: try invocation[key]),

@@ -70,6 +70,11 @@ enum OrderText {
         if let capacity = order.slotCapacity {
             text += "  slot      \(capacity.capacity) pizzas (\(capacity.rule ?? "slot-capacity"))\n"
         }
+        if let party = order.partyID {
+            text +=
+                "  party     \(party.short)" + (party == order.id ? " (its first order)" : "")
+                + "; `order receipt` prints the party's\n"
+        }
         if let note = order.note { text += "  note      \(note)\n" }
         if let key = order.idempotencyKey { text += "  key       \(key)\n" }
         var lines = Table("QTY", "PIZZA", "UNIT", "AMOUNT", rightAligned: [0, 2, 3])

@@ -65,7 +65,13 @@ extension ErrorReport {
         case MenuError.conflict(let pizza, _): return "look at `pizzeria pizza show \(pizza.id.short)` and edit again"
         case MenuError.duplicateName(_, let existing) where existing.isArchived:
             return "restore it with `pizzeria pizza restore \(existing.id.short)`"
-        case OrderError.slotFull: return "see `pizzeria slots` for slots with room"
+        case OrderError.slotFull, OrderError.orderTooLarge:
+            return "see `pizzeria slots` for slots with room; staff may book a quarter over a slot's capacity "
+                + "with --override REASON, or spread a party over consecutive slots with --split"
+        case OrderError.partyDoesNotFit:
+            return "see `pizzeria slots` for a run of slots with room, or start the party earlier"
+        case OrderError.overMargin:
+            return "book the rest in another slot, or spread the party over consecutive slots with --split"
         case OrderError.closedWeekday, OrderError.closedDate, OrderError.outsideOpeningHours, OrderError.tooSoon:
             return "see `pizzeria hours show` for the week and the exceptions"
         case ScheduleError.wouldOrphan:

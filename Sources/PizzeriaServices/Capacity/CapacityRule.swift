@@ -111,6 +111,13 @@ public struct SlotCapacity: Sendable, Hashable {
     public let capacity: Int
     /// The rule it came from (`fri 18:30-21:00`), or `nil` for `settings.slotCapacity`.
     public let rule: String?
+
+    /// How many pizzas over ``capacity`` a staff override may book the slot: a quarter of it,
+    /// rounded up (8 → 2, 10 → 3, 20 → 5). The `slot_loads_capacity` trigger holds the same rule.
+    public var overrideMargin: Int { Self.overrideMargin(of: capacity) }
+
+    /// The override margin of a slot taking `capacity` pizzas.
+    public static func overrideMargin(of capacity: Int) -> Int { (capacity + 3) / 4 }
 }
 
 /// The rules of one service day, resolved for one slot at a time: the one definition of

@@ -33,6 +33,8 @@ enum DomainStore {
         let capacity: Int
         let rule: String?
         let booked: Int
+        /// The pizzas over capacity its live staff overrides granted (`capacity_overrides`).
+        let allowance: Int
         /// The service day and local time of one of its orders (one holding capacity, if any).
         let orderDay: String?
         let orderLocal: String?
@@ -43,7 +45,9 @@ enum DomainStore {
         try db.fetchAll(
             """
             SELECT s.pickup_at, s.service_day, s.local_minute, s.capacity, s.capacity_rule, s.booked,
-                   o.service_day AS order_day, o.pickup_local AS order_local
+                   o.service_day AS order_day, o.pickup_local AS order_local,
+                   (SELECT coalesce(sum(c.pizzas), 0) FROM capacity_overrides c JOIN orders x ON x.id = c.order_id
+                    WHERE c.pickup_at = s.pickup_at AND x.pickup_at = c.pickup_at AND x.status <> 'cancelled') AS allowance
             FROM slot_loads s
             LEFT JOIN orders o ON o.id = (SELECT id FROM orders x WHERE x.pickup_at = s.pickup_at ORDER BY x.status = 'cancelled', x.id LIMIT 1)
             ORDER BY s.pickup_at
@@ -53,7 +57,7 @@ enum DomainStore {
                 pickupAt: try row.string("pickup_at"), serviceDay: try row.string("service_day"),
                 localMinute: try row.int("local_minute"),
                 capacity: try row.int("capacity"), rule: try row.optionalString("capacity_rule"),
-                booked: try row.int("booked"),
+                booked: try row.int("booked"), allowance: try row.int("allowance"),
                 orderDay: try row.optionalString("order_day"), orderLocal: try row.optionalString("order_local"))
         }
     }

@@ -164,10 +164,17 @@ extension PaymentService {
             guard let header = try OrderStore.header(id: order, in: db) else {
                 throw OrderError.notFound(order.description)
             }
-            let full = try OrderAssembler(now: now, in: db).order(header)
+            let assembler = try OrderAssembler(now: now, in: db)
+            let full = try assembler.order(header)
+            // A party's receipt is one: its other orders, with their payments.
+            let party = try header.partyID.map { try OrderStore.partyHeaders($0, in: db) } ?? []
+            let members = try party.filter { $0.id != header.id }.map {
+                Receipt.PartyMember(order: try assembler.order($0), payments: try Self.summary(of: $0.id, in: db))
+            }
             return Receipt(
-                shop: try ShopStore.details(in: db), order: full, vat: VATBreakdown(lines: full.lines),
-                payments: try Self.summary(of: header.id, in: db), printedAt: now)
+                shop: try ShopStore.details(in: db), order: full,
+                vat: VATBreakdown(lines: full.lines + members.flatMap(\.order.lines)),
+                payments: try Self.summary(of: header.id, in: db), printedAt: now, party: members)
         }
     }
 

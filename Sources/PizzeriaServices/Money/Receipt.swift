@@ -16,6 +16,42 @@ public struct Receipt: Sendable, Hashable, Encodable {
     public let payments: OrderPayments
     /// When it was printed.
     public let printedAt: Date
+    /// The other orders of its party (``Order/partyID``) in pickup order, with their payments;
+    /// empty for an order on its own. A party's receipt is one: every order's lines, one total,
+    /// the VAT of them all (``vat``), every payment.
+    public let party: [PartyMember]
+
+    /// Another order of the receipt's party, and its payments.
+    public struct PartyMember: Sendable, Hashable, Encodable {
+        /// The order.
+        public let order: Order
+        /// Its payments, refunds and state.
+        public let payments: OrderPayments
+
+        private enum CodingKeys: String, CodingKey {
+            case orderID = "order_id", pickupLocal = "pickup_local", status, lines, totalCents = "total_cents"
+            case paidCents = "paid_cents", balanceCents = "balance_cents"
+        }
+
+        /// JSON: `{"order_id", "pickup_local", "status", "lines", "total_cents", "paid_cents", "balance_cents"}`.
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(order.id, forKey: .orderID)
+            try container.encode(order.pickupLocal, forKey: .pickupLocal)
+            try container.encode(order.status, forKey: .status)
+            try container.encode(order.lines, forKey: .lines)
+            try container.encode(order.total.cents, forKey: .totalCents)
+            try container.encode(payments.paid.cents, forKey: .paidCents)
+            try container.encode(payments.balance.cents, forKey: .balanceCents)
+        }
+    }
+
+    /// What the receipt totals: the order's total, with its party's other orders'.
+    public var total: Money { Money(cents: order.total.cents + party.reduce(0) { $0 + $1.order.total.cents }) }
+    /// What is left to pay on the receipt's orders.
+    public var balance: Money {
+        Money(cents: payments.balance.cents + party.reduce(0) { $0 + $1.payments.balance.cents })
+    }
 
     /// What every receipt says at its foot.
     public static let notice = "Not a fiscal document - Documento non fiscale"
@@ -23,17 +59,22 @@ public struct Receipt: Sendable, Hashable, Encodable {
     public static let widths = [32, 42, 48]
 
     /// Change handed back on cash payments.
-    public var change: Money { Money(cents: payments.payments.reduce(0) { $0 + $1.change.cents }) }
+    public var change: Money {
+        Money(cents: (payments.payments + party.flatMap(\.payments.payments)).reduce(0) { $0 + $1.change.cents })
+    }
 
     private enum CodingKeys: String, CodingKey {
         case shop, orderID = "order_id", pickupLocal = "pickup_local", status, lines, totalCents = "total_cents"
         case vat, payments, refunds, paidCents = "paid_cents", refundedCents = "refunded_cents"
         case changeCents = "change_cents", balanceCents = "balance_cents", state, printedAt = "printed_at", notice
+        case party, partyTotalCents = "party_total_cents", partyBalanceCents = "party_balance_cents"
     }
 
     /// JSON: `{"shop", "order_id", "pickup_local", "status", "lines", "total_cents", "vat",
     /// "payments", "refunds", "paid_cents", "refunded_cents", "change_cents", "balance_cents",
-    /// "state", "printed_at", "notice"}`.
+    /// "state", "printed_at", "notice", "party": […], "party_total_cents", "party_balance_cents"}`:
+    /// `total_cents`, `paid_cents` and `balance_cents` are the order's own, the `party_…` ones the
+    /// whole receipt's (the same for an order on its own); `vat` is of every order on the receipt.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(shop, forKey: .shop)
@@ -52,6 +93,9 @@ public struct Receipt: Sendable, Hashable, Encodable {
         try container.encode(payments.state, forKey: .state)
         try container.encode(Timestamp.string(from: printedAt), forKey: .printedAt)
         try container.encode(Self.notice, forKey: .notice)
+        try container.encode(party, forKey: .party)
+        try container.encode(total.cents, forKey: .partyTotalCents)
+        try container.encode(balance.cents, forKey: .partyBalanceCents)
     }
 
     /// The receipt for a thermal printer `width` characters wide (32, 42 or 48): every line at
@@ -80,15 +124,24 @@ public struct Receipt: Sendable, Hashable, Encodable {
         if let address = shop.address { centered(address) }
         if let number = shop.vatNumber { centered("P.IVA " + number) }
         out.append(rule)
-        row("Order " + order.id.short, String(order.pickupLocal.prefix(16)).replacingOccurrences(of: "T", with: " "))
-        out.append(rule)
-        for line in order.lines {
-            row("\(line.quantity) x " + line.pizzaName + (line.variantName.map { " " + $0 } ?? ""), line.total.plain)
-            // The modifiers' prices are in the line's total.
-            for modifier in line.modifiers { out += Self.wrap("  + " + modifier.name, width: width) }
+        if !party.isEmpty {
+            row("Party " + (order.partyID ?? order.id).short, "\(party.count + 1) orders")
+            out.append(rule)
+        }
+        for (index, each) in ([order] + party.map(\.order)).enumerated() {
+            if index > 0 { out.append("") }
+            row("Order " + each.id.short, String(each.pickupLocal.prefix(16)).replacingOccurrences(of: "T", with: " "))
+            if party.isEmpty { out.append(rule) }
+            for line in each.lines {
+                row(
+                    "\(line.quantity) x " + line.pizzaName + (line.variantName.map { " " + $0 } ?? ""),
+                    line.total.plain)
+                // The modifiers' prices are in the line's total.
+                for modifier in line.modifiers { out += Self.wrap("  + " + modifier.name, width: width) }
+            }
         }
         out.append(rule)
-        row("TOTAL EUR", order.total.plain)
+        row("TOTAL EUR", total.plain)
         let columns = (width - 6) / 3
         func vatRow(_ a: String, _ b: String, _ c: String, _ d: String) {
             out.append(
@@ -98,15 +151,17 @@ public struct Receipt: Sendable, Hashable, Encodable {
         vatRow("VAT", "NET", "VAT", "GROSS")
         for rate in vat.rows { vatRow(rate.rate.description, rate.net.plain, rate.vat.plain, rate.gross.plain) }
         out.append(rule)
-        for payment in payments.payments {
+        for payment in payments.payments + party.flatMap(\.payments.payments) {
             row("Paid " + payment.method.rawValue, payment.amount.plain)
             if let tendered = payment.tendered, tendered != payment.amount {
                 row("  Tendered", tendered.plain)
                 row("  Change", payment.change.plain)
             }
         }
-        for refund in payments.refunds { row("Refund: " + refund.reason, "-" + refund.amount.plain) }
-        if payments.balance.cents > 0 { row("TO PAY", payments.balance.plain) }
+        for refund in payments.refunds + party.flatMap(\.payments.refunds) {
+            row("Refund: " + refund.reason, "-" + refund.amount.plain)
+        }
+        if balance.cents > 0 { row("TO PAY", balance.plain) }
         out.append(rule)
         centered("Not a fiscal document")
         centered("Documento non fiscale")

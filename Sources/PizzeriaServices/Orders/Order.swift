@@ -119,7 +119,7 @@ public struct OrderStatusChange: Sendable, Hashable, Codable, JSONMembers {
 ///
 /// JSON: `{"id", "user", "user_id", "customer_name", "customer_phone", "pickup_at" (UTC), "pickup_local", "time_zone", "status",
 /// "lines": […], "total", "total_cents", "currency", "idempotency_key", "created_at",
-/// "updated_at", "history": […]}`.
+/// "updated_at", "history": […], "party_id"}`.
 public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     /// An order's id.
     public typealias ID = Identifier<Order>
@@ -162,6 +162,9 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     /// Its slot's effective capacity and the rule it came from (`nil` when the file has no load
     /// row for the slot, which the schema always keeps).
     public let slotCapacity: SlotCapacity?
+    /// The party it belongs to (the id of the party's first order), when it was booked with
+    /// others on consecutive slots (``OrderService/placeParty(_:by:override:)``); `nil` for an order on its own.
+    public let partyID: ID?
 
     /// An order from its parts; stores use it when reading rows.
     public init(
@@ -171,9 +174,10 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         total: Money, idempotencyKey: String?, createdAt: Date, updatedAt: Date,
         history: [OrderStatusChange], timeZone: TimeZone, outsideHours: Bool = false, note: String? = nil,
         version: Int = 1,
-        slotCapacity: SlotCapacity? = nil
+        slotCapacity: SlotCapacity? = nil, partyID: ID? = nil
     ) {
         self.slotCapacity = slotCapacity
+        self.partyID = partyID
         self.id = id
         self.userID = userID
         self.handle = handle
@@ -219,7 +223,7 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
             "pickup_at", pickupLocal = "pickup_local", timeZone = "time_zone"
         case status, lines, total, totalCents = "total_cents", currency, idempotencyKey = "idempotency_key"
         case createdAt = "created_at", updatedAt = "updated_at", history, serviceDay = "service_day", outsideHours =
-            "outside_hours", note, version
+            "outside_hours", note, version, partyID = "party_id"
         case slotCapacity = "slot_capacity", capacityRule = "capacity_rule"
     }
 
@@ -236,6 +240,7 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         try writer.member("lines", objects: lines)
         try writer.member("note", note)
         try writer.member("outside_hours", outsideHours)
+        try writer.member("party_id", partyID?.description)
         try writer.member("pickup_at", minute: pickupAt)
         try writer.member("pickup_local", pickupLocal)
         try writer.member("service_day", serviceDay.description)
@@ -281,7 +286,7 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
             version: try container.decodeIfPresent(Int.self, forKey: .version) ?? 1,
             slotCapacity: try container.decodeIfPresent(Int.self, forKey: .slotCapacity).map {
                 SlotCapacity(capacity: $0, rule: try container.decodeIfPresent(String.self, forKey: .capacityRule))
-            })
+            }, partyID: try container.decodeIfPresent(ID.self, forKey: .partyID))
     }
 }
 

@@ -34,7 +34,7 @@ final class OrderAssembler {
             status: header.status, lines: lines, total: Money(cents: header.totalCents), idempotencyKey: header.key,
             createdAt: header.createdAt, updatedAt: header.updatedAt, history: history, timeZone: settings.timeZone,
             outsideHours: try isOutsideHours(header), note: header.note, version: header.version,
-            slotCapacity: header.slotCapacity)
+            slotCapacity: header.slotCapacity, partyID: header.partyID)
     }
 
     /// Whether a future booked order's pickup is no slot of its service day any more.

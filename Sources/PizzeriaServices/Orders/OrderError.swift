@@ -49,6 +49,11 @@ public enum OrderError: PizzeriaFailure, Equatable {
     case slotFull(slot: String, remaining: Int, requested: Int, firstAvailable: String? = nil)
     /// More pizzas than the slot takes even empty: the largest order a slot takes, and where this one fits.
     case orderTooLarge(requested: Int, slot: String, slotCapacity: Int, largest: SlotCapacity, fitsAt: [String])
+    /// Even a staff override cannot put this many pizzas in the slot: it books at most the
+    /// slot's ``SlotCapacity/overrideMargin`` over its capacity.
+    case overMargin(slot: String, capacity: Int, booked: Int, requested: Int, margin: Int)
+    /// A party's pizzas do not fit the consecutive slots from its pickup: `fits` fit in `slots` slots.
+    case partyDoesNotFit(requested: Int, fits: Int, from: String, slots: Int)
     /// New bookings are paused.
     case paused(pause: Pause, zone: TimeZone)
     /// The idempotency key was used for an order with other content.
@@ -115,6 +120,15 @@ public enum OrderError: PizzeriaFailure, Equatable {
                 + (fitsAt.isEmpty
                     ? "; no slot within the booking horizon takes it: split it into smaller orders"
                     : "; it fits at " + fitsAt.joined(separator: ", "))
+        case .overMargin(let slot, let capacity, let booked, let requested, let margin):
+            "the \(slot) slot takes \(pizzas(capacity)) and has \(booked) booked: an override books at most \(margin) over "
+                + "its capacity (a quarter of it, rounded up), so \(max(0, capacity + margin - booked)) of the \(requested) asked for fit"
+        case .partyDoesNotFit(let requested, let fits, let from, let slots):
+            "a party of \(pizzas(requested)) does not fit the slots from \(from): "
+                + (slots == 0
+                    ? "that slot is full"
+                    : "\(fits) fit in the \(slots) consecutive slot\(slots == 1 ? "" : "s") with room "
+                        + "(at most \(OrderService.maximumPartySlots), no gap, one service day)")
         case .paused(let pause, let zone):
             "not taking orders" + (pause.until.map { " until \(PickupTime.local($0, in: zone))" } ?? "")
                 + (pause.reason.map { ": \($0)" } ?? "")

@@ -101,8 +101,10 @@ extension OrderService {
             let slot = try Self.checkPickup(
                 pickup, pizzas: pizzas, claim: .move, override: override != nil, settings: settings,
                 schedule: schedule, now: now, in: db)
-            try Self.requireRoom(
-                for: pizzas, at: pickup, slot: slot, settings: settings, schedule: schedule, now: now, in: db)
+            let room = try Self.requireRoom(
+                for: pizzas, at: pickup, slot: slot, override: override, settings: settings, schedule: schedule,
+                now: now, in: db)
+            try Self.admit(room, order: id, at: pickup, override: override, actor: actor, now: now, in: db)
             guard
                 try OrderStore.move(
                     id: id, version: header.version, pickupAt: PickupTime.utc(pickup), serviceDay: slot.serviceDay,
@@ -221,9 +223,10 @@ extension OrderService {
                     header.pickupAt, pizzas: max(0, ovenDelta), claim: .add, override: override != nil,
                     settings: settings,
                     schedule: schedule, now: now, in: db)
-                try Self.requireRoom(
-                    for: ovenDelta, at: header.pickupAt, slot: slot, settings: settings, schedule: schedule, now: now,
-                    in: db)
+                let room = try Self.requireRoom(
+                    for: ovenDelta, at: header.pickupAt, slot: slot, override: override, settings: settings,
+                    schedule: schedule, now: now, in: db)
+                try Self.admit(room, order: id, at: header.pickupAt, override: override, actor: actor, now: now, in: db)
                 if let override { detail.append(override.historyText) }
             }
             for (number, line) in existing where quantities[line.choice].map({ $0 != line.quantity }) == true {
@@ -286,9 +289,10 @@ extension OrderService {
                 let slot = try Self.checkPickup(
                     header.pickupAt, pizzas: pizzas, claim: .restore, override: override != nil,
                     settings: settings, schedule: schedule, now: now, in: db)
-                try Self.requireRoom(
-                    for: pizzas, at: header.pickupAt, slot: slot, settings: settings, schedule: schedule, now: now,
-                    in: db)
+                let room = try Self.requireRoom(
+                    for: pizzas, at: header.pickupAt, slot: slot, override: override, settings: settings,
+                    schedule: schedule, now: now, in: db)
+                try Self.admit(room, order: id, at: header.pickupAt, override: override, actor: actor, now: now, in: db)
                 if let override { detail += ", " + override.historyText }
             }
             try OrderStore.appendEvent(

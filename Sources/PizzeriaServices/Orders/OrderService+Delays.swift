@@ -113,8 +113,11 @@ extension OrderService {
                     let slot = try Self.checkPickup(
                         target, pizzas: pizzas, claim: .delay, override: override != nil, settings: settings,
                         schedule: schedule, now: now, in: db)
-                    try Self.requireRoom(
-                        for: pizzas, at: target, slot: slot, settings: settings, schedule: schedule, now: now, in: db)
+                    let room = try Self.requireRoom(
+                        for: pizzas, at: target, slot: slot, override: override, settings: settings,
+                        schedule: schedule, now: now, in: db)
+                    try Self.admit(
+                        room, order: header.id, at: target, override: override, actor: actor, now: now, in: db)
                     guard
                         try OrderStore.delay(
                             id: header.id, version: header.version, pickupAt: PickupTime.utc(target),

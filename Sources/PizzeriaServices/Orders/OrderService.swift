@@ -43,18 +43,23 @@ public final class OrderService: Sendable {
     /// The transactional half of ``place(_:)``: the fewest statements that keep its guarantees —
     /// the settings row, the user, each pizza once, the key (if any), the slot's load, then the
     /// inserts; nothing is read back that is already known.
+    /// - Parameter party: the party's first order for a later order of a party; the order's own
+    ///   id (``PartyRole/first``) for the first one.
+    /// - Parameter whole: the request the key's fingerprint is of (a party's, for its first order).
     static func place(
-        _ request: OrderRequest, actor: String?, override: StaffOverride? = nil, now: Date,
-        in db: Connection
+        _ request: OrderRequest, actor: String?, override: StaffOverride? = nil, party: PartyRole = .alone,
+        fingerprintOf whole: OrderRequest? = nil, now: Date, in db: Connection
     ) throws -> (order: Order, created: Bool) {
         let settings = try SettingsStore.current(in: db)
         let (handle, contact) = try UserStore.booking(request.user, in: db)
         let items = try merged(request.items)
         let pickupAt = PickupTime.utc(request.pickup)
         // What was asked for under a key, so a reuse of the key with other content is refused.
+        let asked = whole ?? request
+        let askedItems = whole == nil ? items : try merged(asked.items)
         var fingerprint: String {
-            "user=\(request.user);pickup=\(pickupAt);lines="
-                + items.map(Self.fingerprint(of:)).sorted().joined(separator: ",")
+            "user=\(asked.user);pickup=\(PickupTime.utc(asked.pickup));lines="
+                + askedItems.map(Self.fingerprint(of:)).sorted().joined(separator: ",")
         }
         // A retry with the same key returns the first order, whatever changed since (an archived pizza, a full slot).
         if let key = request.idempotencyKey, let existing = try OrderStore.header(key: key, in: db) {
@@ -70,14 +75,19 @@ public final class OrderService: Sendable {
         let slot = try checkPickup(
             request.pickup, pizzas: pizzas, override: override != nil, settings: settings, schedule: schedule,
             now: now, in: db)
-        let capacity = try requireRoom(
-            for: pizzas, at: request.pickup, slot: slot, settings: settings, schedule: schedule, now: now, in: db)
+        let room = try requireRoom(
+            for: pizzas, at: request.pickup, slot: slot, override: override, settings: settings, schedule: schedule,
+            now: now, in: db)
+        let capacity = room.capacity
         let id = Order.ID.random()
         try OrderStore.insert(
             id: id, userID: request.user, pickupAt: pickupAt, serviceDay: slot.serviceDay,
             pickupLocal: schedule.clock.localText(request.pickup), key: request.idempotencyKey,
             fingerprint: request.idempotencyKey == nil ? nil : fingerprint, lines: lines, actor: actor,
-            historyNote: override?.historyText, at: now, in: db)
+            historyNote: override?.historyText, party: party.id(of: id), at: now, in: db
+        ) {
+            try admit(room, order: id, at: request.pickup, override: override, actor: actor, now: now, in: db)
+        }
         let created = Timestamp.date(from: Timestamp.string(from: now)) ?? now  // as stored: to the millisecond
         let order = Order(
             id: id, userID: request.user, handle: handle, customer: contact, pickupAt: request.pickup,
@@ -90,22 +100,51 @@ public final class OrderService: Sendable {
                     kind: .placed, from: nil, to: .placed, at: created,
                     detail: override?.historyText, actor: actor)
             ],
-            timeZone: settings.timeZone, slotCapacity: capacity)
+            timeZone: settings.timeZone, slotCapacity: capacity, partyID: party.id(of: id))
         return (order, true)
+    }
+
+    /// An order's place in a party as it is booked.
+    enum PartyRole {
+        /// An order on its own.
+        case alone
+        /// The party's first order: its `party_id` is its own id.
+        case first
+        /// A later order of the party whose first order is this.
+        case member(of: Order.ID)
+
+        /// The `party_id` of the order `id`.
+        func id(of id: Order.ID) -> Order.ID? {
+            switch self {
+            case .alone: nil
+            case .first: id
+            case .member(let first): first
+            }
+        }
+    }
+
+    /// Where a change's pizzas go: the slot's capacity, and how many pizzas over it a staff
+    /// override takes (0 within the capacity), to be recorded by ``admit(_:order:at:override:actor:now:in:)``.
+    struct Room {
+        let capacity: SlotCapacity
+        let overCapacity: Int
     }
 
     /// Refuses `requested` more pizzas in the slot at `pickup` when its capacity cannot take them
     /// (the schema's `slot_loads` refuses it too; this says how many are left and where the order
-    /// fits instead). The capacity is the slot's row when it has one, else the rules'.
-    /// - Returns: the slot's capacity and the rule it comes from.
-    @discardableResult
+    /// fits instead). The capacity is the slot's row when it has one, else the rules'. With a
+    /// staff `override`, the slot may go over its capacity by at most its margin
+    /// (``SlotCapacity/overrideMargin``), counting what earlier overrides there already took.
     static func requireRoom(
-        for requested: Int, at pickup: Date, slot: Slot?, settings: Settings, schedule: Schedule,
-        now: Date, in db: Connection
-    ) throws -> SlotCapacity {
-        let load = try OrderStore.slotLoad(pickupAt: PickupTime.utc(pickup), in: db)
+        for requested: Int, at pickup: Date, slot: Slot?, override: StaffOverride? = nil, settings: Settings,
+        schedule: Schedule, now: Date, in db: Connection
+    ) throws -> Room {
+        let pickupAt = PickupTime.utc(pickup)
+        let load = try OrderStore.slotLoad(pickupAt: pickupAt, in: db)
         let booked = load?.booked ?? 0
-        if let capacity = load?.capacity, booked + requested <= capacity.capacity || requested <= 0 { return capacity }
+        if let capacity = load?.capacity, booked + requested <= capacity.capacity || requested <= 0 {
+            return Room(capacity: capacity, overCapacity: 0)
+        }
         let finder = SlotFinder(settings: settings, schedule: schedule, now: now, db: db)
         var capacity = load?.capacity
         if capacity == nil,
@@ -113,9 +152,20 @@ public final class OrderService: Sendable {
         {
             capacity = try finder.rules(on: slot.serviceDay).capacity(of: slot)
         }
-        let total = capacity?.capacity ?? settings.slotCapacity
-        guard booked + requested > total else { return capacity ?? SlotCapacity(capacity: total, rule: nil) }
+        let slotCapacity = capacity ?? SlotCapacity(capacity: settings.slotCapacity, rule: nil)
+        let total = slotCapacity.capacity
+        guard booked + requested > total else { return Room(capacity: slotCapacity, overCapacity: 0) }
         let local = PickupTime.local(pickup, in: settings.timeZone)
+        if override != nil {
+            let needed = booked + requested - total
+            guard needed <= slotCapacity.overrideMargin else {
+                throw OrderError.overMargin(
+                    slot: local, capacity: total, booked: booked, requested: requested,
+                    margin: slotCapacity.overrideMargin)
+            }
+            let granted = try OrderStore.overrideAllowance(pickupAt: pickupAt, in: db)
+            return Room(capacity: slotCapacity, overCapacity: max(0, needed - granted))
+        }
         guard requested <= total else {
             let largest = try finder.largest()
             let fits = requested > largest.capacity ? [] : try finder.available(pizzas: requested, from: now, limit: 3)
@@ -128,6 +178,19 @@ public final class OrderService: Sendable {
             ?? finder.available(pizzas: requested, from: now, limit: 1).first
         throw OrderError.slotFull(
             slot: local, remaining: max(0, total - booked), requested: requested, firstAvailable: first?.local)
+    }
+
+    /// Records the pizzas a staff override takes over the slot's capacity (`capacity_overrides`),
+    /// before the write that puts the order's pizzas in the slot: the schema's capacity trigger
+    /// lets the load past the capacity by what is recorded there.
+    static func admit(
+        _ room: Room, order id: Order.ID, at pickup: Date, override: StaffOverride?, actor: String?, now: Date,
+        in db: Connection
+    ) throws {
+        guard room.overCapacity > 0, let override, let actor else { return }
+        try OrderStore.recordOverride(
+            order: id, pickupAt: PickupTime.utc(pickup), pizzas: room.overCapacity, reason: override.reason,
+            actor: actor, at: now, in: db)
     }
 
     /// The longest name of who makes a change, in Unicode scalars (as the schema counts).

@@ -23,12 +23,14 @@ enum OrderStore {
         let updatedAt: Date
         /// The slot's effective capacity and the rule it came from (`slot_loads`).
         let slotCapacity: SlotCapacity?
+        /// The party's first order, for an order booked in a party.
+        let partyID: Order.ID?
     }
 
     /// The columns ``HeaderDecoder`` reads (a constant, never input).
     static let headerColumns = """
         o.id, o.user_id, u.handle, u.display_name AS customer_name, u.phone AS customer_phone, o.pickup_at, o.service_day, o.status, o.total_cents, o.idempotency_key, \
-        o.request_fingerprint, o.note, o.version, o.created_at, o.updated_at, s.capacity AS slot_capacity, s.capacity_rule
+        o.request_fingerprint, o.note, o.version, o.created_at, o.updated_at, s.capacity AS slot_capacity, s.capacity_rule, o.party_id
         """
     static let headerFrom =
         " FROM orders o JOIN users u ON u.id = o.user_id LEFT JOIN slot_loads s ON s.pickup_at = o.pickup_at"
@@ -37,7 +39,7 @@ enum OrderStore {
     struct HeaderDecoder: RowDecoder {
         let id, userID, handle, pickupAt, serviceDay, status, totalCents, key, fingerprint, note, version, createdAt,
             updatedAt: Column
-        let slotCapacity, capacityRule, customerName, customerPhone: Column
+        let slotCapacity, capacityRule, customerName, customerPhone, partyID: Column
 
         init(columns: ColumnResolver) throws {
             (id, userID, handle, pickupAt) = (
@@ -52,6 +54,7 @@ enum OrderStore {
             )
             (slotCapacity, capacityRule) = (try columns("slot_capacity"), try columns("capacity_rule"))
             (customerName, customerPhone) = (try columns("customer_name"), try columns("customer_phone"))
+            partyID = try columns("party_id")
         }
 
         func decode(_ row: Row) throws -> Header {
@@ -79,7 +82,8 @@ enum OrderStore {
                 updatedAt: try row.timestamp(updatedAt, table: "orders", id: id),
                 slotCapacity: try row.optionalInt(slotCapacity).map {
                     SlotCapacity(capacity: $0, rule: try row.optionalString(capacityRule))
-                })
+                },
+                partyID: row.isNull(partyID) ? nil : try row.id(partyID))
         }
     }
 
@@ -143,6 +147,13 @@ enum OrderStore {
         return status
     }
 
+    /// The orders of a party (by its first order's id), in pickup order.
+    static func partyHeaders(_ party: Order.ID, in db: Connection) throws -> [Header] {
+        try db.fetchAll(
+            "SELECT " + headerColumns + headerFrom + " WHERE o.party_id = ? ORDER BY o.pickup_at, o.id", [party],
+            HeaderDecoder.self)
+    }
+
     static func header(id: Order.ID, in db: Connection) throws -> Header? {
         try db.fetchOne("SELECT " + headerColumns + headerFrom + " WHERE o.id = ?", [id], HeaderDecoder.self)
     }
@@ -196,24 +207,25 @@ enum OrderStore {
     // MARK: - Writing
 
     /// Inserts the order and its lines (the schema's triggers check the capacity, keep the total
-    /// and record the first status event).
-    /// - Returns: the creation time the database gave it.
+    /// and record the first status event); `beforeLines` runs between the two (a staff override
+    /// over capacity is recorded there, once the order exists and before its pizzas fill the slot).
     static func insert(
         id: Order.ID, userID: User.ID, pickupAt: String, serviceDay: LocalDate, pickupLocal: String, key: String?,
-        fingerprint: String?, lines: [OrderLine], actor: String?, historyNote: String? = nil, at: Date,
-        in db: Connection
+        fingerprint: String?, lines: [OrderLine], actor: String?, historyNote: String? = nil, party: Order.ID? = nil,
+        at: Date, in db: Connection, beforeLines: () throws -> Void = {}
     ) throws {
         let stamp = Timestamp.string(from: at)
         try db.run(
             """
             INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local, idempotency_key, request_fingerprint, changed_by,
-                                change_note, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                change_note, party_id, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
-                id, userID, pickupAt, serviceDay.description, pickupLocal, key, fingerprint, actor, historyNote, stamp,
-                stamp,
+                id, userID, pickupAt, serviceDay.description, pickupLocal, key, fingerprint, actor, historyNote, party,
+                stamp, stamp,
             ])
+        try beforeLines()
         for (number, line) in lines.enumerated() { try insertLine(line, number: number + 1, order: id, in: db) }
     }
 

@@ -42,6 +42,28 @@ extension OrderStore {
         return loads
     }
 
+    // MARK: - Staff over capacity
+
+    /// The pizzas over capacity the slot's live overrides granted: those whose order is still in
+    /// the slot and not cancelled (what the `slot_loads_capacity` trigger adds, up to the margin).
+    static func overrideAllowance(pickupAt: String, in db: Connection) throws -> Int {
+        try db.fetchOne(
+            """
+            SELECT coalesce(sum(c.pizzas), 0) AS pizzas FROM capacity_overrides c JOIN orders o ON o.id = c.order_id
+            WHERE c.pickup_at = ? AND o.pickup_at = c.pickup_at AND o.status <> 'cancelled'
+            """, [pickupAt]
+        ) { try $0.int("pizzas") } ?? 0
+    }
+
+    /// Records that staff let `order` into the slot `pizzas` over its capacity, why, who and when.
+    static func recordOverride(
+        order: Order.ID, pickupAt: String, pizzas: Int, reason: String, actor: String, at: Date, in db: Connection
+    ) throws {
+        try db.run(
+            "INSERT INTO capacity_overrides (order_id, pickup_at, pizzas, reason, actor, at) VALUES (?, ?, ?, ?, ?, ?)",
+            [order, pickupAt, pizzas, reason, actor, Timestamp.string(from: at)])
+    }
+
     // MARK: - The picker's forward walk
 
     /// The configuration's generation (migration 11): moves with every change to the settings,

@@ -141,6 +141,12 @@ enum UserStore {
               AND (instr(detail, 'note: ') > 0 OR instr(detail, 'override: ') > 0 OR actor IN (?, ?))
             """,
             [user.handle, user.displayName ?? user.handle, pseudonym, id, user.handle, user.displayName ?? user.handle])
+        // An override over capacity keeps who let the order in and how many pizzas; its reason goes.
+        counts.historyEntries += try db.run(
+            """
+            UPDATE capacity_overrides SET reason = '[erased]'
+            WHERE order_id IN (SELECT o.id FROM orders o WHERE o.user_id = ?) AND reason <> '[erased]'
+            """, [id])
         counts.keys = try db.run(
             "UPDATE orders SET idempotency_key = NULL, request_fingerprint = NULL WHERE user_id = ? AND idempotency_key IS NOT NULL",
             [id])
