@@ -31,6 +31,22 @@ CREATE TABLE audit_log (
     new    TEXT CHECK (new IS NULL OR json_valid(new))
 ) STRICT;
 
+CREATE TABLE capacity_overrides (
+    id        INTEGER PRIMARY KEY,
+    order_id  TEXT NOT NULL REFERENCES orders (id),
+    -- The slot the order was let into (UTC start, as orders.pickup_at).
+    pickup_at TEXT NOT NULL
+              CHECK (pickup_at GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:00Z'),
+    -- Pizzas over the slot's capacity this override took.
+    pizzas    INTEGER NOT NULL CHECK (pizzas BETWEEN 1 AND 2500),
+    -- Why (the override's reason, `[erased]` once its customer is erased) and who gave it.
+    reason    TEXT NOT NULL CHECK (length(reason) BETWEEN 1 AND 200
+                                   AND reason NOT GLOB ('*[' || char(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,
+                                                                    26,27,28,29,30,31,127) || ']*')),
+    actor     TEXT NOT NULL CHECK (length(actor) BETWEEN 1 AND 64),
+    at        TEXT NOT NULL CHECK (at GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]*Z')
+) STRICT;
+
 CREATE TABLE capacity_rules (
     id        INTEGER PRIMARY KEY,
     -- Exactly one of: a weekday (ISO: 1 = Monday … 7 = Sunday) or a date (YYYY-MM-DD).
@@ -267,7 +283,7 @@ CREATE TABLE "orders" (
     created_at          TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     updated_at          TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 , change_note TEXT CHECK (change_note IS NULL OR length(change_note) BETWEEN 1 AND 220), kept_outside_hours_at TEXT
-    CHECK (kept_outside_hours_at IS NULL OR kept_outside_hours_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T*Z')) STRICT;
+    CHECK (kept_outside_hours_at IS NULL OR kept_outside_hours_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T*Z'), party_id TEXT REFERENCES orders (id)) STRICT;
 
 CREATE TABLE payments (
     id             INTEGER PRIMARY KEY,
@@ -502,6 +518,10 @@ CREATE INDEX audit_log_by_object ON audit_log (object, id);
 
 CREATE INDEX audit_log_by_time ON audit_log (at, id);
 
+CREATE INDEX capacity_overrides_by_order ON capacity_overrides (order_id);
+
+CREATE INDEX capacity_overrides_by_slot ON capacity_overrides (pickup_at);
+
 CREATE UNIQUE INDEX capacity_rules_by_day ON capacity_rules (day, starts_at, ends_at) WHERE day IS NOT NULL;
 
 CREATE UNIQUE INDEX capacity_rules_by_weekday ON capacity_rules (weekday, starts_at, ends_at) WHERE weekday IS NOT NULL;
@@ -520,6 +540,8 @@ CREATE INDEX navigation_stack_by_order ON navigation_stack (order_id) WHERE orde
 CREATE INDEX navigation_stack_by_pizza ON navigation_stack (pizza_id) WHERE pizza_id IS NOT NULL;
 
 CREATE INDEX order_status_events_by_order ON order_status_events (order_id, id);
+
+CREATE INDEX orders_by_party ON orders (party_id) WHERE party_id IS NOT NULL;
 
 CREATE INDEX orders_by_pickup_id ON orders (pickup_at, id);
 
@@ -1132,6 +1154,19 @@ BEGIN
     FROM audit_context c WHERE c.id = 1;
 END;
 
+CREATE TRIGGER capacity_overrides_append_only_delete BEFORE DELETE ON capacity_overrides
+BEGIN
+    SELECT RAISE(ABORT, 'capacity_overrides_append_only: an override is a record and is never deleted');
+END;
+
+CREATE TRIGGER capacity_overrides_append_only_update BEFORE UPDATE ON capacity_overrides
+WHEN NOT (NEW.reason = '[erased]' AND NEW.id = OLD.id AND NEW.order_id = OLD.order_id AND NEW.pickup_at = OLD.pickup_at
+          AND NEW.pizzas = OLD.pizzas AND NEW.actor = OLD.actor AND NEW.at = OLD.at
+          AND EXISTS (SELECT 1 FROM orders o JOIN user_erasures e ON e.user_id = o.user_id WHERE o.id = OLD.order_id))
+BEGIN
+    SELECT RAISE(ABORT, 'capacity_overrides_append_only: an override is a record; only an erasure redacts its reason');
+END;
+
 CREATE TRIGGER capacity_rules_apply_delete AFTER DELETE ON capacity_rules
 BEGIN
     UPDATE slot_loads SET local_minute = local_minute WHERE capacity_rule = OLD.rule;
@@ -1573,6 +1608,20 @@ BEGIN
     SELECT RAISE(ABORT, 'order_kept: orders are never deleted: cancel instead');
 END;
 
+CREATE TRIGGER orders_party_fixed BEFORE UPDATE OF party_id ON orders
+WHEN NEW.party_id IS NOT OLD.party_id
+BEGIN
+    SELECT RAISE(ABORT, 'order_party: an order''s party is fixed when it is booked');
+END;
+
+CREATE TRIGGER orders_party_insert BEFORE INSERT ON orders
+WHEN NEW.party_id IS NOT NULL AND NEW.party_id IS NOT NEW.id
+ AND NOT EXISTS (SELECT 1 FROM orders p WHERE p.id = NEW.party_id AND p.party_id = p.id
+                 AND p.user_id = NEW.user_id AND p.service_day = NEW.service_day)
+BEGIN
+    SELECT RAISE(ABORT, 'order_party: a party''s orders are one customer''s on one service day, linked to its first order');
+END;
+
 CREATE TRIGGER orders_pickup_real_insert BEFORE INSERT ON orders
 WHEN strftime('%Y-%m-%dT%H:%M:00Z', julianday(NEW.pickup_at)) IS NOT NEW.pickup_at
 BEGIN
@@ -2005,6 +2054,9 @@ END;
 
 CREATE TRIGGER slot_loads_capacity BEFORE UPDATE OF booked ON slot_loads
 WHEN NEW.booked > OLD.booked AND NEW.booked > NEW.capacity
+ AND NEW.booked > NEW.capacity + min((NEW.capacity + 3) / 4,
+                                     (SELECT coalesce(sum(c.pizzas), 0) FROM capacity_overrides c JOIN orders o ON o.id = c.order_id
+                                      WHERE c.pickup_at = NEW.pickup_at AND o.pickup_at = c.pickup_at AND o.status <> 'cancelled'))
 BEGIN
     SELECT RAISE(ABORT, 'slot_capacity_exceeded: the pickup slot has no room for these pizzas');
 END;

@@ -47,6 +47,9 @@ struct BoardCommandTests {
         #expect(
             text.contains("LATE 50 min") && text.contains("DUE") && text.contains("bake 2 × Margherita Maxi + bufala"),
             "\(text)")
+        // No line ends in spaces (a table's last line was once followed by seven).
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(!lines.contains { $0.hasSuffix(" ") }, "\(text)")
         try cli.ok("order", "collect", secondID, firstID)
         #expect(try cli.ok("order", "board", "--date", Self.day).stdout.contains("No open orders."))
     }

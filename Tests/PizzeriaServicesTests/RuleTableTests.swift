@@ -25,7 +25,7 @@ struct RuleTableTests {
             case .beyondHorizon: return "horizon"
             case .tooSoon: return "lead"
             case .outsideOpeningHours, .closedDate, .closedWeekday, .notOnSlotBoundary: return "hours"
-            case .slotFull, .orderTooLarge: return "capacity"
+            case .slotFull, .orderTooLarge, .overMargin: return "capacity"
             default: return "\(error)"
             }
         } catch {
@@ -50,7 +50,7 @@ struct RuleTableTests {
         OrderEdit(add: [.init(pizza: try f.pizza("Porcini"), quantity: quantity)])
     }
 
-    @Test("place: hours, past, horizon, lead (override passes), pause (override passes), capacity")
+    @Test("place: hours, past, horizon, lead (override passes), pause (override passes), capacity (a quarter over)")
     func place() throws {
         let f = try fixture()
         let orders = f.pizzeria.orders
@@ -65,8 +65,11 @@ struct RuleTableTests {
         try f.pizzeria.capacity.pause(reason: "oven repair")
         #expect(outcome { try orders.place(try request(f, "19:00")) } == "pause")
         #expect(outcome { try orders.place(try request(f, "19:00"), by: giulia, override: walkIn) } == "ok")
+        // Over capacity by at most its margin (12 a slot: 3): 13 of 12 passes, 16 does not.
         #expect(
-            outcome { try orders.place(try request(f, "19:00", pizzas: 12), by: giulia, override: walkIn) }
+            outcome { try orders.place(try request(f, "19:00", pizzas: 12), by: giulia, override: walkIn) } == "ok")
+        #expect(
+            outcome { try orders.place(try request(f, "19:00", pizzas: 3), by: giulia, override: walkIn) }
                 == "capacity")
         // The override is in the history, with who gave it; an override without a name is refused.
         let booked = try orders.list().first { $0.pickupAt == (try? f.at("12:00")) }

@@ -83,9 +83,7 @@ enum BoardCommand {
                     entry.id.short, entry.handle + (entry.name.map { " (\($0))" } ?? ""), entry.status.rawValue, when,
                     entry.items)
             }
-            out += table.rendered.split(separator: "\n", omittingEmptySubsequences: false).map { "       " + $0 }
-                .joined(separator: "\n")
-            if !out.hasSuffix("\n") { out += "\n" }
+            out += table.rendered.split(separator: "\n").map { "       " + $0 + "\n" }.joined()
         }
         return out
     }

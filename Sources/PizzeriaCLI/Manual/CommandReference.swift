@@ -82,7 +82,7 @@ enum CommandReference {
         (["busy"], "a rush: MINUTES added to the lead time until TIME or `busy off`"),
         (
             ["order place"],
-            "book an order; `ITEM` is `PIZZA[/VARIANT][+MODIFIER…][=QTY]` (1–20); `--override` lets staff book inside the lead time or during a pause"
+            "book an order; `ITEM` is `PIZZA[/VARIANT][+MODIFIER…][=QTY]` (1–20); `--override` lets staff book inside the lead time, during a pause or a quarter over a slot's capacity; `--split` spreads a party over consecutive slots as linked orders with one receipt"
         ),
         (["order list"], "orders by pickup time"),
         (["order show"], "lines with their price snapshots, total, note, version, the whole history (who, what, when)"),

@@ -128,7 +128,8 @@ public struct Receipt: Sendable, Hashable, Encodable {
             row("Party " + (order.partyID ?? order.id).short, "\(party.count + 1) orders")
             out.append(rule)
         }
-        for (index, each) in ([order] + party.map(\.order)).enumerated() {
+        // The party's orders in pickup order, wherever the receipt was asked from.
+        for (index, each) in ([order] + party.map(\.order)).sorted(by: { $0.pickupAt < $1.pickupAt }).enumerated() {
             if index > 0 { out.append("") }
             row("Order " + each.id.short, String(each.pickupLocal.prefix(16)).replacingOccurrences(of: "T", with: " "))
             if party.isEmpty { out.append(rule) }

@@ -10,12 +10,14 @@ import Foundation
 /// | within the horizon        | ✔     | ✔    | –               | –                   | ✔     |
 /// | lead time (and rush)      | ✔ (o) | ✔ (o)| ✔ (o)           | ✔ (o)               | –     |
 /// | pause                     | ✔ (o) | –    | ✔ (o)           | ✔ (o)               | –     |
-/// | capacity                  | ✔     | ✔    | ✔               | ✔                   | ✔     |
+/// | capacity                  | ✔ (m) | ✔ (m)| ✔ (m)           | ✔ (m)               | ✔ (m) |
 ///
 /// A delay moves orders the kitchen already has later: the lead time (how long before pickup a
 /// new order must come in) and a pause (no new orders) are not its business.
 ///
-/// (o): staff may pass it with an override and its reason, recorded in the order's history. A
+/// (o): staff may pass it with an override and its reason, recorded in the order's history.
+/// (m): an override books over the slot's capacity by at most ``SlotCapacity/overrideMargin``
+/// (a quarter, rounded up), recorded in `capacity_overrides`. A
 /// pause stops new bookings, not the counter: moves, removals and cancellations go on.
 /// Removing pizzas, cancelling, advancing, a no-show, and undoing any change but a
 /// cancellation put nothing into a slot and check none of these.
