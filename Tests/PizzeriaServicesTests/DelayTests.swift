@@ -1,6 +1,7 @@
 import Foundation
 import PizzeriaStorage
 import PizzeriaTestSupport
+import Synchronization
 import Testing
 
 @testable import PizzeriaServices
@@ -110,5 +111,47 @@ struct DelayTests {
         let before = try f.base.snapshot()
         #expect(throws: DelayError.self) { try orders.delay(try window(f, "18:15", "20:45"), byMinutes: 15) }
         #expect(try f.base.snapshot() == before)
+    }
+    @Test("a delay racing bookings from another connection never overbooks the slots it fills")
+    func raceWithBookings() throws {
+        for round in 0..<5 {
+            let f = try OrderFixture(capacity: 10)
+            for _ in 0..<10 { try f.place("anna", "20:00", ("Margherita", 1)) }
+            let other = try Pizzeria.open(path: f.base.path, now: { f.now })
+            let booking = OrderRequest(
+                user: try f.user("marco"), items: [.init(pizza: try f.pizza("Porcini"), quantity: 1)],
+                pickup: try f.at("20:15"))
+            let selection = try window(f, "20:00", "20:15")
+            let (delayer, booker) = (f.pizzeria.orders, other.orders)
+            let outcome = Mutex<(delayed: Int, booked: Int, errors: [String])>((0, 0, []))
+            DispatchQueue.concurrentPerform(iterations: 2) { worker in
+                do {
+                    if worker == 0 {
+                        let result = try delayer.delay(selection, byMinutes: 15, bestEffort: true, by: "giulia")
+                        outcome.withLock { $0.delayed = result.delayed.count }
+                    } else {
+                        for _ in 0..<12 {
+                            do {
+                                _ = try booker.place(booking)
+                                outcome.withLock { $0.booked += 1 }
+                            } catch OrderError.slotFull, OrderError.orderTooLarge {}
+                        }
+                    }
+                } catch {
+                    outcome.withLock { $0.errors.append("\(error)") }
+                }
+            }
+            let (delayed, booked, errors) = outcome.withLock { $0 }
+            #expect(errors.isEmpty, "round \(round): \(errors)")
+            // Whoever came first, 20:15 holds at most its capacity: what moved plus what was booked.
+            #expect(delayed + booked == 10, "round \(round): \(delayed) delayed, \(booked) booked")
+            let loads = try f.pizzeria.database.read { db in
+                try db.fetchAll("SELECT booked FROM slot_loads WHERE pickup_at = ?", [PickupTime.utc(try f.at("20:15"))]) {
+                    try $0.int("booked")
+                }
+            }
+            #expect(loads == [10], "round \(round)")
+            #expect(try Maintenance.check(path: f.base.path, now: f.now).domainProblems.isEmpty)
+        }
     }
 }
