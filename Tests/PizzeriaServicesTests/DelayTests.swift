@@ -146,7 +146,9 @@ struct DelayTests {
             // Whoever came first, 20:15 holds at most its capacity: what moved plus what was booked.
             #expect(delayed + booked == 10, "round \(round): \(delayed) delayed, \(booked) booked")
             let loads = try f.pizzeria.database.read { db in
-                try db.fetchAll("SELECT booked FROM slot_loads WHERE pickup_at = ?", [PickupTime.utc(try f.at("20:15"))]) {
+                try db.fetchAll(
+                    "SELECT booked FROM slot_loads WHERE pickup_at = ?", [PickupTime.utc(try f.at("20:15"))]
+                ) {
                     try $0.int("booked")
                 }
             }
