@@ -57,6 +57,9 @@ struct OverrideAndPartyTests {
             try orders.place(try request(f, "marco", "20:15", ("Porcini", 1)), override: walkIn)
         }
         #expect(try Maintenance.check(path: f.base.path, now: f.now).domainProblems.isEmpty)
+        // An erasure keeps the row (the slot's allowance) and takes the reason, which may name the customer.
+        try f.pizzeria.users.erase(id: try f.user("marco"), by: "giulia")
+        #expect(try overrides(f) == ["\(over.order.id.short) \(PickupTime.utc(try f.at("20:00"))) 2 [erased] giulia"])
     }
 
     @Test("a move, an addition and a delay with an override go over capacity too; cancelling frees the allowance")
