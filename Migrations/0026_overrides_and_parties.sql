@@ -42,6 +42,15 @@ BEGIN
     SELECT RAISE(ABORT, 'capacity_overrides_append_only: an override is a record and is never deleted');
 END;
 
+-- What the live overrides of each slot granted: those whose order is still in that slot and not
+-- cancelled (a moved-away or cancelled order takes its allowance with it). The one statement of
+-- it: the capacity trigger, the booking and `check` all read this view.
+CREATE VIEW slot_override_allowance AS
+SELECT c.pickup_at, sum(c.pizzas) AS pizzas
+FROM capacity_overrides c JOIN orders o ON o.id = c.order_id
+WHERE o.pickup_at = c.pickup_at AND o.status <> 'cancelled'
+GROUP BY c.pickup_at;
+
 -- The load may pass the capacity only by the live overrides' pizzas, at most the margin. The
 -- subquery runs only when the load would pass the capacity.
 DROP TRIGGER slot_loads_capacity;
@@ -49,8 +58,7 @@ DROP TRIGGER slot_loads_capacity;
 CREATE TRIGGER slot_loads_capacity BEFORE UPDATE OF booked ON slot_loads
 WHEN NEW.booked > OLD.booked AND NEW.booked > NEW.capacity
  AND NEW.booked > NEW.capacity + min((NEW.capacity + 3) / 4,
-                                     (SELECT coalesce(sum(c.pizzas), 0) FROM capacity_overrides c JOIN orders o ON o.id = c.order_id
-                                      WHERE c.pickup_at = NEW.pickup_at AND o.pickup_at = c.pickup_at AND o.status <> 'cancelled'))
+                                     coalesce((SELECT a.pizzas FROM slot_override_allowance a WHERE a.pickup_at = NEW.pickup_at), 0))
 BEGIN
     SELECT RAISE(ABORT, 'slot_capacity_exceeded: the pickup slot has no room for these pizzas');
 END;

@@ -765,6 +765,12 @@ SELECT service_day,
        coalesce(capacity_rule, 'slot-capacity') AS capacity_from
 FROM slot_loads;
 
+CREATE VIEW slot_override_allowance AS
+SELECT c.pickup_at, sum(c.pizzas) AS pizzas
+FROM capacity_overrides c JOIN orders o ON o.id = c.order_id
+WHERE o.pickup_at = c.pickup_at AND o.status <> 'cancelled'
+GROUP BY c.pickup_at;
+
 CREATE VIEW sold_out AS
 SELECT 'item' AS kind, name, stock_left, stock_until FROM pizzas
 WHERE stock_left IS NOT NULL AND (stock_until IS NULL OR stock_until > strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
@@ -2055,8 +2061,7 @@ END;
 CREATE TRIGGER slot_loads_capacity BEFORE UPDATE OF booked ON slot_loads
 WHEN NEW.booked > OLD.booked AND NEW.booked > NEW.capacity
  AND NEW.booked > NEW.capacity + min((NEW.capacity + 3) / 4,
-                                     (SELECT coalesce(sum(c.pizzas), 0) FROM capacity_overrides c JOIN orders o ON o.id = c.order_id
-                                      WHERE c.pickup_at = NEW.pickup_at AND o.pickup_at = c.pickup_at AND o.status <> 'cancelled'))
+                                     coalesce((SELECT a.pizzas FROM slot_override_allowance a WHERE a.pickup_at = NEW.pickup_at), 0))
 BEGIN
     SELECT RAISE(ABORT, 'slot_capacity_exceeded: the pickup slot has no room for these pizzas');
 END;

@@ -46,8 +46,7 @@ enum DomainStore {
             """
             SELECT s.pickup_at, s.service_day, s.local_minute, s.capacity, s.capacity_rule, s.booked,
                    o.service_day AS order_day, o.pickup_local AS order_local,
-                   (SELECT coalesce(sum(c.pizzas), 0) FROM capacity_overrides c JOIN orders x ON x.id = c.order_id
-                    WHERE c.pickup_at = s.pickup_at AND x.pickup_at = c.pickup_at AND x.status <> 'cancelled') AS allowance
+                   coalesce((SELECT a.pizzas FROM slot_override_allowance a WHERE a.pickup_at = s.pickup_at), 0) AS allowance
             FROM slot_loads s
             LEFT JOIN orders o ON o.id = (SELECT id FROM orders x WHERE x.pickup_at = s.pickup_at ORDER BY x.status = 'cancelled', x.id LIMIT 1)
             ORDER BY s.pickup_at

@@ -47,12 +47,9 @@ extension OrderStore {
     /// The pizzas over capacity the slot's live overrides granted: those whose order is still in
     /// the slot and not cancelled (what the `slot_loads_capacity` trigger adds, up to the margin).
     static func overrideAllowance(pickupAt: String, in db: Connection) throws -> Int {
-        try db.fetchOne(
-            """
-            SELECT coalesce(sum(c.pizzas), 0) AS pizzas FROM capacity_overrides c JOIN orders o ON o.id = c.order_id
-            WHERE c.pickup_at = ? AND o.pickup_at = c.pickup_at AND o.status <> 'cancelled'
-            """, [pickupAt]
-        ) { try $0.int("pizzas") } ?? 0
+        try db.fetchOne("SELECT pizzas FROM slot_override_allowance WHERE pickup_at = ?", [pickupAt]) {
+            try $0.int("pizzas")
+        } ?? 0
     }
 
     /// Records that staff let `order` into the slot `pizzas` over its capacity, why, who and when.
