@@ -246,44 +246,53 @@ CREATE TABLE "order_status_events" (
 ) STRICT;
 
 CREATE TABLE "orders" (
-    id                  TEXT NOT NULL PRIMARY KEY
-                        DEFAULT (lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||
-                                 substr(lower(hex(randomblob(2))), 2) || '-' ||
-                                 substr('89ab', 1 + (abs(random()) % 4), 1) ||
-                                 substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6))))
-                        CHECK (length(id) = 36 AND id GLOB '????????-????-????-????-????????????'
-                               AND id NOT GLOB '*[^0-9a-f-]*'),
-    user_id             TEXT NOT NULL REFERENCES users (id),
+    id                    TEXT NOT NULL PRIMARY KEY
+                          DEFAULT (lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||
+                                   substr(lower(hex(randomblob(2))), 2) || '-' ||
+                                   substr('89ab', 1 + (abs(random()) % 4), 1) ||
+                                   substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6))))
+                          CHECK (length(id) = 36 AND id GLOB '????????-????-????-????-????????????'
+                                 AND id NOT GLOB '*[^0-9a-f-]*'),
+    user_id               TEXT NOT NULL REFERENCES users (id),
     -- Start of the pickup slot, UTC, to the minute: 2026-12-01T18:30:00Z.
-    pickup_at           TEXT NOT NULL
-                        CHECK (pickup_at GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:00Z'),
+    pickup_at             TEXT NOT NULL
+                          CHECK (pickup_at GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:00Z'),
     -- The service day the slot belongs to, and the pickup in local time with its offset.
-    service_day         TEXT NOT NULL
-                        CHECK (service_day GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]' AND date(julianday(service_day)) IS service_day),
-    pickup_local        TEXT NOT NULL
-                        CHECK (pickup_local GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9][+-][0-1][0-9]:[0-5][0-9]'),
+    service_day           TEXT NOT NULL
+                          CHECK (service_day GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]' AND date(julianday(service_day)) IS service_day),
+    pickup_local          TEXT NOT NULL
+                          CHECK (pickup_local GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9][+-][0-1][0-9]:[0-5][0-9]'),
     -- placed → preparing → ready → collected, or ready → no_show; cancelled from placed or preparing.
-    status              TEXT NOT NULL DEFAULT 'placed'
-                        CHECK (status IN ('placed', 'preparing', 'ready', 'collected', 'no_show', 'cancelled')),
+    status                TEXT NOT NULL DEFAULT 'placed'
+                          CHECK (status IN ('placed', 'preparing', 'ready', 'collected', 'no_show', 'cancelled')),
     -- Σ quantity × unit price of the lines, kept by triggers as lines are added, changed, removed.
-    total_cents         INTEGER NOT NULL DEFAULT 0 CHECK (total_cents >= 0),
-    idempotency_key     TEXT UNIQUE CHECK (idempotency_key IS NULL OR length(idempotency_key) BETWEEN 1 AND 128),
-    request_fingerprint TEXT,
+    total_cents           INTEGER NOT NULL DEFAULT 0 CHECK (total_cents >= 0),
+    -- The app's retry key: one order per key (the partial index orders_by_idempotency_key).
+    idempotency_key       TEXT CHECK (idempotency_key IS NULL OR length(idempotency_key) BETWEEN 1 AND 128),
+    request_fingerprint   TEXT,
     -- For the kitchen: 1 to 200 characters, no control characters.
-    note                TEXT CHECK (note IS NULL OR (length(note) BETWEEN 1 AND 200
-                                    AND note NOT GLOB ('*[' || char(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,
-                                                                   26,27,28,29,30,31,127) || ']*'))),
+    note                  TEXT CHECK (note IS NULL OR (length(note) BETWEEN 1 AND 200
+                                      AND note NOT GLOB ('*[' || char(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,
+                                                                     26,27,28,29,30,31,127) || ']*'))),
     -- Bumped by every change (move, edit, note, status): a change made from an older version is
     -- refused as a conflict.
-    version             INTEGER NOT NULL DEFAULT 1 CHECK (version >= 1),
+    version               INTEGER NOT NULL DEFAULT 1 CHECK (version >= 1),
     -- Who and when of the change being made, read by the history triggers and cleared by them:
     -- always NULL at rest. A change typed into sqlite3 without them is recorded as made now, by nobody.
-    changed_by          TEXT CHECK (changed_by IS NULL OR length(changed_by) BETWEEN 1 AND 64),
-    changed_at          TEXT CHECK (changed_at IS NULL OR changed_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T*Z'),
-    created_at          TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    updated_at          TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-, change_note TEXT CHECK (change_note IS NULL OR length(change_note) BETWEEN 1 AND 220), kept_outside_hours_at TEXT
-    CHECK (kept_outside_hours_at IS NULL OR kept_outside_hours_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T*Z'), party_id TEXT REFERENCES orders (id)) STRICT;
+    changed_by            TEXT CHECK (changed_by IS NULL OR length(changed_by) BETWEEN 1 AND 64),
+    changed_at            TEXT CHECK (changed_at IS NULL OR changed_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T*Z'),
+    created_at            TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    updated_at            TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    -- What the history should say of the change being made beyond what it is (`override: REASON`,
+    -- `erased`): read by the history triggers into the event's detail and cleared; NULL at rest.
+    change_note           TEXT CHECK (change_note IS NULL OR length(change_note) BETWEEN 1 AND 220),
+    -- Set when staff kept a booked order that a schedule change left outside the hours
+    -- (`--keep-orders`): the time of that change.
+    kept_outside_hours_at TEXT
+                          CHECK (kept_outside_hours_at IS NULL OR kept_outside_hours_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T*Z'),
+    -- A party's orders (`order place … --split`): the id of its first order, which names itself.
+    party_id              TEXT REFERENCES orders (id)
+) STRICT, WITHOUT ROWID;
 
 CREATE TABLE payments (
     id             INTEGER PRIMARY KEY,
@@ -540,6 +549,8 @@ CREATE INDEX navigation_stack_by_order ON navigation_stack (order_id) WHERE orde
 CREATE INDEX navigation_stack_by_pizza ON navigation_stack (pizza_id) WHERE pizza_id IS NOT NULL;
 
 CREATE INDEX order_status_events_by_order ON order_status_events (order_id, id);
+
+CREATE UNIQUE INDEX orders_by_idempotency_key ON orders (idempotency_key) WHERE idempotency_key IS NOT NULL;
 
 CREATE INDEX orders_by_party ON orders (party_id) WHERE party_id IS NOT NULL;
 

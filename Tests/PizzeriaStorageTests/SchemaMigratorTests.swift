@@ -91,6 +91,97 @@ struct SchemaMigratorTests {
         #expect(history == ["created Margherita"])
     }
 
+    @Test("migration 27 rebuilds orders keyed by id: rows, keys, parties, triggers and foreign keys kept")
+    func ordersRebuiltByID() throws {
+        let path = directory.path("orders26.sqlite")
+        let user = "11111111-1111-4111-8111-111111111111"
+        let (keyed, first, member) = (
+            "aaaaaaaa-1111-4111-8111-111111111111", "bbbbbbbb-1111-4111-8111-111111111111",
+            "cccccccc-1111-4111-8111-111111111111"
+        )
+        let insert = """
+            INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local, idempotency_key, request_fingerprint,
+                                party_id)
+            VALUES (?, ?, ?, '2030-01-04', ?, ?, ?, ?)
+            """
+        func trigger(_ db: Connection) throws -> [String] {
+            try db.fetchAll(
+                "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'orders' ORDER BY name"
+            ) {
+                try $0.string("name")
+            }
+        }
+        var triggersBefore: [String] = []
+        do {
+            let old = SchemaMigrator(migrations: Array(Migration.embedded.prefix(26)))
+            let database = try old.open(path: path, access: .migrate)
+            try database.write { db in
+                try db.run("UPDATE settings SET time_zone = 'UTC'")
+                try db.run("INSERT INTO users (id, handle) VALUES (?, 'anna')", [user])
+                try db.run(
+                    insert,
+                    [keyed, user, "2030-01-04T19:00:00Z", "2030-01-04T19:00+00:00", "key-1", "fp", nil as String?])
+                try db.run(
+                    insert,
+                    [
+                        first, user, "2030-01-04T19:15:00Z", "2030-01-04T19:15+00:00", nil as String?, nil as String?,
+                        first,
+                    ])
+                try db.run(
+                    insert,
+                    [
+                        member, user, "2030-01-04T19:30:00Z", "2030-01-04T19:30+00:00", nil as String?, nil as String?,
+                        first,
+                    ])
+                triggersBefore = try trigger(db)
+            }
+        }
+        let database = try SchemaMigrator().open(path: path, access: .migrate)
+        try database.write { db in
+            let rows = try db.fetchAll("SELECT id, idempotency_key, party_id FROM orders ORDER BY id") {
+                "\(try $0.string("id")) \(try $0.optionalString("idempotency_key") ?? "-") \(try $0.optionalString("party_id") ?? "-")"
+            }
+            #expect(rows == ["\(keyed) key-1 -", "\(first) - \(first)", "\(member) - \(first)"])
+            #expect(try db.fetchAll("SELECT count(*) AS n FROM order_status_events") { try $0.int("n") } == [3])
+            // Keyed by its id: no rowid, no automatic index for the id or the key.
+            #expect(throws: (any Error).self) { try db.fetchAll("SELECT rowid FROM orders") { try $0.int("rowid") } }
+            let indexes = try db.fetchAll(
+                "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'orders' ORDER BY name"
+            ) {
+                try $0.string("name")
+            }
+            #expect(indexes.contains("orders_by_idempotency_key"))
+            #expect(!indexes.contains { $0.hasPrefix("sqlite_autoindex_orders") })
+            let partial = try db.fetchAll("PRAGMA index_list(orders)") { row in
+                (try row.string("name"), try row.int("unique"), try row.int("partial"))
+            }.first { $0.0 == "orders_by_idempotency_key" }
+            #expect(partial?.1 == 1 && partial?.2 == 1)
+            #expect(try trigger(db) == triggersBefore)
+            // One order per key still; the triggers still hold (a party member joins a first order).
+            let duplicate = #expect(throws: DatabaseError.self) {
+                try db.run(
+                    insert,
+                    [
+                        "dddddddd-1111-4111-8111-111111111111", user, "2030-01-04T20:00:00Z", "2030-01-04T20:00+00:00",
+                        "key-1",
+                        "fp", nil as String?,
+                    ])
+            }
+            #expect(duplicate?.description.contains("orders.idempotency_key") == true)
+            #expect(throws: DatabaseError.self) {
+                try db.run(
+                    insert,
+                    [
+                        "eeeeeeee-1111-4111-8111-111111111111", user, "2030-01-04T20:00:00Z", "2030-01-04T20:00+00:00",
+                        nil as String?,
+                        nil as String?, member,
+                    ])
+            }
+            #expect(try db.fetchAll("PRAGMA foreign_key_check") { try $0.string("table") }.isEmpty)
+            #expect(try db.fetchAll("PRAGMA integrity_check") { try $0.string("integrity_check") } == ["ok"])
+        }
+    }
+
     @Test("two migrators racing on one new file: each migration is applied exactly once")
     func concurrentMigrations() async throws {
         let path = directory.path("race.sqlite")
