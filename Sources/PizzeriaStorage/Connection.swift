@@ -224,6 +224,20 @@ public final class Connection {
         return statement
     }
 
+    /// The connection's cached statement for `key`, found by the key's number and prepared on
+    /// first use; like ``statement(_:)-(String)`` a statement a live cursor still iterates is not
+    /// handed out twice.
+    public func statement(_ key: StatementKey) throws -> Statement {
+        if let cached = statements[key], !cached.isBusy {
+            try checkAccess()
+            try requireReadOnly(cached)
+            return cached
+        }
+        let statement = try statement(key.sql)
+        if statements[key] == nil { statements[key] = statement }
+        return statement
+    }
+
     /// Runs one statement with bound `arguments` and ignores any rows.
     /// - Returns: the number of rows changed (``changes``).
     /// - Throws: ``DatabaseError``.
@@ -234,6 +248,33 @@ public final class Connection {
         defer { statement.reset() }
         while try statement.step() {}
         return changes
+    }
+
+    /// ``run(_:_:)-(String,_)`` for the statement of `key`.
+    @discardableResult
+    public func run(_ key: StatementKey, _ arguments: [any DatabaseValueConvertible] = []) throws -> Int {
+        let statement = try statement(key)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        while try statement.step() {}
+        return changes
+    }
+
+    /// ``query(_:_:)-(String,_)`` for the statement of `key`.
+    public func query(_ key: StatementKey, _ arguments: [any DatabaseValueConvertible] = []) throws -> RowCursor {
+        let statement = try statement(key)
+        try statement.bind(arguments)
+        return RowCursor(statement: statement)
+    }
+
+    /// ``fetchOne(_:_:_:)-(String,_,_)`` for the statement of `key`.
+    public func fetchOne<T>(
+        _ key: StatementKey, _ arguments: [any DatabaseValueConvertible] = [], _ transform: (Row) throws -> T
+    ) throws -> T? {
+        try withBound(key, arguments) { statement in
+            guard try statement.step() else { return nil }
+            return try transform(Row(statement: statement))
+        }
     }
 
     /// Starts a query; rows are produced one at a time by the returned cursor.
@@ -261,6 +302,21 @@ public final class Connection {
         throws -> T
     {
         let statement = try statement(sql)
+        try statement.bind(arguments)
+        statement.isBusy = true
+        defer {
+            statement.reset()
+            statement.isBusy = false
+        }
+        return try body(statement)
+    }
+
+    /// ``withBound(_:_:_:)`` for the statement of `key`.
+    @usableFromInline
+    func withBound<T>(
+        _ key: StatementKey, _ arguments: [any DatabaseValueConvertible], _ body: (Statement) throws -> T
+    ) throws -> T {
+        let statement = try statement(key)
         try statement.bind(arguments)
         statement.isBusy = true
         defer {
@@ -344,6 +400,17 @@ public final class Connection {
         }
     }
 
+    /// ``fetchOne(_:_:_:)-(String,_,D.Type)`` for the statement of `key`.
+    @inlinable
+    public func fetchOne<D: RowDecoder>(
+        _ key: StatementKey, _ arguments: [any DatabaseValueConvertible] = [], _ decoder: D.Type
+    ) throws -> D.Value? {
+        try withBound(key, arguments) { statement in
+            guard try statement.step() else { return nil }
+            return try statement.decoder(D.self).decode(Row(statement: statement))
+        }
+    }
+
     /// Rows changed by the most recent `INSERT`, `UPDATE` or `DELETE`.
     public var changes: Int { Int(sqlite3_changes64(handle)) }
 
@@ -405,6 +472,11 @@ public final class Connection {
         case immediate
     }
 
+    // The transaction's own statements, found by number (every read and write runs them).
+    private static let beginImmediate = StatementKey("BEGIN IMMEDIATE")
+    private static let beginDeferred = StatementKey("BEGIN DEFERRED")
+    private static let commit = StatementKey("COMMIT")
+
     /// Runs `body` in a transaction: commits when it returns, rolls back when it throws.
     ///
     /// - Throws: what `body` throws, or ``DatabaseError`` (``DatabaseError/Kind/busy`` when the
@@ -414,11 +486,11 @@ public final class Connection {
         guard !isInTransaction else {
             throw DatabaseError.misuse("a transaction is already open on this connection; nest with savepoint")
         }
-        try run(kind == .immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        try run(kind == .immediate ? Self.beginImmediate : Self.beginDeferred)
         let result: T
         do {
             result = try body()
-            try run("COMMIT")
+            try run(Self.commit)
         } catch {
             try rollbackIfOpen(after: error)
             throw error

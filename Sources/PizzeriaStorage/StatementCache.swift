@@ -4,15 +4,31 @@
 /// bytes instead of all of it: hashing a whole statement (hundreds of bytes through SipHash) was
 /// a visible share of a one-row read. Equality still compares the whole text — and a string
 /// literal, the usual key, compares by identity before any byte.
+///
+/// Statements named by a ``StatementKey`` are also kept by the key's number, in an array.
 struct StatementCache {
     private var statements: [Key: Statement] = [:]
+    private var numbered: [Statement?] = []
+
+    subscript(key: StatementKey) -> Statement? {
+        get { key.number < numbered.count ? numbered[key.number] : nil }
+        set {
+            if key.number >= numbered.count {
+                numbered.append(contentsOf: repeatElement(nil, count: key.number + 1 - numbered.count))
+            }
+            numbered[key.number] = newValue
+        }
+    }
 
     subscript(sql: String) -> Statement? {
         get { statements[Key(sql: sql)] }
         set { statements[Key(sql: sql)] = newValue }
     }
 
-    mutating func removeAll() { statements.removeAll() }
+    mutating func removeAll() {
+        statements.removeAll()
+        numbered.removeAll()
+    }
 
     private struct Key: Hashable {
         let sql: String

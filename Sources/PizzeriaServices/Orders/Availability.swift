@@ -203,60 +203,27 @@ struct SlotFinder {
     /// the booked slots from `start` on (stepped only as far as the walk goes), capacity from the
     /// configuration's rules where no order has taken the slot yet.
     private func walk(pizzas: Int, from start: Date, limit: Int) throws -> [AvailableSlot] {
-        var cursor: RowCursor?
-        var columns: (start: Column, booked: Column, capacity: Column, rule: Column)?
-        var ahead: (start: Int64, booked: Int, capacity: SlotCapacity)?
-        var exhausted = false, last = Int64.min
-        // The booked slot starting at `seconds`, if any; slots come in time order, so the cursor
-        // only moves forward (a slot out of order, as overlapping nights could give, asks the file).
-        func load(at seconds: Int64) throws -> (booked: Int, capacity: SlotCapacity)? {
-            guard seconds >= last else {
-                let load = try OrderStore.slotLoad(
-                    pickupAt: PickupTime.utc(Date(timeIntervalSince1970: Double(seconds))), in: db)
-                return load.map { ($0.booked, $0.capacity) }
-            }
-            last = seconds
-            while !exhausted, ahead.map({ $0.start < seconds }) ?? true {
-                if cursor == nil { cursor = try OrderStore.loads(from: PickupTime.utc(start), in: db) }
-                guard let row = try cursor?.next() else {
-                    (exhausted, ahead) = (true, nil)
-                    break
-                }
-                let resolved =
-                    try columns
-                    ?? (
-                        try row.column("start"), try row.column("booked"), try row.column("capacity"),
-                        try row.column("capacity_rule")
-                    )
-                columns = resolved
-                // A booked slot the walk passes without asking about it costs its start alone.
-                let rowStart = try row.int64(resolved.start)
-                guard rowStart >= seconds else { continue }
-                ahead = (
-                    rowStart, try row.int(resolved.booked),
-                    SlotCapacity(capacity: try row.int(resolved.capacity), rule: try row.optionalString(resolved.rule))
-                )
-            }
-            guard let ahead, ahead.start == seconds else { return nil }
-            return (ahead.booked, ahead.capacity)
-        }
-        var found: [AvailableSlot] = []
-        found.reserveCapacity(limit)
         let horizon = horizon
         guard let configuration, limit > 0, start <= horizon else { return [] }
+        var found: [AvailableSlot] = []
+        found.reserveCapacity(limit)
+        var loads = BookedSlots(from: start, db: db)
         // Day by day from the one before the start's date (its night), each day's slots planned
         // once for the configuration, matched against the cursor as the walk passes them.
         let first = Int64(start.timeIntervalSince1970.rounded(.up)), latest = Int64(horizon.timeIntervalSince1970)
         var day = schedule.clock.date(of: start).adding(days: -1)
         let lastDay = schedule.clock.date(of: horizon)
         while day <= lastDay, found.count < limit {
-            for planned in try configuration.plan(of: day, schedule) where planned.seconds >= first {
-                guard planned.seconds <= latest else { break }
-                let booked = try load(at: planned.seconds)
-                let capacity = booked?.capacity ?? planned.ruled
-                let remaining = capacity.capacity - (booked?.booked ?? 0)
+            let plan = try configuration.plan(of: day, schedule)
+            for index in plan.indices where plan[index].seconds >= first {
+                let seconds = plan[index].seconds
+                guard seconds <= latest else { break }
+                let booked = try loads.load(at: seconds)
+                let remaining =
+                    booked.map { $0.capacity - $0.booked } ?? plan[index].ruled.capacity
                 guard remaining >= pizzas else { continue }
-                let slot = planned.slot
+                let capacity = try booked.map { try loads.capacity($0) } ?? plan[index].ruled
+                let slot = plan[index].slot
                 let offset = ZonedClock.offset(of: slot.start, showing: slot.serviceDay, minutes: slot.wallMinute)
                 found.append(AvailableSlot(slot, offsetSeconds: offset, remaining: remaining, capacity: capacity))
                 if found.count == limit { break }
@@ -264,6 +231,74 @@ struct SlotFinder {
             day = day.adding(days: 1)
         }
         return found
+    }
+
+    /// The booked slots from the walk's start on, through one cursor over `slot_loads` opened
+    /// when the walk first asks: slots come in time order, so it only moves forward (a slot out of
+    /// order, as overlapping nights could give, asks the file). A booked slot the walk passes
+    /// without asking about it costs its start alone, and a slot's rule text is read — from the
+    /// row the cursor still stands on — only for a slot the walk offers.
+    private struct BookedSlots {
+        /// A booked slot the walk asked about.
+        struct Load {
+            let booked: Int
+            let capacity: Int
+            /// The rule's text when it came from another query; `nil` when it is in the cursor's row.
+            let rule: String??
+        }
+
+        let from: Date
+        let db: Connection
+        private var cursor: RowCursor?
+        private var columns: (start: Column, booked: Column, capacity: Column, rule: Column)?
+        private var row: Row?
+        private var ahead: (start: Int64, booked: Int, capacity: Int)?
+        private var exhausted = false
+        private var last = Int64.min
+
+        init(from: Date, db: Connection) { (self.from, self.db) = (from, db) }
+
+        /// The booked slot starting at `seconds`, if any.
+        mutating func load(at seconds: Int64) throws -> Load? {
+            guard seconds >= last else {
+                let load = try OrderStore.slotLoad(
+                    pickupAt: PickupTime.utc(Date(timeIntervalSince1970: Double(seconds))), in: db)
+                return load.map {
+                    Load(booked: $0.booked, capacity: $0.capacity.capacity, rule: .some($0.capacity.rule))
+                }
+            }
+            last = seconds
+            while !exhausted, ahead.map({ $0.start < seconds }) ?? true {
+                if cursor == nil { cursor = try OrderStore.loads(from: PickupTime.utc(from), in: db) }
+                guard let next = try cursor?.next() else {
+                    (exhausted, ahead, row) = (true, nil, nil)
+                    break
+                }
+                let resolved =
+                    try columns
+                    ?? (
+                        try next.column("start"), try next.column("booked"), try next.column("capacity"),
+                        try next.column("capacity_rule")
+                    )
+                columns = resolved
+                let rowStart = try next.int64(resolved.start)
+                guard rowStart >= seconds else { continue }
+                (ahead, row) = ((rowStart, try next.int(resolved.booked), try next.int(resolved.capacity)), next)
+            }
+            guard let ahead, ahead.start == seconds else { return nil }
+            return Load(booked: ahead.booked, capacity: ahead.capacity, rule: nil)
+        }
+
+        /// The capacity of the slot `load(at:)` just returned, with its rule.
+        func capacity(_ load: Load) throws -> SlotCapacity {
+            if let rule = load.rule { return SlotCapacity(capacity: load.capacity, rule: rule) }
+            guard let row, let columns else {
+                throw DatabaseError(
+                    extendedResultCode: ResultCode.SQLITE_MISUSE.rawValue,
+                    message: "no booked slot under the picker's cursor")
+            }
+            return SlotCapacity(capacity: load.capacity, rule: try row.optionalString(columns.rule))
+        }
     }
 
     /// The whole answer, with the reason when it is empty. While bookings are paused no slot can

@@ -66,8 +66,10 @@ extension OrderStore {
     /// The configuration's generation (migration 11): moves with every change to the settings,
     /// the week, the exceptions or the capacity rules.
     static func configGeneration(in db: Connection) throws -> Int64 {
-        try db.fetchOne("SELECT generation FROM config_generation WHERE id = 1", [], GenerationDecoder.self) ?? -1
+        try db.fetchOne(generationKey, [], GenerationDecoder.self) ?? -1
     }
+
+    private static let generationKey = StatementKey("SELECT generation FROM config_generation WHERE id = 1")
 
     /// The generation's column, resolved once per prepared statement.
     struct GenerationDecoder: RowDecoder {
@@ -79,10 +81,12 @@ extension OrderStore {
     /// Every booked slot from `start` (stored UTC text) on, in start order: a cursor the picker
     /// steps as its walk passes the slots, one range of the primary key, however many days.
     static func loads(from start: String, in db: Connection) throws -> RowCursor {
-        try db.query(
-            """
-            SELECT CAST(strftime('%s', pickup_at) AS INTEGER) AS start, booked, capacity, capacity_rule FROM slot_loads
-            WHERE pickup_at >= ? ORDER BY pickup_at
-            """, [start])
+        try db.query(loadsFromKey, [start])
     }
+
+    private static let loadsFromKey = StatementKey(
+        """
+        SELECT CAST(strftime('%s', pickup_at) AS INTEGER) AS start, booked, capacity, capacity_rule FROM slot_loads
+        WHERE pickup_at >= ? ORDER BY pickup_at
+        """)
 }
