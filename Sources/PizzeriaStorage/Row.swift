@@ -86,6 +86,7 @@ public struct Row {
     }
 
     /// An `INTEGER` column as `Int`. - Throws: on `NULL` or another type.
+    @inlinable
     public func int(_ column: Column) throws -> Int { Int(try int64(column)) }
 
     /// A `TEXT` column. - Throws: on `NULL` or another type.
@@ -96,12 +97,19 @@ public struct Row {
     /// Calls `body` with the UTF-8 bytes of a `TEXT` column, without building a `String`: for
     /// decoders of fixed formats (ids, timestamps) on hot paths. The bytes are valid only inside
     /// `body`. - Throws: on `NULL` or another type, or what `body` throws.
+    @inlinable  // specialised where it is called: a generic closure call per row costs more than the read
     public func withUTF8<T>(_ column: Column, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {
+        try body(try textBytes(column))
+    }
+
+    /// The UTF-8 bytes of a `TEXT` column, valid until the statement moves (``withUTF8(_:_:)``).
+    @usableFromInline
+    func textBytes(_ column: Column) throws -> UnsafeBufferPointer<UInt8> {
         let value = value(column)
         guard sqlite3_value_type(value) == SQLITE_TEXT else { throw mismatch(column, expected: "TEXT") }
         // Text first, then its length in those bytes (the order SQLite's documentation asks for).
-        guard let bytes = sqlite3_value_text(value) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-        return try body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value))))
+        guard let bytes = sqlite3_value_text(value) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value)))
     }
 
     /// A nullable `TEXT` column. - Throws: on another type.

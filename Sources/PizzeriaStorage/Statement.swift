@@ -16,11 +16,15 @@ public final class Statement {
     var isBusy = false
     /// Whether the statement has been bound or stepped since its last ``reset()``.
     private var needsReset = false
-    /// Result column indexes by name, built on the first lookup by name (see ``column(named:)``).
-    private var indexesByName: [String: Int32]?
-    /// The decoders bound to this statement's columns, by decoder type: each resolves its
-    /// column names once per prepared statement, however many rows and calls follow.
-    private var decoders: [ObjectIdentifier: Any] = [:]
+    /// Result column names with their indexes, built on the first lookup by name (see
+    /// ``column(named:)``). Searched in order: a statement has a few dozen columns at most, and
+    /// comparing short names (stored inline by `String`) costs less than hashing one.
+    private var namedColumns: [(name: String, index: Int32)]?
+    /// The decoders bound to this statement's columns, with their type: each resolves its
+    /// column names once per prepared statement, however many rows and calls follow. Most
+    /// statements have one; a search of a few entries and a cast by type identity cost less
+    /// than a dictionary and a dynamic cast.
+    private var decoders: [(type: ObjectIdentifier, box: AnyObject)] = []
 
     init(connection: Connection, sql: String) throws {
         var statement: OpaquePointer?
@@ -104,24 +108,28 @@ public final class Statement {
     /// The result column called `name`, or `nil` when the statement has none.
     /// - Throws: ``DatabaseError/Kind/misuse`` when two columns have that name.
     public func columnIfPresent(named name: String) throws -> Column? {
-        let indexes: [String: Int32]
-        if let built = indexesByName {
-            indexes = built
+        let columns: [(name: String, index: Int32)]
+        if let built = namedColumns {
+            columns = built
         } else {
-            var built: [String: Int32] = [:]
+            var built: [(name: String, index: Int32)] = []
             for index in 0..<sqlite3_column_count(handle) {
                 let name = String(cString: sqlite3_column_name(handle, index))
                 // A name used twice is recorded as ambiguous (-1), so neither column is guessed.
-                built[name] = built[name] == nil ? index : -1
+                if let first = built.firstIndex(where: { $0.name == name }) {
+                    built[first].index = -1
+                } else {
+                    built.append((name, index))
+                }
             }
-            indexesByName = built
-            indexes = built
+            namedColumns = built
+            columns = built
         }
-        guard let index = indexes[name] else { return nil }
-        guard index >= 0 else {
+        guard let found = columns.first(where: { $0.name == name }) else { return nil }
+        guard found.index >= 0 else {
             throw DatabaseError.misuse("two result columns are named '\(name)' (alias one of them) in: \(sql)")
         }
-        return Column(index: index)
+        return Column(index: found.index)
     }
 
     /// The decoder of type `D` bound to this statement's columns, resolved on first use and
@@ -129,10 +137,19 @@ public final class Statement {
     @usableFromInline
     func decoder<D: RowDecoder>(_ type: D.Type) throws -> D {
         let key = ObjectIdentifier(type)
-        if let decoder = decoders[key] as? D { return decoder }
+        for entry in decoders where entry.type == key {
+            // The entry was made for `D` (its type identity says so): no dynamic cast needed.
+            return unsafeDowncast(entry.box, to: DecoderBox<D>.self).decoder
+        }
         let decoder = try D(columns: ColumnResolver(statement: self))
-        decoders[key] = decoder
+        decoders.append((key, DecoderBox(decoder)))
         return decoder
+    }
+
+    /// A decoder kept with its statement.
+    private final class DecoderBox<D> {
+        let decoder: D
+        init(_ decoder: D) { self.decoder = decoder }
     }
 
     /// Advances one step: `true` when a row is available, `false` when done.

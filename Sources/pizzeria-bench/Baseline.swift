@@ -85,11 +85,9 @@ final class Baseline {
         beginRead = try db.prepare("BEGIN")
         generation = try db.prepare("SELECT generation FROM config_generation WHERE id = 1")
         exceptionsFrom = try db.prepare("SELECT day, kind, opens_at, closes_at FROM schedule_exceptions WHERE day >= ?")
+        // The stored text is bound and parsed here at fixed offsets (no strftime in SQL, per row or per call).
         loadsFrom = try db.prepare(
-            """
-            SELECT CAST(strftime('%s', pickup_at) AS INTEGER), booked, capacity FROM slot_loads
-            WHERE pickup_at >= strftime('%Y-%m-%dT%H:%M:%SZ', ?, 'unixepoch') ORDER BY pickup_at
-            """)
+            "SELECT pickup_at, booked, capacity FROM slot_loads WHERE pickup_at >= ? ORDER BY pickup_at")
         allRules = try db.prepare("SELECT capacity, start_minute, end_minute, day, weekday FROM capacity_rules")
         insertOrder = try db.prepare(
             "INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local) VALUES (?, ?, ?, ?, ?)")
@@ -387,7 +385,8 @@ final class Baseline {
             let slot = Int64(configuration.slot)
             // The cursor over the booked slots from the earliest instant on.
             sqlite3_reset(loadsFrom.handle)
-            sqlite3_bind_int64(loadsFrom.handle, 1, Int64(earliest.rounded(.down)))
+            Baseline.writeUTC(Int64(earliest.rounded(.down)), into: instantText)
+            sqlite3_bind_text(loadsFrom.handle, 1, instantText, 20, nil)  // SQLITE_STATIC: the buffer outlives the call
             defer { sqlite3_reset(loadsFrom.handle) }
             var ahead: (start: Int64, booked: Int64, capacity: Int64)?
             var exhausted = false
@@ -397,7 +396,9 @@ final class Baseline {
                         (exhausted, ahead) = (true, nil)
                         break
                     }
-                    ahead = (loadsFrom.int(0), loadsFrom.int(1), loadsFrom.int(2))
+                    guard let text = sqlite3_column_text(loadsFrom.handle, 0), sqlite3_column_bytes(loadsFrom.handle, 0) == 20
+                    else { throw BenchError("slot_loads.pickup_at is not stored UTC text") }
+                    ahead = (Baseline.utcSeconds(text), loadsFrom.int(1), loadsFrom.int(2))
                 }
                 guard let ahead, ahead.start == instant else { return nil }
                 return (ahead.booked, ahead.capacity)
@@ -456,6 +457,49 @@ final class Baseline {
             checksum = checksum &+ hash
         }
         return checksum
+    }
+
+    /// A 20-byte buffer for the picker's bound instant (`YYYY-MM-DDTHH:MM:SSZ`), bound without a copy.
+    private let instantText = UnsafeMutablePointer<CChar>.allocate(capacity: 21)
+
+    /// Writes `seconds` as stored UTC text (`2026-12-04T19:30:00Z`, 20 bytes) into `buffer`.
+    static func writeUTC(_ seconds: Int64, into buffer: UnsafeMutablePointer<CChar>) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400, time = seconds - days * 86_400
+        let z = days + 719_468, era = (z >= 0 ? z : z - 146_096) / 146_097, doe = z - era * 146_097
+        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1, month = mp + (mp < 10 ? 3 : -9)
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        func put(_ value: Int64, _ offset: Int, _ width: Int) {
+            var value = value
+            for position in stride(from: offset + width - 1, through: offset, by: -1) {
+                buffer[position] = CChar(48 + value % 10)
+                value /= 10
+            }
+        }
+        put(year, 0, 4)
+        put(month, 5, 2)
+        put(day, 8, 2)
+        put(time / 3_600, 11, 2)
+        put(time % 3_600 / 60, 14, 2)
+        put(time % 60, 17, 2)
+        (buffer[4], buffer[7], buffer[10], buffer[13], buffer[16], buffer[19], buffer[20]) = (45, 45, 84, 58, 58, 90, 0)
+    }
+
+    /// Seconds since 1970 of stored UTC text (`YYYY-MM-DDTHH:MM:SSZ`) at `text`: fixed offsets.
+    static func utcSeconds(_ text: UnsafePointer<UInt8>) -> Int64 {
+        func n(_ offset: Int, _ width: Int) -> Int64 {
+            var value: Int64 = 0
+            for position in offset..<offset + width { value = value * 10 + Int64(text[position] &- 48) }
+            return value
+        }
+        var year = n(0, 4)
+        let month = n(5, 2), day = n(8, 2)
+        year -= month <= 2 ? 1 : 0
+        let era = year / 400, yoe = year - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let days = era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719_468
+        return days * 86_400 + n(11, 2) * 3_600 + n(14, 2) * 60 + n(17, 2)
     }
 
     /// `spans` (sorted) less the `cuts`: what stays open.

@@ -125,11 +125,47 @@ public struct SlotAvailability: Sendable, Hashable, Encodable {
 /// Without one (`--picker-before` in the bench, kept to measure against) it reads each service
 /// day's loads and rules as it reaches the day.
 struct SlotFinder {
-    let settings: Settings
-    let schedule: Schedule
+    /// The settings, behind one reference: a finder is made for every picker call, and copying
+    /// the settings' fields (the week, the zone, a pause's reason) into it cost more than its walk.
+    private let held: HeldSettings
+    private let layout: Layout
     let now: Date
     let db: Connection
-    var configuration: PickerConfiguration? = nil
+
+    /// Where the slots come from.
+    private enum Layout {
+        /// A schedule read for this search (the booking's checks, `--picker-before`).
+        case schedule(Schedule)
+        /// The picker's kept configuration: a schedule is made only to plan a day not planned yet.
+        case kept(PickerConfiguration)
+    }
+
+    /// A finder over a schedule read for this search.
+    init(settings: Settings, schedule: Schedule, now: Date, db: Connection) {
+        (held, layout, self.now, self.db) = (HeldSettings(settings), .schedule(schedule), now, db)
+    }
+
+    /// The picker's finder over its kept configuration.
+    init(configuration: PickerConfiguration, now: Date, db: Connection) {
+        (held, layout, self.now, self.db) = (configuration.held, .kept(configuration), now, db)
+    }
+
+    /// The settings the search applies.
+    var settings: Settings { held.settings }
+
+    /// The kept configuration, for the picker's walk.
+    var configuration: PickerConfiguration? {
+        if case .kept(let configuration) = layout { return configuration }
+        return nil
+    }
+
+    /// The schedule: the one read for this search, or one over the kept configuration.
+    var schedule: Schedule {
+        switch layout {
+        case .schedule(let schedule): schedule
+        case .kept(let configuration): configuration.schedule(in: db)
+        }
+    }
 
     /// The most slots one search returns.
     static let maximumLimit = 100
@@ -199,64 +235,63 @@ struct SlotFinder {
         return found
     }
 
-    /// The forward walk: slots in time order from `start`, each matched against one cursor over
+    /// The forward walk: slots in time order from `start`, each matched against one stream over
     /// the booked slots from `start` on (stepped only as far as the walk goes), capacity from the
     /// configuration's rules where no order has taken the slot yet.
     private func walk(pizzas: Int, from start: Date, limit: Int) throws -> [AvailableSlot] {
         let horizon = horizon
         guard let configuration, limit > 0, start <= horizon else { return [] }
-        var found: [AvailableSlot] = []
-        found.reserveCapacity(limit)
-        var loads = BookedSlots(from: start, db: db)
-        // Day by day from the one before the start's date (its night), each day's slots planned
-        // once for the configuration, matched against the cursor as the walk passes them.
-        let first = Int64(start.timeIntervalSince1970.rounded(.up)), latest = Int64(horizon.timeIntervalSince1970)
-        var day = schedule.clock.date(of: start).adding(days: -1)
-        let lastDay = schedule.clock.date(of: horizon)
-        while day <= lastDay, found.count < limit {
-            let plan = try configuration.plan(of: day, schedule)
-            for index in plan.indices where plan[index].seconds >= first {
-                let seconds = plan[index].seconds
-                guard seconds <= latest else { break }
-                let booked = try loads.load(at: seconds)
-                let remaining =
-                    booked.map { $0.capacity - $0.booked } ?? plan[index].ruled.capacity
-                guard remaining >= pizzas else { continue }
-                let capacity = try booked.map { try loads.capacity($0) } ?? plan[index].ruled
-                let slot = plan[index].slot
-                let offset = ZonedClock.offset(of: slot.start, showing: slot.serviceDay, minutes: slot.wallMinute)
-                found.append(AvailableSlot(slot, offsetSeconds: offset, remaining: remaining, capacity: capacity))
-                if found.count == limit { break }
+        let clock = configuration.settings.clock
+        return try OrderStore.withLoads(from: start, in: db) { rows in
+            var found: [AvailableSlot] = []
+            found.reserveCapacity(limit)
+            var loads = BookedSlots(rows: rows, db: db)
+            // Day by day from the one before the start's date (its night), each day's slots
+            // planned once for the configuration, matched against the stream as the walk passes them.
+            let first = Int64(start.timeIntervalSince1970.rounded(.up)), latest = Int64(horizon.timeIntervalSince1970)
+            var day = clock.date(of: start).adding(days: -1)
+            let lastDay = clock.date(of: horizon)
+            while day <= lastDay, found.count < limit {
+                let plan = try configuration.plan(of: day) { configuration.schedule(in: db) }
+                for index in plan.indices where plan[index].seconds >= first {
+                    let seconds = plan[index].seconds
+                    guard seconds <= latest else { break }
+                    let booked = try loads.load(at: seconds)
+                    let remaining = booked.map { $0.capacity - $0.booked } ?? plan[index].ruled.capacity
+                    guard remaining >= pizzas else { continue }
+                    let capacity = try booked.map { try loads.capacity($0) } ?? plan[index].ruled
+                    let slot = plan[index].slot
+                    let offset = ZonedClock.offset(of: slot.start, showing: slot.serviceDay, minutes: slot.wallMinute)
+                    found.append(AvailableSlot(slot, offsetSeconds: offset, remaining: remaining, capacity: capacity))
+                    if found.count == limit { break }
+                }
+                day = day.adding(days: 1)
             }
-            day = day.adding(days: 1)
+            return found
         }
-        return found
     }
 
-    /// The booked slots from the walk's start on, through one cursor over `slot_loads` opened
-    /// when the walk first asks: slots come in time order, so it only moves forward (a slot out of
-    /// order, as overlapping nights could give, asks the file). A booked slot the walk passes
-    /// without asking about it costs its start alone, and a slot's rule text is read — from the
-    /// row the cursor still stands on — only for a slot the walk offers.
+    /// The booked slots from the walk's start on, through one stream over `slot_loads`: slots
+    /// come in time order, so it only moves forward (a slot out of order, as overlapping nights
+    /// could give, asks the file). A booked slot the walk passes without asking about it costs
+    /// its start alone, and a slot's rule text is read — from the row the stream still stands
+    /// on — only for a slot the walk offers.
     private struct BookedSlots {
         /// A booked slot the walk asked about.
         struct Load {
             let booked: Int
             let capacity: Int
-            /// The rule's text when it came from another query; `nil` when it is in the cursor's row.
+            /// The rule's text when it came from another query; `nil` when it is in the stream's row.
             let rule: String??
         }
 
-        let from: Date
+        private var rows: RowStream<OrderStore.BookedSlotDecoder>
         let db: Connection
-        private var cursor: RowCursor?
-        private var columns: (start: Column, booked: Column, capacity: Column, rule: Column)?
-        private var row: Row?
         private var ahead: (start: Int64, booked: Int, capacity: Int)?
         private var exhausted = false
         private var last = Int64.min
 
-        init(from: Date, db: Connection) { (self.from, self.db) = (from, db) }
+        init(rows: RowStream<OrderStore.BookedSlotDecoder>, db: Connection) { (self.rows, self.db) = (rows, db) }
 
         /// The booked slot starting at `seconds`, if any.
         mutating func load(at seconds: Int64) throws -> Load? {
@@ -269,21 +304,12 @@ struct SlotFinder {
             }
             last = seconds
             while !exhausted, ahead.map({ $0.start < seconds }) ?? true {
-                if cursor == nil { cursor = try OrderStore.loads(from: PickupTime.utc(from), in: db) }
-                guard let next = try cursor?.next() else {
-                    (exhausted, ahead, row) = (true, nil, nil)
+                guard let next = try rows.next() else {
+                    (exhausted, ahead) = (true, nil)
                     break
                 }
-                let resolved =
-                    try columns
-                    ?? (
-                        try next.column("start"), try next.column("booked"), try next.column("capacity"),
-                        try next.column("capacity_rule")
-                    )
-                columns = resolved
-                let rowStart = try next.int64(resolved.start)
-                guard rowStart >= seconds else { continue }
-                (ahead, row) = ((rowStart, try next.int(resolved.booked), try next.int(resolved.capacity)), next)
+                guard next.start >= seconds else { continue }
+                ahead = next
             }
             guard let ahead, ahead.start == seconds else { return nil }
             return Load(booked: ahead.booked, capacity: ahead.capacity, rule: nil)
@@ -292,12 +318,7 @@ struct SlotFinder {
         /// The capacity of the slot `load(at:)` just returned, with its rule.
         func capacity(_ load: Load) throws -> SlotCapacity {
             if let rule = load.rule { return SlotCapacity(capacity: load.capacity, rule: rule) }
-            guard let row, let columns else {
-                throw DatabaseError(
-                    extendedResultCode: ResultCode.SQLITE_MISUSE.rawValue,
-                    message: "no booked slot under the picker's cursor")
-            }
-            return SlotCapacity(capacity: load.capacity, rule: try row.optionalString(columns.rule))
+            return SlotCapacity(capacity: load.capacity, rule: try rows.decoder.rule(rows.row))
         }
     }
 

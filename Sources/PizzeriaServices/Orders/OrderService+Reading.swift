@@ -122,9 +122,7 @@ extension OrderService {
                 return try finder.availability(pizzas: pizzas, from: from, limit: limit)
             }
             let configuration = try pickerConfiguration.configuration(from: min(from, now), in: db)
-            let finder = SlotFinder(
-                settings: configuration.settings, schedule: configuration.schedule(in: db), now: now, db: db,
-                configuration: configuration)
+            let finder = SlotFinder(configuration: configuration, now: now, db: db)
             return try finder.availability(pizzas: pizzas, from: from, limit: limit)
         }
     }

@@ -13,7 +13,9 @@ final class PickerConfiguration: Sendable {
     /// The generation it was read at.
     let generation: Int64
     /// The settings row and the week (pause and rush as stored: the picker applies them at its now).
-    let settings: Settings
+    let held: HeldSettings
+    /// ``held``'s settings.
+    var settings: Settings { held.settings }
     /// Every capacity rule over the default capacity (a rule applies to its weekday or date only).
     let rules: CapacityRules
     /// The most pizzas one slot can take.
@@ -23,8 +25,9 @@ final class PickerConfiguration: Sendable {
     /// The first service day `exceptions` covers; earlier days are read from the file.
     let exceptionsFrom: LocalDate
     /// Each service day's slots with their start in seconds and their capacity where no order
-    /// has taken them yet: what a walk compares, computed once per day for this generation.
-    private let plans = Mutex<[LocalDate: [PlannedSlot]]>([:])
+    /// has taken them yet: what a walk compares, computed once per day for this generation and
+    /// kept by the day's distance from ``exceptionsFrom`` (an index, not a hash).
+    private let plans = Mutex<[[PlannedSlot]?]>([])
 
     /// A slot as the walk reads it.
     struct PlannedSlot: Sendable {
@@ -34,16 +37,25 @@ final class PickerConfiguration: Sendable {
         let ruled: SlotCapacity
     }
 
-    /// The most service days planned per generation: more than a booking horizon's worth.
+    /// The most service days planned per generation (from ``exceptionsFrom``): more than a
+    /// booking horizon's worth.
     static let maximumPlannedDays = 800
 
-    /// The planned slots of service day `day`, in time order.
-    func plan(of day: LocalDate, _ schedule: Schedule) throws -> [PlannedSlot] {
-        if let kept = plans.withLock({ $0[day] }) { return kept }
-        let planned = try schedule.slots(of: day).map {
+    /// The planned slots of service day `day`, in time order; `schedule` makes the schedule
+    /// that lays out a day not planned yet.
+    func plan(of day: LocalDate, _ schedule: () -> Schedule) throws -> [PlannedSlot] {
+        let offset = Int(day.daysSinceEpoch - exceptionsFrom.daysSinceEpoch)
+        let keeps = offset >= 0 && offset < Self.maximumPlannedDays
+        if keeps, let kept = plans.withLock({ offset < $0.count ? $0[offset] : nil }) { return kept }
+        let planned = try schedule().slots(of: day).map {
             PlannedSlot(slot: $0, seconds: Int64($0.start.timeIntervalSince1970), ruled: rules.capacity(of: $0))
         }
-        plans.withLock { if $0.count < Self.maximumPlannedDays { $0[day] = planned } }
+        if keeps {
+            plans.withLock { kept in
+                if offset >= kept.count { kept.append(contentsOf: repeatElement(nil, count: offset + 1 - kept.count)) }
+                kept[offset] = planned
+            }
+        }
         return planned
     }
 
@@ -51,7 +63,7 @@ final class PickerConfiguration: Sendable {
         generation: Int64, settings: Settings, rules: CapacityRules, largest: SlotCapacity,
         exceptions: [LocalDate: [ScheduleException]], exceptionsFrom: LocalDate
     ) {
-        (self.generation, self.settings, self.rules, self.largest) = (generation, settings, rules, largest)
+        (self.generation, self.held, self.rules, self.largest) = (generation, HeldSettings(settings), rules, largest)
         (self.exceptions, self.exceptionsFrom) = (exceptions, exceptionsFrom)
     }
 
@@ -83,6 +95,13 @@ final class PickerConfiguration: Sendable {
             from: exceptionsFrom
         ) { range in try ScheduleStore.exceptions(in: range, db: db) }
     }
+}
+
+/// Settings behind a reference, shared by the picker's configuration and every finder made
+/// from it.
+final class HeldSettings: Sendable {
+    let settings: Settings
+    init(_ settings: Settings) { self.settings = settings }
 }
 
 /// The configuration kept between picker calls, for one database; safe to share between threads.

@@ -78,15 +78,37 @@ extension OrderStore {
         func decode(_ row: Row) throws -> Int64 { try row.int64(generation) }
     }
 
-    /// Every booked slot from `start` (stored UTC text) on, in start order: a cursor the picker
+    /// Calls `body` with every booked slot from `start` on, in start order: a stream the picker
     /// steps as its walk passes the slots, one range of the primary key, however many days.
-    static func loads(from start: String, in db: Connection) throws -> RowCursor {
-        try db.query(loadsFromKey, [start])
+    /// The stored text becomes seconds here, at fixed offsets (no `strftime` per row).
+    static func withLoads<T>(
+        from start: Date, in db: Connection, _ body: (inout RowStream<BookedSlotDecoder>) throws -> T
+    ) throws -> T {
+        try db.withRows(loadsFromKey, [StoredPickup(start)], BookedSlotDecoder.self, body)
     }
 
     private static let loadsFromKey = StatementKey(
-        """
-        SELECT CAST(strftime('%s', pickup_at) AS INTEGER) AS start, booked, capacity, capacity_rule FROM slot_loads
-        WHERE pickup_at >= ? ORDER BY pickup_at
-        """)
+        "SELECT pickup_at, booked, capacity, capacity_rule FROM slot_loads WHERE pickup_at >= ? ORDER BY pickup_at")
+
+    /// A booked slot as the picker's walk reads it: its start (seconds since 1970), the pizzas
+    /// booked and its capacity; the rule's text only when asked (``rule(_:)``).
+    struct BookedSlotDecoder: RowDecoder {
+        let start, booked, capacity, rule: Column
+
+        init(columns: ColumnResolver) throws {
+            (start, booked, capacity, rule) = (
+                try columns("pickup_at"), try columns("booked"), try columns("capacity"), try columns("capacity_rule")
+            )
+        }
+
+        func decode(_ row: Row) throws -> (start: Int64, booked: Int, capacity: Int) {
+            guard let seconds = try row.withUTF8(start, PickupTime.storedSeconds) else {
+                throw DatabaseError.typeMismatchValue("a stored pickup time (YYYY-MM-DDTHH:MM:SSZ) in slot_loads")
+            }
+            return (seconds, try row.int(booked), try row.int(capacity))
+        }
+
+        /// The rule the current row's capacity came from (`nil`: the default capacity).
+        func rule(_ row: Row) throws -> String? { try row.optionalString(rule) }
+    }
 }

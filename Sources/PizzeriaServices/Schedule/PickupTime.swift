@@ -1,4 +1,5 @@
 import Foundation
+import PizzeriaStorage
 
 /// Pickup times: parsing what people type, and formatting in UTC (stored) and local time (shown).
 public enum PickupTime {
@@ -84,6 +85,27 @@ public enum PickupTime {
     /// `2026-12-01T18:30:00Z`: how pickup times are stored (whole seconds).
     public static func utc(_ date: Date) -> String {
         withUTCText(date) { text in String(unsafeUninitializedCapacity: 20) { $0.initialize(fromContentsOf: text) } }
+    }
+
+    /// Seconds since 1970 of a stored pickup time, `2026-12-01T18:30:00Z` exactly (20 bytes, as
+    /// ``utc(_:)`` writes it): fixed offsets, no `String`. `nil` for any other text.
+    @Sendable static func storedSeconds(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard bytes.count == 20, let text = bytes.baseAddress, text[4] == 45, text[7] == 45, text[10] == 84,
+            text[13] == 58, text[16] == 58, text[19] == 90
+        else { return nil }
+        var bad: UInt8 = 0
+        func digit(_ offset: Int) -> Int64 {
+            let value = text[offset] &- 48
+            bad |= value < 10 ? 0 : 1
+            return Int64(value)
+        }
+        let year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3)
+        let month = digit(5) * 10 + digit(6), day = digit(8) * 10 + digit(9)
+        let hour = digit(11) * 10 + digit(12), minute = digit(14) * 10 + digit(15), second = digit(17) * 10 + digit(18)
+        guard bad == 0, month >= 1, month <= 12, hour < 24, minute < 60, second < 60, day >= 1,
+            day <= Timestamp.daysIn(month: month, year: year)
+        else { return nil }
+        return Timestamp.days(fromCivil: year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second
     }
 
     /// Calls `body` with ``utc(_:)``'s text (20 ASCII bytes) in a stack buffer, valid only
@@ -192,5 +214,50 @@ public enum PickupTime {
         guard let minutes = number(2), index == scalars.count, hours < 24, minutes < 60 else { return nil }
         result.offsetSeconds = sign * (hours * 3600 + minutes * 60)
         return result
+    }
+}
+
+/// A pickup instant bound as its stored text (`2026-12-01T18:30:00Z`, whole seconds) written
+/// into a stack buffer: a bound pickup time builds no `String`.
+struct StoredPickup: DatabaseValueConvertible {
+    let date: Date
+
+    init(_ date: Date) { self.date = date }
+
+    /// The stored text.
+    var databaseValue: DatabaseValue { .text(PickupTime.utc(date)) }
+
+    /// Reads stored text.
+    init(databaseValue: DatabaseValue) throws {
+        guard case .text(let text) = databaseValue,
+            let seconds = Array(text.utf8).withUnsafeBufferPointer(PickupTime.storedSeconds)
+        else { throw DatabaseError.typeMismatchValue("a stored pickup time (YYYY-MM-DDTHH:MM:SSZ)") }
+        date = Date(timeIntervalSince1970: Double(seconds))
+    }
+
+    /// The stored text from a 20-byte value on the stack, written by a non-generic function: the
+    /// binding code calls this through the protocol, unspecialised.
+    func withDatabaseText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
+        var text = Self.text(of: date)
+        return try withUnsafeBytes(of: &text) { raw in
+            try body(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: 20))
+        }
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` of `date` (whole seconds, rounded down) in 20 bytes.
+    static func text(of date: Date) -> (UInt64, UInt64, UInt32) {
+        var text: (UInt64, UInt64, UInt32) = (0, 0, 0)
+        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400, time = seconds - days * 86_400
+        let (year, month, day) = Timestamp.civil(fromDays: days)
+        withUnsafeMutableBytes(of: &text) { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            Timestamp.writeDateAndMinute(
+                year, month, day, time / 3_600, time / 60 % 60, separator: UInt8(ascii: "T"), into: bytes)
+            bytes[16] = UInt8(ascii: ":")
+            Timestamp.putDigits(time % 60, count: 2, at: 17, in: bytes)
+            bytes[19] = UInt8(ascii: "Z")
+        }
+        return text
     }
 }

@@ -1,0 +1,44 @@
+/// The rows of one bound statement, decoded one at a time as the caller asks: a cursor that
+/// allocates nothing, for a walk that steps a query only as far as it needs (the picker).
+///
+/// Obtained inside ``Connection/withRows(_:_:_:_:)`` and valid only inside its closure: the
+/// statement is reset when the closure returns.
+public struct RowStream<D: RowDecoder> {
+    @usableFromInline let statement: Statement
+    /// The decoder bound to the statement's columns (resolved once per prepared statement).
+    public let decoder: D
+    @usableFromInline var done = false
+
+    @usableFromInline
+    init(statement: Statement, decoder: D) { (self.statement, self.decoder) = (statement, decoder) }
+
+    /// The next row decoded, or `nil` after the last one.
+    /// - Throws: ``DatabaseError`` when SQLite fails mid-query.
+    @inlinable
+    public mutating func next() throws -> D.Value? {
+        guard !done else { return nil }
+        guard try statement.step() else {
+            done = true
+            return nil
+        }
+        return try decoder.decode(Row(statement: statement))
+    }
+
+    /// The row ``next()`` last returned, for columns a caller reads only for some rows.
+    public var row: Row { Row(statement: statement) }
+}
+
+extension Connection {
+    /// Runs `body` with the rows of the statement of `key`, bound to `arguments`, decoded by
+    /// `decoder` as `body` steps them; the statement is reset after.
+    @inlinable
+    public func withRows<D: RowDecoder, T>(
+        _ key: StatementKey, _ arguments: [any DatabaseValueConvertible], _ decoder: D.Type,
+        _ body: (inout RowStream<D>) throws -> T
+    ) throws -> T {
+        try withBound(key, arguments) { statement in
+            var rows = RowStream(statement: statement, decoder: try statement.decoder(D.self))
+            return try body(&rows)
+        }
+    }
+}
