@@ -396,7 +396,8 @@ final class Baseline {
                         (exhausted, ahead) = (true, nil)
                         break
                     }
-                    guard let text = sqlite3_column_text(loadsFrom.handle, 0), sqlite3_column_bytes(loadsFrom.handle, 0) == 20
+                    guard let text = sqlite3_column_text(loadsFrom.handle, 0),
+                        sqlite3_column_bytes(loadsFrom.handle, 0) == 20
                     else { throw BenchError("slot_loads.pickup_at is not stored UTC text") }
                     ahead = (Baseline.utcSeconds(text), loadsFrom.int(1), loadsFrom.int(2))
                 }
