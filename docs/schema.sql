@@ -473,7 +473,7 @@ CREATE TABLE slot_loads (
     service_day TEXT NOT NULL,
     capacity    INTEGER NOT NULL CHECK (capacity BETWEEN 1 AND 10000),
     booked      INTEGER NOT NULL DEFAULT 0 CHECK (booked >= 0)
-, local_minute INTEGER NOT NULL DEFAULT 0 CHECK (local_minute BETWEEN 0 AND 2880), capacity_rule TEXT) STRICT, WITHOUT ROWID;
+, local_minute INTEGER NOT NULL DEFAULT 0 CHECK (local_minute BETWEEN 0 AND 2880), capacity_rule_id INTEGER) STRICT, WITHOUT ROWID;
 
 CREATE TABLE staff (
     name     TEXT NOT NULL PRIMARY KEY
@@ -595,6 +595,13 @@ SELECT e.at, 1 AS kind, e.id AS seq, e.actor, 'order history', 'order:' || e.ord
        CASE WHEN e.from_status IS NOT NULL THEN json_object('status', e.from_status) END,
        json_object('status', e.to_status, 'detail', e.detail)
 FROM order_status_events e;
+
+CREATE VIEW capacity_candidates AS
+SELECT r.id AS rule_id, r.capacity, r.day, r.weekday, r.start_minute, r.end_minute,
+       CASE WHEN r.day IS NULL THEN 1 ELSE 0 END AS rank, r.end_minute - r.start_minute AS width
+FROM capacity_rules r
+UNION ALL
+SELECT NULL, s.slot_capacity, NULL, NULL, 0, 2881, 2, 0 FROM settings s WHERE s.id = 1;
 
 CREATE VIEW daily_close AS
 SELECT d.service_day,
@@ -767,14 +774,14 @@ FROM pizza_view_counts c JOIN pizzas p ON p.id = c.pizza_id
 WHERE c.views > 0;
 
 CREATE VIEW slot_capacity AS
-SELECT service_day,
-       printf('%02d:%02d', (local_minute / 60) % 24, local_minute % 60) AS local_time,
-       pickup_at,
-       booked,
-       capacity,
-       max(capacity - booked, 0) AS remaining,
-       coalesce(capacity_rule, 'slot-capacity') AS capacity_from
-FROM slot_loads;
+SELECT s.service_day,
+       printf('%02d:%02d', (s.local_minute / 60) % 24, s.local_minute % 60) AS local_time,
+       s.pickup_at,
+       s.booked,
+       s.capacity,
+       max(s.capacity - s.booked, 0) AS remaining,
+       coalesce(r.rule, 'slot-capacity') AS capacity_from
+FROM slot_loads s LEFT JOIN capacity_rules r ON r.id = s.capacity_rule_id;
 
 CREATE VIEW slot_override_allowance AS
 SELECT c.pickup_at, sum(c.pizzas) AS pizzas
@@ -1186,7 +1193,7 @@ END;
 
 CREATE TRIGGER capacity_rules_apply_delete AFTER DELETE ON capacity_rules
 BEGIN
-    UPDATE slot_loads SET local_minute = local_minute WHERE capacity_rule = OLD.rule;
+    UPDATE slot_loads SET local_minute = local_minute WHERE capacity_rule_id = OLD.id;
 END;
 
 CREATE TRIGGER capacity_rules_apply_insert AFTER INSERT ON capacity_rules
@@ -1198,7 +1205,7 @@ END;
 
 CREATE TRIGGER capacity_rules_apply_update AFTER UPDATE OF capacity ON capacity_rules
 BEGIN
-    UPDATE slot_loads SET local_minute = local_minute WHERE capacity_rule = NEW.rule;
+    UPDATE slot_loads SET local_minute = local_minute WHERE capacity_rule_id = NEW.id;
 END;
 
 CREATE TRIGGER capacity_rules_delete_bump_generation AFTER DELETE ON capacity_rules
@@ -2077,28 +2084,20 @@ BEGIN
     SELECT RAISE(ABORT, 'slot_capacity_exceeded: the pickup slot has no room for these pizzas');
 END;
 
-CREATE TRIGGER slot_loads_effective_capacity AFTER UPDATE OF local_minute, service_day, capacity, capacity_rule ON slot_loads
+CREATE TRIGGER slot_loads_effective_capacity AFTER UPDATE OF local_minute, service_day, capacity, capacity_rule_id ON slot_loads
 BEGIN
     UPDATE slot_loads
-    SET (capacity, capacity_rule) = (
-        SELECT capacity, rule FROM (
-            SELECT r.capacity, r.rule, 0 AS rank, r.end_minute - r.start_minute AS width
-            FROM capacity_rules r
-            WHERE r.day = NEW.service_day AND NEW.local_minute >= r.start_minute AND NEW.local_minute < r.end_minute
-            UNION ALL
-            SELECT r.capacity, r.rule, 1 AS rank, r.end_minute - r.start_minute AS width
-            FROM capacity_rules r
-            WHERE r.weekday = (CAST(strftime('%w', NEW.service_day) AS INTEGER) + 6) % 7 + 1
-              AND NEW.local_minute >= r.start_minute AND NEW.local_minute < r.end_minute
-            UNION ALL
-            SELECT s.slot_capacity, NULL, 2 AS rank, 0 AS width FROM settings s WHERE s.id = 1
-        ) ORDER BY rank, width LIMIT 1)
+    SET (capacity, capacity_rule_id) = (
+        SELECT c.capacity, c.rule_id FROM capacity_candidates c
+        WHERE (c.day = NEW.service_day OR c.weekday = (CAST(strftime('%w', NEW.service_day) AS INTEGER) + 6) % 7 + 1 OR c.rank = 2)
+          AND c.start_minute <= NEW.local_minute AND NEW.local_minute < c.end_minute
+        ORDER BY c.rank, c.width LIMIT 1)
     WHERE pickup_at = NEW.pickup_at;
 END;
 
 CREATE TRIGGER slot_loads_follow_capacity AFTER UPDATE OF slot_capacity ON settings
 BEGIN
-    UPDATE slot_loads SET local_minute = local_minute WHERE capacity_rule IS NULL;
+    UPDATE slot_loads SET local_minute = local_minute WHERE capacity_rule_id IS NULL;
 END;
 
 CREATE TRIGGER slot_loads_follow_local_time AFTER UPDATE OF pickup_local, service_day ON orders
@@ -2152,28 +2151,29 @@ BEGIN
     WHERE pickup_at = (SELECT pickup_at FROM orders WHERE id = NEW.order_id);
 END;
 
-CREATE TRIGGER slot_loads_new_slot AFTER INSERT ON slot_loads
-BEGIN
-    UPDATE slot_loads SET local_minute = NEW.local_minute WHERE pickup_at = NEW.pickup_at;
-END;
-
 CREATE TRIGGER slot_loads_open AFTER INSERT ON orders
+WHEN NOT EXISTS (SELECT 1 FROM slot_loads WHERE pickup_at = NEW.pickup_at)
 BEGIN
-    INSERT INTO slot_loads (pickup_at, service_day, local_minute, capacity)
-    SELECT NEW.pickup_at, NEW.service_day,
-           CAST(round((julianday(substr(NEW.pickup_local, 1, 16)) - julianday(NEW.service_day)) * 1440) AS INTEGER),
-           (SELECT slot_capacity FROM settings WHERE id = 1)
-    WHERE NOT EXISTS (SELECT 1 FROM slot_loads WHERE pickup_at = NEW.pickup_at);
+    INSERT INTO slot_loads (pickup_at, service_day, local_minute, capacity, capacity_rule_id)
+    SELECT NEW.pickup_at, NEW.service_day, m.minute, c.capacity, c.rule_id
+    FROM (SELECT CAST(round((julianday(substr(NEW.pickup_local, 1, 16)) - julianday(NEW.service_day)) * 1440) AS INTEGER) AS minute,
+                 (CAST(strftime('%w', NEW.service_day) AS INTEGER) + 6) % 7 + 1 AS weekday) m
+    JOIN capacity_candidates c
+      ON (c.day = NEW.service_day OR c.weekday = m.weekday OR c.rank = 2) AND c.start_minute <= m.minute AND m.minute < c.end_minute
+    ORDER BY c.rank, c.width LIMIT 1;
 END;
 
 CREATE TRIGGER slot_loads_order_change AFTER UPDATE OF status, pickup_at ON orders
 WHEN NEW.status IS NOT OLD.status OR NEW.pickup_at IS NOT OLD.pickup_at
 BEGIN
-    INSERT INTO slot_loads (pickup_at, service_day, local_minute, capacity)
-    SELECT NEW.pickup_at, NEW.service_day,
-           CAST(round((julianday(substr(NEW.pickup_local, 1, 16)) - julianday(NEW.service_day)) * 1440) AS INTEGER),
-           (SELECT slot_capacity FROM settings WHERE id = 1)
-    WHERE NOT EXISTS (SELECT 1 FROM slot_loads WHERE pickup_at = NEW.pickup_at);
+    INSERT INTO slot_loads (pickup_at, service_day, local_minute, capacity, capacity_rule_id)
+    SELECT NEW.pickup_at, NEW.service_day, m.minute, c.capacity, c.rule_id
+    FROM (SELECT CAST(round((julianday(substr(NEW.pickup_local, 1, 16)) - julianday(NEW.service_day)) * 1440) AS INTEGER) AS minute,
+                 (CAST(strftime('%w', NEW.service_day) AS INTEGER) + 6) % 7 + 1 AS weekday) m
+    JOIN capacity_candidates c
+      ON (c.day = NEW.service_day OR c.weekday = m.weekday OR c.rank = 2) AND c.start_minute <= m.minute AND m.minute < c.end_minute
+    WHERE NOT EXISTS (SELECT 1 FROM slot_loads WHERE pickup_at = NEW.pickup_at)
+    ORDER BY c.rank, c.width LIMIT 1;
     UPDATE slot_loads
     SET booked = (SELECT coalesce(sum(l.quantity * l.uses_oven), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
                   WHERE o.pickup_at = slot_loads.pickup_at AND o.status <> 'cancelled')
@@ -2182,6 +2182,16 @@ BEGIN
     SET booked = (SELECT coalesce(sum(l.quantity * l.uses_oven), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
                   WHERE o.pickup_at = slot_loads.pickup_at AND o.status <> 'cancelled')
     WHERE pickup_at = NEW.pickup_at AND NEW.pickup_at IS NOT OLD.pickup_at;
+END;
+
+CREATE TRIGGER slot_loads_ruled BEFORE INSERT ON slot_loads
+WHEN (NEW.capacity, NEW.capacity_rule_id) IS NOT (
+    SELECT c.capacity, c.rule_id FROM capacity_candidates c
+    WHERE (c.day = NEW.service_day OR c.weekday = (CAST(strftime('%w', NEW.service_day) AS INTEGER) + 6) % 7 + 1 OR c.rank = 2)
+      AND c.start_minute <= NEW.local_minute AND NEW.local_minute < c.end_minute
+    ORDER BY c.rank, c.width LIMIT 1)
+BEGIN
+    SELECT RAISE(ABORT, 'slot_loads_derived: a slot''s capacity and rule come from the capacity rules (view capacity_candidates); let an order open the slot');
 END;
 
 CREATE TRIGGER user_erasures_append_only_delete BEFORE DELETE ON user_erasures

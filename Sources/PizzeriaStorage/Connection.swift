@@ -38,6 +38,8 @@ public final class Connection {
     public let path: String
     let configuration: DatabaseConfiguration
     private var statements = StatementCache()
+    /// The counter a statement trace reports to, kept alive while the trace runs.
+    var statementCounter: StatementCounter?
     private var savepointDepth = 0
     /// Set while the connection is lent for a read (``readingOnly(_:)``).
     private var isReadingOnly = false

@@ -1,5 +1,6 @@
 import CPizzeriaSQLite
 import Foundation
+import PizzeriaStorage
 
 /// The baseline's toolkit: one connection and statements prepared once, bound and stepped
 /// through the C API — what a competent C programmer writes. Nothing else.
@@ -35,6 +36,19 @@ final class CDatabase {
     }
 
     deinit { sqlite3_close_v2(db) }
+
+    /// Counts the statements and trigger programs this connection starts into `counter`, as the
+    /// project's ``Database/countWriterStatements(into:)`` does for its writer.
+    func countStatements(into counter: StatementCounter) {
+        sqlite3_trace_v2(
+            db, UInt32(SQLITE_TRACE_STMT),
+            { _, context, _, text in
+                guard let context else { return 0 }
+                Unmanaged<StatementCounter>.fromOpaque(context).takeUnretainedValue()
+                    .record(text?.assumingMemoryBound(to: CChar.self))
+                return 0
+            }, Unmanaged.passUnretained(counter).toOpaque())
+    }
 
     func exec(_ sql: String) throws {
         guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {

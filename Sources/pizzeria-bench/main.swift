@@ -32,6 +32,8 @@
 // PIZZERIA_BENCH_CACHE_KIB=N gives the project's writer and the baseline's connection an N KiB
 // page cache (PizzeriaConfiguration.writerCacheKiB); after each phase both sides' page-cache hits,
 // misses and pages written per operation are printed (the writer's, for the project).
+// PIZZERIA_BENCH_STATEMENTS=1 counts the statements and the trigger programs each side's writing
+// connection starts (sqlite3_trace_v2), printed per operation after each phase.
 // PIZZERIA_BENCH_CHECKPOINT_PAGES=N checkpoints both sides every N WAL pages
 // (PizzeriaConfiguration.checkpointPages; default the project's, 8,000).
 import CSyncLatencyVFS
@@ -237,6 +239,14 @@ for mode in modes {
     _ = try projectDatabase.writerPageCacheStatistics(reset: true)
     let baselineDatabase = baseline.database
     _ = baselineDatabase.cacheCounters()
+    // PIZZERIA_BENCH_STATEMENTS=1: count the statements and trigger programs each side's writing
+    // connection starts (sqlite3_trace_v2), printed per operation after each phase.
+    let countsStatements = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_STATEMENTS"] == "1"
+    let projectStatements = StatementCounter(), baselineStatements = StatementCounter()
+    if countsStatements {
+        try projectDatabase.countWriterStatements(into: projectStatements)
+        baselineDatabase.countStatements(into: baselineStatements)
+    }
 
     /// Times both sides of a phase, interleaved: the operations run in `chunks` consecutive
     /// slices, each slice on one side then the other (the side that goes first alternating), and
@@ -289,6 +299,12 @@ for mode in modes {
             "    pages per op — project writer: \(perOp(ours.hits)) hits, \(perOp(ours.misses)) misses, \(perOp(ours.writes)) written; "
                 + "baseline: \(perOp(theirs.hits)) hits, \(perOp(theirs.misses)) misses, \(perOp(theirs.writes)) written"
         )
+        if countsStatements {
+            let (ours, theirs) = (projectStatements.take(), baselineStatements.take())
+            progress(
+                "    statements per op — project writer: \(perOp(ours.statements)) statements, \(perOp(ours.triggers)) trigger programs; "
+                    + "baseline: \(perOp(theirs.statements)) statements, \(perOp(theirs.triggers)) trigger programs")
+        }
         // Diagnostics for a phase that grows unexpectedly: how the project's checkpoints fared.
         let checkpoints = projectDatabase.checkpointStatistics
         progress(

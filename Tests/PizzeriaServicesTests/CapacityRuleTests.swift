@@ -164,7 +164,10 @@ struct CapacityRuleTests {
                     "\(slot.local) \(slot.serviceDay)")
                 let stored = try f.pizzeria.database.read { db in
                     try db.fetchOne(
-                        "SELECT capacity, capacity_rule FROM slot_loads WHERE pickup_at = ?",
+                        """
+                        SELECT s.capacity, r.rule AS capacity_rule
+                        FROM slot_loads s LEFT JOIN capacity_rules r ON r.id = s.capacity_rule_id WHERE s.pickup_at = ?
+                        """,
                         [PickupTime.utc(slot.start)]
                     ) {
                         "\(try $0.int("capacity")) \(try $0.optionalString("capacity_rule") ?? "-")"

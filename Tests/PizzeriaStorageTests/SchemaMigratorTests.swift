@@ -182,6 +182,86 @@ struct SchemaMigratorTests {
         }
     }
 
+    @Test("migration 28: slots name their capacity rule by id, and a new slot is opened in one write")
+    func slotRulesByID() throws {
+        let path = directory.path("slots27.sqlite")
+        let user = "11111111-1111-4111-8111-111111111111"
+        let insert = """
+            INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local) VALUES (?, ?, ?, '2030-01-04', ?)
+            """
+        func order(_ db: Connection, _ letter: Character, _ time: String) throws {
+            let id = String(repeating: letter, count: 8) + "-1111-4111-8111-111111111111"
+            try db.run(insert, [id, user, "2030-01-04T\(time):00Z", "2030-01-04T\(time)+00:00"])
+        }
+        // Friday 2030-01-04: a weekday rule 19:00-20:00 of 20, a date rule 19:00-19:30 of 15.
+        do {
+            let old = SchemaMigrator(migrations: Array(Migration.embedded.prefix(27)))
+            let database = try old.open(path: path, access: .migrate)
+            try database.write { db in
+                try db.run("UPDATE settings SET time_zone = 'UTC', slot_capacity = 12")
+                try db.run("INSERT INTO users (id, handle) VALUES (?, 'anna')", [user])
+                try db.run("INSERT INTO capacity_rules (weekday, starts_at, ends_at, capacity) VALUES (5, '19:00', '20:00', 20)")
+                try db.run("INSERT INTO capacity_rules (day, starts_at, ends_at, capacity) VALUES ('2030-01-04', '19:00', '19:30', 15)")
+                try order(db, "a", "19:00")
+                try order(db, "b", "19:30")
+                try order(db, "c", "20:30")
+            }
+        }
+        let database = try SchemaMigrator().open(path: path, access: .migrate)
+        try database.write { db in
+            func slots() throws -> [String] {
+                try db.fetchAll(
+                    "SELECT local_time, capacity, capacity_from FROM slot_capacity ORDER BY pickup_at"
+                ) { "\(try $0.string("local_time")) \(try $0.int("capacity")) \(try $0.string("capacity_from"))" }
+            }
+            // Each slot kept its capacity, now with its rule's id (the text through the view).
+            #expect(
+                try slots() == [
+                    "19:00 15 2030-01-04 19:00-19:30", "19:30 20 fri 19:00-20:00", "20:30 12 slot-capacity",
+                ])
+            let ids = try db.fetchAll("SELECT capacity_rule_id FROM slot_loads ORDER BY pickup_at") {
+                try $0.optionalInt64("capacity_rule_id")
+            }
+            #expect(ids == [2, 1, nil])
+            #expect(throws: (any Error).self) { try db.run("SELECT capacity_rule FROM slot_loads") }
+            // A new slot is one write: an order opening a slot changes one row more than an order
+            // joining an open one (before this migration: three more — insert, self-update, update).
+            func writes(_ body: () throws -> Void) throws -> Int {
+                let before = try db.fetchOne("SELECT total_changes() AS n") { try $0.int("n") } ?? 0
+                try body()
+                return (try db.fetchOne("SELECT total_changes() AS n") { try $0.int("n") } ?? 0) - before
+            }
+            let joining = try writes { try order(db, "d", "19:30") }
+            let opening = try writes { try order(db, "e", "19:15") }
+            #expect(opening - joining == 1, "opening \(opening), joining \(joining)")
+            #expect(try slots().contains("19:15 15 2030-01-04 19:00-19:30"))
+            // A rule's change reaches its slots by id; a deleted rule's slots fall back.
+            try db.run("UPDATE capacity_rules SET capacity = 25 WHERE id = 1")
+            try db.run("DELETE FROM capacity_rules WHERE id = 2")
+            try db.run("UPDATE settings SET slot_capacity = 9")
+            #expect(
+                try slots() == [
+                    "19:00 25 fri 19:00-20:00", "19:15 25 fri 19:00-20:00", "19:30 25 fri 19:00-20:00",
+                    "20:30 9 slot-capacity",
+                ])
+            // A hand-written slot row must carry the capacity the rules give.
+            let refused = #expect(throws: DatabaseError.self) {
+                try db.run(
+                    """
+                    INSERT INTO slot_loads (pickup_at, service_day, local_minute, capacity, capacity_rule_id)
+                    VALUES ('2030-01-11T19:00:00Z', '2030-01-11', 1140, 12, NULL)
+                    """)
+            }
+            #expect(refused?.description.contains("slot_loads_derived") == true)
+            try db.run(
+                """
+                INSERT INTO slot_loads (pickup_at, service_day, local_minute, capacity, capacity_rule_id)
+                VALUES ('2030-01-11T19:00:00Z', '2030-01-11', 1140, 25, 1)
+                """)
+            #expect(try db.fetchAll("PRAGMA integrity_check") { try $0.string("integrity_check") } == ["ok"])
+        }
+    }
+
     @Test("two migrators racing on one new file: each migration is applied exactly once")
     func concurrentMigrations() async throws {
         let path = directory.path("race.sqlite")

@@ -44,10 +44,11 @@ enum DomainStore {
     static func slots(in db: Connection) throws -> [SlotRow] {
         try db.fetchAll(
             """
-            SELECT s.pickup_at, s.service_day, s.local_minute, s.capacity, s.capacity_rule, s.booked,
+            SELECT s.pickup_at, s.service_day, s.local_minute, s.capacity, r.rule AS capacity_rule, s.booked,
                    o.service_day AS order_day, o.pickup_local AS order_local,
                    coalesce((SELECT a.pizzas FROM slot_override_allowance a WHERE a.pickup_at = s.pickup_at), 0) AS allowance
             FROM slot_loads s
+            LEFT JOIN capacity_rules r ON r.id = s.capacity_rule_id
             LEFT JOIN orders o ON o.id = (SELECT id FROM orders x WHERE x.pickup_at = s.pickup_at ORDER BY x.status = 'cancelled', x.id LIMIT 1)
             ORDER BY s.pickup_at
             """

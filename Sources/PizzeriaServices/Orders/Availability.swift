@@ -245,7 +245,7 @@ struct SlotFinder {
         return try OrderStore.withLoads(from: start, in: db) { rows in
             var found: [AvailableSlot] = []
             found.reserveCapacity(limit)
-            var loads = BookedSlots(rows: rows, db: db)
+            var loads = BookedSlots(rows: rows, db: db, ruleLabels: configuration.ruleLabels)
             // Day by day from the one before the start's date (its night), each day's slots
             // planned once for the configuration, matched against the stream as the walk passes them.
             let first = Int64(start.timeIntervalSince1970.rounded(.up)), latest = Int64(horizon.timeIntervalSince1970)
@@ -274,8 +274,8 @@ struct SlotFinder {
     /// The booked slots from the walk's start on, through one stream over `slot_loads`: slots
     /// come in time order, so it only moves forward (a slot out of order, as overlapping nights
     /// could give, asks the file). A booked slot the walk passes without asking about it costs
-    /// its start alone, and a slot's rule text is read — from the row the stream still stands
-    /// on — only for a slot the walk offers.
+    /// its start alone, and a slot's rule is read — its id, from the row the stream still stands
+    /// on, named from the kept rules — only for a slot the walk offers.
     private struct BookedSlots {
         /// A booked slot the walk asked about.
         struct Load {
@@ -287,11 +287,15 @@ struct SlotFinder {
 
         private var rows: RowStream<OrderStore.BookedSlotDecoder>
         let db: Connection
+        /// The kept rules' labels by id.
+        let ruleLabels: [Int64: String]
         private var ahead: (start: Int64, booked: Int, capacity: Int)?
         private var exhausted = false
         private var last = Int64.min
 
-        init(rows: RowStream<OrderStore.BookedSlotDecoder>, db: Connection) { (self.rows, self.db) = (rows, db) }
+        init(rows: RowStream<OrderStore.BookedSlotDecoder>, db: Connection, ruleLabels: [Int64: String]) {
+            (self.rows, self.db, self.ruleLabels) = (rows, db, ruleLabels)
+        }
 
         /// The booked slot starting at `seconds`, if any.
         mutating func load(at seconds: Int64) throws -> Load? {
@@ -318,7 +322,14 @@ struct SlotFinder {
         /// The capacity of the slot `load(at:)` just returned, with its rule.
         func capacity(_ load: Load) throws -> SlotCapacity {
             if let rule = load.rule { return SlotCapacity(capacity: load.capacity, rule: rule) }
-            return SlotCapacity(capacity: load.capacity, rule: try rows.decoder.rule(rows.row))
+            guard let id = try rows.decoder.rule(rows.row) else { return SlotCapacity(capacity: load.capacity, rule: nil) }
+            // A rule the kept configuration does not know cannot be: rules change with the generation.
+            guard let label = ruleLabels[id] else {
+                throw DatabaseError(
+                    extendedResultCode: ResultCode.SQLITE_CORRUPT.rawValue,
+                    message: "slot_loads names capacity rule \(id), which the capacity rules do not have")
+            }
+            return SlotCapacity(capacity: load.capacity, rule: label)
         }
     }
 

@@ -30,10 +30,11 @@ enum OrderStore {
     /// The columns ``HeaderDecoder`` reads (a constant, never input).
     static let headerColumns = """
         o.id, o.user_id, u.handle, u.display_name AS customer_name, u.phone AS customer_phone, o.pickup_at, o.service_day, o.status, o.total_cents, o.idempotency_key, \
-        o.request_fingerprint, o.note, o.version, o.created_at, o.updated_at, s.capacity AS slot_capacity, s.capacity_rule, o.party_id
+        o.request_fingerprint, o.note, o.version, o.created_at, o.updated_at, s.capacity AS slot_capacity, sr.rule AS capacity_rule, o.party_id
         """
     static let headerFrom =
         " FROM orders o JOIN users u ON u.id = o.user_id LEFT JOIN slot_loads s ON s.pickup_at = o.pickup_at"
+        + " LEFT JOIN capacity_rules sr ON sr.id = s.capacity_rule_id"
 
     /// An order's header from a row of ``headerColumns``.
     struct HeaderDecoder: RowDecoder {

@@ -4,7 +4,10 @@ import PizzeriaStorage
 /// The SQL of slot loads: what a slot holds and what it may hold.
 extension OrderStore {
     /// A slot's booked pizzas and capacity, kept by the schema's triggers (`slot_loads`).
-    static let slotLoadSQL = "SELECT booked, capacity, capacity_rule FROM slot_loads WHERE pickup_at = ?"
+    static let slotLoadSQL = """
+        SELECT s.booked, s.capacity, r.rule AS capacity_rule
+        FROM slot_loads s LEFT JOIN capacity_rules r ON r.id = s.capacity_rule_id WHERE s.pickup_at = ?
+        """
 
     /// A booked slot's pizzas and the capacity that applies.
     struct SlotLoad {
@@ -33,8 +36,9 @@ extension OrderStore {
         var loads: [(start: Int64, load: SlotLoad)] = []
         try db.forEach(
             """
-            SELECT CAST(strftime('%s', pickup_at) AS INTEGER) AS start, booked, capacity, capacity_rule FROM slot_loads
-            WHERE service_day = ? ORDER BY pickup_at
+            SELECT CAST(strftime('%s', s.pickup_at) AS INTEGER) AS start, s.booked, s.capacity, r.rule AS capacity_rule
+            FROM slot_loads s LEFT JOIN capacity_rules r ON r.id = s.capacity_rule_id
+            WHERE s.service_day = ? ORDER BY s.pickup_at
             """, [day.description]
         ) { row in
             loads.append((try row.int64("start"), try OrderStore.SlotLoad(row)))
@@ -88,16 +92,17 @@ extension OrderStore {
     }
 
     private static let loadsFromKey = StatementKey(
-        "SELECT pickup_at, booked, capacity, capacity_rule FROM slot_loads WHERE pickup_at >= ? ORDER BY pickup_at")
+        "SELECT pickup_at, booked, capacity, capacity_rule_id FROM slot_loads WHERE pickup_at >= ? ORDER BY pickup_at")
 
     /// A booked slot as the picker's walk reads it: its start (seconds since 1970), the pizzas
-    /// booked and its capacity; the rule's text only when asked (``rule(_:)``).
+    /// booked and its capacity; the rule's id only when asked (``rule(_:)``), its text from the
+    /// picker's kept rules.
     struct BookedSlotDecoder: RowDecoder {
         let start, booked, capacity, rule: Column
 
         init(columns: ColumnResolver) throws {
             (start, booked, capacity, rule) = (
-                try columns("pickup_at"), try columns("booked"), try columns("capacity"), try columns("capacity_rule")
+                try columns("pickup_at"), try columns("booked"), try columns("capacity"), try columns("capacity_rule_id")
             )
         }
 
@@ -108,7 +113,7 @@ extension OrderStore {
             return (seconds, try row.int(booked), try row.int(capacity))
         }
 
-        /// The rule the current row's capacity came from (`nil`: the default capacity).
-        func rule(_ row: Row) throws -> String? { try row.optionalString(rule) }
+        /// The id of the rule the current row's capacity came from (`nil`: the default capacity).
+        func rule(_ row: Row) throws -> Int64? { try row.optionalInt64(rule) }
     }
 }
