@@ -62,7 +62,8 @@ struct CapacityCommandTests {
             results.filter { $0.status == 1 }.allSatisfy { $0.stderr.contains("slot is full") },
             "\(results.map(\.stderr))")
         #expect(
-            try cli.sqlite("SELECT booked, capacity, capacity_from FROM slot_capacity;").stdout == "7|7|fri 19:00-20:00\n")
+            try cli.sqlite("SELECT booked, capacity, capacity_from FROM slot_capacity;").stdout
+                == "7|7|fri 19:00-20:00\n")
         #expect(try cli.sqlite("SELECT sum(quantity) FROM order_lines;").stdout == "7\n")
     }
 

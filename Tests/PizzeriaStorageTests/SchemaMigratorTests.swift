@@ -200,8 +200,12 @@ struct SchemaMigratorTests {
             try database.write { db in
                 try db.run("UPDATE settings SET time_zone = 'UTC', slot_capacity = 12")
                 try db.run("INSERT INTO users (id, handle) VALUES (?, 'anna')", [user])
-                try db.run("INSERT INTO capacity_rules (weekday, starts_at, ends_at, capacity) VALUES (5, '19:00', '20:00', 20)")
-                try db.run("INSERT INTO capacity_rules (day, starts_at, ends_at, capacity) VALUES ('2030-01-04', '19:00', '19:30', 15)")
+                try db.run(
+                    "INSERT INTO capacity_rules (weekday, starts_at, ends_at, capacity) VALUES (5, '19:00', '20:00', 20)"
+                )
+                try db.run(
+                    "INSERT INTO capacity_rules (day, starts_at, ends_at, capacity) VALUES ('2030-01-04', '19:00', '19:30', 15)"
+                )
                 try order(db, "a", "19:00")
                 try order(db, "b", "19:30")
                 try order(db, "c", "20:30")

@@ -322,7 +322,9 @@ struct SlotFinder {
         /// The capacity of the slot `load(at:)` just returned, with its rule.
         func capacity(_ load: Load) throws -> SlotCapacity {
             if let rule = load.rule { return SlotCapacity(capacity: load.capacity, rule: rule) }
-            guard let id = try rows.decoder.rule(rows.row) else { return SlotCapacity(capacity: load.capacity, rule: nil) }
+            guard let id = try rows.decoder.rule(rows.row) else {
+                return SlotCapacity(capacity: load.capacity, rule: nil)
+            }
             // A rule the kept configuration does not know cannot be: rules change with the generation.
             guard let label = ruleLabels[id] else {
                 throw DatabaseError(

@@ -102,7 +102,8 @@ extension OrderStore {
 
         init(columns: ColumnResolver) throws {
             (start, booked, capacity, rule) = (
-                try columns("pickup_at"), try columns("booked"), try columns("capacity"), try columns("capacity_rule_id")
+                try columns("pickup_at"), try columns("booked"), try columns("capacity"),
+                try columns("capacity_rule_id")
             )
         }
 
