@@ -29,17 +29,20 @@ public protocol DatabaseValueConvertible {
     /// - Throws: ``DatabaseError`` of kind ``DatabaseError/Kind/typeMismatch`` when the stored
     ///   value has another type (a `NULL` included, unless `Self` is an `Optional`).
     init(databaseValue: DatabaseValue) throws
-    /// Calls `body` with the value's text when it binds as text it can write without building
-    /// a `String` (an id formats into a stack buffer); `nil` for every other value, which binds
-    /// through ``databaseValue``. The default is `nil`.
-    func withDatabaseText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result?
+    /// Writes the value's text into `buffer` (``databaseTextCapacity`` bytes) and returns how many
+    /// bytes it wrote, when it binds as text it can write without building a `String` (an id, a
+    /// stored timestamp); `nil` for every other value, which binds through ``databaseValue``. The
+    /// default is `nil`. Not generic, so a statement binding it through the protocol calls it
+    /// directly.
+    func writeDatabaseText(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int?
 }
+
+/// The room ``DatabaseValueConvertible/writeDatabaseText(into:)`` has for one value's text.
+public let databaseTextCapacity = 64
 
 extension DatabaseValueConvertible {
     /// No text form of its own: the value binds through ``databaseValue``.
-    public func withDatabaseText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
-        nil
-    }
+    public func writeDatabaseText(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? { nil }
 }
 
 extension DatabaseValue: DatabaseValueConvertible {

@@ -20,6 +20,10 @@ public final class Statement {
     /// ``column(named:)``). Searched in order: a statement has a few dozen columns at most, and
     /// comparing short names (stored inline by `String`) costs less than hashing one.
     private var namedColumns: [(name: String, index: Int32)]?
+    /// Room for the text of each parameter a value writes itself (``DatabaseValueConvertible/
+    /// writeDatabaseText(into:)``): bound without a copy (`SQLITE_STATIC`), since the statement
+    /// owns it and resets its bindings before it writes here again. Made on the first such bind.
+    private var textScratch: UnsafeMutableBufferPointer<UInt8>?
     /// The decoders bound to this statement's columns, with their type: each resolves its
     /// column names once per prepared statement, however many rows and calls follow. Most
     /// statements have one; a search of a few entries and a cast by type identity cost less
@@ -37,7 +41,10 @@ public final class Statement {
         self.connection = connection
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit {
+        sqlite3_finalize(handle)
+        textScratch?.deallocate()
+    }
 
     /// The number of `?` parameters.
     public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
@@ -54,18 +61,29 @@ public final class Statement {
         }
         for (offset, argument) in arguments.enumerated() {
             let index = Int32(offset + 1)
-            let direct = argument.withDatabaseText { text -> Int32? in
-                guard let start = text.baseAddress else { return nil }
-                return sqlite3_bind_text64(
-                    handle, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self),
-                    UInt64(text.count), pizzeria_sqlite_transient(), UInt8(SQLITE_UTF8))
-            }
-            if let code = direct ?? nil {
+            let scratch = textScratch ?? makeTextScratch()
+            let room = UnsafeMutableBufferPointer(
+                rebasing: scratch[(offset * databaseTextCapacity)..<((offset + 1) * databaseTextCapacity)])
+            if let count = argument.writeDatabaseText(into: room), let start = room.baseAddress,
+                count <= databaseTextCapacity
+            {
+                // SQLITE_STATIC: the bytes stay put until the next reset, which drops the binding.
+                let code = sqlite3_bind_text64(
+                    handle, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self), UInt64(count), nil,
+                    UInt8(SQLITE_UTF8))
                 guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
             } else {
                 try bind(argument.databaseValue, at: index)
             }
         }
+    }
+
+    /// ``textScratch``, made: room for every parameter's text.
+    private func makeTextScratch() -> UnsafeMutableBufferPointer<UInt8> {
+        let scratch = UnsafeMutableBufferPointer<UInt8>.allocate(
+            capacity: max(1, parameterCount) * databaseTextCapacity)
+        textScratch = scratch
+        return scratch
     }
 
     private func bind(_ value: DatabaseValue, at index: Int32) throws {

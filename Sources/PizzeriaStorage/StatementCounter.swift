@@ -1,29 +1,41 @@
 internal import CPizzeriaSQLite
+import Foundation
 import Synchronization
 
-/// Counts the statements SQLite starts on a connection, top-level statements and trigger
-/// programs apart (`sqlite3_trace_v2` with `SQLITE_TRACE_STMT`, <https://sqlite.org/c3ref/trace_v2.html>):
-/// what a measurement of "statements per booking" reads. Not for production paths: the trace
-/// callback runs for every statement and every trigger.
+/// Counts what SQLite runs on a connection (`sqlite3_trace_v2` with `SQLITE_TRACE_STMT`,
+/// <https://sqlite.org/c3ref/trace_v2.html>): the statements the program runs, the trigger
+/// programs they fire, and the statements inside those — what a measurement of "statements per
+/// booking" reads. Not for production paths: the callback runs for every one of them.
 public final class StatementCounter: Sendable {
     private let statements = Atomic<Int>(0)
     private let triggers = Atomic<Int>(0)
+    private let triggerStatements = Atomic<Int>(0)
 
     /// A counter at zero.
     public init() {}
 
-    /// The statements and trigger programs started since the last reset, then zero again.
-    public func take() -> (statements: Int, triggers: Int) {
-        (statements.exchange(0, ordering: .relaxed), triggers.exchange(0, ordering: .relaxed))
+    /// What started since the last call, then zero again: statements the program ran, trigger
+    /// programs, and statements run inside trigger programs.
+    public func take() -> (statements: Int, triggers: Int, triggerStatements: Int) {
+        (
+            statements.exchange(0, ordering: .relaxed), triggers.exchange(0, ordering: .relaxed),
+            triggerStatements.exchange(0, ordering: .relaxed)
+        )
     }
 
     /// Counts one start reported by a `SQLITE_TRACE_STMT` callback (`text`, its X argument):
-    /// SQLite reports a trigger program as the comment `-- TRIGGER name`.
+    /// SQLite reports a trigger program as the comment `-- TRIGGER name` and each statement in
+    /// it as `-- ` and the statement.
     public func record(_ text: UnsafePointer<CChar>?) {
-        if let text, text[0] == 45, text[1] == 45, text[2] == 32, text[3] == 84 {  // "-- T"
+        guard let text, text[0] == 45, text[1] == 45, text[2] == 32 else {  // not "-- "
+            statements.add(1, ordering: .relaxed)
+            return
+        }
+        // "-- TRIGGER name"; any other "-- …" is a statement of a trigger program.
+        if strncmp(text, "-- TRIGGER ", 11) == 0 {
             triggers.add(1, ordering: .relaxed)
         } else {
-            statements.add(1, ordering: .relaxed)
+            triggerStatements.add(1, ordering: .relaxed)
         }
     }
 }

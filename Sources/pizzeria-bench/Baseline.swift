@@ -85,9 +85,14 @@ final class Baseline {
         beginRead = try db.prepare("BEGIN")
         generation = try db.prepare("SELECT generation FROM config_generation WHERE id = 1")
         exceptionsFrom = try db.prepare("SELECT day, kind, opens_at, closes_at FROM schedule_exceptions WHERE day >= ?")
-        // The stored text is bound and parsed here at fixed offsets (no strftime in SQL, per row or per call).
+        // The stored text is bound and parsed here at fixed offsets (no strftime in SQL, per row or per
+        // call); the generation comes with the rows, so one statement is one call's snapshot.
         loadsFrom = try db.prepare(
-            "SELECT pickup_at, booked, capacity FROM slot_loads WHERE pickup_at >= ? ORDER BY pickup_at")
+            """
+            SELECT g.generation, s.pickup_at, s.booked, s.capacity
+            FROM config_generation g LEFT JOIN slot_loads s ON s.pickup_at >= ?
+            WHERE g.id = 1 ORDER BY s.pickup_at
+            """)
         allRules = try db.prepare("SELECT capacity, start_minute, end_minute, day, weekday FROM capacity_rules")
         insertOrder = try db.prepare(
             "INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local) VALUES (?, ?, ?, ?, ?)")
@@ -349,22 +354,30 @@ final class Baseline {
         return configuration
     }
 
-    /// The picker as the best C programmer writes it on this schema: one read transaction per
-    /// call; the configuration read once and kept while `config_generation` holds (one row read
-    /// per call otherwise); then a forward walk — the days from the call's moment (the day before
-    /// first, for its night), each day's open spans computed once, and one cursor over
-    /// `slot_loads` from the earliest instant on, stepped only as far as the walk goes; the first
-    /// 10 slots at or after the earliest bookable moment (lead time, rush, pause) that take the
-    /// order. The shop's zone is UTC.
+    /// The picker as the best C programmer writes it on this schema: one snapshot per call; the
+    /// configuration read once and kept while `config_generation` holds; then a forward walk —
+    /// the days from the call's moment (the day before first, for its night), each day's open
+    /// spans computed once, and one cursor over `slot_loads` from the earliest instant on, stepped
+    /// only as far as the walk goes; the first 10 slots at or after the earliest bookable moment
+    /// (lead time, rush, pause) that take the order. The cursor's statement also reads the
+    /// generation (a LEFT JOIN that always yields a first row), so while the kept configuration
+    /// holds a call is that one statement — its own snapshot, no BEGIN and COMMIT; when the
+    /// generation moved, the call reads the configuration and walks again in a transaction, as
+    /// the project does. The shop's zone is UTC.
     /// - Returns: a checksum of the answers, to compare with the project's.
     func availableSlots(_ calls: [Workload.PickerCall], today: Double) throws -> Int {
         var checksum = 0
         for call in calls {
-            // One snapshot per answer, as the project reads it.
-            try beginRead.bind().run()
-            defer { _ = try? commit.bind().run() }
             let now = Date().timeIntervalSince1970
             let earliestDay = Int64(((today + Double(call.minute) * 60) / 86_400).rounded(.down)) - 1
+            if let kept = pickerConfiguration, kept.exceptionsFrom <= earliestDay,
+                let hash = try walk(call, today: today, now: now, expecting: kept.generation)
+            {
+                checksum = checksum &+ hash
+                continue
+            }
+            try beginRead.bind().run()
+            defer { _ = try? commit.bind().run() }
             guard try generation.bind().step() else { throw BenchError("no generation") }
             let current = generation.int(0)
             sqlite3_reset(generation.handle)
@@ -372,92 +385,111 @@ final class Baseline {
             {
                 pickerConfiguration = try readPickerConfiguration(generation: current, from: earliestDay - 1)
             }
-            guard var configuration = pickerConfiguration else { continue }
-            defer { pickerConfiguration = configuration }
-            let busy = configuration.busyMinutes > 0 && (configuration.busyUntil.map { $0 > now } ?? true)
-            let lead = configuration.lead + (busy ? configuration.busyMinutes : 0)
-            let paused = configuration.paused && (configuration.pausedUntil.map { $0 > now } ?? true)
-            let pausedUntil = paused ? configuration.pausedUntil : nil
-            if paused && pausedUntil == nil { continue }
-            if Int64(call.pizzas) > configuration.largest { continue }
-            let earliest = max(today + Double(call.minute) * 60, now + Double(lead * 60), pausedUntil ?? 0)
-            let horizon = now + Double(configuration.horizonDays) * 86_400
-            let slot = Int64(configuration.slot)
-            // The cursor over the booked slots from the earliest instant on.
-            sqlite3_reset(loadsFrom.handle)
-            Baseline.writeUTC(Int64(earliest.rounded(.down)), into: instantText)
-            sqlite3_bind_text(loadsFrom.handle, 1, instantText, 20, nil)  // SQLITE_STATIC: the buffer outlives the call
-            defer { sqlite3_reset(loadsFrom.handle) }
-            var ahead: (start: Int64, booked: Int64, capacity: Int64)?
-            var exhausted = false
-            func load(at instant: Int64) throws -> (booked: Int64, capacity: Int64)? {
-                while !exhausted, ahead.map({ $0.start < instant }) ?? true {
+            checksum = checksum &+ (try walk(call, today: today, now: now, expecting: nil) ?? 0)
+        }
+        return checksum
+    }
+
+    /// One call's walk over the kept configuration: the answer's hash, or `nil` when `expecting`
+    /// is not the generation the cursor's snapshot holds.
+    private func walk(_ call: Workload.PickerCall, today: Double, now: Double, expecting: Int64?) throws -> Int? {
+        guard var configuration = pickerConfiguration else { return 0 }
+        defer { pickerConfiguration = configuration }
+        let busy = configuration.busyMinutes > 0 && (configuration.busyUntil.map { $0 > now } ?? true)
+        let lead = configuration.lead + (busy ? configuration.busyMinutes : 0)
+        let paused = configuration.paused && (configuration.pausedUntil.map { $0 > now } ?? true)
+        let pausedUntil = paused ? configuration.pausedUntil : nil
+        // Answers the kept configuration gives without the cursor are checked in a transaction.
+        if paused && pausedUntil == nil || Int64(call.pizzas) > configuration.largest {
+            return expecting == nil ? 0 : nil
+        }
+        let earliest = max(today + Double(call.minute) * 60, now + Double(lead * 60), pausedUntil ?? 0)
+        let horizon = now + Double(configuration.horizonDays) * 86_400
+        let slot = Int64(configuration.slot)
+        // The cursor over the booked slots from the earliest instant on; its first row carries the generation.
+        sqlite3_reset(loadsFrom.handle)
+        Baseline.writeUTC(Int64(earliest.rounded(.down)), into: instantText)
+        sqlite3_bind_text(loadsFrom.handle, 1, instantText, 20, nil)  // SQLITE_STATIC: the buffer outlives the call
+        defer { sqlite3_reset(loadsFrom.handle) }
+        guard try loadsFrom.step() else { throw BenchError("no generation") }
+        if let expecting, loadsFrom.int(0) != expecting { return nil }
+        var pending = true
+        var ahead: (start: Int64, booked: Int64, capacity: Int64)?
+        var exhausted = false
+        func load(at instant: Int64) throws -> (booked: Int64, capacity: Int64)? {
+            while !exhausted, ahead.map({ $0.start < instant }) ?? true {
+                if pending {
+                    pending = false
+                } else {
                     guard try loadsFrom.step() else {
                         (exhausted, ahead) = (true, nil)
                         break
                     }
-                    guard let text = sqlite3_column_text(loadsFrom.handle, 0),
-                        sqlite3_column_bytes(loadsFrom.handle, 0) == 20
-                    else { throw BenchError("slot_loads.pickup_at is not stored UTC text") }
-                    ahead = (Baseline.utcSeconds(text), loadsFrom.int(1), loadsFrom.int(2))
                 }
-                guard let ahead, ahead.start == instant else { return nil }
-                return (ahead.booked, ahead.capacity)
+                guard let text = sqlite3_column_text(loadsFrom.handle, 1) else {
+                    (exhausted, ahead) = (true, nil)  // the first row of a walk with no booking ahead
+                    break
+                }
+                guard sqlite3_column_bytes(loadsFrom.handle, 1) == 20 else {
+                    throw BenchError("slot_loads.pickup_at is not stored UTC text")
+                }
+                ahead = (Baseline.utcSeconds(text), loadsFrom.int(2), loadsFrom.int(3))
             }
-            var day = Int64((earliest / 86_400).rounded(.down)) - 1
-            let lastDay = Int64((horizon / 86_400).rounded(.down))
-            var hash = 0, found = 0
-            while found < 10, day <= lastDay {
-                defer { day += 1 }
-                let weekday = (day + 3) % 7 + 1
-                let spans: [(Int64, Int64)]
-                if let kept = configuration.spans[day] {
-                    spans = kept
-                } else {
-                    spans =
-                        configuration.closed.contains(day)
-                        ? []
-                        : Baseline.subtract(
-                            configuration.cuts[day] ?? [],
-                            from: configuration.special[day] ?? configuration.week[Int(weekday)])
-                    configuration.spans[day] = spans
-                }
-                for (start, end) in spans {
-                    var wall = start
-                    while wall + slot <= end, found < 10 {
-                        defer { wall += slot }
-                        let instant = Double(day) * 86_400 + Double(wall) * 60
-                        guard instant >= earliest, instant <= horizon else { continue }
-                        var remaining: Int64
-                        if let booked = try load(at: Int64(instant)) {
-                            remaining = booked.capacity - booked.booked
-                        } else {
-                            // A date rule over a weekday rule, the narrower range over the wider.
-                            var best: (width: Int64, capacity: Int64)?
-                            for rule in configuration.dateRules[day] ?? [] where rule.start <= wall && wall < rule.end {
+            guard let ahead, ahead.start == instant else { return nil }
+            return (ahead.booked, ahead.capacity)
+        }
+        var day = Int64((earliest / 86_400).rounded(.down)) - 1
+        let lastDay = Int64((horizon / 86_400).rounded(.down))
+        var hash = 0, found = 0
+        while found < 10, day <= lastDay {
+            defer { day += 1 }
+            let weekday = (day + 3) % 7 + 1
+            let spans: [(Int64, Int64)]
+            if let kept = configuration.spans[day] {
+                spans = kept
+            } else {
+                spans =
+                    configuration.closed.contains(day)
+                    ? []
+                    : Baseline.subtract(
+                        configuration.cuts[day] ?? [],
+                        from: configuration.special[day] ?? configuration.week[Int(weekday)])
+                configuration.spans[day] = spans
+            }
+            for (start, end) in spans {
+                var wall = start
+                while wall + slot <= end, found < 10 {
+                    defer { wall += slot }
+                    let instant = Double(day) * 86_400 + Double(wall) * 60
+                    guard instant >= earliest, instant <= horizon else { continue }
+                    var remaining: Int64
+                    if let booked = try load(at: Int64(instant)) {
+                        remaining = booked.capacity - booked.booked
+                    } else {
+                        // A date rule over a weekday rule, the narrower range over the wider.
+                        var best: (width: Int64, capacity: Int64)?
+                        for rule in configuration.dateRules[day] ?? [] where rule.start <= wall && wall < rule.end {
+                            if best.map({ rule.end - rule.start < $0.width }) ?? true {
+                                best = (rule.end - rule.start, rule.capacity)
+                            }
+                        }
+                        if best == nil {
+                            for rule in configuration.weekdayRules[Int(weekday)]
+                            where rule.start <= wall && wall < rule.end {
                                 if best.map({ rule.end - rule.start < $0.width }) ?? true {
                                     best = (rule.end - rule.start, rule.capacity)
                                 }
                             }
-                            if best == nil {
-                                for rule in configuration.weekdayRules[Int(weekday)]
-                                where rule.start <= wall && wall < rule.end {
-                                    if best.map({ rule.end - rule.start < $0.width }) ?? true {
-                                        best = (rule.end - rule.start, rule.capacity)
-                                    }
-                                }
-                            }
-                            remaining = best?.capacity ?? configuration.defaultCapacity
                         }
-                        guard remaining >= Int64(call.pizzas) else { continue }
-                        hash = hash &* 31 &+ Int(instant) &+ Int(remaining)
-                        found += 1
+                        remaining = best?.capacity ?? configuration.defaultCapacity
                     }
+                    guard remaining >= Int64(call.pizzas) else { continue }
+                    hash = hash &* 31 &+ Int(instant) &+ Int(remaining)
+                    found += 1
                 }
             }
-            checksum = checksum &+ hash
         }
-        return checksum
+        return hash
     }
 
     /// A 20-byte buffer for the picker's bound instant (`YYYY-MM-DDTHH:MM:SSZ`), bound without a copy.

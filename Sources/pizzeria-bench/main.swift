@@ -302,8 +302,9 @@ for mode in modes {
         if countsStatements {
             let (ours, theirs) = (projectStatements.take(), baselineStatements.take())
             progress(
-                "    statements per op — project writer: \(perOp(ours.statements)) statements, \(perOp(ours.triggers)) trigger programs; "
-                    + "baseline: \(perOp(theirs.statements)) statements, \(perOp(theirs.triggers)) trigger programs")
+                "    statements per op — project writer: \(perOp(ours.statements)) run, \(perOp(ours.triggers)) trigger programs "
+                    + "with \(perOp(ours.triggerStatements)) statements; baseline: \(perOp(theirs.statements)) run, "
+                    + "\(perOp(theirs.triggers)) trigger programs with \(perOp(theirs.triggerStatements)) statements")
         }
         // Diagnostics for a phase that grows unexpectedly: how the project's checkpoints fared.
         let checkpoints = projectDatabase.checkpointStatistics

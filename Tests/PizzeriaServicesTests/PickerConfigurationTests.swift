@@ -21,7 +21,14 @@ struct PickerConfigurationTests {
         let f = try OrderFixture(capacity: 4)
         _ = try first(f)
         let once = reads(f)
+        // While the configuration holds, a call is one statement (the generation and the bookings
+        // together), its own snapshot: no BEGIN and COMMIT, no configuration query.
+        let counter = StatementCounter()
+        try f.pizzeria.database.countWriterStatements(into: counter)
         for _ in 0..<5 { _ = try first(f) }
+        try f.pizzeria.database.countWriterStatements(into: nil)
+        let counted = counter.take()
+        #expect(counted.statements == 5 && counted.triggers == 0, "\(counted)")
         try f.place("anna", "12:00", ("Margherita", 4))
         // The booking is seen (it is not configuration): 12:00 is full now.
         #expect(try first(f)?.time == "12:15")

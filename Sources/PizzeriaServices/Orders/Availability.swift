@@ -131,6 +131,10 @@ struct SlotFinder {
     private let layout: Layout
     let now: Date
     let db: Connection
+    /// Set when the walk runs without a transaction of its own over a configuration kept from an
+    /// earlier call: the generation it was kept at, which the walk's one statement must still
+    /// see, or the walk throws ``PickerConfiguration/Stale``.
+    var expectedGeneration: Int64? = nil
 
     /// Where the slots come from.
     private enum Layout {
@@ -246,6 +250,8 @@ struct SlotFinder {
             var found: [AvailableSlot] = []
             found.reserveCapacity(limit)
             var loads = BookedSlots(rows: rows, db: db, ruleLabels: configuration.ruleLabels)
+            let generation = try loads.generation()
+            if let expected = expectedGeneration, generation != expected { throw PickerConfiguration.Stale() }
             // Day by day from the one before the start's date (its night), each day's slots
             // planned once for the configuration, matched against the stream as the walk passes them.
             let first = Int64(start.timeIntervalSince1970.rounded(.up)), latest = Int64(horizon.timeIntervalSince1970)
@@ -292,6 +298,20 @@ struct SlotFinder {
         private var ahead: (start: Int64, booked: Int, capacity: Int)?
         private var exhausted = false
         private var last = Int64.min
+        /// The first row's slot, once ``generation()`` has read it, until the walk asks for it.
+        private var first: (start: Int64, booked: Int, capacity: Int)?? = nil
+
+        /// The configuration's generation the stream's snapshot holds, from its first row (every
+        /// row carries it; the first comes even when no slot is booked).
+        mutating func generation() throws -> Int64 {
+            guard let slot = try rows.next() else {
+                throw DatabaseError(
+                    extendedResultCode: ResultCode.SQLITE_CORRUPT.rawValue, message: "config_generation has no row")
+            }
+            first = .some(slot)
+            if slot == nil { exhausted = true }
+            return try rows.decoder.generation(rows.row)
+        }
 
         init(rows: RowStream<OrderStore.BookedSlotDecoder>, db: Connection, ruleLabels: [Int64: String]) {
             (self.rows, self.db, self.ruleLabels) = (rows, db, ruleLabels)
@@ -308,7 +328,13 @@ struct SlotFinder {
             }
             last = seconds
             while !exhausted, ahead.map({ $0.start < seconds }) ?? true {
-                guard let next = try rows.next() else {
+                let slot: (start: Int64, booked: Int, capacity: Int)?
+                if let pending = first {
+                    (slot, first) = (pending, nil)
+                } else {
+                    slot = try rows.next() ?? nil
+                }
+                guard let next = slot else {
                     (exhausted, ahead) = (true, nil)
                     break
                 }

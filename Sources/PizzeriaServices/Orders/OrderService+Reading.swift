@@ -114,6 +114,20 @@ extension OrderService {
         }
         guard problems.isEmpty else { throw ValidationError(problems) }
         let from = after ?? now
+        // The picker's way, while its kept configuration holds: one statement reads the generation
+        // and the bookings in one snapshot (no transaction to begin and commit); a pause, an order
+        // larger than any slot or a configuration that moved take the transaction below.
+        if reading == .kept, let kept = pickerConfiguration.kept(from: min(from, now)),
+            kept.settings.activePause(at: now) == nil, pizzas <= kept.largest.capacity
+        {
+            do {
+                return try database.readStatement { db in
+                    var finder = SlotFinder(configuration: kept, now: now, db: db)
+                    finder.expectedGeneration = kept.generation
+                    return try finder.availability(pizzas: pizzas, from: from, limit: limit)
+                }
+            } catch is PickerConfiguration.Stale {}
+        }
         return try database.read { db in
             if reading == .everyCall {
                 let settings = try SettingsStore.current(in: db)

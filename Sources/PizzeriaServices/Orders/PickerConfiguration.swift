@@ -31,6 +31,10 @@ final class PickerConfiguration: Sendable {
     /// kept by the day's distance from ``exceptionsFrom`` (an index, not a hash).
     private let plans = Mutex<[[PlannedSlot]?]>([])
 
+    /// Thrown by a walk over a kept configuration whose one statement sees another generation:
+    /// the configuration changed since it was kept, so the picker reads it again in a transaction.
+    struct Stale: Error {}
+
     /// A slot as the walk reads it.
     struct PlannedSlot: Sendable {
         let slot: Slot
@@ -113,6 +117,16 @@ final class PickerConfigurationCache: Sendable {
     private let kept = Mutex<PickerConfiguration?>(nil)
     /// How many times the configuration was read from the file (for tests and diagnostics).
     let reads = Atomic<Int>(0)
+
+    /// The configuration kept from an earlier call, if it covers a walk from `instant`: what the
+    /// picker walks without a transaction of its own, checking the generation in the walk's one
+    /// statement (``PickerConfiguration/Stale`` when it moved).
+    func kept(from instant: Date) -> PickerConfiguration? {
+        guard let kept = kept.withLock({ $0 }),
+            kept.exceptionsFrom <= kept.settings.clock.date(of: instant).adding(days: -2)
+        else { return nil }
+        return kept
+    }
 
     /// The configuration at the generation `db`'s transaction sees, kept or read again, with the
     /// exceptions of every service day a walk from `instant` may ask about.

@@ -84,7 +84,10 @@ extension OrderStore {
 
     /// Calls `body` with every booked slot from `start` on, in start order: a stream the picker
     /// steps as its walk passes the slots, one range of the primary key, however many days.
-    /// The stored text becomes seconds here, at fixed offsets (no `strftime` per row).
+    /// Every row also carries the configuration's generation, and the first row comes even when
+    /// no slot is booked (its slot columns `NULL`): one statement reads both in one snapshot, so
+    /// a walk over a kept configuration needs no transaction of its own. The stored text
+    /// becomes seconds here, at fixed offsets (no `strftime` per row).
     static func withLoads<T>(
         from start: Date, in db: Connection, _ body: (inout RowStream<BookedSlotDecoder>) throws -> T
     ) throws -> T {
@@ -92,27 +95,36 @@ extension OrderStore {
     }
 
     private static let loadsFromKey = StatementKey(
-        "SELECT pickup_at, booked, capacity, capacity_rule_id FROM slot_loads WHERE pickup_at >= ? ORDER BY pickup_at")
+        """
+        SELECT g.generation, s.pickup_at, s.booked, s.capacity, s.capacity_rule_id
+        FROM config_generation g LEFT JOIN slot_loads s ON s.pickup_at >= ?
+        WHERE g.id = 1 ORDER BY s.pickup_at
+        """)
 
     /// A booked slot as the picker's walk reads it: its start (seconds since 1970), the pizzas
     /// booked and its capacity; the rule's id only when asked (``rule(_:)``), its text from the
     /// picker's kept rules.
     struct BookedSlotDecoder: RowDecoder {
-        let start, booked, capacity, rule: Column
+        let generation, start, booked, capacity, rule: Column
 
         init(columns: ColumnResolver) throws {
-            (start, booked, capacity, rule) = (
-                try columns("pickup_at"), try columns("booked"), try columns("capacity"),
+            (generation, start, booked, capacity, rule) = (
+                try columns("generation"), try columns("pickup_at"), try columns("booked"), try columns("capacity"),
                 try columns("capacity_rule_id")
             )
         }
 
-        func decode(_ row: Row) throws -> (start: Int64, booked: Int, capacity: Int) {
+        /// The booked slot (`nil` in the one row of a walk with no booking ahead).
+        func decode(_ row: Row) throws -> (start: Int64, booked: Int, capacity: Int)? {
+            guard !row.isNull(start) else { return nil }
             guard let seconds = try row.withUTF8(start, PickupTime.storedSeconds) else {
                 throw DatabaseError.typeMismatchValue("a stored pickup time (YYYY-MM-DDTHH:MM:SSZ) in slot_loads")
             }
             return (seconds, try row.int(booked), try row.int(capacity))
         }
+
+        /// The configuration's generation, which every row carries (the walk reads it once).
+        func generation(_ row: Row) throws -> Int64 { try row.int64(generation) }
 
         /// The id of the rule the current row's capacity came from (`nil`: the default capacity).
         func rule(_ row: Row) throws -> Int64? { try row.optionalInt64(rule) }

@@ -93,16 +93,16 @@ public enum PickupTime {
         guard bytes.count == 20, let text = bytes.baseAddress, text[4] == 45, text[7] == 45, text[10] == 84,
             text[13] == 58, text[16] == 58, text[19] == 90
         else { return nil }
-        var bad: UInt8 = 0
-        func digit(_ offset: Int) -> Int64 {
-            let value = text[offset] &- 48
-            bad |= value < 10 ? 0 : 1
-            return Int64(value)
-        }
-        let year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3)
-        let month = digit(5) * 10 + digit(6), day = digit(8) * 10 + digit(9)
-        let hour = digit(11) * 10 + digit(12), minute = digit(14) * 10 + digit(15), second = digit(17) * 10 + digit(18)
-        guard bad == 0, month >= 1, month <= 12, hour < 24, minute < 60, second < 60, day >= 1,
+        // Each digit's value; a byte that is not a digit wraps to 10 or more, refused once below.
+        let d0 = text[0] &- 48, d1 = text[1] &- 48, d2 = text[2] &- 48, d3 = text[3] &- 48
+        let m0 = text[5] &- 48, m1 = text[6] &- 48, a0 = text[8] &- 48, a1 = text[9] &- 48
+        let h0 = text[11] &- 48, h1 = text[12] &- 48, n0 = text[14] &- 48, n1 = text[15] &- 48
+        let s0 = text[17] &- 48, s1 = text[18] &- 48
+        guard max(d0, d1, d2, d3, m0, m1, a0, a1, h0, h1, n0, n1, s0, s1) < 10 else { return nil }
+        let year = Int64(d0) * 1000 + Int64(d1) * 100 + Int64(d2) * 10 + Int64(d3)
+        let month = Int64(m0) * 10 + Int64(m1), day = Int64(a0) * 10 + Int64(a1)
+        let hour = Int64(h0) * 10 + Int64(h1), minute = Int64(n0) * 10 + Int64(n1), second = Int64(s0) * 10 + Int64(s1)
+        guard month >= 1, month <= 12, hour < 24, minute < 60, second < 60, day >= 1,
             day <= Timestamp.daysIn(month: month, year: year)
         else { return nil }
         return Timestamp.days(fromCivil: year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second
@@ -235,13 +235,14 @@ struct StoredPickup: DatabaseValueConvertible {
         date = Date(timeIntervalSince1970: Double(seconds))
     }
 
-    /// The stored text from a 20-byte value on the stack, written by a non-generic function: the
-    /// binding code calls this through the protocol, unspecialised.
-    func withDatabaseText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
+    /// The stored text, 20 bytes written where the statement binds it.
+    func writeDatabaseText(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        guard buffer.count >= 20 else { return nil }
         var text = Self.text(of: date)
-        return try withUnsafeBytes(of: &text) { raw in
-            try body(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: 20))
+        withUnsafeBytes(of: &text) { raw in
+            for index in 0..<20 { buffer[index] = raw[index] }
         }
+        return 20
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` of `date` (whole seconds, rounded down) in 20 bytes.

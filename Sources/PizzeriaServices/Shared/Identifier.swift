@@ -101,9 +101,23 @@ extension Identifier: DatabaseValueConvertible {
     /// Bound as lowercase text.
     public var databaseValue: DatabaseValue { .text(description) }
 
-    /// The lowercase text, from a stack buffer: binding an id builds no `String`.
-    public func withDatabaseText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
-        try withText(body)
+    /// The lowercase text (36 bytes), written where the statement binds it: binding an id builds
+    /// no `String`.
+    public func writeDatabaseText(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        guard buffer.count >= 36 else { return nil }
+        withUnsafeBytes(of: uuid.uuid) { raw in
+            var position = 0
+            for (index, byte) in raw.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    buffer[position] = 45
+                    position += 1
+                }
+                buffer[position] = Self.hexDigit(byte >> 4)
+                buffer[position + 1] = Self.hexDigit(byte & 0x0F)
+                position += 2
+            }
+        }
+        return 36
     }
 
     /// Reads stored text.
