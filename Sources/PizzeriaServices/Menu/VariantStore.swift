@@ -91,15 +91,19 @@ enum ModifierStore {
     /// The groups attached to an item with their bounds, in menu order, without their modifiers:
     /// what a booked line keeps.
     static func attachedGroups(of pizza: Pizza.ID, in db: Connection) throws -> [ModifierGroup] {
-        try db.fetchAll(
-            "SELECT "
-                + groupColumns.split(separator: ",").map { "g." + $0.trimmingCharacters(in: .whitespaces) }
-                .joined(separator: ", ")
-                    + """
-                     FROM pizza_modifier_groups a JOIN modifier_groups g ON g.id = a.group_id
-                    WHERE a.pizza_id = ? ORDER BY g.position, g.name, g.id
-                    """, [pizza], GroupDecoder.self)
+        try db.fetchAll(attachedGroupsSQL, [pizza], GroupDecoder.self)
     }
+
+    /// ``attachedGroups(of:in:)``'s statement, built once (every booked line of an item with
+    /// groups runs it: building it per call — split, trim, join — cost more than the query).
+    private static let attachedGroupsSQL =
+        "SELECT "
+        + groupColumns.split(separator: ",").map { "g." + $0.trimmingCharacters(in: .whitespaces) }
+        .joined(separator: ", ")
+        + """
+         FROM pizza_modifier_groups a JOIN modifier_groups g ON g.id = a.group_id
+        WHERE a.pizza_id = ? ORDER BY g.position, g.name, g.id
+        """
 
     /// What a booking needs of a modifier it names: its group, its name, its price on the line's
     /// variant, its allergens, whether it is offered, its limit.
