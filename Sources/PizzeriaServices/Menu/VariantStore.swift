@@ -100,10 +100,10 @@ enum ModifierStore {
         "SELECT "
         + groupColumns.split(separator: ",").map { "g." + $0.trimmingCharacters(in: .whitespaces) }
         .joined(separator: ", ")
-        + """
-         FROM pizza_modifier_groups a JOIN modifier_groups g ON g.id = a.group_id
-        WHERE a.pizza_id = ? ORDER BY g.position, g.name, g.id
-        """
+            + """
+             FROM pizza_modifier_groups a JOIN modifier_groups g ON g.id = a.group_id
+            WHERE a.pizza_id = ? ORDER BY g.position, g.name, g.id
+            """
 
     /// What a booking needs of a modifier it names: its group, its name, its price on the line's
     /// variant, its allergens, whether it is offered, its limit.
