@@ -1,11 +1,19 @@
-// A delegating SQLite VFS that adds a fixed delay to every xSync: the benchmark's model of a
-// slower device (pizzeria-bench --sync-latency-us N; 0 adds none). Every other call goes straight
-// to the default VFS (unix), so locking, shared memory and mmap behave exactly as without it. It
-// also counts the temporary files SQLite opens (statement journals, temp databases, transient
-// tables): with `temp_store = MEMORY` there must be none.
+// The benchmark's model of a slower device (pizzeria-bench --sync-latency-us N; 0 adds none): a
+// fixed delay after every fsync and fdatasync of the process. This file defines both functions,
+// so the benchmark executable interposes them for every caller — SQLite's own syncs (its unix
+// VFS) and the library's commit syncer, which syncs the WAL itself — exactly as the LD_PRELOAD
+// shim in bench/fsync_delay.c does at the system-call level. (An earlier model delayed the VFS's
+// xSync; once the library began syncing commits itself, that model missed those syncs.)
+//
+// It also registers a delegating SQLite VFS that counts the temporary files SQLite opens
+// (statement journals, temp databases, transient tables): with `temp_store = MEMORY` there must
+// be none. Every other VFS call goes straight to the default VFS (unix), so locking, shared memory
+// and mmap behave exactly as without it.
 // See https://www.sqlite.org/vfs.html and the sqlite3_vfs / sqlite3_io_methods reference.
+#define _GNU_SOURCE
 #include "sync_latency_vfs.h"
 
+#include <dlfcn.h>
 #include <sqlite3.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -35,9 +43,23 @@ static int l_close(sqlite3_file *f) { return REAL(f)->pMethods->xClose(REAL(f));
 static int l_read(sqlite3_file *f, void *b, int n, sqlite3_int64 o) { return REAL(f)->pMethods->xRead(REAL(f), b, n, o); }
 static int l_write(sqlite3_file *f, const void *b, int n, sqlite3_int64 o) { return REAL(f)->pMethods->xWrite(REAL(f), b, n, o); }
 static int l_truncate(sqlite3_file *f, sqlite3_int64 size) { return REAL(f)->pMethods->xTruncate(REAL(f), size); }
-static int l_sync(sqlite3_file *f, int flags) {
+static int l_sync(sqlite3_file *f, int flags) { return REAL(f)->pMethods->xSync(REAL(f), flags); }
+
+// The delay, after the real call (as a slow device's flush would take longer to return).
+int fdatasync(int fd) {
+    static int (*real)(int);
+    if (!real) real = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
+    int rc = real(fd);
     wait_latency();
-    return REAL(f)->pMethods->xSync(REAL(f), flags);
+    return rc;
+}
+
+int fsync(int fd) {
+    static int (*real)(int);
+    if (!real) real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
+    int rc = real(fd);
+    wait_latency();
+    return rc;
 }
 static int l_size(sqlite3_file *f, sqlite3_int64 *size) { return REAL(f)->pMethods->xFileSize(REAL(f), size); }
 static int l_lock(sqlite3_file *f, int level) { return REAL(f)->pMethods->xLock(REAL(f), level); }

@@ -160,6 +160,13 @@ public final class Connection {
         return "file:" + escaped + "?immutable=1"
     }
 
+    /// The path of the main database's `-wal` file (it may not exist yet).
+    var walPath: String? {
+        guard let name = sqlite3_db_filename(handle, "main"), let wal = sqlite3_filename_wal(name) else { return nil }
+        let path = String(cString: wal)
+        return path.isEmpty ? nil : path
+    }
+
     // MARK: - Confinement
 
     /// Marks the connection as owned by a ``Database``: from now on it may be used only while lent.

@@ -45,7 +45,11 @@ extension Database {
     }
 
     /// How many batches the writer thread committed, for how many writes.
-    public var groupCommitStatistics: GroupCommitStatistics { groupCommits.withLock { $0 } }
+    public var groupCommitStatistics: GroupCommitStatistics {
+        var statistics = groupCommits.withLock { $0 }
+        statistics.syncs = syncer?.syncs.load(ordering: .relaxed) ?? 0
+        return statistics
+    }
 
     /// Async writes queued for the writer thread or running on it, not yet finished: for
     /// monitoring, and for tests that wait until writes have queued up.
@@ -66,30 +70,15 @@ extension Database {
                 }
                 for job in dropped { job.finish(overriding: CancellationError()) }
                 guard !live.isEmpty else { return }
-                try db.run("BEGIN IMMEDIATE")
-                batchOpen.store(true, ordering: .releasing)
-                for job in live {
-                    // Each job in its own savepoint: when its work throws, everything it wrote
-                    // (however many write(_:) calls, each a nested savepoint) rolls back, and
-                    // only that. Its error is its own result, kept by the job.
-                    do {
-                        try db.savepoint { if !job.run() { throw JobFailed() } }
-                    } catch is JobFailed {
-                        // Rolled back to its savepoint; the caller gets its own error.
-                    }
-                    if !db.isInTransaction { break }  // SQLite rolled everything back (I/O, full disk)
-                }
-                batchOpen.store(false, ordering: .releasing)
-                guard db.isInTransaction else {
-                    throw DatabaseError(
-                        extendedResultCode: SQLITE_ABORT, message: "the batch's transaction was rolled back by SQLite")
-                }
+                // Pipelined: this batch commits without a sync; the syncer syncs it (below).
+                if syncer != nil { try db.run(Self.synchronousNormal) }
                 do {
-                    try db.run("COMMIT")
+                    try runJobs(live, on: db)
                 } catch {
-                    try db.rollbackIfOpen(after: error)
+                    if syncer != nil { try db.run(Self.synchronousFull) }
                     throw error
                 }
+                if syncer != nil { try db.run(Self.synchronousFull) }
                 commits.notify()
                 checkpointIfDue(db)
             }
@@ -97,11 +86,47 @@ extension Database {
             groupCommits.withLock {
                 $0.batches += 1; $0.writes += live.count
             }
-            for job in live { job.finish(overriding: nil) }
+            if let syncer {
+                syncer.submit(live)
+            } else {
+                for job in live { job.finish(overriding: nil) }
+            }
         } catch {
             batchOpen.store(false, ordering: .releasing)
             // Jobs not yet sorted (the lock never came) fail with the error too.
             for job in live.isEmpty ? jobs : live { job.finish(overriding: error) }
+        }
+    }
+
+    // The writer's `synchronous` while it commits a pipelined batch, and back (outside a transaction).
+    private static let synchronousNormal = StatementKey("PRAGMA synchronous = NORMAL")
+    private static let synchronousFull = StatementKey("PRAGMA synchronous = FULL")
+
+    /// Runs `live` in one transaction, each job in its own savepoint, and commits.
+    private func runJobs(_ live: [any BatchedWrite], on db: Connection) throws {
+        try db.run("BEGIN IMMEDIATE")
+        batchOpen.store(true, ordering: .releasing)
+        for job in live {
+            // Each job in its own savepoint: when its work throws, everything it wrote
+            // (however many write(_:) calls, each a nested savepoint) rolls back, and
+            // only that. Its error is its own result, kept by the job.
+            do {
+                try db.savepoint { if !job.run() { throw JobFailed() } }
+            } catch is JobFailed {
+                // Rolled back to its savepoint; the caller gets its own error.
+            }
+            if !db.isInTransaction { break }  // SQLite rolled everything back (I/O, full disk)
+        }
+        batchOpen.store(false, ordering: .releasing)
+        guard db.isInTransaction else {
+            throw DatabaseError(
+                extendedResultCode: SQLITE_ABORT, message: "the batch's transaction was rolled back by SQLite")
+        }
+        do {
+            try db.run("COMMIT")
+        } catch {
+            try db.rollbackIfOpen(after: error)
+            throw error
         }
     }
 }
@@ -109,12 +134,16 @@ extension Database {
 /// A batched job's work failed: its savepoint is rolled back, its error goes to its caller.
 struct JobFailed: Error {}
 
-/// Group commit at work: batches committed by the writer thread, and the writes they carried.
+/// Group commit at work: batches committed by the writer thread, the writes they carried, and
+/// the syncs that made them durable.
 public struct GroupCommitStatistics: Sendable, Equatable {
     /// Commits made.
     public var batches = 0
     /// Writes those commits carried (each in its own savepoint).
     public var writes = 0
+    /// Syncs of the WAL by the syncer, each for every batch committed before it began (durable
+    /// commits only; with `synchronous=NORMAL` nothing is synced per commit).
+    public var syncs = 0
 }
 
 /// A write waiting for the writer thread.

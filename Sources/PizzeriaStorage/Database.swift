@@ -48,6 +48,9 @@ public final class Database: @unchecked Sendable {
     let readQueue: OperationQueue
     /// The writer thread of ``perform(_:_:)``.
     private(set) var batcher: WriteBatcher
+    /// With durable commits: syncs what the writer thread commits, so the next batch runs while
+    /// the device flushes (see ``CommitSyncer``); `nil` when commits are not synced.
+    let syncer: CommitSyncer?
     /// Whether the writer thread has a batch's transaction open (its writes become savepoints).
     let batchOpen = Atomic<Bool>(false)
     /// Signalled after every commit of this handle's writer.
@@ -90,6 +93,7 @@ public final class Database: @unchecked Sendable {
         self.batcher = WriteBatcher(maximumBatch: 1, execute: { _ in })
         if onlyReads {
             self.writer = nil
+            self.syncer = nil
             self.checkpointer = nil
             self.readers = ReaderPool(
                 path: path, configuration: configuration,
@@ -109,6 +113,7 @@ public final class Database: @unchecked Sendable {
             try writer.enableWAL()
             writer.confine()
             self.writer = writer
+            self.syncer = configuration.synchronous == .full ? writer.walPath.map(CommitSyncer.init(walPath:)) : nil
             switch configuration.checkpointPolicy {
             case .manualWithWriterLock(let threshold): self.checkpointer = Checkpointer(threshold: threshold)
             case .external(let limit): self.checkpointer = .walLimit(limit)

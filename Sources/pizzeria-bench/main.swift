@@ -121,8 +121,9 @@ if buildOnly {
     exit(0)
 }
 // Both sides' connections go through the delegating VFS: it counts the temporary files SQLite
-// opens (a statement journal that spilled to disk, a temp table) and, with --sync-latency-us,
-// models a slower device.
+// opens (a statement journal that spilled to disk, a temp table). With --sync-latency-us every
+// fsync and fdatasync of the process waits that long after returning (CSyncLatencyVFS interposes
+// both): SQLite's syncs on both sides and the library's own commit syncs alike.
 guard pizzeria_register_sync_latency_vfs(UInt32(syncLatency)) == 0 else {
     FileHandle.standardError.write(Data("error: could not register the benchmark's VFS\n".utf8))
     exit(70)
@@ -402,7 +403,9 @@ for mode in modes {
     progress(
         "  \(mode) place_orders_concurrent: \(String(format: "%.1f", baselineSeconds / projectSeconds))× the baseline's throughput "
             + "(\(batches.writes) bookings in \(batches.batches) commits, "
-            + String(format: "%.1f", Double(batches.writes) / Double(max(1, batches.batches))) + " per commit)"
+            + String(format: "%.1f", Double(batches.writes) / Double(max(1, batches.batches))) + " per commit, "
+            + "\(batches.syncs) syncs by the commit syncer, "
+            + String(format: "%.1f", Double(batches.writes) / Double(max(1, batches.syncs))) + " per sync)"
             + (syncLatency > 0 ? "; \(pizzeria_sync_latency_vfs_syncs()) syncs delayed so far" : ""))
     refusals[mode] = [refusedProject, refusedBaseline]
 }

@@ -8,7 +8,7 @@
 /// Returns SQLITE_OK, or SQLite's error code.
 int pizzeria_register_sync_latency_vfs(unsigned int microseconds);
 
-/// How many xSync calls the VFS has delayed so far (0 while the latency is 0).
+/// How many fsync and fdatasync calls have been delayed so far (0 while the latency is 0).
 unsigned long long pizzeria_sync_latency_vfs_syncs(void);
 
 /// How many temporary files (statement journals, temp databases, transient tables) SQLite has
