@@ -102,6 +102,21 @@ public struct Row {
         try body(try textBytes(column))
     }
 
+    /// The UTF-8 bytes of a nullable `TEXT` column (`nil` for `NULL`), valid only until the
+    /// statement moves on: for a decoder that parses them at once (one value lookup, where
+    /// ``isNull(_:)`` and then ``withUTF8(_:_:)`` would take two).
+    /// - Throws: on a type other than `TEXT` or `NULL`.
+    public func optionalTextBytes(_ column: Column) throws -> UnsafeBufferPointer<UInt8>? {
+        let value = value(column)
+        switch sqlite3_value_type(value) {
+        case SQLITE_NULL: return nil
+        case SQLITE_TEXT:
+            guard let bytes = sqlite3_value_text(value) else { return UnsafeBufferPointer(start: nil, count: 0) }
+            return UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value)))
+        default: throw mismatch(column, expected: "TEXT")
+        }
+    }
+
     /// The UTF-8 bytes of a `TEXT` column, valid until the statement moves (``withUTF8(_:_:)``).
     @usableFromInline
     func textBytes(_ column: Column) throws -> UnsafeBufferPointer<UInt8> {

@@ -63,13 +63,6 @@ enum CapacityStore {
         }
     }
 
-    /// Every rule's label by its id (`slot_loads.capacity_rule_id` names a rule by it).
-    static func labelsByID(in db: Connection) throws -> [Int64: String] {
-        var labels: [Int64: String] = [:]
-        try db.forEach("SELECT id, rule FROM capacity_rules") { labels[try $0.int64("id")] = try $0.string("rule") }
-        return labels
-    }
-
     /// Every rule: weekday rules by weekday and time, then date rules by date and time.
     static func all(in db: Connection) throws -> [CapacityRule] {
         try db.fetchAll(

@@ -175,7 +175,7 @@ struct SlotFinder {
     static let maximumLimit = 100
 
     /// The time rules the booking applies too (``BookingWindow``): one predicate for both.
-    var window: BookingWindow { BookingWindow(settings: settings, now: now) }
+    var window: BookingWindow { BookingWindow(settings: held.settings, now: now) }
 
     /// The earliest instant a new booking may start at: after now, the lead time (with a rush).
     var earliest: Date { window.firstStart }
@@ -245,11 +245,11 @@ struct SlotFinder {
     private func walk(pizzas: Int, from start: Date, limit: Int) throws -> [AvailableSlot] {
         let horizon = horizon
         guard let configuration, limit > 0, start <= horizon else { return [] }
-        let clock = configuration.settings.clock
+        let clock = configuration.held.settings.clock
         return try OrderStore.withLoads(from: start, in: db) { rows in
             var found: [AvailableSlot] = []
             found.reserveCapacity(limit)
-            var loads = BookedSlots(rows: rows, db: db, ruleLabels: configuration.ruleLabels)
+            var loads = BookedSlots(rows: rows, db: db)
             let generation = try loads.generation()
             if let expected = expectedGeneration, generation != expected { throw PickerConfiguration.Stale() }
             // Day by day from the one before the start's date (its night), each day's slots
@@ -265,7 +265,9 @@ struct SlotFinder {
                     let booked = try loads.load(at: seconds)
                     let remaining = booked.map { $0.capacity - $0.booked } ?? plan[index].ruled.capacity
                     guard remaining >= pizzas else { continue }
-                    let capacity = try booked.map { try loads.capacity($0) } ?? plan[index].ruled
+                    let capacity =
+                        try booked.map { try loads.capacity($0, at: seconds, planned: plan[index].ruled) }
+                        ?? plan[index].ruled
                     let slot = plan[index].slot
                     let offset = ZonedClock.offset(of: slot.start, showing: slot.serviceDay, minutes: slot.wallMinute)
                     found.append(AvailableSlot(slot, offsetSeconds: offset, remaining: remaining, capacity: capacity))
@@ -280,8 +282,7 @@ struct SlotFinder {
     /// The booked slots from the walk's start on, through one stream over `slot_loads`: slots
     /// come in time order, so it only moves forward (a slot out of order, as overlapping nights
     /// could give, asks the file). A booked slot the walk passes without asking about it costs
-    /// its start alone, and a slot's rule is read — its id, from the row the stream still stands
-    /// on, named from the kept rules — only for a slot the walk offers.
+    /// its start alone, and a slot's rule comes from the plan (see ``capacity(_:at:planned:)``).
     private struct BookedSlots {
         /// A booked slot the walk asked about.
         struct Load {
@@ -293,8 +294,6 @@ struct SlotFinder {
 
         private var rows: RowStream<OrderStore.BookedSlotDecoder>
         let db: Connection
-        /// The kept rules' labels by id.
-        let ruleLabels: [Int64: String]
         private var ahead: (start: Int64, booked: Int, capacity: Int)?
         private var exhausted = false
         private var last = Int64.min
@@ -313,9 +312,7 @@ struct SlotFinder {
             return try rows.decoder.generation(rows.row)
         }
 
-        init(rows: RowStream<OrderStore.BookedSlotDecoder>, db: Connection, ruleLabels: [Int64: String]) {
-            (self.rows, self.db, self.ruleLabels) = (rows, db, ruleLabels)
-        }
+        init(rows: RowStream<OrderStore.BookedSlotDecoder>, db: Connection) { (self.rows, self.db) = (rows, db) }
 
         /// The booked slot starting at `seconds`, if any.
         mutating func load(at seconds: Int64) throws -> Load? {
@@ -345,19 +342,16 @@ struct SlotFinder {
             return Load(booked: ahead.booked, capacity: ahead.capacity, rule: nil)
         }
 
-        /// The capacity of the slot `load(at:)` just returned, with its rule.
-        func capacity(_ load: Load) throws -> SlotCapacity {
+        /// The capacity of the slot at `seconds` that `load(at:)` just returned, with its rule. The
+        /// triggers keep a booked slot's capacity and rule the rules' in every snapshot, so a
+        /// capacity equal to the plan's (from the same generation's rules) comes from the plan's
+        /// rule; one that differs (a file out of step, which `check` reports) is named by the file.
+        func capacity(_ load: Load, at seconds: Int64, planned: SlotCapacity) throws -> SlotCapacity {
             if let rule = load.rule { return SlotCapacity(capacity: load.capacity, rule: rule) }
-            guard let id = try rows.decoder.rule(rows.row) else {
-                return SlotCapacity(capacity: load.capacity, rule: nil)
-            }
-            // A rule the kept configuration does not know cannot be: rules change with the generation.
-            guard let label = ruleLabels[id] else {
-                throw DatabaseError(
-                    extendedResultCode: ResultCode.SQLITE_CORRUPT.rawValue,
-                    message: "slot_loads names capacity rule \(id), which the capacity rules do not have")
-            }
-            return SlotCapacity(capacity: load.capacity, rule: label)
+            if load.capacity == planned.capacity { return planned }
+            let stored = try OrderStore.slotLoad(
+                pickupAt: PickupTime.utc(Date(timeIntervalSince1970: Double(seconds))), in: db)
+            return SlotCapacity(capacity: load.capacity, rule: stored?.capacity.rule)
         }
     }
 
@@ -366,7 +360,7 @@ struct SlotFinder {
     /// `paused` and, when the pause has an end, the first slot after it.
     func availability(pizzas: Int, from: Date, limit: Int) throws -> SlotAvailability {
         let largest = try largest().capacity
-        if let pause = settings.activePause(at: now) {
+        if let pause = held.settings.activePause(at: now) {
             let after =
                 pizzas > largest ? nil : try available(pizzas: pizzas, from: from, limit: 1, ignoringPause: true).first
             return SlotAvailability(

@@ -118,7 +118,7 @@ extension OrderService {
         // and the bookings in one snapshot (no transaction to begin and commit); a pause, an order
         // larger than any slot or a configuration that moved take the transaction below.
         if reading == .kept, let kept = pickerConfiguration.kept(from: min(from, now)),
-            kept.settings.activePause(at: now) == nil, pizzas <= kept.largest.capacity
+            kept.held.settings.activePause(at: now) == nil, pizzas <= kept.largest.capacity
         {
             do {
                 return try database.readStatement { db in

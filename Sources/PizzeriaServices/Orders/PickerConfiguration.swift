@@ -20,8 +20,6 @@ final class PickerConfiguration: Sendable {
     let rules: CapacityRules
     /// The most pizzas one slot can take.
     let largest: SlotCapacity
-    /// Each rule's label by its id: a booked slot names its rule by id (`capacity_rule_id`).
-    let ruleLabels: [Int64: String]
     /// Exceptions by service day, from `exceptionsFrom` on.
     let exceptions: [LocalDate: [ScheduleException]]
     /// The first service day `exceptions` covers; earlier days are read from the file.
@@ -67,9 +65,8 @@ final class PickerConfiguration: Sendable {
 
     init(
         generation: Int64, settings: Settings, rules: CapacityRules, largest: SlotCapacity,
-        ruleLabels: [Int64: String], exceptions: [LocalDate: [ScheduleException]], exceptionsFrom: LocalDate
+        exceptions: [LocalDate: [ScheduleException]], exceptionsFrom: LocalDate
     ) {
-        self.ruleLabels = ruleLabels
         (self.generation, self.held, self.rules, self.largest) = (generation, HeldSettings(settings), rules, largest)
         (self.exceptions, self.exceptionsFrom) = (exceptions, exceptionsFrom)
     }
@@ -90,8 +87,7 @@ final class PickerConfiguration: Sendable {
         return PickerConfiguration(
             generation: generation, settings: settings,
             rules: CapacityRules(rules, defaultCapacity: settings.slotCapacity),
-            largest: largest ?? SlotCapacity(capacity: settings.slotCapacity, rule: nil),
-            ruleLabels: try CapacityStore.labelsByID(in: db), exceptions: exceptions,
+            largest: largest ?? SlotCapacity(capacity: settings.slotCapacity, rule: nil), exceptions: exceptions,
             exceptionsFrom: from)
     }
 
@@ -123,7 +119,7 @@ final class PickerConfigurationCache: Sendable {
     /// statement (``PickerConfiguration/Stale`` when it moved).
     func kept(from instant: Date) -> PickerConfiguration? {
         guard let kept = kept.withLock({ $0 }),
-            kept.exceptionsFrom <= kept.settings.clock.date(of: instant).adding(days: -2)
+            kept.exceptionsFrom <= kept.held.settings.clock.date(of: instant).adding(days: -2)
         else { return nil }
         return kept
     }

@@ -96,28 +96,26 @@ extension OrderStore {
 
     private static let loadsFromKey = StatementKey(
         """
-        SELECT g.generation, s.pickup_at, s.booked, s.capacity, s.capacity_rule_id
+        SELECT g.generation, s.pickup_at, s.booked, s.capacity
         FROM config_generation g LEFT JOIN slot_loads s ON s.pickup_at >= ?
         WHERE g.id = 1 ORDER BY s.pickup_at
         """)
 
     /// A booked slot as the picker's walk reads it: its start (seconds since 1970), the pizzas
-    /// booked and its capacity; the rule's id only when asked (``rule(_:)``), its text from the
-    /// picker's kept rules.
+    /// booked and its capacity (its rule is the plan's: the triggers keep them the same).
     struct BookedSlotDecoder: RowDecoder {
-        let generation, start, booked, capacity, rule: Column
+        let generation, start, booked, capacity: Column
 
         init(columns: ColumnResolver) throws {
-            (generation, start, booked, capacity, rule) = (
-                try columns("generation"), try columns("pickup_at"), try columns("booked"), try columns("capacity"),
-                try columns("capacity_rule_id")
+            (generation, start, booked, capacity) = (
+                try columns("generation"), try columns("pickup_at"), try columns("booked"), try columns("capacity")
             )
         }
 
         /// The booked slot (`nil` in the one row of a walk with no booking ahead).
         func decode(_ row: Row) throws -> (start: Int64, booked: Int, capacity: Int)? {
-            guard !row.isNull(start) else { return nil }
-            guard let seconds = try row.withUTF8(start, PickupTime.storedSeconds) else {
+            guard let text = try row.optionalTextBytes(start) else { return nil }
+            guard let seconds = PickupTime.storedSeconds(text) else {
                 throw DatabaseError.typeMismatchValue("a stored pickup time (YYYY-MM-DDTHH:MM:SSZ) in slot_loads")
             }
             return (seconds, try row.int(booked), try row.int(capacity))
@@ -126,7 +124,5 @@ extension OrderStore {
         /// The configuration's generation, which every row carries (the walk reads it once).
         func generation(_ row: Row) throws -> Int64 { try row.int64(generation) }
 
-        /// The id of the rule the current row's capacity came from (`nil`: the default capacity).
-        func rule(_ row: Row) throws -> Int64? { try row.optionalInt64(rule) }
     }
 }

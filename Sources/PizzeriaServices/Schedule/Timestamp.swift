@@ -154,6 +154,7 @@ public enum Timestamp {
         return Date(timeIntervalSince1970: Double(total) + fraction)
     }
 
+    @inline(__always)
     static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {
         case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
@@ -163,6 +164,7 @@ public enum Timestamp {
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    @inline(__always)
     static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
