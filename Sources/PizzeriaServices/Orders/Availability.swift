@@ -259,7 +259,13 @@ struct SlotFinder {
             let lastDay = clock.date(of: horizon)
             while day <= lastDay, found.count < limit {
                 let plan = try configuration.plan(of: day) { configuration.schedule(in: db) }
-                for index in plan.indices where plan[index].seconds >= first {
+                // The day's first slot at or after the start (slots are in time order).
+                var low = 0, high = plan.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if plan[middle].seconds < first { low = middle + 1 } else { high = middle }
+                }
+                for index in low..<plan.count {
                     let seconds = plan[index].seconds
                     guard seconds <= latest else { break }
                     let booked = try loads.load(at: seconds)
@@ -284,13 +290,17 @@ struct SlotFinder {
     /// could give, asks the file). A booked slot the walk passes without asking about it costs
     /// its start alone, and a slot's rule comes from the plan (see ``capacity(_:at:planned:)``).
     private struct BookedSlots {
-        /// A booked slot the walk asked about.
+        /// A booked slot the walk asked about (plain values: the walk passes many).
         struct Load {
             let booked: Int
             let capacity: Int
-            /// The rule's text when it came from another query; `nil` when it is in the stream's row.
-            let rule: String??
+            /// Whether it came from a query of its own (a slot out of order), whose rule is
+            /// ``outOfOrderRule``.
+            let outOfOrder: Bool
         }
+
+        /// The rule of the last slot read out of order.
+        private var outOfOrderRule: String?
 
         private var rows: RowStream<OrderStore.BookedSlotDecoder>
         let db: Connection
@@ -319,9 +329,8 @@ struct SlotFinder {
             guard seconds >= last else {
                 let load = try OrderStore.slotLoad(
                     pickupAt: PickupTime.utc(Date(timeIntervalSince1970: Double(seconds))), in: db)
-                return load.map {
-                    Load(booked: $0.booked, capacity: $0.capacity.capacity, rule: .some($0.capacity.rule))
-                }
+                outOfOrderRule = load?.capacity.rule
+                return load.map { Load(booked: $0.booked, capacity: $0.capacity.capacity, outOfOrder: true) }
             }
             last = seconds
             while !exhausted, ahead.map({ $0.start < seconds }) ?? true {
@@ -339,7 +348,7 @@ struct SlotFinder {
                 ahead = next
             }
             guard let ahead, ahead.start == seconds else { return nil }
-            return Load(booked: ahead.booked, capacity: ahead.capacity, rule: nil)
+            return Load(booked: ahead.booked, capacity: ahead.capacity, outOfOrder: false)
         }
 
         /// The capacity of the slot at `seconds` that `load(at:)` just returned, with its rule. The
@@ -347,7 +356,7 @@ struct SlotFinder {
         /// capacity equal to the plan's (from the same generation's rules) comes from the plan's
         /// rule; one that differs (a file out of step, which `check` reports) is named by the file.
         func capacity(_ load: Load, at seconds: Int64, planned: SlotCapacity) throws -> SlotCapacity {
-            if let rule = load.rule { return SlotCapacity(capacity: load.capacity, rule: rule) }
+            if load.outOfOrder { return SlotCapacity(capacity: load.capacity, rule: outOfOrderRule) }
             if load.capacity == planned.capacity { return planned }
             let stored = try OrderStore.slotLoad(
                 pickupAt: PickupTime.utc(Date(timeIntervalSince1970: Double(seconds))), in: db)
