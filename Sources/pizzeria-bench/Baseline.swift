@@ -15,7 +15,7 @@ final class Baseline {
     let normaleIDs: [Int64], maxiIDs: [Int64], extraIDs: [Int64]
 
     private let begin, commit, rollback: CStatement
-    private let settings, hours, exceptions, pizza, slotLoad, slotRule, insertOrder, insertLine: CStatement
+    private let settings, hours, exceptions, pizza, slotLoad, insertOrder, insertLine: CStatement
     private let week, exceptionsFrom, loadsFrom, allRules, generation, beginRead: CStatement
     private let top, pushRow, popRow, popAll, insertEvent: CStatement
     private let groupsOf, modifier: CStatement
@@ -73,14 +73,8 @@ final class Baseline {
             WHERE m.id = ?
             """)
         // The schema keeps each booked slot's pizzas and effective capacity (slot_loads); a slot
-        // not booked yet takes its capacity from the rule for its date, else its weekday, the
-        // narrowest covering range first, else the default.
+        // not booked yet gets its capacity from the triggers that open it (capacity_candidates).
         slotLoad = try db.prepare("SELECT booked, capacity FROM slot_loads WHERE pickup_at = ?")
-        slotRule = try db.prepare(
-            """
-            SELECT capacity FROM capacity_rules WHERE (day = ? OR weekday = ?) AND start_minute <= ? AND ? < end_minute
-            ORDER BY day IS NULL, end_minute - start_minute LIMIT 1
-            """)
         week = try db.prepare("SELECT weekday, opens_at, closes_at FROM weekly_hours")
         beginRead = try db.prepare("BEGIN")
         generation = try db.prepare("SELECT generation FROM config_generation WHERE id = 1")
@@ -178,7 +172,7 @@ final class Baseline {
             let (at, minutes) = pickup(booking)
             try transaction {
                 guard try settings.bind().step() else { throw BenchError("no settings") }
-                let slot = settings.int(0), defaultCapacity = settings.int(1), horizon = settings.int(3)
+                let slot = settings.int(0), horizon = settings.int(3)
                 let now = Date().timeIntervalSince1970, instant = Baseline.seconds(at)
                 let lead =
                     settings.int(2)
@@ -200,30 +194,33 @@ final class Baseline {
                 else { throw BenchError("not a slot") }
                 var lines: [Line] = []
                 for line in booking.lines { lines.append(try self.line(line)) }
-                var load: Int64 = 0, capacity = defaultCapacity
+                // A booked slot's room is checked here; a slot no order has opened yet gets its
+                // capacity from the schema's triggers as the order opens it (the rule query they
+                // answer is not repeated), and a line that overfills it is refused there.
+                let oven = Int64(lines.reduce(0) { $0 + ($1.usesOven ? $1.quantity : 0) })
                 if try slotLoad.bind(at).step() {
-                    (load, capacity) = (slotLoad.int(0), slotLoad.int(1))
-                } else {
-                    let wall = Int64(minutes) + (serviceDay == date ? 0 : 1440)
-                    if try slotRule.bind(serviceDay, serviceDay == date ? weekday : yesterdayWeekday, wall, wall).step()
-                    {
-                        capacity = slotRule.int(0)
+                    let (load, capacity) = (slotLoad.int(0), slotLoad.int(1))
+                    sqlite3_reset(slotLoad.handle)
+                    guard load + oven <= capacity else {
+                        refused += 1
+                        return false
                     }
-                    sqlite3_reset(slotRule.handle)
                 }
                 sqlite3_reset(slotLoad.handle)
-                guard load + Int64(lines.reduce(0) { $0 + ($1.usesOven ? $1.quantity : 0) }) <= capacity else {
-                    refused += 1
-                    return false
-                }
                 let id = randomUUID()
                 try insertOrder.bind(id, userIDs[booking.user].uuid, at, serviceDay, String(at.prefix(16)) + "+00:00")
                     .run()
                 for (number, line) in lines.enumerated() {
-                    try insertLine.bind(
-                        id, number + 1, line.id, line.name, line.unit, line.quantity, line.usesOven ? 1 : 0,
-                        line.variant, line.variantName, line.base, line.modifiers, line.allergens, line.vatRate
-                    ).run()
+                    do {
+                        try insertLine.bind(
+                            id, number + 1, line.id, line.name, line.unit, line.quantity, line.usesOven ? 1 : 0,
+                            line.variant, line.variantName, line.base, line.modifiers, line.allergens, line.vatRate
+                        ).run()
+                    } catch let error as BenchError where error.description.contains("slot_capacity_exceeded") {
+                        sqlite3_reset(insertLine.handle)
+                        refused += 1
+                        return false  // rolled back: the new slot could not take the order
+                    }
                 }
                 return true
             }
