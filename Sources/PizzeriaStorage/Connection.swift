@@ -45,9 +45,10 @@ public final class Connection {
     private var isReadingOnly = false
     /// Pages in the WAL after the last commit, reported by SQLite's WAL hook.
     fileprivate(set) var walPageCount = 0
-    /// For a connection that belongs to a ``Database``: the thread it is lent to (0 while it is
-    /// not lent). `nil` for a connection its creator owns outright.
-    private var borrower: UInt?
+    /// Who may use the connection now; its statements hold it too (a strong reference to a small
+    /// object, where checking through their `unowned` connection cost a reference-count round
+    /// trip per step).
+    let loan = Loan()
 
     /// Opens a connection and applies the per-connection settings.
     ///
@@ -170,23 +171,17 @@ public final class Connection {
     // MARK: - Confinement
 
     /// Marks the connection as owned by a ``Database``: from now on it may be used only while lent.
-    func confine() { borrower = 0 }
+    func confine() { loan.borrower = 0 }
 
     /// Lends the connection to the calling thread until ``giveBack()``.
-    func lend() { borrower = UInt(bitPattern: Int(bitPattern: pthread_self())) }
+    func lend() { loan.borrower = UInt(bitPattern: Int(bitPattern: pthread_self())) }
 
     /// Ends the current loan.
-    func giveBack() { borrower = 0 }
+    func giveBack() { loan.borrower = 0 }
 
     /// Throws unless the connection is used where it may be: by its owner, or inside the closure
     /// (and on the thread) it was lent to.
-    func checkAccess() throws {
-        guard let borrower else { return }
-        guard borrower != 0, borrower == UInt(bitPattern: Int(bitPattern: pthread_self())) else {
-            throw DatabaseError.misuse(
-                "a connection was used outside the closure that received it; do the work inside the closure")
-        }
-    }
+    func checkAccess() throws { try loan.check() }
 
     /// Switches the file to write-ahead logging (persistent: it stays in WAL mode).
     /// - Throws: ``DatabaseError`` when SQLite cannot switch, such as on a read-only file.
@@ -327,6 +322,21 @@ public final class Connection {
     ) throws -> T {
         let statement = try statement(key)
         try statement.bind(arguments)
+        statement.isBusy = true
+        defer {
+            statement.reset()
+            statement.isBusy = false
+        }
+        return try body(statement)
+    }
+
+    /// ``withBound(_:_:_:)`` for a statement of `key` with one parameter, bound to `argument`.
+    @usableFromInline
+    func withBound<A: DatabaseValueConvertible, T>(
+        _ key: StatementKey, only argument: A, _ body: (Statement) throws -> T
+    ) throws -> T {
+        let statement = try statement(key)
+        try statement.bind(only: argument)
         statement.isBusy = true
         defer {
             statement.reset()
@@ -545,6 +555,23 @@ public final class Connection {
             try run("ROLLBACK")
         } catch let rollback as DatabaseError {
             throw rollback.afterFailure(cause)
+        }
+    }
+}
+
+/// Who may use a connection: for one that belongs to a ``Database``, the thread it is lent to
+/// (0 while it is not lent); `nil` for a connection its creator owns outright. Shared by the
+/// connection and its statements, which check it on every bind and step.
+final class Loan {
+    var borrower: UInt?
+
+    /// Throws unless the calling thread may use the connection now.
+    @inline(__always)
+    func check() throws {
+        guard let borrower else { return }
+        guard borrower != 0, borrower == UInt(bitPattern: Int(bitPattern: pthread_self())) else {
+            throw DatabaseError.misuse(
+                "a connection was used outside the closure that received it; do the work inside the closure")
         }
     }
 }

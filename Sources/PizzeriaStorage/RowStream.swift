@@ -41,4 +41,17 @@ extension Connection {
             return try body(&rows)
         }
     }
+
+    /// ``withRows(_:_:_:_:)`` for a statement of `key` with one parameter, bound to `argument`
+    /// (no array of arguments: the picker's statement runs on every checkout).
+    @inlinable
+    public func withRows<A: DatabaseValueConvertible, D: RowDecoder, T>(
+        _ key: StatementKey, binding argument: A, _ decoder: D.Type,
+        _ body: (inout RowStream<D>) throws -> T
+    ) throws -> T {
+        try withBound(key, only: argument) { statement in
+            var rows = RowStream(statement: statement, decoder: try statement.decoder(D.self))
+            return try body(&rows)
+        }
+    }
 }

@@ -11,6 +11,9 @@ public final class Statement {
     /// The SQL text, as prepared.
     public let sql: String
     unowned let connection: Connection
+    /// The connection's ``Loan``, checked on every bind and step without touching the
+    /// `unowned` reference (which costs a reference-count round trip per access).
+    private let loan: Loan
     /// Set while a cursor iterates this statement, so a nested query with the same SQL prepares
     /// its own statement instead of resetting this one under the cursor.
     var isBusy = false
@@ -39,6 +42,7 @@ public final class Statement {
         self.handle = statement
         self.sql = sql
         self.connection = connection
+        self.loan = connection.loan
     }
 
     deinit {
@@ -52,29 +56,47 @@ public final class Statement {
     /// Resets the statement and binds `arguments` to its parameters, in order.
     /// - Throws: ``DatabaseError`` when the count does not match or SQLite refuses a value.
     public func bind(_ arguments: [any DatabaseValueConvertible]) throws {
-        try connection.checkAccess()
+        try prepareToBind(count: arguments.count)
+        for (offset, argument) in arguments.enumerated() { try bind(argument, at: offset) }
+    }
+
+    /// Resets the statement and binds its one parameter to `argument`: a hot path's single value
+    /// without an array of existentials to build and walk.
+    /// - Throws: ``DatabaseError`` when the statement has another number of parameters or SQLite
+    ///   refuses the value.
+    @usableFromInline
+    func bind<A: DatabaseValueConvertible>(only argument: A) throws {
+        try prepareToBind(count: 1)
+        try bind(argument, at: 0)
+    }
+
+    /// Checks the loan, resets the statement when it was used, and checks the argument count.
+    private func prepareToBind(count: Int) throws {
+        try loan.check()
         if needsReset { reset() }
         needsReset = true
-        guard arguments.count == parameterCount else {
-            throw DatabaseError.misuse(
-                "statement has \(parameterCount) parameters, \(arguments.count) values given: \(sql)")
+        guard count == parameterCount else {
+            throw DatabaseError.misuse("statement has \(parameterCount) parameters, \(count) values given: \(sql)")
         }
-        for (offset, argument) in arguments.enumerated() {
-            let index = Int32(offset + 1)
-            let scratch = textScratch ?? makeTextScratch()
-            let room = UnsafeMutableBufferPointer(
-                rebasing: scratch[(offset * databaseTextCapacity)..<((offset + 1) * databaseTextCapacity)])
-            if let count = argument.writeDatabaseText(into: room), let start = room.baseAddress,
-                count <= databaseTextCapacity
-            {
-                // SQLITE_STATIC: the bytes stay put until the next reset, which drops the binding.
-                let code = sqlite3_bind_text64(
-                    handle, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self), UInt64(count), nil,
-                    UInt8(SQLITE_UTF8))
-                guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
-            } else {
-                try bind(argument.databaseValue, at: index)
-            }
+    }
+
+    /// Binds `argument` to the parameter at `offset` (0-based): its own text from the
+    /// statement's scratch room when it writes one, else its ``DatabaseValue``.
+    private func bind<A: DatabaseValueConvertible>(_ argument: A, at offset: Int) throws {
+        let index = Int32(offset + 1)
+        let scratch = textScratch ?? makeTextScratch()
+        let room = UnsafeMutableBufferPointer(
+            rebasing: scratch[(offset * databaseTextCapacity)..<((offset + 1) * databaseTextCapacity)])
+        if let count = argument.writeDatabaseText(into: room), let start = room.baseAddress,
+            count <= databaseTextCapacity
+        {
+            // SQLITE_STATIC: the bytes stay put until the next reset, which drops the binding.
+            let code = sqlite3_bind_text64(
+                handle, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self), UInt64(count), nil,
+                UInt8(SQLITE_UTF8))
+            guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
+        } else {
+            try bind(argument.databaseValue, at: index)
         }
     }
 
@@ -173,7 +195,7 @@ public final class Statement {
     /// Advances one step: `true` when a row is available, `false` when done.
     @usableFromInline
     func step() throws -> Bool {
-        try connection.checkAccess()
+        try loan.check()
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false

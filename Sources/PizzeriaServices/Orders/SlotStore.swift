@@ -91,7 +91,7 @@ extension OrderStore {
     static func withLoads<T>(
         from start: Date, in db: Connection, _ body: (inout RowStream<BookedSlotDecoder>) throws -> T
     ) throws -> T {
-        try db.withRows(loadsFromKey, [StoredPickup(start)], BookedSlotDecoder.self, body)
+        try db.withRows(loadsFromKey, binding: StoredPickup(start), BookedSlotDecoder.self, body)
     }
 
     private static let loadsFromKey = StatementKey(
