@@ -131,6 +131,9 @@ struct SlotFinder {
     private let layout: Layout
     let now: Date
     let db: Connection
+    /// The time rules the booking applies too (``BookingWindow``): one predicate for both, worked
+    /// out once per finder (its settings and its now do not change).
+    let window: BookingWindow
     /// Set when the walk runs without a transaction of its own over a configuration kept from an
     /// earlier call: the generation it was kept at, which the walk's one statement must still
     /// see, or the walk throws ``PickerConfiguration/Stale``.
@@ -147,11 +150,13 @@ struct SlotFinder {
     /// A finder over a schedule read for this search.
     init(settings: Settings, schedule: Schedule, now: Date, db: Connection) {
         (held, layout, self.now, self.db) = (HeldSettings(settings), .schedule(schedule), now, db)
+        window = BookingWindow(settings: settings, now: now)
     }
 
     /// The picker's finder over its kept configuration.
     init(configuration: PickerConfiguration, now: Date, db: Connection) {
         (held, layout, self.now, self.db) = (configuration.held, .kept(configuration), now, db)
+        window = BookingWindow(settings: configuration.held.settings, now: now)
     }
 
     /// The settings the search applies.
@@ -173,9 +178,6 @@ struct SlotFinder {
 
     /// The most slots one search returns.
     static let maximumLimit = 100
-
-    /// The time rules the booking applies too (``BookingWindow``): one predicate for both.
-    var window: BookingWindow { BookingWindow(settings: held.settings, now: now) }
 
     /// The earliest instant a new booking may start at: after now, the lead time (with a rush).
     var earliest: Date { window.firstStart }
@@ -201,7 +203,6 @@ struct SlotFinder {
     /// Up to `limit` slots at or after `from` that can take `pizzas` more pizzas now: none while
     /// bookings are paused (unless `ignoringPause`, for the first slot after a pause ends).
     func available(pizzas: Int, from: Date, limit: Int, ignoringPause: Bool = false) throws -> [AvailableSlot] {
-        let window = self.window
         var start = max(from, window.firstStart)
         if let pause = window.pause {
             guard ignoringPause, let until = pause.until else { return [] }
@@ -245,7 +246,7 @@ struct SlotFinder {
     private func walk(pizzas: Int, from start: Date, limit: Int) throws -> [AvailableSlot] {
         let horizon = horizon
         guard let configuration, limit > 0, start <= horizon else { return [] }
-        let clock = configuration.held.settings.clock
+        let clock = ZonedClock(zone: configuration.held.settings.timeZone)
         return try OrderStore.withLoads(from: start, in: db) { rows in
             var found: [AvailableSlot] = []
             found.reserveCapacity(limit)
@@ -369,7 +370,7 @@ struct SlotFinder {
     /// `paused` and, when the pause has an end, the first slot after it.
     func availability(pizzas: Int, from: Date, limit: Int) throws -> SlotAvailability {
         let largest = try largest().capacity
-        if let pause = held.settings.activePause(at: now) {
+        if let pause = window.pause {
             let after =
                 pizzas > largest ? nil : try available(pizzas: pizzas, from: from, limit: 1, ignoringPause: true).first
             return SlotAvailability(
