@@ -115,11 +115,16 @@ struct MaintenanceCommandTests {
         input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 1;\n".utf8))
         // Wait until the lock is really held: a zero-timeout write must be refused.
         cli.environment["PIZZERIA_BUSY_TIMEOUT_MS"] = "0"
-        var attempts = 0
-        while try cli.run("user", "add", "probe\(attempts)").status != 75, attempts < 50 {
+        // Polled against a deadline, not a count of tries: on a loaded machine the shell may
+        // take seconds to start.
+        var attempts = 0, locked = false
+        let deadline = Date().addingTimeInterval(30)
+        while !locked, Date() < deadline {
+            locked = try cli.run("user", "add", "probe\(attempts)").status == 75
             attempts += 1
-            Thread.sleep(forTimeInterval: 0.1)
+            if !locked { Thread.sleep(forTimeInterval: 0.05) }
         }
+        try #require(locked, "the sqlite3 shell never took the write lock")
         cli.environment["PIZZERIA_BUSY_TIMEOUT_MS"] = "300"
         let result = try cli.run("pizza", "add", "--name", "Diavola", "--price", "8")
         #expect(result.status == 75, "\(result)")
