@@ -21,82 +21,59 @@ import Synchronization
 /// window loses them; anything written later that depends on them is synced after them (one
 /// WAL, synced in order), so it cannot outlive them. The first sync of a new WAL file also syncs
 /// its directory, as SQLite does for a file it creates.
-final class CommitSyncer: @unchecked Sendable {
-    // @unchecked: `pending`, `threads` and `syncedFile` are guarded by `condition`.
-    private let condition = NSCondition()
-    private var pending: [any BatchedWrite] = []
-    /// Syncer threads alive (each syncing, or waiting a moment for more work).
-    private var threads = 0
-    /// The WAL file (device and inode) whose directory entry was last made durable.
-    private var syncedFile: (device: UInt64, inode: UInt64)?
-    private let walPath: String
-    /// How long a thread stays for more work once it has none.
-    private static let idleLinger: TimeInterval = 0.005
+final class CommitSyncer: Sendable {
     /// The most syncs in flight at once. A batch committed while a sync runs need not wait for
     /// it to end: on a device that takes several flushes at once (network block storage) its
     /// sync starts at once; on one that takes them one at a time, the extra syncs simply queue
     /// in the kernel and cost nothing but a thread.
     static let maximumConcurrentSyncs = 4
+    private let wal: WALSync
+    /// The syncer threads: each takes every job queued, syncs, then resumes them.
+    private let threads: WorkerThreads<any BatchedWrite>
     /// Syncs made, for ``Database/groupCommitStatistics``.
-    let syncs = Atomic<Int>(0)
+    var syncs: Int { wal.syncs.load(ordering: .relaxed) }
 
-    init(walPath: String) { self.walPath = walPath }
-
-    /// Resumes `jobs` once a sync that starts after this call has made the WAL durable.
-    func submit(_ jobs: [any BatchedWrite]) {
-        condition.lock()
-        pending.append(contentsOf: jobs)
-        if threads < Self.maximumConcurrentSyncs {
-            threads += 1
-            let thread = Thread { [self] in loop() }
-            thread.name = "pizzeria.syncer"
-            thread.start()
-        } else {
-            condition.signal()
-        }
-        condition.unlock()
-    }
-
-    private func loop() {
-        while true {
-            condition.lock()
-            if pending.isEmpty { _ = condition.wait(until: Date().addingTimeInterval(Self.idleLinger)) }
-            guard !pending.isEmpty else {
-                threads -= 1
-                condition.unlock()
-                return
-            }
-            // Every job taken here was committed before this sync starts.
-            let jobs = pending
-            pending.removeAll(keepingCapacity: true)
-            condition.unlock()
-            let failure = sync()
-            syncs.add(1, ordering: .relaxed)
+    init(walPath: String) {
+        let wal = WALSync(path: walPath)
+        self.wal = wal
+        // Every job a thread takes was committed before its sync starts.
+        threads = WorkerThreads(name: "pizzeria.syncer", maximumThreads: Self.maximumConcurrentSyncs) { jobs in
+            let failure = wal.sync()
             for job in jobs { job.finish(overriding: failure) }
         }
     }
 
+    /// Resumes `jobs` once a sync that starts after this call has made the WAL durable.
+    func submit(_ jobs: [any BatchedWrite]) { threads.enqueue(contentsOf: jobs) }
+}
+
+/// The WAL file's syncs: its data each time, its directory the first time for each new file.
+private final class WALSync: Sendable {
+    private let path: String
+    /// The WAL file (device and inode) whose directory entry was last made durable.
+    private let syncedFile = Mutex<(device: UInt64, inode: UInt64)?>(nil)
+    let syncs = Atomic<Int>(0)
+
+    init(path: String) { self.path = path }
+
     /// Syncs the WAL file's data (and, the first time for a new file, its directory). The file
     /// is opened for each sync: a descriptor kept open could outlive the file it names.
-    private func sync() -> DatabaseError? {
-        let descriptor = open(walPath, O_RDONLY | O_CLOEXEC)
+    func sync() -> DatabaseError? {
+        defer { syncs.add(1, ordering: .relaxed) }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return Self.failure("open", errno) }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return Self.failure("fstat", errno) }
         let file = (device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
-        condition.lock()
-        let known = syncedFile.map { $0 == file } ?? false
-        condition.unlock()
+        let known = syncedFile.withLock { $0.map { $0 == file } ?? false }
         if !known {
-            // A WAL file this syncer has not synced yet: make its directory entry durable too.
-            let directory = open((walPath as NSString).deletingLastPathComponent, O_RDONLY | O_CLOEXEC)
+            // A WAL file not synced yet: make its directory entry durable too.
+            let directory = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_CLOEXEC)
             guard directory >= 0 else { return Self.failure("open the directory of", errno) }
             defer { close(directory) }
             guard fsync(directory) == 0 else { return Self.failure("sync the directory of", errno) }
-            condition.lock()
-            syncedFile = file
-            condition.unlock()
+            syncedFile.withLock { $0 = file }
         }
         guard fdatasync(descriptor) == 0 else { return Self.failure("sync", errno) }
         return nil

@@ -47,7 +47,7 @@ extension Database {
     /// How many batches the writer thread committed, for how many writes.
     public var groupCommitStatistics: GroupCommitStatistics {
         var statistics = groupCommits.withLock { $0 }
-        statistics.syncs = syncer?.syncs.load(ordering: .relaxed) ?? 0
+        statistics.syncs = syncer?.syncs ?? 0
         return statistics
     }
 
@@ -216,65 +216,17 @@ final class Job<T: Sendable>: BatchedWrite, @unchecked Sendable {
     }
 }
 
-/// The writer thread and its queue.
-final class WriteBatcher: @unchecked Sendable {
-    // @unchecked: `pending` and `running` are guarded by `condition`.
-    private let condition = NSCondition()
-    private var pending: [any BatchedWrite] = []
-    private var running = false
-    /// Jobs enqueued and not yet run to their end.
-    private var unfinishedJobs = 0
-    private let maximumBatch: Int
-    /// How long the writer thread stays for more work once the queue is empty.
-    private static let idleLinger: TimeInterval = 0.005
-    private let execute: @Sendable ([any BatchedWrite]) -> Void
+/// The writer thread and its queue: one ``WorkerThreads`` thread, taking up to the batch limit.
+final class WriteBatcher: Sendable {
+    private let threads: WorkerThreads<any BatchedWrite>
 
     init(maximumBatch: Int, execute: @escaping @Sendable ([any BatchedWrite]) -> Void) {
-        self.maximumBatch = maximumBatch
-        self.execute = execute
+        threads = WorkerThreads(
+            name: "pizzeria.writer", maximumThreads: 1, maximumBatch: maximumBatch, execute: execute)
     }
 
     /// Jobs enqueued and not yet run to their end.
-    var unfinished: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return unfinishedJobs
-    }
+    var unfinished: Int { threads.unfinished }
 
-    func enqueue(_ job: any BatchedWrite) {
-        condition.lock()
-        pending.append(job)
-        unfinishedJobs += 1
-        if !running {
-            running = true
-            let thread = Thread { [self] in loop() }
-            thread.name = "pizzeria.writer"
-            thread.start()
-        }
-        condition.signal()
-        condition.unlock()
-    }
-
-    /// Takes everything queued (up to the batch limit) and runs it; ends once the queue has
-    /// stayed empty for ``idleLinger``, so an idle database holds no thread.
-    private func loop() {
-        while true {
-            condition.lock()
-            // Callers whose writes just committed usually queue their next one within
-            // microseconds: wait a moment for it rather than end the thread and start another.
-            if pending.isEmpty { _ = condition.wait(until: Date().addingTimeInterval(Self.idleLinger)) }
-            guard !pending.isEmpty else {
-                running = false
-                condition.unlock()
-                return
-            }
-            let batch = Array(pending.prefix(maximumBatch))
-            pending.removeFirst(batch.count)
-            condition.unlock()
-            execute(batch)
-            condition.lock()
-            unfinishedJobs -= batch.count
-            condition.unlock()
-        }
-    }
+    func enqueue(_ job: any BatchedWrite) { threads.enqueue(contentsOf: [job]) }
 }
