@@ -111,6 +111,7 @@ public struct Row {
         switch sqlite3_value_type(value) {
         case SQLITE_NULL: return nil
         case SQLITE_TEXT:
+            // Text first, then its length in those bytes (the order SQLite's documentation asks for).
             guard let bytes = sqlite3_value_text(value) else { return UnsafeBufferPointer(start: nil, count: 0) }
             return UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value)))
         default: throw mismatch(column, expected: "TEXT")
@@ -120,11 +121,8 @@ public struct Row {
     /// The UTF-8 bytes of a `TEXT` column, valid until the statement moves (``withUTF8(_:_:)``).
     @usableFromInline
     func textBytes(_ column: Column) throws -> UnsafeBufferPointer<UInt8> {
-        let value = value(column)
-        guard sqlite3_value_type(value) == SQLITE_TEXT else { throw mismatch(column, expected: "TEXT") }
-        // Text first, then its length in those bytes (the order SQLite's documentation asks for).
-        guard let bytes = sqlite3_value_text(value) else { return UnsafeBufferPointer(start: nil, count: 0) }
-        return UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value)))
+        guard let bytes = try optionalTextBytes(column) else { throw mismatch(column, expected: "TEXT") }
+        return bytes
     }
 
     /// A nullable `TEXT` column. - Throws: on another type.
