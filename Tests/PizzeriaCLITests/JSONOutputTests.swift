@@ -210,4 +210,25 @@ struct JSONOutputTests {
     func tableWidths(cell: String) {
         #expect(Table.width(of: cell) == cell.count)
     }
+
+    @Test("terminal escaping read byte by byte agrees with the scalar rule for every Unicode scalar, both layouts")
+    func escapingEveryScalar() {
+        var disagreements: [String] = []
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }  // surrogates
+            let text = "a" + String(Character(scalar)) + "b"
+            for layout in [TerminalText.Layout.line, .lines] {
+                let bytes = TerminalText.withUTF8(text) { TerminalText.needsEscape(utf8: $0, layout) }
+                if bytes != TerminalText.needsEscape(scalar, layout) {
+                    disagreements.append("U+\(String(value, radix: 16))")
+                }
+            }
+            if let width = TerminalText.withUTF8(text, Table.scalarWidth), width != 3 {
+                disagreements.append("width of U+\(String(value, radix: 16)): \(width)")
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(20))")
+        #expect(TerminalText.escaped("x\u{202E}y\u{85}z", .line) == "x\\u202ey\\u0085z")
+        #expect(TerminalText.escaped("tab\tnew\nline", .lines) == "tab\tnew\nline")
+    }
 }

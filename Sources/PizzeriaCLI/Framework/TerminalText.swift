@@ -20,13 +20,8 @@ enum TerminalText {
 
     /// `text` with its control characters escaped.
     static func escaped(_ text: String, _ layout: Layout = .lines) -> String {
-        // Nearly every text is printable ASCII: one pass over the bytes decides.
-        if text.utf8.allSatisfy({ byte in
-            (0x20...0x7E).contains(byte) || (layout == .lines && (byte == 0x0A || byte == 0x09))
-        }) {
-            return text
-        }
-        guard text.unicodeScalars.contains(where: { needsEscape($0, layout) }) else { return text }
+        // Nearly every text needs nothing: one pass over its bytes decides.
+        guard withUTF8(text, { needsEscape(utf8: $0, layout) }) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 8)
         for scalar in text.unicodeScalars {
@@ -48,6 +43,35 @@ enum TerminalText {
         case 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029: true
         default: false
         }
+    }
+
+    /// ``needsEscape(_:_:)`` for any scalar of valid UTF-8, read byte by byte: the controls
+    /// are single bytes (C0, DEL), `C2 80…9F` (C1) and `E2 80 A8…AE`, `E2 81 A6…A9` (the
+    /// separators, overrides and isolates).
+    static func needsEscape(utf8 bytes: UnsafeBufferPointer<UInt8>, _ layout: Layout) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == 0x7F {
+                if layout == .line || (byte != 0x0A && byte != 0x09) { return true }
+            } else if byte == 0xC2, index + 1 < count, (0x80...0x9F).contains(bytes[index + 1]) {
+                return true
+            } else if byte == 0xE2, index + 2 < count {
+                let (second, third) = (bytes[index + 1], bytes[index + 2])
+                if second == 0x80, (0xA8...0xAE).contains(third) { return true }
+                if second == 0x81, (0xA6...0xA9).contains(third) { return true }
+            }
+            index += 1
+        }
+        return false
+    }
+
+    /// Calls `body` with the text's UTF-8 bytes, in place when the string is contiguous (native
+    /// strings are), else copied.
+    static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
     }
 
     private static func hex(_ value: UInt32, digits: Int) -> String {

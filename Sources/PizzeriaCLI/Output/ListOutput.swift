@@ -186,8 +186,9 @@ struct ListOutput {
         var rows = 0
         try read { item in
             rows += 1
-            let row = cells(item).map(Table.cell)
-            for (column, cell) in row.enumerated() {
+            let row = cells(item)
+            for column in row.indices {
+                let cell = Table.cell(row[column])
                 let width = Table.width(of: cell)
                 if column < widths.count { widths[column] = max(widths[column], width) }
                 if !overflowed {

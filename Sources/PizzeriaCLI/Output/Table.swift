@@ -27,13 +27,35 @@ struct Table: Sendable {
     /// The columns a cell takes: its characters (grapheme clusters), counted byte by byte when it
     /// is ASCII — as nearly every cell is, and counting graphemes was most of a long table's cost.
     static func width(of cell: String) -> Int {
-        if cell.utf8.allSatisfy({ $0 < 0x80 }) { return cell.utf8.count }
-        // Latin letters and the currency signs (every price has a €) are each a character of
-        // their own: counted as scalars. Anything else may combine, so graphemes are counted.
-        if cell.unicodeScalars.allSatisfy({ $0.value < 0x300 || (0x20A0...0x20CF).contains($0.value) }) {
-            return cell.unicodeScalars.count
+        TerminalText.withUTF8(cell, scalarWidth) ?? cell.count
+    }
+
+    /// The width of UTF-8 text whose scalars each take one column: ASCII, Latin letters (below
+    /// U+0300, where the combining marks start) and the currency signs (U+20A0…20CF; every
+    /// price has a €), counted by their lead bytes. `nil` for anything else, which may combine:
+    /// its graphemes are counted instead.
+    static func scalarWidth(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var width = 0, index = 0
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                index += 1
+            } else if (0xC2...0xCB).contains(byte) {  // U+0080…U+02FF
+                index += 2
+            } else if byte == 0xE2, index + 2 < count, isCurrencySign(bytes[index + 1], bytes[index + 2]) {
+                index += 3
+            } else {
+                return nil
+            }
+            width += 1
         }
-        return cell.count
+        return width
+    }
+
+    /// Whether `E2 second third` is U+20A0…U+20CF, the currency signs.
+    private static func isCurrencySign(_ second: UInt8, _ third: UInt8) -> Bool {
+        (second == 0x82 && third >= 0xA0) || (second == 0x83 && third <= 0x8F)
     }
 
     /// One row padded to `widths`, newline-terminated (the last column is not padded).

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The 14 allergens of Regulation (EU) No 1169/2011, Annex II, which must be declared for every
 /// food sold. Stored as bits (table `allergens`); JSON and the CLI spell them by `rawValue`.
@@ -55,11 +56,31 @@ public enum Allergen: String, Sendable, Hashable, Codable, CaseIterable, Compara
     /// Annex II order.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.bit < rhs.bit }
 
+    /// Equal when the same allergen (by its bit, not its code's text).
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.bit == rhs.bit }
+
+    /// Hashes its bit: a `String` raw value would otherwise be hashed as text, and every item
+    /// read from the menu builds a set of these.
+    public func hash(into hasher: inout Hasher) { hasher.combine(bit) }
+
     /// The set a stored sum of bits names; bits outside the 14 are ignored (the schema refuses them).
     public static func set(bits: Int64) -> Set<Allergen> {
         guard bits != 0 else { return [] }  // most items and lines: no allocation
-        return Set(allCases.filter { bits & $0.bit != 0 })
+        // A menu has a few dozen combinations and a whole-menu read decodes one per item: each
+        // set is built once and shared (sets are values). At most 2^14 entries, one per subset.
+        let key = bits & allBits
+        if let set = built.withLock({ $0[key] }) { return set }
+        var set = Set<Allergen>(minimumCapacity: key.nonzeroBitCount)
+        for allergen in allCases where key & allergen.bit != 0 { set.insert(allergen) }
+        built.withLock { $0[key] = set }
+        return set
     }
+
+    /// The 14 bits together.
+    private static let allBits: Int64 = (1 << 14) - 1
+
+    /// The sets ``set(bits:)`` has built, by their bits.
+    private static let built = Mutex<[Int64: Set<Allergen>]>([:])
 
     /// The stored sum of bits of a set.
     public static func bits(_ set: Set<Allergen>) -> Int64 { set.reduce(0) { $0 | $1.bit } }

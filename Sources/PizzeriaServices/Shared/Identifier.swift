@@ -50,7 +50,18 @@ public struct Identifier<Entity>: Hashable, Comparable, Sendable, Codable, Lossl
     }
 
     /// The first 8 characters: enough for people to tell ids apart at a glance.
-    public var short: String { withText { String(decoding: UnsafeBufferPointer(rebasing: $0[0..<8]), as: UTF8.self) } }
+    public var short: String {
+        // The first four bytes as hex, written straight into the string (tables print one per row).
+        withUnsafeBytes(of: uuid.uuid) { raw in
+            String(unsafeUninitializedCapacity: 8) { text in
+                for index in 0..<4 {
+                    text[2 * index] = Self.hexDigit(raw[index] >> 4)
+                    text[2 * index + 1] = Self.hexDigit(raw[index] & 0x0F)
+                }
+                return 8
+            }
+        }
+    }
 
     /// Calls `body` with the id's text (lowercase UUID, 36 ASCII bytes) in a stack buffer, valid
     /// only inside `body`: for writers that copy it straight into their output (lists print

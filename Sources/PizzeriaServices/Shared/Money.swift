@@ -21,13 +21,14 @@ public struct Money: Sendable, Hashable, Comparable, Codable, CustomStringConver
     public init(cents: Int64) { self.cents = cents }
 
     /// For people: `€6.50`.
-    public var formatted: String { (cents < 0 ? "-€" : "€") + plainMagnitude }
+    public var formatted: String { text(symbol: true) }
 
     /// Without symbol, two decimals, for JSON and for `sqlite3` users: `6.50`.
-    public var plain: String { (cents < 0 ? "-" : "") + plainMagnitude }
+    public var plain: String { text(symbol: false) }
 
-    private var plainMagnitude: String {
-        // Digits written by hand: lists format two amounts per row.
+    /// The sign, the euro sign when `symbol`, and the digits, written by hand into one string
+    /// (lists format one or two amounts per row).
+    private func text(symbol: Bool) -> String {
         let magnitude = cents.magnitude
         let whole = magnitude / 100, fraction = magnitude % 100
         var wholeDigits = 1, rest = whole
@@ -35,16 +36,27 @@ public struct Money: Sendable, Hashable, Comparable, Codable, CustomStringConver
             rest /= 10
             wholeDigits += 1
         }
-        return String(unsafeUninitializedCapacity: wholeDigits + 3) { text in
+        let prefix = (cents < 0 ? 1 : 0) + (symbol ? 3 : 0)
+        return String(unsafeUninitializedCapacity: prefix + wholeDigits + 3) { text in
+            var position = 0
+            if cents < 0 {
+                text[0] = UInt8(ascii: "-")
+                position = 1
+            }
+            if symbol {  // "€" in UTF-8
+                (text[position], text[position + 1], text[position + 2]) = (0xE2, 0x82, 0xAC)
+                position += 3
+            }
             var value = whole
-            for index in stride(from: wholeDigits - 1, through: 0, by: -1) {
+            for index in stride(from: position + wholeDigits - 1, through: position, by: -1) {
                 text[index] = UInt8(truncatingIfNeeded: 48 + value % 10)
                 value /= 10
             }
-            text[wholeDigits] = UInt8(ascii: ".")
-            text[wholeDigits + 1] = UInt8(truncatingIfNeeded: 48 + fraction / 10)
-            text[wholeDigits + 2] = UInt8(truncatingIfNeeded: 48 + fraction % 10)
-            return wholeDigits + 3
+            position += wholeDigits
+            text[position] = UInt8(ascii: ".")
+            text[position + 1] = UInt8(truncatingIfNeeded: 48 + fraction / 10)
+            text[position + 2] = UInt8(truncatingIfNeeded: 48 + fraction % 10)
+            return position + 3
         }
     }
 
