@@ -223,6 +223,19 @@ struct MenuChoiceTests {
         #expect(Allergen.set(bits: 64 | 1) == [.milk, .gluten] && Allergen.bits([.molluscs]) == 8192)
     }
 
+    @Test("every one of the 16,384 allergen sets reads back from its bits, twice (the second from the kept slots)")
+    func everyAllergenSet() {
+        var wrong: [Int64] = []
+        for _ in 0..<2 {
+            for bits in Int64(0)..<(1 << 14) {
+                let expected = Set(Allergen.allCases.filter { bits & $0.bit != 0 })
+                if Allergen.set(bits: bits) != expected || Allergen.bits(expected) != bits { wrong.append(bits) }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(10))")
+        #expect(Allergen.set(bits: 1 << 20) == [] && Allergen.set(bits: (1 << 20) | 8) == [.fish])
+    }
+
     @Test("bad menu input is refused naming the field, nothing written")
     func badInput() throws {
         let m = try Self.menu()

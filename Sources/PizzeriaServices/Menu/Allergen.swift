@@ -66,21 +66,27 @@ public enum Allergen: String, Sendable, Hashable, Codable, CaseIterable, Compara
     /// The set a stored sum of bits names; bits outside the 14 are ignored (the schema refuses them).
     public static func set(bits: Int64) -> Set<Allergen> {
         guard bits != 0 else { return [] }  // most items and lines: no allocation
-        // A menu has a few dozen combinations and a whole-menu read decodes one per item: each
-        // set is built once and shared (sets are values). At most 2^14 entries, one per subset.
+        // A menu has a few dozen combinations and a whole-menu read decodes one per item: the
+        // sets built last are kept in 64 slots (by a hash of their bits) and shared — sets are
+        // values. Slots, not a dictionary: a command that reads one item would pay more for the
+        // dictionary's first use (the runtime's conformance lookup) than for the set.
         let key = bits & allBits
-        if let set = built.withLock({ $0[key] }) { return set }
+        let slot = Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> 58)
+        if let set = built.withLock({ $0.isEmpty || $0[slot].bits != key ? nil : $0[slot].set }) { return set }
         var set = Set<Allergen>(minimumCapacity: key.nonzeroBitCount)
         for allergen in allCases where key & allergen.bit != 0 { set.insert(allergen) }
-        built.withLock { $0[key] = set }
+        built.withLock { slots in
+            if slots.isEmpty { slots = Array(repeating: (0, []), count: 64) }
+            slots[slot] = (key, set)
+        }
         return set
     }
 
     /// The 14 bits together.
     private static let allBits: Int64 = (1 << 14) - 1
 
-    /// The sets ``set(bits:)`` has built, by their bits.
-    private static let built = Mutex<[Int64: Set<Allergen>]>([:])
+    /// The sets ``set(bits:)`` built last, each in the slot of its bits (none: bits 0).
+    private static let built = Mutex<[(bits: Int64, set: Set<Allergen>)]>([])
 
     /// The stored sum of bits of a set.
     public static func bits(_ set: Set<Allergen>) -> Int64 { set.reduce(0) { $0 | $1.bit } }
