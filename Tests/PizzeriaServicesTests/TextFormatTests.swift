@@ -71,6 +71,40 @@ struct TextFormatTests {
         #expect(both("2024-02-29T23:59:59.999Z").fast == both("2024-02-29T23:59:59.999Z").general)
     }
 
+    @Test("stored pickup times read in time order (a date read once per day) give storedSeconds' answers, refusals too")
+    func storedPickupReader() {
+        var generator = SystemRandomNumberGenerator()
+        var texts: [String] = []
+        // Runs of slots on one day, days in order (before 1970 too), as a walk reads them.
+        var day = Int64.random(in: -800_000...2_900_000, using: &generator)
+        for _ in 0..<400 {
+            for minute in stride(from: Int64.random(in: 0..<600, using: &generator), to: 1_440, by: 15) {
+                texts.append(PickupTime.utc(Date(timeIntervalSince1970: Double(day * 86_400 + minute * 60))))
+            }
+            day += Int64.random(in: 1...40, using: &generator)
+        }
+        // Bad times on a date just read, a bad date after a good one, then good again.
+        texts += [
+            "2026-12-01T12:00:00Z", "2026-12-01T24:00:00Z", "2026-12-01T12:60:00Z", "2026-12-01T12:00:60Z",
+            "2026-12-01 12:00:00Z", "2026-12-01T12:00:00z", "2026-12-01T1x:00:00Z", "2026-12-01T12-00:00Z",
+            "2026-12-01T23:59:59Z", "2026-02-29T12:00:00Z", "2026-12-01T12:00:00Z", "2024-02-29T00:00:00Z",
+        ]
+        var reader = PickupTime.StoredReader()
+        var wrong: [String] = []
+        for text in texts {
+            var copy = text
+            let (expected, stored) = copy.withUTF8 { (PickupTime.storedSeconds($0), PickupTime.StoredText($0)) }
+            guard let stored else {
+                wrong.append(text)
+                continue
+            }
+            if reader.seconds(stored) != expected { wrong.append(text) }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(10))")
+        var short = "2026-12-01T12:00Z"
+        #expect(short.withUTF8 { PickupTime.StoredText($0) } == nil)
+    }
+
     @Test("the ASCII fast paths of name normalisation and validation agree with the general ones")
     func asciiNames() {
         var generator = SystemRandomNumberGenerator()

@@ -112,14 +112,18 @@ extension OrderStore {
             )
         }
 
-        /// The booked slot (`nil` in the one row of a walk with no booking ahead).
-        func decode(_ row: Row) throws -> (start: Int64, booked: Int, capacity: Int)? {
+        /// The booked slot (`nil` in the one row of a walk with no booking ahead), its start as
+        /// the stored text's bytes: the walk parses them with ``PickupTime/StoredReader``, which
+        /// reads a date once for the day's slots.
+        func decode(_ row: Row) throws -> (start: PickupTime.StoredText, booked: Int, capacity: Int)? {
             guard let text = try row.optionalTextBytes(start) else { return nil }
-            guard let seconds = PickupTime.storedSeconds(text) else {
-                throw DatabaseError.typeMismatchValue("a stored pickup time (YYYY-MM-DDTHH:MM:SSZ) in slot_loads")
-            }
-            return (seconds, try row.int(booked), try row.int(capacity))
+            guard let stored = PickupTime.StoredText(text) else { throw Self.notAPickupTime }
+            return (stored, try row.int(booked), try row.int(capacity))
         }
+
+        /// A `pickup_at` that is not stored pickup text.
+        static let notAPickupTime = DatabaseError.typeMismatchValue(
+            "a stored pickup time (YYYY-MM-DDTHH:MM:SSZ) in slot_loads")
 
         /// The configuration's generation, which every row carries (the walk reads it once).
         func generation(_ row: Row) throws -> Int64 { try row.int64(generation) }

@@ -108,6 +108,62 @@ public enum PickupTime {
         return Timestamp.days(fromCivil: year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second
     }
 
+    /// The 20 bytes of a stored pickup time copied out of a row (bytes 0–7, 8–15, 16–19), to
+    /// parse after the statement has moved on; `nil` for text of another length.
+    struct StoredText {
+        let head: UInt64, middle: UInt64, tail: UInt32
+
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard bytes.count == 20, let base = bytes.baseAddress else { return nil }
+            let raw = UnsafeRawPointer(base)
+            head = raw.loadUnaligned(as: UInt64.self)
+            middle = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            tail = raw.loadUnaligned(fromByteOffset: 16, as: UInt32.self)
+        }
+
+        /// Calls `body` with the 20 bytes.
+        func withBytes<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+            withUnsafeBytes(of: (head, middle, tail)) { raw in
+                body(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: 20))
+            }
+        }
+    }
+
+    /// Reads stored pickup times that come in time order, as the picker's walk does — dozens to
+    /// a day — remembering the last date: a text on the same date as the one before has only its
+    /// time read. Every text is validated as ``storedSeconds(_:)`` validates it, and gives the
+    /// same seconds.
+    struct StoredReader {
+        /// The last date's 10 bytes (`YYYY-MM-DD`: the head and the middle's low two bytes) and
+        /// its day number; `nil` before the first.
+        private var date: (head: UInt64, end: UInt16, days: Int64)?
+
+        /// Seconds since 1970 of `text`, or `nil` when it is not a stored pickup time.
+        mutating func seconds(_ text: StoredText) -> Int64? {
+            if let date, date.head == text.head, date.end == UInt16(truncatingIfNeeded: text.middle) {
+                return text.withBytes { bytes in PickupTime.secondsOfDay(bytes).map { date.days * 86_400 + $0 } }
+            }
+            guard let seconds = text.withBytes(PickupTime.storedSeconds) else { return nil }
+            let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+            date = (text.head, UInt16(truncatingIfNeeded: text.middle), days)
+            return seconds
+        }
+    }
+
+    /// The time of day (seconds) of a stored pickup time whose date is known to be valid: bytes
+    /// 10–19, `THH:MM:SSZ`, checked as ``storedSeconds(_:)`` checks them.
+    static func secondsOfDay(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard bytes.count == 20, let text = bytes.baseAddress, text[10] == 84, text[13] == 58, text[16] == 58,
+            text[19] == 90
+        else { return nil }
+        let h0 = text[11] &- 48, h1 = text[12] &- 48, n0 = text[14] &- 48, n1 = text[15] &- 48
+        let s0 = text[17] &- 48, s1 = text[18] &- 48
+        guard max(h0, h1, n0, n1, s0, s1) < 10 else { return nil }
+        let hour = Int64(h0) * 10 + Int64(h1), minute = Int64(n0) * 10 + Int64(n1), second = Int64(s0) * 10 + Int64(s1)
+        guard hour < 24, minute < 60, second < 60 else { return nil }
+        return hour * 3_600 + minute * 60 + second
+    }
+
     /// Calls `body` with ``utc(_:)``'s text (20 ASCII bytes) in a stack buffer, valid only
     /// inside `body`: for writers that copy it straight into their output.
     @inlinable  // specialised in the caller's module, like Timestamp.withText
