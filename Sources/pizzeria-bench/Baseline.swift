@@ -293,8 +293,10 @@ final class Baseline {
 
     /// What the picker reads besides the bookings, kept between calls while `config_generation`
     /// (migration 11) holds: the settings row, the week, the exceptions from a day on, the capacity
-    /// rules — and each service day's open spans once computed.
-    private struct PickerConfiguration {
+    /// rules — and each service day's open spans once computed. A class: a call reads it and
+    /// adds a day's spans in place (a struct was copied out of its optional and back on every
+    /// call, each of its collections retained and released).
+    private final class PickerConfiguration {
         var generation: Int64
         var slot = 15, defaultCapacity: Int64 = 12, lead: Int64 = 0, horizonDays: Int64 = 365
         var paused = false, pausedUntil: Double?, busyMinutes: Int64 = 0, busyUntil: Double?
@@ -306,12 +308,14 @@ final class Baseline {
         var weekdayRules: [[(capacity: Int64, start: Int64, end: Int64)]] = Array(repeating: [], count: 8)
         var dateRules: [Int64: [(capacity: Int64, start: Int64, end: Int64)]] = [:]
         var spans: [Int64: [(Int64, Int64)]] = [:]
+
+        init(generation: Int64) { self.generation = generation }
     }
     private var pickerConfiguration: PickerConfiguration?
 
     /// Reads the configuration at `generation`, with the exceptions from service day `from` on.
     private func readPickerConfiguration(generation: Int64, from: Int64) throws -> PickerConfiguration {
-        var configuration = PickerConfiguration(generation: generation)
+        let configuration = PickerConfiguration(generation: generation)
         guard try settings.bind().step() else { throw BenchError("no settings") }
         configuration.slot = Int(settings.int(0))
         configuration.defaultCapacity = settings.int(1)
@@ -390,8 +394,7 @@ final class Baseline {
     /// One call's walk over the kept configuration: the answer's hash, or `nil` when `expecting`
     /// is not the generation the cursor's snapshot holds.
     private func walk(_ call: Workload.PickerCall, today: Double, now: Double, expecting: Int64?) throws -> Int? {
-        guard var configuration = pickerConfiguration else { return 0 }
-        defer { pickerConfiguration = configuration }
+        guard let configuration = pickerConfiguration else { return 0 }
         let busy = configuration.busyMinutes > 0 && (configuration.busyUntil.map { $0 > now } ?? true)
         let lead = configuration.lead + (busy ? configuration.busyMinutes : 0)
         let paused = configuration.paused && (configuration.pausedUntil.map { $0 > now } ?? true)
