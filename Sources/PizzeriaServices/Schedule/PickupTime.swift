@@ -90,22 +90,36 @@ public enum PickupTime {
     /// Seconds since 1970 of a stored pickup time, `2026-12-01T18:30:00Z` exactly (20 bytes, as
     /// ``utc(_:)`` writes it): fixed offsets, no `String`. `nil` for any other text.
     @Sendable static func storedSeconds(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
-        guard bytes.count == 20, let text = bytes.baseAddress, text[4] == 45, text[7] == 45, text[10] == 84,
-            text[13] == 58, text[16] == 58, text[19] == 90
-        else { return nil }
+        guard let days = storedDays(bytes), let time = secondsOfDay(bytes) else { return nil }
+        return days * 86_400 + time
+    }
+
+    /// The day (days since 1970) of a stored pickup time: its bytes 0–9, `YYYY-MM-DD`, a real
+    /// date; `nil` for anything else (or text that is not 20 bytes).
+    static func storedDays(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard bytes.count == 20, let text = bytes.baseAddress, text[4] == 45, text[7] == 45 else { return nil }
         // Each digit's value; a byte that is not a digit wraps to 10 or more, refused once below.
         let d0 = text[0] &- 48, d1 = text[1] &- 48, d2 = text[2] &- 48, d3 = text[3] &- 48
         let m0 = text[5] &- 48, m1 = text[6] &- 48, a0 = text[8] &- 48, a1 = text[9] &- 48
-        let h0 = text[11] &- 48, h1 = text[12] &- 48, n0 = text[14] &- 48, n1 = text[15] &- 48
-        let s0 = text[17] &- 48, s1 = text[18] &- 48
-        guard max(d0, d1, d2, d3, m0, m1, a0, a1, h0, h1, n0, n1, s0, s1) < 10 else { return nil }
+        guard max(d0, d1, d2, d3, m0, m1, a0, a1) < 10 else { return nil }
         let year = Int64(d0) * 1000 + Int64(d1) * 100 + Int64(d2) * 10 + Int64(d3)
         let month = Int64(m0) * 10 + Int64(m1), day = Int64(a0) * 10 + Int64(a1)
-        let hour = Int64(h0) * 10 + Int64(h1), minute = Int64(n0) * 10 + Int64(n1), second = Int64(s0) * 10 + Int64(s1)
-        guard month >= 1, month <= 12, hour < 24, minute < 60, second < 60, day >= 1,
-            day <= Timestamp.daysIn(month: month, year: year)
+        guard month >= 1, month <= 12, day >= 1, day <= Timestamp.daysIn(month: month, year: year) else { return nil }
+        return Timestamp.days(fromCivil: year, month, day)
+    }
+
+    /// The time of day (seconds) of a stored pickup time: its bytes 10–19, `THH:MM:SSZ`; `nil`
+    /// for anything else (or text that is not 20 bytes).
+    static func secondsOfDay(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard bytes.count == 20, let text = bytes.baseAddress, text[10] == 84, text[13] == 58, text[16] == 58,
+            text[19] == 90
         else { return nil }
-        return Timestamp.days(fromCivil: year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second
+        let h0 = text[11] &- 48, h1 = text[12] &- 48, n0 = text[14] &- 48, n1 = text[15] &- 48
+        let s0 = text[17] &- 48, s1 = text[18] &- 48
+        guard max(h0, h1, n0, n1, s0, s1) < 10 else { return nil }
+        let hour = Int64(h0) * 10 + Int64(h1), minute = Int64(n0) * 10 + Int64(n1), second = Int64(s0) * 10 + Int64(s1)
+        guard hour < 24, minute < 60, second < 60 else { return nil }
+        return hour * 3_600 + minute * 60 + second
     }
 
     /// The 20 bytes of a stored pickup time copied out of a row (bytes 0–7, 8–15, 16–19), to
@@ -140,28 +154,17 @@ public enum PickupTime {
 
         /// Seconds since 1970 of `text`, or `nil` when it is not a stored pickup time.
         mutating func seconds(_ text: StoredText) -> Int64? {
-            if let date, date.head == text.head, date.end == UInt16(truncatingIfNeeded: text.middle) {
-                return text.withBytes { bytes in PickupTime.secondsOfDay(bytes).map { date.days * 86_400 + $0 } }
+            text.withBytes { bytes in
+                let days: Int64
+                if let date, date.head == text.head, date.end == UInt16(truncatingIfNeeded: text.middle) {
+                    days = date.days
+                } else {
+                    guard let read = PickupTime.storedDays(bytes) else { return nil }
+                    (days, date) = (read, (text.head, UInt16(truncatingIfNeeded: text.middle), read))
+                }
+                return PickupTime.secondsOfDay(bytes).map { days * 86_400 + $0 }
             }
-            guard let seconds = text.withBytes(PickupTime.storedSeconds) else { return nil }
-            let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-            date = (text.head, UInt16(truncatingIfNeeded: text.middle), days)
-            return seconds
         }
-    }
-
-    /// The time of day (seconds) of a stored pickup time whose date is known to be valid: bytes
-    /// 10–19, `THH:MM:SSZ`, checked as ``storedSeconds(_:)`` checks them.
-    static func secondsOfDay(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
-        guard bytes.count == 20, let text = bytes.baseAddress, text[10] == 84, text[13] == 58, text[16] == 58,
-            text[19] == 90
-        else { return nil }
-        let h0 = text[11] &- 48, h1 = text[12] &- 48, n0 = text[14] &- 48, n1 = text[15] &- 48
-        let s0 = text[17] &- 48, s1 = text[18] &- 48
-        guard max(h0, h1, n0, n1, s0, s1) < 10 else { return nil }
-        let hour = Int64(h0) * 10 + Int64(h1), minute = Int64(n0) * 10 + Int64(n1), second = Int64(s0) * 10 + Int64(s1)
-        guard hour < 24, minute < 60, second < 60 else { return nil }
-        return hour * 3_600 + minute * 60 + second
     }
 
     /// Calls `body` with ``utc(_:)``'s text (20 ASCII bytes) in a stack buffer, valid only
