@@ -331,17 +331,14 @@ public final class Connection {
     }
 
     /// ``withBound(_:_:_:)`` for a statement of `key` with one parameter, bound to `argument`.
-    @usableFromInline
+    @inlinable  // specialised where it is called: the picker's statement runs on every checkout
     func withBound<A: DatabaseValueConvertible, T>(
         _ key: StatementKey, only argument: A, _ body: (Statement) throws -> T
     ) throws -> T {
         let statement = try statement(key)
         try statement.bind(only: argument)
-        statement.isBusy = true
-        defer {
-            statement.reset()
-            statement.isBusy = false
-        }
+        statement.beginUse()
+        defer { statement.endUse() }
         return try body(statement)
     }
 

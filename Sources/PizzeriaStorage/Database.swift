@@ -226,10 +226,20 @@ public final class Database: @unchecked Sendable {
     /// work it runs on the writer, as ``read(_:)`` does. Meant for statements that
     /// read a handful of rows (a lookup, a path); use ``read(_:)`` for lists.
     @discardableResult
+    @inlinable  // specialised where it is called: the generic answer cost a metadata lookup per call
     public func readStatement<T>(_ body: (Connection) throws -> T) throws -> T {
+        var result: T?
+        try readStatement { (db: Connection) -> Void in result = try body(db) }
+        guard let result else { throw DatabaseError.misuse("a read statement's body did not run") }
+        return result
+    }
+
+    /// ``readStatement(_:)`` for a body that keeps its own result: the one place its rules live.
+    @usableFromInline
+    func readStatement(_ body: (Connection) throws -> Void) throws {
         if let writer, isInsideBatch { return try writer.savepoint { try body(writer) } }
-        if let result = try onIdleWriter({ db in try db.readingOnly { try body(db) } }) { return result }
-        return try readers.withReader(body)
+        if try onIdleWriter({ db in try db.readingOnly { try body(db) } }) != nil { return }
+        try readers.withReader(body)
     }
 
     /// Runs `body` on the writer connection when no one holds it (never waiting for it); `nil`

@@ -70,6 +70,7 @@ public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// A call this library refuses, such as a write transaction inside another one.
+    @usableFromInline
     static func misuse(_ message: String) -> DatabaseError {
         DatabaseError(code: .SQLITE_MISUSE, kind: .misuse, message: message)
     }

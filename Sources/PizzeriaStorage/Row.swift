@@ -89,6 +89,14 @@ public struct Row {
     @inlinable
     public func int(_ column: Column) throws -> Int { Int(try int64(column)) }
 
+    /// A column whose type the schema itself guarantees — an `INTEGER NOT NULL` column of a
+    /// `STRICT` table, which SQLite refuses to store anything else in — read without checking
+    /// it again: for a decoder that reads such columns on every row of a hot path (the picker's
+    /// `slot_loads`). Any other column is read with ``int64(_:)``, which checks.
+    public func strictInteger(_ column: Column) -> Int {
+        Int(sqlite3_column_int64(statement.handle, column.index))
+    }
+
     /// A `TEXT` column. - Throws: on `NULL` or another type.
     public func string(_ column: Column) throws -> String {
         try withUTF8(column) { String(decoding: $0, as: UTF8.self) }

@@ -64,14 +64,15 @@ public final class Statement {
     /// without an array of existentials to build and walk.
     /// - Throws: ``DatabaseError`` when the statement has another number of parameters or SQLite
     ///   refuses the value.
-    @usableFromInline
+    @inlinable  // specialised for the argument's type where it is called (no witness-table calls)
     func bind<A: DatabaseValueConvertible>(only argument: A) throws {
         try prepareToBind(count: 1)
         try bind(argument, at: 0)
     }
 
     /// Checks the loan, resets the statement when it was used, and checks the argument count.
-    private func prepareToBind(count: Int) throws {
+    @usableFromInline
+    func prepareToBind(count: Int) throws {
         try loan.check()
         if needsReset { reset() }
         needsReset = true
@@ -82,22 +83,46 @@ public final class Statement {
 
     /// Binds `argument` to the parameter at `offset` (0-based): its own text from the
     /// statement's scratch room when it writes one, else its ``DatabaseValue``.
-    private func bind<A: DatabaseValueConvertible>(_ argument: A, at offset: Int) throws {
-        let index = Int32(offset + 1)
-        let scratch = textScratch ?? makeTextScratch()
-        let room = UnsafeMutableBufferPointer(
-            rebasing: scratch[(offset * databaseTextCapacity)..<((offset + 1) * databaseTextCapacity)])
-        if let count = argument.writeDatabaseText(into: room), let start = room.baseAddress,
-            count <= databaseTextCapacity
-        {
-            // SQLITE_STATIC: the bytes stay put until the next reset, which drops the binding.
-            let code = sqlite3_bind_text64(
-                handle, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self), UInt64(count), nil,
-                UInt8(SQLITE_UTF8))
-            guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
+    @inlinable
+    func bind<A: DatabaseValueConvertible>(_ argument: A, at offset: Int) throws {
+        let room = textRoom(at: offset)
+        if let count = argument.writeDatabaseText(into: room), count <= databaseTextCapacity {
+            try bindText(in: room, count: count, at: offset)
         } else {
-            try bind(argument.databaseValue, at: index)
+            try bind(argument.databaseValue, at: Int32(offset + 1))
         }
+    }
+
+    /// The parameter at `offset`'s share of ``textScratch`` (``databaseTextCapacity`` bytes).
+    @usableFromInline
+    func textRoom(at offset: Int) -> UnsafeMutableBufferPointer<UInt8> {
+        let scratch = textScratch ?? makeTextScratch()
+        return UnsafeMutableBufferPointer(
+            start: scratch.baseAddress.map { $0 + offset * databaseTextCapacity }, count: databaseTextCapacity)
+    }
+
+    /// Marks the statement as iterated by a cursor (see ``isBusy``), for code inlined into other
+    /// modules: a method, where touching the property from there costs a dynamic exclusivity check.
+    @usableFromInline
+    func beginUse() { isBusy = true }
+
+    /// Resets the statement and marks it free again (after ``beginUse()``).
+    @usableFromInline
+    func endUse() {
+        reset()
+        isBusy = false
+    }
+
+    /// Binds the first `count` bytes of `room` (from ``textRoom(at:)``) to the parameter at
+    /// `offset` as UTF-8 text, without a copy.
+    @usableFromInline
+    func bindText(in room: UnsafeMutableBufferPointer<UInt8>, count: Int, at offset: Int) throws {
+        guard let start = room.baseAddress else { throw DatabaseError.misuse("no room for a parameter's text: \(sql)") }
+        // SQLITE_STATIC: the bytes stay put until the next reset, which drops the binding.
+        let code = sqlite3_bind_text64(
+            handle, Int32(offset + 1), UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self), UInt64(count),
+            nil, UInt8(SQLITE_UTF8))
+        guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
     }
 
     /// ``textScratch``, made: room for every parameter's text.
@@ -108,7 +133,8 @@ public final class Statement {
         return scratch
     }
 
-    private func bind(_ value: DatabaseValue, at index: Int32) throws {
+    @usableFromInline
+    func bind(_ value: DatabaseValue, at index: Int32) throws {
         let code: Int32
         switch value {
         case .null:
@@ -207,6 +233,7 @@ public final class Statement {
     }
 
     /// Releases the statement's read snapshot and bound text, ready for the next use.
+    @usableFromInline
     func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import PizzeriaServices
 import PizzeriaStorage
@@ -81,6 +82,81 @@ struct PickerConfigurationTests {
             try sql(f, "INSERT INTO config_generation (id, generation) VALUES (2, 9)")
         }
         try sql(f, "UPDATE config_generation SET generation = generation + 1")
+    }
+}
+
+/// The picker's plans are read without a lock: each entry is written once, and every thread
+/// that asks sees the one plan kept there.
+@Suite("The plan table keeps the first plan of each day")
+struct PlanTableTests {
+    func plan(_ mark: Int) -> [PickerConfiguration.PlannedSlot] {
+        let start = Date(timeIntervalSince1970: Double(mark) * 60)
+        let day = LocalDate(days: Int64(mark / 1440))
+        return [
+            PickerConfiguration.PlannedSlot(
+                slot: Slot(start: start, serviceDay: day, wallMinute: mark % 1440), seconds: Int64(mark) * 60,
+                ruled: SlotCapacity(capacity: mark, rule: "rule \(mark)"))
+        ]
+    }
+
+    @Test("an empty entry reads nil, a kept one its plan; the first kept wins; outside the table keeps nothing")
+    func firstWins() {
+        let table = PlanTable(days: 4)
+        #expect(table[0] == nil && table[3] == nil && table[-1] == nil && table[4] == nil)
+        #expect(table.keep(plan(7), at: 2).first?.ruled.capacity == 7)
+        #expect(table[2]?.first?.ruled.capacity == 7)
+        #expect(table.keep(plan(8), at: 2).first?.ruled.capacity == 7, "a later plan replaced the kept one")
+        #expect(table[2]?.first?.ruled.rule == "rule 7")
+        #expect(table.keep(plan(9), at: 4).first?.ruled.capacity == 9)
+        #expect(table[4] == nil && table[1] == nil)
+    }
+
+    @Test("threads that keep and read the same days at once all see one plan per day")
+    func concurrentKeeps() {
+        let table = PlanTable(days: 64)
+        let seen = Mutex<[[Int]]>(Array(repeating: [], count: 64))
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            var mine: [Int] = []
+            for day in 0..<64 {
+                let kept = table[day] ?? table.keep(plan(worker * 1000 + day), at: day)
+                mine.append(kept.first?.ruled.capacity ?? -1)
+            }
+            seen.withLock { all in for day in 0..<64 { all[day].append(mine[day]) } }
+        }
+        let all = seen.withLock { $0 }
+        for day in 0..<64 {
+            let winner = table[day]?.first?.ruled.capacity
+            #expect(winner.map { $0 % 1000 == day } == true, "day \(day): \(String(describing: winner))")
+            #expect(all[day].count == 8 && all[day].allSatisfy { $0 == winner }, "day \(day): \(all[day])")
+        }
+    }
+}
+
+/// A kept configuration covers a walk from an instant by comparing instants: the first instant of
+/// a local day must be exact, also on nights the zone changes its offset or skips its midnight.
+@Suite("The first instant of a local day")
+struct FirstInstantTests {
+    @Test(
+        "an instant is at or after a day's first instant exactly when its local date is that day or later",
+        arguments: ["Europe/Rome", "America/Santiago", "Asia/Beirut", "Pacific/Kiritimati", "Pacific/Pago_Pago", "UTC"])
+    func exact(zone: String) throws {
+        let clock = ZonedClock(zone: try #require(TimeZone(identifier: zone)))
+        // Days around both daylight-saving changes of 2026 and 2027, and an ordinary day.
+        let days = ["2026-03-29", "2026-04-05", "2026-09-06", "2026-10-25", "2026-12-04", "2027-03-28", "2027-10-31"]
+        for text in days {
+            let day = try #require(LocalDate(text))
+            let first = PickerConfiguration.firstInstant(of: day, clock: clock)
+            #expect(clock.date(of: first) >= day, "\(zone) \(text): \(first)")
+            // Every second of the hour before it is on an earlier date, every one after on `day` or later.
+            for step in stride(from: 1, through: 3_600, by: 1) {
+                let before = first.addingTimeInterval(-Double(step)), after = first.addingTimeInterval(Double(step))
+                guard clock.date(of: before) < day, clock.date(of: after) >= day else {
+                    Issue.record("\(zone) \(text): \(step) s around \(first)")
+                    break
+                }
+            }
+            #expect(clock.date(of: first.addingTimeInterval(-0.5)) < day, "\(zone) \(text): half a second before")
+        }
     }
 }
 

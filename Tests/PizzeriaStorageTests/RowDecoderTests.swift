@@ -45,6 +45,22 @@ struct RowDecoderTests {
         }
     }
 
+    @Test("a strict integer column reads its value, the largest and smallest included")
+    func strictInteger() throws {
+        let database = try openScratch()
+        try database.write { db in
+            try db.execute("CREATE TABLE n (k INTEGER NOT NULL) STRICT")
+            try db.run("INSERT INTO n (k) VALUES (0), (-1), (9223372036854775807), (-9223372036854775808), (42)")
+            // STRICT refuses another type in the column: the premise of reading it unchecked.
+            #expect(throws: DatabaseError.self) { try db.run("INSERT INTO n (k) VALUES ('7x')") }
+            #expect(throws: DatabaseError.self) { try db.run("INSERT INTO n (k) VALUES (NULL)") }
+        }
+        let values = try database.read { db in
+            try db.fetchAll("SELECT k FROM n ORDER BY rowid") { row in row.strictInteger(try row.column("k")) }
+        }
+        #expect(values == [0, -1, Int.max, Int.min, 42])
+    }
+
     @Test("a cached statement keeps its decoder: the names are resolved once, not per row or call")
     func resolvedOnce() throws {
         let database = try openScratch()

@@ -23,33 +23,36 @@ extension SlotFinder {
         /// Parses the rows' starts (they come in time order: a date is read once per day).
         private var starts = PickupTime.StoredReader()
         let db: Connection
-        private var ahead: (start: Int64, booked: Int, capacity: Int)?
-        private var exhausted = false
+        /// The next booked slot the stream holds, not passed yet: its start (`Int64.max` once the
+        /// stream has no more), pizzas and capacity — plain fields, read for every slot walked.
+        private var aheadStart = Int64.max
+        private var aheadBooked = 0
+        private var aheadCapacity = 0
+        /// The start of the last slot asked about in order.
         private var last = Int64.min
-        /// The first row's slot, once ``generation()`` has read it, until the walk asks for it.
-        private var first: (start: Int64, booked: Int, capacity: Int)?? = nil
-
-        /// The configuration's generation the stream's snapshot holds, from its first row (every
-        /// row carries it; the first comes even when no slot is booked).
-        mutating func generation() throws -> Int64 {
-            guard let slot = try nextRow() else {
-                throw DatabaseError(
-                    extendedResultCode: ResultCode.SQLITE_CORRUPT.rawValue, message: "config_generation has no row")
-            }
-            first = .some(slot)
-            if slot == nil { exhausted = true }
-            return try rows.decoder.generation(rows.row)
-        }
 
         init(rows: RowStream<OrderStore.BookedSlotDecoder>, db: Connection) { (self.rows, self.db) = (rows, db) }
 
-        /// The stream's next row: `nil` past the last, `.some(nil)` for the row of a walk with
-        /// no booking ahead, else the booked slot with its start in seconds.
-        private mutating func nextRow() throws -> (start: Int64, booked: Int, capacity: Int)?? {
-            guard let row = try rows.next() else { return nil }
-            guard let slot = row else { return .some(nil) }
+        /// The configuration's generation the stream's snapshot holds, from its first row (every
+        /// row carries it; the first comes even when no slot is booked), which it also reads as
+        /// the first booked slot ahead. Called once, before ``load(at:)``.
+        mutating func generation() throws -> Int64 {
+            guard let first = try rows.next() else {
+                throw DatabaseError(
+                    extendedResultCode: ResultCode.SQLITE_CORRUPT.rawValue, message: "config_generation has no row")
+            }
+            try hold(first)
+            return try rows.decoder.generation(rows.row)
+        }
+
+        /// Holds a row's slot as the one ahead (`nil`, a walk with no booking ahead: none).
+        private mutating func hold(_ slot: (start: PickupTime.StoredText, booked: Int, capacity: Int)?) throws {
+            guard let slot else {
+                aheadStart = .max
+                return
+            }
             guard let start = starts.seconds(slot.start) else { throw OrderStore.BookedSlotDecoder.notAPickupTime }
-            return .some((start, slot.booked, slot.capacity))
+            (aheadStart, aheadBooked, aheadCapacity) = (start, slot.booked, slot.capacity)
         }
 
         /// The booked slot starting at `seconds`, if any.
@@ -61,22 +64,10 @@ extension SlotFinder {
                 return load.map { Load(booked: $0.booked, capacity: $0.capacity.capacity, outOfOrder: true) }
             }
             last = seconds
-            while !exhausted, ahead.map({ $0.start < seconds }) ?? true {
-                let slot: (start: Int64, booked: Int, capacity: Int)?
-                if let pending = first {
-                    (slot, first) = (pending, nil)
-                } else {
-                    slot = try nextRow() ?? nil
-                }
-                guard let next = slot else {
-                    (exhausted, ahead) = (true, nil)
-                    break
-                }
-                guard next.start >= seconds else { continue }
-                ahead = next
-            }
-            guard let ahead, ahead.start == seconds else { return nil }
-            return Load(booked: ahead.booked, capacity: ahead.capacity, outOfOrder: false)
+            // Past the slots the walk has passed; the stream's end leaves `aheadStart` at `.max`.
+            while aheadStart < seconds { try hold(try rows.next() ?? nil) }
+            guard aheadStart == seconds else { return nil }
+            return Load(booked: aheadBooked, capacity: aheadCapacity, outOfOrder: false)
         }
 
         /// The capacity of the slot at `seconds` that `load(at:)` just returned, with its rule. The

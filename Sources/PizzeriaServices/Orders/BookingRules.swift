@@ -75,7 +75,9 @@ struct BookingWindow {
     let leadMinutes: Int
     let horizonDays: Int
 
-    init(settings: Settings, now: Date) {
+    /// `settings` is borrowed: the picker makes a window per call from settings held by
+    /// reference, and an owned parameter copied them (every field retained) each time.
+    init(settings: borrowing Settings, now: Date) {
         self.now = now
         leadMinutes = settings.effectiveLeadMinutes(at: now)
         earliest = now.addingTimeInterval(Double(leadMinutes * 60))

@@ -118,7 +118,8 @@ extension OrderStore {
         func decode(_ row: Row) throws -> (start: PickupTime.StoredText, booked: Int, capacity: Int)? {
             guard let text = try row.optionalTextBytes(start) else { return nil }
             guard let stored = PickupTime.StoredText(text) else { throw Self.notAPickupTime }
-            return (stored, try row.int(booked), try row.int(capacity))
+            // `slot_loads` is STRICT and both are INTEGER NOT NULL (migration 7): SQLite keeps their type.
+            return (stored, row.strictInteger(booked), row.strictInteger(capacity))
         }
 
         /// A `pickup_at` that is not stored pickup text.
