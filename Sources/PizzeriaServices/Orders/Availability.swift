@@ -278,7 +278,8 @@ struct SlotFinder {
                         try booked.map { try loads.capacity($0, at: seconds, planned: plan[index].ruled) }
                         ?? plan[index].ruled
                     let slot = plan[index].slot
-                    let offset = ZonedClock.offset(of: slot.start, showing: slot.serviceDay, minutes: slot.wallMinute)
+                    let offset = ZonedClock.offset(
+                        ofSecond: seconds, showing: slot.serviceDay, minutes: slot.wallMinute)
                     found.append(AvailableSlot(slot, offsetSeconds: offset, remaining: remaining, capacity: capacity))
                     if found.count == limit { break }
                 }

@@ -57,7 +57,13 @@ public struct ZonedClock: Sendable, Equatable {
     /// The offset (seconds east of UTC) at which `instant` shows `minutes` after the midnight of
     /// `date`: a slot that knows its wall time knows its offset without a zone lookup.
     static func offset(of instant: Date, showing date: LocalDate, minutes: Int) -> Int {
-        Int(naive(date, minutes: minutes).timeIntervalSince1970 - instant.timeIntervalSince1970)
+        offset(ofSecond: Int64(instant.timeIntervalSince1970.rounded(.down)), showing: date, minutes: minutes)
+    }
+
+    /// ``offset(of:showing:minutes:)`` for an instant in whole seconds since 1970, in integers
+    /// alone (the picker's walk has each slot's start so).
+    static func offset(ofSecond second: Int64, showing date: LocalDate, minutes: Int) -> Int {
+        Int(date.daysSinceEpoch * 86_400 + Int64(minutes) * 60 - second)
     }
 
     /// The instant `date` at `minutes` would be in UTC: the arithmetic alone.
