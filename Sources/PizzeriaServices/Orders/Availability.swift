@@ -294,6 +294,19 @@ struct SlotFinder {
     /// `paused` and, when the pause has an end, the first slot after it.
     func availability(pizzas: Int, from: Date, limit: Int) throws -> SlotAvailability {
         let largest = try largest().capacity
+        if window.pause != nil || pizzas > largest {
+            return try unavailable(pizzas: pizzas, from: from, largest: largest)
+        }
+        let slots = try available(pizzas: pizzas, from: from, limit: limit)
+        if slots.isEmpty { return noneWithinHorizon(pizzas: pizzas, largest: largest) }
+        return SlotAvailability(slots: slots, reason: nil, message: nil, largestOrder: largest)
+    }
+
+    /// ``availability(pizzas:from:limit:)`` while bookings are paused or for an order larger than
+    /// any slot. This and ``noneWithinHorizon(pizzas:largest:)`` word the answers without slots out
+    /// of the picker's line (its code shares the instruction cache with SQLite's on every call).
+    @inline(never)
+    private func unavailable(pizzas: Int, from: Date, largest: Int) throws -> SlotAvailability {
         if let pause = window.pause {
             let after =
                 pizzas > largest ? nil : try available(pizzas: pizzas, from: from, limit: 1, ignoringPause: true).first
@@ -302,18 +315,19 @@ struct SlotFinder {
                 message: OrderError.paused(pause: pause, zone: settings.timeZone).description,
                 largestOrder: largest, firstAfterPause: after)
         }
-        if pizzas > largest {
-            return SlotAvailability(
-                slots: [], reason: .tooLarge,
-                message: "an order of \(pizzas) pizzas is more than any slot takes (at most \(largest))",
-                largestOrder: largest)
-        }
-        let slots = try available(pizzas: pizzas, from: from, limit: limit)
         return SlotAvailability(
-            slots: slots, reason: slots.isEmpty ? .noneWithinHorizon : nil,
-            message: slots.isEmpty
-                ? "no slot within the booking horizon (\(settings.bookingHorizonDays) days) can take \(pizzas) pizzas"
-                : nil,
+            slots: [], reason: .tooLarge,
+            message: "an order of \(pizzas) pizzas is more than any slot takes (at most \(largest))",
+            largestOrder: largest)
+    }
+
+    /// The answer when no slot within the booking horizon can take the order.
+    @inline(never)
+    private func noneWithinHorizon(pizzas: Int, largest: Int) -> SlotAvailability {
+        SlotAvailability(
+            slots: [], reason: .noneWithinHorizon,
+            message:
+                "no slot within the booking horizon (\(settings.bookingHorizonDays) days) can take \(pizzas) pizzas",
             largestOrder: largest)
     }
 }

@@ -95,24 +95,14 @@ extension OrderService {
     )
         throws -> SlotAvailability
     {
-        var problems: [FieldError] = []
-        if !(1...OrderRequest.maximumPizzas).contains(pizzas) {
-            problems.append(
-                FieldError(field: "pizzas", message: "must be from 1 to \(OrderRequest.maximumPizzas), not \(pizzas)"))
-        }
-        if !(1...SlotFinder.maximumLimit).contains(limit) {
-            problems.append(
-                FieldError(field: "limit", message: "must be from 1 to \(SlotFinder.maximumLimit), not \(limit)"))
-        }
         let now = now()
         // Honoured or refused, never ignored: the picker lists what can be booked from now on.
-        if let after, after < now.addingTimeInterval(-60) {
-            problems.append(
-                FieldError(
-                    field: "after",
-                    message: "must not be before now: the picker lists slots that can be booked from now on"))
+        let afterTooEarly = after.map { $0 < now.addingTimeInterval(-60) } ?? false
+        if !(1...OrderRequest.maximumPizzas).contains(pizzas) || !(1...SlotFinder.maximumLimit).contains(limit)
+            || afterTooEarly
+        {
+            throw Self.pickerRefusal(pizzas: pizzas, limit: limit, afterTooEarly: afterTooEarly)
         }
-        guard problems.isEmpty else { throw ValidationError(problems) }
         let from = after ?? now
         // The picker's way, while its kept configuration holds: one statement reads the generation
         // and the bookings in one snapshot (no transaction to begin and commit); a pause, an order
@@ -139,6 +129,28 @@ extension OrderService {
             let finder = SlotFinder(configuration: configuration, now: now, db: db)
             return try finder.availability(pizzas: pizzas, from: from, limit: limit)
         }
+    }
+
+    /// The picker's refusal of its arguments, every field at fault named: built out of the
+    /// picker's line (its messages are code every call would otherwise carry past).
+    @inline(never)
+    static func pickerRefusal(pizzas: Int, limit: Int, afterTooEarly: Bool) -> ValidationError {
+        var problems: [FieldError] = []
+        if !(1...OrderRequest.maximumPizzas).contains(pizzas) {
+            problems.append(
+                FieldError(field: "pizzas", message: "must be from 1 to \(OrderRequest.maximumPizzas), not \(pizzas)"))
+        }
+        if !(1...SlotFinder.maximumLimit).contains(limit) {
+            problems.append(
+                FieldError(field: "limit", message: "must be from 1 to \(SlotFinder.maximumLimit), not \(limit)"))
+        }
+        if afterTooEarly {
+            problems.append(
+                FieldError(
+                    field: "after",
+                    message: "must not be before now: the picker lists slots that can be booked from now on"))
+        }
+        return ValidationError(problems)
     }
 
     /// How the picker reads what it needs besides the bookings.
