@@ -79,6 +79,17 @@ struct PickupPickerTests {
                 try f.pizzeria.orders.availableSlots(pizzas: pizzas, limit: limit)
             }
         }
+        // Every field at fault is named at once; a start in the past is refused, not ignored.
+        let all = #expect(throws: ValidationError.self) {
+            try f.pizzeria.orders.availableSlots(pizzas: 0, after: try f.at("08:00"), limit: 101)
+        }
+        #expect(all?.errors.map(\.field) == ["pizzas", "limit", "after"], "\(String(describing: all))")
+        #expect(all?.errors.first?.message == "must be from 1 to \(OrderRequest.maximumPizzas), not 0")
+        let early = #expect(throws: ValidationError.self) {
+            try f.pizzeria.orders.availableSlots(after: try f.at("09:58"))
+        }
+        #expect(early?.errors.map(\.field) == ["after"])
+        #expect(try f.pizzeria.orders.availableSlots(after: try f.at("09:59")).slots.isEmpty == false)
         try f.pizzeria.capacity.set([.date(day("2026-12-31"))], try range("19:00-23:00"), capacity: 30)
         let big = try f.pizzeria.orders.availableSlots(pizzas: 31)
         #expect(big.slots.isEmpty && big.reason == .tooLarge && big.largestOrder == 30)
