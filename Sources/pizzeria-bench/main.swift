@@ -6,11 +6,15 @@
 //
 //   pizzeria-bench [--scale 0.1] [--pizzas N] [--users N] [--history N] [--orders N]
 //                  [--modes full,normal] [--json] [--dir DIR] [--seed N] [--build-only]
-//                  [--sync-latency-us N] [--picker-before]
+//                  [--sync-latency-us N] [--picker-before] [--picker-rounds N]
 //
 // --picker-before also runs the project's picker as it was before migration 11 (configuration
 // read again on every call, bookings and rules day by day) on the same calls in the same run,
 // compares every answer with the picker's (exit 70 on a difference) and prints both throughputs.
+//
+// --picker-rounds N runs the picker phase's calls N times over (default 1): the phase only reads,
+// so the same calls give the same answers, and at ~50 ms a side one round is too short a phase
+// for a stable ratio on a shared machine.
 //
 // --sync-latency-us N models a slower device: a VFS that delegates to SQLite's default one and
 // waits N µs before each xSync (the real sync still happens), registered for both sides after the
@@ -56,6 +60,7 @@ var buildOnly = false
 var reuse = false
 var syncLatency = 0
 var pickerBefore = false
+var pickerRounds = 1
 var directory = FileManager.default.temporaryDirectory.appendingPathComponent("pizzeria-bench-\(getpid())").path
 var arguments = CommandLine.arguments.dropFirst()
 @MainActor func number(_ flag: String) -> Int {
@@ -69,6 +74,7 @@ while let argument = arguments.popFirst() {
     switch argument {
     case "--json": json = true
     case "--picker-before": pickerBefore = true
+    case "--picker-rounds": pickerRounds = max(1, min(number("--picker-rounds"), 1_000))
     case "--build-only": buildOnly = true
     case "--reuse": reuse = true
     case "--dir": directory = arguments.popFirst() ?? directory
@@ -85,7 +91,7 @@ while let argument = arguments.popFirst() {
         workload.scale(by: scale)
     case "-h", "--help":
         print(
-            "usage: pizzeria-bench [--scale F] [--pizzas N] [--users N] [--history N] [--orders N] [--modes full,normal] [--only PHASE,…] [--json] [--dir DIR] [--seed N] [--build-only] [--reuse] [--sync-latency-us N] [--picker-before]"
+            "usage: pizzeria-bench [--scale F] [--pizzas N] [--users N] [--history N] [--orders N] [--modes full,normal] [--only PHASE,…] [--json] [--dir DIR] [--seed N] [--build-only] [--reuse] [--sync-latency-us N] [--picker-before] [--picker-rounds N]"
         )
         exit(0)
     default:
@@ -323,13 +329,15 @@ for mode in modes {
     // The picker after the bookings, so it answers around what they booked; both sides must
     // give the same answers.
     var projectAnswers = 0, baselineAnswers = 0
+    // With --picker-rounds, call i of the phase is pickerCalls[i % count].
+    func roundCalls(_ range: Range<Int>) -> [Workload.PickerCall] { range.map { pickerCalls[$0 % pickerCalls.count] } }
     try phase(
-        "available_slots", operations: pickerCalls.count,
+        "available_slots", operations: pickerCalls.count * pickerRounds,
         project: {
-            projectAnswers = projectAnswers &+ (try project.availableSlots(Array(pickerCalls[$0]), today: today))
+            projectAnswers = projectAnswers &+ (try project.availableSlots(roundCalls($0), today: today))
         },
         baseline: {
-            baselineAnswers = baselineAnswers &+ (try baseline.availableSlots(Array(pickerCalls[$0]), today: today))
+            baselineAnswers = baselineAnswers &+ (try baseline.availableSlots(roundCalls($0), today: today))
         })
     if projectAnswers != baselineAnswers, ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"] == nil,
         only?.contains("available_slots") ?? true
