@@ -230,8 +230,9 @@ public final class Database: @unchecked Sendable {
     public func readStatement<T>(_ body: (Connection) throws -> T) throws -> T {
         var result: T?
         try readStatement { (db: Connection) -> Void in result = try body(db) }
-        guard let result else { throw DatabaseError.misuse("a read statement's body did not run") }
-        return result
+        // Moved out, not copied: a copy would retain what the answer holds, and release it again.
+        guard let answer = result.take() else { throw DatabaseError.misuse("a read statement's body did not run") }
+        return answer
     }
 
     /// ``readStatement(_:)`` for a body that keeps its own result: the one place its rules live.
