@@ -307,11 +307,8 @@ public final class Connection {
     {
         let statement = try statement(sql)
         try statement.bind(arguments)
-        statement.isBusy = true
-        defer {
-            statement.reset()
-            statement.isBusy = false
-        }
+        statement.beginUse()
+        defer { statement.endUse() }
         return try body(statement)
     }
 
@@ -322,11 +319,8 @@ public final class Connection {
     ) throws -> T {
         let statement = try statement(key)
         try statement.bind(arguments)
-        statement.isBusy = true
-        defer {
-            statement.reset()
-            statement.isBusy = false
-        }
+        statement.beginUse()
+        defer { statement.endUse() }
         return try body(statement)
     }
 

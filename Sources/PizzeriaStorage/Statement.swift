@@ -101,8 +101,8 @@ public final class Statement {
             start: scratch.baseAddress.map { $0 + offset * databaseTextCapacity }, count: databaseTextCapacity)
     }
 
-    /// Marks the statement as iterated by a cursor (see ``isBusy``), for code inlined into other
-    /// modules: a method, where touching the property from there costs a dynamic exclusivity check.
+    /// Marks the statement as in use by a `withBound` body (see ``isBusy``). A method, so that
+    /// code inlined into other modules does not touch the property (a dynamic exclusivity check).
     @usableFromInline
     func beginUse() { isBusy = true }
 
