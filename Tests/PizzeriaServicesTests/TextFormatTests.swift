@@ -47,6 +47,29 @@ struct TextFormatTests {
         }
     }
 
+    @Test("every byte value at every position of UUID text: taken exactly where the strict rule takes it")
+    func identifierBytes() throws {
+        // Mixed case, every digit value somewhere.
+        let base = Array("0123abCD-ef45-6789-AbCd-eF0123456789".utf8)
+        func isHex(_ byte: UInt8) -> Bool {
+            UInt8(ascii: "0")...UInt8(ascii: "9") ~= byte || UInt8(ascii: "a")...UInt8(ascii: "f") ~= byte
+                || UInt8(ascii: "A")...UInt8(ascii: "F") ~= byte
+        }
+        for position in 0..<36 {
+            for value in 0...255 {
+                var bytes = base
+                bytes[position] = UInt8(value)
+                let parsed = bytes.withUnsafeBufferPointer { Pizza.ID(utf8: $0) }
+                let strict = [8, 13, 18, 23].contains(position) ? value == 45 : isHex(UInt8(value))
+                let expected = strict ? UUID(uuidString: String(decoding: bytes, as: UTF8.self)) : nil
+                #expect(parsed?.uuid == expected, "byte \(value) at \(position)")
+            }
+        }
+        // The value itself: each byte of the UUID from its two digits, first digit high.
+        let parsed = try #require(base.withUnsafeBufferPointer { Pizza.ID(utf8: $0) })
+        #expect(parsed.description == "0123abcd-ef45-6789-abcd-ef0123456789")
+    }
+
     @Test("stored timestamps parse exactly as the general parser does, and invalid dates do not parse")
     func timestamps() {
         var generator = SystemRandomNumberGenerator()

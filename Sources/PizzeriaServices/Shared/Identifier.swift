@@ -142,49 +142,49 @@ extension Identifier: DatabaseValueConvertible {
 
 extension Identifier {
     /// Parses 36 bytes of UUID text (any case) without building a `String`: every row read
-    /// carries ids, so this is a hot path. Each digit is one table lookup; an invalid byte maps
-    /// to a value with the high bit set, checked once at the end.
+    /// carries ids, so this is a hot path. The 32 digits are read as four words of eight bytes,
+    /// each checked and converted in a few word operations (``hexWord(_:)``), not byte by byte.
     init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count == 36, let text = bytes.baseAddress,
             text[8] == 45, text[13] == 45, text[18] == 45, text[23] == 45
         else { return nil }
-        let parsed: (UInt64, UInt64)? = hexDigitValues.withUnsafeBufferPointer { table in
-            guard let table = table.baseAddress else { return nil }
-            var high: UInt64 = 0, low: UInt64 = 0, invalid: UInt8 = 0
-            @inline(__always) func digits(_ start: Int, _ end: Int, into value: inout UInt64) {
-                var index = start
-                while index < end {
-                    let digit = table[Int(text[index])]
-                    invalid |= digit
-                    value = value << 4 | UInt64(digit & 0x0F)
-                    index += 1
-                }
-            }
-            digits(0, 8, into: &high)
-            digits(9, 13, into: &high)
-            digits(14, 18, into: &high)
-            digits(19, 23, into: &low)
-            digits(24, 36, into: &low)
-            return invalid & 0x80 == 0 ? (high, low) : nil
+        let raw = UnsafeRawPointer(text)
+        func word(_ offset: Int) -> UInt64 {
+            UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
         }
-        guard let (high, low) = parsed else { return nil }
-        let h = high.bigEndian, l = low.bigEndian
+        func half(_ offset: Int) -> UInt64 {
+            UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        }
+        // 8 digits; 4 + 4 (around a hyphen); 4 + 4; the last 12 as 4 + 8.
+        guard let a = Self.hexWord(word(0)), let b = Self.hexWord(half(9) | half(14) << 32),
+            let c = Self.hexWord(half(19) | half(24) << 32), let d = Self.hexWord(word(28))
+        else { return nil }
         var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &value) { raw in
-            raw.storeBytes(of: h, toByteOffset: 0, as: UInt64.self)
-            raw.storeBytes(of: l, toByteOffset: 8, as: UInt64.self)
+        withUnsafeMutableBytes(of: &value) { out in
+            out.storeBytes(of: a.littleEndian, toByteOffset: 0, as: UInt32.self)
+            out.storeBytes(of: b.littleEndian, toByteOffset: 4, as: UInt32.self)
+            out.storeBytes(of: c.littleEndian, toByteOffset: 8, as: UInt32.self)
+            out.storeBytes(of: d.littleEndian, toByteOffset: 12, as: UInt32.self)
         }
         uuid = UUID(uuid: value)
     }
-}
 
-/// The value of each byte as a hex digit (either case), or 0xFF for a byte that is not one.
-private let hexDigitValues: [UInt8] = (0...255).map { byte -> UInt8 in
-    switch UInt8(byte) {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10
-    default: 0xFF
+    /// Eight hex digits (either case), the first in the word's lowest byte, as the four bytes they
+    /// spell — the first digit pair in the result's lowest byte — or `nil` if any byte is not a
+    /// digit. SWAR: each byte's range tests are additions whose carries land in its high bit.
+    @inline(__always)
+    static func hexWord(_ x: UInt64) -> UInt32? {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        guard x & high == 0 else { return nil }  // ASCII only: the additions below cannot carry over
+        let digit = (x &+ 0x5050_5050_5050_5050) & ~(x &+ 0x4646_4646_4646_4646) & high  // 0x30 ... 0x39
+        let lower = x | 0x2020_2020_2020_2020
+        let letter = (lower &+ 0x1F1F_1F1F_1F1F_1F1F) & ~(lower &+ 0x1919_1919_1919_1919) & high  // a ... f, A ... F
+        guard digit | letter == high else { return nil }
+        let nibbles = (x & 0x0F0F_0F0F_0F0F_0F0F) &+ (letter >> 7) &* 9
+        // Pairs of nibbles into bytes (first digit high), then the four bytes side by side.
+        let pairs = ((nibbles << 4) | (nibbles >> 8)) & 0x00FF_00FF_00FF_00FF
+        let quads = (pairs | (pairs >> 8)) & 0x0000_FFFF_0000_FFFF
+        return UInt32(truncatingIfNeeded: quads | (quads >> 16))
     }
 }
 
