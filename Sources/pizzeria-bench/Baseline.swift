@@ -12,7 +12,7 @@ final class Baseline {
     let pizzaIDs: [Pizza.ID]
     let userIDs: [User.ID]
     /// Each item's `Normale` and `Maxi`, and the extras, as the data set numbered them.
-    let normaleIDs: [Int64], maxiIDs: [Int64], extraIDs: [Int64]
+    let variants: DataSet.VariantIDs, extraIDs: [Int64]
 
     private let begin, commit, rollback: CStatement
     private let settings, hours, exceptions, pizza, slotLoad, insertOrder, insertLine: CStatement
@@ -29,8 +29,7 @@ final class Baseline {
             path: file, synchronous: synchronous, cacheKiB: cacheKiB, checkpointPages: checkpointPages)
         pizzaIDs = dataSet.pizzaIDs
         userIDs = dataSet.userIDs
-        normaleIDs = dataSet.normaleIDs.map(\.rawValue)
-        maxiIDs = dataSet.maxiIDs.map(\.rawValue)
+        variants = dataSet.variants
         extraIDs = dataSet.extraIDs.map(\.rawValue)
         let db = database
         begin = try db.prepare("BEGIN IMMEDIATE")
@@ -123,13 +122,21 @@ final class Baseline {
             ORDER BY g.position, g.name, g.id, m.position, m.name, m.id
             """)
         menuPrices = try db.prepare("SELECT modifier_id, variant_name, price_cents FROM modifier_prices")
-        // A hash join: the variants and the attachments each in one scan into tables keyed by
-        // item (a scan reads each page once; a lookup per item reads the index's path each time),
-        // then the items in name order.
+        // The menu one item at a time, as the project's `forEachEntry` reads it: three statements
+        // in name order stepped side by side, each item's variants and groups one index lookup
+        // (CROSS JOIN keeps the items the outer loop: no statement sorts), nothing held but one
+        // item's rows — flat in memory however many items there are.
         menuVariants = try db.prepare(
-            "SELECT pizza_id, id, name, price_cents, position, is_default FROM pizza_variants ORDER BY pizza_id, position, id"
-        )
-        menuAttachments = try db.prepare("SELECT pizza_id, group_id FROM pizza_modifier_groups")
+            """
+            SELECT v.pizza_id, v.id, v.name, v.price_cents, v.position, v.is_default
+            FROM pizzas p CROSS JOIN pizza_variants v ON v.pizza_id = p.id
+            WHERE p.archived_at IS NULL ORDER BY p.name_key
+            """)
+        menuAttachments = try db.prepare(
+            """
+            SELECT a.pizza_id, a.group_id FROM pizzas p CROSS JOIN pizza_modifier_groups a ON a.pizza_id = p.id
+            WHERE p.archived_at IS NULL ORDER BY p.name_key
+            """)
         menuItems = try db.prepare(
             """
             SELECT id, name, price_cents, archived_at, version, created_at, updated_at, category_id, allergens, stock_left,
@@ -239,7 +246,7 @@ final class Baseline {
     /// group of the item, each group's bounds kept — and its JSON written by hand.
     private func line(_ line: Workload.Line) throws -> Line {
         let id = pizzaIDs[line.pizza].uuid
-        let variant = line.maxi ? maxiIDs[line.pizza] : normaleIDs[line.pizza]
+        let variant = line.maxi ? variants.maxi(line.pizza) : variants.normale(line.pizza)
         guard try pizza.bind(variant, id).step() else { throw BenchError("pizza \(id) has no variant \(variant)") }
         defer { sqlite3_reset(pizza.handle) }
         guard pizza.int(1) == 1 else { throw BenchError("pizza \(id) is not on the menu or is counted out") }
@@ -717,11 +724,20 @@ final class Baseline {
         let id: Int64, name: String, position: Int64, usesOven: Bool
     }
 
-    /// The active menu: categories, groups with their modifiers, items in name order with their
-    /// variants — four statements, each row decoded into a value.
+    /// The active menu: categories, groups with their modifiers, then items in name order with
+    /// their variants and groups one at a time — each row decoded into a value, one item held at a
+    /// time. Counts what the project's counts: entries, their variants and their groups.
     func readMenu(_ times: Int) throws -> Int {
         var rows = 0
         for _ in 0..<times {
+            // One read transaction, as the project's (the statements in autocommit would each see
+            // their own snapshot until the three run side by side).
+            try beginRead.bind().run()
+            defer {
+                sqlite3_reset(menuVariants.handle)
+                sqlite3_reset(menuAttachments.handle)
+                _ = try? commit.bind().run()
+            }
             var categories: [CategoryRow] = []
             try menuCategories.bind().forEachRow {
                 categories.append(
@@ -749,39 +765,52 @@ final class Baseline {
                         archivedAt: g.isNull(10) ? nil : g.text(10), stockLeft: g.isNull(11) ? nil : g.int(11),
                         stockUntil: g.isNull(12) ? nil : g.text(12), prices: prices[g.int(5)] ?? []))
             }
-            var variants: [String: [VariantRow]] = [:]
-            variants.reserveCapacity(pizzaIDs.count)
-            try menuVariants.bind().forEachRow {
-                let v = menuVariants
-                variants[v.text(0), default: []].append(
-                    VariantRow(
-                        id: v.int(1), name: v.text(2), priceCents: v.int(3), position: v.int(4),
-                        isDefault: v.int(5) == 1))
-            }
-            var attached: [String: [Int64]] = [:]
-            attached.reserveCapacity(pizzaIDs.count)
-            try menuAttachments.bind().forEachRow {
-                attached[menuAttachments.text(0), default: []].append(menuAttachments.int(1))
-            }
-            var items: [MenuItemRow] = []
-            items.reserveCapacity(pizzaIDs.count)
+            // Each item's rows are adjacent in all three statements (one snapshot, one order): an
+            // item takes the variant and attachment rows whose item id is its own, compared as bytes.
+            let rank = Dictionary(uniqueKeysWithValues: groups.enumerated().map { ($1.id, $0) })
+            menuVariants.bind()
+            menuAttachments.bind()
+            var variantAhead = try menuVariants.step(), attachmentAhead = try menuAttachments.step()
+            var items = 0
             try menuItems.bind().forEachRow {
                 let m = menuItems
-                let id = m.text(0)
+                var variants: [VariantRow] = []
+                while variantAhead, Self.sameText(m, 0, menuVariants, 0) {
+                    let v = menuVariants
+                    variants.append(
+                        VariantRow(
+                            id: v.int(1), name: v.text(2), priceCents: v.int(3), position: v.int(4),
+                            isDefault: v.int(5) == 1))
+                    variantAhead = try menuVariants.step()
+                }
+                if variants.count > 1 { variants.sort { ($0.position, $0.id) < ($1.position, $1.id) } }
+                var groupIDs: [Int64] = []
+                while attachmentAhead, Self.sameText(m, 0, menuAttachments, 0) {
+                    groupIDs.append(menuAttachments.int(1))
+                    attachmentAhead = try menuAttachments.step()
+                }
+                if groupIDs.count > 1 { groupIDs.sort { (rank[$0] ?? .max, $0) < (rank[$1] ?? .max, $1) } }
                 let pizza = PizzaRow(
-                    id: id, name: m.text(1), priceCents: m.int(2), archivedAt: m.isNull(3) ? nil : m.text(3),
+                    id: m.text(0), name: m.text(1), priceCents: m.int(2), archivedAt: m.isNull(3) ? nil : m.text(3),
                     version: m.int(4), createdAt: m.text(5), updatedAt: m.text(6), categoryID: m.int(7),
                     allergens: m.int(8), stockLeft: m.isNull(9) ? nil : m.int(9),
                     stockUntil: m.isNull(10) ? nil : m.text(10))
-                items.append(MenuItemRow(pizza: pizza, variants: variants[id] ?? [], groupIDs: attached[id] ?? []))
+                let item = MenuItemRow(pizza: pizza, variants: variants, groupIDs: groupIDs)
+                items += (item.pizza.priceCents > 0 ? 1 : 0) + item.variants.count + item.groupIDs.count
             }
-            rows +=
-                items.reduce(0) { $0 + ($1.pizza.priceCents > 0 ? 1 : 0) }
-                + (groups.isEmpty || categories.isEmpty ? 1 : 0)
+            rows += items + (groups.isEmpty || categories.isEmpty ? 1 : 0)
         }
         return rows
     }
 
+    /// Whether column `a` of `left`'s row and column `b` of `right`'s hold the same text.
+    private static func sameText(_ left: CStatement, _ a: Int32, _ right: CStatement, _ b: Int32) -> Bool {
+        let count = sqlite3_column_bytes(left.handle, a)
+        guard count == sqlite3_column_bytes(right.handle, b),
+            let x = sqlite3_column_text(left.handle, a), let y = sqlite3_column_text(right.handle, b)
+        else { return false }
+        return memcmp(x, y, Int(count)) == 0
+    }
     // MARK: - Edits
 
     /// The edit path: read the pizza (the sheet's draft), validate, then compare-and-set the

@@ -8,11 +8,20 @@ struct DataSet {
     let pizzaIDs: [Pizza.ID]
     let userIDs: [User.ID]
     /// Each item's `Normale` (its default) and `Maxi`, by the item's index.
-    let normaleIDs: [Variant.ID]
-    let maxiIDs: [Variant.ID]
+    let variants: VariantIDs
     /// The extras of group `Aggiunte`, by index (0.50 EUR first).
     let extraIDs: [Modifier.ID]
     let sqliteVersion: String
+
+    /// The variants' ids by item index, worked out rather than held (a million items would hold
+    /// 16 MB of them, twice over with the baseline's copy): the build inserts each kind of variant
+    /// in the items' rowid order, so item `n`'s `Normale` is `normale + n` and its `Maxi` `maxi + n`.
+    /// ``open(_:pizzeria:)`` checks that every variant row agrees.
+    struct VariantIDs {
+        let normaleBase: Int64, maxiBase: Int64
+        func normale(_ pizza: Int) -> Int64 { normaleBase + Int64(pizza) }
+        func maxi(_ pizza: Int) -> Int64 { maxiBase + Int64(pizza) }
+    }
 
     static func build(_ workload: Workload, in directory: String) throws -> DataSet {
         let path = directory + "/dataset.sqlite"
@@ -90,17 +99,30 @@ struct DataSet {
     static func open(_ path: String, pizzeria opened: Pizzeria? = nil) throws -> DataSet {
         let pizzeria = try opened ?? Pizzeria.open(path: path, access: .requireCurrent)
         return try pizzeria.database.readStatement { db in
-            func variants(_ name: String) throws -> [Variant.ID] {
-                try db.fetchAll(
-                    "SELECT v.id FROM pizzas p JOIN pizza_variants v ON v.pizza_id = p.id AND v.name = ? ORDER BY p.rowid",
-                    [name]
-                ) { Variant.ID(try $0.int64("id")) }
+            // Item n is the n-th by rowid; rowids are 1... in a data set this bench built.
+            let (first, last, count) =
+                try db.fetchOne("SELECT min(rowid) AS first, max(rowid) AS last, count(*) AS n FROM pizzas") {
+                    (try $0.int64("first"), try $0.int64("last"), try $0.int64("n"))
+                } ?? (0, 0, 0)
+            func base(_ name: String) throws -> Int64 {
+                let (low, high, rows) =
+                    try db.fetchOne(
+                        """
+                        SELECT min(v.id - p.rowid) AS low, max(v.id - p.rowid) AS high, count(*) AS n
+                        FROM pizzas p JOIN pizza_variants v ON v.pizza_id = p.id AND v.name = ?
+                        """, [name]
+                    ) { (try $0.optionalInt64("low"), try $0.optionalInt64("high"), try $0.int64("n")) }
+                    ?? (nil, nil, 0)
+                guard let low, low == high, rows == count, last - first + 1 == count else {
+                    throw BenchError("\(path): its \(name) variants are not numbered in item order; build it again")
+                }
+                return low + first
             }
             return DataSet(
                 path: path,
                 pizzaIDs: try db.fetchAll("SELECT id FROM pizzas ORDER BY rowid") { Pizza.ID(try $0.string("id"))! },
                 userIDs: try db.fetchAll("SELECT id FROM users ORDER BY rowid") { User.ID(try $0.string("id"))! },
-                normaleIDs: try variants("Normale"), maxiIDs: try variants("Maxi"),
+                variants: VariantIDs(normaleBase: try base("Normale"), maxiBase: try base("Maxi")),
                 extraIDs: try db.fetchAll("SELECT id FROM modifiers WHERE group_id = 1 ORDER BY position") {
                     Modifier.ID(try $0.int64("id"))
                 },

@@ -15,7 +15,8 @@ struct Project {
             items: booking.lines.map { line in
                 .init(
                     pizza: dataSet.pizzaIDs[line.pizza], quantity: line.quantity,
-                    variant: line.maxi ? dataSet.maxiIDs[line.pizza] : dataSet.normaleIDs[line.pizza],
+                    variant: Variant.ID(
+                        line.maxi ? dataSet.variants.maxi(line.pizza) : dataSet.variants.normale(line.pizza)),
                     modifiers: line.extras.map { dataSet.extraIDs[$0] })
             }, pickup: pickup)
     }
@@ -106,15 +107,16 @@ struct Project {
         return total
     }
 
-    /// The whole menu the app's menu screen reads: categories, items with their variants and
-    /// groups, the groups with their modifiers.
+    /// The whole menu the app's menu screen reads — categories, items with their variants and
+    /// groups, the groups with their modifiers — one item at a time (`forEachEntry`: memory flat
+    /// in the menu's size). Counts the entries, their variants and their groups.
     func readMenu(_ times: Int) throws -> Int {
         var rows = 0
         for _ in 0..<times {
-            let menu = try pizzeria.menu.menu()
-            rows +=
-                menu.entries.reduce(0) { $0 + ($1.pizza.price.cents > 0 ? 1 : 0) }
-                + (menu.groups.isEmpty || menu.categories.isEmpty ? 1 : 0)
+            let outline = try pizzeria.menu.forEachEntry { entry in
+                rows += (entry.pizza.price.cents > 0 ? 1 : 0) + entry.variants.count + entry.groupIDs.count
+            }
+            rows += outline.groups.isEmpty || outline.categories.isEmpty ? 1 : 0
         }
         return rows
     }

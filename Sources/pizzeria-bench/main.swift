@@ -379,9 +379,20 @@ for mode in modes {
         "read_paths", operations: readers.count,
         project: { _ = try project.readPaths(Array(readers[$0])) },
         baseline: { _ = try baseline.readPaths(Array(readers[$0])) })
+    var projectMenu = 0, baselineMenu = 0
     try phase(
         "read_menu", operations: workload.menuReads,
-        project: { _ = try project.readMenu($0.count) }, baseline: { _ = try baseline.readMenu($0.count) })
+        project: { projectMenu += try project.readMenu($0.count) },
+        baseline: { baselineMenu += try baseline.readMenu($0.count) })
+    if projectMenu != baselineMenu, ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"] == nil,
+        only?.contains("read_menu") ?? true
+    {
+        FileHandle.standardError.write(
+            Data(
+                "error: read_menu: the project read \(projectMenu) entries, variants and groups, the baseline \(baselineMenu)\n"
+                    .utf8))
+        exit(70)
+    }
     try phase(
         "edit_prices", operations: edits.count,
         project: { _ = try project.editPrices(Array(edits[$0])) },

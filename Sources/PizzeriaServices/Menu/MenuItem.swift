@@ -62,6 +62,16 @@ public struct Menu: Sendable, Hashable {
         public let groupIDs: [ModifierGroup.ID]
     }
 
+    /// What a menu read one item at a time returns besides its entries
+    /// (``MenuService/forEachEntry(includeArchived:_:)``): the categories and the groups the
+    /// entries name by id.
+    public struct Outline: Sendable, Hashable {
+        /// The sections, in menu order.
+        public let categories: [Category]
+        /// Every modifier group with its modifiers.
+        public let groups: [ModifierGroup]
+    }
+
     /// The sections, in menu order.
     public let categories: [Category]
     /// The items on the menu, by name.

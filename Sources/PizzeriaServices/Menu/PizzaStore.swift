@@ -100,12 +100,6 @@ enum PizzaStore {
     static let activeMenuSQL = "SELECT " + columns + " FROM pizzas WHERE archived_at IS NULL ORDER BY name_key"
     static let wholeMenuSQL = "SELECT " + columns + " FROM pizzas ORDER BY name_key"
 
-    /// About how many items there are (the largest rowid: one step down the table's b-tree), to
-    /// size the tables a whole-menu read fills.
-    static func sizeHint(in db: Connection) throws -> Int {
-        min(try db.fetchOne("SELECT coalesce(max(rowid), 0) AS n FROM pizzas", []) { try $0.int("n") } ?? 0, 1_000_000)
-    }
-
     static func forEach(includeArchived: Bool, in db: Connection, _ body: (Pizza) throws -> Void) throws {
         try db.forEach(includeArchived ? wholeMenuSQL : activeMenuSQL, [], Decoder.self, body)
     }

@@ -24,12 +24,6 @@ enum VariantStore {
         }
     }
 
-    /// Every variant of every item, grouped by item, for reading the whole menu in one statement.
-    static func forEach(in db: Connection, _ body: (Variant) throws -> Void) throws {
-        try db.forEach(
-            "SELECT " + columns + " FROM pizza_variants ORDER BY pizza_id, position, id", [], Decoder.self, body)
-    }
-
     static func insert(
         pizza: Pizza.ID, name: String, price: Money, position: Int, isDefault: Bool, in db: Connection
     ) throws -> Variant {
@@ -140,27 +134,6 @@ enum ModifierStore {
                 stockUntil: try row.optionalString("stock_until").flatMap(Timestamp.date(from:)),
                 position: try row.int("position"))
         }
-    }
-
-    /// Which groups each item has, for reading the whole menu: one scan of the attachments (no
-    /// sort), each item's groups put in the order of `groups` (the menu's) here.
-    static func attachments(in db: Connection, ordered groups: [ModifierGroup], sizeHint: Int) throws -> [Pizza.ID:
-        [ModifierGroup.ID]]
-    {
-        var result: [Pizza.ID: [ModifierGroup.ID]] = [:]
-        result.reserveCapacity(sizeHint)
-        var several = false
-        try db.forEach("SELECT pizza_id, group_id FROM pizza_modifier_groups", []) { row in
-            let pizza: Pizza.ID = try row.id("pizza_id")
-            let group = ModifierGroup.ID(try row.int64("group_id"))
-            if result[pizza]?.append(group) != nil { several = true } else { result[pizza] = [group] }
-        }
-        guard several else { return result }
-        let rank = Dictionary(uniqueKeysWithValues: groups.enumerated().map { ($1.id, $0) })
-        for (pizza, ids) in result where ids.count > 1 {
-            result[pizza] = ids.sorted { (rank[$0] ?? .max, $0) < (rank[$1] ?? .max, $1) }
-        }
-        return result
     }
 
     private static func assemble(_ groups: [ModifierGroup], in db: Connection) throws -> [ModifierGroup] {

@@ -1,0 +1,73 @@
+import Foundation
+import PizzeriaStorage
+
+/// The SQL of the menu read one item at a time (``MenuService/forEachEntry(includeArchived:_:)``):
+/// three statements in the menu's order — the items, their variants and their groups — stepped
+/// side by side, so that nothing but one item's rows is held however large the menu is.
+///
+/// Each statement scans the items by the unique `name_key` index (`CROSS JOIN` keeps the items
+/// the outer loop, so no statement sorts) and looks each item's variants or groups up by their
+/// index: one snapshot, one order, the rows of an item adjacent in all three.
+enum MenuStreamStore {
+    /// Calls `body` with each item in name order, its variants (in the order the index gives
+    /// them: the caller orders them) and its groups' ids.
+    static func forEach(
+        includeArchived: Bool, in db: Connection, _ body: (Pizza, [Variant], [ModifierGroup.ID]) throws -> Void
+    ) throws {
+        let keys = includeArchived ? whole : active
+        try db.withRows(keys.items, [], PizzaStore.Decoder.self) { items in
+            try db.withRows(keys.variants, [], VariantStore.Decoder.self) { variants in
+                try db.withRows(keys.groups, [], AttachmentDecoder.self) { attachments in
+                    var variant = try variants.next(), attachment = try attachments.next()
+                    while let pizza = try items.next() {
+                        var itemVariants: [Variant] = []
+                        while let next = variant, next.pizzaID == pizza.id {
+                            itemVariants.append(next)
+                            variant = try variants.next()
+                        }
+                        var groupIDs: [ModifierGroup.ID] = []
+                        while let next = attachment, next.pizza == pizza.id {
+                            groupIDs.append(next.group)
+                            attachment = try attachments.next()
+                        }
+                        try body(pizza, itemVariants, groupIDs)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The three statements for the items on the menu, or for every item.
+    private struct Keys: Sendable {
+        let items, variants, groups: StatementKey
+
+        init(where filter: String) {
+            items = StatementKey("SELECT " + PizzaStore.columns + " FROM pizzas p " + filter + " ORDER BY p.name_key")
+            variants = StatementKey(
+                """
+                SELECT v.id AS id, v.pizza_id AS pizza_id, v.name AS name, v.price_cents AS price_cents,
+                       v.position AS position, v.is_default AS is_default
+                FROM pizzas p CROSS JOIN pizza_variants v ON v.pizza_id = p.id
+                """ + " " + filter + " ORDER BY p.name_key")
+            groups = StatementKey(
+                """
+                SELECT a.pizza_id AS pizza_id, a.group_id AS group_id
+                FROM pizzas p CROSS JOIN pizza_modifier_groups a ON a.pizza_id = p.id
+                """ + " " + filter + " ORDER BY p.name_key")
+        }
+    }
+
+    private static let active = Keys(where: "WHERE p.archived_at IS NULL")
+    private static let whole = Keys(where: "")
+
+    /// An attachment of a group to an item.
+    private struct AttachmentDecoder: RowDecoder {
+        let pizza, group: Column
+
+        init(columns: ColumnResolver) throws { (pizza, group) = (try columns("pizza_id"), try columns("group_id")) }
+
+        func decode(_ row: Row) throws -> (pizza: Pizza.ID, group: ModifierGroup.ID) {
+            (try row.id(pizza), ModifierGroup.ID(try row.int64(group)))
+        }
+    }
+}
