@@ -9,7 +9,7 @@ import PizzeriaServices
 final class Baseline {
     let database: CDatabase
     /// The ids, shared with the project's side (one array each), bound as text from a stack buffer.
-    let pizzaIDs: [Pizza.ID]
+    let pizzaIDs: DataSet.PizzaIDs
     let userIDs: [User.ID]
     /// Each item's `Normale` and `Maxi`, and the extras, as the data set numbered them.
     let variants: DataSet.VariantIDs, extraIDs: [Int64]
@@ -86,7 +86,8 @@ final class Baseline {
             FROM config_generation g LEFT JOIN slot_loads s ON s.pickup_at >= ?
             WHERE g.id = 1 ORDER BY s.pickup_at
             """)
-        allRules = try db.prepare("SELECT capacity, start_minute, end_minute, day, weekday FROM capacity_rules")
+        allRules = try db.prepare(
+            "SELECT capacity, start_minute, end_minute, day, weekday, length(rule) AS rule_length FROM capacity_rules")
         insertOrder = try db.prepare(
             "INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local) VALUES (?, ?, ?, ?, ?)")
         insertLine = try db.prepare(
@@ -303,6 +304,8 @@ final class Baseline {
     /// rules — and each service day's open spans once computed. A class: a call reads it and
     /// adds a day's spans in place (a struct was copied out of its optional and back on every
     /// call, each of its collections retained and released).
+    private typealias Rule = (capacity: Int64, start: Int64, end: Int64, text: Int)
+
     private final class PickerConfiguration {
         var generation: Int64
         var slot = 15, defaultCapacity: Int64 = 12, lead: Int64 = 0, horizonDays: Int64 = 365
@@ -311,10 +314,14 @@ final class Baseline {
         var week: [[(Int64, Int64)]] = Array(repeating: [], count: 8)
         var closed = Set<Int64>(), special: [Int64: [(Int64, Int64)]] = [:], cuts: [Int64: [(Int64, Int64)]] = [:]
         var exceptionsFrom: Int64 = 0
-        /// Rules by service day kind: (capacity, start, end, dated).
-        var weekdayRules: [[(capacity: Int64, start: Int64, end: Int64)]] = Array(repeating: [], count: 8)
-        var dateRules: [Int64: [(capacity: Int64, start: Int64, end: Int64)]] = [:]
-        var spans: [Int64: [(Int64, Int64)]] = [:]
+        /// Rules by weekday and by date: capacity, minutes of the service day, and the length of
+        /// the rule's display text (`fri 18:30-21:00`), which the answer's hash folds in as the
+        /// project's answer names the rule.
+        var weekdayRules: [[Rule]] = Array(repeating: [], count: 8)
+        var dateRules: [Int64: [Rule]] = [:]
+        /// Each service day's slots once planned: minute of the day, capacity and rule (its text's
+        /// length, -1 for the default capacity) — what the walk needs of a slot nobody booked.
+        var plans: [Int64: [(wall: Int64, capacity: Int64, rule: Int)]] = [:]
 
         init(generation: Int64) { self.generation = generation }
     }
@@ -349,7 +356,9 @@ final class Baseline {
         configuration.exceptionsFrom = from
         var largest = configuration.defaultCapacity
         try allRules.bind().forEachRow {
-            let rule = (capacity: allRules.int(0), start: allRules.int(1), end: allRules.int(2))
+            let rule = (
+                capacity: allRules.int(0), start: allRules.int(1), end: allRules.int(2), text: Int(allRules.int(5))
+            )
             largest = max(largest, rule.capacity)
             if allRules.isNull(3) {
                 configuration.weekdayRules[Int(allRules.int(4))].append(rule)
@@ -364,15 +373,17 @@ final class Baseline {
 
     /// The picker as the best C programmer writes it on this schema: one snapshot per call; the
     /// configuration read once and kept while `config_generation` holds; then a forward walk —
-    /// the days from the call's moment (the day before first, for its night), each day's open
-    /// spans computed once, and one cursor over `slot_loads` from the earliest instant on, stepped
-    /// only as far as the walk goes; the first 10 slots at or after the earliest bookable moment
-    /// (lead time, rush, pause) that take the order. The cursor's statement also reads the
+    /// the days from the call's moment (the day before first, for its night), each day's slots
+    /// planned once with their capacity and rule (like the project's plans), the day's first slot
+    /// found by binary search, and one cursor over `slot_loads` from the earliest instant on,
+    /// stepped only as far as the walk goes; the first 10 slots at or after the earliest bookable
+    /// moment (lead time, rush, pause) that take the order, each with what the project's answer
+    /// holds (start, service day, remaining, capacity, the rule) in a buffer kept for the calls. The cursor's statement also reads the
     /// generation (a LEFT JOIN that always yields a first row), so while the kept configuration
     /// holds a call is that one statement — its own snapshot, no BEGIN and COMMIT; when the
     /// generation moved, the call reads the configuration and walks again in a transaction, as
     /// the project does. The shop's zone is UTC.
-    /// - Returns: a checksum of the answers, to compare with the project's.
+    /// - Returns: a checksum of the answers (every field of every slot), to compare with the project's.
     func availableSlots(_ calls: [Workload.PickerCall], today: Double) throws -> Int {
         var checksum = 0
         for call in calls {
@@ -447,56 +458,96 @@ final class Baseline {
         }
         var day = Int64((earliest / 86_400).rounded(.down)) - 1
         let lastDay = Int64((horizon / 86_400).rounded(.down))
-        var hash = 0, found = 0
+        var found = 0
+        let first = Int64(earliest.rounded(.up)), latest = Int64(horizon.rounded(.down))
         while found < 10, day <= lastDay {
             defer { day += 1 }
-            let weekday = (day + 3) % 7 + 1
-            let spans: [(Int64, Int64)]
-            if let kept = configuration.spans[day] {
-                spans = kept
+            let plan: [(wall: Int64, capacity: Int64, rule: Int)]
+            if let kept = configuration.plans[day] {
+                plan = kept
             } else {
-                spans =
-                    configuration.closed.contains(day)
-                    ? []
-                    : Baseline.subtract(
-                        configuration.cuts[day] ?? [],
-                        from: configuration.special[day] ?? configuration.week[Int(weekday)])
-                configuration.spans[day] = spans
+                plan = Baseline.plan(of: day, slot: slot, in: configuration)
+                configuration.plans[day] = plan
             }
-            for (start, end) in spans {
-                var wall = start
-                while wall + slot <= end, found < 10 {
-                    defer { wall += slot }
-                    let instant = Double(day) * 86_400 + Double(wall) * 60
-                    guard instant >= earliest, instant <= horizon else { continue }
-                    var remaining: Int64
-                    if let booked = try load(at: Int64(instant)) {
-                        remaining = booked.capacity - booked.booked
-                    } else {
-                        // A date rule over a weekday rule, the narrower range over the wider.
-                        var best: (width: Int64, capacity: Int64)?
-                        for rule in configuration.dateRules[day] ?? [] where rule.start <= wall && wall < rule.end {
-                            if best.map({ rule.end - rule.start < $0.width }) ?? true {
-                                best = (rule.end - rule.start, rule.capacity)
-                            }
-                        }
-                        if best == nil {
-                            for rule in configuration.weekdayRules[Int(weekday)]
-                            where rule.start <= wall && wall < rule.end {
-                                if best.map({ rule.end - rule.start < $0.width }) ?? true {
-                                    best = (rule.end - rule.start, rule.capacity)
-                                }
-                            }
-                        }
-                        remaining = best?.capacity ?? configuration.defaultCapacity
-                    }
-                    guard remaining >= Int64(call.pizzas) else { continue }
-                    hash = hash &* 31 &+ Int(instant) &+ Int(remaining)
-                    found += 1
-                }
+            // The day's first slot at or after the earliest instant (slots are in time order).
+            var low = 0, high = plan.count
+            while low < high {
+                let middle = (low + high) / 2
+                if day * 86_400 + plan[middle].wall * 60 < first { low = middle + 1 } else { high = middle }
+            }
+            for index in low..<plan.count {
+                let planned = plan[index], instant = day * 86_400 + planned.wall * 60
+                guard instant <= latest else { break }
+                // A slot nobody booked has its rule's capacity; a booked one its own.
+                let booked = try load(at: instant)
+                let capacity = booked?.capacity ?? planned.capacity
+                let remaining = capacity - (booked?.booked ?? 0)
+                guard remaining >= Int64(call.pizzas) else { continue }
+                // The triggers keep a booked slot's capacity its rule's; one that differs has no
+                // rule here (-2), and the hashes would differ: the bench's data never has one.
+                answers[found] = (instant, day, remaining, capacity, capacity == planned.capacity ? planned.rule : -2)
+                found += 1
+                if found == 10 { break }
             }
         }
+        // The answer as the project's hash reads it: start, service day, offset (the zone is
+        // UTC), remaining, capacity and the rule's text length per slot.
+        var hash = 0
+        for (start, serviceDay, remaining, capacity, rule) in answers.prefix(found) {
+            hash = Baseline.hash(
+                hash, start: Int(start), serviceDay: Int(serviceDay), offset: 0, remaining: Int(remaining),
+                capacity: Int(capacity), rule: rule)
+        }
         return hash
+    }
+
+    /// The slots of service day `day` (its open spans: the week or a special day, less closed
+    /// ranges) with each slot's capacity and rule.
+    private static func plan(of day: Int64, slot: Int64, in configuration: PickerConfiguration) -> [(
+        wall: Int64, capacity: Int64, rule: Int
+    )] {
+        guard !configuration.closed.contains(day) else { return [] }
+        let weekday = (day + 3) % 7 + 1
+        let spans = Baseline.subtract(
+            configuration.cuts[day] ?? [], from: configuration.special[day] ?? configuration.week[Int(weekday)])
+        var plan: [(wall: Int64, capacity: Int64, rule: Int)] = []
+        for (start, end) in spans {
+            var wall = start
+            while wall + slot <= end {
+                let best = rule(of: wall, on: day, weekday: weekday, in: configuration)
+                plan.append((wall, best?.capacity ?? configuration.defaultCapacity, best?.text ?? -1))
+                wall += slot
+            }
+        }
+        return plan
+    }
+
+    /// The capacity rule of the slot at minute `wall` of service day `day`: a date rule over a
+    /// weekday rule, the narrower range over the wider.
+    private static func rule(of wall: Int64, on day: Int64, weekday: Int64, in configuration: PickerConfiguration)
+        -> Rule?
+    {
+        var best: Rule?
+        for rule in configuration.dateRules[day] ?? [] where rule.start <= wall && wall < rule.end {
+            if best.map({ rule.end - rule.start < $0.end - $0.start }) ?? true { best = rule }
+        }
+        if best != nil { return best }
+        for rule in configuration.weekdayRules[Int(weekday)] where rule.start <= wall && wall < rule.end {
+            if best.map({ rule.end - rule.start < $0.end - $0.start }) ?? true { best = rule }
+        }
+        return best
+    }
+
+    /// One call's answer, as a C caller's buffer: start, service day, remaining, capacity and
+    /// the rule (its text's length; -1 for none), for the ten slots a call returns.
+    private let answers = UnsafeMutableBufferPointer<(Int64, Int64, Int64, Int64, Int)>.allocate(capacity: 10)
+
+    /// The hash of one answered slot folded into `hash`: both sides fold the same fields.
+    static func hash(
+        _ hash: Int, start: Int, serviceDay: Int, offset: Int, remaining: Int, capacity: Int, rule: Int
+    ) -> Int {
+        let a = (hash &* 31 &+ start) &* 31 &+ serviceDay
+        return (((a &* 31 &+ offset) &* 31 &+ remaining) &* 31 &+ capacity) &* 31 &+ rule
     }
 
     /// A 20-byte buffer for the picker's bound instant (`YYYY-MM-DDTHH:MM:SSZ`), bound without a copy.

@@ -5,7 +5,7 @@ import Foundation
 struct Project {
     let pizzeria: Pizzeria
     let dataSet: DataSet
-    var pizzaIDs: [Pizza.ID] { dataSet.pizzaIDs }
+    var pizzaIDs: DataSet.PizzaIDs { dataSet.pizzaIDs }
     var userIDs: [User.ID] { dataSet.userIDs }
 
     /// The app's request: each line names the variant shown (the default preselected) and the extras ticked.
@@ -65,14 +65,12 @@ struct Project {
         for call in calls {
             let answer = try pizzeria.orders.availableSlots(
                 pizzas: call.pizzas, after: Date(timeIntervalSince1970: today + Double(call.minute) * 60))
-            var hash = 0
-            for slot in answer.slots { hash = hash &* 31 &+ Int(slot.start.timeIntervalSince1970) &+ slot.remaining }
-            checksum = checksum &+ hash
+            checksum = checksum &+ Self.hash(answer.slots)
         }
         return checksum
     }
 
-    /// Each call's answer as a hash (slot starts and remaining pizzas), read the way `reading`
+    /// Each call's answer as a hash (``hash(_:)``), read the way `reading`
     /// says: `--picker-before` compares the picker with the one before migration 11, call by call.
     func pickerAnswers(_ calls: [Workload.PickerCall], today: Double, reading: OrderService.PickerReading) throws
         -> [Int]
@@ -81,8 +79,21 @@ struct Project {
             let answer = try pizzeria.orders.availableSlots(
                 pizzas: call.pizzas, after: Date(timeIntervalSince1970: today + Double(call.minute) * 60),
                 reading: reading)
-            return answer.slots.reduce(0) { $0 &* 31 &+ Int($1.start.timeIntervalSince1970) &+ $1.remaining }
+            return Self.hash(answer.slots)
         }
+    }
+
+    /// An answer's hash: each slot's start, service day, offset, remaining, capacity and rule
+    /// (its text's length), folded as the baseline folds its own.
+    static func hash(_ slots: [AvailableSlot]) -> Int {
+        var hash = 0
+        for slot in slots {
+            hash = Baseline.hash(
+                hash, start: Int(slot.start.timeIntervalSince1970), serviceDay: Int(slot.serviceDay.daysSinceEpoch),
+                offset: slot.offsetSeconds, remaining: slot.remaining, capacity: slot.capacity,
+                rule: slot.capacityRule?.utf8.count ?? -1)
+        }
+        return hash
     }
 
     func navigate(_ operations: [Workload.Navigation]) throws -> Int {
