@@ -85,6 +85,23 @@ struct MenuReadTests {
         #expect(try Self.streamed(f.pizzeria.menu).0.map(\.pizza.name) == ["Aglio e olio", "Margherita", "Porcini"])
     }
 
+    @Test("body may read and write: the entries still to come are the read's snapshot")
+    func writesInsideTheRead() throws {
+        let f = try Self.menu()
+        let menu = f.pizzeria.menu
+        var seen: [String] = []
+        try menu.forEachEntry { entry in
+            seen.append(entry.pizza.name)
+            // A read inside the read, then archiving the last item while the first is read: the
+            // stream still lists it as it was, a new read sees it archived.
+            let now = try menu.item(entry.pizza.id).pizza
+            #expect(now.isArchived == (entry.pizza.name == "Porcini") && !entry.pizza.isArchived)
+            if seen.count == 1 { _ = try menu.archive(id: try f.pizza("Porcini")) }
+        }
+        #expect(seen == ["Aglio e olio", "Margherita", "Porcini"])
+        #expect(try Self.streamed(menu).0.map(\.pizza.name) == ["Aglio e olio", "Margherita"])
+    }
+
     @Test("an empty menu streams no entry and still returns its outline")
     func empty() throws {
         let f = try Fixture()
