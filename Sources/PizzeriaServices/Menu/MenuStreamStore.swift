@@ -41,8 +41,9 @@ enum MenuStreamStore {
     private struct Keys: Sendable {
         let items, variants, groups: StatementKey
 
-        init(where filter: String) {
-            items = StatementKey("SELECT " + PizzaStore.columns + " FROM pizzas p " + filter + " ORDER BY p.name_key")
+        /// `items` is the menu's own statement (``PizzaStore``); `filter` says the same of `p`.
+        init(items sql: String, where filter: String) {
+            items = StatementKey(sql)
             variants = StatementKey(
                 """
                 SELECT v.id AS id, v.pizza_id AS pizza_id, v.name AS name, v.price_cents AS price_cents,
@@ -57,8 +58,8 @@ enum MenuStreamStore {
         }
     }
 
-    private static let active = Keys(where: "WHERE p.archived_at IS NULL")
-    private static let whole = Keys(where: "")
+    private static let active = Keys(items: PizzaStore.activeMenuSQL, where: "WHERE p.archived_at IS NULL")
+    private static let whole = Keys(items: PizzaStore.wholeMenuSQL, where: "")
 
     /// An attachment of a group to an item.
     private struct AttachmentDecoder: RowDecoder {
