@@ -95,7 +95,7 @@ struct PlanTableTests {
         return [
             PickerConfiguration.PlannedSlot(
                 slot: Slot(start: start, serviceDay: day, wallMinute: mark % 1440), seconds: Int64(mark) * 60,
-                ruled: SlotCapacity(capacity: mark, rule: "rule \(mark)"))
+                ruled: SlotCapacity(capacity: mark, rule: "rule \(mark), long enough to be a string on the heap"))
         ]
     }
 
@@ -103,12 +103,15 @@ struct PlanTableTests {
     func firstWins() {
         let table = PlanTable(days: 4)
         #expect(table[0] == nil && table[3] == nil && table[-1] == nil && table[4] == nil)
-        #expect(table.keep(plan(7), at: 2).first?.ruled.capacity == 7)
+        #expect(table.keep(plan(7), at: 2)?.first?.ruled.capacity == 7)
         #expect(table[2]?.first?.ruled.capacity == 7)
-        #expect(table.keep(plan(8), at: 2).first?.ruled.capacity == 7, "a later plan replaced the kept one")
-        #expect(table[2]?.first?.ruled.rule == "rule 7")
-        #expect(table.keep(plan(9), at: 4).first?.ruled.capacity == 9)
+        #expect(table.keep(plan(8), at: 2)?.first?.ruled.capacity == 7, "a later plan replaced the kept one")
+        #expect(table[2]?.first?.ruled.rule == "rule 7, long enough to be a string on the heap")
+        #expect(table.keep(plan(9), at: 4) == nil)
         #expect(table[4] == nil && table[1] == nil)
+        // A closed day plans no slots: kept as an empty plan, not as "not planned yet".
+        #expect(table.keep([], at: 1)?.isEmpty == true)
+        #expect(table[1]?.isEmpty == true)
     }
 
     @Test("threads that keep and read the same days at once all see one plan per day")
@@ -119,7 +122,7 @@ struct PlanTableTests {
             var mine: [Int] = []
             for day in 0..<64 {
                 let kept = table[day] ?? table.keep(plan(worker * 1000 + day), at: day)
-                mine.append(kept.first?.ruled.capacity ?? -1)
+                mine.append(kept?.first?.ruled.capacity ?? -1)
             }
             seen.withLock { all in for day in 0..<64 { all[day].append(mine[day]) } }
         }

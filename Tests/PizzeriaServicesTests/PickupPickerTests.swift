@@ -46,6 +46,10 @@ struct PickupPickerTests {
         try f.pizzeria.settings.update(.bookingHorizonDays(2))
         let none = try f.pizzeria.orders.availableSlots()
         #expect(none.slots.isEmpty && none.reason == .noneWithinHorizon && none.message?.contains("2 days") == true)
+        // Asked again over the configuration the first call kept: the kept walk finds nothing and
+        // the answer still says why (it does not come back empty without a reason).
+        let again = try f.pizzeria.orders.availableSlots()
+        #expect(again == none, "\(again)")
     }
 
     @Test("a daylight-saving night: each real slot once, with its offset, the repeated hour twice")

@@ -134,10 +134,6 @@ struct SlotFinder {
     /// The time rules the booking applies too (``BookingWindow``): one predicate for both, worked
     /// out once per finder (its settings and its now do not change).
     let window: BookingWindow
-    /// Set when the walk runs without a transaction of its own over a configuration kept from an
-    /// earlier call: the generation it was kept at, which the walk's one statement must still
-    /// see, or the walk throws ``PickerConfiguration/Stale``.
-    var expectedGeneration: Int64? = nil
 
     /// Where the slots come from.
     private enum Layout {
@@ -240,48 +236,64 @@ struct SlotFinder {
         return found
     }
 
-    /// The forward walk: slots in time order from `start`, each matched against one stream over
-    /// the booked slots from `start` on (stepped only as far as the walk goes), capacity from the
-    /// configuration's rules where no order has taken the slot yet.
+    /// The forward walk over the finder's configuration, in the finder's transaction (see
+    /// ``walk(_:window:pizzas:from:limit:expecting:in:)``).
     private func walk(pizzas: Int, from start: Date, limit: Int) throws -> [AvailableSlot] {
-        // What the closures below use, as locals: a closure that used `self` would copy the
-        // whole finder (every reference it holds retained) for each day it plans.
-        let (horizon, db, expectedGeneration) = (horizon, db, expectedGeneration)
-        guard let configuration, limit > 0, start <= horizon else { return [] }
-        let clock = ZonedClock(zone: configuration.held.settings.timeZone)
+        guard let configuration else { return [] }
+        return try Self.walk(
+            configuration, window: window, pizzas: pizzas, from: start, limit: limit, expecting: nil, in: db)
+    }
+
+    /// The forward walk: slots in time order from `start` (already past the window's first start
+    /// and any pause), each matched against one stream over the booked slots from `start` on
+    /// (stepped only as far as the walk goes), capacity from the configuration's rules where no
+    /// order has taken the slot yet. With `expected`, the stream's generation must be that one or
+    /// the walk throws ``PickerConfiguration/Stale``.
+    ///
+    /// Static, with every reference a parameter: the picker calls it on every checkout, and a
+    /// finder holding them (or a closure copying it) retained and released each of them per
+    /// call — atomic operations that cost more time than their instructions show.
+    static func walk(
+        _ configuration: PickerConfiguration, window: borrowing BookingWindow, pizzas: Int, from start: Date,
+        limit: Int, expecting expected: Int64?, in db: Connection
+    ) throws -> [AvailableSlot] {
+        let horizon = window.horizon
+        guard limit > 0, start <= horizon else { return [] }
+        // Day by day from the one before the start's date (its night), each day's slots
+        // planned once for the configuration, matched against the stream as the walk passes them.
+        let first = Int64(start.timeIntervalSince1970.rounded(.up)), latest = Int64(horizon.timeIntervalSince1970)
+        let (firstDay, lastDay) = (configuration.date(of: start).adding(days: -1), configuration.date(of: horizon))
         return try OrderStore.withLoads(from: start, in: db) { rows in
             var found: [AvailableSlot] = []
             found.reserveCapacity(limit)
-            var loads = BookedSlots(rows: rows, db: db)
-            let generation = try loads.generation()
-            if let expected = expectedGeneration, generation != expected { throw PickerConfiguration.Stale() }
-            // Day by day from the one before the start's date (its night), each day's slots
-            // planned once for the configuration, matched against the stream as the walk passes them.
-            let first = Int64(start.timeIntervalSince1970.rounded(.up)), latest = Int64(horizon.timeIntervalSince1970)
-            var day = clock.date(of: start).adding(days: -1)
-            let lastDay = clock.date(of: horizon)
+            var loads = BookedSlots()
+            let generation = try loads.generation(&rows)
+            if let expected, generation != expected { throw PickerConfiguration.Stale() }
+            var day = firstDay
             while day <= lastDay, found.count < limit {
-                let plan = try configuration.plan(of: day) { configuration.schedule(in: db) }
-                // The day's first slot at or after the start (slots are in time order).
-                var low = 0, high = plan.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if plan[middle].seconds < first { low = middle + 1 } else { high = middle }
-                }
-                for index in low..<plan.count {
-                    let seconds = plan[index].seconds
-                    guard seconds <= latest else { break }
-                    let booked = try loads.load(at: seconds)
-                    let remaining = booked.map { $0.capacity - $0.booked } ?? plan[index].ruled.capacity
-                    guard remaining >= pizzas else { continue }
-                    let capacity =
-                        try booked.map { try loads.capacity($0, at: seconds, planned: plan[index].ruled) }
-                        ?? plan[index].ruled
-                    let slot = plan[index].slot
-                    let offset = ZonedClock.offset(
-                        ofSecond: seconds, showing: slot.serviceDay, minutes: slot.wallMinute)
-                    found.append(AvailableSlot(slot, offsetSeconds: offset, remaining: remaining, capacity: capacity))
-                    if found.count == limit { break }
+                try configuration.withPlan(of: day, in: db) { plan in
+                    // The day's first slot at or after the start (slots are in time order).
+                    var low = 0, high = plan.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if plan[middle].seconds < first { low = middle + 1 } else { high = middle }
+                    }
+                    for index in low..<plan.count {
+                        let seconds = plan[index].seconds
+                        guard seconds <= latest else { break }
+                        let booked = try loads.load(at: seconds, from: &rows, in: db)
+                        let remaining = booked.map { $0.capacity - $0.booked } ?? plan[index].ruled.capacity
+                        guard remaining >= pizzas else { continue }
+                        let capacity =
+                            try booked.map { try loads.capacity($0, at: seconds, planned: plan[index].ruled, in: db) }
+                            ?? plan[index].ruled
+                        let slot = plan[index].slot
+                        let offset = ZonedClock.offset(
+                            ofSecond: seconds, showing: slot.serviceDay, minutes: slot.wallMinute)
+                        found.append(
+                            AvailableSlot(slot, offsetSeconds: offset, remaining: remaining, capacity: capacity))
+                        if found.count == limit { break }
+                    }
                 }
                 day = day.adding(days: 1)
             }

@@ -107,16 +107,24 @@ extension OrderService {
         // The picker's way, while its kept configuration holds: one statement reads the generation
         // and the bookings in one snapshot (no transaction to begin and commit); a pause, an order
         // larger than any slot or a configuration that moved take the transaction below.
+        // An empty answer (and its reason) comes from the transaction's finder as well.
         if reading == .kept, let kept = pickerConfiguration.kept(from: min(from, now)),
-            kept.held.settings.activePause(at: now) == nil, pizzas <= kept.largest.capacity
+            pizzas <= kept.largest.capacity
         {
-            do {
-                return try database.readStatement { db in
-                    var finder = SlotFinder(configuration: kept, now: now, db: db)
-                    finder.expectedGeneration = kept.generation
-                    return try finder.availability(pizzas: pizzas, from: from, limit: limit)
-                }
-            } catch is PickerConfiguration.Stale {}
+            let window = BookingWindow(settings: kept.held.settings, now: now)
+            if window.pause == nil {
+                do {
+                    let slots = try database.readStatement { db in
+                        try SlotFinder.walk(
+                            kept, window: window, pizzas: pizzas, from: max(from, window.firstStart), limit: limit,
+                            expecting: kept.generation, in: db)
+                    }
+                    if !slots.isEmpty {
+                        return SlotAvailability(
+                            slots: slots, reason: nil, message: nil, largestOrder: kept.largest.capacity)
+                    }
+                } catch is PickerConfiguration.Stale {}
+            }
         }
         return try database.read { db in
             if reading == .everyCall {

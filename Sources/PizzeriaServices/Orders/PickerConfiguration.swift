@@ -68,18 +68,28 @@ final class PickerConfiguration: Sendable {
     /// booking horizon's worth.
     static let maximumPlannedDays = 800
 
-    /// The planned slots of service day `day`, in time order; `schedule` makes the schedule
-    /// that lays out a day not planned yet.
-    func plan(of day: LocalDate, _ schedule: () -> Schedule) throws -> [PlannedSlot] {
+    /// Calls `body` with the planned slots of service day `day`, in time order, planning the
+    /// day (with the schedule over this configuration, reading through `db` what it must) when
+    /// no walk has yet. The slots are borrowed from the plan table (no copy, no reference
+    /// counted): valid inside `body`, which the walk of every checkout runs.
+    func withPlan<T>(of day: LocalDate, in db: Connection, _ body: (UnsafeBufferPointer<PlannedSlot>) throws -> T)
+        throws -> T
+    {
         let offset = Int(day.daysSinceEpoch - exceptionsFrom.daysSinceEpoch)
-        let keeps = offset >= 0 && offset < Self.maximumPlannedDays
-        if keeps, let kept = plans[offset] { return kept }
-        let planned = try schedule().slots(of: day).map {
+        if let kept = plans[offset] { return try body(kept) }
+        let planned = try schedule(in: db).slots(of: day).map {
             PlannedSlot(slot: $0, seconds: Int64($0.start.timeIntervalSince1970), ruled: rules.capacity(of: $0))
         }
         // Two threads may plan the same day at once: both plans are equal, the first one kept wins.
-        return keeps ? plans.keep(planned, at: offset) : planned
+        if let kept = plans.keep(planned, at: offset) { return try body(kept) }
+        return try planned.withUnsafeBufferPointer(body)
     }
+
+    /// The local date of `instant` in the configuration's zone.
+    func date(of instant: Date) -> LocalDate { clock.date(of: instant) }
+
+    /// The clock of the settings' zone, made once.
+    private let clock: ZonedClock
 
     init(
         generation: Int64, settings: Settings, rules: CapacityRules, largest: SlotCapacity,
@@ -87,7 +97,8 @@ final class PickerConfiguration: Sendable {
     ) {
         (self.generation, self.held, self.rules, self.largest) = (generation, HeldSettings(settings), rules, largest)
         (self.exceptions, self.exceptionsFrom) = (exceptions, exceptionsFrom)
-        coversFrom = Self.firstInstant(of: exceptionsFrom.adding(days: 2), clock: settings.clock)
+        clock = settings.clock
+        coversFrom = Self.firstInstant(of: exceptionsFrom.adding(days: 2), clock: clock)
     }
 
     /// Reads it at `generation`, with the exceptions from `from` on.
@@ -123,15 +134,14 @@ final class PickerConfiguration: Sendable {
 /// A fixed number of plans, each written at most once and read by any thread without a lock: a
 /// picker call looks up a day or two, and a lock per lookup cost more than the rest of the lookup.
 ///
-/// Each entry is an atomic word: zero, or a retained ``Box`` published with release ordering and
-/// read with acquire ordering, so a reader that sees the box sees the plan inside it. A box is
-/// never replaced or freed before the table is (``keep(_:at:)`` keeps the first one stored).
+/// Each entry is an atomic word: zero, or the address of a plan's slots in memory of their own,
+/// published with release ordering and read with acquire ordering, so a reader that sees the
+/// address sees the slots. A plan is never replaced or freed before the table is
+/// (``keep(_:at:)`` keeps the first one stored), so a reader borrows it without counting a
+/// reference: nothing is retained or released per lookup.
 final class PlanTable: @unchecked Sendable {
-    /// One day's plan behind a reference, so that an atomic word can name it.
-    private final class Box {
-        let plan: [PickerConfiguration.PlannedSlot]
-        init(_ plan: [PickerConfiguration.PlannedSlot]) { self.plan = plan }
-    }
+    /// One kept plan: its slots, allocated and initialised when kept, freed with the table.
+    private typealias Kept = UnsafeMutableBufferPointer<PickerConfiguration.PlannedSlot>
 
     private let entries: UnsafeMutablePointer<Atomic<UInt>>
     /// How many entries the table has (indexes `0..<days`).
@@ -145,35 +155,48 @@ final class PlanTable: @unchecked Sendable {
 
     deinit {
         for index in 0..<days {
-            if let box = Self.box(entries[index].load(ordering: .acquiring)) { Unmanaged.passUnretained(box).release() }
+            if let kept = Self.kept(entries[index].load(ordering: .acquiring)) { Self.free(kept) }
         }
         entries.deinitialize(count: days)
         entries.deallocate()
     }
 
-    /// The box an entry's word names, if any (not retained: the table holds it).
-    private static func box(_ word: UInt) -> Box? {
-        guard let pointer = UnsafeRawPointer(bitPattern: word) else { return nil }
-        return Unmanaged<Box>.fromOpaque(pointer).takeUnretainedValue()
+    /// The plan an entry's word names, if any.
+    private static func kept(_ word: UInt) -> UnsafeMutablePointer<Kept>? { UnsafeMutablePointer(bitPattern: word) }
+
+    /// Frees a kept plan: its slots, then the pointer to them.
+    private static func free(_ kept: UnsafeMutablePointer<Kept>) {
+        kept.pointee.deinitialize()
+        kept.pointee.deallocate()
+        kept.deinitialize(count: 1)
+        kept.deallocate()
     }
 
-    /// The plan kept at `index`, if one was; `nil` also for an index outside the table.
-    subscript(index: Int) -> [PickerConfiguration.PlannedSlot]? {
+    /// The plan kept at `index`, if one was; `nil` also for an index outside the table. Valid as
+    /// long as the table is.
+    subscript(index: Int) -> UnsafeBufferPointer<PickerConfiguration.PlannedSlot>? {
+        guard index >= 0, index < days, let kept = Self.kept(entries[index].load(ordering: .acquiring)) else {
+            return nil
+        }
+        return UnsafeBufferPointer(kept.pointee)
+    }
+
+    /// Keeps a copy of `plan` at `index` unless a plan is kept there already; returns the one
+    /// kept (valid as long as the table is), or `nil` for an index outside the table, which keeps
+    /// nothing.
+    func keep(_ plan: [PickerConfiguration.PlannedSlot], at index: Int) -> UnsafeBufferPointer<
+        PickerConfiguration.PlannedSlot
+    >? {
         guard index >= 0, index < days else { return nil }
-        return Self.box(entries[index].load(ordering: .acquiring))?.plan
-    }
-
-    /// Keeps `plan` at `index` unless a plan is kept there already; returns the one kept (an
-    /// index outside the table keeps nothing and returns `plan`).
-    func keep(_ plan: [PickerConfiguration.PlannedSlot], at index: Int) -> [PickerConfiguration.PlannedSlot] {
-        guard index >= 0, index < days else { return plan }
-        let box = Unmanaged.passRetained(Box(plan))
-        let word = UInt(bitPattern: box.toOpaque())
+        let slots = Kept.allocate(capacity: plan.count)
+        _ = slots.initialize(from: plan)
+        let kept = UnsafeMutablePointer<Kept>.allocate(capacity: 1)
+        kept.initialize(to: slots)
         let (stored, current) = entries[index].compareExchange(
-            expected: 0, desired: word, successOrdering: .releasing, failureOrdering: .acquiring)
-        if stored { return plan }
-        box.release()
-        return Self.box(current)?.plan ?? plan
+            expected: 0, desired: UInt(bitPattern: kept), successOrdering: .releasing, failureOrdering: .acquiring)
+        if stored { return UnsafeBufferPointer(slots) }
+        Self.free(kept)
+        return Self.kept(current).map { UnsafeBufferPointer($0.pointee) }
     }
 }
 
