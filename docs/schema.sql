@@ -1387,8 +1387,25 @@ BEGIN
     SELECT RAISE(ABORT, 'user_erased: this customer''s data was erased; nothing more is recorded for them');
 END;
 
-CREATE TRIGGER order_lines_choice BEFORE INSERT ON order_lines
+CREATE TRIGGER order_lines_insert_rules BEFORE INSERT ON order_lines
 BEGIN
+    -- line_vat (was order_lines_vat)
+    SELECT RAISE(ABORT, 'line_vat: a line''s vat_rate_bp is its category''s rate when booked (categories.vat_rate_bp, else shop.vat_rate_bp)')
+    WHERE NEW.vat_rate_bp IS NOT (SELECT coalesce(c.vat_rate_bp, s.vat_rate_bp)
+                                  FROM pizzas p JOIN categories c ON c.id = p.category_id, shop s
+                                  WHERE p.id = NEW.pizza_id AND s.id = 1);
+    -- sold_out (was order_lines_stock_check)
+    SELECT RAISE(ABORT, 'sold_out: the item has fewer left than the line asks for, for this pickup (see pizzas.stock_left)')
+    FROM pizzas p
+    WHERE p.id = NEW.pizza_id AND p.stock_left < NEW.quantity
+      AND (p.stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < p.stock_until);
+    SELECT RAISE(ABORT, 'sold_out: a modifier has fewer left than the line asks for, for this pickup (see modifiers.stock_left)')
+    WHERE NEW.modifiers IS NOT NULL AND EXISTS (
+        SELECT 1 FROM json_each(NEW.modifiers) e JOIN modifiers m ON m.id = json_extract(e.value, '$.id')
+        WHERE m.stock_left < NEW.quantity
+          AND (m.stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < m.stock_until));
+    -- line_variant, line_snapshot, line_modifier, line_modifier_count, line_price, line_allergens
+    -- (was order_lines_choice)
     SELECT RAISE(ABORT, 'line_variant: order_lines.variant_id must name a variant of the line''s item (see pizza_variants)')
     WHERE NOT EXISTS (SELECT 1 FROM pizza_variants v WHERE v.id = NEW.variant_id AND v.pizza_id = NEW.pizza_id);
     SELECT RAISE(ABORT, 'line_snapshot: base_price_cents and variant_name are the variant''s price and name when booked (the name NULL when the item has one variant)')
@@ -1426,18 +1443,18 @@ BEGIN
                                    OR EXISTS (SELECT 1 FROM json_each(coalesce(NEW.modifiers, '[]')) e
                                               JOIN modifiers m ON m.id = json_extract(e.value, '$.id')
                                               WHERE m.allergens & b.bit));
+    -- order_lines_oven (was order_lines_oven_snapshot)
+    SELECT RAISE(ABORT, 'order_lines_oven: order_lines.uses_oven is its item''s category''s uses_oven when booked (0 for drinks and desserts)')
+    WHERE NEW.uses_oven IS NOT (SELECT k.uses_oven FROM pizzas p JOIN categories k ON k.id = p.category_id WHERE p.id = NEW.pizza_id);
+    -- order_locked (was order_lines_locked_insert)
+    SELECT RAISE(ABORT, 'order_locked: lines are added only while the order is placed')
+    WHERE (SELECT status FROM orders WHERE id = NEW.order_id) IS NOT 'placed';
 END;
 
 CREATE TRIGGER order_lines_locked_delete BEFORE DELETE ON order_lines
 WHEN (SELECT status FROM orders WHERE id = OLD.order_id) IS NOT 'placed'
 BEGIN
     SELECT RAISE(ABORT, 'order_locked: lines are removed only while the order is placed');
-END;
-
-CREATE TRIGGER order_lines_locked_insert BEFORE INSERT ON order_lines
-WHEN (SELECT status FROM orders WHERE id = NEW.order_id) IS NOT 'placed'
-BEGIN
-    SELECT RAISE(ABORT, 'order_locked: lines are added only while the order is placed');
 END;
 
 CREATE TRIGGER order_lines_locked_update BEFORE UPDATE ON order_lines
@@ -1449,25 +1466,6 @@ WHEN (SELECT status FROM orders WHERE id = OLD.order_id) IS NOT 'placed'
   OR NEW.allergens IS NOT OLD.allergens
 BEGIN
     SELECT RAISE(ABORT, 'order_locked: a line changes only its quantity, and only while the order is placed');
-END;
-
-CREATE TRIGGER order_lines_oven_snapshot BEFORE INSERT ON order_lines
-WHEN NEW.uses_oven IS NOT (SELECT k.uses_oven FROM pizzas p JOIN categories k ON k.id = p.category_id WHERE p.id = NEW.pizza_id)
-BEGIN
-    SELECT RAISE(ABORT, 'order_lines_oven: order_lines.uses_oven is its item''s category''s uses_oven when booked (0 for drinks and desserts)');
-END;
-
-CREATE TRIGGER order_lines_stock_check BEFORE INSERT ON order_lines
-BEGIN
-    SELECT RAISE(ABORT, 'sold_out: the item has fewer left than the line asks for, for this pickup (see pizzas.stock_left)')
-    FROM pizzas p
-    WHERE p.id = NEW.pizza_id AND p.stock_left < NEW.quantity
-      AND (p.stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < p.stock_until);
-    SELECT RAISE(ABORT, 'sold_out: a modifier has fewer left than the line asks for, for this pickup (see modifiers.stock_left)')
-    WHERE NEW.modifiers IS NOT NULL AND EXISTS (
-        SELECT 1 FROM json_each(NEW.modifiers) e JOIN modifiers m ON m.id = json_extract(e.value, '$.id')
-        WHERE m.stock_left < NEW.quantity
-          AND (m.stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < m.stock_until));
 END;
 
 CREATE TRIGGER order_lines_stock_give AFTER DELETE ON order_lines
@@ -1536,14 +1534,6 @@ BEGIN
     WHERE id = NEW.order_id;
 END;
 
-CREATE TRIGGER order_lines_vat BEFORE INSERT ON order_lines
-WHEN NEW.vat_rate_bp IS NOT (SELECT coalesce(c.vat_rate_bp, s.vat_rate_bp)
-                             FROM pizzas p JOIN categories c ON c.id = p.category_id, shop s
-                             WHERE p.id = NEW.pizza_id AND s.id = 1)
-BEGIN
-    SELECT RAISE(ABORT, 'line_vat: a line''s vat_rate_bp is its category''s rate when booked (categories.vat_rate_bp, else shop.vat_rate_bp)');
-END;
-
 CREATE TRIGGER order_lines_vat_fixed BEFORE UPDATE OF vat_rate_bp ON order_lines
 WHEN NEW.vat_rate_bp IS NOT OLD.vat_rate_bp
 BEGIN
@@ -1589,12 +1579,44 @@ BEGIN
     SELECT RAISE(ABORT, 'user_erased: this customer''s data was erased; their orders only stay for the books');
 END;
 
-CREATE TRIGGER orders_local_time_insert BEFORE INSERT ON orders
-WHEN strftime('%Y-%m-%dT%H:%M:00Z', substr(NEW.pickup_local, 1, 16),
-              (CASE substr(NEW.pickup_local, 17, 1) WHEN '+' THEN '-' ELSE '+' END) || substr(NEW.pickup_local, 18, 5)) IS NOT NEW.pickup_at
-  OR NEW.service_day NOT IN (substr(NEW.pickup_local, 1, 10), date(substr(NEW.pickup_local, 1, 10), '-1 day'))
+CREATE TRIGGER orders_insert_rules BEFORE INSERT ON orders
 BEGIN
-    SELECT RAISE(ABORT, 'order_local_time: an order needs service_day and pickup_local (local time with offset) that agree with pickup_at');
+    -- user_erased (was orders_user_not_erased)
+    SELECT RAISE(ABORT, 'user_erased: this customer''s data was erased; they cannot book')
+    WHERE EXISTS (SELECT 1 FROM user_erasures WHERE user_id = NEW.user_id);
+    -- order_total_derived (was orders_total_starts_zero)
+    SELECT RAISE(ABORT, 'order_total_derived: a new order''s total_cents is 0; its lines make the total')
+    WHERE NEW.total_cents IS NOT 0;
+    -- timestamp_format (was orders_timestamps_insert)
+    SELECT RAISE(ABORT, 'timestamp_format: created_at, updated_at and changed_at are UTC times such as 2026-12-01T18:30:00.000Z')
+    WHERE strftime('%Y-%m-%dT%H:%M:%fZ', NEW.created_at) IS NOT NEW.created_at
+       OR strftime('%Y-%m-%dT%H:%M:%fZ', NEW.updated_at) IS NOT NEW.updated_at
+       OR (NEW.changed_at IS NOT NULL AND strftime('%Y-%m-%dT%H:%M:%fZ', NEW.changed_at) IS NOT NEW.changed_at);
+    -- order_status (was orders_start_placed)
+    SELECT RAISE(ABORT, 'order_status: a new order must have status placed')
+    WHERE NEW.status IS NOT 'placed';
+    -- order_service_day (was orders_service_day_insert)
+    SELECT RAISE(ABORT, 'order_service_day: a pickup belongs to the service day before its date only within a night interval of that day')
+    WHERE NEW.service_day IS date(substr(NEW.pickup_local, 1, 10), '-1 day')
+      AND NOT EXISTS (SELECT 1 FROM weekly_hours w
+                      WHERE w.weekday = (CAST(strftime('%w', NEW.service_day) AS INTEGER) + 6) % 7 + 1
+                        AND w.closes_at <= w.opens_at AND substr(NEW.pickup_local, 12, 5) < w.closes_at)
+      AND NOT EXISTS (SELECT 1 FROM schedule_exceptions x
+                      WHERE x.day = NEW.service_day AND x.kind = 'special'
+                        AND x.closes_at <= x.opens_at AND substr(NEW.pickup_local, 12, 5) < x.closes_at);
+    -- pickup_at on the minute (was orders_pickup_real_insert)
+    SELECT RAISE(ABORT, 'pickup_at must be a real UTC time on the minute, such as 2026-12-01T18:30:00Z')
+    WHERE strftime('%Y-%m-%dT%H:%M:00Z', julianday(NEW.pickup_at)) IS NOT NEW.pickup_at;
+    -- order_party (was orders_party_insert)
+    SELECT RAISE(ABORT, 'order_party: a party''s orders are one customer''s on one service day, linked to its first order')
+    WHERE NEW.party_id IS NOT NULL AND NEW.party_id IS NOT NEW.id
+      AND NOT EXISTS (SELECT 1 FROM orders p WHERE p.id = NEW.party_id AND p.party_id = p.id
+                      AND p.user_id = NEW.user_id AND p.service_day = NEW.service_day);
+    -- order_local_time (was orders_local_time_insert)
+    SELECT RAISE(ABORT, 'order_local_time: an order needs service_day and pickup_local (local time with offset) that agree with pickup_at')
+    WHERE strftime('%Y-%m-%dT%H:%M:00Z', substr(NEW.pickup_local, 1, 16),
+                   (CASE substr(NEW.pickup_local, 17, 1) WHEN '+' THEN '-' ELSE '+' END) || substr(NEW.pickup_local, 18, 5)) IS NOT NEW.pickup_at
+       OR NEW.service_day NOT IN (substr(NEW.pickup_local, 1, 10), date(substr(NEW.pickup_local, 1, 10), '-1 day'));
 END;
 
 CREATE TRIGGER orders_local_time_update BEFORE UPDATE OF pickup_at, service_day, pickup_local ON orders
@@ -1638,20 +1660,6 @@ BEGIN
     SELECT RAISE(ABORT, 'order_party: an order''s party is fixed when it is booked');
 END;
 
-CREATE TRIGGER orders_party_insert BEFORE INSERT ON orders
-WHEN NEW.party_id IS NOT NULL AND NEW.party_id IS NOT NEW.id
- AND NOT EXISTS (SELECT 1 FROM orders p WHERE p.id = NEW.party_id AND p.party_id = p.id
-                 AND p.user_id = NEW.user_id AND p.service_day = NEW.service_day)
-BEGIN
-    SELECT RAISE(ABORT, 'order_party: a party''s orders are one customer''s on one service day, linked to its first order');
-END;
-
-CREATE TRIGGER orders_pickup_real_insert BEFORE INSERT ON orders
-WHEN strftime('%Y-%m-%dT%H:%M:00Z', julianday(NEW.pickup_at)) IS NOT NEW.pickup_at
-BEGIN
-    SELECT RAISE(ABORT, 'pickup_at must be a real UTC time on the minute, such as 2026-12-01T18:30:00Z');
-END;
-
 CREATE TRIGGER orders_pickup_real_update BEFORE UPDATE OF pickup_at ON orders
 WHEN strftime('%Y-%m-%dT%H:%M:00Z', julianday(NEW.pickup_at)) IS NOT NEW.pickup_at
 BEGIN
@@ -1666,18 +1674,6 @@ BEGIN
     WHERE id = NEW.id AND (changed_by IS NOT NULL OR changed_at IS NOT NULL OR change_note IS NOT NULL);
 END;
 
-CREATE TRIGGER orders_service_day_insert BEFORE INSERT ON orders
-WHEN NEW.service_day IS date(substr(NEW.pickup_local, 1, 10), '-1 day')
- AND NOT EXISTS (SELECT 1 FROM weekly_hours w
-                 WHERE w.weekday = (CAST(strftime('%w', NEW.service_day) AS INTEGER) + 6) % 7 + 1
-                   AND w.closes_at <= w.opens_at AND substr(NEW.pickup_local, 12, 5) < w.closes_at)
- AND NOT EXISTS (SELECT 1 FROM schedule_exceptions x
-                 WHERE x.day = NEW.service_day AND x.kind = 'special'
-                   AND x.closes_at <= x.opens_at AND substr(NEW.pickup_local, 12, 5) < x.closes_at)
-BEGIN
-    SELECT RAISE(ABORT, 'order_service_day: a pickup belongs to the service day before its date only within a night interval of that day');
-END;
-
 CREATE TRIGGER orders_service_day_update BEFORE UPDATE OF pickup_at, service_day, pickup_local ON orders
 WHEN NEW.service_day IS date(substr(NEW.pickup_local, 1, 10), '-1 day')
  AND NOT EXISTS (SELECT 1 FROM weekly_hours w
@@ -1688,12 +1684,6 @@ WHEN NEW.service_day IS date(substr(NEW.pickup_local, 1, 10), '-1 day')
                    AND x.closes_at <= x.opens_at AND substr(NEW.pickup_local, 12, 5) < x.closes_at)
 BEGIN
     SELECT RAISE(ABORT, 'order_service_day: a pickup belongs to the service day before its date only within a night interval of that day');
-END;
-
-CREATE TRIGGER orders_start_placed BEFORE INSERT ON orders
-WHEN NEW.status IS NOT 'placed'
-BEGIN
-    SELECT RAISE(ABORT, 'order_status: a new order must have status placed');
 END;
 
 CREATE TRIGGER orders_status_event AFTER UPDATE OF status ON orders
@@ -1746,14 +1736,6 @@ BEGIN
     WHERE l.order_id = NEW.id AND p.stock_left < l.quantity AND (p.stock_until IS NULL OR NEW.pickup_at < p.stock_until);
 END;
 
-CREATE TRIGGER orders_timestamps_insert BEFORE INSERT ON orders
-WHEN strftime('%Y-%m-%dT%H:%M:%fZ', NEW.created_at) IS NOT NEW.created_at
-  OR strftime('%Y-%m-%dT%H:%M:%fZ', NEW.updated_at) IS NOT NEW.updated_at
-  OR (NEW.changed_at IS NOT NULL AND strftime('%Y-%m-%dT%H:%M:%fZ', NEW.changed_at) IS NOT NEW.changed_at)
-BEGIN
-    SELECT RAISE(ABORT, 'timestamp_format: created_at, updated_at and changed_at are UTC times such as 2026-12-01T18:30:00.000Z');
-END;
-
 CREATE TRIGGER orders_timestamps_update BEFORE UPDATE OF created_at, updated_at, changed_at ON orders
 WHEN strftime('%Y-%m-%dT%H:%M:%fZ', NEW.created_at) IS NOT NEW.created_at
   OR strftime('%Y-%m-%dT%H:%M:%fZ', NEW.updated_at) IS NOT NEW.updated_at
@@ -1768,22 +1750,10 @@ BEGIN
     SELECT RAISE(ABORT, 'order_total_derived: orders.total_cents is the sum of the order''s lines, kept by triggers');
 END;
 
-CREATE TRIGGER orders_total_starts_zero BEFORE INSERT ON orders
-WHEN NEW.total_cents IS NOT 0
-BEGIN
-    SELECT RAISE(ABORT, 'order_total_derived: a new order''s total_cents is 0; its lines make the total');
-END;
-
 CREATE TRIGGER orders_user_fixed BEFORE UPDATE OF user_id ON orders
 WHEN NEW.user_id IS NOT OLD.user_id
 BEGIN
     SELECT RAISE(ABORT, 'order_user_fixed: an order belongs to the user who booked it, for good');
-END;
-
-CREATE TRIGGER orders_user_not_erased BEFORE INSERT ON orders
-WHEN EXISTS (SELECT 1 FROM user_erasures WHERE user_id = NEW.user_id)
-BEGIN
-    SELECT RAISE(ABORT, 'user_erased: this customer''s data was erased; they cannot book');
 END;
 
 CREATE TRIGGER payments_append_only_delete BEFORE DELETE ON payments
