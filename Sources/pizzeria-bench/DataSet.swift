@@ -123,9 +123,11 @@ struct DataSet {
         return try open(path, pizzeria: pizzeria)
     }
 
-    /// A data set built earlier (by `--build-only`): its ids in the order they were made.
+    /// A data set built earlier (by `--build-only`): its ids in the order they were made. One built
+    /// by an older schema is migrated first.
     static func open(_ path: String, pizzeria opened: Pizzeria? = nil) throws -> DataSet {
-        let pizzeria = try opened ?? Pizzeria.open(path: path, access: .requireCurrent)
+        // The bench's own file (each side copies it): migrated as `pizzeria init` would.
+        let pizzeria = try opened ?? Pizzeria.open(path: path, access: .migrate)
         return try pizzeria.database.readStatement { db in
             // Item n is the n-th by rowid; rowids are 1... in a data set this bench built.
             let (first, last, count) =
