@@ -22,4 +22,9 @@ static inline long pizzeria_file_system_type(const char *path) {
     struct statfs info;
     return statfs(path, &info) == 0 ? (long)info.f_type : -1;
 }
+// sqlite3_config is variadic too. Turns SQLite's process-wide memory statistics on or off; only
+// before SQLite is initialized (SQLITE_MISUSE after).
+static inline int pizzeria_sqlite_memory_statistics(int on) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, on);
+}
 #endif

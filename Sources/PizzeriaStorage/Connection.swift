@@ -66,6 +66,7 @@ public final class Connection {
             flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
             location = Self.immutableURI(path)
         }
+        SQLiteLibrary.applyProcessSettings()
         var db: OpaquePointer?
         let code = sqlite3_open_v2(location, &db, flags, nil)
         guard code == SQLITE_OK, let db else {

@@ -42,6 +42,21 @@ struct SQLiteLibraryTests {
         #expect(try database.healthProblems().isHealthy)
     }
 
+    @Test("a connection turns SQLite's process-wide memory statistics off, so allocations take no global lock")
+    func memoryStatisticsOff() throws {
+        let directory = TemporaryDirectory()
+        let database = try Database(path: directory.path("memory.sqlite"), create: true)
+        try database.withWriter { db in
+            try db.execute("CREATE TABLE t (x BLOB) STRICT")
+            try db.run("INSERT INTO t VALUES (randomblob(100000))")
+        }
+        // Nothing in this test process uses SQLite before a Connection does.
+        #expect(SQLiteLibrary.memoryStatisticsOff)
+        #expect(SQLiteLibrary.applyProcessSettings())
+        // With the statistics on, SQLite would count the connection's cache and statements here.
+        #expect(SQLiteLibrary.countedMemoryBytes == 0)
+    }
+
     @Test("SHA-256 matches the standard test vectors")
     func sha256() {
         #expect(SHA256.hex("".utf8) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
