@@ -235,9 +235,15 @@ CREATE TABLE "order_status_events" (
     -- placed (booked), status (a status change), undo (a status change taken back), moved
     -- (another pickup), edited (lines or note), paid (a payment), refunded (a refund).
     kind        TEXT NOT NULL DEFAULT 'status'
-                CHECK (kind IN ('placed', 'status', 'undo', 'moved', 'edited', 'paid', 'refunded')),
-    from_status TEXT CHECK (from_status IS NULL OR from_status IN ('placed', 'preparing', 'ready', 'collected', 'no_show', 'cancelled')),
-    to_status   TEXT NOT NULL CHECK (to_status IN ('placed', 'preparing', 'ready', 'collected', 'no_show', 'cancelled')),
+                CHECK (kind = 'placed' OR kind = 'status' OR kind = 'undo'
+                       OR kind = 'moved' OR kind = 'edited' OR kind = 'paid'
+                       OR kind = 'refunded'),
+    from_status TEXT CHECK (from_status IS NULL OR from_status = 'placed' OR from_status = 'preparing'
+                            OR from_status = 'ready' OR from_status = 'collected' OR from_status = 'no_show'
+                            OR from_status = 'cancelled'),
+    to_status   TEXT NOT NULL
+                CHECK (to_status = 'placed' OR to_status = 'preparing' OR to_status = 'ready'
+                       OR to_status = 'collected' OR to_status = 'no_show' OR to_status = 'cancelled'),
     -- What changed, for people: `pickup 2026-12-04T18:00:00Z → 2026-12-04T18:30:00Z`, `+1 Diavola`.
     detail      TEXT CHECK (detail IS NULL OR length(detail) BETWEEN 1 AND 1000),
     -- Who made the change (the name the staff gave), or NULL.
@@ -264,7 +270,8 @@ CREATE TABLE "orders" (
                           CHECK (pickup_local GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9][+-][0-1][0-9]:[0-5][0-9]'),
     -- placed → preparing → ready → collected, or ready → no_show; cancelled from placed or preparing.
     status                TEXT NOT NULL DEFAULT 'placed'
-                          CHECK (status IN ('placed', 'preparing', 'ready', 'collected', 'no_show', 'cancelled')),
+                          CHECK (status = 'placed' OR status = 'preparing' OR status = 'ready'
+                                 OR status = 'collected' OR status = 'no_show' OR status = 'cancelled'),
     -- Σ quantity × unit price of the lines, kept by triggers as lines are added, changed, removed.
     total_cents           INTEGER NOT NULL DEFAULT 0 CHECK (total_cents >= 0),
     -- The app's retry key: one order per key (the partial index orders_by_idempotency_key).
@@ -1468,6 +1475,15 @@ BEGIN
     SELECT RAISE(ABORT, 'order_locked: a line changes only its quantity, and only while the order is placed');
 END;
 
+CREATE TRIGGER order_lines_modifier_stock_take AFTER INSERT ON order_lines
+WHEN NEW.modifiers IS NOT NULL
+BEGIN
+    UPDATE modifiers SET stock_left = stock_left - NEW.quantity
+    WHERE stock_left IS NOT NULL
+      AND id IN (SELECT json_extract(value, '$.id') FROM json_each(NEW.modifiers))
+      AND (stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < stock_until);
+END;
+
 CREATE TRIGGER order_lines_stock_give AFTER DELETE ON order_lines
 BEGIN
     UPDATE pizzas SET stock_left = min(stock_left + OLD.quantity, 100000)
@@ -1509,10 +1525,6 @@ CREATE TRIGGER order_lines_stock_take AFTER INSERT ON order_lines
 BEGIN
     UPDATE pizzas SET stock_left = stock_left - NEW.quantity
     WHERE id = NEW.pizza_id AND stock_left IS NOT NULL
-      AND (stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < stock_until);
-    UPDATE modifiers SET stock_left = stock_left - NEW.quantity
-    WHERE NEW.modifiers IS NOT NULL AND stock_left IS NOT NULL
-      AND id IN (SELECT json_extract(value, '$.id') FROM json_each(NEW.modifiers))
       AND (stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < stock_until);
 END;
 

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import PizzeriaServices
+import PizzeriaStorage
+import PizzeriaTestSupport
+
+/// Migration 30: a booking's statements build no temporary b-tree where none is needed. SQLite
+/// builds one (`OpenEphemeral`) for an `IN` list of more than two values each time a CHECK with
+/// one runs, and for an `UPDATE` whose rows it gathers first; `EXPLAIN` of an INSERT lists the
+/// statement's program and then every trigger program it may run, each opening with
+/// `-- TRIGGER name`. These expectations fail on the schema before migration 30 (the order's
+/// status CHECK, its `placed` event's kind and status CHECKs, the line's stock-take trigger).
+@Suite("A booking builds no temporary b-trees but for a new slot or a line with modifiers")
+struct TemporaryBtreeTests {
+    /// The programs of `EXPLAIN sql` that open a temporary b-tree: `main` for the statement's own,
+    /// else the trigger's name.
+    /// On the writer: a read-only connection compiles an INSERT without its constraint checks.
+    func programsOpeningTemporaryBtrees(_ f: OrderFixture, _ sql: String) throws -> Set<String> {
+        try f.pizzeria.database.withWriter { db in
+            var program = "main"
+            var opening: Set<String> = []
+            // EXPLAIN compiles the statement without running it; its parameters only need values.
+            let nulls = [any DatabaseValueConvertible](
+                repeating: DatabaseValue.null, count: sql.filter { $0 == "?" }.count)
+            try db.forEach("EXPLAIN " + sql, nulls) { row in
+                let opcode = try row.string("opcode")
+                let p4 = try? row.optionalString("p4")
+                if opcode == "Init", let p4, p4.hasPrefix("-- TRIGGER ") {
+                    program = String(p4.dropFirst("-- TRIGGER ".count))
+                }
+                if opcode == "OpenEphemeral" { opening.insert(program) }
+            }
+            return opening
+        }
+    }
+
+    @Test("an order: only the triggers that open a new slot build one")
+    func order() throws {
+        let f = try OrderFixture()
+        let opening = try programsOpeningTemporaryBtrees(
+            f,
+            """
+            INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local, idempotency_key, request_fingerprint,
+                                changed_by, change_note, party_id, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        // slot_loads_open runs (and slot_loads_ruled checks its row) only for the first order of a slot.
+        #expect(opening.isSubset(of: ["slot_loads_open", "slot_loads_ruled"]), "\(opening.sorted())")
+        #expect(!opening.contains("main"))
+        #expect(!opening.contains("orders_placed_event"))
+    }
+
+    @Test("a line: only the rules and stock of its modifiers build one, and only for a line that has some")
+    func line() throws {
+        let f = try OrderFixture()
+        let opening = try programsOpeningTemporaryBtrees(
+            f,
+            """
+            INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity, uses_oven,
+                                     variant_id, variant_name, base_price_cents, modifiers, allergens, vat_rate_bp)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        // order_lines_insert_rules counts the line's distinct modifiers (a DISTINCT aggregate) only
+        // when it has modifiers; order_lines_modifier_stock_take runs only then (its WHEN).
+        #expect(
+            opening.isSubset(of: ["order_lines_insert_rules", "order_lines_modifier_stock_take"]),
+            "\(opening.sorted())")
+        #expect(!opening.contains("order_lines_stock_take"))
+    }
+
+    @Test("a line with modifiers takes their stock (its own trigger now); a line without leaves it alone")
+    func modifierStock() throws {
+        let f = try OrderFixture()
+        let menu = f.pizzeria.menu
+        let margherita = try f.pizza("Margherita")
+        let extras = try menu.addModifierGroup(name: "Aggiunte", min: 0, max: 3)
+        let bufala = try menu.addModifier(to: extras.id, name: "bufala", price: Money(cents: 200))
+        try menu.attach(extras.id, to: margherita)
+        try menu.setStock(ofModifier: bufala.id, left: 5, until: .untilAvailable)
+        func left() throws -> Int? {
+            try f.pizzeria.database.read { db in
+                try db.fetchOne("SELECT stock_left FROM modifiers WHERE id = ?", [bufala.id]) {
+                    try $0.optionalInt64("stock_left").map { Int($0) }
+                } ?? nil
+            }
+        }
+        let user = try f.user("anna")
+        try f.pizzeria.orders.place(
+            OrderRequest(
+                user: user, items: [.init(pizza: margherita, quantity: 2, modifiers: [bufala.id])],
+                pickup: try f.at("19:00")))
+        #expect(try left() == 3)
+        try f.place("anna", "19:30", ("Margherita", 2))
+        #expect(try left() == 3)
+    }
+}
