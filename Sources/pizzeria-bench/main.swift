@@ -115,12 +115,14 @@ guard modes.allSatisfy({ $0 == "full" || $0 == "normal" }) else {
 // MARK: - The data set (built once, not timed)
 
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+let reusing = reuse && FileManager.default.fileExists(atPath: directory + "/dataset.sqlite")
 progress(
-    "building the data set: \(workload.pizzas) pizzas, \(workload.users) users, \(workload.existingEvents) navigation events, \(workload.existingOrders) orders"
+    reusing
+        ? "reusing the data set in \(directory) (migrated first if its schema is older: a migration's memory counts in the peak)"
+        : "building the data set: \(workload.pizzas) pizzas, \(workload.users) users, \(workload.existingEvents) navigation events, \(workload.existingOrders) orders"
 )
 let dataSet =
-    try reuse && FileManager.default.fileExists(atPath: directory + "/dataset.sqlite")
-    ? DataSet.open(directory + "/dataset.sqlite") : DataSet.build(workload, in: directory)
+    try reusing ? DataSet.open(directory + "/dataset.sqlite") : DataSet.build(workload, in: directory)
 // A reused data set decides the sizes: operations pick from all of its pizzas and users.
 if workload.pizzas != dataSet.pizzaIDs.count || workload.users != dataSet.userIDs.count {
     progress(
