@@ -63,4 +63,16 @@ struct OrderFixture {
                 user: try self.user(user), items: items.map { .init(pizza: try pizza($0.0), quantity: $0.1) },
                 pickup: try at(time, day: day), idempotencyKey: key))
     }
+
+    /// Margherita offered with "bufala" (2 €, in a group of extras), `left` of it for sale until
+    /// made available again.
+    func bufalaOnMargherita(left: Int) throws -> (margherita: Pizza.ID, bufala: Modifier.ID) {
+        let menu = pizzeria.menu
+        let margherita = try pizza("Margherita")
+        let extras = try menu.addModifierGroup(name: "Aggiunte", min: 0, max: 3)
+        let bufala = try menu.addModifier(to: extras.id, name: "bufala", price: Money(cents: 200))
+        try menu.attach(extras.id, to: margherita)
+        try menu.setStock(ofModifier: bufala.id, left: left, until: .untilAvailable)
+        return (margherita, bufala.id)
+    }
 }

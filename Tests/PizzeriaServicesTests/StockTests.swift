@@ -52,18 +52,14 @@ struct StockTests {
     func modifiersAndSQL() throws {
         let f = try OrderFixture()
         let menu = f.pizzeria.menu
-        let margherita = try f.pizza("Margherita")
-        let extras = try menu.addModifierGroup(name: "Aggiunte", min: 0, max: 3)
-        let bufala = try menu.addModifier(to: extras.id, name: "bufala", price: Money(cents: 200))
-        try menu.attach(extras.id, to: margherita)
-        try menu.setStock(ofModifier: bufala.id, left: 1, until: .untilAvailable)
+        let (margherita, bufala) = try f.bufalaOnMargherita(left: 1)
         let user = try f.user("anna")
         let pickup = try f.at("19:00")
         try f.pizzeria.orders.place(
-            OrderRequest(user: user, items: [.init(pizza: margherita, modifiers: [bufala.id])], pickup: pickup))
+            OrderRequest(user: user, items: [.init(pizza: margherita, modifiers: [bufala])], pickup: pickup))
         let refused = #expect(throws: OrderError.self) {
             try f.pizzeria.orders.place(
-                OrderRequest(user: user, items: [.init(pizza: margherita, modifiers: [bufala.id])], pickup: pickup))
+                OrderRequest(user: user, items: [.init(pizza: margherita, modifiers: [bufala])], pickup: pickup))
         }
         #expect(refused == .soldOut(name: "bufala", left: 0, requested: 1, until: nil))
         try f.place("anna", "19:00", ("Margherita", 1))

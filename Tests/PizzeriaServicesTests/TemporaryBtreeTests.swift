@@ -71,15 +71,10 @@ struct TemporaryBtreeTests {
     @Test("a line with modifiers takes their stock (its own trigger now); a line without leaves it alone")
     func modifierStock() throws {
         let f = try OrderFixture()
-        let menu = f.pizzeria.menu
-        let margherita = try f.pizza("Margherita")
-        let extras = try menu.addModifierGroup(name: "Aggiunte", min: 0, max: 3)
-        let bufala = try menu.addModifier(to: extras.id, name: "bufala", price: Money(cents: 200))
-        try menu.attach(extras.id, to: margherita)
-        try menu.setStock(ofModifier: bufala.id, left: 5, until: .untilAvailable)
+        let (margherita, bufala) = try f.bufalaOnMargherita(left: 5)
         func left() throws -> Int? {
             try f.pizzeria.database.read { db in
-                try db.fetchOne("SELECT stock_left FROM modifiers WHERE id = ?", [bufala.id]) {
+                try db.fetchOne("SELECT stock_left FROM modifiers WHERE id = ?", [bufala]) {
                     try $0.optionalInt64("stock_left").map { Int($0) }
                 } ?? nil
             }
@@ -87,7 +82,7 @@ struct TemporaryBtreeTests {
         let user = try f.user("anna")
         try f.pizzeria.orders.place(
             OrderRequest(
-                user: user, items: [.init(pizza: margherita, quantity: 2, modifiers: [bufala.id])],
+                user: user, items: [.init(pizza: margherita, quantity: 2, modifiers: [bufala])],
                 pickup: try f.at("19:00")))
         #expect(try left() == 3)
         try f.place("anna", "19:30", ("Margherita", 2))
