@@ -11,7 +11,7 @@ final class CDatabase {
         var handle: OpaquePointer?
         guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let handle
         else {
-            throw BenchError("cannot open \(path)")
+            throw BenchError("cannot open \(path)", exitCode: 74)
         }
         db = handle
         sqlite3_busy_timeout(db, 5_000)
@@ -149,7 +149,13 @@ final class CStatement {
     }
 }
 
+/// The benchmark's own failure: its words and its exit code (70, a bug or a data set the
+/// baseline cannot use, unless it says otherwise: 74 for a file it cannot open).
 struct BenchError: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    let exitCode: Int32
+    init(_ description: String, exitCode: Int32 = 70) {
+        self.description = description
+        self.exitCode = exitCode
+    }
 }

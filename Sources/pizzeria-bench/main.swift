@@ -27,6 +27,10 @@
 // and the scaling runs use it); --reuse takes DIR/dataset.sqlite if it is there (a million-row
 // data set takes minutes to build) and keeps DIR.
 //
+// Exit codes, as the CLI's: 0 done · 64 usage · 65 a data set that is not a usable database ·
+// 70 the two sides' answers differ, or a bug · 74 a file or folder it cannot read or write ·
+// 75 busy. Every failure is an `error: …` line on stderr, never a trap.
+//
 // Diagnostics, for the README's analysis rather than for the table:
 // PIZZERIA_BENCH_SIDE=project|baseline runs one side only (for a profiler);
 // PIZZERIA_BENCH_ORDER=project-first times the project before the baseline in each phase (the
@@ -112,41 +116,6 @@ guard modes.allSatisfy({ $0 == "full" || $0 == "normal" }) else {
 }
 @MainActor func progress(_ text: String) { if !json { FileHandle.standardError.write(Data((text + "\n").utf8)) } }
 
-// MARK: - The data set (built once, not timed)
-
-try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-let reusing = reuse && FileManager.default.fileExists(atPath: directory + "/dataset.sqlite")
-progress(
-    reusing
-        ? "reusing the data set in \(directory) (migrated first if its schema is older: a migration's memory counts in the peak)"
-        : "building the data set: \(workload.pizzas) pizzas, \(workload.users) users, \(workload.existingEvents) navigation events, \(workload.existingOrders) orders"
-)
-let dataSet =
-    try reusing ? DataSet.open(directory + "/dataset.sqlite") : DataSet.build(workload, in: directory)
-// A reused data set decides the sizes: operations pick from all of its pizzas and users.
-if workload.pizzas != dataSet.pizzaIDs.count || workload.users != dataSet.userIDs.count {
-    progress(
-        "the data set has \(dataSet.pizzaIDs.count) pizzas and \(dataSet.userIDs.count) users: the workload uses them all"
-    )
-    workload.pizzas = dataSet.pizzaIDs.count
-    workload.users = dataSet.userIDs.count
-}
-if buildOnly {
-    print(dataSet.path)
-    exit(0)
-}
-// Both sides' connections go through the delegating VFS: it counts the temporary files SQLite
-// opens (a statement journal that spilled to disk, a temp table). With --sync-latency-us every
-// fsync and fdatasync of the process waits that long after returning (CSyncLatencyVFS interposes
-// both): SQLite's syncs on both sides and the library's own commit syncs alike.
-guard pizzeria_register_sync_latency_vfs(UInt32(syncLatency)) == 0 else {
-    FileHandle.standardError.write(Data("error: could not register the benchmark's VFS\n".utf8))
-    exit(70)
-}
-if syncLatency > 0 { progress("modelling a slower device: +\(syncLatency) µs per sync (both sides)") }
-
-// MARK: - The timed phases
-
 struct Phase: Encodable {
     let mode: String
     let name: String
@@ -195,296 +164,385 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
-func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+@MainActor func seconds(_ body: () async throws -> Void) async rethrows -> Double {
     settle()
     let start = DispatchTime.now().uptimeNanoseconds
     try await body()
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
-var phases: [Phase] = []
-/// `--picker-before`'s lines, one per mode.
-var pickerComparison: [String] = []
-var refusals: [String: [Int]] = [:]
-let bookings = workload.bookings(), concurrentBookings = workload.bookings(dayOffset: workload.days)
-let navigations = workload.navigationOperations(), readers = workload.pathReadUsers(), edits = workload.editOperations()
-let pickerCalls = workload.pickerCalls()
-let day = 86_400.0, opening = 12 * 3_600.0
-let today = (Date().timeIntervalSince1970 / day).rounded(.down) * day
-@Sendable func pickupDate(_ booking: Workload.Booking) -> Date {
-    Date(timeIntervalSince1970: today + Double(booking.day) * day + opening + Double(booking.slot) * 900)
-}
-func pickupUTC(_ booking: Workload.Booking) -> (String, Int) {
-    (PickupTime.utc(pickupDate(booking)), 12 * 60 + booking.slot * 15)
-}
+// MARK: - The run
 
-// A PRAGMA value cannot be bound: only the four names SQLite knows are accepted.
-let baselineSynchronous = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_BASELINE_SYNCHRONOUS"]?.uppercased()
-if let value = baselineSynchronous, !["OFF", "NORMAL", "FULL", "EXTRA"].contains(value) {
-    FileHandle.standardError.write(
-        Data("error: PIZZERIA_BENCH_BASELINE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA\n".utf8))
-    exit(64)
-}
+/// Builds or reuses the data set, times every phase on both sides and prints the report. An
+/// error it throws is reported below as `error: …` with an exit code, never a trap.
+@MainActor func runBenchmark() async throws {
+    // MARK: - The data set (built once, not timed)
 
-for mode in modes {
-    progress("mode \(mode): copying the data set")
-    let projectPath = directory + "/project-\(mode).sqlite", baselinePath = directory + "/baseline-\(mode).sqlite"
-    try dataSet.copy(to: projectPath)
-    try dataSet.copy(to: baselinePath)
-    var configuration = PizzeriaConfiguration()
-    configuration.durability = mode == "full" ? .durable : .fast
-    let cacheKiB = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_CACHE_KIB"].flatMap { Int($0) }
-    configuration.writerCacheKiB = cacheKiB
-    let checkpointPages =
-        ProcessInfo.processInfo.environment["PIZZERIA_BENCH_CHECKPOINT_PAGES"].flatMap { Int($0) }
-        ?? CheckpointPolicy.defaultThresholdPages
-    configuration.checkpointPages = checkpointPages
-    let project = Project(
-        pizzeria: try Pizzeria.open(path: projectPath, access: .requireCurrent, configuration: configuration),
-        dataSet: dataSet)
-    let baseline = try Baseline(
-        path: baselinePath, synchronous: baselineSynchronous ?? (mode == "full" ? "FULL" : "NORMAL"),
-        cacheKiB: cacheKiB, checkpointPages: checkpointPages, dataSet: dataSet)
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let reusing = reuse && FileManager.default.fileExists(atPath: directory + "/dataset.sqlite")
+    progress(
+        reusing
+            ? "reusing the data set in \(directory) (migrated first if its schema is older: a migration's memory counts in the peak)"
+            : "building the data set: \(workload.pizzas) pizzas, \(workload.users) users, \(workload.existingEvents) navigation events, \(workload.existingOrders) orders"
+    )
+    let dataSet =
+        try reusing ? DataSet.open(directory + "/dataset.sqlite") : DataSet.build(workload, in: directory)
+    // A reused data set decides the sizes: operations pick from all of its pizzas and users.
+    if workload.pizzas != dataSet.pizzaIDs.count || workload.users != dataSet.userIDs.count {
+        progress(
+            "the data set has \(dataSet.pizzaIDs.count) pizzas and \(dataSet.userIDs.count) users: the workload uses them all"
+        )
+        workload.pizzas = dataSet.pizzaIDs.count
+        workload.users = dataSet.userIDs.count
+    }
+    if buildOnly {
+        print(dataSet.path)
+        exit(0)
+    }
+    // Both sides' connections go through the delegating VFS: it counts the temporary files SQLite
+    // opens (a statement journal that spilled to disk, a temp table). With --sync-latency-us every
+    // fsync and fdatasync of the process waits that long after returning (CSyncLatencyVFS interposes
+    // both): SQLite's syncs on both sides and the library's own commit syncs alike.
+    guard pizzeria_register_sync_latency_vfs(UInt32(syncLatency)) == 0 else {
+        FileHandle.standardError.write(Data("error: could not register the benchmark's VFS\n".utf8))
+        exit(70)
+    }
+    if syncLatency > 0 { progress("modelling a slower device: +\(syncLatency) µs per sync (both sides)") }
 
-    let projectDatabase = project.pizzeria.database
-    // Connections are opened before timing on both sides, as a service opens them at start-up:
-    // the baseline opens its one connection (and prepares its statements) above; the project's
-    // first read opens a reader connection, whose schema parse (~5 ms) would otherwise land in
-    // the first timed read phase.
-    try projectDatabase.read { _ in }
-    _ = try projectDatabase.writerPageCacheStatistics(reset: true)
-    let baselineDatabase = baseline.database
-    _ = baselineDatabase.cacheCounters()
-    // PIZZERIA_BENCH_STATEMENTS=1: count the statements and trigger programs each side's writing
-    // connection starts (sqlite3_trace_v2), printed per operation after each phase.
-    let countsStatements = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_STATEMENTS"] == "1"
-    let projectStatements = StatementCounter(), baselineStatements = StatementCounter()
-    if countsStatements {
-        try projectDatabase.countWriterStatements(into: projectStatements)
-        baselineDatabase.countStatements(into: baselineStatements)
+    // MARK: - The timed phases
+
+    var phases: [Phase] = []
+    /// `--picker-before`'s lines, one per mode.
+    var pickerComparison: [String] = []
+    var refusals: [String: [Int]] = [:]
+    let bookings = workload.bookings(), concurrentBookings = workload.bookings(dayOffset: workload.days)
+    let navigations = workload.navigationOperations(), readers = workload.pathReadUsers(),
+        edits = workload.editOperations()
+    let pickerCalls = workload.pickerCalls()
+    let day = 86_400.0, opening = 12 * 3_600.0
+    let today = (Date().timeIntervalSince1970 / day).rounded(.down) * day
+    @Sendable func pickupDate(_ booking: Workload.Booking) -> Date {
+        Date(timeIntervalSince1970: today + Double(booking.day) * day + opening + Double(booking.slot) * 900)
+    }
+    func pickupUTC(_ booking: Workload.Booking) -> (String, Int) {
+        (PickupTime.utc(pickupDate(booking)), 12 * 60 + booking.slot * 15)
     }
 
-    /// Times both sides of a phase, interleaved: the operations run in `chunks` consecutive
-    /// slices, each slice on one side then the other (the side that goes first alternating), and
-    /// each side's time is the sum of its slices. Both sides then meet the same moments of a
-    /// shared, noisy machine (a neighbour's burst, the device's flush) instead of one side
-    /// getting them all. Each side still runs the whole phase, in order, on its own file.
-    func phase(
-        _ name: String, operations: Int, chunks: Int = 10,
-        project: (Range<Int>) throws -> Void, baseline: (Range<Int>) throws -> Void
-    ) throws {
-        if let only, !only.contains(name) { return }
-        // PIZZERIA_BENCH_SIDE=project (or baseline) runs one side only, for a profiler.
-        let side = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"]
-        let projectFirst = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_ORDER"] == "project-first"
-        var projectSeconds = 0.0, baselineSeconds = 0.0
-        var projectTempFiles = 0, baselineTempFiles = 0
-        let slices = max(1, min(chunks, operations))
-        for slice in 0..<slices {
-            let range = (slice * operations / slices)..<((slice + 1) * operations / slices)
-            let projectGoesFirst = (slice % 2 == 1) != projectFirst
-            for runsProject in projectGoesFirst ? [true, false] : [false, true]
-            where side != (runsProject ? "baseline" : "project") {
-                let tempFiles = pizzeria_sync_latency_vfs_temp_files()
-                if runsProject {
-                    projectSeconds += try seconds { try project(range) }
-                    projectTempFiles += Int(pizzeria_sync_latency_vfs_temp_files() - tempFiles)
-                } else {
-                    baselineSeconds += try seconds { try baseline(range) }
-                    baselineTempFiles += Int(pizzeria_sync_latency_vfs_temp_files() - tempFiles)
+    // A PRAGMA value cannot be bound: only the four names SQLite knows are accepted.
+    let baselineSynchronous = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_BASELINE_SYNCHRONOUS"]?.uppercased()
+    if let value = baselineSynchronous, !["OFF", "NORMAL", "FULL", "EXTRA"].contains(value) {
+        FileHandle.standardError.write(
+            Data("error: PIZZERIA_BENCH_BASELINE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA\n".utf8))
+        exit(64)
+    }
+
+    for mode in modes {
+        progress("mode \(mode): copying the data set")
+        let projectPath = directory + "/project-\(mode).sqlite", baselinePath = directory + "/baseline-\(mode).sqlite"
+        try dataSet.copy(to: projectPath)
+        try dataSet.copy(to: baselinePath)
+        var configuration = PizzeriaConfiguration()
+        configuration.durability = mode == "full" ? .durable : .fast
+        let cacheKiB = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_CACHE_KIB"].flatMap { Int($0) }
+        configuration.writerCacheKiB = cacheKiB
+        let checkpointPages =
+            ProcessInfo.processInfo.environment["PIZZERIA_BENCH_CHECKPOINT_PAGES"].flatMap { Int($0) }
+            ?? CheckpointPolicy.defaultThresholdPages
+        configuration.checkpointPages = checkpointPages
+        let project = Project(
+            pizzeria: try await Pizzeria.open(path: projectPath, access: .requireCurrent, configuration: configuration),
+            dataSet: dataSet)
+        let baseline = try Baseline(
+            path: baselinePath, synchronous: baselineSynchronous ?? (mode == "full" ? "FULL" : "NORMAL"),
+            cacheKiB: cacheKiB, checkpointPages: checkpointPages, dataSet: dataSet)
+
+        let projectDatabase = project.pizzeria.database
+        // Connections are opened before timing on both sides, as a service opens them at start-up:
+        // the baseline opens its one connection (and prepares its statements) above; the project's
+        // first read opens a reader connection, whose schema parse (~5 ms) would otherwise land in
+        // the first timed read phase.
+        try projectDatabase.read { _ in }
+        _ = try projectDatabase.writerPageCacheStatistics(reset: true)
+        let baselineDatabase = baseline.database
+        _ = baselineDatabase.cacheCounters()
+        // PIZZERIA_BENCH_STATEMENTS=1: count the statements and trigger programs each side's writing
+        // connection starts (sqlite3_trace_v2), printed per operation after each phase.
+        let countsStatements = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_STATEMENTS"] == "1"
+        let projectStatements = StatementCounter(), baselineStatements = StatementCounter()
+        if countsStatements {
+            try projectDatabase.countWriterStatements(into: projectStatements)
+            baselineDatabase.countStatements(into: baselineStatements)
+        }
+
+        /// Times both sides of a phase, interleaved: the operations run in `chunks` consecutive
+        /// slices, each slice on one side then the other (the side that goes first alternating), and
+        /// each side's time is the sum of its slices. Both sides then meet the same moments of a
+        /// shared, noisy machine (a neighbour's burst, the device's flush) instead of one side
+        /// getting them all. Each side still runs the whole phase, in order, on its own file.
+        func phase(
+            _ name: String, operations: Int, chunks: Int = 10,
+            project: (Range<Int>) throws -> Void, baseline: (Range<Int>) throws -> Void
+        ) throws {
+            if let only, !only.contains(name) { return }
+            // PIZZERIA_BENCH_SIDE=project (or baseline) runs one side only, for a profiler.
+            let side = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"]
+            let projectFirst = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_ORDER"] == "project-first"
+            var projectSeconds = 0.0, baselineSeconds = 0.0
+            var projectTempFiles = 0, baselineTempFiles = 0
+            let slices = max(1, min(chunks, operations))
+            for slice in 0..<slices {
+                let range = (slice * operations / slices)..<((slice + 1) * operations / slices)
+                let projectGoesFirst = (slice % 2 == 1) != projectFirst
+                for runsProject in projectGoesFirst ? [true, false] : [false, true]
+                where side != (runsProject ? "baseline" : "project") {
+                    let tempFiles = pizzeria_sync_latency_vfs_temp_files()
+                    // Timed as seconds(_:) times (settled first), without a closure around the
+                    // phase's closures.
+                    settle()
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    if runsProject {
+                        try project(range)
+                        projectSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                        projectTempFiles += Int(pizzeria_sync_latency_vfs_temp_files() - tempFiles)
+                    } else {
+                        try baseline(range)
+                        baselineSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                        baselineTempFiles += Int(pizzeria_sync_latency_vfs_temp_files() - tempFiles)
+                    }
                 }
             }
-        }
-        if side == "baseline" { projectSeconds = 1 }
-        if side == "project" { baselineSeconds = 1 }
-        phases.append(
-            Phase(
-                mode: mode, name: name, operations: operations, projectSeconds: projectSeconds,
-                baselineSeconds: baselineSeconds, projectTempFiles: projectTempFiles,
-                baselineTempFiles: baselineTempFiles))
-        progress(
-            "  \(mode) \(name): ratio \(String(format: "%.2f", projectSeconds / baselineSeconds)); "
-                + "temporary files opened: project \(projectTempFiles), baseline \(baselineTempFiles)")
-        // Where a phase's time goes on a large file: pages per operation, both sides.
-        let ours =
-            (try? projectDatabase.writerPageCacheStatistics(reset: true))
-            ?? PageCacheStatistics(hits: 0, misses: 0, writes: 0)
-        let theirs = baselineDatabase.cacheCounters()
-        func perOp(_ count: Int) -> String { String(format: "%.1f", Double(count) / Double(max(1, operations))) }
-        progress(
-            "    pages per op — project writer: \(perOp(ours.hits)) hits, \(perOp(ours.misses)) misses, \(perOp(ours.writes)) written; "
-                + "baseline: \(perOp(theirs.hits)) hits, \(perOp(theirs.misses)) misses, \(perOp(theirs.writes)) written"
-        )
-        if countsStatements {
-            let (ours, theirs) = (projectStatements.take(), baselineStatements.take())
+            if side == "baseline" { projectSeconds = 1 }
+            if side == "project" { baselineSeconds = 1 }
+            phases.append(
+                Phase(
+                    mode: mode, name: name, operations: operations, projectSeconds: projectSeconds,
+                    baselineSeconds: baselineSeconds, projectTempFiles: projectTempFiles,
+                    baselineTempFiles: baselineTempFiles))
             progress(
-                "    statements per op — project writer: \(perOp(ours.statements)) run, \(perOp(ours.triggers)) trigger programs "
-                    + "with \(perOp(ours.triggerStatements)) statements; baseline: \(perOp(theirs.statements)) run, "
-                    + "\(perOp(theirs.triggers)) trigger programs with \(perOp(theirs.triggerStatements)) statements")
-        }
-        // Diagnostics for a phase that grows unexpectedly: how the project's checkpoints fared.
-        let checkpoints = projectDatabase.checkpointStatistics
-        progress(
-            "    project checkpoints so far: \(checkpoints.attempts) attempted, \(checkpoints.completed) completed, "
-                + "\(checkpoints.blockedByReaders) blocked by readers, \(checkpoints.skipped) skipped, \(checkpoints.failed) failed"
-        )
-    }
-
-    var refusedProject = 0, refusedBaseline = 0
-    try phase(
-        "place_orders", operations: bookings.count,
-        project: { refusedProject += try project.placeOrders(Array(bookings[$0]), pickup: pickupDate) },
-        baseline: { refusedBaseline += try baseline.placeOrders(Array(bookings[$0]), pickup: pickupUTC) })
-    // The picker after the bookings, so it answers around what they booked; both sides must
-    // give the same answers.
-    var projectAnswers = 0, baselineAnswers = 0
-    // With --picker-rounds, call i of the phase is pickerCalls[i % count].
-    func roundCalls(_ range: Range<Int>) -> [Workload.PickerCall] { range.map { pickerCalls[$0 % pickerCalls.count] } }
-    try phase(
-        "available_slots", operations: pickerCalls.count * pickerRounds,
-        project: {
-            projectAnswers = projectAnswers &+ (try project.availableSlots(roundCalls($0), today: today))
-        },
-        baseline: {
-            baselineAnswers = baselineAnswers &+ (try baseline.availableSlots(roundCalls($0), today: today))
-        })
-    if projectAnswers != baselineAnswers, ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"] == nil,
-        only?.contains("available_slots") ?? true
-    {
-        FileHandle.standardError.write(
-            Data("error: available_slots: the project's and the baseline's answers differ\n".utf8))
-        exit(70)
-    }
-    // --picker-before: the project's picker before migration 11 (everything read again each
-    // call, the bookings and rules day by day) on the same calls, answer by answer, in this run.
-    if pickerBefore, only?.contains("available_slots") ?? true {
-        var before: [Int] = [], after: [Int] = []
-        var beforeSeconds = 0.0, afterSeconds = 0.0
-        for slice in 0..<10 {
-            let range = (slice * pickerCalls.count / 10)..<((slice + 1) * pickerCalls.count / 10)
-            let calls = Array(pickerCalls[range])
-            beforeSeconds += try seconds {
-                before += try project.pickerAnswers(calls, today: today, reading: .everyCall)
+                "  \(mode) \(name): ratio \(String(format: "%.2f", projectSeconds / baselineSeconds)); "
+                    + "temporary files opened: project \(projectTempFiles), baseline \(baselineTempFiles)")
+            // Where a phase's time goes on a large file: pages per operation, both sides.
+            let ours =
+                (try? projectDatabase.writerPageCacheStatistics(reset: true))
+                ?? PageCacheStatistics(hits: 0, misses: 0, writes: 0)
+            let theirs = baselineDatabase.cacheCounters()
+            func perOp(_ count: Int) -> String { String(format: "%.1f", Double(count) / Double(max(1, operations))) }
+            progress(
+                "    pages per op — project writer: \(perOp(ours.hits)) hits, \(perOp(ours.misses)) misses, \(perOp(ours.writes)) written; "
+                    + "baseline: \(perOp(theirs.hits)) hits, \(perOp(theirs.misses)) misses, \(perOp(theirs.writes)) written"
+            )
+            if countsStatements {
+                let (ours, theirs) = (projectStatements.take(), baselineStatements.take())
+                progress(
+                    "    statements per op — project writer: \(perOp(ours.statements)) run, \(perOp(ours.triggers)) trigger programs "
+                        + "with \(perOp(ours.triggerStatements)) statements; baseline: \(perOp(theirs.statements)) run, "
+                        + "\(perOp(theirs.triggers)) trigger programs with \(perOp(theirs.triggerStatements)) statements"
+                )
             }
-            afterSeconds += try seconds { after += try project.pickerAnswers(calls, today: today, reading: .kept) }
+            // Diagnostics for a phase that grows unexpectedly: how the project's checkpoints fared.
+            let checkpoints = projectDatabase.checkpointStatistics
+            progress(
+                "    project checkpoints so far: \(checkpoints.attempts) attempted, \(checkpoints.completed) completed, "
+                    + "\(checkpoints.blockedByReaders) blocked by readers, \(checkpoints.skipped) skipped, \(checkpoints.failed) failed"
+            )
         }
-        if before != after, let differs = before.indices.first(where: { before[$0] != after[$0] }) {
+
+        var refusedProject = 0, refusedBaseline = 0
+        try phase(
+            "place_orders", operations: bookings.count,
+            project: { refusedProject += try project.placeOrders(Array(bookings[$0]), pickup: pickupDate) },
+            baseline: { refusedBaseline += try baseline.placeOrders(Array(bookings[$0]), pickup: pickupUTC) })
+        // The picker after the bookings, so it answers around what they booked; both sides must
+        // give the same answers.
+        var projectAnswers = 0, baselineAnswers = 0
+        // With --picker-rounds, call i of the phase is pickerCalls[i % count].
+        func roundCalls(_ range: Range<Int>) -> [Workload.PickerCall] {
+            range.map { pickerCalls[$0 % pickerCalls.count] }
+        }
+        try phase(
+            "available_slots", operations: pickerCalls.count * pickerRounds,
+            project: {
+                projectAnswers = projectAnswers &+ (try project.availableSlots(roundCalls($0), today: today))
+            },
+            baseline: {
+                baselineAnswers = baselineAnswers &+ (try baseline.availableSlots(roundCalls($0), today: today))
+            })
+        if projectAnswers != baselineAnswers, ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"] == nil,
+            only?.contains("available_slots") ?? true
+        {
             FileHandle.standardError.write(
-                Data("error: available_slots: call \(differs) answers differently from the picker before\n".utf8))
+                Data("error: available_slots: the project's and the baseline's answers differ\n".utf8))
             exit(70)
         }
-        let count = Double(pickerCalls.count)
-        pickerComparison.append(
-            String(
-                format: "%@ picker before/after: %.0f → %.0f calls/s (×%.1f), all %d answers identical", mode,
-                count / beforeSeconds, count / afterSeconds, beforeSeconds / afterSeconds, pickerCalls.count))
-        progress("  " + (pickerComparison.last ?? ""))
-    }
-    try phase(
-        "navigate", operations: navigations.count,
-        project: { _ = try project.navigate(Array(navigations[$0])) },
-        baseline: { _ = try baseline.navigate(Array(navigations[$0])) })
-    try phase(
-        "read_paths", operations: readers.count,
-        project: { _ = try project.readPaths(Array(readers[$0])) },
-        baseline: { _ = try baseline.readPaths(Array(readers[$0])) })
-    var projectMenu = 0, baselineMenu = 0
-    try phase(
-        "read_menu", operations: workload.menuReads,
-        project: { projectMenu += try project.readMenu($0.count) },
-        baseline: { baselineMenu += try baseline.readMenu($0.count) })
-    if projectMenu != baselineMenu, ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"] == nil,
-        only?.contains("read_menu") ?? true
-    {
-        FileHandle.standardError.write(
-            Data(
-                "error: read_menu: the project read \(projectMenu) entries, variants and groups, the baseline \(baselineMenu)\n"
-                    .utf8))
-        exit(70)
-    }
-    try phase(
-        "edit_prices", operations: edits.count,
-        project: { _ = try project.editPrices(Array(edits[$0])) },
-        baseline: { _ = try baseline.editPrices(Array(edits[$0])) })
-
-    // The concurrent phase: 8 callers of the async API against one connection, one transaction
-    // per booking, at the same durability.
-    if let only, !only.contains("place_orders_concurrent") { continue }
-    let side = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"]
-    let tempFilesBefore = pizzeria_sync_latency_vfs_temp_files()
-    let baselineSeconds =
-        side == "project" ? 1 : try seconds { _ = try baseline.placeOrders(concurrentBookings, pickup: pickupUTC) }
-    let tempFilesBetween = pizzeria_sync_latency_vfs_temp_files()
-    let projectSeconds =
-        side == "baseline"
-        ? 1
-        : try await seconds {
-            _ = try await project.placeOrdersConcurrently(concurrentBookings, callers: 8, pickup: pickupDate)
+        // --picker-before: the project's picker before migration 11 (everything read again each
+        // call, the bookings and rules day by day) on the same calls, answer by answer, in this run.
+        if pickerBefore, only?.contains("available_slots") ?? true {
+            var before: [Int] = [], after: [Int] = []
+            var beforeSeconds = 0.0, afterSeconds = 0.0
+            for slice in 0..<10 {
+                let range = (slice * pickerCalls.count / 10)..<((slice + 1) * pickerCalls.count / 10)
+                let calls = Array(pickerCalls[range])
+                beforeSeconds += try seconds {
+                    before += try project.pickerAnswers(calls, today: today, reading: .everyCall)
+                }
+                afterSeconds += try seconds { after += try project.pickerAnswers(calls, today: today, reading: .kept) }
+            }
+            if before != after, let differs = before.indices.first(where: { before[$0] != after[$0] }) {
+                FileHandle.standardError.write(
+                    Data("error: available_slots: call \(differs) answers differently from the picker before\n".utf8))
+                exit(70)
+            }
+            let count = Double(pickerCalls.count)
+            pickerComparison.append(
+                String(
+                    format: "%@ picker before/after: %.0f → %.0f calls/s (×%.1f), all %d answers identical", mode,
+                    count / beforeSeconds, count / afterSeconds, beforeSeconds / afterSeconds, pickerCalls.count))
+            progress("  " + (pickerComparison.last ?? ""))
         }
-    phases.append(
-        Phase(
-            mode: mode, name: "place_orders_concurrent", operations: concurrentBookings.count,
-            projectSeconds: projectSeconds, baselineSeconds: baselineSeconds,
-            projectTempFiles: Int(pizzeria_sync_latency_vfs_temp_files() - tempFilesBetween),
-            baselineTempFiles: Int(tempFilesBetween - tempFilesBefore)))
-    let batches = project.pizzeria.database.groupCommitStatistics
-    progress(
-        "  \(mode) place_orders_concurrent: \(String(format: "%.1f", baselineSeconds / projectSeconds))× the baseline's throughput "
-            + "(\(batches.writes) bookings in \(batches.batches) commits, "
-            + String(format: "%.1f", Double(batches.writes) / Double(max(1, batches.batches))) + " per commit, "
-            + "\(batches.syncs) syncs by the commit syncer, "
-            + String(format: "%.1f", Double(batches.writes) / Double(max(1, batches.syncs))) + " per sync)"
-            + (syncLatency > 0 ? "; \(pizzeria_sync_latency_vfs_syncs()) syncs delayed so far" : ""))
-    refusals[mode] = [refusedProject, refusedBaseline]
-}
-
-// MARK: - Report
-
-var usage = rusage()
-getrusage(RUSAGE_SELF.rawValue, &usage)
-let peakMegabytes = Double(usage.ru_maxrss) / 1024
-if json {
-    struct Report: Encodable {
-        let sqlite: String
-        let dataSet: [String: Int]
-        let phases: [Phase]
-        let peakResidentMegabytes: Double
-        let refusedBookings: [String: [Int]]
-        enum CodingKeys: String, CodingKey {
-            case sqlite, dataSet = "data_set", phases, peakResidentMegabytes = "peak_resident_mb"
-            case refusedBookings = "refused_bookings_project_baseline"
+        try phase(
+            "navigate", operations: navigations.count,
+            project: { _ = try project.navigate(Array(navigations[$0])) },
+            baseline: { _ = try baseline.navigate(Array(navigations[$0])) })
+        try phase(
+            "read_paths", operations: readers.count,
+            project: { _ = try project.readPaths(Array(readers[$0])) },
+            baseline: { _ = try baseline.readPaths(Array(readers[$0])) })
+        var projectMenu = 0, baselineMenu = 0
+        try phase(
+            "read_menu", operations: workload.menuReads,
+            project: { projectMenu += try project.readMenu($0.count) },
+            baseline: { baselineMenu += try baseline.readMenu($0.count) })
+        if projectMenu != baselineMenu, ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"] == nil,
+            only?.contains("read_menu") ?? true
+        {
+            FileHandle.standardError.write(
+                Data(
+                    "error: read_menu: the project read \(projectMenu) entries, variants and groups, the baseline \(baselineMenu)\n"
+                        .utf8))
+            exit(70)
         }
+        try phase(
+            "edit_prices", operations: edits.count,
+            project: { _ = try project.editPrices(Array(edits[$0])) },
+            baseline: { _ = try baseline.editPrices(Array(edits[$0])) })
+
+        // The concurrent phase: 8 callers of the async API against one connection, one transaction
+        // per booking, at the same durability.
+        if let only, !only.contains("place_orders_concurrent") { continue }
+        let side = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"]
+        let tempFilesBefore = pizzeria_sync_latency_vfs_temp_files()
+        let baselineSeconds =
+            side == "project" ? 1 : try seconds { _ = try baseline.placeOrders(concurrentBookings, pickup: pickupUTC) }
+        let tempFilesBetween = pizzeria_sync_latency_vfs_temp_files()
+        let projectSeconds =
+            side == "baseline"
+            ? 1
+            : try await seconds {
+                _ = try await project.placeOrdersConcurrently(concurrentBookings, callers: 8, pickup: pickupDate)
+            }
+        phases.append(
+            Phase(
+                mode: mode, name: "place_orders_concurrent", operations: concurrentBookings.count,
+                projectSeconds: projectSeconds, baselineSeconds: baselineSeconds,
+                projectTempFiles: Int(pizzeria_sync_latency_vfs_temp_files() - tempFilesBetween),
+                baselineTempFiles: Int(tempFilesBetween - tempFilesBefore)))
+        let batches = project.pizzeria.database.groupCommitStatistics
+        progress(
+            "  \(mode) place_orders_concurrent: \(String(format: "%.1f", baselineSeconds / projectSeconds))× the baseline's throughput "
+                + "(\(batches.writes) bookings in \(batches.batches) commits, "
+                + String(format: "%.1f", Double(batches.writes) / Double(max(1, batches.batches))) + " per commit, "
+                + "\(batches.syncs) syncs by the commit syncer, "
+                + String(format: "%.1f", Double(batches.writes) / Double(max(1, batches.syncs))) + " per sync)"
+                + (syncLatency > 0 ? "; \(pizzeria_sync_latency_vfs_syncs()) syncs delayed so far" : ""))
+        refusals[mode] = [refusedProject, refusedBaseline]
     }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    let sizes = [
-        "pizzas": workload.pizzas, "users": workload.users, "navigation_events": workload.existingEvents,
-        "orders": workload.existingOrders,
-    ]
-    print(
-        String(
-            decoding: try encoder.encode(
-                Report(
-                    sqlite: dataSet.sqliteVersion, dataSet: sizes, phases: phases,
-                    peakResidentMegabytes: peakMegabytes, refusedBookings: refusals)), as: UTF8.self))
-} else {
-    print(
-        "SQLite \(dataSet.sqliteVersion); \(workload.pizzas) pizzas, \(workload.users) users, \(workload.existingEvents) navigation events, "
-            + "\(workload.existingOrders) orders in the data set; files in \(directory)")
-    print("mode    phase                     operations   project op/s   baseline op/s   ratio   temp files")
-    for p in phases {
-        // Padded by hand: `%-7@` does not pad a Swift string on Linux.
-        func padded(_ text: String, _ width: Int) -> String {
-            text + String(repeating: " ", count: max(0, width - text.count))
+
+    // MARK: - Report
+
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let peakMegabytes = Double(usage.ru_maxrss) / 1024
+    if json {
+        struct Report: Encodable {
+            let sqlite: String
+            let dataSet: [String: Int]
+            let phases: [Phase]
+            let peakResidentMegabytes: Double
+            let refusedBookings: [String: [Int]]
+            enum CodingKeys: String, CodingKey {
+                case sqlite, dataSet = "data_set", phases, peakResidentMegabytes = "peak_resident_mb"
+                case refusedBookings = "refused_bookings_project_baseline"
+            }
         }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let sizes = [
+            "pizzas": workload.pizzas, "users": workload.users, "navigation_events": workload.existingEvents,
+            "orders": workload.existingOrders,
+        ]
         print(
-            padded(p.mode, 8) + padded(p.name, 26)
-                + String(
-                    format: p.projectPerSecond < 100 ? "%10d %14.2f %15.2f %7.2f" : "%10d %14.0f %15.0f %7.2f",
-                    p.operations, p.projectPerSecond, p.baselinePerSecond, p.ratio)
-                + "   \(p.projectTempFiles)/\(p.baselineTempFiles)")
+            String(
+                decoding: try encoder.encode(
+                    Report(
+                        sqlite: dataSet.sqliteVersion, dataSet: sizes, phases: phases,
+                        peakResidentMegabytes: peakMegabytes, refusedBookings: refusals)), as: UTF8.self))
+    } else {
+        print(
+            "SQLite \(dataSet.sqliteVersion); \(workload.pizzas) pizzas, \(workload.users) users, \(workload.existingEvents) navigation events, "
+                + "\(workload.existingOrders) orders in the data set; files in \(directory)")
+        print("mode    phase                     operations   project op/s   baseline op/s   ratio   temp files")
+        for p in phases {
+            // Padded by hand: `%-7@` does not pad a Swift string on Linux.
+            func padded(_ text: String, _ width: Int) -> String {
+                text + String(repeating: " ", count: max(0, width - text.count))
+            }
+            print(
+                padded(p.mode, 8) + padded(p.name, 26)
+                    + String(
+                        format: p.projectPerSecond < 100 ? "%10d %14.2f %15.2f %7.2f" : "%10d %14.0f %15.0f %7.2f",
+                        p.operations, p.projectPerSecond, p.baselinePerSecond, p.ratio)
+                    + "   \(p.projectTempFiles)/\(p.baselineTempFiles)")
+        }
+        for line in pickerComparison { print(line) }
+        print(String(format: "peak resident memory: %.1f MB", peakMegabytes))
     }
-    for line in pickerComparison { print(line) }
-    print(String(format: "peak resident memory: %.1f MB", peakMegabytes))
+    if !reuse { try? FileManager.default.removeItem(atPath: directory) }
 }
-if !reuse { try? FileManager.default.removeItem(atPath: directory) }
+
+/// A file system error in words: the path and the system's reason (Foundation's own text on
+/// Linux is "The operation could not be completed").
+func fileMessage(_ error: CocoaError) -> String {
+    let reason =
+        error.underlying.map { String(cString: strerror(Int32(($0 as NSError).code))) }
+        ?? "error \(error.code.rawValue)"
+    return "\(error.filePath ?? "a file"): \(reason)"
+}
+
+/// A failure's exit code and sentences, with the CLI's codes: 74 for a file that could not be
+/// read or written, 65 for an unusable database file, 75 busy, 70 for the benchmark's own SQL.
+func failure(_ error: any Error) -> (code: Int32, messages: [String]) {
+    switch error {
+    case let bench as BenchError: return (bench.exitCode, [bench.description])
+    case let file as CocoaError: return (74, [fileMessage(file)])
+    default:
+        let report = FailureReport(error)
+        let code: Int32 =
+            switch report.category {
+            case .invalidInput, .unusableDatabase: 65
+            case .notFound: 66
+            case .refused: 1
+            case .busy: 75
+            case .io: 74
+            case .internal: 70
+            }
+        return (code, report.messages)
+    }
+}
+
+do {
+    try await runBenchmark()
+} catch {
+    let (code, messages) = failure(error)
+    for message in messages { FileHandle.standardError.write(Data("error: \(message)\n".utf8)) }
+    exit(code)
+}

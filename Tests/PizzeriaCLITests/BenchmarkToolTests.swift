@@ -1,0 +1,48 @@
+import Foundation
+import PizzeriaTestSupport
+import Testing
+
+/// `pizzeria-bench` (the built product next to `pizzeria`) fails the way every command of the
+/// project does: `error: …` on stderr and an exit code, never a trap — each case fails before
+/// anything is timed, so these run in moments.
+@Suite struct BenchmarkToolTests {
+    let directory = TemporaryDirectory()
+
+    func bench(_ arguments: [String]) throws -> ProcessResult {
+        let executable = PizzeriaBinary.url.deletingLastPathComponent().appendingPathComponent("pizzeria-bench")
+        let running = try RunningProcess(
+            executable: executable, arguments: arguments, in: directory.url,
+            environment: PizzeriaBinary.environment([:]))
+        return try running.wait(timeout: 120)
+    }
+
+    @Test func aDirectoryItCannotCreateIsAnIOErrorNotATrap() throws {
+        // A file where --dir needs a folder: creating DIR fails with ENOTDIR (this runs as root
+        // in CI, so a permission would not stop it).
+        let file = directory.path("in-the-way")
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        let result = try bench(["--dir", file + "/bench", "--scale", "0.01"])
+        #expect(result.status == 74, "\(result)")
+        #expect(result.stderr.contains("error: \(file)/bench: Not a directory"), "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+    }
+
+    @Test func aDataSetThatIsNotADatabaseIsInvalidInput() throws {
+        let dataSets = directory.path("sets")
+        try FileManager.default.createDirectory(atPath: dataSets, withIntermediateDirectories: true)
+        #expect(
+            FileManager.default.createFile(
+                atPath: dataSets + "/dataset.sqlite", contents: Data(String(repeating: "not SQLite\n", count: 500).utf8)
+            ))
+        let result = try bench(["--dir", dataSets, "--reuse", "--scale", "0.01"])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains("error: file is not a database"), "\(result)")
+        #expect(!result.stderr.contains("Fatal error"), "\(result)")
+    }
+
+    @Test func anUnknownArgumentIsAUsageError() throws {
+        let result = try bench(["--scale", "0.01", "--bogus"])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("error: unknown argument '--bogus'"), "\(result)")
+    }
+}
