@@ -98,7 +98,11 @@ while let argument = arguments.popFirst() {
     case "--modes": modes = (arguments.popFirst() ?? "").split(separator: ",").map(String.init)
     case "--only": only = Set((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
     case "--scale":
-        guard let scale = Double(arguments.popFirst() ?? ""), scale > 0 else { exit(64) }
+        guard let scale = Double(arguments.popFirst() ?? ""), scale > 0, scale.isFinite else {
+            FileHandle.standardError.write(
+                Data("error: --scale needs a positive number (1 is the reference workload)\n".utf8))
+            exit(64)
+        }
         workload.scale(by: scale)
     case "-h", "--help":
         print(

@@ -44,5 +44,8 @@ import Testing
         let result = try bench(["--scale", "0.01", "--bogus"])
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("error: unknown argument '--bogus'"), "\(result)")
+        let scale = try bench(["--scale", "-1"])
+        #expect(scale.status == 64, "\(scale)")
+        #expect(scale.stderr.contains("error: --scale needs a positive number"), "\(scale)")
     }
 }
