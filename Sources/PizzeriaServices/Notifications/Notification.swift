@@ -79,7 +79,10 @@ public enum NotificationKind: String, Sendable, Hashable, Codable, CaseIterable 
 }
 
 /// A notifier's name: 1 to 40 of `a-z 0-9 _ -` (`sms`, `email-it`), typed in any case.
-public struct NotifierName: Sendable, Hashable, Codable, LosslessStringConvertible {
+public struct NotifierName: Sendable, Hashable, TextCodable {
+    /// What its JSON text must be (``TextCodable``).
+    public static var textForm: String { "a notifier name: it \(rule)" }
+
     /// The name, lowercase.
     public let description: String
 
@@ -100,21 +103,6 @@ public struct NotifierName: Sendable, Hashable, Codable, LosslessStringConvertib
     /// The rule, for refusals.
     public static let rule = "must be 1 to 40 of a-z 0-9 _ - (such as sms or email-it)"
 
-    /// A JSON string.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
-
-    /// Reads a JSON string.
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let name = NotifierName(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "notifier name \(Self.rule)")
-        }
-        self = name
-    }
 }
 
 extension UInt8 {

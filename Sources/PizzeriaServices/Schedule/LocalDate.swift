@@ -6,7 +6,10 @@ import Foundation
 /// The supported range is 1970-01-01 to 9999-12-31: the proleptic Gregorian calendar the
 /// arithmetic here uses agrees with Foundation's and with `gmtime` there (before 1583
 /// Foundation's Gregorian calendar is Julian), and no pickup is older than 1970.
-public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible, LosslessStringConvertible {
+public struct LocalDate: Sendable, Hashable, Comparable, TextCodable, CustomStringConvertible {
+    /// What its JSON text must be (``TextCodable``).
+    public static var textForm: String { "a date YYYY-MM-DD" }
+
     /// Days since 1970-01-01.
     public let daysSinceEpoch: Int64
 
@@ -88,22 +91,6 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool { lhs.daysSinceEpoch < rhs.daysSinceEpoch }
 
-    /// As `"YYYY-MM-DD"`.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
-
-    /// From `"YYYY-MM-DD"`.
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let date = LocalDate(text) else {
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "'\(text)' is not a date YYYY-MM-DD")
-        }
-        self = date
-    }
 }
 
 /// A range of dates, both ends included: `2026-12-25..2026-12-26`.

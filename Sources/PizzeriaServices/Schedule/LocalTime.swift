@@ -1,7 +1,10 @@
 /// A time of day on the wall clock, to the minute, without a date or a zone: `18:30`.
 ///
 /// `24:00` exists as the end of a day (a closing time); nothing opens at 24:00.
-public struct LocalTime: Sendable, Hashable, Comparable, Codable, CustomStringConvertible, LosslessStringConvertible {
+public struct LocalTime: Sendable, Hashable, Comparable, TextCodable, CustomStringConvertible {
+    /// What its JSON text must be (``TextCodable``).
+    public static var textForm: String { "a time HH:MM" }
+
     /// Minutes after midnight: 0…1440 (1440 is 24:00).
     public let minutes: Int
 
@@ -48,19 +51,4 @@ public struct LocalTime: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     public static func < (lhs: LocalTime, rhs: LocalTime) -> Bool { lhs.minutes < rhs.minutes }
 
-    /// As `"HH:MM"`.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
-
-    /// From `"HH:MM"`.
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let time = LocalTime(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a time HH:MM")
-        }
-        self = time
-    }
 }

@@ -66,40 +66,57 @@ public struct ChangeFeed<Event: Sendable>: AsyncSequence, Sendable {
     }
 }
 
-extension OrderService {
+/// A service whose changes a ``ChangeFeed`` follows: the cursor of its newest event and the
+/// events after a cursor. Its public `feed(after:pollInterval:)` is
+/// ``changeFeed(after:pollInterval:positionOf:)``.
+protocol ChangeFeedSource: Sendable {
+    /// What the feed hands out.
+    associatedtype Event: Sendable
+    /// Where the events are read.
+    var database: Database { get }
+    /// The newest event's cursor: a feed started from it sees only what happens next.
+    func latestEventCursor() throws -> EventCursor
+    /// At most `limit` events after `cursor`, oldest first.
+    func events(after cursor: EventCursor, limit: Int) throws -> [Event]
+}
+
+extension ChangeFeedSource {
+    /// The feed from `cursor`, or from the newest event when `nil`; `positionOf` gives an event's
+    /// own cursor. Batches of 100 events.
+    func changeFeed(
+        after cursor: EventCursor?, pollInterval: Duration, positionOf: @escaping @Sendable (Event) -> EventCursor
+    ) async throws -> ChangeFeed<Event> {
+        let start: EventCursor
+        if let cursor {
+            start = cursor
+        } else {
+            start = try await database.perform(.read) { [self] in try latestEventCursor() }
+        }
+        return ChangeFeed(
+            start: start, pollInterval: pollInterval, signal: database.commits,
+            fetch: { [self] position in
+                try await database.perform(.read) { try self.events(after: position, limit: 100) }
+            },
+            cursor: positionOf)
+    }
+}
+
+extension OrderService: ChangeFeedSource {
     /// Every booking, status change and cancellation after `cursor` (from now on when `nil`), by
     /// any process, as it happens. See ``ChangeFeed``.
     public func feed(after cursor: EventCursor? = nil, pollInterval: Duration = .milliseconds(200)) async throws
         -> ChangeFeed<OrderEvent>
     {
-        let start: EventCursor
-        if let cursor {
-            start = cursor
-        } else {
-            start = try await database.perform(.read) { [self] in try latestEventCursor() }
-        }
-        return ChangeFeed(
-            start: start, pollInterval: pollInterval, signal: database.commits,
-            fetch: { [self] position in try await database.perform(.read) { try self.events(after: position) } },
-            cursor: \.cursor)
+        try await changeFeed(after: cursor, pollInterval: pollInterval, positionOf: \.cursor)
     }
 }
 
-extension MenuService {
+extension MenuService: ChangeFeedSource {
     /// Every change to the menu (added, edited, archived, restored) after `cursor` (from now on
     /// when `nil`), by any process, as it happens. See ``ChangeFeed``.
     public func feed(after cursor: EventCursor? = nil, pollInterval: Duration = .milliseconds(200)) async throws
         -> ChangeFeed<MenuEvent>
     {
-        let start: EventCursor
-        if let cursor {
-            start = cursor
-        } else {
-            start = try await database.perform(.read) { [self] in try latestEventCursor() }
-        }
-        return ChangeFeed(
-            start: start, pollInterval: pollInterval, signal: database.commits,
-            fetch: { [self] position in try await database.perform(.read) { try self.events(after: position) } },
-            cursor: \.cursor)
+        try await changeFeed(after: cursor, pollInterval: pollInterval, positionOf: \.cursor)
     }
 }

@@ -12,7 +12,10 @@ import Foundation
 ///
 /// Text form (what `pizzeria order watch` prints, and what JSON carries): `0` for the start
 /// of history, else `POSITION.FINGERPRINT` such as `412.9f3a2c1b`. Treat it as opaque.
-public struct EventCursor: Sendable, Hashable, Codable, LosslessStringConvertible {
+public struct EventCursor: Sendable, Hashable, TextCodable {
+    /// What its JSON text must be (``TextCodable``).
+    public static var textForm: String { "an event cursor (0 or POSITION.FINGERPRINT)" }
+
     /// The event's id in its append-only table (0: before the first event).
     public let position: Int64
     /// 32 bits of the event's identity (0 for the start).
@@ -66,22 +69,6 @@ public struct EventCursor: Sendable, Hashable, Codable, LosslessStringConvertibl
         return "\(position)." + String(repeating: "0", count: 8 - hex.count) + hex
     }
 
-    /// A JSON string in the text form.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
-
-    /// Reads a JSON string in the text form.
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let cursor = EventCursor(text) else {
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "'\(text)' is not an event cursor (0 or POSITION.FINGERPRINT)")
-        }
-        self = cursor
-    }
 }
 
 private extension UInt8 {

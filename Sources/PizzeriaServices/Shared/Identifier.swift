@@ -11,7 +11,10 @@ import PizzeriaStorage
 /// let id = Pizza.ID("3D83A1B2-0C5E-4F7A-9B1D-2E3F4A5B6C7D")   // an id, or nil
 /// try pizzeria.menu.pizza(id: id!)
 /// ```
-public struct Identifier<Entity>: Hashable, Comparable, Sendable, Codable, LosslessStringConvertible {
+public struct Identifier<Entity>: Hashable, Comparable, Sendable, TextCodable {
+    /// What its JSON text must be (``TextCodable``).
+    public static var textForm: String { "a UUID" }
+
     /// The UUID.
     public let uuid: UUID
 
@@ -91,21 +94,6 @@ public struct Identifier<Entity>: Hashable, Comparable, Sendable, Codable, Lossl
     /// Ordered as their text is (as the database orders them).
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.description < rhs.description }
 
-    /// Reads UUID text in any case.
-    public init(from decoder: Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let id = Self(text) else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not a UUID"))
-        }
-        self = id
-    }
-
-    /// Writes lowercase UUID text.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
 }
 
 extension Identifier: DatabaseValueConvertible {

@@ -37,7 +37,10 @@ extension Page {
 }
 
 /// An opaque position in a list: printable, safe on a command line (`--after CURSOR`).
-public struct PageCursor: Sendable, Hashable, Codable, LosslessStringConvertible {
+public struct PageCursor: Sendable, Hashable, TextCodable {
+    /// What its JSON text must be (``TextCodable``).
+    public static var textForm: String { "a page cursor" }
+
     /// The sort key of the last item seen.
     let key: [String]
 
@@ -57,22 +60,6 @@ public struct PageCursor: Sendable, Hashable, Codable, LosslessStringConvertible
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8) else { return nil }
         key = text.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
-    }
-
-    /// A cursor's text as a JSON string.
-    public init(from decoder: Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let cursor = Self(text) else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "not a page cursor"))
-        }
-        self = cursor
-    }
-
-    /// The cursor's text.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
     }
 
     /// The key's parts, or a ``ValidationError`` for a cursor of another list.
