@@ -254,7 +254,7 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
             ?? CheckpointPolicy.defaultThresholdPages
         configuration.checkpointPages = checkpointPages
         let project = Project(
-            pizzeria: try await Pizzeria.open(path: projectPath, access: .requireCurrent, configuration: configuration),
+            pizzeria: try openProject(projectPath, configuration: configuration),
             dataSet: dataSet)
         let baseline = try Baseline(
             path: baselinePath, synchronous: baselineSynchronous ?? (mode == "full" ? "FULL" : "NORMAL"),
@@ -520,6 +520,12 @@ func fileMessage(_ error: CocoaError) -> String {
         error.underlying.map { String(cString: strerror(Int32(($0 as NSError).code))) }
         ?? "error \(error.code.rawValue)"
     return "\(error.filePath ?? "a file"): \(reason)"
+}
+
+/// Opens the project's copy on the calling thread, as a service opens at start-up (the `async`
+/// form would open on the library's threads, which callgrind, used to profile, does not follow).
+func openProject(_ path: String, configuration: PizzeriaConfiguration) throws -> Pizzeria {
+    try Pizzeria.open(path: path, access: .requireCurrent, configuration: configuration)
 }
 
 /// A failure's exit code and sentences, with the CLI's codes: 74 for a file that could not be
