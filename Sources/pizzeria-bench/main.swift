@@ -294,7 +294,11 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
             var projectSeconds = 0.0, baselineSeconds = 0.0
             var projectTempFiles = 0, baselineTempFiles = 0
             let slices = max(1, min(chunks, operations))
+            // Each slice's own ratio, to tell a phase's steady ratio from one slice's hiccup
+            // (printed beside the phase's ratio, which stays the sum of the slices).
+            var sliceRatios: [Double] = []
             for slice in 0..<slices {
+                var sliceSeconds = (project: 0.0, baseline: 0.0)
                 let range = (slice * operations / slices)..<((slice + 1) * operations / slices)
                 let projectGoesFirst = (slice % 2 == 1) != projectFirst
                 for runsProject in projectGoesFirst ? [true, false] : [false, true]
@@ -306,13 +310,18 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
                     let start = DispatchTime.now().uptimeNanoseconds
                     if runsProject {
                         try project(range)
-                        projectSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                        sliceSeconds.project = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                        projectSeconds += sliceSeconds.project
                         projectTempFiles += Int(pizzeria_sync_latency_vfs_temp_files() - tempFiles)
                     } else {
                         try baseline(range)
-                        baselineSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                        sliceSeconds.baseline = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                        baselineSeconds += sliceSeconds.baseline
                         baselineTempFiles += Int(pizzeria_sync_latency_vfs_temp_files() - tempFiles)
                     }
+                }
+                if sliceSeconds.project > 0, sliceSeconds.baseline > 0 {
+                    sliceRatios.append(sliceSeconds.project / sliceSeconds.baseline)
                 }
             }
             if side == "baseline" { projectSeconds = 1 }
@@ -322,8 +331,15 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
                     mode: mode, name: name, operations: operations, projectSeconds: projectSeconds,
                     baselineSeconds: baselineSeconds, projectTempFiles: projectTempFiles,
                     baselineTempFiles: baselineTempFiles))
+            sliceRatios.sort()
+            let slicesText =
+                sliceRatios.isEmpty
+                ? ""
+                : String(
+                    format: " (slices: median %.2f, %.2f to %.2f)", sliceRatios[sliceRatios.count / 2],
+                    sliceRatios[0], sliceRatios[sliceRatios.count - 1])
             progress(
-                "  \(mode) \(name): ratio \(String(format: "%.2f", projectSeconds / baselineSeconds)); "
+                "  \(mode) \(name): ratio \(String(format: "%.2f", projectSeconds / baselineSeconds))\(slicesText); "
                     + "temporary files opened: project \(projectTempFiles), baseline \(baselineTempFiles)")
             // Where a phase's time goes on a large file: pages per operation, both sides.
             let ours =
