@@ -118,6 +118,14 @@ guard modes.allSatisfy({ $0 == "full" || $0 == "normal" }) else {
     FileHandle.standardError.write(Data("error: --modes takes full and/or normal\n".utf8))
     exit(64)
 }
+// A PRAGMA value cannot be bound: only the four names SQLite knows are accepted. Checked with
+// the arguments, before a data set is built.
+let baselineSynchronous = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_BASELINE_SYNCHRONOUS"]?.uppercased()
+if let value = baselineSynchronous, !["OFF", "NORMAL", "FULL", "EXTRA"].contains(value) {
+    FileHandle.standardError.write(
+        Data("error: PIZZERIA_BENCH_BASELINE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA\n".utf8))
+    exit(64)
+}
 @MainActor func progress(_ text: String) { if !json { FileHandle.standardError.write(Data((text + "\n").utf8)) } }
 
 struct Phase: Encodable {
@@ -230,14 +238,6 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
     }
     func pickupUTC(_ booking: Workload.Booking) -> (String, Int) {
         (PickupTime.utc(pickupDate(booking)), 12 * 60 + booking.slot * 15)
-    }
-
-    // A PRAGMA value cannot be bound: only the four names SQLite knows are accepted.
-    let baselineSynchronous = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_BASELINE_SYNCHRONOUS"]?.uppercased()
-    if let value = baselineSynchronous, !["OFF", "NORMAL", "FULL", "EXTRA"].contains(value) {
-        FileHandle.standardError.write(
-            Data("error: PIZZERIA_BENCH_BASELINE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA\n".utf8))
-        exit(64)
     }
 
     for mode in modes {

@@ -8,11 +8,11 @@ import Testing
 @Suite struct BenchmarkToolTests {
     let directory = TemporaryDirectory()
 
-    func bench(_ arguments: [String]) throws -> ProcessResult {
+    func bench(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
         let executable = PizzeriaBinary.url.deletingLastPathComponent().appendingPathComponent("pizzeria-bench")
         let running = try RunningProcess(
             executable: executable, arguments: arguments, in: directory.url,
-            environment: PizzeriaBinary.environment([:]))
+            environment: PizzeriaBinary.environment(environment))
         return try running.wait(timeout: 120)
     }
 
@@ -47,5 +47,15 @@ import Testing
         let scale = try bench(["--scale", "-1"])
         #expect(scale.status == 64, "\(scale)")
         #expect(scale.stderr.contains("error: --scale needs a positive number"), "\(scale)")
+    }
+
+    @Test func aBadEnvironmentSettingIsRefusedBeforeAnyDataSetIsBuilt() throws {
+        // It was checked only after the data set was built: minutes at the large size.
+        let folder = directory.path("never-built")
+        let result = try bench(
+            ["--dir", folder, "--scale", "0.01"], environment: ["PIZZERIA_BENCH_BASELINE_SYNCHRONOUS": "SOMETIMES"])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("PIZZERIA_BENCH_BASELINE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA"))
+        #expect(!FileManager.default.fileExists(atPath: folder), "\(result)")
     }
 }
