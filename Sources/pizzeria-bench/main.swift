@@ -169,18 +169,30 @@ func settle() {
     sync()
 }
 
+/// A side's timing: started after ``settle()``, read once the work is done.
+struct Stopwatch {
+    private let start: UInt64
+
+    /// Settles the system, then starts.
+    init() {
+        settle()
+        start = DispatchTime.now().uptimeNanoseconds
+    }
+
+    /// Seconds since it started.
+    var seconds: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+}
+
 func seconds(_ body: () throws -> Void) rethrows -> Double {
-    settle()
-    let start = DispatchTime.now().uptimeNanoseconds
+    let watch = Stopwatch()
     try body()
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    return watch.seconds
 }
 
 @MainActor func seconds(_ body: () async throws -> Void) async rethrows -> Double {
-    settle()
-    let start = DispatchTime.now().uptimeNanoseconds
+    let watch = Stopwatch()
     try await body()
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    return watch.seconds
 }
 
 // MARK: - The run
@@ -304,18 +316,16 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
                 for runsProject in projectGoesFirst ? [true, false] : [false, true]
                 where side != (runsProject ? "baseline" : "project") {
                     let tempFiles = pizzeria_sync_latency_vfs_temp_files()
-                    // Timed as seconds(_:) times (settled first), without a closure around the
-                    // phase's closures.
-                    settle()
-                    let start = DispatchTime.now().uptimeNanoseconds
+                    // A stopwatch rather than seconds(_:): no closure around the phase's closures.
+                    let watch = Stopwatch()
                     if runsProject {
                         try project(range)
-                        sliceSeconds.project = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                        sliceSeconds.project = watch.seconds
                         projectSeconds += sliceSeconds.project
                         projectTempFiles += Int(pizzeria_sync_latency_vfs_temp_files() - tempFiles)
                     } else {
                         try baseline(range)
-                        sliceSeconds.baseline = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                        sliceSeconds.baseline = watch.seconds
                         baselineSeconds += sliceSeconds.baseline
                         baselineTempFiles += Int(pizzeria_sync_latency_vfs_temp_files() - tempFiles)
                     }
