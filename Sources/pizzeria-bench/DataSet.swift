@@ -191,8 +191,15 @@ struct DataSet {
     }
 
     /// Orders already booked, on past days (so they leave the timed phases' slots free), each
-    /// with one line; the schema's triggers write their totals and first events.
+    /// with one line; the schema's triggers write their totals and first events. Five to a
+    /// 15-minute slot, the last slot two days before today: a million orders start in early 2021.
+    /// (Until session 52 they were one to a slot from 2020-01-01, so a million reached 2048 and
+    /// every slot the timed phases book and the picker walks already had a booking at the large
+    /// size — a fully booked calendar measured as if it were the file's size.)
     static func addOrders(_ workload: Workload, pizzeria: Pizzeria) throws {
+        let perSlot = 5
+        let slots = (workload.existingOrders + perSlot - 1) / perSlot
+        let first = try pizzeria.schedule.today().adding(days: -(slots * 15 / 1_440 + 2)).description
         var done = 0
         while done < workload.existingOrders {
             let count = min(200_000, workload.existingOrders - done)
@@ -208,11 +215,11 @@ struct DataSet {
                 try db.run(
                     """
                     INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local)
-                    SELECT b.id, u.id, strftime('%Y-%m-%dT%H:%M:00Z', '2020-01-01', '+' || (b.n * 15) || ' minutes'),
-                           date('2020-01-01', '+' || (b.n * 15) || ' minutes'),
-                           strftime('%Y-%m-%dT%H:%M', '2020-01-01', '+' || (b.n * 15) || ' minutes') || '+00:00'
-                    FROM bulk b JOIN temp.user_numbers u ON u.n = b.n % ?
-                    """, [workload.users])
+                    SELECT b.id, u.id, strftime('%Y-%m-%dT%H:%M:00Z', ?1, '+' || (b.n / ?2 * 15) || ' minutes'),
+                           date(?1, '+' || (b.n / ?2 * 15) || ' minutes'),
+                           strftime('%Y-%m-%dT%H:%M', ?1, '+' || (b.n / ?2 * 15) || ' minutes') || '+00:00'
+                    FROM bulk b JOIN temp.user_numbers u ON u.n = b.n % ?3
+                    """, [first, perSlot, workload.users])
                 try db.run(
                     """
                     INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity,

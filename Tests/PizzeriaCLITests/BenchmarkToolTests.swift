@@ -58,4 +58,39 @@ import Testing
         #expect(result.stderr.contains("PIZZERIA_BENCH_BASELINE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA"))
         #expect(!FileManager.default.fileExists(atPath: folder), "\(result)")
     }
+
+    @Test func theDataSetsOrdersAreOnPastDaysFiveToASlot() throws {
+        // They were one to a 15-minute slot from 2020-01-01, so a million reached 2048: at the
+        // large size every slot the timed phases book and the picker walks was already booked.
+        // The spacing is checked on a small set: the last order two days before today.
+        let folder = directory.path("orders")
+        let built = try bench([
+            "--dir", folder, "--build-only", "--pizzas", "100", "--users", "20", "--history", "10", "--orders", "2000",
+        ])
+        #expect(built.status == 0, "\(built)")
+        let query = try RunningProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: [
+                "sqlite3", "-readonly", folder + "/dataset.sqlite",
+                """
+                SELECT count(*) || ' ' || max(service_day) || ' ' || (SELECT max(booked) FROM slot_loads)
+                       || ' ' || (SELECT count(*) FROM slot_loads) || ' ' || date('now', '-2 days') || ' ' || date('now', '-3 days')
+                FROM orders
+                """,
+            ], in: directory.url, environment: ProcessInfo.processInfo.environment)
+        let result = try query.wait(timeout: 60)
+        #expect(result.status == 0, "\(result)")
+        let fields = result.stdout.split(separator: " ").map {
+            String($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        #expect(fields.count == 6, "\(result)")
+        guard fields.count == 6 else { return }
+        #expect(fields[0] == "2000")
+        // Two days before the bench's today (a build that ran across midnight: three days).
+        #expect(
+            fields[1] == fields[4] || fields[1] == fields[5],
+            "the last order's day \(fields[1]), today − 2 \(fields[4])")
+        #expect(fields[2] == "5")
+        #expect(fields[3] == "400")
+    }
 }
