@@ -199,7 +199,8 @@ struct DataSet {
     static func addOrders(_ workload: Workload, pizzeria: Pizzeria) throws {
         let perSlot = 5
         let slots = (workload.existingOrders + perSlot - 1) / perSlot
-        let first = try pizzeria.schedule.today().adding(days: -(slots * 15 / 1_440 + 2)).description
+        // The last slot starts (slots - 1) × 15 minutes after the first day's midnight.
+        let first = try pizzeria.schedule.today().adding(days: -((slots - 1) * 15 / 1_440 + 2)).description
         var done = 0
         while done < workload.existingOrders {
             let count = min(200_000, workload.existingOrders - done)
