@@ -336,7 +336,7 @@ CREATE TABLE pizza_history (
 
 CREATE TABLE pizza_modifier_groups (
     pizza_id TEXT NOT NULL REFERENCES pizzas (id),
-    group_id INTEGER NOT NULL REFERENCES modifier_groups (id),
+    group_id INTEGER NOT NULL REFERENCES modifier_groups (id), pizza_name_key TEXT,
     PRIMARY KEY (pizza_id, group_id)
 ) STRICT, WITHOUT ROWID;
 
@@ -353,7 +353,7 @@ CREATE TABLE pizza_variants (
     -- The order in which the item's variants are offered: smaller first.
     position    INTEGER NOT NULL DEFAULT 1 CHECK (position BETWEEN 1 AND 100),
     -- 1 for the variant a plain order of the item gets; exactly one per item.
-    is_default  INTEGER NOT NULL DEFAULT 0 CHECK (is_default IN (0, 1)),
+    is_default  INTEGER NOT NULL DEFAULT 0 CHECK (is_default IN (0, 1)), pizza_name_key TEXT,
     UNIQUE (pizza_id, name)
 ) STRICT;
 
@@ -578,6 +578,10 @@ CREATE INDEX payments_by_time ON payments (at);
 CREATE INDEX pizza_history_by_pizza ON pizza_history (pizza_id, id);
 
 CREATE INDEX pizza_modifier_groups_by_group ON pizza_modifier_groups (group_id);
+
+CREATE INDEX pizza_modifier_groups_in_menu_order ON pizza_modifier_groups (pizza_name_key, group_id);
+
+CREATE INDEX pizza_variants_in_menu_order ON pizza_variants (pizza_name_key);
 
 CREATE INDEX pizza_view_counts_by_views ON pizza_view_counts (views DESC);
 
@@ -1804,6 +1808,34 @@ BEGIN
     SELECT RAISE(ABORT, 'pizza_history is append-only');
 END;
 
+CREATE TRIGGER pizza_modifier_groups_item_moved AFTER UPDATE OF pizza_id ON pizza_modifier_groups
+WHEN NEW.pizza_id IS NOT OLD.pizza_id
+BEGIN
+    UPDATE pizza_modifier_groups SET pizza_name_key = (SELECT p.name_key FROM pizzas p WHERE p.id = NEW.pizza_id)
+    WHERE pizza_id = NEW.pizza_id AND group_id = NEW.group_id;
+END;
+
+CREATE TRIGGER pizza_modifier_groups_name_key_fill AFTER INSERT ON pizza_modifier_groups
+WHEN NEW.pizza_name_key IS NULL
+BEGIN
+    UPDATE pizza_modifier_groups SET pizza_name_key = (SELECT p.name_key FROM pizzas p WHERE p.id = NEW.pizza_id)
+    WHERE pizza_id = NEW.pizza_id AND group_id = NEW.group_id;
+END;
+
+CREATE TRIGGER pizza_modifier_groups_name_key_insert BEFORE INSERT ON pizza_modifier_groups
+WHEN NEW.pizza_name_key IS NOT NULL
+  AND NEW.pizza_name_key IS NOT (SELECT p.name_key FROM pizzas p WHERE p.id = NEW.pizza_id)
+BEGIN
+    SELECT RAISE(ABORT, 'pizza_name_key: a group on an item carries the item''s name_key and nothing else; leave it out and it is filled in');
+END;
+
+CREATE TRIGGER pizza_modifier_groups_name_key_update BEFORE UPDATE OF pizza_name_key ON pizza_modifier_groups
+WHEN NEW.pizza_name_key IS NOT (SELECT p.name_key FROM pizzas p WHERE p.id = NEW.pizza_id)
+  AND NEW.pizza_id IS OLD.pizza_id
+BEGIN
+    SELECT RAISE(ABORT, 'pizza_name_key: a group on an item carries the item''s name_key and nothing else; rename the item instead');
+END;
+
 CREATE TRIGGER pizza_modifier_groups_version_delete AFTER DELETE ON pizza_modifier_groups
 BEGIN
     UPDATE pizzas
@@ -1837,6 +1869,26 @@ CREATE TRIGGER pizza_variants_item_fixed BEFORE UPDATE OF pizza_id ON pizza_vari
 WHEN NEW.pizza_id IS NOT OLD.pizza_id
 BEGIN
     SELECT RAISE(ABORT, 'a variant belongs to its item for good; add one to the other item instead');
+END;
+
+CREATE TRIGGER pizza_variants_name_key_fill AFTER INSERT ON pizza_variants
+WHEN NEW.pizza_name_key IS NULL
+BEGIN
+    UPDATE pizza_variants SET pizza_name_key = (SELECT p.name_key FROM pizzas p WHERE p.id = NEW.pizza_id)
+    WHERE id = NEW.id;
+END;
+
+CREATE TRIGGER pizza_variants_name_key_insert BEFORE INSERT ON pizza_variants
+WHEN NEW.pizza_name_key IS NOT NULL
+  AND NEW.pizza_name_key IS NOT (SELECT p.name_key FROM pizzas p WHERE p.id = NEW.pizza_id)
+BEGIN
+    SELECT RAISE(ABORT, 'pizza_name_key: a variant carries its item''s name_key and nothing else; leave it out and it is filled in');
+END;
+
+CREATE TRIGGER pizza_variants_name_key_update BEFORE UPDATE OF pizza_name_key ON pizza_variants
+WHEN NEW.pizza_name_key IS NOT (SELECT p.name_key FROM pizzas p WHERE p.id = NEW.pizza_id)
+BEGIN
+    SELECT RAISE(ABORT, 'pizza_name_key: a variant carries its item''s name_key and nothing else; rename the item instead');
 END;
 
 CREATE TRIGGER pizza_variants_one_default_insert AFTER INSERT ON pizza_variants
@@ -1901,8 +1953,8 @@ END;
 
 CREATE TRIGGER pizzas_default_variant AFTER INSERT ON pizzas
 BEGIN
-    INSERT INTO pizza_variants (pizza_id, name, price_cents, position, is_default)
-    VALUES (NEW.id, 'Normale', NEW.price_cents, 1, 1);
+    INSERT INTO pizza_variants (pizza_id, name, price_cents, position, is_default, pizza_name_key)
+    VALUES (NEW.id, 'Normale', NEW.price_cents, 1, 1, NEW.name_key);
 END;
 
 CREATE TRIGGER pizzas_history_changed AFTER UPDATE OF name, price_cents, archived_at ON pizzas
@@ -1948,6 +2000,13 @@ BEGIN
     SELECT RAISE(ABORT, 'a pizza name with non-ASCII characters needs name_key (its full Unicode case folding): add it with pizzeria pizza add')
     WHERE NEW.name GLOB '*[^ -~]*';
     UPDATE pizzas SET name_key = lower(NEW.name) WHERE id = NEW.id;
+END;
+
+CREATE TRIGGER pizzas_name_key_to_menu_rows AFTER UPDATE OF name_key ON pizzas
+WHEN NEW.name_key IS NOT OLD.name_key
+BEGIN
+    UPDATE pizza_variants SET pizza_name_key = NEW.name_key WHERE pizza_id = NEW.id;
+    UPDATE pizza_modifier_groups SET pizza_name_key = NEW.name_key WHERE pizza_id = NEW.id;
 END;
 
 CREATE TRIGGER pizzas_name_visible_insert BEFORE INSERT ON pizzas

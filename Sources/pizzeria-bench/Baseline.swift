@@ -124,18 +124,22 @@ final class Baseline {
             """)
         menuPrices = try db.prepare("SELECT modifier_id, variant_name, price_cents FROM modifier_prices")
         // The menu one item at a time, as the project's `forEachEntry` reads it: three statements
-        // in name order stepped side by side, each item's variants and groups one index lookup
+        // in name order stepped side by side, each item's variants and groups found by the item's
+        // key in their menu-order index (the schema's, migration 31: the lookups walk it in order)
         // (CROSS JOIN keeps the items the outer loop: no statement sorts), nothing held but one
         // item's rows — flat in memory however many items there are.
         menuVariants = try db.prepare(
             """
             SELECT v.pizza_id, v.id, v.name, v.price_cents, v.position, v.is_default
-            FROM pizzas p CROSS JOIN pizza_variants v ON v.pizza_id = p.id
+            FROM pizzas p CROSS JOIN pizza_variants v INDEXED BY pizza_variants_in_menu_order
+                ON v.pizza_name_key IS p.name_key AND v.pizza_id = p.id
             WHERE p.archived_at IS NULL ORDER BY p.name_key
             """)
         menuAttachments = try db.prepare(
             """
-            SELECT a.pizza_id, a.group_id FROM pizzas p CROSS JOIN pizza_modifier_groups a ON a.pizza_id = p.id
+            SELECT a.pizza_id, a.group_id
+            FROM pizzas p CROSS JOIN pizza_modifier_groups a INDEXED BY pizza_modifier_groups_in_menu_order
+                ON a.pizza_name_key IS p.name_key AND a.pizza_id = p.id
             WHERE p.archived_at IS NULL ORDER BY p.name_key
             """)
         menuItems = try db.prepare(

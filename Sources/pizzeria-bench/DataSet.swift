@@ -90,7 +90,10 @@ struct DataSet {
                 FROM json_each(?) j
                 """, [workload.pizzas, "[" + pizzaIDs.map { "\"\($0)\"" }.joined(separator: ",") + "]"])
             try db.run(
-                "INSERT INTO pizza_variants (pizza_id, name, price_cents, position, is_default) SELECT id, 'Maxi', price_cents + ?, 2, 0 FROM pizzas",
+                """
+                INSERT INTO pizza_variants (pizza_id, name, price_cents, position, is_default, pizza_name_key)
+                SELECT id, 'Maxi', price_cents + ?, 2, 0, name_key FROM pizzas
+                """,
                 [Workload.maxiSurcharge])
             try db.run(
                 "INSERT INTO modifier_groups (id, name, min_selected, max_selected) VALUES (1, 'Aggiunte', 0, 3)")
@@ -100,7 +103,10 @@ struct DataSet {
                     ["Extra \(index + 1)", Workload.extraCents(index), index % 3 == 0 ? 64 : 0, index + 1])
             }
             try db.run(
-                "INSERT INTO pizza_modifier_groups (pizza_id, group_id) SELECT id, 1 FROM pizzas WHERE category_id <> 5"
+                """
+                INSERT INTO pizza_modifier_groups (pizza_id, group_id, pizza_name_key)
+                SELECT id, 1, name_key FROM pizzas WHERE category_id <> 5
+                """
             )
             try db.run(
                 """

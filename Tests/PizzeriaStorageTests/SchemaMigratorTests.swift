@@ -315,6 +315,45 @@ struct SchemaMigratorTests {
         #expect(fileBytes(path) == before)
     }
 
+    @Test("migration 31 gives every existing variant and group row its item's name_key, ASCII or not")
+    func menuOrderKeysFilled() throws {
+        let path = directory.path("menu30.sqlite")
+        do {
+            let old = SchemaMigrator(migrations: Array(Migration.embedded.prefix(30)))
+            let database = try old.open(path: path, access: .migrate)
+            try database.write { db in
+                try db.execute(
+                    """
+                    INSERT INTO pizzas (name, price_cents) VALUES ('Margherita', 600);
+                    INSERT INTO pizzas (name, name_key, price_cents) VALUES ('Straße', 'strasse', 800);
+                    INSERT INTO pizza_variants (pizza_id, name, price_cents, position)
+                        SELECT id, 'Maxi', price_cents + 300, 2 FROM pizzas;
+                    INSERT INTO modifier_groups (id, name, min_selected, max_selected) VALUES (1, 'Aggiunte', 0, 3);
+                    INSERT INTO pizza_modifier_groups (pizza_id, group_id) SELECT id, 1 FROM pizzas;
+                    """)
+            }
+        }
+        let database = try SchemaMigrator(migrations: Array(Migration.embedded.prefix(31))).open(
+            path: path, access: .migrate)
+        let rows = try database.read { db in
+            try db.fetchAll(
+                """
+                SELECT p.name AS item, v.name AS row, v.pizza_name_key AS key
+                FROM pizza_variants v JOIN pizzas p ON p.id = v.pizza_id
+                UNION ALL
+                SELECT p.name, 'group ' || a.group_id, a.pizza_name_key
+                FROM pizza_modifier_groups a JOIN pizzas p ON p.id = a.pizza_id
+                ORDER BY item, row -- the variants' NOCASE name: 'group 1' before 'Maxi'
+                """
+            ) { "\(try $0.string("item")) \(try $0.string("row")): \(try $0.optionalString("key") ?? "NULL")" }
+        }
+        #expect(
+            rows == [
+                "Margherita group 1: margherita", "Margherita Maxi: margherita", "Margherita Normale: margherita",
+                "Straße group 1: strasse", "Straße Maxi: strasse", "Straße Normale: strasse",
+            ])
+    }
+
     @Test("a database from a newer binary is refused and untouched")
     func newerSchema() throws {
         let path = directory.path("newer.sqlite")

@@ -37,6 +37,8 @@ enum DomainCheck {
         case viewCounts
         /// The item's default variant made again from its price (one default, at the item's price).
         case defaultVariant(pizzaID: String)
+        /// The item's key written again on its variants and groups (`pizza_name_key`).
+        case menuKeys(pizzaID: String)
         /// Cancel an erased customer's future booking.
         case cancelErased(orderID: String, at: Date)
         /// Empty the WAL after erasures (outside any transaction: ``Maintenance/repair(path:configuration:now:)``).
@@ -196,6 +198,13 @@ enum DomainCheck {
                 expected: "one default variant at the item's price (\(drift.price) cents)",
                 repair: .defaultVariant(pizzaID: drift.pizzaID))
         }
+        // Each variant and group row carries its item's key, the menu read's order (migration 31).
+        for drift in try DomainStore.menuKeyDrift(in: db) {
+            found(
+                drift.table, drift.pizzaID, "pizza_name_key is \(drift.stored.map { "'\($0)'" } ?? "NULL")",
+                expected: "\(drift.actual.map { "'\($0)'" } ?? "NULL") (the item's name_key)",
+                repair: .menuKeys(pizzaID: drift.pizzaID))
+        }
         for route in try NavigationStore.foreignOrderRoutes(in: db) {
             found(
                 "navigation_stack", route, "a route to another customer's order (never shown)",
@@ -221,6 +230,7 @@ enum DomainCheck {
             case .cancelErased(let id, let now): try DomainStore.cancelErased(id, at: now, in: db)
             case .viewCounts: countsDrifted = true
             case .defaultVariant(let id): try DomainStore.repairDefaultVariant(id, in: db)
+            case .menuKeys(let id): try DomainStore.rewriteMenuKeys(id, in: db)
             case .clearWAL: break
             }
         }

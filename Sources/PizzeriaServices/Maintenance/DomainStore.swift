@@ -252,6 +252,45 @@ enum DomainStore {
         }
     }
 
+    /// Variant and group rows whose `pizza_name_key` is not their item's `name_key` (triggers keep
+    /// it; a row differs only if they were bypassed): one entry per table and item.
+    static func menuKeyDrift(
+        in db: Connection
+    ) throws -> [(table: String, pizzaID: String, stored: String?, actual: String?)] {
+        try db.fetchAll(
+            """
+            SELECT 'pizza_variants' AS source, v.pizza_id AS pizza_id, min(v.pizza_name_key) AS stored,
+                   p.name_key AS actual
+            FROM pizza_variants v JOIN pizzas p ON p.id = v.pizza_id
+            WHERE v.pizza_name_key IS NOT p.name_key GROUP BY v.pizza_id
+            UNION ALL
+            SELECT 'pizza_modifier_groups', a.pizza_id, min(a.pizza_name_key), p.name_key
+            FROM pizza_modifier_groups a JOIN pizzas p ON p.id = a.pizza_id
+            WHERE a.pizza_name_key IS NOT p.name_key GROUP BY a.pizza_id
+            ORDER BY source, pizza_id
+            """
+        ) { row in
+            (
+                try row.string("source"), try row.string("pizza_id"), try row.optionalString("stored"),
+                try row.optionalString("actual")
+            )
+        }
+    }
+
+    /// Writes the item's `name_key` on its variants and groups again.
+    static func rewriteMenuKeys(_ pizzaID: String, in db: Connection) throws {
+        try db.run(
+            """
+            UPDATE pizza_variants SET pizza_name_key = (SELECT name_key FROM pizzas WHERE id = ?1)
+            WHERE pizza_id = ?1 AND pizza_name_key IS NOT (SELECT name_key FROM pizzas WHERE id = ?1)
+            """, [pizzaID])
+        try db.run(
+            """
+            UPDATE pizza_modifier_groups SET pizza_name_key = (SELECT name_key FROM pizzas WHERE id = ?1)
+            WHERE pizza_id = ?1 AND pizza_name_key IS NOT (SELECT name_key FROM pizzas WHERE id = ?1)
+            """, [pizzaID])
+    }
+
     /// Makes the item's first variant (by position) its only default, at the item's price; an item
     /// without a variant gets `Normale` again.
     static func repairDefaultVariant(_ pizzaID: String, in db: Connection) throws {
@@ -261,8 +300,8 @@ enum DomainStore {
         guard let first else {
             try db.run(
                 """
-                INSERT INTO pizza_variants (pizza_id, name, price_cents, position, is_default)
-                SELECT id, ?, price_cents, 1, 1 FROM pizzas WHERE id = ?
+                INSERT INTO pizza_variants (pizza_id, name, price_cents, position, is_default, pizza_name_key)
+                SELECT id, ?, price_cents, 1, 1, name_key FROM pizzas WHERE id = ?
                 """, [Variant.defaultName, pizzaID])
             return
         }

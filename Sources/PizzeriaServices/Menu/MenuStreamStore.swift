@@ -6,8 +6,12 @@ import PizzeriaStorage
 /// side by side, so that nothing but one item's rows is held however large the menu is.
 ///
 /// Each statement scans the items by the unique `name_key` index (`CROSS JOIN` keeps the items
-/// the outer loop, so no statement sorts) and looks each item's variants or groups up by their
-/// index: one snapshot, one order, the rows of an item adjacent in all three.
+/// the outer loop, so no statement sorts) and finds each item's variants or groups by the item's
+/// key in their menu-order index (`pizza_name_key`, migration 31: the same order as the items, so
+/// the lookups walk the index page after page instead of landing on a random page per item, as a
+/// lookup by the random item id did): one snapshot, one order, the rows of an item adjacent in
+/// all three. `IS` matches an item whose `name_key` was cleared by hand too; the id comparison
+/// keeps such items apart.
 enum MenuStreamStore {
     /// Calls `body` with each item in name order, its variants (in the order the index gives
     /// them: the caller orders them) and its groups' ids.
@@ -38,7 +42,7 @@ enum MenuStreamStore {
     }
 
     /// The three statements for the items on the menu, or for every item.
-    private struct Keys: Sendable {
+    struct Keys: Sendable {
         let items, variants, groups: StatementKey
 
         /// `items` is the menu's own statement (``PizzaStore``); `filter` says the same of `p`.
@@ -48,18 +52,20 @@ enum MenuStreamStore {
                 """
                 SELECT v.id AS id, v.pizza_id AS pizza_id, v.name AS name, v.price_cents AS price_cents,
                        v.position AS position, v.is_default AS is_default
-                FROM pizzas p CROSS JOIN pizza_variants v ON v.pizza_id = p.id
+                FROM pizzas p CROSS JOIN pizza_variants v INDEXED BY pizza_variants_in_menu_order
+                    ON v.pizza_name_key IS p.name_key AND v.pizza_id = p.id
                 """ + " " + filter + " ORDER BY p.name_key")
             groups = StatementKey(
                 """
                 SELECT a.pizza_id AS pizza_id, a.group_id AS group_id
-                FROM pizzas p CROSS JOIN pizza_modifier_groups a ON a.pizza_id = p.id
+                FROM pizzas p CROSS JOIN pizza_modifier_groups a INDEXED BY pizza_modifier_groups_in_menu_order
+                    ON a.pizza_name_key IS p.name_key AND a.pizza_id = p.id
                 """ + " " + filter + " ORDER BY p.name_key")
         }
     }
 
-    private static let active = Keys(items: PizzaStore.activeMenuSQL, where: "WHERE p.archived_at IS NULL")
-    private static let whole = Keys(items: PizzaStore.wholeMenuSQL, where: "")
+    static let active = Keys(items: PizzaStore.activeMenuSQL, where: "WHERE p.archived_at IS NULL")
+    static let whole = Keys(items: PizzaStore.wholeMenuSQL, where: "")
 
     /// An attachment of a group to an item.
     private struct AttachmentDecoder: RowDecoder {

@@ -28,8 +28,10 @@ enum VariantStore {
         pizza: Pizza.ID, name: String, price: Money, position: Int, isDefault: Bool, in db: Connection
     ) throws -> Variant {
         let inserted = try db.fetchOne(
-            "INSERT INTO pizza_variants (pizza_id, name, price_cents, position, is_default) VALUES (?, ?, ?, ?, ?) RETURNING "
-                + columns, [pizza, name, price.cents, position, isDefault], Decoder.self)
+            """
+            INSERT INTO pizza_variants (pizza_id, name, price_cents, position, is_default, pizza_name_key)
+            VALUES (?1, ?2, ?3, ?4, ?5, (SELECT name_key FROM pizzas WHERE id = ?1)) RETURNING
+            """ + " " + columns, [pizza, name, price.cents, position, isDefault], Decoder.self)
         guard let inserted else {
             throw DataError.damagedRow(table: "pizza_variants", id: name, problem: "not inserted")
         }
@@ -230,7 +232,10 @@ enum ModifierStore {
 
     static func attach(_ group: ModifierGroup.ID, to pizza: Pizza.ID, in db: Connection) throws -> Bool {
         try db.run(
-            "INSERT INTO pizza_modifier_groups (pizza_id, group_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            """
+            INSERT INTO pizza_modifier_groups (pizza_id, group_id, pizza_name_key)
+            VALUES (?1, ?2, (SELECT name_key FROM pizzas WHERE id = ?1)) ON CONFLICT DO NOTHING
+            """,
             [pizza, group])
             == 1
     }
