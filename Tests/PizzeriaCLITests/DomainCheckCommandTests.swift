@@ -56,6 +56,34 @@ struct DomainCheckCommandTests {
     }
 
     @Test(
+        "a variant whose menu key is not its item's (the trigger bypassed) is named; --repair rewrites it; a rename by hand carries the key"
+    )
+    func menuKeys() throws {
+        let cli = try shop()
+        try cli.ok("pizza", "variant", "add", "Margherita", "Maxi", "--price", "9")
+        #expect(try cli.sqlite("UPDATE pizzas SET name = 'Margherita DOP';").status == 0)
+        #expect(
+            try cli.sqlite("SELECT DISTINCT pizza_name_key FROM pizza_variants;").stdout == "margherita dop\n")
+        let refused = try cli.sqlite("UPDATE pizza_variants SET pizza_name_key = 'zzz';")
+        #expect(refused.status != 0 && refused.stderr.contains("pizza_name_key:"), "\(refused)")
+        let damage = try cli.sqlite(
+            """
+            DROP TRIGGER pizza_variants_name_key_update;
+            UPDATE pizza_variants SET pizza_name_key = 'zzz' WHERE name = 'Maxi';
+            """)
+        #expect(damage.status == 0, "\(damage)")
+        let check = try cli.run("check")
+        #expect(check.status == 1, "\(check)")
+        #expect(
+            check.stdout.contains("pizza_name_key is 'zzz', expected 'margherita dop' (the item's name_key)"),
+            "\(check.stdout)")
+        let repair = try cli.run("check", "--repair")
+        #expect(repair.status == 0 && repair.stdout.contains("Repaired 1 problem"), "\(repair)")
+        #expect(
+            try cli.sqlite("SELECT DISTINCT pizza_name_key FROM pizza_variants;").stdout == "margherita dop\n")
+    }
+
+    @Test(
         "a future slot over its capacity is listed, never repaired by cancelling; so is an order outside the hours not kept"
     )
     func overbookedAndOutside() throws {
