@@ -12,18 +12,6 @@ struct DerivedDataTests {
         try f.pizzeria.database.write { try $0.run(text, arguments) }
     }
 
-    func token(_ body: () throws -> Void) -> String? {
-        do {
-            try body()
-            return nil
-        } catch let error as DatabaseError {
-            if case .trigger(let token, _)? = error.constraint { return token }
-            return "\(error)"
-        } catch {
-            return "\(error)"
-        }
-    }
-
     func load(_ f: OrderFixture, _ pickup: Date) throws -> Int? {
         try f.pizzeria.database.read { db in
             try db.fetchOne("SELECT booked FROM slot_loads WHERE pickup_at = ?", [PickupTime.utc(pickup)]) {
@@ -55,12 +43,13 @@ struct DerivedDataTests {
         let f = try OrderFixture(capacity: 12)
         try f.place("anna", "19:00", ("Margherita", 5))
         let before = try f.base.snapshot()
-        #expect(token { try sql(f, "UPDATE slot_loads SET booked = 0") } == "slot_loads_derived")
-        #expect(token { try sql(f, "DELETE FROM slot_loads") } == "slot_loads_derived")
+        #expect(triggerToken { try sql(f, "UPDATE slot_loads SET booked = 0") } == "slot_loads_derived")
+        #expect(triggerToken { try sql(f, "DELETE FROM slot_loads") } == "slot_loads_derived")
         #expect(
-            token { try sql(f, "UPDATE slot_loads SET pickup_at = '2026-12-01T19:15:00Z'") } == "slot_loads_derived")
+            triggerToken { try sql(f, "UPDATE slot_loads SET pickup_at = '2026-12-01T19:15:00Z'") }
+                == "slot_loads_derived")
         #expect(
-            token {
+            triggerToken {
                 try sql(
                     f,
                     "INSERT INTO slot_loads (pickup_at, service_day, capacity, booked) VALUES ('2026-12-02T18:00:00Z', '2026-12-02', 12, 3)"
@@ -78,17 +67,20 @@ struct DerivedDataTests {
         let (order, _) = try f.place("anna", "19:00", ("Margherita", 2))
         let before = try f.base.snapshot()
         #expect(
-            token { try sql(f, "UPDATE orders SET user_id = ? WHERE id = ?", [try f.user("marco"), order.id]) }
+            triggerToken { try sql(f, "UPDATE orders SET user_id = ? WHERE id = ?", [try f.user("marco"), order.id]) }
                 == "order_user_fixed")
         #expect(
-            token { try sql(f, "UPDATE orders SET total_cents = 1 WHERE id = ?", [order.id]) } == "order_total_derived")
-        #expect(token { try sql(f, "UPDATE orders SET created_at = 'yesterday' WHERE id = ?", [order.id]) } != nil)
+            triggerToken { try sql(f, "UPDATE orders SET total_cents = 1 WHERE id = ?", [order.id]) }
+                == "order_total_derived")
         #expect(
-            token { try sql(f, "UPDATE orders SET updated_at = 'yesterday' WHERE id = ?", [order.id]) }
+            triggerToken { try sql(f, "UPDATE orders SET created_at = 'yesterday' WHERE id = ?", [order.id]) } != nil)
+        #expect(
+            triggerToken { try sql(f, "UPDATE orders SET updated_at = 'yesterday' WHERE id = ?", [order.id]) }
                 == "timestamp_format")
         try f.pizzeria.orders.advance(id: order.id)
         #expect(
-            token { try sql(f, "UPDATE orders SET total_cents = 1 WHERE id = ?", [order.id]) } == "order_total_derived")
+            triggerToken { try sql(f, "UPDATE orders SET total_cents = 1 WHERE id = ?", [order.id]) }
+                == "order_total_derived")
         #expect(try f.base.snapshot().count == before.count + 1)  // the advance's event
         #expect(try f.pizzeria.orders.list().count == 1)
     }
@@ -99,7 +91,7 @@ struct DerivedDataTests {
         try f.pizzeria.schedule.setWeek(try HoursSyntax.osm("Mo-Su 12:00-14:30,18:30-01:00"))
         let (evening, _) = try f.place("anna", "19:00", day: "2026-12-02", ("Margherita", 1))
         #expect(
-            token { try sql(f, "UPDATE orders SET service_day = '2026-12-01' WHERE id = ?", [evening.id]) }
+            triggerToken { try sql(f, "UPDATE orders SET service_day = '2026-12-01' WHERE id = ?", [evening.id]) }
                 == "order_service_day")
         let (night, _) = try f.place("anna", "00:30", day: "2026-12-03", ("Margherita", 1))
         #expect(night.serviceDay == LocalDate("2026-12-02"))
@@ -113,20 +105,24 @@ struct DerivedDataTests {
         try sql(
             f, "INSERT INTO navigation_stack (user_id, depth, kind, order_id) VALUES (?, 1, 'order', ?)",
             [try f.user("anna"), annas.id])
-        #expect(token { try sql(f, "UPDATE navigation_stack SET order_id = ?", [marcos.id]) } == "route_not_owned")
+        #expect(
+            triggerToken { try sql(f, "UPDATE navigation_stack SET order_id = ?", [marcos.id]) } == "route_not_owned")
         let marco = try f.user("marco")
         try f.pizzeria.users.erase(id: marco)
         #expect(
-            token { try sql(f, "UPDATE users SET display_name = 'Marco Rossi' WHERE id = ?", [marco]) } == "user_erased"
+            triggerToken { try sql(f, "UPDATE users SET display_name = 'Marco Rossi' WHERE id = ?", [marco]) }
+                == "user_erased"
         )
-        #expect(token { try sql(f, "UPDATE users SET phone = '+393331234567' WHERE id = ?", [marco]) } == "user_erased")
-        #expect(token { try sql(f, "DELETE FROM user_erasures") } == "history_append_only")
         #expect(
-            token {
+            triggerToken { try sql(f, "UPDATE users SET phone = '+393331234567' WHERE id = ?", [marco]) }
+                == "user_erased")
+        #expect(triggerToken { try sql(f, "DELETE FROM user_erasures") } == "history_append_only")
+        #expect(
+            triggerToken {
                 try sql(f, "INSERT INTO navigation_events (user_id, action, depth_after) VALUES (?, 'pop', 0)", [marco])
             } == "user_erased")
         #expect(
-            token {
+            triggerToken {
                 try sql(
                     f, "INSERT INTO navigation_stack (user_id, depth, kind, order_id) VALUES (?, 1, 'order', ?)",
                     [marco, marcos.id])
@@ -140,7 +136,7 @@ struct DerivedDataTests {
         try sql(f, "DELETE FROM weekly_hours WHERE weekday = 1")
         var refused: String?
         for hour in 0..<10 {
-            if let token = token({
+            if let token = triggerToken({
                 try sql(
                     f, "INSERT INTO weekly_hours (weekday, opens_at, closes_at) VALUES (1, ?, ?)",
                     [String(format: "%02d:00", hour), String(format: "%02d:30", hour)])

@@ -1,5 +1,6 @@
 import Foundation
 import PizzeriaServices
+import PizzeriaStorage
 import PizzeriaTestSupport
 
 /// A fresh Pizzeria on a new file, kept alive with its directory.
@@ -36,5 +37,20 @@ struct Fixture {
                 }
             }
         }
+    }
+}
+
+/// The code a trigger's refusal starts with (`slot_loads_derived`, `pizza_name_key`), `nil` when
+/// `body` succeeds, or the error's text for any other failure: what a hand-written statement
+/// typed as an analyst would into sqlite3 was refused by.
+func triggerToken(_ body: () throws -> Void) -> String? {
+    do {
+        try body()
+        return nil
+    } catch let error as DatabaseError {
+        if case .trigger(let token, _)? = error.constraint { return token }
+        return "\(error)"
+    } catch {
+        return "\(error)"
     }
 }

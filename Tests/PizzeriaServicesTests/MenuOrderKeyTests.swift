@@ -65,18 +65,6 @@ struct MenuOrderKeyTests {
         return entries
     }
 
-    func token(_ body: () throws -> Void) -> String? {
-        do {
-            try body()
-            return nil
-        } catch let error as DatabaseError {
-            if case .trigger(let token, _)? = error.constraint { return token }
-            return "\(error)"
-        } catch {
-            return "\(error)"
-        }
-    }
-
     @Test(
         "the menu read finds variants and groups by the item's key in their menu-order index: no scan, no sort",
         arguments: [false, true])
@@ -149,16 +137,16 @@ struct MenuOrderKeyTests {
         let f = shop.f
         let before = try f.snapshot()
         #expect(
-            token {
+            triggerToken {
                 try sql(
                     f,
                     "INSERT INTO pizza_variants (pizza_id, name, price_cents, pizza_name_key) VALUES (?, 'Baby', 500, 'diavola')",
                     [shop.margherita.id])
             } == "pizza_name_key")
-        #expect(token { try sql(f, "UPDATE pizza_variants SET pizza_name_key = 'aaa'") } == "pizza_name_key")
-        #expect(token { try sql(f, "UPDATE pizza_variants SET pizza_name_key = NULL") } == "pizza_name_key")
+        #expect(triggerToken { try sql(f, "UPDATE pizza_variants SET pizza_name_key = 'aaa'") } == "pizza_name_key")
+        #expect(triggerToken { try sql(f, "UPDATE pizza_variants SET pizza_name_key = NULL") } == "pizza_name_key")
         #expect(
-            token {
+            triggerToken {
                 try sql(
                     f, "UPDATE pizza_modifier_groups SET pizza_name_key = 'diavola' WHERE pizza_id = ?",
                     [shop.margherita.id])
@@ -166,7 +154,7 @@ struct MenuOrderKeyTests {
         let senza = try f.pizzeria.menu.addModifierGroup(name: "Senza", min: 0, max: 2)
         let afterGroup = try f.snapshot()
         #expect(
-            token {
+            triggerToken {
                 try sql(
                     f, "INSERT INTO pizza_modifier_groups (pizza_id, group_id, pizza_name_key) VALUES (?, ?, 'x')",
                     [shop.margherita.id, senza.id])
