@@ -126,13 +126,15 @@ CREATE TABLE modifiers (
     UNIQUE (group_id, name)
 ) STRICT;
 
-CREATE TABLE navigation_events (
+CREATE TABLE "navigation_events" (
     id          INTEGER PRIMARY KEY,
     user_id     TEXT NOT NULL REFERENCES users (id),
     at          TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    action      TEXT NOT NULL CHECK (action IN (
-                    'push', 'pop', 'pop_to', 'pop_to_root', 'replace', 'open_url', 'import', 'random',
-                    'sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss')),
+    action      TEXT NOT NULL
+                CHECK (action = 'push' OR action = 'pop' OR action = 'pop_to' OR action = 'pop_to_root'
+                       OR action = 'replace' OR action = 'open_url' OR action = 'import' OR action = 'random'
+                       OR action = 'sheet_open' OR action = 'sheet_set' OR action = 'sheet_save'
+                       OR action = 'sheet_dismiss'),
     -- The routes involved, as the JSON array the app's Route type encodes to, e.g.
     -- [{"pizza":{"id":"…"}}]: pushed, popped, or the new stack for replace/open_url/import.
     routes      TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(routes) AND json_type(routes) = 'array'),
@@ -165,7 +167,7 @@ CREATE TABLE "navigation_stack" (
     user_id     TEXT NOT NULL REFERENCES users (id),
     depth       INTEGER NOT NULL CHECK (depth >= 1),
     -- pizza | order | category | opaque
-    kind        TEXT NOT NULL CHECK (kind IN ('pizza', 'order', 'category', 'opaque')),
+    kind        TEXT NOT NULL CHECK (kind = 'pizza' OR kind = 'order' OR kind = 'category' OR kind = 'opaque'),
     pizza_id    TEXT REFERENCES pizzas (id),
     order_id    TEXT REFERENCES orders (id),
     -- For category routes: the menu section shown (table categories).
@@ -545,7 +547,7 @@ CREATE UNIQUE INDEX capacity_rules_by_weekday ON capacity_rules (weekday, starts
 CREATE INDEX navigation_events_by_user ON navigation_events (user_id, id);
 
 CREATE INDEX navigation_events_stack_changes ON navigation_events (user_id, id)
-WHERE action NOT IN ('sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss');
+WHERE action NOT GLOB 'sheet_*';
 
 CREATE INDEX navigation_sheets_by_pizza ON navigation_sheets (pizza_id) WHERE pizza_id IS NOT NULL;
 
@@ -1321,7 +1323,8 @@ BEGIN
 END;
 
 CREATE TRIGGER navigation_events_count_views AFTER INSERT ON navigation_events
-WHEN NEW.action IN ('push', 'random', 'open_url', 'import', 'replace')
+WHEN NEW.action = 'push' OR NEW.action = 'random' OR NEW.action = 'open_url' OR NEW.action = 'import'
+  OR NEW.action = 'replace'
 BEGIN
     INSERT INTO pizza_view_counts (pizza_id, views, pushed, random, deep_links, imported)
     SELECT p.id, 1, NEW.action = 'push', NEW.action = 'random', NEW.action = 'open_url', NEW.action = 'import'
@@ -1348,7 +1351,8 @@ BEGIN
 END;
 
 CREATE TRIGGER navigation_events_uncount_views AFTER DELETE ON navigation_events
-WHEN OLD.action IN ('push', 'random', 'open_url', 'import', 'replace')
+WHEN OLD.action = 'push' OR OLD.action = 'random' OR OLD.action = 'open_url' OR OLD.action = 'import'
+  OR OLD.action = 'replace'
 BEGIN
     UPDATE pizza_view_counts SET
         views = views - shown.n,

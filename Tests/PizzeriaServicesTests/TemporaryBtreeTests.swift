@@ -10,7 +10,7 @@ import PizzeriaTestSupport
 /// statement's program and then every trigger program it may run, each opening with
 /// `-- TRIGGER name`. These expectations fail on the schema before migration 30 (the order's
 /// status CHECK, its `placed` event's kind and status CHECKs, the line's stock-take trigger).
-@Suite("A booking builds no temporary b-trees but for a new slot or a line with modifiers")
+@Suite("A booking builds no temporary b-trees but for a new slot or a line with modifiers; a navigation step none")
 struct TemporaryBtreeTests {
     /// The programs of `EXPLAIN sql` that open a temporary b-tree: `main` for the statement's own,
     /// else the trigger's name.
@@ -66,6 +66,23 @@ struct TemporaryBtreeTests {
             opening.isSubset(of: ["order_lines_insert_rules", "order_lines_modifier_stock_take"]),
             "\(opening.sorted())")
         #expect(!opening.contains("order_lines_stock_take"))
+    }
+
+    @Test(
+        "a navigation step builds none: its event, with the partial index and the view counter, and a pushed route (migration 32)",
+        arguments: [
+            "INSERT INTO navigation_events (user_id, action, routes, depth_after, top_before, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO navigation_stack (user_id, depth, kind, pizza_id) VALUES (?, ?, 'pizza', ?)",
+            "INSERT INTO navigation_stack (user_id, depth, kind, order_id) VALUES (?, ?, 'order', ?)",
+            "INSERT INTO navigation_stack (user_id, depth, kind, category_id) VALUES (?, ?, 'category', ?)",
+            "INSERT INTO navigation_stack (user_id, depth, kind, opaque_type, opaque_json) VALUES (?, ?, 'opaque', ?, ?)",
+        ])
+    func navigation(sql: String) throws {
+        // The router's statements (NavigationStore), compiled against the schema: before migration
+        // 32 the event built three (its action CHECK, the partial index's WHERE, the view counter's
+        // WHEN) and each route one (its kind CHECK).
+        let f = try OrderFixture()
+        #expect(try programsOpeningTemporaryBtrees(f, sql).isEmpty)
     }
 
     @Test("a line with modifiers takes their stock (its own trigger now); a line without leaves it alone")

@@ -1,9 +1,10 @@
 /// What a navigation event records: a router operation on the stack, or a sheet operation.
 ///
 /// The one list of actions in Swift. The schema lists them in one `CHECK` of
-/// `navigation_events.action` and names the sheet actions in one partial index
-/// (`navigation_events_stack_changes`, whose `WHERE` ``NavigationStore/previousSQL`` repeats word
-/// for word so SQLite can use the index); a test checks that all three agree.
+/// `navigation_events.action` and leaves the sheet actions — the ones named `sheet_…` — out of
+/// one partial index (`navigation_events_stack_changes`, `WHERE action NOT GLOB 'sheet_*'`, which
+/// the state statement repeats word for word so SQLite can use the index); a test checks that all
+/// three agree.
 public enum NavigationAction: String, Sendable, Hashable, Codable, CaseIterable {
     /// Routes pushed on top.
     case push

@@ -99,9 +99,9 @@ enum NavigationStore {
         let previous = """
             ,
                    (SELECT top_before FROM navigation_events WHERE user_id = u.id
-                      AND action NOT IN ('sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss') ORDER BY id DESC LIMIT 1) AS previous_route,
+                      AND action NOT GLOB 'sheet_*' ORDER BY id DESC LIMIT 1) AS previous_route,
                    (SELECT id FROM navigation_events WHERE user_id = u.id
-                      AND action NOT IN ('sheet_open', 'sheet_set', 'sheet_save', 'sheet_dismiss') ORDER BY id DESC LIMIT 1) AS previous_event_id
+                      AND action NOT GLOB 'sheet_*' ORDER BY id DESC LIMIT 1) AS previous_event_id
             """
         return "SELECT " + elementColumns + ", u.handle, " + sheetColumns + (withPrevious ? previous : "")
             + " FROM users u LEFT JOIN navigation_sheets h ON h.user_id = u.id "
