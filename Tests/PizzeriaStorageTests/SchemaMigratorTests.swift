@@ -354,6 +354,83 @@ struct SchemaMigratorTests {
             ])
     }
 
+    @Test(
+        "migration 32 rebuilds the navigation tables: every event and stack row kept, ids included; the rules still hold"
+    )
+    func navigationRebuilt() throws {
+        let path = directory.path("navigation31.sqlite")
+        let user = "11111111-1111-4111-8111-111111111111"
+        func rows(_ db: Connection) throws -> [String] {
+            try db.fetchAll(
+                """
+                SELECT 'event ' || id || ' ' || action || ' ' || routes || ' ' || depth_after AS line FROM navigation_events
+                UNION ALL
+                SELECT 'stack ' || depth || ' ' || kind || ' ' || coalesce(pizza_id, category_id, opaque_type)
+                FROM navigation_stack
+                ORDER BY line
+                """
+            ) { try $0.string("line") }
+        }
+        var before: [String] = []
+        do {
+            let old = SchemaMigrator(migrations: Array(Migration.embedded.prefix(31)))
+            let database = try old.open(path: path, access: .migrate)
+            try database.write { db in
+                try db.run("INSERT INTO users (id, handle) VALUES (?, 'anna')", [user])
+                try db.execute("INSERT INTO pizzas (name, price_cents) VALUES ('Margherita', 600)")
+                let pizza = try db.fetchOne("SELECT id FROM pizzas") { try $0.string("id") } ?? ""
+                let route = "[{\"pizza\":{\"id\":\"\(pizza)\"}}]"
+                for (id, action, depth) in [(7, "push", 1), (9, "sheet_open", 1), (12, "push", 2)] {
+                    try db.run(
+                        "INSERT INTO navigation_events (id, user_id, action, routes, depth_after) VALUES (?, ?, ?, ?, ?)",
+                        [id, user, action, action == "push" ? route : "[]", depth])
+                }
+                try db.run(
+                    "INSERT INTO navigation_stack (user_id, depth, kind, pizza_id) VALUES (?, 1, 'pizza', ?)",
+                    [user, pizza])
+                try db.run(
+                    "INSERT INTO navigation_stack (user_id, depth, kind, category_id) VALUES (?, 2, 'category', 1)",
+                    [user])
+                before = try rows(db)
+            }
+        }
+        let database = try SchemaMigrator(migrations: Array(Migration.embedded.prefix(32))).open(
+            path: path, access: .migrate)
+        try database.write { db in
+            #expect(try rows(db) == before)
+            #expect(before.count == 5)
+            // The view counter kept its two pushes and counts a third; the append-only rule and the
+            // CHECKs still refuse.
+            #expect(try db.fetchOne("SELECT views FROM pizza_view_counts") { try $0.int("views") } == 2)
+            try db.run(
+                """
+                INSERT INTO navigation_events (user_id, action, routes, depth_after)
+                SELECT ?, 'push', routes, 3 FROM navigation_events WHERE id = 7
+                """, [user])
+            #expect(try db.fetchOne("SELECT views FROM pizza_view_counts") { try $0.int("views") } == 3)
+            #expect(throws: DatabaseError.self) { try db.run("UPDATE navigation_events SET depth_after = 0") }
+            #expect(throws: DatabaseError.self) {
+                try db.run(
+                    "INSERT INTO navigation_events (user_id, action, routes, depth_after) VALUES (?, 'jump', '[]', 0)",
+                    [user])
+            }
+            #expect(throws: DatabaseError.self) {
+                try db.run("INSERT INTO navigation_stack (user_id, depth, kind) VALUES (?, 3, 'page')", [user])
+            }
+            let indexes = try db.fetchAll(
+                """
+                SELECT name FROM sqlite_schema
+                WHERE type = 'index' AND tbl_name IN ('navigation_events', 'navigation_stack') ORDER BY name
+                """
+            ) { try $0.string("name") }
+            #expect(
+                indexes == [
+                    "navigation_events_by_user", "navigation_events_stack_changes", "navigation_stack_by_category",
+                    "navigation_stack_by_order", "navigation_stack_by_pizza",
+                ])
+        }
+    }
+
     @Test("a database from a newer binary is refused and untouched")
     func newerSchema() throws {
         let path = directory.path("newer.sqlite")
