@@ -107,6 +107,11 @@ public struct SchemaMigrator: Sendable {
     /// documents (<https://sqlite.org/lang_altertable.html#otheralter>: create the new table, copy,
     /// drop the old, rename); `foreign_key_check` must then find nothing before each migration is
     /// recorded, and the transaction commits only when every one passed.
+    ///
+    /// Temporary storage goes to files while migrations run (`temp_store = FILE`, set back to
+    /// `MEMORY` after): a migration that rebuilds a table or builds an index sorts every row, and
+    /// in memory that sort of ten million navigation events took 2.4 GB; on disk, SQLite's sorter
+    /// keeps its cache-sized share in memory and spills the rest (https://sqlite.org/tempfiles.html).
     /// - Returns: the migrations this call applied (empty when the schema was current).
     /// - Throws: ``SchemaError`` or ``DatabaseError``; nothing is applied when it throws.
     @discardableResult
@@ -116,16 +121,16 @@ public struct SchemaMigrator: Sendable {
             throw DatabaseError.misuse("a data step names no migration: \(unknown)")
         }
         return try database.withWriter { db in
-            // Outside the transaction: SQLite ignores the pragma inside one.
-            try db.execute("PRAGMA foreign_keys = OFF")
+            // Outside the transaction: SQLite ignores the pragmas inside one.
+            try db.execute("PRAGMA foreign_keys = OFF; PRAGMA temp_store = FILE")
             let applied: [Migration]
             do {
                 applied = try db.transaction(.immediate) { try applyPending(in: db) }
             } catch {
-                try db.execute("PRAGMA foreign_keys = ON")
+                try db.execute("PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY")
                 throw error
             }
-            try db.execute("PRAGMA foreign_keys = ON")
+            try db.execute("PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY")
             return applied
         }
     }

@@ -480,6 +480,31 @@ struct SchemaMigratorTests {
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
+    @Test("migrations sort in temporary files, not in memory; the connection keeps temporary storage in memory after")
+    func migrationsSpillToFiles() throws {
+        let path = directory.path("temp-store.sqlite")
+        // A migration that records the setting it runs under (0 default, 1 file, 2 memory).
+        guard
+            let recording = Migration(
+                fileName: "0002_recording.sql",
+                sql:
+                    "CREATE TABLE recorded (temp_store INTEGER) STRICT; INSERT INTO recorded SELECT temp_store FROM pragma_temp_store;"
+            )
+        else {
+            Issue.record("could not build the migration"); return
+        }
+        let database = try SchemaMigrator(migrations: [Migration.embedded[0], recording]).open(
+            path: path, access: .migrate)
+        let (during, after) = try database.withWriter { db in
+            (
+                try db.fetchOne("SELECT temp_store FROM recorded") { try $0.int("temp_store") },
+                try db.fetchOne("PRAGMA temp_store") { try $0.int("temp_store") }
+            )
+        }
+        #expect(during == 1)
+        #expect(after == 2)
+    }
+
     @Test("a migration that fails leaves no trace of itself, nor of the pending migrations before it: all or nothing")
     func failingMigrationRollsBack() throws {
         let path = directory.path("broken.sqlite")
