@@ -145,7 +145,10 @@ public struct SchemaMigrator: Sendable {
             do {
                 try db.execute(migration.sql)
                 try dataSteps[migration.fileName]?(db)
-            } catch let error as DatabaseError {
+            } catch let error as DatabaseError where error.kind != .io && error.kind != .busy {
+                // The migration's own SQL failed on this file. A full disk, an I/O error or a lock
+                // held by another process is not the file's fault: that error goes up as it is
+                // (exit 74 or 75, not "unusable file"), and nothing is applied either way.
                 throw SchemaError.migrationFailed(
                     version: migration.version, name: migration.name, reason: error.message)
             }
