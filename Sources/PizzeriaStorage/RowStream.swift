@@ -24,7 +24,22 @@ public struct RowStream<D: RowDecoder> {
         return try decoder.decode(Row(statement: statement))
     }
 
-    /// The row ``next()`` last returned, for columns a caller reads only for some rows.
+    /// Moves to the next row without decoding it: `false` after the last one. For a caller
+    /// that looks at a row (``row``) before deciding to decode it with ``decoder`` — the menu
+    /// read matches each variant to its item by the bytes of their ids, not by parsing them.
+    /// - Throws: ``DatabaseError`` when SQLite fails mid-query.
+    @inlinable
+    public mutating func step() throws -> Bool {
+        guard !done else { return false }
+        guard try statement.step() else {
+            done = true
+            return false
+        }
+        return true
+    }
+
+    /// The row ``next()`` or ``step()`` last moved to, for columns a caller reads only for some
+    /// rows.
     public var row: Row { Row(statement: statement) }
 }
 

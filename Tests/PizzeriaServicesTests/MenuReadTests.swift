@@ -102,6 +102,40 @@ struct MenuReadTests {
         #expect(try Self.streamed(menu).0.map(\.pizza.name) == ["Aglio e olio", "Margherita"])
     }
 
+    @Test(
+        "many variants and groups on adjacent items, some entries kept and some dropped: each kept entry keeps its own rows, in order"
+    )
+    func keptAndDroppedEntries() throws {
+        let f = try Self.menu()
+        let menu = f.pizzeria.menu
+        // Porcini gets six more variants (eight in all, more than any item before it: the read's
+        // reused arrays grow) whose positions run against their ids, and three groups attached
+        // against the groups' menu order.
+        let porcini = try f.pizza("Porcini")
+        for (offset, name) in ["Uno", "Due", "Tre", "Quattro", "Cinque", "Sei"].enumerated() {
+            _ = try menu.addVariant(
+                to: porcini, name: name, price: Money(cents: 900 + Int64(offset)), position: 9 - offset)
+        }
+        let groups = try (1...3).map { try menu.addModifierGroup(name: "G\($0)", min: 0, max: 1, position: 10 - $0) }
+        for group in groups { try menu.attach(group.id, to: porcini) }
+        // Keep every other entry: a dropped entry's arrays are the ones the read goes on with.
+        var kept: [Menu.Entry] = [], index = 0
+        try menu.forEachEntry { entry in
+            if index % 2 == 0 { kept.append(entry) }
+            index += 1
+        }
+        #expect(kept.map(\.pizza.name) == ["Aglio e olio", "Porcini"])
+        for entry in kept {
+            let item = try menu.item(entry.pizza.id)
+            #expect(entry.variants == item.variants && entry.groupIDs == item.modifierGroups.map(\.id))
+        }
+        let porciniEntry = try #require(kept.last)
+        #expect(
+            porciniEntry.variants.map(\.name) == ["Normale", "Baby", "Sei", "Cinque", "Quattro", "Tre", "Due", "Uno"])
+        #expect(porciniEntry.groupIDs == groups.reversed().map(\.id))
+        #expect(kept.first?.variants.map(\.name) == ["Normale"] && kept.first?.groupIDs == [])
+    }
+
     @Test("an empty menu streams no entry and still returns its outline")
     func empty() throws {
         let f = try Fixture()

@@ -108,6 +108,68 @@ struct StoredMembersTests {
         #expect(try decoder.decode([PizzaChange].self, from: encoder.encode(history)) == history)
     }
 
+    @Test("a row decoded with an id taken: that key is not read from its column, every other member is")
+    func takenID() throws {
+        let fixture = try Fixture()
+        let pizza = try fixture.add("Diavola", 850)
+        let normale = try #require(try fixture.pizzeria.menu.item(pizza.id).variants.first)
+        // The row's pizza_id is not a UUID: decoded as stored it is refused; taking the id, the
+        // column is passed over and the rest read by position as the statement resolved them.
+        let sql = StatementKey(
+            "SELECT id, 'not a uuid' AS pizza_id, name, price_cents, position, is_default FROM pizza_variants WHERE id = ?"
+        )
+        let (plain, taken) = try fixture.pizzeria.database.read { db in
+            try db.withRows(sql, [normale.id.rawValue], VariantStore.Decoder.self) { rows in
+                #expect(try rows.step())
+                let plain = Result { try rows.decoder.decode(rows.row) }
+                return (plain, try rows.decoder.decode(rows.row, taking: pizza.id, for: "pizza_id"))
+            }
+        }
+        #expect(throws: DatabaseError.self) { try plain.get() }
+        #expect(taken == normale)
+        // Another key named: the id is read from its column as usual (and refused here).
+        #expect(throws: DatabaseError.self) {
+            try fixture.pizzeria.database.read { db in
+                try db.withRows(sql, [normale.id.rawValue], VariantStore.Decoder.self) { rows in
+                    _ = try rows.step()
+                    return try rows.decoder.decode(rows.row, taking: pizza.id, for: "id")
+                }
+            }
+        }
+    }
+
+    @Test("UUID text held as bytes: equal for the same text only; anything but 36 bytes of text refused")
+    func uuidText() throws {
+        let fixture = try Fixture()
+        let texts = try fixture.pizzeria.database.read { db in
+            try db.withRows(
+                StatementKey(
+                    """
+                    SELECT column1 AS t FROM (VALUES ('7c3b0d4e-2a55-4d0b-9a63-3f1c0e6a9b10'),
+                        ('7c3b0d4e-2a55-4d0b-9a63-3f1c0e6a9b10'), ('7c3b0d4e-2a55-4d0b-9a63-3f1c0e6a9b11'),
+                        ('8c3b0d4e-2a55-4d0b-9a63-3f1c0e6a9b10'), ('7C3B0D4E-2A55-4D0B-9A63-3F1C0E6A9B10'),
+                        ('7c3b0d4e'), (NULL), (36))
+                    """), [], TextColumn.self
+            ) { rows in
+                var texts: [Result<UUIDText, any Error>] = []
+                while try rows.step() { texts.append(Result { try UUIDText(rows.row, rows.decoder.column) }) }
+                return texts
+            }
+        }
+        let values = texts.prefix(5).compactMap { try? $0.get() }
+        #expect(values.count == 5)
+        #expect(values[0] == values[1])
+        // The last byte, the first byte, the case: each makes another text.
+        #expect(values[0] != values[2] && values[0] != values[3] && values[0] != values[4])
+        for refused in texts.dropFirst(5) { #expect(throws: (any Error).self) { try refused.get() } }
+    }
+
+    struct TextColumn: RowDecoder {
+        let column: Column
+        init(columns: ColumnResolver) throws { column = try columns("t") }
+        func decode(_ row: Row) throws -> Column { column }
+    }
+
     @Test("JSON without a stored member is refused naming it")
     func missingMemberRefused() throws {
         let json = Data(#"{"id":"7c3b0d4e-2a55-4d0b-9a63-3f1c0e6a9b10","name":"Margherita","version":1}"#.utf8)

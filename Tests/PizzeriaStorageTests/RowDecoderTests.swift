@@ -61,6 +61,24 @@ struct RowDecoderTests {
         #expect(values == [0, -1, Int.max, Int.min, 42])
     }
 
+    @Test("a stream steps without decoding: the row is there to look at, decoded only when asked; false after the last")
+    func stepWithoutDecoding() throws {
+        let database = try openScratch()
+        let seen = try database.read { db in
+            try db.withRows(StatementKey("SELECT id, v FROM t ORDER BY id"), [], PairDecoder.self) { rows in
+                var seen: [String] = []
+                while try rows.step() {
+                    let id = try rows.row.int64(try rows.row.column("id"))
+                    // Only the second row is decoded; the first is looked at and passed over.
+                    if id == 2 { seen.append(try rows.decoder.decode(rows.row).value) } else { seen.append("#\(id)") }
+                }
+                #expect(try rows.step() == false && rows.next() == nil)
+                return seen
+            }
+        }
+        #expect(seen == ["#1", "two"])
+    }
+
     @Test("a cached statement keeps its decoder: the names are resolved once, not per row or call")
     func resolvedOnce() throws {
         let database = try openScratch()

@@ -30,12 +30,8 @@ extension MenuService {
             let groups = try ModifierStore.groups(in: db)
             let rank = Dictionary(uniqueKeysWithValues: groups.enumerated().map { ($1.id, $0) })
             let outline = Menu.Outline(categories: try CategoryStore.list(in: db), groups: groups)
-            try MenuStreamStore.forEach(includeArchived: includeArchived, in: db) { pizza, variants, groupIDs in
-                let variants =
-                    variants.count > 1 ? variants.sorted { ($0.position, $0.id) < ($1.position, $1.id) } : variants
-                let groupIDs =
-                    groupIDs.count > 1
-                    ? groupIDs.sorted { (rank[$0] ?? .max, $0) < (rank[$1] ?? .max, $1) } : groupIDs
+            try MenuStreamStore.forEach(includeArchived: includeArchived, in: db, groupRank: { rank[$0] ?? .max }) {
+                pizza, variants, groupIDs in
                 try body(Menu.Entry(pizza: pizza, variants: variants, groupIDs: groupIDs))
             }
             return outline

@@ -13,28 +13,42 @@ import PizzeriaStorage
 /// all three. `IS` matches an item whose `name_key` was cleared by hand too; the id comparison
 /// keeps such items apart.
 enum MenuStreamStore {
-    /// Calls `body` with each item in name order, its variants (in the order the index gives
-    /// them: the caller orders them) and its groups' ids.
+    /// Calls `body` with each item in name order, its variants in the order they are offered
+    /// (position, then id) and its groups' ids in the order `rank` gives (then id).
+    ///
+    /// The variant and group rows of an item are those whose `pizza_id` has its `id`'s bytes —
+    /// the join's own `=` — compared with the item's id text held for the item
+    /// (``UUIDText``), and a variant takes the item's parsed id: an item's id is parsed once
+    /// however many rows it has. The two arrays are lent to `body` (`inout`) and reused for the
+    /// next item, so an item costs no allocation for them unless `body` keeps them.
     static func forEach(
-        includeArchived: Bool, in db: Connection, _ body: (Pizza, [Variant], [ModifierGroup.ID]) throws -> Void
+        includeArchived: Bool, in db: Connection, groupRank rank: (ModifierGroup.ID) -> Int,
+        _ body: (Pizza, inout [Variant], inout [ModifierGroup.ID]) throws -> Void
     ) throws {
         let keys = includeArchived ? whole : active
         try db.withRows(keys.items, [], PizzaStore.Decoder.self) { items in
             try db.withRows(keys.variants, [], VariantStore.Decoder.self) { variants in
                 try db.withRows(keys.groups, [], AttachmentDecoder.self) { attachments in
-                    var variant = try variants.next(), attachment = try attachments.next()
+                    let itemID = try items.row.column("id"), variantItem = try variants.row.column("pizza_id")
+                    let attachmentItem = attachments.decoder.pizza
+                    var variantAhead = try variants.step(), attachmentAhead = try attachments.step()
+                    var itemVariants: [Variant] = [], groupIDs: [ModifierGroup.ID] = []
                     while let pizza = try items.next() {
-                        var itemVariants: [Variant] = []
-                        while let next = variant, next.pizzaID == pizza.id {
-                            itemVariants.append(next)
-                            variant = try variants.next()
+                        let item = try UUIDText(items.row, itemID)
+                        itemVariants.removeAll(keepingCapacity: true)
+                        while variantAhead, try UUIDText(variants.row, variantItem) == item {
+                            itemVariants.append(
+                                try variants.decoder.decode(variants.row, taking: pizza.id, for: "pizza_id"))
+                            variantAhead = try variants.step()
                         }
-                        var groupIDs: [ModifierGroup.ID] = []
-                        while let next = attachment, next.pizza == pizza.id {
-                            groupIDs.append(next.group)
-                            attachment = try attachments.next()
+                        if itemVariants.count > 1 { itemVariants.sort { ($0.position, $0.id) < ($1.position, $1.id) } }
+                        groupIDs.removeAll(keepingCapacity: true)
+                        while attachmentAhead, try UUIDText(attachments.row, attachmentItem) == item {
+                            groupIDs.append(try attachments.decoder.decode(attachments.row))
+                            attachmentAhead = try attachments.step()
                         }
-                        try body(pizza, itemVariants, groupIDs)
+                        if groupIDs.count > 1 { groupIDs.sort { (rank($0), $0) < (rank($1), $1) } }
+                        try body(pizza, &itemVariants, &groupIDs)
                     }
                 }
             }
@@ -67,14 +81,12 @@ enum MenuStreamStore {
     static let active = Keys(items: PizzaStore.activeMenuSQL, where: "WHERE p.archived_at IS NULL")
     static let whole = Keys(items: PizzaStore.wholeMenuSQL, where: "")
 
-    /// An attachment of a group to an item.
+    /// An attachment of a group to an item: the group's id (the item is matched by its id's text).
     private struct AttachmentDecoder: RowDecoder {
         let pizza, group: Column
 
         init(columns: ColumnResolver) throws { (pizza, group) = (try columns("pizza_id"), try columns("group_id")) }
 
-        func decode(_ row: Row) throws -> (pizza: Pizza.ID, group: ModifierGroup.ID) {
-            (try row.id(pizza), ModifierGroup.ID(try row.int64(group)))
-        }
+        func decode(_ row: Row) throws -> ModifierGroup.ID { ModifierGroup.ID(try row.int64(group)) }
     }
 }

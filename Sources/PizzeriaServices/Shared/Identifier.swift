@@ -176,6 +176,38 @@ extension Identifier {
     }
 }
 
+/// The 36 bytes of a UUID's text as a row holds them, compared without parsing: for matching the
+/// rows of statements stepped side by side by an id they share (the menu read's variants and
+/// groups to their item, whose `pizza_id = id` is a comparison of these bytes).
+struct UUIDText: Equatable {
+    private let words: (UInt64, UInt64, UInt64, UInt64, UInt32)
+
+    /// The text of the `TEXT` column `column` of `row`.
+    /// - Throws: when it is not 36 bytes of text.
+    init(_ row: Row, _ column: Column) throws {
+        guard
+            let words = try row.withUTF8(
+                column,
+                { bytes -> (UInt64, UInt64, UInt64, UInt64, UInt32)? in
+                    guard bytes.count == 36, let text = bytes.baseAddress else { return nil }
+                    let raw = UnsafeRawPointer(text)
+                    return (
+                        raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                        raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self),
+                        raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self),
+                        raw.loadUnaligned(fromByteOffset: 32, as: UInt32.self)
+                    )
+                })
+        else { throw DatabaseError.typeMismatchValue("a UUID in column \(row.name(of: column))") }
+        self.words = words
+    }
+
+    static func == (left: UUIDText, right: UUIDText) -> Bool {
+        left.words.0 == right.words.0 && left.words.1 == right.words.1 && left.words.2 == right.words.2
+            && left.words.3 == right.words.3 && left.words.4 == right.words.4
+    }
+}
+
 extension Row {
     /// A UUID column as a typed id, parsed from the column's bytes.
     func id<Entity>(_ column: Column, as type: Identifier<Entity>.Type = Identifier<Entity>.self) throws -> Identifier<

@@ -80,6 +80,15 @@ struct StoredDecoder<Model: StoredMembers>: RowDecoder {
         var reader = RowMemberReader(row: row, keys: keys, columns: columns, table: Model.table)
         return try Model(reading: &reader)
     }
+
+    /// The model of `row`, with the id under `key` taken as `id` instead of parsed from its
+    /// column: for a caller that has already matched that column's bytes to the row the id was
+    /// read from (the menu read: a variant's `pizza_id` to its item's `id`, ``Row/hasSameText(_:as:of:)``).
+    func decode<Entity>(_ row: Row, taking id: Identifier<Entity>, for key: StaticString) throws -> Model {
+        var reader = RowMemberReader(row: row, keys: keys, columns: columns, table: Model.table)
+        reader.given = (address(key), id.uuid)
+        return try Model(reading: &reader)
+    }
 }
 
 /// The address of a key's text, which identifies a literal key without comparing its characters.
@@ -133,6 +142,8 @@ private struct RowMemberReader: MemberReader {
     let columns: [Column]
     let table: String
     var position = 0
+    /// An id the caller already has, by its key's address: read without its column (``StoredDecoder/decode(_:taking:for:)``).
+    var given: (key: UnsafeRawPointer?, uuid: UUID)?
 
     /// The column of `key`: the resolved one when the model reads its keys in the order it read
     /// them when the statement was prepared (always, unless it branches), else looked up by name.
@@ -168,7 +179,11 @@ private struct RowMemberReader: MemberReader {
         try row.optionalInt64(try column(key)).map { $0 != 0 }
     }
     mutating func id<Entity>(_ key: StaticString, as type: Identifier<Entity>.Type) throws -> Identifier<Entity> {
-        try row.id(try column(key))
+        if let given, given.key != nil, given.key == address(key) {
+            position += 1
+            return Identifier(uuid: given.uuid)
+        }
+        return try row.id(try column(key))
     }
 
     mutating func timestamp(_ key: StaticString) throws -> Date {
