@@ -99,14 +99,18 @@ public final class Connection {
             }, Unmanaged.passUnretained(self).toOpaque())
     }
 
+    /// The two settings of every connection that the migrator changes while it migrates and
+    /// sets back after (``SchemaMigrator/migrate(_:)``), from here, so the two cannot drift:
+    /// foreign keys enforced, and statement journals and temporary tables in memory instead of
+    /// files in /var/tmp (https://sqlite.org/tempfiles.html).
+    static let usualKeysAndTemporaryStorage = "PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY"
+
     private func configure() throws {
-        // The value comes from a two-case enum, never from input.
-        try execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = \(configuration.synchronous.pragmaValue)")
-        // Deleted content is overwritten with zeros, freed pages included, so an erased customer's
-        // data leaves the file (https://sqlite.org/pragma.html#pragma_secure_delete); statement
-        // journals and temporary tables stay in memory instead of files in /var/tmp
-        // (https://sqlite.org/tempfiles.html).
-        try execute("PRAGMA secure_delete = ON; PRAGMA temp_store = MEMORY")
+        try execute(Self.usualKeysAndTemporaryStorage)
+        // The value comes from a two-case enum, never from input. Deleted content is overwritten
+        // with zeros, freed pages included, so an erased customer's data leaves the file
+        // (https://sqlite.org/pragma.html#pragma_secure_delete).
+        try execute("PRAGMA synchronous = \(configuration.synchronous.pragmaValue); PRAGMA secure_delete = ON")
         switch configuration.checkpointPolicy {
         case .sqliteAutomatic(let pages):
             sqlite3_wal_autocheckpoint(handle, Int32(clamping: pages))

@@ -127,10 +127,10 @@ public struct SchemaMigrator: Sendable {
             do {
                 applied = try db.transaction(.immediate) { try applyPending(in: db) }
             } catch {
-                try db.execute("PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY")
+                try db.execute(Connection.usualKeysAndTemporaryStorage)
                 throw error
             }
-            try db.execute("PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY")
+            try db.execute(Connection.usualKeysAndTemporaryStorage)
             return applied
         }
     }
