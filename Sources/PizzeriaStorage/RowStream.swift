@@ -16,11 +16,7 @@ public struct RowStream<D: RowDecoder> {
     /// - Throws: ``DatabaseError`` when SQLite fails mid-query.
     @inlinable
     public mutating func next() throws -> D.Value? {
-        guard !done else { return nil }
-        guard try statement.step() else {
-            done = true
-            return nil
-        }
+        guard try step() else { return nil }
         return try decoder.decode(Row(statement: statement))
     }
 

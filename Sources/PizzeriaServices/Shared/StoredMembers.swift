@@ -83,7 +83,7 @@ struct StoredDecoder<Model: StoredMembers>: RowDecoder {
 
     /// The model of `row`, with the id under `key` taken as `id` instead of parsed from its
     /// column: for a caller that has already matched that column's bytes to the row the id was
-    /// read from (the menu read: a variant's `pizza_id` to its item's `id`, ``Row/hasSameText(_:as:of:)``).
+    /// read from (the menu read: a variant's `pizza_id` to its item's `id`, by ``UUIDText``).
     func decode<Entity>(_ row: Row, taking id: Identifier<Entity>, for key: StaticString) throws -> Model {
         var reader = RowMemberReader(row: row, keys: keys, columns: columns, table: Model.table)
         reader.given = (address(key), id.uuid)
