@@ -521,7 +521,7 @@ CREATE TABLE users (
     created_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
                  CHECK (created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z')
 , phone TEXT
-    CHECK (phone IS NULL OR (phone GLOB '+[1-9]*' AND length(phone) BETWEEN 9 AND 16 AND substr(phone, 2) NOT GLOB '*[^0-9]*'))) STRICT;
+    CHECK (phone IS NULL OR (phone GLOB '+[1-9]*' AND length(phone) BETWEEN 9 AND 16 AND substr(phone, 2) NOT GLOB '*[^0-9]*')), last_stack_change INTEGER) STRICT;
 
 CREATE TABLE weekly_hours (
     id        INTEGER PRIMARY KEY,
@@ -545,9 +545,6 @@ CREATE UNIQUE INDEX capacity_rules_by_day ON capacity_rules (day, starts_at, end
 CREATE UNIQUE INDEX capacity_rules_by_weekday ON capacity_rules (weekday, starts_at, ends_at) WHERE weekday IS NOT NULL;
 
 CREATE INDEX navigation_events_by_user ON navigation_events (user_id, id);
-
-CREATE INDEX navigation_events_stack_changes ON navigation_events (user_id, id)
-WHERE action NOT GLOB 'sheet_*';
 
 CREATE INDEX navigation_sheets_by_pizza ON navigation_sheets (pizza_id) WHERE pizza_id IS NOT NULL;
 
@@ -1333,6 +1330,23 @@ BEGIN
     ON CONFLICT (pizza_id) DO UPDATE SET
         views = views + 1, pushed = pushed + excluded.pushed, random = random + excluded.random,
         deep_links = deep_links + excluded.deep_links, imported = imported + excluded.imported;
+END;
+
+CREATE TRIGGER navigation_events_last_stack_change AFTER INSERT ON navigation_events
+WHEN NEW.action NOT GLOB 'sheet_*'
+BEGIN
+    UPDATE users SET last_stack_change = NEW.id
+    WHERE id = NEW.user_id AND (last_stack_change IS NULL OR last_stack_change < NEW.id);
+END;
+
+CREATE TRIGGER navigation_events_last_stack_change_delete AFTER DELETE ON navigation_events
+WHEN OLD.action NOT GLOB 'sheet_*'
+BEGIN
+    UPDATE users SET last_stack_change = (
+        SELECT e.id FROM navigation_events e
+        WHERE e.user_id = OLD.user_id AND e.id < OLD.id AND e.action NOT GLOB 'sheet_*'
+        ORDER BY e.id DESC LIMIT 1)
+    WHERE id = OLD.user_id AND last_stack_change = OLD.id;
 END;
 
 CREATE TRIGGER navigation_events_shape BEFORE INSERT ON navigation_events
@@ -2255,6 +2269,23 @@ WHEN EXISTS (SELECT 1 FROM user_erasures WHERE user_id = OLD.id)
  AND NOT (NEW.handle IS 'erased-' || substr(OLD.id, 1, 13) AND NEW.display_name IS NULL AND NEW.phone IS NULL)
 BEGIN
     SELECT RAISE(ABORT, 'user_erased: this customer''s data was erased; it cannot be filled in again');
+END;
+
+CREATE TRIGGER users_last_stack_change_insert BEFORE INSERT ON users
+WHEN NEW.last_stack_change IS NOT NULL
+BEGIN
+    SELECT RAISE(ABORT, 'last_stack_change: a new user has no navigation events; leave last_stack_change out');
+END;
+
+CREATE TRIGGER users_last_stack_change_update BEFORE UPDATE OF last_stack_change ON users
+WHEN (NEW.last_stack_change IS NOT NULL AND NOT EXISTS (
+          SELECT 1 FROM navigation_events e
+          WHERE e.id = NEW.last_stack_change AND e.user_id = NEW.id AND e.action NOT GLOB 'sheet_*'))
+  OR EXISTS (
+          SELECT 1 FROM navigation_events l
+          WHERE l.user_id = NEW.id AND l.id > coalesce(NEW.last_stack_change, -1) AND l.action NOT GLOB 'sheet_*')
+BEGIN
+    SELECT RAISE(ABORT, 'last_stack_change: users.last_stack_change is the id of the user''s latest navigation event that changed the stack, kept by the history; add an event instead');
 END;
 
 CREATE TRIGGER users_timestamp_insert BEFORE INSERT ON users

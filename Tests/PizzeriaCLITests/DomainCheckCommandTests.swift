@@ -84,6 +84,42 @@ struct DomainCheckCommandTests {
     }
 
     @Test(
+        "a user's last stack change typed by hand is refused; with the guard bypassed, check names it, --repair rewrites it and nav show's previous follows"
+    )
+    func lastStackChange() throws {
+        let cli = try shop()
+        try cli.ok("pizza", "add", "--name", "Marinara", "--price", "5")
+        try cli.ok("nav", "push", "anna", "pizza:Margherita")
+        try cli.ok("nav", "push", "anna", "pizza:Marinara")
+        let latest = try cli.sqlite("SELECT max(id) FROM navigation_events;").stdout
+        #expect(try cli.sqlite("SELECT last_stack_change FROM users WHERE handle = 'anna';").stdout == latest)
+        func previous() throws -> String? {
+            (try cli.json("nav", "show", "anna") as? [String: Any])?["previous_label"] as? String
+        }
+        #expect(try previous() == "Margherita")
+        let refused = try cli.sqlite("UPDATE users SET last_stack_change = NULL;")
+        #expect(refused.status != 0 && refused.stderr.contains("last_stack_change:"), "\(refused)")
+        let damage = try cli.sqlite(
+            """
+            DROP TRIGGER users_last_stack_change_update;
+            UPDATE users SET last_stack_change = NULL WHERE handle = 'anna';
+            """)
+        #expect(damage.status == 0, "\(damage)")
+        #expect(try previous() == nil)
+        let check = try cli.run("check")
+        #expect(check.status == 1, "\(check)")
+        #expect(
+            check.stdout.contains(
+                "last_stack_change is NULL, expected \(latest.dropLast()) (the user's latest navigation event that changed the stack)"
+            ),
+            "\(check.stdout)")
+        let repair = try cli.run("check", "--repair")
+        #expect(repair.status == 0 && repair.stdout.contains("Repaired 1 problem"), "\(repair)")
+        #expect(try previous() == "Margherita")
+        #expect(try cli.run("check").status == 0)
+    }
+
+    @Test(
         "a future slot over its capacity is listed, never repaired by cancelling; so is an order outside the hours not kept"
     )
     func overbookedAndOutside() throws {

@@ -15,7 +15,7 @@ struct MenuServiceTests {
             (PizzaStore.sameNameSQL, 1, "pizzas_name_key"),
             (PizzaStore.priceEditSQL, 4, "sqlite_autoindex_pizzas_1 (id=?)"),
             (NavigationStore.pathSQL, 1, "PRIMARY KEY"),
-            (NavigationStore.stateSQL, 1, "navigation_events_stack_changes"),
+            (NavigationStore.stateSQL, 1, "navigation_events USING INTEGER PRIMARY KEY"),
         ])
     func queryPlans(sql: String, parameters: Int, index: String) throws {
         let fixture = try Fixture()

@@ -178,10 +178,10 @@ struct RouterTests {
         #expect(Replay.stack(history) == (try f.router.state(of: f.anna)).path)
     }
 
-    @Test("the actions agree: the Swift enum, the schema's CHECK list, the partial index, and the query that uses it")
+    @Test(
+        "the actions agree: the Swift enum, the schema's CHECK list, and the triggers that keep the last stack change")
     func actionsAgree() throws {
-        // Migration 32 wrote the CHECK as `action = 'a' OR action = 'b' OR …` and the index's
-        // WHERE as `action NOT GLOB 'sheet_*'` (no temporary b-trees).
+        // Migration 32 wrote the CHECK as `action = 'a' OR action = 'b' OR …` (no temporary b-trees).
         let sql = try #require(Migration.embedded.first { $0.version == 32 }?.sql)
         let start = try #require(sql.range(of: "CHECK (action = ")).lowerBound
         let check = sql[start...].prefix { $0 != "," }
@@ -189,18 +189,74 @@ struct RouterTests {
             $0.offset % 2 == 1
         }.map { String($0.element) }
         #expect(listed == NavigationAction.allCases.map(\.rawValue))
-        // The index leaves out exactly the actions that do not change the stack.
-        let clause = "action NOT GLOB 'sheet_*'"
-        #expect(sql.contains("ON navigation_events (user_id, id)\nWHERE " + clause + ";"))
+        // Migration 33's triggers count as stack changes exactly the actions the enum does.
+        let kept = try #require(Migration.embedded.first { $0.version == 33 }?.sql)
+        #expect(kept.contains("ON navigation_events\nWHEN NEW.action NOT GLOB 'sheet_*'\n"))
+        #expect(kept.contains("ON navigation_events\nWHEN OLD.action NOT GLOB 'sheet_*'\n"))
         for action in NavigationAction.allCases {
             #expect(action.changesStack == !action.rawValue.hasPrefix("sheet_"), "\(action)")
         }
-        // SQLite uses a partial index only when the query repeats its WHERE clause.
-        #expect(NavigationStore.stateSQL.contains(clause))
+        // The state statement finds the previous route by the event's id, and no index of the
+        // events is walked for it.
         let plan = try NavigationFixture().pizzeria.database.read { db in
             try db.fetchAll("EXPLAIN QUERY PLAN " + NavigationStore.stateSQL, ["x"]) { try $0.string("detail") }
         }
-        #expect(plan.contains { $0.contains("navigation_events_stack_changes") }, "\(plan)")
+        #expect(plan.contains { $0.contains("navigation_events USING INTEGER PRIMARY KEY") }, "\(plan)")
+        #expect(!plan.contains { $0.contains("navigation_events_by_user") }, "\(plan)")
+    }
+
+    @Test("users.last_stack_change follows every path that adds or removes an event, and refuses anything else")
+    func lastStackChange() throws {
+        let f = try NavigationFixture()
+        let database = f.pizzeria.database
+        func stored(_ user: User.ID) throws -> Int64? {
+            try database.read { db in
+                try db.fetchOne("SELECT last_stack_change FROM users WHERE id = ?", [user]) {
+                    try $0.optionalInt64("last_stack_change")
+                } ?? nil
+            }
+        }
+        func latestChange(_ user: User.ID) throws -> Int64? {
+            try f.router.history(of: user, limit: 1000).last { $0.action.changesStack }.map(\.id)
+        }
+        #expect(try stored(f.anna) == nil)
+        try f.router.push(f.anna, [f.margherita])
+        try f.router.push(f.anna, [f.porcini])
+        let pushed = try #require(try stored(f.anna))
+        #expect(pushed == (try latestChange(f.anna)))
+        // Sheet events leave it; the previous route is still the push's top before.
+        try f.router.openSheet(f.anna, .addPizza)
+        try f.router.dismissSheet(f.anna)
+        #expect(try stored(f.anna) == pushed)
+        #expect(try f.router.state(of: f.anna).previous == .route(f.margherita))
+        // Marco's steps are his own.
+        try f.router.push(f.marco, [f.marinara])
+        #expect(try stored(f.anna) == pushed)
+        #expect(try stored(f.marco) == (try latestChange(f.marco)))
+        try database.write { db in
+            // By hand: anything but the latest stack change is refused, naming the column.
+            let older = try #require(try f.router.history(of: f.anna).first?.id)
+            for value: Int64? in [older, pushed + 1_000, nil, try stored(f.marco)] {
+                let error = #expect(throws: DatabaseError.self) {
+                    try db.run("UPDATE users SET last_stack_change = ? WHERE id = ?", [value, f.anna])
+                }
+                #expect(error?.message.hasPrefix("last_stack_change:") == true, "\(String(describing: error))")
+            }
+            #expect(throws: DatabaseError.self) {
+                try db.run("INSERT INTO users (handle, last_stack_change) VALUES ('nina', ?)", [pushed])
+            }
+            // Writing the value it has is allowed; an event inserted by hand moves it.
+            try db.run("UPDATE users SET last_stack_change = ? WHERE id = ?", [pushed, f.anna])
+            try db.run(
+                "INSERT INTO navigation_events (user_id, action, routes, depth_after) VALUES (?, 'pop_to_root', '[]', 0)",
+                [f.anna])
+        }
+        #expect(try stored(f.anna) == (try latestChange(f.anna)))
+        #expect(try stored(f.anna) != pushed)
+        // An erasure takes it with the events.
+        try f.pizzeria.users.erase(id: f.anna, by: "test")
+        #expect(try stored(f.anna) == nil)
+        #expect(try stored(f.marco) == (try latestChange(f.marco)))
     }
 }
 

@@ -431,6 +431,50 @@ struct SchemaMigratorTests {
         }
     }
 
+    @Test("migration 33 gives every user their latest stack change and drops the partial index it was found by")
+    func lastStackChange() throws {
+        let path = directory.path("navigation32.sqlite")
+        let users = ["anna", "marco", "nina"].enumerated().map {
+            ("\($0.offset + 1)1111111-1111-4111-8111-111111111111", $0.element)
+        }
+        do {
+            let database = try SchemaMigrator(migrations: Array(Migration.embedded.prefix(32))).open(
+                path: path, access: .migrate)
+            try database.write { db in
+                for (id, handle) in users { try db.run("INSERT INTO users (id, handle) VALUES (?, ?)", [id, handle]) }
+                // anna: a push, sheet events after it; marco: only sheet events; nina: nothing.
+                for (id, user, action) in [
+                    (3, users[0].0, "push"), (5, users[0].0, "pop"), (8, users[1].0, "sheet_open"),
+                    (9, users[0].0, "sheet_open"), (11, users[0].0, "sheet_dismiss"),
+                ] {
+                    try db.run(
+                        "INSERT INTO navigation_events (id, user_id, action, depth_after) VALUES (?, ?, ?, 0)",
+                        [id, user, action])
+                }
+            }
+        }
+        let database = try SchemaMigrator(migrations: Array(Migration.embedded.prefix(33))).open(
+            path: path, access: .migrate)
+        try database.write { db in
+            let stored = try db.fetchAll("SELECT handle, last_stack_change FROM users ORDER BY handle") {
+                "\(try $0.string("handle")) \(try $0.optionalInt64("last_stack_change").map(String.init) ?? "NULL")"
+            }
+            #expect(stored == ["anna 5", "marco NULL", "nina NULL"])
+            let index = try db.fetchOne(
+                "SELECT count(*) AS n FROM sqlite_schema WHERE name = 'navigation_events_stack_changes'"
+            ) { try $0.int("n") }
+            #expect(index == 0)
+            // From now on the triggers keep it.
+            try db.run(
+                "INSERT INTO navigation_events (user_id, action, depth_after) VALUES (?, 'pop_to_root', 0)",
+                [users[1].0])
+            #expect(
+                try db.fetchOne("SELECT last_stack_change FROM users WHERE handle = 'marco'") {
+                    try $0.optionalInt64("last_stack_change")
+                } == 12)
+        }
+    }
+
     @Test("a database from a newer binary is refused and untouched")
     func newerSchema() throws {
         let path = directory.path("newer.sqlite")

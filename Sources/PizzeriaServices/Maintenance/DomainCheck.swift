@@ -39,6 +39,8 @@ enum DomainCheck {
         case defaultVariant(pizzaID: String)
         /// The item's key written again on its variants and groups (`pizza_name_key`).
         case menuKeys(pizzaID: String)
+        /// The user's latest stack change written again (`users.last_stack_change`).
+        case lastStackChange(userID: String)
         /// Cancel an erased customer's future booking.
         case cancelErased(orderID: String, at: Date)
         /// Empty the WAL after erasures (outside any transaction: ``Maintenance/repair(path:configuration:now:)``).
@@ -205,6 +207,14 @@ enum DomainCheck {
                 expected: "\(drift.actual.map { "'\($0)'" } ?? "NULL") (the item's name_key)",
                 repair: .menuKeys(pizzaID: drift.pizzaID))
         }
+        // Each user's latest stack change, which the previous route is read from (migration 33).
+        for drift in try DomainStore.lastStackChangeDrift(in: db) {
+            found(
+                "users", drift.userID, "last_stack_change is \(drift.stored.map(String.init) ?? "NULL")",
+                expected:
+                    "\(drift.actual.map(String.init) ?? "NULL") (the user's latest navigation event that changed the stack)",
+                repair: .lastStackChange(userID: drift.userID))
+        }
         for route in try NavigationStore.foreignOrderRoutes(in: db) {
             found(
                 "navigation_stack", route, "a route to another customer's order (never shown)",
@@ -231,6 +241,7 @@ enum DomainCheck {
             case .viewCounts: countsDrifted = true
             case .defaultVariant(let id): try DomainStore.repairDefaultVariant(id, in: db)
             case .menuKeys(let id): try DomainStore.rewriteMenuKeys(id, in: db)
+            case .lastStackChange(let id): try DomainStore.rewriteLastStackChange(id, in: db)
             case .clearWAL: break
             }
         }

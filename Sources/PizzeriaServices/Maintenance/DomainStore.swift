@@ -277,6 +277,30 @@ enum DomainStore {
         }
     }
 
+    /// The latest stack-changing navigation event of a user, found by walking the user's events
+    /// back from the newest (what `users.last_stack_change` holds).
+    private static let latestStackChange = """
+        (SELECT e.id FROM navigation_events e WHERE e.user_id = u.id AND e.action NOT GLOB 'sheet_*'
+         ORDER BY e.id DESC LIMIT 1)
+        """
+
+    /// Users whose `last_stack_change` is not their latest stack-changing event (triggers keep it;
+    /// it differs only if they were bypassed).
+    static func lastStackChangeDrift(in db: Connection) throws -> [(userID: String, stored: Int64?, actual: Int64?)] {
+        try db.fetchAll(
+            """
+            SELECT id, stored, actual FROM (
+                SELECT u.id AS id, u.last_stack_change AS stored, \(latestStackChange) AS actual FROM users u)
+            WHERE stored IS NOT actual ORDER BY id
+            """
+        ) { (try $0.string("id"), try $0.optionalInt64("stored"), try $0.optionalInt64("actual")) }
+    }
+
+    /// Writes the user's latest stack change again.
+    static func rewriteLastStackChange(_ userID: String, in db: Connection) throws {
+        try db.run("UPDATE users AS u SET last_stack_change = \(latestStackChange) WHERE u.id = ?", [userID])
+    }
+
     /// Writes the item's `name_key` on its variants and groups again.
     static func rewriteMenuKeys(_ pizzaID: String, in db: Connection) throws {
         try db.run(

@@ -1,10 +1,9 @@
 /// What a navigation event records: a router operation on the stack, or a sheet operation.
 ///
 /// The one list of actions in Swift. The schema lists them in one `CHECK` of
-/// `navigation_events.action` and leaves the sheet actions — the ones named `sheet_…` — out of
-/// one partial index (`navigation_events_stack_changes`, `WHERE action NOT GLOB 'sheet_*'`, which
-/// the state statement repeats word for word so SQLite can use the index); a test checks that all
-/// three agree.
+/// `navigation_events.action`, and its triggers that keep `users.last_stack_change` (the user's
+/// latest stack change, migration 33) leave the sheet actions — the ones named `sheet_…` — out
+/// with `action NOT GLOB 'sheet_*'`; a test checks that all three agree.
 public enum NavigationAction: String, Sendable, Hashable, Codable, CaseIterable {
     /// Routes pushed on top.
     case push

@@ -76,14 +76,15 @@ enum NavigationStore {
     }
 
     /// A user's whole state in one statement — the user's row joined to the sheet and the stack,
-    /// with the previous route (the latest stack change's `top_before`, and that event's id) —
+    /// with the previous route (the `top_before` of the event `users.last_stack_change` names, the
+    /// user's latest stack change, kept by triggers since migration 33; and that event's id) —
     /// so one snapshot serves `nav show`: no row when the user does not exist, one row of NULL
     /// stack columns on the menu.
     static let stateSQL = stateSQL(withPrevious: true, visibleOnly: true)
 
     /// ``stateSQL`` without the previous route, and with every stored row: what a router
-    /// operation starts from (it knows the previous route already: the old top), saving two index
-    /// lookups per operation; it changes the rows as stored, and shows only what ``visible(_:of:in:)`` keeps.
+    /// operation starts from (it knows the previous route already: the old top), saving a lookup of
+    /// the event per operation; it changes the rows as stored, and shows only what ``visible(_:of:in:)`` keeps.
     static let routerStateSQL = stateSQL(withPrevious: false, visibleOnly: false)
 
     /// Joins a user's stack rows, leaving out order routes that are not the user's (a file written
@@ -98,10 +99,8 @@ enum NavigationStore {
     private static func stateSQL(withPrevious: Bool, visibleOnly: Bool) -> String {
         let previous = """
             ,
-                   (SELECT top_before FROM navigation_events WHERE user_id = u.id
-                      AND action NOT GLOB 'sheet_*' ORDER BY id DESC LIMIT 1) AS previous_route,
-                   (SELECT id FROM navigation_events WHERE user_id = u.id
-                      AND action NOT GLOB 'sheet_*' ORDER BY id DESC LIMIT 1) AS previous_event_id
+                   (SELECT top_before FROM navigation_events WHERE id = u.last_stack_change) AS previous_route,
+                   u.last_stack_change AS previous_event_id
             """
         return "SELECT " + elementColumns + ", u.handle, " + sheetColumns + (withPrevious ? previous : "")
             + " FROM users u LEFT JOIN navigation_sheets h ON h.user_id = u.id "
