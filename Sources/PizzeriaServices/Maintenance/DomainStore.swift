@@ -278,14 +278,15 @@ enum DomainStore {
     }
 
     /// The latest stack-changing navigation event of a user, found by walking the user's events
-    /// back from the newest (what `users.last_stack_change` holds).
+    /// back from the newest (what `users.last_stack_change` holds): a constant subquery on
+    /// `users u`, spliced into the two statements below (no value in it; theirs are bound).
     private static let latestStackChange = """
         (SELECT e.id FROM navigation_events e WHERE e.user_id = u.id AND e.action NOT GLOB 'sheet_*'
          ORDER BY e.id DESC LIMIT 1)
         """
 
     /// Users whose `last_stack_change` is not their latest stack-changing event (triggers keep it;
-    /// it differs only if they were bypassed).
+    /// it differs only if they were bypassed). `latestStackChange` is a constant, spliced in.
     static func lastStackChangeDrift(in db: Connection) throws -> [(userID: String, stored: Int64?, actual: Int64?)] {
         try db.fetchAll(
             """
@@ -296,7 +297,8 @@ enum DomainStore {
         ) { (try $0.string("id"), try $0.optionalInt64("stored"), try $0.optionalInt64("actual")) }
     }
 
-    /// Writes the user's latest stack change again.
+    /// Writes the user's latest stack change again (`latestStackChange` spliced in, a constant;
+    /// the user's id bound).
     static func rewriteLastStackChange(_ userID: String, in db: Connection) throws {
         try db.run("UPDATE users AS u SET last_stack_change = \(latestStackChange) WHERE u.id = ?", [userID])
     }
