@@ -29,7 +29,7 @@ CREATE TABLE audit_log (
     -- The object's fields before and after, as JSON objects (NULL: none, or erased).
     old    TEXT CHECK (old IS NULL OR json_valid(old)),
     new    TEXT CHECK (new IS NULL OR json_valid(new))
-) STRICT;
+, history_id INTEGER REFERENCES pizza_history (id)) STRICT;
 
 CREATE TABLE capacity_overrides (
     id        INTEGER PRIMARY KEY,
@@ -532,7 +532,9 @@ CREATE TABLE weekly_hours (
     UNIQUE (weekday, opens_at)
 ) STRICT;
 
-CREATE INDEX audit_log_by_object ON audit_log (object, id);
+CREATE INDEX audit_log_by_history ON audit_log (history_id) WHERE history_id IS NOT NULL;
+
+CREATE INDEX audit_log_by_object ON audit_log (object, id) WHERE history_id IS NULL;
 
 CREATE INDEX audit_log_by_time ON audit_log (at, id);
 
@@ -598,13 +600,28 @@ CREATE UNIQUE INDEX schedule_exceptions_one_closure ON schedule_exceptions (day)
 
 CREATE INDEX slot_loads_by_service_day ON slot_loads (service_day, pickup_at);
 
-CREATE VIEW audit_trail AS
-SELECT a.at, 0 AS kind, a.id AS seq, a.actor, a.source, a.object, a.action, a.old, a.new FROM audit_log a
-UNION ALL
-SELECT e.at, 1 AS kind, e.id AS seq, e.actor, 'order history', 'order:' || e.order_id, e.kind || CASE WHEN e.kind = 'status' THEN ' ' || e.to_status ELSE '' END,
-       CASE WHEN e.from_status IS NOT NULL THEN json_object('status', e.from_status) END,
-       json_object('status', e.to_status, 'detail', e.detail)
+CREATE VIEW audit_log_entries AS
+SELECT a.at, 0 AS kind, a.id AS seq, a.actor, a.source, a.object, a.action, a.old, a.new
+FROM audit_log a WHERE a.history_id IS NULL;
+
+CREATE VIEW audit_order_entries AS
+SELECT e.at, 1 AS kind, e.id AS seq, e.actor, 'order history' AS source, 'order:' || e.order_id AS object,
+       e.kind || CASE WHEN e.kind = 'status' THEN ' ' || e.to_status ELSE '' END AS action,
+       CASE WHEN e.from_status IS NOT NULL THEN json_object('status', e.from_status) END AS old,
+       json_object('status', e.to_status, 'detail', e.detail) AS new,
+       e.order_id
 FROM order_status_events e;
+
+CREATE VIEW audit_pizza_entries AS
+SELECT a.at, 0 AS kind, a.id AS seq, a.actor, a.source, a.object, a.action, a.old, a.new, h.pizza_id
+FROM audit_log a JOIN pizza_history h ON h.id = a.history_id;
+
+CREATE VIEW audit_trail AS
+SELECT at, kind, seq, actor, source, object, action, old, new FROM audit_log_entries
+UNION ALL
+SELECT at, kind, seq, actor, source, object, action, old, new FROM audit_pizza_entries
+UNION ALL
+SELECT at, kind, seq, actor, source, object, action, old, new FROM audit_order_entries;
 
 CREATE VIEW capacity_candidates AS
 SELECT r.id AS rule_id, r.capacity, r.day, r.weekday, r.start_minute, r.end_minute,
@@ -923,6 +940,7 @@ END;
 CREATE TRIGGER audit_log_append_only_update BEFORE UPDATE ON audit_log
 WHEN NOT (NEW.id IS OLD.id AND NEW.at IS OLD.at AND NEW.actor IS OLD.actor AND NEW.source IS OLD.source
           AND NEW.object IS OLD.object AND NEW.action IS OLD.action AND NEW.old IS NULL AND NEW.new IS NULL
+          AND NEW.history_id IS OLD.history_id
           AND OLD.object GLOB 'user:*' AND EXISTS (SELECT 1 FROM user_erasures WHERE user_id = substr(OLD.object, 6)))
 BEGIN
     SELECT RAISE(ABORT, 'history_append_only: audit_log is append-only (but for an erased customer''s values)');
@@ -1041,20 +1059,23 @@ BEGIN
     FROM audit_context c WHERE c.id = 1;
 END;
 
+CREATE TRIGGER audit_pizzas_archive_time AFTER UPDATE OF archived_at ON pizzas
+WHEN OLD.archived_at IS NOT NULL AND NEW.archived_at IS NOT NULL AND OLD.archived_at IS NOT NEW.archived_at
+  AND OLD.name IS NEW.name AND OLD.price_cents IS NEW.price_cents
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'pizza:' || NEW.id, 'edit',
+           json_object('name', OLD.name, 'price_cents', OLD.price_cents, 'archived_at', OLD.archived_at),
+           json_object('name', NEW.name, 'price_cents', NEW.price_cents, 'archived_at', NEW.archived_at)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
 CREATE TRIGGER audit_pizzas_category AFTER UPDATE OF category_id ON pizzas
 WHEN OLD.category_id IS NOT NEW.category_id
 BEGIN
     INSERT INTO audit_log (at, actor, source, object, action, old, new)
     SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'pizza:' || NEW.id, 'category',
            json_object('category_id', OLD.category_id), json_object('category_id', NEW.category_id)
-    FROM audit_context c WHERE c.id = 1;
-END;
-
-CREATE TRIGGER audit_pizzas_insert AFTER INSERT ON pizzas
-BEGIN
-    INSERT INTO audit_log (at, actor, source, object, action, new)
-    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'pizza:' || NEW.id, 'add',
-           json_object('name', NEW.name, 'price_cents', NEW.price_cents)
     FROM audit_context c WHERE c.id = 1;
 END;
 
@@ -1066,20 +1087,6 @@ BEGIN
            CASE WHEN NEW.stock_left IS NULL THEN 'available' WHEN NEW.stock_left = 0 THEN 'sold_out' ELSE 'stock' END,
            json_object('stock_left', OLD.stock_left, 'stock_until', OLD.stock_until),
            json_object('stock_left', NEW.stock_left, 'stock_until', NEW.stock_until)
-    FROM audit_context c WHERE c.id = 1;
-END;
-
-CREATE TRIGGER audit_pizzas_update AFTER UPDATE OF name, price_cents, archived_at ON pizzas
-WHEN OLD.name IS NOT NEW.name OR OLD.price_cents IS NOT NEW.price_cents OR OLD.archived_at IS NOT NEW.archived_at
-BEGIN
-    INSERT INTO audit_log (at, actor, source, object, action, old, new)
-    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'pizza:' || NEW.id,
-           CASE WHEN OLD.archived_at IS NULL AND NEW.archived_at IS NOT NULL THEN 'archive'
-                WHEN OLD.archived_at IS NOT NULL AND NEW.archived_at IS NULL THEN 'restore'
-                WHEN OLD.name IS NEW.name THEN 'price'
-                ELSE 'edit' END,
-           json_object('name', OLD.name, 'price_cents', OLD.price_cents, 'archived_at', OLD.archived_at),
-           json_object('name', NEW.name, 'price_cents', NEW.price_cents, 'archived_at', NEW.archived_at)
     FROM audit_context c WHERE c.id = 1;
 END;
 
@@ -1992,12 +1999,26 @@ BEGIN
            OLD.name, NEW.name, OLD.price_cents, NEW.price_cents, version,
            coalesce((SELECT at FROM audit_context WHERE id = 1), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
     FROM pizzas WHERE id = NEW.id;
+    INSERT INTO audit_log (at, actor, source, object, action, old, new, history_id)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'pizza:' || NEW.id,
+           CASE WHEN OLD.archived_at IS NULL AND NEW.archived_at IS NOT NULL THEN 'archive'
+                WHEN OLD.archived_at IS NOT NULL AND NEW.archived_at IS NULL THEN 'restore'
+                WHEN OLD.name IS NEW.name THEN 'price'
+                ELSE 'edit' END,
+           json_object('name', OLD.name, 'price_cents', OLD.price_cents, 'archived_at', OLD.archived_at),
+           json_object('name', NEW.name, 'price_cents', NEW.price_cents, 'archived_at', NEW.archived_at),
+           last_insert_rowid()
+    FROM audit_context c WHERE c.id = 1;
 END;
 
 CREATE TRIGGER pizzas_history_created AFTER INSERT ON pizzas
 BEGIN
     INSERT INTO pizza_history (pizza_id, change, new_name, new_price_cents, version, changed_at)
     VALUES (NEW.id, 'created', NEW.name, NEW.price_cents, NEW.version, NEW.created_at);
+    INSERT INTO audit_log (at, actor, source, object, action, new, history_id)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'pizza:' || NEW.id, 'add',
+           json_object('name', NEW.name, 'price_cents', NEW.price_cents), last_insert_rowid()
+    FROM audit_context c WHERE c.id = 1;
 END;
 
 CREATE TRIGGER pizzas_name_key_ascii_insert BEFORE INSERT ON pizzas

@@ -82,6 +82,75 @@ struct AuditCommandTests {
     }
 
     @Test(
+        "an item's name, price and archive entries name their history row: none can change it, check names a hand-written row naming another item's, an archive time moved by hand is an edit"
+    )
+    func entriesThroughHistory() throws {
+        let cli = try shop()
+        try cli.ok("pizza", "add", "--name", "Margherita", "--price", "6")
+        try cli.ok("pizza", "add", "--name", "Marinara", "--price", "4")
+        try cli.ok("pizza", "edit", "Margherita", "--price", "6,50")
+        let linked = try cli.sqlite(
+            "SELECT a.action || ' ' || h.change FROM audit_log a JOIN pizza_history h ON h.id = a.history_id JOIN pizzas p ON p.id = h.pizza_id WHERE p.name = 'Margherita' ORDER BY a.id;"
+        ).stdout
+        #expect(linked == "add created\nprice edited\n")
+        let history =
+            "(SELECT h.id FROM pizza_history h JOIN pizzas p ON p.id = h.pizza_id WHERE p.name = 'Margherita' LIMIT 1)"
+        #expect(try cli.sqlite("UPDATE audit_log SET history_id = NULL;").status != 0)
+        #expect(
+            try cli.sqlite("UPDATE audit_log SET history_id = NULL WHERE history_id IS NOT NULL;").stderr.contains(
+                "append-only"))
+        let own = try cli.sqlite(
+            "INSERT INTO audit_log (at, source, object, action, history_id) SELECT '2026-11-30T10:00:00.000Z', 'sql', 'pizza:' || id, 'note', \(history) FROM pizzas WHERE name = 'Margherita';"
+        )
+        #expect(own.status == 0, "\(own)")
+        #expect(
+            try entries(cli, "--object", "pizza:Margherita").map { $0["action"] as? String } == [
+                "add", "price", "note",
+            ])
+        #expect(try cli.run("check").status == 0)
+        // A row naming another item's history row would be listed under that item: check names it
+        // (the log is append-only, so it stays).
+        let other = try cli.sqlite(
+            "INSERT INTO audit_log (at, source, object, action, history_id) SELECT '2026-11-30T10:00:00.000Z', 'sql', 'pizza:' || id, 'note', \(history) FROM pizzas WHERE name = 'Marinara' RETURNING id;"
+        )
+        let check = try cli.run("check")
+        #expect(check.status == 1, "\(check)")
+        #expect(
+            check.stdout.contains(
+                "audit_log \(other.stdout.trimmingCharacters(in: .whitespacesAndNewlines)): history_id")
+                && check.stdout.contains("names a history row of pizza:"), "\(check.stdout)")
+        #expect(try cli.run("check", "--repair").status == 1)
+        // An archived item's archive time moved in sqlite3: no history row (nothing a menu reader
+        // sees changed), one audit entry, an edit (it used to be called a price change).
+        try cli.ok("pizza", "archive", "Marinara")
+        let rows = try cli.sqlite("SELECT count(*) FROM pizza_history;").stdout
+        #expect(
+            try cli.sqlite("UPDATE pizzas SET archived_at = '2026-11-30T09:00:00.000Z' WHERE name = 'Marinara';").status
+                == 0)
+        #expect(try cli.sqlite("SELECT count(*) FROM pizza_history;").stdout == rows)
+        let marinara = try entries(cli, "--object", "pizza:Marinara")
+        #expect(marinara.map { $0["action"] as? String } == ["add", "archive", "edit"], "\(marinara)")
+        #expect(marinara.last?["source"] as? String == "sql")
+        #expect((marinara.last?["new"] as? String)?.contains("2026-11-30T09:00:00.000Z") == true)
+    }
+
+    @Test("one order's trail by its id: its history, and nothing of another order")
+    func orderTrail() throws {
+        let cli = try shop()
+        try cli.ok("pizza", "add", "--name", "Margherita", "--price", "6")
+        try cli.ok("user", "add", "anna")
+        try cli.ok("hours", "set", "--osm", "Mo-Su 12:00-23:00")
+        let first =
+            try cli.json("order", "place", "anna", "--pickup", "2026-11-30T19:30", "Margherita") as? [String: Any]
+        try cli.ok("order", "place", "anna", "--pickup", "2026-11-30T19:45", "Margherita")
+        let id = try #require(first?["id"] as? String)
+        let trail = try entries(cli, "--object", "order:" + id)
+        #expect(trail.map { $0["action"] as? String } == ["placed"], "\(trail)")
+        #expect(trail.allSatisfy { $0["object"] as? String == "order:" + id })
+        #expect(try entries(cli, "--object", "order:").count == 2)
+    }
+
+    @Test(
         "require-staff: nobody, an unknown name and a role too small are refused (1); the roles gate; the last owner stays"
     )
     func staffRoles() throws {

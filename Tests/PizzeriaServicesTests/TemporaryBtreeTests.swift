@@ -69,6 +69,21 @@ struct TemporaryBtreeTests {
     }
 
     @Test(
+        "an audit trigger's INSERT … SELECT builds none: audit_log has no row trigger on insert (migration 34 checks history_id in check, not in a trigger)"
+    )
+    func auditInsert() throws {
+        let f = try OrderFixture()
+        let opening = try programsOpeningTemporaryBtrees(
+            f,
+            """
+            INSERT INTO audit_log (at, actor, source, object, action, old, new, history_id)
+            SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), ?, ?, ?, ?, ?
+            FROM audit_context c WHERE c.id = 1
+            """)
+        #expect(opening.isEmpty, "\(opening.sorted())")
+    }
+
+    @Test(
         "a navigation step builds none: its event, with the partial index and the view counter, and a pushed route (migration 32)",
         arguments: [
             "INSERT INTO navigation_events (user_id, action, routes, depth_after, top_before, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?)",

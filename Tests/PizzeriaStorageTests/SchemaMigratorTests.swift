@@ -475,6 +475,46 @@ struct SchemaMigratorTests {
         }
     }
 
+    @Test(
+        "migration 34: an item's entries written before it stay found by their object, later ones through the history; nothing moves"
+    )
+    func menuAuditThroughHistory() throws {
+        let path = directory.path("audit33.sqlite")
+        let pizza = "abcdef12-3456-4000-8000-000000000034"
+        do {
+            let database = try SchemaMigrator(migrations: Array(Migration.embedded.prefix(33))).open(
+                path: path, access: .migrate)
+            try database.write { db in
+                try db.run("INSERT INTO pizzas (id, name, price_cents) VALUES (?, 'Margherita', 600)", [pizza])
+                try db.run("UPDATE pizzas SET price_cents = 650 WHERE id = ?", [pizza])
+            }
+        }
+        let database = try SchemaMigrator(migrations: Array(Migration.embedded.prefix(34))).open(
+            path: path, access: .migrate)
+        try database.write { db in
+            func actions(_ sql: String) throws -> [String] {
+                try db.fetchAll(sql, [pizza]) { try $0.string("action") }
+            }
+            #expect(
+                try actions("SELECT action FROM audit_log WHERE history_id IS NULL AND object = 'pizza:' || ?") == [
+                    "add", "price",
+                ])
+            try db.run("UPDATE pizzas SET price_cents = 700 WHERE id = ?", [pizza])
+            #expect(
+                try actions("SELECT action FROM audit_log_entries WHERE object = 'pizza:' || ? ORDER BY seq") == [
+                    "add", "price",
+                ])
+            #expect(try actions("SELECT action FROM audit_pizza_entries WHERE pizza_id = ? ORDER BY seq") == ["price"])
+            #expect(
+                try actions("SELECT action FROM audit_trail WHERE object = 'pizza:' || ? ORDER BY at, kind, seq")
+                    == ["add", "price", "price"])
+            let linked = try db.fetchOne(
+                "SELECT h.change || ' ' || h.new_price_cents AS linked FROM audit_log a JOIN pizza_history h ON h.id = a.history_id"
+            ) { try $0.string("linked") }
+            #expect(linked == "edited 700")
+        }
+    }
+
     @Test("a database from a newer binary is refused and untouched")
     func newerSchema() throws {
         let path = directory.path("newer.sqlite")

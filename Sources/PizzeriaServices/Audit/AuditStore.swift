@@ -43,24 +43,53 @@ enum AuditStore {
 
     /// The trail (audit log and order histories) matching the filter, oldest first: `since`
     /// (UTC text), an object (exact, or a prefix ending in `:`), an actor.
+    ///
+    /// One object's entries come from the views `audit_trail` is the union of, each read through
+    /// its index (migration 34): the audit rows of no history row by their object, an item's
+    /// name, price and archive entries by the item, an order's history by the order. Other
+    /// filters read `audit_trail`.
     static func entries(since: String?, object: String?, actor: String?, limit: Int, in db: Connection) throws
         -> [AuditEntry]
     {
-        var conditions: [String] = [], arguments: [any DatabaseValueConvertible] = []
-        if let since { conditions.append("at >= ?"); arguments.append(since) }
-        if let object {
-            if object.hasSuffix(":") {
-                conditions.append("object >= ? AND object < ?"); arguments += [object, object + "\u{10FFFF}"]
-            } else {
-                conditions.append("object = ?"); arguments.append(object)
-            }
+        let (sql, arguments) = entriesSQL(since: since, object: object, actor: actor)
+        return try db.fetchAll(sql, arguments + [limit], Decoder.self)
+    }
+
+    /// The statement of ``entries(since:object:actor:limit:in:)`` and its arguments but the
+    /// last, the limit.
+    static func entriesSQL(since: String?, object: String?, actor: String?) -> (
+        sql: String, arguments: [any DatabaseValueConvertible]
+    ) {
+        var common: [String] = [], commonArguments: [any DatabaseValueConvertible] = []
+        if let since { common.append("at >= ?"); commonArguments.append(since) }
+        if let actor { common.append("actor = ?"); commonArguments.append(actor) }
+        // Each arm: a constant view name and constant fragments with their `?`.
+        var arms: [(view: String, conditions: [String], arguments: [any DatabaseValueConvertible])] = []
+        if let object, object.hasSuffix(":") {
+            arms.append(("audit_trail", ["object >= ? AND object < ?"], [object, object + "\u{10FFFF}"]))
+        } else if let object {
+            arms.append(("audit_log_entries", ["object = ?"], [object]))
+            if let id = object.dropPrefix("pizza:") { arms.append(("audit_pizza_entries", ["pizza_id = ?"], [id])) }
+            if let id = object.dropPrefix("order:") { arms.append(("audit_order_entries", ["order_id = ?"], [id])) }
+        } else {
+            arms.append(("audit_trail", [], []))
         }
-        if let actor { conditions.append("actor = ?"); arguments.append(actor) }
-        // Each condition is a constant fragment with its `?`.
-        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        return try db.fetchAll(
-            "SELECT " + columns + " FROM audit_trail" + filter + " ORDER BY at, kind, seq LIMIT ?", arguments + [limit],
-            Decoder.self)
+        var sql: [String] = [], arguments: [any DatabaseValueConvertible] = []
+        for arm in arms {
+            let conditions = arm.conditions + common
+            let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+            sql.append("SELECT " + columns + ", kind, seq FROM " + arm.view + filter)
+            arguments += arm.arguments + commonArguments
+        }
+        return (sql.joined(separator: " UNION ALL ") + " ORDER BY at, kind, seq LIMIT ?", arguments)
+    }
+}
+
+extension String {
+    /// The rest after `prefix`, when it is not empty (`pizza:ID` → `ID`).
+    fileprivate func dropPrefix(_ prefix: String) -> String? {
+        guard hasPrefix(prefix), count > prefix.count else { return nil }
+        return String(dropFirst(prefix.count))
     }
 }
 

@@ -215,6 +215,14 @@ enum DomainCheck {
                     "\(drift.actual.map(String.init) ?? "NULL") (the user's latest navigation event that changed the stack)",
                 repair: .lastStackChange(userID: drift.userID))
         }
+        // An item's name, price and archive entries are listed through their history row (migration 34).
+        for entry in try DomainStore.misfiledAuditEntries(in: db) {
+            found(
+                "audit_log", String(entry.id),
+                "history_id \(entry.history) names "
+                    + (entry.historyObject.map { "a history row of " + $0 } ?? "no history row"),
+                expected: "a history row of \(entry.object), or NULL (the log is append-only: not repaired)")
+        }
         for route in try NavigationStore.foreignOrderRoutes(in: db) {
             found(
                 "navigation_stack", route, "a route to another customer's order (never shown)",

@@ -303,6 +303,27 @@ enum DomainStore {
         try db.run("UPDATE users AS u SET last_stack_change = \(latestStackChange) WHERE u.id = ?", [userID])
     }
 
+    /// Audit rows whose `history_id` names no history row, or one of another item (migration 34):
+    /// such a row would be listed under the other item. Through `audit_log_by_history`.
+    static func misfiledAuditEntries(in db: Connection) throws -> [(
+        id: Int64, object: String, history: Int64,
+        historyObject: String?
+    )] {
+        try db.fetchAll(
+            """
+            SELECT a.id AS id, a.object AS object, a.history_id AS history_id, 'pizza:' || h.pizza_id AS history_object
+            FROM audit_log a LEFT JOIN pizza_history h ON h.id = a.history_id
+            WHERE a.history_id IS NOT NULL AND (h.id IS NULL OR 'pizza:' || h.pizza_id IS NOT a.object)
+            ORDER BY a.id
+            """
+        ) {
+            (
+                try $0.int64("id"), try $0.string("object"), try $0.int64("history_id"),
+                try $0.optionalString("history_object")
+            )
+        }
+    }
+
     /// Writes the item's `name_key` on its variants and groups again.
     static func rewriteMenuKeys(_ pizzaID: String, in db: Connection) throws {
         try db.run(

@@ -13,7 +13,7 @@ func bookingExample(_ pizzeria: Pizzeria, pizza: Pizza.ID) async throws -> Order
     // Tomorrow at 19:30 in the pizzeria's zone: the clock refuses a time the clocks skip or pass
     // twice. (`orders.pickup(parsing: "19:30")` reads times as people type them.)
     let clock = try await pizzeria.read { try $0.settings.current().clock }
-    let tomorrow = clock.date(of: .now).adding(days: 1)
+    let tomorrow = clock.date(of: pizzeria.currentDate).adding(days: 1)
     guard let halfPastSeven = LocalTime(hour: 19, minute: 30) else { throw CancellationError() }
     let pickup = try clock.instant(on: tomorrow, at: halfPastSeven)
 

@@ -9,7 +9,7 @@ func counterExample(_ pizzeria: Pizzeria, pizza: Pizza.ID) async throws -> Order
     }
     guard let marco else { throw CancellationError() }
     let clock = try await pizzeria.read { try $0.settings.current().clock }
-    let tomorrow = clock.date(of: .now).adding(days: 1)
+    let tomorrow = clock.date(of: pizzeria.currentDate).adding(days: 1)
     guard let eightPM = LocalTime(hour: 20, minute: 0), let quarterPastEight = LocalTime(hour: 20, minute: 15) else {
         throw CancellationError()
     }
