@@ -322,18 +322,23 @@ CREATE TABLE payments (
     actor          TEXT CHECK (actor IS NULL OR length(actor) BETWEEN 1 AND 64)
 ) STRICT;
 
-CREATE TABLE pizza_history (
+CREATE TABLE "pizza_history" (
     id              INTEGER PRIMARY KEY,
     pizza_id        TEXT NOT NULL REFERENCES pizzas (id),
     -- created | edited (name and/or price) | archived | restored
-    change          TEXT NOT NULL CHECK (change IN ('created', 'edited', 'archived', 'restored')),
+    change          TEXT NOT NULL
+                    CHECK (change = 'created' OR change = 'edited' OR change = 'archived' OR change = 'restored'),
     old_name        TEXT,
     new_name        TEXT NOT NULL,
     old_price_cents INTEGER CHECK (old_price_cents IS NULL OR old_price_cents > 0),
     new_price_cents INTEGER NOT NULL CHECK (new_price_cents > 0),
     -- The pizza's version after this change.
     version         INTEGER NOT NULL CHECK (version >= 1),
-    changed_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    changed_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    -- The item's change before this one (NULL: this is its first): an older row of the same item.
+    -- Not a declared foreign key: checking it would read that older row, a random page, on every
+    -- insert; pizza_history_chain_insert checks it against the item's row instead.
+    previous_change INTEGER CHECK (previous_change IS NULL OR previous_change < id)
 ) STRICT;
 
 CREATE TABLE pizza_modifier_groups (
@@ -402,7 +407,7 @@ CREATE TABLE pizzas (
     updated_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
                 CHECK (updated_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z')
 , name_key TEXT CHECK (name_key IS NULL OR length(name_key) BETWEEN 1 AND 720), category_id INTEGER NOT NULL DEFAULT 1, allergens INTEGER NOT NULL DEFAULT 0 CHECK (allergens BETWEEN 0 AND 16383), stock_left INTEGER CHECK (stock_left IS NULL OR stock_left BETWEEN 0 AND 100000), stock_until TEXT
-    CHECK (stock_until IS NULL OR stock_until GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z'), stock_changes INTEGER NOT NULL DEFAULT 0 CHECK (stock_changes >= 0)) STRICT;
+    CHECK (stock_until IS NULL OR stock_until GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z'), stock_changes INTEGER NOT NULL DEFAULT 0 CHECK (stock_changes >= 0), last_change INTEGER) STRICT;
 
 CREATE TABLE refunds (
     id           INTEGER PRIMARY KEY,
@@ -576,8 +581,6 @@ CREATE UNIQUE INDEX payments_by_reference ON payments (method, reference) WHERE 
 
 CREATE INDEX payments_by_time ON payments (at);
 
-CREATE INDEX pizza_history_by_pizza ON pizza_history (pizza_id, id);
-
 CREATE INDEX pizza_modifier_groups_by_group ON pizza_modifier_groups (group_id);
 
 CREATE INDEX pizza_modifier_groups_in_menu_order ON pizza_modifier_groups (pizza_name_key, group_id);
@@ -613,7 +616,7 @@ SELECT e.at, 1 AS kind, e.id AS seq, e.actor, 'order history' AS source, 'order:
 FROM order_status_events e;
 
 CREATE VIEW audit_pizza_entries AS
-SELECT a.at, 0 AS kind, a.id AS seq, a.actor, a.source, a.object, a.action, a.old, a.new, h.pizza_id
+SELECT a.at, 0 AS kind, a.id AS seq, a.actor, a.source, a.object, a.action, a.old, a.new, h.pizza_id, a.history_id
 FROM audit_log a JOIN pizza_history h ON h.id = a.history_id;
 
 CREATE VIEW audit_trail AS
@@ -1833,6 +1836,17 @@ BEGIN
     SELECT RAISE(ABORT, 'pizza_history is append-only');
 END;
 
+CREATE TRIGGER pizza_history_chain_head AFTER INSERT ON pizza_history
+BEGIN
+    UPDATE pizzas SET last_change = NEW.id WHERE id = NEW.pizza_id;
+END;
+
+CREATE TRIGGER pizza_history_chain_insert BEFORE INSERT ON pizza_history
+WHEN NEW.previous_change IS NOT (SELECT last_change FROM pizzas WHERE id = NEW.pizza_id)
+BEGIN
+    SELECT RAISE(ABORT, 'previous_change: a history row''s previous_change is its item''s latest change (pizzas.last_change), NULL for its first');
+END;
+
 CREATE TRIGGER pizza_modifier_groups_item_moved AFTER UPDATE OF pizza_id ON pizza_modifier_groups
 WHEN NEW.pizza_id IS NOT OLD.pizza_id
 BEGIN
@@ -1991,14 +2005,17 @@ BEGIN
     SET version = CASE WHEN NEW.version > OLD.version THEN NEW.version ELSE OLD.version + 1 END,
         updated_at = coalesce((SELECT at FROM audit_context WHERE id = 1), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
     WHERE id = NEW.id;
-    INSERT INTO pizza_history (pizza_id, change, old_name, new_name, old_price_cents, new_price_cents, version, changed_at)
-    SELECT NEW.id,
-           CASE WHEN OLD.archived_at IS NULL AND NEW.archived_at IS NOT NULL THEN 'archived'
-                WHEN OLD.archived_at IS NOT NULL AND NEW.archived_at IS NULL THEN 'restored'
-                ELSE 'edited' END,
-           OLD.name, NEW.name, OLD.price_cents, NEW.price_cents, version,
-           coalesce((SELECT at FROM audit_context WHERE id = 1), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-    FROM pizzas WHERE id = NEW.id;
+    INSERT INTO pizza_history (
+        pizza_id, change, old_name, new_name, old_price_cents, new_price_cents, version, changed_at, previous_change)
+    VALUES (
+        NEW.id,
+        CASE WHEN OLD.archived_at IS NULL AND NEW.archived_at IS NOT NULL THEN 'archived'
+             WHEN OLD.archived_at IS NOT NULL AND NEW.archived_at IS NULL THEN 'restored'
+             ELSE 'edited' END,
+        OLD.name, NEW.name, OLD.price_cents, NEW.price_cents,
+        (SELECT version FROM pizzas WHERE id = NEW.id),
+        coalesce((SELECT at FROM audit_context WHERE id = 1), strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+        (SELECT last_change FROM pizzas WHERE id = NEW.id));
     INSERT INTO audit_log (at, actor, source, object, action, old, new, history_id)
     SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'pizza:' || NEW.id,
            CASE WHEN OLD.archived_at IS NULL AND NEW.archived_at IS NOT NULL THEN 'archive'
@@ -2013,12 +2030,26 @@ END;
 
 CREATE TRIGGER pizzas_history_created AFTER INSERT ON pizzas
 BEGIN
-    INSERT INTO pizza_history (pizza_id, change, new_name, new_price_cents, version, changed_at)
-    VALUES (NEW.id, 'created', NEW.name, NEW.price_cents, NEW.version, NEW.created_at);
+    INSERT INTO pizza_history (pizza_id, change, new_name, new_price_cents, version, changed_at, previous_change)
+    VALUES (NEW.id, 'created', NEW.name, NEW.price_cents, NEW.version, NEW.created_at, NULL);
     INSERT INTO audit_log (at, actor, source, object, action, new, history_id)
     SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'pizza:' || NEW.id, 'add',
            json_object('name', NEW.name, 'price_cents', NEW.price_cents), last_insert_rowid()
     FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER pizzas_last_change_insert BEFORE INSERT ON pizzas
+WHEN NEW.last_change IS NOT NULL
+BEGIN
+    SELECT RAISE(ABORT, 'last_change: a new item has no history yet; leave last_change out');
+END;
+
+CREATE TRIGGER pizzas_last_change_update BEFORE UPDATE OF last_change ON pizzas
+WHEN NEW.last_change IS NOT OLD.last_change AND NOT EXISTS (
+    SELECT 1 FROM pizza_history h
+    WHERE h.id = NEW.last_change AND h.pizza_id = NEW.id AND h.previous_change IS OLD.last_change)
+BEGIN
+    SELECT RAISE(ABORT, 'last_change: pizzas.last_change is the id of the item''s latest pizza_history row, kept by the history; add a change instead');
 END;
 
 CREATE TRIGGER pizzas_name_key_ascii_insert BEFORE INSERT ON pizzas

@@ -11,7 +11,7 @@ struct AuditTrailTests {
     @Test(
         "one object's entries: each arm searches its index, nothing scans",
         arguments: [
-            ("pizza:x", ["audit_log_by_object", "pizza_history_by_pizza", "audit_log_by_history"]),
+            ("pizza:x", ["audit_log_by_object", "audit_log_by_history", "h USING INTEGER PRIMARY KEY"]),
             ("order:x", ["audit_log_by_object", "order_status_events_by_order"]),
             ("staff:x", ["audit_log_by_object"]),
         ])
@@ -24,7 +24,8 @@ struct AuditTrailTests {
                     try db.fetchAll("EXPLAIN QUERY PLAN " + sql, arguments + [10]) { try $0.string("detail") }
                 }
                 for index in indexes { #expect(plan.contains { $0.contains(index) }, "\(index): \(plan)") }
-                #expect(!plan.contains { $0.hasPrefix("SCAN") }, "\(plan)")
+                // `SCAN c`, `SCAN chain`: the rows of an item's history chain (a recursive CTE).
+                #expect(!plan.contains { $0.hasPrefix("SCAN") && $0 != "SCAN c" && $0 != "SCAN chain" }, "\(plan)")
             }
         }
     }

@@ -515,6 +515,52 @@ struct SchemaMigratorTests {
         }
     }
 
+    @Test(
+        "migration 35: each item's history becomes its chain (ids, rows and audit links kept), the per-item index goes, the next change continues it"
+    )
+    func historyChain() throws {
+        let path = directory.path("history34.sqlite")
+        let margherita = "abcdef12-3456-4000-8000-000000000035", marinara = "abcdef12-3456-4000-8000-000000000036"
+        do {
+            let database = try SchemaMigrator(migrations: Array(Migration.embedded.prefix(34))).open(
+                path: path, access: .migrate)
+            try database.write { db in
+                try db.run("INSERT INTO pizzas (id, name, price_cents) VALUES (?, 'Margherita', 600)", [margherita])
+                try db.run("INSERT INTO pizzas (id, name, price_cents) VALUES (?, 'Marinara', 400)", [marinara])
+                for (id, cents) in [(margherita, 650), (marinara, 450), (margherita, 700)] {
+                    try db.run("UPDATE pizzas SET price_cents = ? WHERE id = ?", [cents, id])
+                }
+            }
+        }
+        let database = try SchemaMigrator(migrations: Array(Migration.embedded.prefix(35))).open(
+            path: path, access: .migrate)
+        try database.write { db in
+            func rows() throws -> [String] {
+                try db.fetchAll(
+                    "SELECT id, pizza_id, new_price_cents, previous_change FROM pizza_history ORDER BY id"
+                ) {
+                    "\(try $0.int64("id")) \(try $0.string("pizza_id").suffix(2)) \(try $0.int64("new_price_cents")) "
+                        + (try $0.optionalInt64("previous_change").map(String.init) ?? "-")
+                }
+            }
+            #expect(try rows() == ["1 35 600 -", "2 36 400 -", "3 35 650 1", "4 36 450 2", "5 35 700 3"])
+            let heads = try db.fetchAll("SELECT last_change FROM pizzas ORDER BY id") { try $0.int64("last_change") }
+            #expect(heads == [5, 4])
+            let indexes = try db.fetchOne(
+                "SELECT count(*) AS n FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'pizza_history'"
+            ) { try $0.int("n") }
+            #expect(indexes == 0)
+            // The audit entries still name their history rows; the next change continues the chain.
+            let linked = try db.fetchAll("SELECT history_id FROM audit_pizza_entries ORDER BY seq") {
+                try $0.int64("history_id")
+            }
+            #expect(linked == [1, 2, 3, 4, 5])
+            try db.run("UPDATE pizzas SET name = 'Marinara Bianca' WHERE id = ?", [marinara])
+            #expect(try rows().last == "6 36 450 4")
+            #expect(try db.fetchOne("SELECT last_change FROM pizzas WHERE id = ?", [marinara]) { try $0.int64("last_change") } == 6)
+        }
+    }
+
     @Test("a database from a newer binary is refused and untouched")
     func newerSchema() throws {
         let path = directory.path("newer.sqlite")

@@ -46,8 +46,8 @@ enum AuditStore {
     ///
     /// One object's entries come from the views `audit_trail` is the union of, each read through
     /// its index (migration 34): the audit rows of no history row by their object, an item's
-    /// name, price and archive entries by the item, an order's history by the order. Other
-    /// filters read `audit_trail`.
+    /// name, price and archive entries by the ids of its history's chain (migration 35), an
+    /// order's history by the order. Other filters read `audit_trail`.
     static func entries(since: String?, object: String?, actor: String?, limit: Int, in db: Connection) throws
         -> [AuditEntry]
     {
@@ -69,7 +69,10 @@ enum AuditStore {
             arms.append(("audit_trail", ["object >= ? AND object < ?"], [object, object + "\u{10FFFF}"]))
         } else if let object {
             arms.append(("audit_log_entries", ["object = ?"], [object]))
-            if let id = object.dropPrefix("pizza:") { arms.append(("audit_pizza_entries", ["pizza_id = ?"], [id])) }
+            if let id = object.dropPrefix("pizza:") {
+                // The item's history rows, through its chain (migration 35; a constant with one `?`).
+                arms.append(("audit_pizza_entries", ["history_id IN (" + PizzaStore.changeChainSQL + ")"], [id]))
+            }
             if let id = object.dropPrefix("order:") { arms.append(("audit_order_entries", ["order_id = ?"], [id])) }
         } else {
             arms.append(("audit_trail", [], []))

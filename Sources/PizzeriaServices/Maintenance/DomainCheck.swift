@@ -215,6 +215,18 @@ enum DomainCheck {
                     "\(drift.actual.map(String.init) ?? "NULL") (the user's latest navigation event that changed the stack)",
                 repair: .lastStackChange(userID: drift.userID))
         }
+        // Each item's history is a chain from its row (migration 35). The triggers keep it on every
+        // path; a drift means one of them was dropped, and the history is append-only: reported.
+        for drift in try DomainStore.lastChangeDrift(in: db) {
+            found(
+                "pizzas", drift.pizzaID, "last_change is \(drift.stored.map(String.init) ?? "NULL")",
+                expected: "\(drift.actual.map(String.init) ?? "NULL") (the item's latest pizza_history row)")
+        }
+        for drift in try DomainStore.historyChainDrift(in: db) {
+            found(
+                "pizza_history", String(drift.id), "previous_change is \(drift.stored.map(String.init) ?? "NULL")",
+                expected: "\(drift.actual.map(String.init) ?? "NULL") (the item's change before it)")
+        }
         // An item's name, price and archive entries are listed through their history row (migration 34).
         for entry in try DomainStore.misfiledAuditEntries(in: db) {
             found(

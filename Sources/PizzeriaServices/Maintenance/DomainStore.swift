@@ -324,6 +324,31 @@ enum DomainStore {
         }
     }
 
+    /// Items whose `last_change` is not their latest history row (migration 35): one pass over
+    /// the history, grouped by item.
+    static func lastChangeDrift(in db: Connection) throws -> [(pizzaID: String, stored: Int64?, actual: Int64?)] {
+        try db.fetchAll(
+            """
+            SELECT p.id AS id, p.last_change AS stored, l.latest AS actual
+            FROM pizzas p LEFT JOIN (SELECT pizza_id, max(id) AS latest FROM pizza_history GROUP BY pizza_id) l
+                 ON l.pizza_id = p.id
+            WHERE p.last_change IS NOT l.latest ORDER BY p.id
+            """
+        ) { (try $0.string("id"), try $0.optionalInt64("stored"), try $0.optionalInt64("actual")) }
+    }
+
+    /// History rows whose `previous_change` is not their item's change before them (migration 35).
+    static func historyChainDrift(in db: Connection) throws -> [(id: Int64, stored: Int64?, actual: Int64?)] {
+        try db.fetchAll(
+            """
+            SELECT id, stored, actual FROM (
+                SELECT id, previous_change AS stored, lag(id) OVER (PARTITION BY pizza_id ORDER BY id) AS actual
+                FROM pizza_history)
+            WHERE stored IS NOT actual ORDER BY id
+            """
+        ) { (try $0.int64("id"), try $0.optionalInt64("stored"), try $0.optionalInt64("actual")) }
+    }
+
     /// Writes the item's `name_key` on its variants and groups again.
     static func rewriteMenuKeys(_ pizzaID: String, in db: Connection) throws {
         try db.run(

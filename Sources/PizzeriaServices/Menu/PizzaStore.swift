@@ -224,10 +224,22 @@ enum PizzaStore {
         }
     }
 
+    /// The ids of one item's history rows, its id bound as the one `?`: the chain from the item's
+    /// `last_change` through each row's `previous_change` (migration 35), one lookup by id per
+    /// change — no per-item index of the history.
+    static let changeChainSQL = """
+        WITH RECURSIVE chain(id) AS (
+            SELECT last_change FROM pizzas WHERE id = ?
+            UNION ALL
+            SELECT h.previous_change FROM pizza_history h JOIN chain c ON h.id = c.id WHERE h.previous_change IS NOT NULL)
+        SELECT id FROM chain
+        """
+
+    /// One item's changes, oldest first (``changeChainSQL``, a constant, with the item's id bound).
+    static let historySQL = "SELECT " + changeColumns + " FROM pizza_history WHERE id IN (" + changeChainSQL + ") ORDER BY id"
+
     static func history(of id: Pizza.ID, in db: Connection) throws -> [PizzaChange] {
-        try db.fetchAll(
-            "SELECT " + changeColumns + " FROM pizza_history WHERE pizza_id = ? ORDER BY id", [id], ChangeDecoder.self
-        ).map(\.change)
+        try db.fetchAll(historySQL, [id], ChangeDecoder.self).map(\.change)
     }
 
     /// A menu change as read for the feed.
