@@ -11,7 +11,7 @@ enum CommandReference {
         (["migrations"], "applied and pending migrations, with checksums"),
         (
             ["check"],
-            "`integrity_check`, `foreign_key_check`, schema version, settings every booking can use (a time zone set through `sqlite3` that no booking could read fails it; JSON `settings_problems`), the shop's own rules (`domain`: every derived value recomputed from its source, slots within capacity, future orders inside the hours or kept, erasures carried through; JSON `domain_problems`), SQLite version and the WAL-reset mitigation, the checkpoint policy and the WAL; exit 0 if all pass, 65 if SQLite's checks, the schema or the settings fail, 1 if only the domain does. `--repair` recomputes derived data in one transaction and lists what it changed (JSON `repaired`)"
+            "`integrity_check`, `foreign_key_check`, schema version, settings every booking can use (a time zone set through `sqlite3` that no booking could read fails it; JSON `settings_problems`), the shop's own rules (`domain`: every derived value recomputed from its source, slots within capacity, future orders inside the hours or kept, erasures carried through, an audit entry's history row its own item's; JSON `domain_problems`), SQLite version and the WAL-reset mitigation, the checkpoint policy and the WAL; exit 0 if all pass, 65 if SQLite's checks, the schema or the settings fail, 1 if only the domain does. `--repair` recomputes derived data in one transaction and lists what it changed (JSON `repaired`)"
         ),
         (
             ["backup"],

@@ -122,7 +122,8 @@ public enum Maintenance {
         public let settingsProblems: [String]
         /// The shop's data against its own rules: every derived value recomputed from its source
         /// (slot loads, capacities, service days, local times, totals), slots at or under their
-        /// capacity, future orders inside the hours or kept, erasures carried through, routes.
+        /// capacity, future orders inside the hours or kept, erasures carried through, routes,
+        /// each item's history chain and audit entries.
         public let domainProblems: [DomainProblem]
 
         /// Whether the file is sound: SQLite's checks, a current schema, usable settings.
