@@ -102,12 +102,14 @@ struct DomainCheckCommandTests {
         let damage = try cli.sqlite(
             "DROP TRIGGER pizza_history_chain_insert; DROP TRIGGER pizzas_last_change_update; " + insert)
         #expect(damage.status == 0, "\(damage)")
-        let row = try cli.sqlite("SELECT max(id) FROM pizza_history;").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let row = try cli.sqlite("SELECT max(id) FROM pizza_history;").stdout.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let check = try cli.run("check")
         #expect(check.status == 1, "\(check)")
         #expect(
             check.stdout.contains(
-                "pizza_history \(row): previous_change is NULL, expected \(head.trimmingCharacters(in: .whitespacesAndNewlines))"),
+                "pizza_history \(row): previous_change is NULL, expected \(head.trimmingCharacters(in: .whitespacesAndNewlines))"
+            ),
             "\(check.stdout)")
         // The head followed the row (its trigger is still there); with its guard gone, a head set by
         // hand is named too.

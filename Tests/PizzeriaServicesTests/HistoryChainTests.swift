@@ -57,9 +57,13 @@ struct HistoryChainTests {
             try db.fetchAll("EXPLAIN QUERY PLAN " + PizzaStore.historySQL, ["x"]) { try $0.string("detail") }
         }
         #expect(plan.contains { $0.contains("USING INTEGER PRIMARY KEY") }, "\(plan)")
-        #expect(!plan.contains { $0.hasPrefix("SCAN") && ($0.contains("pizza_history") || $0.contains("SCAN h")) }, "\(plan)")
+        #expect(
+            !plan.contains { $0.hasPrefix("SCAN") && ($0.contains("pizza_history") || $0.contains("SCAN h")) },
+            "\(plan)")
         let index = try f.pizzeria.database.read { db in
-            try db.fetchOne("SELECT count(*) AS n FROM sqlite_schema WHERE tbl_name = 'pizza_history' AND type = 'index'") {
+            try db.fetchOne(
+                "SELECT count(*) AS n FROM sqlite_schema WHERE tbl_name = 'pizza_history' AND type = 'index'"
+            ) {
                 try $0.int("n")
             }
         }

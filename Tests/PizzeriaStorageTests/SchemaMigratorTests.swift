@@ -557,7 +557,10 @@ struct SchemaMigratorTests {
             #expect(linked == [1, 2, 3, 4, 5])
             try db.run("UPDATE pizzas SET name = 'Marinara Bianca' WHERE id = ?", [marinara])
             #expect(try rows().last == "6 36 450 4")
-            #expect(try db.fetchOne("SELECT last_change FROM pizzas WHERE id = ?", [marinara]) { try $0.int64("last_change") } == 6)
+            #expect(
+                try db.fetchOne("SELECT last_change FROM pizzas WHERE id = ?", [marinara]) {
+                    try $0.int64("last_change")
+                } == 6)
         }
     }
 

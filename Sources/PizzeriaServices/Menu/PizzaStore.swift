@@ -236,7 +236,8 @@ enum PizzaStore {
         """
 
     /// One item's changes, oldest first (``changeChainSQL``, a constant, with the item's id bound).
-    static let historySQL = "SELECT " + changeColumns + " FROM pizza_history WHERE id IN (" + changeChainSQL + ") ORDER BY id"
+    static let historySQL =
+        "SELECT " + changeColumns + " FROM pizza_history WHERE id IN (" + changeChainSQL + ") ORDER BY id"
 
     static func history(of id: Pizza.ID, in db: Connection) throws -> [PizzaChange] {
         try db.fetchAll(historySQL, [id], ChangeDecoder.self).map(\.change)
