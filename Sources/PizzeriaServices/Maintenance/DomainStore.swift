@@ -13,6 +13,7 @@ enum DomainStore {
     /// Slots whose stored load is not the sum of their orders, and booked pickups with no slot row
     /// (`booked` NULL). `slotSum` is a constant, spliced in.
     static func driftedLoads(in db: Connection) throws -> [(pickupAt: String, booked: Int?, actual: Int)] {
+        // `slotSum` is a constant subquery (no value in it); the statement binds nothing.
         try db.fetchAll(
             """
             SELECT s.pickup_at, s.booked, \(slotSum) AS actual FROM slot_loads s WHERE s.booked IS NOT \(slotSum)
@@ -288,6 +289,7 @@ enum DomainStore {
     /// Users whose `last_stack_change` is not their latest stack-changing event (triggers keep it;
     /// it differs only if they were bypassed). `latestStackChange` is a constant, spliced in.
     static func lastStackChangeDrift(in db: Connection) throws -> [(userID: String, stored: Int64?, actual: Int64?)] {
+        // `latestStackChange` is a constant subquery (no value in it); the statement binds nothing.
         try db.fetchAll(
             """
             SELECT id, stored, actual FROM (
@@ -300,6 +302,7 @@ enum DomainStore {
     /// Writes the user's latest stack change again (`latestStackChange` spliced in, a constant;
     /// the user's id bound).
     static func rewriteLastStackChange(_ userID: String, in db: Connection) throws {
+        // `latestStackChange` is a constant subquery; the user's id is bound.
         try db.run("UPDATE users AS u SET last_stack_change = \(latestStackChange) WHERE u.id = ?", [userID])
     }
 
