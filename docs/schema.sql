@@ -347,21 +347,26 @@ CREATE TABLE pizza_modifier_groups (
     PRIMARY KEY (pizza_id, group_id)
 ) STRICT, WITHOUT ROWID;
 
-CREATE TABLE pizza_variants (
-    id          INTEGER PRIMARY KEY,
-    pizza_id    TEXT NOT NULL REFERENCES pizzas (id),
+CREATE TABLE "pizza_variants" (
+    id             INTEGER PRIMARY KEY,
+    pizza_id       TEXT NOT NULL REFERENCES pizzas (id),
     -- 1 to 30 characters, trimmed, no control characters; unique in its item ignoring case.
-    name        TEXT NOT NULL COLLATE NOCASE
-                CHECK (length(name) BETWEEN 1 AND 30 AND trim(name) = name
-                       AND name NOT GLOB ('*[' || char(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,
-                                                       26,27,28,29,30,31,127) || ']*')),
-    -- More than 0, at most 1,000.00 EUR, like an item's price.
-    price_cents INTEGER NOT NULL CHECK (price_cents BETWEEN 1 AND 100000),
+    name           TEXT NOT NULL COLLATE NOCASE
+                   CHECK (length(name) BETWEEN 1 AND 30 AND trim(name) = name
+                          AND name NOT GLOB ('*[' || char(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,
+                                                          26,27,28,29,30,31,127) || ']*')),
+    -- More than 0, at most 1,000.00 EUR, like an item's price. NULL for the default variant: it
+    -- costs its item's price (pizzas.price_cents).
+    price_cents    INTEGER CHECK (price_cents BETWEEN 1 AND 100000),
     -- The order in which the item's variants are offered: smaller first.
-    position    INTEGER NOT NULL DEFAULT 1 CHECK (position BETWEEN 1 AND 100),
+    position       INTEGER NOT NULL DEFAULT 1 CHECK (position BETWEEN 1 AND 100),
     -- 1 for the variant a plain order of the item gets; exactly one per item.
-    is_default  INTEGER NOT NULL DEFAULT 0 CHECK (is_default IN (0, 1)), pizza_name_key TEXT,
-    UNIQUE (pizza_id, name)
+    is_default     INTEGER NOT NULL DEFAULT 0 CHECK (is_default IN (0, 1)),
+    -- The item's name_key (migration 31), for the menu's order.
+    pizza_name_key TEXT,
+    UNIQUE (pizza_id, name),
+    -- A variant other than the default has a price of its own.
+    CONSTRAINT variant_price CHECK (is_default = 1 OR price_cents IS NOT NULL)
 ) STRICT;
 
 CREATE TABLE pizza_view_counts (
@@ -681,7 +686,7 @@ ORDER BY k.position, k.name, p.name_key;
 
 CREATE VIEW menu_items AS
 SELECT k.position AS category_position, k.name AS category, p.name AS item, v.name AS variant, v.is_default,
-       printf('%d.%02d', v.price_cents / 100, v.price_cents % 100) AS price_eur,
+       printf('%d.%02d', coalesce(v.price_cents, p.price_cents) / 100, coalesce(v.price_cents, p.price_cents) % 100) AS price_eur,
        (SELECT group_concat(code, ', ') FROM (SELECT code FROM allergens WHERE p.allergens & bit ORDER BY bit)) AS allergens,
        (SELECT group_concat(name, ', ') FROM (SELECT g.name FROM pizza_modifier_groups a JOIN modifier_groups g ON g.id = a.group_id
                                               WHERE a.pizza_id = p.id ORDER BY g.position, g.name)) AS modifier_groups
@@ -1447,10 +1452,10 @@ BEGIN
     -- (was order_lines_choice)
     SELECT RAISE(ABORT, 'line_variant: order_lines.variant_id must name a variant of the line''s item (see pizza_variants)')
     WHERE NOT EXISTS (SELECT 1 FROM pizza_variants v WHERE v.id = NEW.variant_id AND v.pizza_id = NEW.pizza_id);
-    SELECT RAISE(ABORT, 'line_snapshot: base_price_cents and variant_name are the variant''s price and name when booked (the name NULL when the item has one variant)')
+    SELECT RAISE(ABORT, 'line_snapshot: base_price_cents and variant_name are the variant''s price (the item''s for its default variant) and name when booked (the name NULL when the item has one variant)')
     FROM pizza_variants v
     WHERE v.id = NEW.variant_id
-      AND (NEW.base_price_cents IS NOT v.price_cents
+      AND (NEW.base_price_cents IS NOT coalesce(v.price_cents, (SELECT p.price_cents FROM pizzas p WHERE p.id = NEW.pizza_id))
            OR NEW.variant_name IS NOT (CASE WHEN EXISTS (SELECT 1 FROM pizza_variants o WHERE o.pizza_id = NEW.pizza_id AND o.id <> v.id)
                                             THEN v.name END));
     SELECT RAISE(ABORT, 'line_modifier: each modifier must be offered (not archived) in a group of the line''s item, once, with its group, name and price as they are now')
@@ -1897,11 +1902,21 @@ BEGIN
     SELECT RAISE(ABORT, 'variant_default: the default variant cannot be removed; make another variant the default first');
 END;
 
-CREATE TRIGGER pizza_variants_default_kept_update AFTER UPDATE OF is_default ON pizza_variants
+CREATE TRIGGER pizza_variants_default_kept_update BEFORE UPDATE OF is_default ON pizza_variants
 WHEN OLD.is_default = 1 AND NEW.is_default = 0
-  AND NOT EXISTS (SELECT 1 FROM pizza_variants WHERE pizza_id = NEW.pizza_id AND is_default = 1)
+  AND NOT EXISTS (SELECT 1 FROM pizza_variants WHERE pizza_id = NEW.pizza_id AND is_default = 1 AND id <> NEW.id)
 BEGIN
     SELECT RAISE(ABORT, 'variant_default: an item keeps one default variant; make another the default (UPDATE pizza_variants SET is_default = 1 WHERE id = ...)');
+END;
+
+CREATE TRIGGER pizza_variants_default_price AFTER UPDATE OF price_cents, is_default ON pizza_variants
+WHEN NEW.is_default = 1 AND (OLD.is_default = 0 OR NEW.price_cents IS NOT NULL)
+BEGIN
+    UPDATE pizza_variants SET is_default = 0, price_cents = (SELECT p.price_cents FROM pizzas p WHERE p.id = NEW.pizza_id)
+    WHERE OLD.is_default = 0 AND pizza_id = NEW.pizza_id AND id <> NEW.id AND is_default = 1;
+    UPDATE pizzas SET price_cents = NEW.price_cents
+    WHERE NEW.price_cents IS NOT NULL AND id = NEW.pizza_id AND price_cents IS NOT NEW.price_cents;
+    UPDATE pizza_variants SET price_cents = NULL WHERE NEW.price_cents IS NOT NULL AND id = NEW.id;
 END;
 
 CREATE TRIGGER pizza_variants_item_fixed BEFORE UPDATE OF pizza_id ON pizza_variants
@@ -1933,20 +1948,11 @@ END;
 CREATE TRIGGER pizza_variants_one_default_insert AFTER INSERT ON pizza_variants
 WHEN NEW.is_default = 1
 BEGIN
-    UPDATE pizza_variants SET is_default = 0 WHERE pizza_id = NEW.pizza_id AND id <> NEW.id AND is_default = 1;
-    UPDATE pizzas SET price_cents = NEW.price_cents WHERE id = NEW.pizza_id AND price_cents IS NOT NEW.price_cents;
-END;
-
-CREATE TRIGGER pizza_variants_one_default_update AFTER UPDATE OF is_default ON pizza_variants
-WHEN NEW.is_default = 1 AND OLD.is_default = 0
-BEGIN
-    UPDATE pizza_variants SET is_default = 0 WHERE pizza_id = NEW.pizza_id AND id <> NEW.id AND is_default = 1;
-END;
-
-CREATE TRIGGER pizza_variants_price_to_item AFTER UPDATE OF price_cents, is_default ON pizza_variants
-WHEN NEW.is_default = 1
-BEGIN
-    UPDATE pizzas SET price_cents = NEW.price_cents WHERE id = NEW.pizza_id AND price_cents IS NOT NEW.price_cents;
+    UPDATE pizza_variants SET is_default = 0, price_cents = (SELECT p.price_cents FROM pizzas p WHERE p.id = NEW.pizza_id)
+    WHERE pizza_id = NEW.pizza_id AND id <> NEW.id AND is_default = 1;
+    UPDATE pizzas SET price_cents = NEW.price_cents
+    WHERE NEW.price_cents IS NOT NULL AND id = NEW.pizza_id AND price_cents IS NOT NEW.price_cents;
+    UPDATE pizza_variants SET price_cents = NULL WHERE NEW.price_cents IS NOT NULL AND id = NEW.id;
 END;
 
 CREATE TRIGGER pizza_variants_version_delete AFTER DELETE ON pizza_variants
@@ -1993,7 +1999,7 @@ END;
 CREATE TRIGGER pizzas_default_variant AFTER INSERT ON pizzas
 BEGIN
     INSERT INTO pizza_variants (pizza_id, name, price_cents, position, is_default, pizza_name_key)
-    VALUES (NEW.id, 'Normale', NEW.price_cents, 1, 1, NEW.name_key);
+    VALUES (NEW.id, 'Normale', NULL, 1, 1, NEW.name_key);
 END;
 
 CREATE TRIGGER pizzas_history_changed AFTER UPDATE OF name, price_cents, archived_at ON pizzas
@@ -2104,13 +2110,6 @@ END;
 CREATE TRIGGER pizzas_never_deleted BEFORE DELETE ON pizzas
 BEGIN
     SELECT RAISE(ABORT, 'pizzas are never deleted: archive instead (UPDATE pizzas SET archived_at = strftime(''%Y-%m-%dT%H:%M:%fZ'', ''now'') WHERE ...)');
-END;
-
-CREATE TRIGGER pizzas_price_to_variant AFTER UPDATE OF price_cents ON pizzas
-WHEN NEW.price_cents IS NOT OLD.price_cents
-BEGIN
-    UPDATE pizza_variants SET price_cents = NEW.price_cents
-    WHERE pizza_id = NEW.id AND is_default = 1 AND price_cents IS NOT NEW.price_cents;
 END;
 
 CREATE TRIGGER pizzas_version_category_allergens AFTER UPDATE OF category_id, allergens ON pizzas

@@ -46,11 +46,12 @@ final class Baseline {
             "SELECT day, kind, opens_at, closes_at FROM schedule_exceptions WHERE day IN (?, ?)")
         // The item with the variant the line chose: its name, whether it is on the menu and not
         // counted out, whether it uses the oven, its allergens; the variant's name and price and
-        // whether the item has others (the line then names its variant) — one row.
+        // whether the item has others (the line then names its variant) — one row. The default
+        // variant stores no price: it costs the item's (migration 36).
         pizza = try db.prepare(
             """
             SELECT p.name, p.archived_at IS NULL AND p.stock_left IS NULL, k.uses_oven, p.allergens, v.name,
-                   v.price_cents, EXISTS (SELECT 1 FROM pizza_variants o WHERE o.pizza_id = p.id AND o.id <> v.id),
+                   coalesce(v.price_cents, p.price_cents), EXISTS (SELECT 1 FROM pizza_variants o WHERE o.pizza_id = p.id AND o.id <> v.id),
                    coalesce(k.vat_rate_bp, s.vat_rate_bp)
             FROM pizzas p JOIN categories k ON k.id = p.category_id JOIN pizza_variants v ON v.id = ? AND v.pizza_id = p.id
                  JOIN shop s ON s.id = 1
@@ -130,7 +131,7 @@ final class Baseline {
         // item's rows — flat in memory however many items there are.
         menuVariants = try db.prepare(
             """
-            SELECT v.pizza_id, v.id, v.name, v.price_cents, v.position, v.is_default
+            SELECT v.pizza_id, v.id, v.name, coalesce(v.price_cents, p.price_cents), v.position, v.is_default
             FROM pizzas p CROSS JOIN pizza_variants v INDEXED BY pizza_variants_in_menu_order
                 ON v.pizza_name_key IS p.name_key AND v.pizza_id = p.id
             WHERE p.archived_at IS NULL ORDER BY p.name_key

@@ -84,6 +84,40 @@ struct DomainCheckCommandTests {
     }
 
     @Test(
+        "the default variant's price: written by hand it becomes the item's; with the trigger dropped, check names the stored price and --repair clears it"
+    )
+    func defaultVariantPrice() throws {
+        let cli = try shop()
+        try cli.ok("pizza", "variant", "add", "Margherita", "Maxi", "--price", "9")
+        let moved = try cli.sqlite("UPDATE pizza_variants SET price_cents = 650 WHERE name = 'Normale';")
+        #expect(moved.status == 0, "\(moved)")
+        #expect(
+            try cli.sqlite(
+                """
+                SELECT p.price_cents, quote(v.price_cents) FROM pizzas p JOIN pizza_variants v ON v.pizza_id = p.id
+                WHERE p.name = 'Margherita' AND v.is_default;
+                """
+            ).stdout == "650|NULL\n")
+        #expect(try cli.ok("check").status == 0)
+        let damage = try cli.sqlite(
+            """
+            DROP TRIGGER pizza_variants_default_price;
+            UPDATE pizza_variants SET price_cents = 700 WHERE name = 'Normale';
+            """)
+        #expect(damage.status == 0, "\(damage)")
+        let check = try cli.run("check")
+        #expect(check.status == 1, "\(check)")
+        #expect(
+            check.stdout.contains("the default variant stores a price of its own (700 cents)")
+                && check.stdout.contains("it costs the item's 650 cents"), "\(check.stdout)")
+        let repair = try cli.run("check", "--repair")
+        #expect(repair.status == 0 && repair.stdout.contains("Repaired 1 problem"), "\(repair)")
+        #expect(
+            try cli.sqlite("SELECT quote(price_cents) FROM pizza_variants WHERE name = 'Normale';").stdout == "NULL\n")
+        #expect(try cli.ok("--json", "pizza", "show", "Margherita").stdout.contains("650"))
+    }
+
+    @Test(
         "an item's history chain: a hand-written row off the chain is refused; with its guards dropped, check names the item's last_change and the row's previous_change"
     )
     func historyChain() throws {

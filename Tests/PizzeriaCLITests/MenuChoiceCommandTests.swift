@@ -195,7 +195,7 @@ struct MenuChoiceCommandTests {
         #expect(try cli.sqlite("SELECT count(*) FROM audit_log; SELECT count(*) FROM pizzas;").stdout == before)
         _ = try imported(sheet)
         let prices = try cli.sqlite(
-            "SELECT p.name || ' ' || v.name || ' ' || v.price_cents FROM pizza_variants v JOIN pizzas p ON p.id = v.pizza_id ORDER BY 1"
+            "SELECT p.name || ' ' || v.name || ' ' || coalesce(v.price_cents, p.price_cents) FROM pizza_variants v JOIN pizzas p ON p.id = v.pizza_id ORDER BY 1"
         ).stdout
         #expect(
             prices == "Bufala; DOP Maxi 1100\nBufala; DOP Normale 800\nMargherita Maxi 950\nMargherita Normale 600\n"

@@ -228,7 +228,7 @@ struct OrderCommandTests {
               SELECT 'bbbbbbbb-0000-4000-8000-000000000000', user_id, pickup_at, service_day, pickup_local FROM orders LIMIT 1;
             INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity, variant_id, base_price_cents,
                                      allergens)
-              SELECT 'bbbbbbbb-0000-4000-8000-000000000000', 1, p.id, p.name, p.price_cents, 5, v.id, v.price_cents, p.allergens
+              SELECT 'bbbbbbbb-0000-4000-8000-000000000000', 1, p.id, p.name, p.price_cents, 5, v.id, coalesce(v.price_cents, p.price_cents), p.allergens
               FROM pizzas p JOIN pizza_variants v ON v.pizza_id = p.id AND v.is_default WHERE p.name = 'Porcini';
             """)
         #expect(overbook.status != 0 && overbook.stderr.contains("slot_capacity_exceeded"), "\(overbook)")

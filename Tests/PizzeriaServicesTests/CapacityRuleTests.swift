@@ -100,7 +100,7 @@ struct CapacityRuleTests {
                     """
                     INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity,
                                              variant_id, base_price_cents)
-                    SELECT ?, ?, p.id, p.name, p.price_cents, ?, v.id, v.price_cents
+                    SELECT ?, ?, p.id, p.name, p.price_cents, ?, v.id, coalesce(v.price_cents, p.price_cents)
                     FROM pizzas p JOIN pizza_variants v ON v.pizza_id = p.id AND v.is_default WHERE p.id = ?
                     """, [order.id, number, quantity, pizzas[number - 1]])
             }

@@ -157,6 +157,75 @@ struct MenuChoiceTests {
     }
 
     @Test(
+        "the default variant stores no price of its own (migration 36): every way a price reaches it moves the price to the item"
+    )
+    func defaultVariantStoresNoPrice() throws {
+        let m = try Self.menu()
+        let menu = m.f.pizzeria.menu
+        let database = m.f.pizzeria.database
+        func stored() throws -> [String] {
+            try database.read { db in
+                try db.fetchAll(
+                    """
+                    SELECT v.name, v.price_cents, v.is_default, p.price_cents AS item
+                    FROM pizza_variants v JOIN pizzas p ON p.id = v.pizza_id WHERE p.id = ? ORDER BY v.id
+                    """, [m.margherita]
+                ) {
+                    "\(try $0.string("name")) " + (try $0.optionalInt64("price_cents").map(String.init) ?? "-")
+                        + (try $0.int("is_default") == 1 ? " default" : "") + " item \(try $0.int64("item"))"
+                }
+            }
+        }
+        func sql(_ statement: String) -> String {
+            do {
+                try database.write { db in _ = try db.run(statement) }
+                return "accepted"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(try stored() == ["Normale - default item 600", "Maxi 900 item 600"])
+        // Every reader sees the item's price on the default.
+        #expect(try menu.item(m.margherita).variants.map(\.price.cents) == [600, 900])
+        // A price written to the default by hand becomes the item's (and its history's).
+        #expect(sql("UPDATE pizza_variants SET price_cents = 650 WHERE is_default = 1") == "accepted")
+        #expect(try stored() == ["Normale - default item 650", "Maxi 900 item 650"])
+        #expect(try menu.history(of: m.margherita).max(by: { $0.version < $1.version })?.newPrice.cents == 650)
+        // Another variant made the default: its price becomes the item's, the old default keeps its own.
+        _ = try menu.editVariant(m.maxi.id, of: m.margherita, makeDefault: true)
+        #expect(try stored() == ["Normale 650 item 900", "Maxi - default item 900"])
+        #expect(try menu.item(m.margherita).variants.map(\.price.cents) == [650, 900])
+        // The same by hand, and a variant inserted as the default.
+        #expect(sql("UPDATE pizza_variants SET is_default = 1 WHERE name = 'Normale'") == "accepted")
+        #expect(try stored() == ["Normale - default item 650", "Maxi 900 item 650"])
+        let added = try menu.addVariant(to: m.margherita, name: "Baby", price: Money(cents: 500), isDefault: true)
+        #expect(added.price.cents == 500 && added.isDefault)
+        #expect(try stored() == ["Normale 650 item 500", "Maxi 900 item 500", "Baby - default item 500"])
+        // Refused: another variant without a price; the only default demoted by hand.
+        #expect(sql("UPDATE pizza_variants SET price_cents = NULL WHERE name = 'Maxi'").contains("variant_price"))
+        #expect(sql("UPDATE pizza_variants SET is_default = 0 WHERE name = 'Baby'").contains("variant_default"))
+        #expect(try stored() == ["Normale 650 item 500", "Maxi 900 item 500", "Baby - default item 500"])
+        // A booking of the default is at the item's price now; a line snapshotting another is refused.
+        var draft = try menu.editDraft(for: m.margherita)
+        draft.price = Money(cents: 550)
+        _ = try menu.save(draft)
+        let order = try book(m, [.init(pizza: m.margherita, modifiers: [m.classico.id])])
+        #expect(order.lines.map(\.unitPrice.cents) == [550])
+        #expect(try stored() == ["Normale 650 item 550", "Maxi 900 item 550", "Baby - default item 550"])
+        #expect(
+            sql(
+                """
+                INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity,
+                                         variant_id, variant_name, base_price_cents, modifiers, allergens)
+                SELECT '\(order.id)', 2, pizza_id, 'Margherita', 500, 1, id, name, 500,
+                       '[{"group":"Impasto","id":\(m.classico.id),"name":"classico","price_cents":0}]', 65
+                FROM pizza_variants WHERE pizza_id = '\(m.margherita)' AND is_default = 1
+                """
+            ).contains("line_snapshot"))
+        #expect(try Maintenance.check(path: m.f.base.path, now: m.f.now).domainProblems.isEmpty)
+    }
+
+    @Test(
         "every change the sheet can make bumps the item's version once, whatever path made it: a sheet saved from an older draft is a conflict"
     )
     func choicesBumpVersion() throws {

@@ -116,8 +116,11 @@ struct StoredMembersTests {
         // The row's pizza_id is not a UUID: decoded as stored it is refused; taking the id, the
         // column is passed over and the rest read by position as the statement resolved them.
         let sql = StatementKey(
-            "SELECT id, 'not a uuid' AS pizza_id, name, price_cents, position, is_default FROM pizza_variants WHERE id = ?"
-        )
+            """
+            SELECT id, 'not a uuid' AS pizza_id, name, position, is_default,
+                   coalesce(price_cents, (SELECT p.price_cents FROM pizzas p WHERE p.id = pizza_variants.pizza_id)) AS price_cents
+            FROM pizza_variants WHERE id = ?
+            """)
         let (plain, taken) = try fixture.pizzeria.database.read { db in
             try db.withRows(sql, [normale.id.rawValue], VariantStore.Decoder.self) { rows in
                 #expect(try rows.step())

@@ -564,6 +564,58 @@ struct SchemaMigratorTests {
         }
     }
 
+    @Test(
+        "migration 36: a default variant's price goes (it is its item's), the others keep theirs, a booked line's variant is kept, an item's price edit no longer writes its variant"
+    )
+    func defaultVariantPrice() throws {
+        let path = directory.path("variants35.sqlite")
+        let pizza = "abcdef12-3456-4000-8000-000000000036"
+        do {
+            let database = try SchemaMigrator(migrations: Array(Migration.embedded.prefix(35))).open(
+                path: path, access: .migrate)
+            try database.write { db in
+                try db.run("INSERT INTO pizzas (id, name, price_cents) VALUES (?, 'Margherita', 600)", [pizza])
+                try db.run(
+                    "INSERT INTO pizza_variants (pizza_id, name, price_cents, position) VALUES (?, 'Maxi', 900, 2)",
+                    [pizza])
+                try db.run("UPDATE pizzas SET price_cents = 650 WHERE id = ?", [pizza])
+            }
+        }
+        let database = try SchemaMigrator(migrations: Array(Migration.embedded.prefix(36))).open(
+            path: path, access: .migrate)
+        try database.write { db in
+            func variants() throws -> [String] {
+                try db.fetchAll("SELECT id, name, price_cents, is_default FROM pizza_variants ORDER BY id") {
+                    "\(try $0.int64("id")) \(try $0.string("name")) "
+                        + (try $0.optionalInt64("price_cents").map(String.init) ?? "-") + " \(try $0.int("is_default"))"
+                }
+            }
+            #expect(try variants() == ["1 Normale - 1", "2 Maxi 900 0"])
+            #expect(
+                try db.fetchAll("SELECT variant, price_eur FROM menu_items ORDER BY variant") {
+                    "\(try $0.string("variant")) \(try $0.string("price_eur"))"
+                } == ["Maxi 9.00", "Normale 6.50"])
+            // The index of the menu's order and the table's unique key came back with the table.
+            let indexes = try db.fetchAll(
+                "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'pizza_variants' ORDER BY name"
+            ) { try $0.string("name") }
+            #expect(indexes == ["pizza_variants_in_menu_order", "sqlite_autoindex_pizza_variants_1"])
+            // A price edit changes the item's row and writes no variant; the default still costs it.
+            try db.execute(
+                """
+                CREATE TEMP TRIGGER variant_written AFTER UPDATE ON main.pizza_variants
+                BEGIN SELECT RAISE(ABORT, 'a variant was written'); END
+                """)
+            try db.run("UPDATE pizzas SET price_cents = 700 WHERE id = ?", [pizza])
+            try db.execute("DROP TRIGGER temp.variant_written")
+            #expect(try variants() == ["1 Normale - 1", "2 Maxi 900 0"])
+            #expect(
+                try db.fetchOne("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'pizzas_price_to_variant'") {
+                    try $0.int("n")
+                } == 0)
+        }
+    }
+
     @Test("a database from a newer binary is refused and untouched")
     func newerSchema() throws {
         let path = directory.path("newer.sqlite")

@@ -193,11 +193,11 @@ enum DomainCheck {
                 expected: "\(drift.actual) (counted from the navigation history)",
                 repair: .viewCounts)
         }
-        // One default variant per item, at the item's price (kept by triggers both ways).
+        // One default variant per item, storing no price: it costs the item's (migration 36).
         for drift in try DomainStore.variantDrift(in: db) {
             found(
                 "pizza_variants", drift.pizzaID, drift.problem,
-                expected: "one default variant at the item's price (\(drift.price) cents)",
+                expected: "one default variant, with no price of its own (it costs the item's \(drift.price) cents)",
                 repair: .defaultVariant(pizzaID: drift.pizzaID))
         }
         // Each variant and group row carries its item's key, the menu read's order (migration 31).

@@ -232,7 +232,8 @@ enum DomainStore {
         try db.run("DELETE FROM navigation_events WHERE user_id = ?", [id])
     }
 
-    /// Items without exactly one default variant, or whose default's price is not the item's.
+    /// Items without exactly one default variant, or whose default stores a price of its own (it
+    /// costs its item's: migration 36; a row differs only if the triggers were bypassed).
     static func variantDrift(in db: Connection) throws -> [(pizzaID: String, problem: String, price: Int64)] {
         try db.fetchAll(
             """
@@ -240,14 +241,14 @@ enum DomainStore {
                    (SELECT count(*) FROM pizza_variants v WHERE v.pizza_id = p.id AND v.is_default = 1) AS defaults,
                    (SELECT v.price_cents FROM pizza_variants v WHERE v.pizza_id = p.id AND v.is_default = 1) AS default_price
             FROM pizzas p
-            WHERE defaults <> 1 OR default_price IS NOT p.price_cents
+            WHERE defaults <> 1 OR default_price IS NOT NULL
             """
         ) { row in
             let defaults = try row.int("defaults")
             let price = try row.int64("price_cents")
             let problem =
                 defaults == 1
-                ? "the default variant costs \(try row.optionalInt64("default_price") ?? 0) cents"
+                ? "the default variant stores a price of its own (\(try row.optionalInt64("default_price") ?? 0) cents)"
                 : "\(defaults) default variants"
             return (try row.string("id"), problem, price)
         }
@@ -366,7 +367,8 @@ enum DomainStore {
             """, [pizzaID])
     }
 
-    /// Makes the item's first variant (by position) its only default, at the item's price; an item
+    /// Makes the item's first variant (by position) its only default, at the item's price (it
+    /// stores none); an item
     /// without a variant gets `Normale` again.
     static func repairDefaultVariant(_ pizzaID: String, in db: Connection) throws {
         let first = try db.fetchOne(
@@ -376,16 +378,19 @@ enum DomainStore {
             try db.run(
                 """
                 INSERT INTO pizza_variants (pizza_id, name, price_cents, position, is_default, pizza_name_key)
-                SELECT id, ?, price_cents, 1, 1, name_key FROM pizzas WHERE id = ?
+                SELECT id, ?, NULL, 1, 1, name_key FROM pizzas WHERE id = ?
                 """, [Variant.defaultName, pizzaID])
             return
         }
-        // The default first, so demoting the others never leaves the item without one (a trigger refuses that).
+        // The default first, so demoting the others never leaves the item without one (a trigger
+        // refuses that). The default stores no price (it costs the item's); the others keep theirs,
+        // or take the item's if they had none.
+        try db.run("UPDATE pizza_variants SET is_default = 1, price_cents = NULL WHERE id = ?", [first])
         try db.run(
-            "UPDATE pizza_variants SET is_default = 1, price_cents = (SELECT price_cents FROM pizzas WHERE id = ?) WHERE id = ?",
-            [pizzaID, first])
-        try db.run(
-            "UPDATE pizza_variants SET is_default = 0 WHERE pizza_id = ? AND id <> ? AND is_default = 1",
-            [pizzaID, first])
+            """
+            UPDATE pizza_variants SET is_default = 0,
+                   price_cents = coalesce(price_cents, (SELECT price_cents FROM pizzas WHERE id = ?1))
+            WHERE pizza_id = ?1 AND id <> ?2 AND is_default = 1
+            """, [pizzaID, first])
     }
 }

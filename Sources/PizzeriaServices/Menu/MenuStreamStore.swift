@@ -64,7 +64,8 @@ enum MenuStreamStore {
             items = StatementKey(sql)
             variants = StatementKey(
                 """
-                SELECT v.id AS id, v.pizza_id AS pizza_id, v.name AS name, v.price_cents AS price_cents,
+                SELECT v.id AS id, v.pizza_id AS pizza_id, v.name AS name,
+                       coalesce(v.price_cents, p.price_cents) AS price_cents,
                        v.position AS position, v.is_default AS is_default
                 FROM pizzas p CROSS JOIN pizza_variants v INDEXED BY pizza_variants_in_menu_order
                     ON v.pizza_name_key IS p.name_key AND v.pizza_id = p.id

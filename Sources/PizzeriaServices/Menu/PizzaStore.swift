@@ -67,7 +67,7 @@ enum PizzaStore {
     static func snapshotSQL(variant: String) -> String {
         """
         SELECT p.name, p.archived_at IS NOT NULL AS archived, k.uses_oven, p.allergens, v.id AS variant_id,
-               v.name AS variant_name, v.price_cents,
+               v.name AS variant_name, coalesce(v.price_cents, p.price_cents) AS price_cents,
                (SELECT count(*) FROM pizza_variants c WHERE c.pizza_id = p.id) AS variants,
                EXISTS (SELECT 1 FROM pizza_modifier_groups a WHERE a.pizza_id = p.id) AS has_groups,
                p.stock_left, p.stock_until, coalesce(k.vat_rate_bp, s.vat_rate_bp) AS vat_rate_bp

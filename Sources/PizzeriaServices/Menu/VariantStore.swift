@@ -4,8 +4,12 @@ import PizzeriaStorage
 /// The SQL of items' variants, modifier groups and modifiers. Functions take the connection of an
 /// open transaction.
 enum VariantStore {
-    /// The columns ``Decoder`` reads.
-    static let columns = "id, pizza_id, name, price_cents, position, is_default"
+    /// The columns ``Decoder`` reads, from `pizza_variants`. The default variant stores no price
+    /// (NULL, migration 36): it costs its item's.
+    static let columns = """
+        id, pizza_id, name, position, is_default,
+        coalesce(price_cents, (SELECT p.price_cents FROM pizzas p WHERE p.id = pizza_variants.pizza_id)) AS price_cents
+        """
 
     /// A variant from a row of ``columns``.
     typealias Decoder = StoredDecoder<Variant>
@@ -27,19 +31,24 @@ enum VariantStore {
     static func insert(
         pizza: Pizza.ID, name: String, price: Money, position: Int, isDefault: Bool, in db: Connection
     ) throws -> Variant {
-        let inserted = try db.fetchOne(
+        // Read back after the triggers: a new default's price has moved to its item.
+        let id = try db.fetchOne(
             """
             INSERT INTO pizza_variants (pizza_id, name, price_cents, position, is_default, pizza_name_key)
-            VALUES (?1, ?2, ?3, ?4, ?5, (SELECT name_key FROM pizzas WHERE id = ?1)) RETURNING
-            """ + " " + columns, [pizza, name, price.cents, position, isDefault], Decoder.self)
-        guard let inserted else {
+            VALUES (?1, ?2, ?3, ?4, ?5, (SELECT name_key FROM pizzas WHERE id = ?1)) RETURNING id
+            """, [pizza, name, price.cents, position, isDefault]
+        ) { Variant.ID(try $0.int64("id")) }
+        guard let id,
+            let inserted = try db.fetchOne(
+                "SELECT " + columns + " FROM pizza_variants WHERE id = ?", [id], Decoder.self)
+        else {
             throw DataError.damagedRow(table: "pizza_variants", id: name, problem: "not inserted")
         }
         return inserted
     }
 
-    /// Changes a variant; making it the default takes that from the one that was (a trigger), and
-    /// the default's price is the item's (triggers, both ways).
+    /// Changes a variant; making it the default takes that from the one that was, and a price
+    /// written to the default becomes the item's (one trigger, `pizza_variants_default_price`).
     static func update(_ variant: Variant, in db: Connection) throws {
         try db.run(
             "UPDATE pizza_variants SET name = ?, price_cents = ?, position = ?, is_default = ? WHERE id = ?",
