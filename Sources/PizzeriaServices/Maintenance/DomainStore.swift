@@ -368,8 +368,7 @@ enum DomainStore {
     }
 
     /// Makes the item's first variant (by position) its only default, at the item's price (it
-    /// stores none); an item
-    /// without a variant gets `Normale` again.
+    /// stores none); an item without a variant gets `Normale` again.
     static func repairDefaultVariant(_ pizzaID: String, in db: Connection) throws {
         let first = try db.fetchOne(
             "SELECT id FROM pizza_variants WHERE pizza_id = ? ORDER BY is_default DESC, position, id LIMIT 1", [pizzaID]

@@ -64,7 +64,9 @@ enum PizzaStore {
         }
     }
 
-    static func snapshotSQL(variant: String) -> String {
+    /// The booking snapshot's statement with `variant`, the condition that picks the variant,
+    /// spliced in: one of the two constants below, never input (the ids are bound).
+    private static func snapshotSQL(variant: String) -> String {
         """
         SELECT p.name, p.archived_at IS NOT NULL AS archived, k.uses_oven, p.allergens, v.id AS variant_id,
                v.name AS variant_name, coalesce(v.price_cents, p.price_cents) AS price_cents,
