@@ -701,7 +701,9 @@ SELECT e.id AS event_id,
        e.action,
        (SELECT group_concat(
                    coalesce(p.name,
-                            CASE WHEN json_extract(j.value, '$.order.id') IS NOT NULL
+                            CASE WHEN substr(json_extract(j.value, '$.order.id'), 15, 1) = '7'
+                                 THEN 'order ' || substr(json_extract(j.value, '$.order.id'), 29, 8)
+                                 WHEN json_extract(j.value, '$.order.id') IS NOT NULL
                                  THEN 'order ' || substr(json_extract(j.value, '$.order.id'), 1, 8) END,
                             json_extract(j.value, '$.opaque.type'),
                             j.value),
@@ -729,7 +731,8 @@ SELECT s.user_id,
        s.kind,
        CASE s.kind
            WHEN 'pizza' THEN p.name
-           WHEN 'order' THEN 'order ' || substr(s.order_id, 1, 8)
+           WHEN 'order' THEN 'order ' || CASE WHEN substr(s.order_id, 15, 1) = '7' THEN substr(s.order_id, 29, 8)
+                                              ELSE substr(s.order_id, 1, 8) END
            WHEN 'category' THEN k.name
            ELSE s.opaque_type
        END AS label

@@ -220,7 +220,7 @@ final class Baseline {
                     }
                 }
                 sqlite3_reset(slotLoad.handle)
-                let id = randomUUID()
+                let id = timeOrderedUUID(at: now)
                 try insertOrder.bind(id, userIDs[booking.user].uuid, at, serviceDay, String(at.prefix(16)) + "+00:00")
                     .run()
                 for (number, line) in lines.enumerated() {
@@ -890,11 +890,14 @@ final class Baseline {
         return edits.count
     }
 
-    /// A version 4 UUID, lowercase, from SQLite's generator.
-    private func randomUUID() -> String {
+    /// A version 7 UUID (RFC 9562), lowercase, as the project makes order ids: the first 48 bits
+    /// `seconds` in milliseconds, the rest from SQLite's generator.
+    private func timeOrderedUUID(at seconds: Double) -> String {
         var bytes = [UInt8](repeating: 0, count: 16)
         sqlite3_randomness(16, &bytes)
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        let milliseconds = UInt64(max(0, seconds * 1_000))
+        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - index))) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x70
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []

@@ -197,7 +197,7 @@ struct DataSet {
     }
 
     /// Orders already booked, on past days (so they leave the timed phases' slots free), each
-    /// with one line; the schema's triggers write their totals and first events. Five to a
+    /// with one line and a time-ordered id from the day before its pickup; the schema's triggers write their totals and first events. Five to a
     /// 15-minute slot, the last slot two days before today: a million orders start in early 2021.
     /// (Until session 52 they were one to a slot from 2020-01-01, so a million reached 2048 and
     /// every slot the timed phases book and the picker walks already had a booking at the large
@@ -214,11 +214,14 @@ struct DataSet {
                 try db.execute("CREATE TEMP TABLE IF NOT EXISTS bulk (id TEXT, n INTEGER); DELETE FROM bulk;")
                 try db.run(
                     """
-                    WITH RECURSIVE n(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-                    INSERT INTO bulk SELECT lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||
-                           substr(lower(hex(randomblob(2))), 2) || '-a' || substr(lower(hex(randomblob(2))), 2) || '-' ||
-                           lower(hex(randomblob(6))), i FROM n
-                    """, [done, done + count - 1])
+                    WITH RECURSIVE n(i) AS (SELECT ?1 UNION ALL SELECT i + 1 FROM n WHERE i < ?2),
+                    -- Booked the day before its pickup, a millisecond apart in a slot: the order's
+                    -- time-ordered (version 7) id, as the library makes them.
+                    t(i, ms) AS (SELECT i, (unixepoch(?3) + i / ?4 * 900 - 86400) * 1000 + i % ?4 FROM n)
+                    INSERT INTO bulk SELECT substr(printf('%012x', ms), 1, 8) || '-' || substr(printf('%012x', ms), 9) || '-7' ||
+                           substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) ||
+                           substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6))), i FROM t
+                    """, [done, done + count - 1, first, perSlot])
                 try db.run(
                     """
                     INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local)

@@ -32,7 +32,7 @@ struct CounterCommandTests {
     func moveAndEdit() throws {
         let cli = try pizzeria()
         let order = try place(cli, "anna", "19:00", "Margherita=2")
-        let short = String(order.id.prefix(8))
+        let short = shortID(order.id)
         let moved = try cli.ok("order", "move", short, "--pickup", "19:30")
         #expect(moved.stdout.contains("19:30"), "\(moved)")
         let edited = try cli.ok(
@@ -168,8 +168,8 @@ struct CounterCommandTests {
         #expect(answers[annas.id] == answers[missing], "\(answers)")
         #expect(try cli.sqlite("SELECT count(*) FROM navigation_stack;").stdout == "0\n")
         #expect(
-            try cli.ok("nav", "push", "anna", "order:\(annas.id.prefix(8))").stdout.contains(
-                "order \(annas.id.prefix(8))"))
+            try cli.ok("nav", "push", "anna", "order:\(shortID(annas.id))").stdout.contains(
+                "order \(shortID(annas.id))"))
     }
 
     @Test("check reads the journal mode from the file itself, with or without a -wal file")

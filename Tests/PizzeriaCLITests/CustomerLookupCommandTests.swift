@@ -31,7 +31,7 @@ struct CustomerLookupCommandTests {
         let table = try cli.ok("order", "list", "--date", Self.day).stdout
         let header = try #require(table.split(separator: "\n").first)
         #expect(header.contains("USER") && header.contains("NAME") && header.contains("PHONE"), "\(table)")
-        let row = try #require(table.split(separator: "\n").first { $0.hasPrefix(String(id.prefix(8))) })
+        let row = try #require(table.split(separator: "\n").first { $0.hasPrefix(shortID(id)) })
         #expect(row.contains("gino") && row.contains("Gino Esposito") && row.contains("+390815551234"), "\(table)")
         let csv = try cli.ok("order", "list", "--date", Self.day, "--csv").stdout
         #expect(csv.hasPrefix("id,user,customer_name,customer_phone,"), "\(csv)")

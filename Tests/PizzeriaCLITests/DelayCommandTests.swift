@@ -44,7 +44,7 @@ struct DelayCommandTests {
         let refused = try cli.run("order", "delay", first, "--by-minutes", "15")
         #expect(
             refused.status == 1 && refused.stderr.contains("none was moved")
-                && refused.stderr.contains(String(first.prefix(8))), "\(refused)")
+                && refused.stderr.contains(shortID(first)), "\(refused)")
         #expect(try cli.sqlite("SELECT id, pickup_at FROM orders ORDER BY id;").stdout == before)
         let partial = try cli.run("order", "delay", first, second, "--by-minutes", "15", "--best-effort")
         #expect(partial.status == 1 && partial.stdout.contains("Not moved (1)"), "\(partial)")

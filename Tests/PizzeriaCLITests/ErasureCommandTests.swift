@@ -27,7 +27,7 @@ struct ErasureCommandTests {
         let id = try #require(placed?["id"] as? String)
         try cli.ok("order", "edit", id, "--note", "Teresa, \(Self.note), tel 333 0001111")
         try cli.ok("nav", "open", "luca", "pizzeria://pizza/Margherita?utm_source=\(Self.email)")
-        try cli.ok("nav", "push", "luca", "order:\(id.prefix(8))")
+        try cli.ok("nav", "push", "luca", "order:\(shortID(id))")
         try cli.ok("sheet", "open", "luca", "add")
         try cli.ok("sheet", "set", "luca", "--name", "Pizza di \(Self.name)")
         return cli
@@ -89,8 +89,9 @@ struct ErasureCommandTests {
         #expect(imported.status != 0, "\(imported)")
         #expect(try cli.sqlite("SELECT count(*) FROM navigation_events").stdout == "0\n")
         // The cancellation cannot be undone.
-        let order = try cli.sqlite("SELECT substr(id, 1, 8) FROM orders WHERE status = 'cancelled' LIMIT 1").stdout
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let order = shortID(
+            try cli.sqlite("SELECT id FROM orders WHERE status = 'cancelled' LIMIT 1").stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(try cli.run("order", "undo", order).status == 1)
     }
 

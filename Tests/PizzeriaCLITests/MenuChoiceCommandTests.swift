@@ -44,7 +44,7 @@ struct MenuChoiceCommandTests {
         #expect(lines[1]["variant"] as? String == "Normale" && lines[2]["variant"] is NSNull)
         #expect(placed?["total_cents"] as? Int == 3400)
         let id = placed?["id"] as? String ?? ""
-        let shown = try cli.ok("order", "show", String(id.prefix(8))).stdout
+        let shown = try cli.ok("order", "show", shortID(id)).stdout
         #expect(shown.contains("+ bufala") && shown.contains("= one") && shown.contains("allergens: gluten, milk"))
         let summary = try cli.sqlite("SELECT items FROM order_summary;").stdout
         #expect(

@@ -115,7 +115,7 @@ struct MoneyCommandTests {
         try cli.ok("order", "collect", cash, card, walkOut)
         let text = try cli.ok("report", "close", "--date", Self.day, "--opening-cash", "100").stdout
         #expect(text.contains("Cash expected in the drawer: €112.00"), "\(text)")
-        #expect(text.contains("left without paying") && text.contains(String(walkOut.prefix(8))), "\(text)")
+        #expect(text.contains("left without paying") && text.contains(shortID(walkOut)), "\(text)")
         let json = try cli.json("report", "close", "--date", Self.day, "--opening-cash", "100") as? [String: Any]
         let collected = json?["collected_cents"] as? Int
         let sums = try cli.sqlite(

@@ -21,21 +21,21 @@ struct MultipleOrdersCommandTests {
                 try cli.json("order", "place", "anna", "--pickup", "2026-12-04T\(time)", "Margherita") as? [String: Any]
             ids.append(try #require(order?["id"] as? String))
         }
-        let advanced = try cli.ok("order", "advance", String(ids[0].prefix(8)), String(ids[1].prefix(8)))
+        let advanced = try cli.ok("order", "advance", shortID(ids[0]), shortID(ids[1]))
         #expect(advanced.stdout.components(separatedBy: "is now preparing").count == 3, "\(advanced.stdout)")
-        let mixed = try cli.run("order", "advance", String(ids[0].prefix(8)), "ffffffff")
+        let mixed = try cli.run("order", "advance", shortID(ids[0]), "ffffffff")
         #expect(
             mixed.status == 66 && mixed.stdout.contains("is now ready") && mixed.stderr.contains("error:"), "\(mixed)")
-        let collected = try cli.ok("order", "collect", String(ids[2].prefix(8)))
+        let collected = try cli.ok("order", "collect", shortID(ids[2]))
         #expect(collected.stdout.contains("is collected"), "\(collected.stdout)")
         let steps = try cli.sqlite("SELECT to_status FROM order_status_events WHERE order_id = '\(ids[2])' ORDER BY id")
             .stdout
         #expect(steps == "placed\npreparing\nready\ncollected\n", "\(steps)")
-        let again = try cli.run("order", "collect", String(ids[2].prefix(8)))
+        let again = try cli.run("order", "collect", shortID(ids[2]))
         #expect(
             again.status == 1 && again.stderr.contains("only a placed, preparing or ready order can be collected"),
             "\(again)")
-        let json = try cli.json("order", "cancel", String(ids[1].prefix(8))) as? [String: Any]
+        let json = try cli.json("order", "cancel", shortID(ids[1])) as? [String: Any]
         #expect(json?["status"] as? String == "cancelled")
     }
 }

@@ -82,7 +82,7 @@ struct NavigationCommandTests {
         let order = (try cli.json("order", "list", "--user", "anna") as? [[String: Any]])?.first?["id"] as? String ?? ""
         let state =
             try cli.json("nav", "open", "anna", "pizzeria://pizza/Quattro%20Formaggi/order/\(order)") as? [String: Any]
-        #expect(state?["labels"] as? [String] == ["Quattro Formaggi", "order \(order.prefix(8))"])
+        #expect(state?["labels"] as? [String] == ["Quattro Formaggi", "order \(shortID(order))"])
         let before = try cli.sqlite("SELECT * FROM navigation_stack; SELECT count(*) FROM navigation_events;").stdout
         for (url, status) in [
             ("pizzeria://cart/1", 65), ("pizzeria://pizza/Hawaii", 66), ("https://x/pizza/1", 65),

@@ -101,7 +101,7 @@ struct OrderCommandTests {
             as? [String: Any]
         #expect(offset?["pickup_local"] as? String == "\(Self.tomorrow) 20:30")
 
-        #expect(try cli.ok("order", "show", String(id.prefix(8))).stdout.contains("Total"))
+        #expect(try cli.ok("order", "show", shortID(id)).stdout.contains("Total"))
         let mine = try cli.json("order", "list", "--user", "luca", "--date", Self.tomorrow) as? [[String: Any]]
         #expect(mine?.count == 3)
         #expect((try cli.json("order", "advance", id) as? [String: Any])?["status"] as? String == "preparing")
@@ -252,7 +252,7 @@ struct OrderWatchTests {
             try cli.json("order", "place", "anna", "--pickup", "\(OrderCommandTests.tomorrow)T21:00", "Marinara=2")
             as? [String: Any]
         let id = try #require(booked?["id"] as? String)
-        try cli.ok("order", "advance", String(id.prefix(8)))
+        try cli.ok("order", "advance", shortID(id))
         #expect(watcher.waitForOutput { out, _ in out.split(separator: "\n").count >= 2 }, "\(watcher.outputSoFar)")
         watcher.signal(SIGTERM)
         let result = try watcher.wait(timeout: 10)

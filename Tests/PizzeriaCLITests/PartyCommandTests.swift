@@ -69,12 +69,12 @@ struct PartyCommandTests {
         #expect(orders.allSatisfy { $0["party_id"] as? String == partyID })
         let last = try #require(orders.last?["id"] as? String)
         let shown = try cli.ok("order", "show", last).stdout
-        #expect(shown.contains("party") && shown.contains(String(partyID.prefix(8))), "\(shown)")
+        #expect(shown.contains("party") && shown.contains(shortID(partyID)), "\(shown)")
         let receipt = try cli.json("order", "receipt", last) as? [String: Any]
         #expect(receipt?["party_total_cents"] as? Int == 7 * 600 + 150, "\(String(describing: receipt))")
         #expect((receipt?["party"] as? [Any])?.count == 2)
         let printed = try cli.ok("order", "receipt", last).stdout
-        #expect(printed.contains("Party \(partyID.prefix(8))"), "\(printed)")
+        #expect(printed.contains("Party \(shortID(partyID))"), "\(printed)")
         let printedLines = printed.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(printedLines.contains { $0.hasPrefix("TOTAL EUR") && $0.hasSuffix(" 43.50") }, "\(printed)")
         // In pickup order, whichever order the receipt was asked from.

@@ -209,7 +209,7 @@ struct OrderServiceTests {
         #expect(try fixture.pizzeria.orders.advance(id: order.id).status == .preparing)
         #expect(
             try fixture.pizzeria.orders.advance(
-                id: try fixture.pizzeria.lookup.order(String(order.id.description.prefix(8))).id
+                id: try fixture.pizzeria.lookup.order(order.id.short).id
             ).status == .ready)
         #expect(throws: OrderError.illegalTransition(orderID: order.id, from: .ready, action: .cancel)) {
             try fixture.pizzeria.orders.cancel(id: order.id)

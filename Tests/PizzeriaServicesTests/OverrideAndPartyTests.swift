@@ -21,7 +21,7 @@ struct OverrideAndPartyTests {
     func overrides(_ f: OrderFixture) throws -> [String] {
         try f.pizzeria.database.read { db in
             try db.fetchAll("SELECT order_id, pickup_at, pizzas, reason, actor FROM capacity_overrides ORDER BY id") {
-                "\(try $0.string("order_id").prefix(8)) \(try $0.string("pickup_at")) \(try $0.int("pizzas")) "
+                "\(shortID(try $0.string("order_id"))) \(try $0.string("pickup_at")) \(try $0.int("pizzas")) "
                     + "\(try $0.string("reason")) \(try $0.string("actor"))"
             }
         }

@@ -22,7 +22,7 @@ struct RouteOwnershipTests {
             let attempts: [() throws -> Void] = [
                 { _ = try f.router.push(f.marco, [.order(id: id)]) },
                 { _ = try f.router.open(f.marco, url: "pizzeria://order/\(id)") },
-                { _ = try f.router.open(f.marco, url: "pizzeria://order/\(id.description.prefix(8))") },
+                { _ = try f.router.open(f.marco, url: "pizzeria://order/\(shortID(id.description))") },
                 { _ = try f.router.importPath(f.marco, text: routesJSON, format: .routes) },
                 { _ = try f.router.importPath(f.marco, text: pathJSON, format: .navigationPath) },
                 { _ = try f.router.replace(f.marco, path: [.route(.order(id: id))]) },
@@ -51,7 +51,7 @@ struct RouteOwnershipTests {
         }
         // Anna reaches her own, by id and by prefix.
         #expect(
-            try f.router.open(f.anna, url: "pizzeria://order/\(annas.description.prefix(8))").current == .route(f.order)
+            try f.router.open(f.anna, url: "pizzeria://order/\(shortID(annas.description))").current == .route(f.order)
         )
     }
 
@@ -80,7 +80,7 @@ struct RouteOwnershipTests {
         #expect(!exported.contains(annas.description), "\(exported)")
         let check = try Maintenance.check(path: f.orders.base.path)
         #expect(
-            check.foreignOrderRoutes == ["marco: order \(annas.description.prefix(8))"], "\(check.foreignOrderRoutes)")
+            check.foreignOrderRoutes == ["marco: order \(shortID(annas.description))"], "\(check.foreignOrderRoutes)")
         #expect(check.isHealthy)  // reported, not a damaged file: such routes are never shown
     }
 }

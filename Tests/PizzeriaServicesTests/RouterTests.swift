@@ -17,7 +17,7 @@ struct RouterTests {
 
         state = try f.router.push(f.anna, [f.porcini, f.order])
         #expect(state.depth == 3 && state.current == .route(f.order) && state.previous == .route(f.margherita))
-        #expect(try f.router.labels(for: state.path) == ["Margherita", "Porcini", "order \(f.order.id.prefix(8))"])
+        #expect(try f.router.labels(for: state.path) == ["Margherita", "Porcini", "order \(shortID(f.order.id))"])
 
         state = try f.router.pop(f.anna)
         #expect(state.path == [.route(f.margherita), .route(f.porcini)] && state.previous == .route(f.order))

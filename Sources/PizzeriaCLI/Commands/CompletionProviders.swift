@@ -40,6 +40,7 @@ extension Completion {
 
     private static func orderPrefixes(_ typed: String, _ source: CompletionSource) -> [String] {
         let ids = (try? source.open()?.lookup.orderIDs(startingWith: typed, limit: CompletionSource.limit)) ?? []
-        return ids.map { typed.count > 8 ? $0.description : String($0.description.prefix(8)) }
+        let start = typed.lowercased()
+        return ids.map { $0.short.hasPrefix(start) ? $0.short : $0.description }
     }
 }

@@ -15,7 +15,8 @@ extension ValueParser where Value == LocalTime {
 /// `pizzeria order delay`: the oven stopped — many orders later at once.
 enum DelayCommand {
     static let orders = VariadicArgument(
-        "order", help: "Order ids or prefixes to delay (or give --from and --to).", optional: true, completion: .orders)
+        "order", help: "Order ids or short ids (or the start of either) to delay (or give --from and --to).",
+        optional: true, completion: .orders)
     static let minutes = RequiredOption(
         "by-minutes", "n", help: "How many minutes later: whole slots, 1 to 240.", .integer(in: 1...10_000))
     static let from = Option(

@@ -7,8 +7,9 @@ enum NavigationCommands {
         name: "nav",
         abstract: "Each user's navigation: the stack over the menu, router operations, deep links, history.",
         discussion: """
-            ROUTE is pizza:PIZZA (id, id prefix or name) or order:ORDER (id or id prefix). Every operation is
-            one transaction that updates the stack and appends to the history; a refused one changes nothing.
+            ROUTE is pizza:PIZZA (id, id prefix or name) or order:ORDER (id, short id or the start of
+            either). Every operation is one transaction that updates the stack and appends to the
+            history; a refused one changes nothing.
             """,
         subcommands: [show, push, pop, root, random, open, history, export, importCommand, stats])
 

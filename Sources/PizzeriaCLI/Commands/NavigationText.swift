@@ -69,7 +69,7 @@ enum NavigationText {
             cells: { event in
                 let routes = event.routes.map { element -> String in
                     switch element {
-                    case .route(let route): "\(route.kind):\(route.id.prefix(8))"
+                    case .route(let route): "\(route.kind):\(route.shortID)"
                     case .opaque(let type, _): type
                     }
                 }.joined(separator: " ")

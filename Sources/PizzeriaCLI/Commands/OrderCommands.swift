@@ -30,7 +30,7 @@ enum OrderCommands {
     }
 
     static let orderArgument = Argument(
-        "order", help: "Order id or unique id prefix (4+ characters).", completion: .orders)
+        "order", help: "Order id, its short id, or the unique start of either (4+ characters).", completion: .orders)
     static let user = Argument("user", help: "The user's handle.", completion: .users)
     static let items = VariadicArgument(
         "item", help: "PIZZA[/VARIANT][+MODIFIER…][=QTY].", completion: .pizzas)
@@ -237,7 +237,8 @@ enum OrderCommands {
         })
 
     static let orders = VariadicArgument(
-        "order", help: "Order ids or unique id prefixes (4+ characters), one or more.", completion: .orders)
+        "order", help: "Order ids or short ids (or the unique start of either, 4+ characters), one or more.",
+        completion: .orders)
 
     /// A lifecycle command: `change` on each order the arguments name, each in its own
     /// transaction, each reported (a line, or its error); the exit code is the worst of them.

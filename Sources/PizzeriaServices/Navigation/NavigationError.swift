@@ -51,7 +51,7 @@ public enum NavigationError: PizzeriaFailure, Equatable {
             "count: must be at least 1 (got \(count); the stack has depth \(depth))"
         case .cannotPop(let count, let depth): "cannot pop \(count): the stack has depth \(depth)"
         case .cannotPopTo(let depth, let current): "cannot pop to depth \(depth): the stack has depth \(current)"
-        case .routeNotInStack(let route): "\(route.kind) \(route.id.prefix(8)) is not in the stack"
+        case .routeNotInStack(let route): "\(route.kind) \(route.shortID) is not in the stack"
         // An order that is not the user's is answered like a missing one, without its id.
         case .unknownTarget(.order), .noSuchOrder: "no such order for this user"
         case .unknownTarget(let route): "no \(route.kind) with id \(route.id)"

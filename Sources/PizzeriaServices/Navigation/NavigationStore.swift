@@ -169,14 +169,14 @@ enum NavigationStore {
     }
 
     /// Users whose stored stack shows another customer's order (a file written before the rule):
-    /// each `handle: order id prefix`, for `pizzeria check`.
+    /// each `handle: order SHORT-ID`, for `pizzeria check`.
     static func foreignOrderRoutes(in db: Connection) throws -> [String] {
         try db.fetchAll(
             """
             SELECT u.handle, s.order_id FROM navigation_stack s JOIN users u ON u.id = s.user_id JOIN orders o ON o.id = s.order_id
             WHERE o.user_id <> s.user_id ORDER BY u.handle, s.depth
             """
-        ) { "\(try $0.string("handle")): order \(try $0.string("order_id").prefix(8))" }
+        ) { "\(try $0.string("handle")): order \(try $0.id("order_id", as: Order.ID.self).short)" }
     }
 
     /// A user's stack: `nil` when the user does not exist, empty on the menu.
@@ -309,8 +309,8 @@ enum NavigationStore {
         }
         return elements.map { element in
             switch element {
-            case .route(.pizza(let id)): names[id] ?? "pizza \(id.description.prefix(8))"
-            case .route(.order(let id)): "order \(id.description.prefix(8))"
+            case .route(.pizza(let id)): names[id] ?? "pizza \(id.short)"
+            case .route(.order(let id)): "order \(id.short)"
             case .route(.category(let id)): categories[id] ?? "category \(id)"
             case .opaque(let type, let json): "\(type) \(json)"
             }

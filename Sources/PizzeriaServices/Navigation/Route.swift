@@ -36,6 +36,16 @@ public enum Route: Codable, Hashable, Sendable, JSONMembers {
         }
     }
 
+    /// The id as people tell it apart at a glance: a pizza's or an order's short id
+    /// (``Identifier/short``), a category's number.
+    public var shortID: String {
+        switch self {
+        case .pizza(let id): id.short
+        case .order(let id): id.short
+        case .category(let id): id.description
+        }
+    }
+
     /// `{"pizza":{"id":"…"}}`, `{"order":{"id":"…"}}` or `{"category":{"id":3}}`: the form Swift
     /// synthesises for the app's enum, defined once (see ``JSONMembers``).
     public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {

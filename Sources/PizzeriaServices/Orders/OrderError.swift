@@ -76,14 +76,20 @@ public enum OrderError: PizzeriaFailure, Equatable {
         }
     }
 
+    /// Ids as people tell them apart: their short ids when those differ, else the shortest
+    /// starts of their text that do.
+    static func shown(_ ids: [Order.ID]) -> [String] {
+        let shorts = ids.map(\.short)
+        return Set(shorts).count == shorts.count ? shorts : IDPrefix.distinguishing(ids.map(\.description))
+    }
+
     /// A sentence for people.
     public var description: String {
         switch self {
         case .notFound(let reference):
             "no order with id or id prefix '\(reference)'"
         case .ambiguous(let query, let candidates):
-            "'\(query)' matches \(candidates.count) orders: "
-                + IDPrefix.distinguishing(candidates.map(\.description)).joined(separator: ", ")
+            "'\(query)' matches \(candidates.count) orders: " + Self.shown(candidates).joined(separator: ", ")
         case .archivedPizza(let name):
             "'\(name)' is archived and cannot be ordered"
         case .soldOut(let name, let left, let requested, let until):
@@ -133,24 +139,24 @@ public enum OrderError: PizzeriaFailure, Equatable {
             "not taking orders" + (pause.until.map { " until \(PickupTime.local($0, in: zone))" } ?? "")
                 + (pause.reason.map { ": \($0)" } ?? "")
         case .keyReused(let key, let orderID):
-            "key '\(key)' was already used for order \(orderID.description.prefix(8)) with different content"
+            "key '\(key)' was already used for order \(orderID.short) with different content"
         case .illegalTransition(let id, let from, let action):
             switch action {
             case .cancel:
-                "order \(id.description.prefix(8)) is \(from.rawValue); it cannot be cancelled (only placed or preparing orders can)"
-            case .noShow: "order \(id.description.prefix(8)) is \(from.rawValue); only a ready order can be a no-show"
+                "order \(id.short) is \(from.rawValue); it cannot be cancelled (only placed or preparing orders can)"
+            case .noShow: "order \(id.short) is \(from.rawValue); only a ready order can be a no-show"
             case .move, .edit:
-                "order \(id.description.prefix(8)) is \(from.rawValue); only a placed order can be \(action == .move ? "moved" : "edited")"
-            case .undo: "order \(id.description.prefix(8)) has no status change to undo"
+                "order \(id.short) is \(from.rawValue); only a placed order can be \(action == .move ? "moved" : "edited")"
+            case .undo: "order \(id.short) has no status change to undo"
             case .advance:
-                "order \(id.description.prefix(8)) is \(from.rawValue); it cannot be advanced (it is finished)"
+                "order \(id.short) is \(from.rawValue); it cannot be advanced (it is finished)"
             case .collect:
-                "order \(id.description.prefix(8)) is \(from.rawValue); only a placed, preparing or ready order can be collected"
+                "order \(id.short) is \(from.rawValue); only a placed, preparing or ready order can be collected"
             }
         case .versionConflict(let id, let expected, let current):
-            "order \(id.description.prefix(8)) changed since version \(expected) (it is at version \(current)); look at it again"
+            "order \(id.short) changed since version \(expected) (it is at version \(current)); look at it again"
         case .undoTooLate(let id, let minutes):
-            "order \(id.description.prefix(8)): its last status change is more than \(minutes) minutes old; undo takes back only recent changes"
+            "order \(id.short): its last status change is more than \(minutes) minutes old; undo takes back only recent changes"
         case .tooMany(let name, let quantity):
             "quantity: must be from 1 to \(OrderRequest.maximumQuantity) per pizza (\(name): \(quantity) after merging)"
         }

@@ -79,7 +79,7 @@ public final class OrderService: Sendable {
             for: pizzas, at: request.pickup, slot: slot, override: override, settings: settings, schedule: schedule,
             now: now, in: db)
         let capacity = room.capacity
-        let id = Order.ID.random()
+        let id = Order.ID.timeOrdered(at: now)
         try OrderStore.insert(
             id: id, userID: request.user, pickupAt: pickupAt, serviceDay: slot.serviceDay,
             pickupLocal: schedule.clock.localText(request.pickup), key: request.idempotencyKey,

@@ -180,6 +180,38 @@ enum OrderStore {
         ) { try $0.id("id") }
     }
 
+    /// Time-ordered orders whose short id (``Identifier/short``: a version 7 id's last 8
+    /// characters, from the 29th) starts with `start` (1 to 8 lowercase characters), newest
+    /// first. `user`'s orders through their index; otherwise those made between the two times —
+    /// a range of the primary key, since a version 7 id starts with its time — or every order
+    /// when `made` is nil (a scan: the fallback for an old order).
+    static func ids(
+        withShortStart start: String, of user: User.ID? = nil, made: ClosedRange<Date>? = nil, limit: Int = 10,
+        in db: Connection
+    ) throws -> [Order.ID] {
+        guard (1...8).contains(start.utf8.count) else { return [] }
+        // A constant (the short-id rule; `start` is bound as ?1), spliced into each statement below.
+        let short = "substr(id, 15, 1) = '7' AND substr(id, 29, length(?1)) = ?1"
+        if let user {
+            return try db.fetchAll(
+                "SELECT id FROM orders WHERE user_id = ?2 AND " + short + " ORDER BY id DESC LIMIT ?3",
+                [start, user, limit]
+            ) { try $0.id("id") }
+        }
+        if let made {
+            return try db.fetchAll(
+                "SELECT id FROM orders WHERE id >= ?2 AND id < ?3 AND " + short + " ORDER BY id DESC LIMIT ?4",
+                [
+                    start, Order.ID.timePrefix(made.lowerBound), Order.ID.timePrefix(made.upperBound) + "\u{10FFFF}",
+                    limit,
+                ]
+            ) { try $0.id("id") }
+        }
+        return try db.fetchAll("SELECT id FROM orders WHERE " + short + " ORDER BY id DESC LIMIT ?2", [start, limit]) {
+            try $0.id("id")
+        }
+    }
+
     // MARK: - Lines and history
 
     /// The columns ``LineDecoder`` reads, from `order_lines l` (a constant).

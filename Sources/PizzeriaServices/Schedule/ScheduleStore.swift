@@ -219,7 +219,7 @@ public struct OrphanedOrder: Sendable, Hashable, Codable {
 
     /// `1a2b3c4d anna 2026-12-04 19:30`, and the problem unless it is the hours.
     public var summary: String {
-        let base = "\(id.description.prefix(8)) \(handle) \(pickupLocal)"
+        let base = "\(id.short) \(handle) \(pickupLocal)"
         switch problem {
         case .outsideHours: return base
         case .otherServiceDay: return base + " (would belong to another service day)"

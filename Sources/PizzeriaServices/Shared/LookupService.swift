@@ -16,6 +16,9 @@ public final class LookupService: Sendable {
     /// The shortest id prefix accepted.
     public static let minimumPrefix = 4
 
+    /// How far back a short id is looked for first: orders made in the last 62 days (two months).
+    public static let recentOrderDays = 62
+
     /// The pizza `query` names: its id (any case), its name ignoring case, or a unique prefix of
     /// at least four characters of its id — in that order of precedence.
     /// - Throws: ``MenuError/notFound(_:)``, or ``MenuError/ambiguous(query:candidates:)``
@@ -24,13 +27,18 @@ public final class LookupService: Sendable {
         try database.read { try Self.pizza(query, in: $0) }
     }
 
-    /// The order `query` names: its id (any case) or a unique prefix of at least four characters.
+    /// The order `query` names: its id (any case), or at least four characters that start its id
+    /// or its short id (``Identifier/short``) and name no other order. A short id is looked for
+    /// among the orders made in the last ``recentOrderDays`` days first, and among all orders
+    /// only when none of those has it: the counter reads short ids off today's board and receipts,
+    /// and an old order that shares one does not make them ambiguous.
     /// - Throws: ``OrderError/notFound(_:)``, ``OrderError/ambiguous(query:candidates:)``.
     public func order(_ query: String) throws -> Order {
-        try database.read { db in
-            let id = try Self.orderID(query, in: db)
+        let now = now()
+        return try database.read { db in
+            let id = try Self.orderID(query, among: .all(now: now), in: db)
             guard let header = try OrderStore.header(id: id, in: db) else { throw OrderError.notFound(query) }
-            return try OrderAssembler(now: now(), in: db).order(header)
+            return try OrderAssembler(now: now, in: db).order(header)
         }
     }
 
@@ -85,9 +93,14 @@ public final class LookupService: Sendable {
         return try database.readStatement { db in try UserStore.handles(withPrefix: start, limit: limit, in: db) }
     }
 
-    /// Up to `limit` order ids that start with `prefix` (any case), in id order.
+    /// Up to `limit` order ids whose text or short id (``Identifier/short``) starts with `prefix`
+    /// (any case): those whose text does first, in id order, then short ids as ``order(_:)``
+    /// looks for them.
     public func orderIDs(startingWith prefix: String, limit: Int = 200) throws -> [Order.ID] {
-        try database.readStatement { db in try OrderStore.ids(withPrefix: prefix.lowercased(), limit: limit, in: db) }
+        let now = now()
+        return try database.read { db in
+            try Self.orderIDs(matching: prefix.lowercased(), among: .all(now: now), limit: limit, in: db)
+        }
     }
 
     // MARK: - Inside a transaction
@@ -121,21 +134,60 @@ public final class LookupService: Sendable {
     /// How many names a did-you-mean compares at most.
     static let suggestionScanLimit = 5_000
 
-    /// The order `query` names (an id, or a unique prefix), among `user`'s orders when given.
-    static func orderID(_ query: String, of user: User.ID? = nil, in db: Connection) throws -> Order.ID {
+    /// Which orders a typed reference may name.
+    enum OrderScope {
+        /// Only this customer's (a route they open): all of them, through their index.
+        case customer(User.ID)
+        /// Anyone's (staff at the counter): short ids among the recent ones first, as
+        /// ``order(_:)`` says; `now` is when that is.
+        case all(now: Date)
+
+        var user: User.ID? {
+            if case .customer(let user) = self { user } else { nil }
+        }
+    }
+
+    /// The order `query` names (an id, or the unique start of an id or a short id) among `scope`.
+    static func orderID(_ query: String, among scope: OrderScope, in db: Connection) throws -> Order.ID {
         let text = query.trimmingWhitespace().lowercased()
         if let id = Order.ID(text), let header = try OrderStore.header(id: id, in: db),
-            user == nil || header.userID == user
+            scope.user == nil || header.userID == scope.user
         {
             return id
         }
         if text.count >= minimumPrefix {
-            let ids = try OrderStore.ids(withPrefix: text, of: user, in: db)
+            let ids = try orderIDs(matching: text, among: scope, limit: 10, in: db)
             if ids.count > 1 { throw OrderError.ambiguous(query: query, candidates: ids) }
             if let id = ids.first { return id }
         }
-        if user != nil { throw NavigationError.noSuchOrder }
+        if scope.user != nil { throw NavigationError.noSuchOrder }
         throw OrderError.notFound(query)
+    }
+
+    /// Up to `limit` orders of `scope` whose id starts with `text` (lowercase), then those whose
+    /// short id does: a customer's (all of them), or anyone's made in the last
+    /// ``recentOrderDays`` days (to a day ahead of now, for clocks that disagree) and, when
+    /// neither search found one, anyone's.
+    static func orderIDs(matching text: String, among scope: OrderScope, limit: Int, in db: Connection) throws
+        -> [Order.ID]
+    {
+        var ids = try OrderStore.ids(withPrefix: text, of: scope.user, limit: limit, in: db)
+        guard text.utf8.count <= 8, text.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+            return ids
+        }
+        var shorts: [Order.ID]
+        switch scope {
+        case .customer(let user):
+            shorts = try OrderStore.ids(withShortStart: text, of: user, limit: limit, in: db)
+        case .all(let now):
+            let days = Double(recentOrderDays) * 86_400
+            shorts = try OrderStore.ids(
+                withShortStart: text, made: now.addingTimeInterval(-days)...now.addingTimeInterval(86_400),
+                limit: limit, in: db)
+            if ids.isEmpty, shorts.isEmpty { shorts = try OrderStore.ids(withShortStart: text, limit: limit, in: db) }
+        }
+        for id in shorts where !ids.contains(id) { ids.append(id) }
+        return Array(ids.prefix(limit))
     }
 
     static func user(_ reference: String, in db: Connection) throws -> User {
@@ -150,7 +202,7 @@ public final class LookupService: Sendable {
         switch kind {
         case "pizza": .pizza(id: try pizza(reference, in: db).id)
         case "category": .category(id: try MenuService.category(named: reference, in: db).id)
-        default: .order(id: try orderID(reference, of: user, in: db))
+        default: .order(id: try orderID(reference, among: .customer(user), in: db))
         }
     }
 }
