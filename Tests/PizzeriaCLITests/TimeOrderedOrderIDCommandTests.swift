@@ -20,6 +20,7 @@ struct TimeOrderedOrderIDCommandTests {
             let order =
                 try cli.json("order", "place", "anna", "--pickup", "2026-12-04T\(time)", "Margherita") as? [String: Any]
             ids.append(try #require(order?["id"] as? String))
+            #expect(order?["short_id"] as? String == shortID(ids[ids.count - 1]), "the JSON says what people see")
         }
         // 2026-12-01T09:00:00.250Z is 1,796,115,600,250 ms: 01a230d5-137a.
         #expect(ids.allSatisfy { $0.hasPrefix("01a230d5-137a-7") }, "\(ids)")

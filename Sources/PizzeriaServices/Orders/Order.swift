@@ -117,7 +117,7 @@ public struct OrderStatusChange: Sendable, Hashable, Codable, JSONMembers {
 
 /// A booked order.
 ///
-/// JSON: `{"id", "user", "user_id", "customer_name", "customer_phone", "pickup_at" (UTC), "pickup_local", "time_zone", "status",
+/// JSON: `{"id", "short_id" (``Identifier/short``: what people are shown), "user", "user_id", "customer_name", "customer_phone", "pickup_at" (UTC), "pickup_local", "time_zone", "status",
 /// "lines": […], "total", "total_cents", "currency", "idempotency_key", "created_at",
 /// "updated_at", "history": […], "party_id"}`.
 public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
@@ -244,6 +244,7 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         try writer.member("pickup_at", minute: pickupAt)
         try writer.member("pickup_local", pickupLocal)
         try writer.member("service_day", serviceDay.description)
+        try writer.member("short_id", id.short)
         try writer.member("slot_capacity", slotCapacity?.capacity)
         try writer.member("status", status.rawValue)
         try writer.member("time_zone", timeZone.identifier)

@@ -180,11 +180,11 @@ enum OrderStore {
         ) { try $0.id("id") }
     }
 
-    /// Time-ordered orders whose short id (``Identifier/short``: a version 7 id's last 8
-    /// characters, from the 29th) starts with `start` (1 to 8 lowercase characters), newest
+    /// Up to `limit` time-ordered orders whose short id (``Identifier/short``: a version 7 id's
+    /// last 8 characters, from the 29th) starts with `start` (1 to 8 lowercase characters), newest
     /// first. `user`'s orders through their index; otherwise those made between the two times —
-    /// a range of the primary key, since a version 7 id starts with its time — or every order
-    /// when `made` is nil (a scan: the fallback for an old order).
+    /// a range of the primary key, since a version 7 id starts with its time — or any order when
+    /// `made` is nil (a scan of the smallest index: the fallback for an old order).
     static func ids(
         withShortStart start: String, of user: User.ID? = nil, made: ClosedRange<Date>? = nil, limit: Int = 10,
         in db: Connection
@@ -194,9 +194,8 @@ enum OrderStore {
         let short = "substr(id, 15, 1) = '7' AND substr(id, 29, length(?1)) = ?1"
         if let user {
             return try db.fetchAll(
-                "SELECT id FROM orders WHERE user_id = ?2 AND " + short + " ORDER BY id DESC LIMIT ?3",
-                [start, user, limit]
-            ) { try $0.id("id") }
+                "SELECT id FROM orders WHERE user_id = ?2 AND " + short + " LIMIT ?3", [start, user, limit]
+            ) { try $0.id("id") }.sorted(by: >)
         }
         if let made {
             return try db.fetchAll(
@@ -207,9 +206,10 @@ enum OrderStore {
                 ]
             ) { try $0.id("id") }
         }
-        return try db.fetchAll("SELECT id FROM orders WHERE " + short + " ORDER BY id DESC LIMIT ?2", [start, limit]) {
+        // No ORDER BY: SQLite then scans the smallest index holding the id, not the table.
+        return try db.fetchAll("SELECT id FROM orders WHERE " + short + " LIMIT ?2", [start, limit]) {
             try $0.id("id")
-        }
+        }.sorted(by: >)
     }
 
     // MARK: - Lines and history

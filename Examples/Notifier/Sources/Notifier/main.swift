@@ -12,7 +12,7 @@ import Foundation
 struct Notification: Decodable {
     struct Event: Decodable {
         struct Order: Decodable {
-            let id: String
+            let shortID: String
             let user: String
             let customerName: String?
             let customerPhone: String?
@@ -20,7 +20,7 @@ struct Notification: Decodable {
             let total: String
             let status: String
             enum CodingKeys: String, CodingKey {
-                case id, user, customerName = "customer_name", customerPhone = "customer_phone"
+                case shortID = "short_id", user, customerName = "customer_name", customerPhone = "customer_phone"
                 case pickupLocal = "pickup_local", total, status
             }
         }
@@ -47,7 +47,7 @@ func render(_ note: Notification, in language: Language) -> Message? {
     let name = order.customerName ?? order.user
     let time = String(order.pickupLocal.suffix(5))
     let day = String(order.pickupLocal.prefix(10))
-    let short = String(order.id.prefix(8))
+    let short = order.shortID  // the 8 characters the counter shows and takes for this order
     let sentence: String?
     switch (language, note.kind) {
     case (.it, "placed"):
