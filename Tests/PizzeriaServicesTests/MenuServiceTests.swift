@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import PizzeriaServices
 import PizzeriaStorage
@@ -13,7 +14,7 @@ struct MenuServiceTests {
             (PizzaStore.activeMenuSQL, 0, "pizzas_name_key"),
             (PizzaStore.wholeMenuSQL, 0, "pizzas_name_key"),
             (PizzaStore.sameNameSQL, 1, "pizzas_name_key"),
-            (PizzaStore.priceEditSQL, 4, "sqlite_autoindex_pizzas_1 (id=?)"),
+            (PizzaStore.priceEditSQL, 5, "sqlite_autoindex_pizzas_1 (id=?)"),
             (NavigationStore.pathSQL, 1, "PRIMARY KEY"),
             (NavigationStore.stateSQL, 1, "navigation_events USING INTEGER PRIMARY KEY"),
         ])
@@ -227,5 +228,20 @@ struct EditPathTests {
         #expect(try fixture.pizzeria.menu.history(of: pizza.id).count == 2)
         let stale = #expect(throws: MenuError.self) { try fixture.pizzeria.menu.save(draft) }
         #expect(stale == .conflict(pizza: edited, draftVersion: 1))
+    }
+
+    @Test("a sheet's save returns the row as stored, with a clock that moves 5 ms on every read")
+    func sheetSaveReturnsStoredRow() throws {
+        let ticks = Mutex(Date(timeIntervalSince1970: 1_796_115_600))
+        let fixture = try Fixture(now: { ticks.withLock { $0 = $0.addingTimeInterval(0.005); return $0 } })
+        let pizza = try fixture.add("Margherita", 600)
+        let anna = try fixture.pizzeria.users.add(handle: "anna").id
+        try fixture.pizzeria.navigation.openSheet(anna, .editPizza(pizza.id))
+        try fixture.pizzeria.navigation.setSheet(anna, price: Money(cents: 650))
+        let (saved, _) = try fixture.pizzeria.navigation.saveSheet(anna)
+        let stored = try #require(try fixture.pizzeria.menu.pizza(id: pizza.id))
+        #expect(saved == stored && saved.version == 2 && saved.updatedAt > pizza.updatedAt, "\(saved) \(stored)")
+        let history = try fixture.pizzeria.menu.history(of: pizza.id)
+        #expect(history.last?.changedAt == stored.updatedAt)
     }
 }

@@ -15,14 +15,14 @@ extension NavigationService {
     /// - Throws: ``NavigationError/sheetAlreadyOpen(kind:)``; ``MenuError/notFound(_:)``.
     @discardableResult
     public func openSheet(_ user: User.ID, _ request: SheetRequest) throws -> NavigationState {
-        try sheetChange(user, action: .sheetOpen) { db, user, sheet in
+        try sheetChange(user, action: .sheetOpen) { db, user, sheet, now in
             if let sheet { throw NavigationError.sheetAlreadyOpen(kind: sheet.kind) }
             let draft: PizzaDraft
             switch request {
             case .addPizza: draft = .blank
             case .editPizza(let id): draft = PizzaDraft(editing: try MenuService.required(id, in: db))
             }
-            try NavigationStore.openSheet(draft, userID: user, at: now(), in: db)
+            try NavigationStore.openSheet(draft, userID: user, at: now, in: db)
             if case .edit(let id, _) = draft.mode { return ([.route(.pizza(id: id))], "edit_pizza") }
             return ([], "add_pizza")
         }
@@ -56,7 +56,7 @@ extension NavigationService {
     public func setSheet(
         _ user: User.ID, name: String? = nil, price: Money? = nil, choices: SheetChoices = SheetChoices()
     ) throws -> NavigationState {
-        try sheetChange(user, action: .sheetSet) { db, user, sheet in
+        try sheetChange(user, action: .sheetSet) { db, user, sheet, now in
             guard let sheet else { throw NavigationError.noSheet }
             var draft = sheet.draft
             if let name { draft.name = name }
@@ -65,7 +65,7 @@ extension NavigationService {
             if let allergens = choices.allergens { draft.allergens = allergens }
             if let variants = choices.variants { draft.setVariants(variants) }
             if let groups = choices.modifierGroups { draft.modifierGroupIDs = groups }
-            try NavigationStore.updateSheet(draft, userID: user, at: now(), in: db)
+            try NavigationStore.updateSheet(draft, userID: user, at: now, in: db)
             let detail = [
                 name.map { "name=\($0)" }, price.map { "price=\($0.plain)" },
                 choices.category.map { "category=\($0)" },
@@ -84,11 +84,11 @@ extension NavigationService {
     ///   duplicate name or an edit conflict (the sheet stays open); ``NavigationError/noSheet``.
     public func saveSheet(_ user: User.ID) throws -> (pizza: Pizza, state: NavigationState) {
         var saved: Pizza?
-        let state = try sheetChange(user, action: .sheetSave) { db, user, sheet in
+        let state = try sheetChange(user, action: .sheetSave) { db, user, sheet, now in
             guard let sheet else { throw NavigationError.noSheet }
             let problems = sheet.draft.validate()
             guard problems.isEmpty else { throw ValidationError(problems) }
-            let pizza = try MenuService.save(sheet.draft, at: now(), in: db)
+            let pizza = try MenuService.save(sheet.draft, at: now, in: db)
             try NavigationStore.closeSheet(userID: user, in: db)
             saved = pizza
             return ([.route(.pizza(id: pizza.id))], sheet.kind)
@@ -101,7 +101,7 @@ extension NavigationService {
     /// - Throws: ``NavigationError/noSheet``.
     @discardableResult
     public func dismissSheet(_ user: User.ID) throws -> NavigationState {
-        try sheetChange(user, action: .sheetDismiss) { db, user, sheet in
+        try sheetChange(user, action: .sheetDismiss) { db, user, sheet, now in
             guard let sheet else { throw NavigationError.noSheet }
             try NavigationStore.closeSheet(userID: user, in: db)
             return ([], sheet.kind)
@@ -109,17 +109,20 @@ extension NavigationService {
     }
 
     /// One write transaction: read the user and their sheet, let `body` act, append the event.
+    /// The clock is read once: `body`, the audit trail and the event share one time (a saved
+    /// pizza's `updated_at` is the one its history trigger writes).
     private func sheetChange(
         _ user: User.ID, action: NavigationAction,
-        _ body: (Connection, User.ID, Sheet?) throws -> (routes: [NavigationElement], detail: String)
+        _ body: (Connection, User.ID, Sheet?, Date) throws -> (routes: [NavigationElement], detail: String)
     ) throws -> NavigationState {
-        try refusingErased(user) {
-            try database.audited(acting, at: now()) { db in
+        let now = now()
+        return try refusingErased(user) {
+            try database.audited(acting, at: now) { db in
                 let before = try Self.state(of: user, in: db)
-                let (routes, detail) = try body(db, user, before.sheet)
+                let (routes, detail) = try body(db, user, before.sheet, now)
                 try NavigationStore.appendEvent(
                     userID: user, action: action, routes: routes, depthAfter: before.path.count,
-                    topBefore: nil, detail: detail.isEmpty ? nil : detail, at: now(), in: db)
+                    topBefore: nil, detail: detail.isEmpty ? nil : detail, at: now, in: db)
                 return try Self.state(of: user, in: db)
             }
         }
