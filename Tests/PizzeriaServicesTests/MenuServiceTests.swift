@@ -233,7 +233,11 @@ struct EditPathTests {
     @Test("a sheet's save returns the row as stored, with a clock that moves 5 ms on every read")
     func sheetSaveReturnsStoredRow() throws {
         let ticks = Mutex(Date(timeIntervalSince1970: 1_796_115_600))
-        let fixture = try Fixture(now: { ticks.withLock { $0 = $0.addingTimeInterval(0.005); return $0 } })
+        let fixture = try Fixture(now: {
+            ticks.withLock {
+                $0 = $0.addingTimeInterval(0.005); return $0
+            }
+        })
         let pizza = try fixture.add("Margherita", 600)
         let anna = try fixture.pizzeria.users.add(handle: "anna").id
         try fixture.pizzeria.navigation.openSheet(anna, .editPizza(pizza.id))
