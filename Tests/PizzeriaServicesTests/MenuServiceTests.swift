@@ -234,8 +234,9 @@ struct EditPathTests {
     func sheetSaveReturnsStoredRow() throws {
         let ticks = Mutex(Date(timeIntervalSince1970: 1_796_115_600))
         let fixture = try Fixture(now: {
-            ticks.withLock {
-                $0 = $0.addingTimeInterval(0.005); return $0
+            ticks.withLock { time in
+                time.addTimeInterval(0.005)
+                return time
             }
         })
         let pizza = try fixture.add("Margherita", 600)
