@@ -14,7 +14,7 @@ struct MenuServiceTests {
             (PizzaStore.activeMenuSQL, 0, "pizzas_name_key"),
             (PizzaStore.wholeMenuSQL, 0, "pizzas_name_key"),
             (PizzaStore.sameNameSQL, 1, "pizzas_name_key"),
-            (PizzaStore.priceEditSQL, 5, "sqlite_autoindex_pizzas_1 (id=?)"),
+            (PizzaStore.priceEditSQL, 4, "sqlite_autoindex_pizzas_1 (id=?)"),
             (NavigationStore.pathSQL, 1, "PRIMARY KEY"),
             (NavigationStore.stateSQL, 1, "navigation_events USING INTEGER PRIMARY KEY"),
         ])
@@ -230,7 +230,7 @@ struct EditPathTests {
         #expect(stale == .conflict(pizza: edited, draftVersion: 1))
     }
 
-    @Test("a sheet's save returns the row as stored, with a clock that moves 5 ms on every read")
+    @Test("a sheet's save returns the row as stored (a name edit: RETURNING), with a clock that moves on every read")
     func sheetSaveReturnsStoredRow() throws {
         let ticks = Mutex(Date(timeIntervalSince1970: 1_796_115_600))
         let fixture = try Fixture(now: {
@@ -242,7 +242,7 @@ struct EditPathTests {
         let pizza = try fixture.add("Margherita", 600)
         let anna = try fixture.pizzeria.users.add(handle: "anna").id
         try fixture.pizzeria.navigation.openSheet(anna, .editPizza(pizza.id))
-        try fixture.pizzeria.navigation.setSheet(anna, price: Money(cents: 650))
+        try fixture.pizzeria.navigation.setSheet(anna, name: "Margherita DOP", price: Money(cents: 650))
         let (saved, _) = try fixture.pizzeria.navigation.saveSheet(anna)
         let stored = try #require(try fixture.pizzeria.menu.pizza(id: pizza.id))
         #expect(saved == stored && saved.version == 2 && saved.updatedAt > pizza.updatedAt, "\(saved) \(stored)")

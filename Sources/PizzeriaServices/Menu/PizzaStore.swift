@@ -164,12 +164,13 @@ enum PizzaStore {
         // Most edits change only the price. Naming the name columns in SET would make SQLite
         // rewrite the name indexes and run the name triggers even when the value is unchanged,
         // so a statement that sets the price alone is tried first; it matches only when the
-        // stored name is exactly the one saved. Like the statement below it bumps the version and
-        // stamps the time itself only when the price really changes (an edit that changes
-        // nothing keeps its version), so its RETURNING is the row as it ends up: the history
-        // trigger keeps a bumped version and writes the same time (no index holds either column).
-        let time = Timestamp.string(from: now)
-        if let saved = try db.fetchOne(priceEditSQL, [price.cents, id, version, name, time], Decoder.self) {
+        // stored name is exactly the one saved. The schema's trigger bumps the version, stamps
+        // updated_at and records the history — only when the price really changed, so an edit
+        // that changes nothing keeps its version. RETURNING would show the row before the
+        // trigger's changes, so the saved row is read back by its primary key (cached pages).
+        // (Setting the version and time here too and reading them with RETURNING, as below, was
+        // measured slower than this read-back: docs/PERFORMANCE.md, session 58.)
+        if try db.run(priceEditSQL, [price.cents, id, version, name]) == 1, let saved = try pizza(id: id, in: db) {
             return saved
         }
         return try uniqueName(name, in: db) {
@@ -180,16 +181,11 @@ enum PizzaStore {
                        updated_at = CASE WHEN name IS NOT ?1 OR price_cents IS NOT ?3 THEN ?6 ELSE updated_at END
                 WHERE id = ?4 AND version = ?5 RETURNING
                 """ + " " + columns,
-                [name, PizzaName.foldKey(name), price.cents, id, version, time], Decoder.self)
+                [name, PizzaName.foldKey(name), price.cents, id, version, Timestamp.string(from: now)], Decoder.self)
         }
     }
 
-    static let priceEditSQL =
-        """
-        UPDATE pizzas SET price_cents = ?1, version = version + (price_cents IS NOT ?1),
-               updated_at = CASE WHEN price_cents IS NOT ?1 THEN ?5 ELSE updated_at END
-        WHERE id = ?2 AND version = ?3 AND name = ?4 RETURNING
-        """ + " " + columns
+    static let priceEditSQL = "UPDATE pizzas SET price_cents = ?1 WHERE id = ?2 AND version = ?3 AND name = ?4"
 
     /// Runs `write`; a violation of the unique name key becomes ``MenuError/duplicateName(name:existing:)``
     /// naming the pizza that has the name (looked up only then: the index did the checking).
