@@ -30,20 +30,7 @@ public struct Identifier<Entity>: Hashable, Comparable, Sendable, TextCodable {
     /// A new random (version 4) id: 16 bytes from glibc's `arc4random_buf` (one `getrandom`
     /// call), without opening `/dev/urandom` for each id as Foundation's `UUID()` does there.
     public static func random() -> Self {
-        var bytes: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &bytes) { raw in
-            if let base = raw.baseAddress { arc4random_buf(base, raw.count) }
-        }
-        return withUnsafeMutableBytes(of: &bytes) { raw in
-            raw[6] = (raw[6] & 0x0F) | 0x40  // version 4
-            raw[8] = (raw[8] & 0x3F) | 0x80  // RFC 4122 variant
-            return Self(
-                uuid: UUID(
-                    uuid: (
-                        raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
-                        raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]
-                    )))
-        }
+        withRandomBytes { raw in raw[6] = (raw[6] & 0x0F) | 0x40 }  // version 4
     }
 
     /// A new time-ordered (version 7, RFC 9562) id: the first 48 bits are `date` in milliseconds
@@ -52,29 +39,34 @@ public struct Identifier<Entity>: Hashable, Comparable, Sendable, TextCodable {
     /// random page of it — what orders use: a booking at a million orders then writes to the pages
     /// the last bookings wrote. The id says when it was made (to the millisecond).
     public static func timeOrdered(at date: Date) -> Self {
-        var bytes: (UInt64, UInt64) = (0, 0)
+        let time = milliseconds(date)
+        return withRandomBytes { raw in
+            for index in 0..<6 { raw[index] = UInt8(truncatingIfNeeded: time >> (8 * (5 - index))) }
+            raw[6] = (raw[6] & 0x0F) | 0x70  // version 7
+        }
+    }
+
+    /// An id of 16 random bytes (`arc4random_buf`) that `set` gives its version (and time), with
+    /// the RFC 9562 variant.
+    private static func withRandomBytes(_ set: (UnsafeMutableRawBufferPointer) -> Void) -> Self {
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &bytes) { raw in
             if let base = raw.baseAddress { arc4random_buf(base, raw.count) }
+            set(raw)
+            raw[8] = (raw[8] & 0x3F) | 0x80
         }
-        let milliseconds = UInt64(max(0, min((date.timeIntervalSince1970 * 1_000).rounded(.down), 0xFFFF_FFFF_FFFF)))
-        return withUnsafeMutableBytes(of: &bytes) { raw in
-            for index in 0..<6 { raw[index] = UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - index))) }
-            raw[6] = (raw[6] & 0x0F) | 0x70  // version 7
-            raw[8] = (raw[8] & 0x3F) | 0x80  // RFC 9562 variant
-            return Self(
-                uuid: UUID(
-                    uuid: (
-                        raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
-                        raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]
-                    )))
-        }
+        return Self(uuid: UUID(uuid: bytes))
+    }
+
+    /// `date` in whole milliseconds since 1970, within the 48 bits a version 7 id holds.
+    private static func milliseconds(_ date: Date) -> UInt64 {
+        UInt64(max(0, min((date.timeIntervalSince1970 * 1_000).rounded(.down), 0xFFFF_FFFF_FFFF)))
     }
 
     /// The first 13 characters (`019af232-b200`) of the text of every version 7 id made at
     /// `date`'s millisecond: ids made from `date` on sort at or after it.
     static func timePrefix(_ date: Date) -> String {
-        let milliseconds = UInt64(max(0, min((date.timeIntervalSince1970 * 1_000).rounded(.down), 0xFFFF_FFFF_FFFF)))
-        let digits = String(milliseconds, radix: 16)
+        let digits = String(milliseconds(date), radix: 16)
         let hex = String(repeating: "0", count: 12 - digits.count) + digits
         return String(hex.prefix(8)) + "-" + String(hex.suffix(4))
     }
