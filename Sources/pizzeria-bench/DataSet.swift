@@ -197,8 +197,9 @@ struct DataSet {
     }
 
     /// Orders already booked, on past days (so they leave the timed phases' slots free), each
-    /// with one line and a time-ordered id from the day before its pickup; the schema's triggers write their totals and first events. Five to a
-    /// 15-minute slot, the last slot two days before today: a million orders start in early 2021.
+    /// with one line and a time-ordered id from the day before its pickup; the schema's triggers
+    /// write their totals and first events. Five to a 15-minute slot, the last slot two days
+    /// before today: a million orders start in early 2021.
     /// (Until session 52 they were one to a slot from 2020-01-01, so a million reached 2048 and
     /// every slot the timed phases book and the picker walks already had a booking at the large
     /// size — a fully booked calendar measured as if it were the file's size.)

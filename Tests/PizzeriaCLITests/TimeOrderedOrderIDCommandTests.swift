@@ -37,6 +37,9 @@ struct TimeOrderedOrderIDCommandTests {
         // The start both share is their time: ambiguous, and the refusal names their short ids.
         let ambiguous = try cli.run("order", "show", "01a230d5")
         #expect(ambiguous.status == 65 && ambiguous.stderr.contains(shorts[0]) && ambiguous.stderr.contains(shorts[1]))
+        let missing = try cli.run("order", "show", "beef")
+        #expect(
+            missing.status == 66 && missing.stderr.contains("no order with id, short id or the start of either 'beef'"))
         #expect(try cli.ok("nav", "push", "anna", "order:\(shorts[0])").stdout.contains("order \(shorts[0])"))
         let offered = try cli.run("__complete", "order", "show", String(shorts[0].prefix(4))).stdout
         #expect(offered.split(separator: "\n").contains(Substring(shorts[0])), "\(offered)")

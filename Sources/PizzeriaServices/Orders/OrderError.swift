@@ -87,7 +87,7 @@ public enum OrderError: PizzeriaFailure, Equatable {
     public var description: String {
         switch self {
         case .notFound(let reference):
-            "no order with id or id prefix '\(reference)'"
+            "no order with id, short id or the start of either '\(reference)'"
         case .ambiguous(let query, let candidates):
             "'\(query)' matches \(candidates.count) orders: " + Self.shown(candidates).joined(separator: ", ")
         case .archivedPizza(let name):
