@@ -762,14 +762,15 @@ FROM order_lines l JOIN orders o ON o.id = l.order_id;
 CREATE VIEW order_payments AS
 SELECT order_id, service_day, status, total_cents, due_cents, paid_cents, refunded_cents,
        paid_cents - refunded_cents AS kept_cents,
-       max(due_cents - paid_cents, 0) AS balance_cents,
+       max(due_cents - (paid_cents - refunded_cents), 0) AS balance_cents,
        max((paid_cents - refunded_cents) - due_cents, 0) AS owes_refund_cents,
        CASE WHEN paid_cents = 0 THEN 'unpaid'
-            WHEN refunded_cents > 0 AND paid_cents = refunded_cents THEN 'refunded'
             WHEN paid_cents - refunded_cents > due_cents THEN 'overpaid'
-            WHEN refunded_cents > 0 THEN 'partially_refunded'
-            WHEN paid_cents < due_cents THEN 'partially_paid'
-            ELSE 'paid' END AS state
+            WHEN paid_cents - refunded_cents < due_cents
+                THEN CASE WHEN paid_cents = refunded_cents THEN 'unpaid' ELSE 'partially_paid' END
+            WHEN refunded_cents = 0 THEN 'paid'
+            WHEN paid_cents = refunded_cents THEN 'refunded'
+            ELSE 'partially_refunded' END AS state
 FROM (SELECT o.id AS order_id, o.service_day, o.status, o.total_cents,
              CASE WHEN o.status = 'cancelled' THEN 0 ELSE o.total_cents END AS due_cents,
              (SELECT coalesce(sum(p.amount_cents), 0) FROM payments p WHERE p.order_id = o.id) AS paid_cents,
@@ -861,6 +862,12 @@ BEGIN
     SELECT RAISE(ABORT, 'allergens_fixed: the 14 allergens are the EU''s (Regulation 1169/2011, Annex II)');
 END;
 
+CREATE TRIGGER allergens_never_replaced BEFORE INSERT ON allergens
+WHEN NEW.bit > 0 AND EXISTS (SELECT 1 FROM allergens WHERE bit = NEW.bit)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of allergens is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
+END;
+
 CREATE TRIGGER audit_capacity_delete AFTER DELETE ON capacity_rules
 BEGIN
     INSERT INTO audit_log (at, actor, source, object, action, old)
@@ -926,6 +933,18 @@ BEGIN
     SELECT RAISE(ABORT, 'audit_context: the row is required');
 END;
 
+CREATE TRIGGER audit_context_library_only BEFORE UPDATE ON audit_context
+WHEN NEW.actor IS NOT NULL OR NEW.source IS NOT NULL OR NEW.at IS NOT NULL
+BEGIN
+    SELECT RAISE(ABORT, 'audit_context_library_only: only Pizzeria says who acts') WHERE pizzeria_connection() IS NOT 1;
+END;
+
+CREATE TRIGGER audit_context_never_replaced BEFORE INSERT ON audit_context
+WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM audit_context WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of audit_context is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
+END;
+
 CREATE TRIGGER audit_exceptions_delete AFTER DELETE ON schedule_exceptions
 BEGIN
     INSERT INTO audit_log (at, actor, source, object, action, old)
@@ -955,6 +974,12 @@ WHEN NOT (NEW.id IS OLD.id AND NEW.at IS OLD.at AND NEW.actor IS OLD.actor AND N
           AND OLD.object GLOB 'user:*' AND EXISTS (SELECT 1 FROM user_erasures WHERE user_id = substr(OLD.object, 6)))
 BEGIN
     SELECT RAISE(ABORT, 'history_append_only: audit_log is append-only (but for an erased customer''s values)');
+END;
+
+CREATE TRIGGER audit_log_never_replaced BEFORE INSERT ON audit_log
+WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM audit_log WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of audit_log is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
 END;
 
 CREATE TRIGGER audit_modifier_groups_insert AFTER INSERT ON modifier_groups
@@ -1219,6 +1244,12 @@ BEGIN
     SELECT RAISE(ABORT, 'capacity_overrides_append_only: an override is a record; only an erasure redacts its reason');
 END;
 
+CREATE TRIGGER capacity_overrides_never_replaced BEFORE INSERT ON capacity_overrides
+WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM capacity_overrides WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of capacity_overrides is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
+END;
+
 CREATE TRIGGER capacity_rules_apply_delete AFTER DELETE ON capacity_rules
 BEGIN
     UPDATE slot_loads SET local_minute = local_minute WHERE capacity_rule_id = OLD.id;
@@ -1249,6 +1280,12 @@ END;
 CREATE TRIGGER capacity_rules_insert_bump_generation AFTER INSERT ON capacity_rules
 BEGIN
     UPDATE config_generation SET generation = generation + 1 WHERE id = 1;
+END;
+
+CREATE TRIGGER capacity_rules_never_replaced BEFORE INSERT ON capacity_rules
+WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM capacity_rules WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of capacity_rules is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
 END;
 
 CREATE TRIGGER capacity_rules_no_partial_overlap BEFORE INSERT ON capacity_rules
@@ -1292,6 +1329,12 @@ BEGIN
     SELECT RAISE(ABORT, 'category_in_use: the category still has items; move them to another category first');
 END;
 
+CREATE TRIGGER categories_never_replaced BEFORE INSERT ON categories
+WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM categories WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of categories is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
+END;
+
 CREATE TRIGGER config_generation_forward BEFORE UPDATE ON config_generation
 WHEN NEW.generation <= OLD.generation OR NEW.id IS NOT OLD.id
 BEGIN
@@ -1301,6 +1344,12 @@ END;
 CREATE TRIGGER config_generation_kept BEFORE DELETE ON config_generation
 BEGIN
     SELECT RAISE(ABORT, 'config_generation: the row is required');
+END;
+
+CREATE TRIGGER config_generation_never_replaced BEFORE INSERT ON config_generation
+WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM config_generation WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of config_generation is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
 END;
 
 CREATE TRIGGER modifier_groups_at_most_30 BEFORE INSERT ON modifiers
@@ -1315,6 +1364,12 @@ BEGIN
     SELECT RAISE(ABORT, 'modifier_group_in_use: the group still has modifiers; archive them instead');
 END;
 
+CREATE TRIGGER modifier_groups_never_replaced BEFORE INSERT ON modifier_groups
+WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM modifier_groups WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of modifier_groups is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
+END;
+
 CREATE TRIGGER modifiers_group_fixed BEFORE UPDATE OF group_id ON modifiers
 WHEN NEW.group_id IS NOT OLD.group_id
 BEGIN
@@ -1324,6 +1379,12 @@ END;
 CREATE TRIGGER modifiers_never_deleted BEFORE DELETE ON modifiers
 BEGIN
     SELECT RAISE(ABORT, 'modifiers are never deleted: archive instead (UPDATE modifiers SET archived_at = ...)');
+END;
+
+CREATE TRIGGER modifiers_never_replaced BEFORE INSERT ON modifiers
+WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM modifiers WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of modifiers is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
 END;
 
 CREATE TRIGGER navigation_events_append_only_delete BEFORE DELETE ON navigation_events
@@ -1365,6 +1426,12 @@ BEGIN
         WHERE e.user_id = OLD.user_id AND e.id < OLD.id AND e.action NOT GLOB 'sheet_*'
         ORDER BY e.id DESC LIMIT 1)
     WHERE id = OLD.user_id AND last_stack_change = OLD.id;
+END;
+
+CREATE TRIGGER navigation_events_never_replaced BEFORE INSERT ON navigation_events
+WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM navigation_events WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of navigation_events is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
 END;
 
 CREATE TRIGGER navigation_events_shape BEFORE INSERT ON navigation_events
@@ -1434,8 +1501,37 @@ BEGIN
     SELECT RAISE(ABORT, 'user_erased: this customer''s data was erased; nothing more is recorded for them');
 END;
 
+CREATE TRIGGER order_lines_hand_delete AFTER DELETE ON order_lines
+WHEN NOT EXISTS (SELECT 1 FROM pragma_table_list('pizzeria_connection') WHERE schema = 'temp')
+BEGIN
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
+    SELECT o.id, 'edited', o.status, o.status,
+           'by hand: −' || OLD.quantity || ' ' || OLD.pizza_name || coalesce(' ' || OLD.variant_name, ''),
+           NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    FROM orders o WHERE o.id = OLD.order_id;
+END;
+
+CREATE TRIGGER order_lines_hand_update AFTER UPDATE OF quantity ON order_lines
+WHEN NEW.quantity IS NOT OLD.quantity
+ AND NOT EXISTS (SELECT 1 FROM pragma_table_list('pizzeria_connection') WHERE schema = 'temp')
+BEGIN
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
+    SELECT o.id, 'edited', o.status, o.status,
+           'by hand: ' || NEW.pizza_name || coalesce(' ' || NEW.variant_name, '') || ' × ' || OLD.quantity || ' → ' || NEW.quantity,
+           NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    FROM orders o WHERE o.id = NEW.order_id;
+END;
+
 CREATE TRIGGER order_lines_insert_rules BEFORE INSERT ON order_lines
 BEGIN
+    -- row_never_replaced (migration 38)
+    SELECT RAISE(ABORT, 'row_never_replaced: an order_lines row is never replaced (REPLACE would delete it without its triggers); UPDATE its quantity, or insert a new line')
+    WHERE EXISTS (SELECT 1 FROM order_lines WHERE order_id = NEW.order_id AND line_no = NEW.line_no);
+    -- order_lines_by_pizzeria (migration 38): a line is added by Pizzeria (a booking, or `order
+    -- edit --add`, which writes the change into the order's history); elsewhere pizzeria_connection()
+    -- does not exist, and the INSERT fails before it runs.
+    SELECT RAISE(ABORT, 'order_lines_by_pizzeria: lines are added by Pizzeria (pizzeria order edit --add)')
+    WHERE pizzeria_connection() IS NOT 1;
     -- line_vat (was order_lines_vat)
     SELECT RAISE(ABORT, 'line_vat: a line''s vat_rate_bp is its category''s rate when booked (categories.vat_rate_bp, else shop.vat_rate_bp)')
     WHERE NEW.vat_rate_bp IS NOT (SELECT coalesce(c.vat_rate_bp, s.vat_rate_bp)
@@ -1611,6 +1707,12 @@ BEGIN
     SELECT RAISE(ABORT, 'history_append_only: order_status_events is append-only (but for the redaction of an erased customer)');
 END;
 
+CREATE TRIGGER order_status_events_never_replaced BEFORE INSERT ON order_status_events
+WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM order_status_events WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of order_status_events is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
+END;
+
 CREATE TRIGGER order_status_events_timestamp BEFORE INSERT ON order_status_events
 WHEN strftime('%Y-%m-%dT%H:%M:%fZ', NEW.at) IS NOT NEW.at
 BEGIN
@@ -1633,6 +1735,10 @@ END;
 
 CREATE TRIGGER orders_insert_rules BEFORE INSERT ON orders
 BEGIN
+    -- row_never_replaced (migration 38)
+    SELECT RAISE(ABORT, 'row_never_replaced: an orders row is never replaced (REPLACE would delete it without its triggers); UPDATE it, or insert a new order')
+    WHERE EXISTS (SELECT 1 FROM orders WHERE id = NEW.id)
+       OR (NEW.idempotency_key IS NOT NULL AND EXISTS (SELECT 1 FROM orders WHERE idempotency_key = NEW.idempotency_key));
     -- user_erased (was orders_user_not_erased)
     SELECT RAISE(ABORT, 'user_erased: this customer''s data was erased; they cannot book')
     WHERE EXISTS (SELECT 1 FROM user_erasures WHERE user_id = NEW.user_id);
@@ -1814,6 +1920,11 @@ BEGIN
 END;
 
 CREATE TRIGGER payments_append_only_update BEFORE UPDATE ON payments
+WHEN NOT (NEW.reference IS NULL AND OLD.reference IS NOT NULL
+          AND NEW.id IS OLD.id AND NEW.order_id IS OLD.order_id AND NEW.amount_cents IS OLD.amount_cents
+          AND NEW.method IS OLD.method AND NEW.tendered_cents IS OLD.tendered_cents AND NEW.at IS OLD.at
+          AND NEW.actor IS OLD.actor
+          AND EXISTS (SELECT 1 FROM orders o JOIN user_erasures e ON e.user_id = o.user_id WHERE o.id = OLD.order_id))
 BEGIN
     SELECT RAISE(ABORT, 'payments_append_only: a payment is never changed; record a refund instead');
 END;
@@ -1826,6 +1937,13 @@ BEGIN
            || CASE WHEN NEW.reference IS NOT NULL THEN ' (' || substr(NEW.reference, 1, 200) || ')' ELSE '' END,
            NEW.actor, NEW.at
     FROM orders o WHERE o.id = NEW.order_id;
+END;
+
+CREATE TRIGGER payments_never_replaced BEFORE INSERT ON payments
+WHEN (NEW.id > 0 AND EXISTS (SELECT 1 FROM payments WHERE id = NEW.id))
+   OR (NEW.reference IS NOT NULL AND EXISTS (SELECT 1 FROM payments WHERE method = NEW.method AND reference = NEW.reference))
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of payments is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
 END;
 
 CREATE TRIGGER payments_order_open BEFORE INSERT ON payments
@@ -1855,6 +1973,12 @@ BEGIN
     SELECT RAISE(ABORT, 'previous_change: a history row''s previous_change is its item''s latest change (pizzas.last_change), NULL for its first');
 END;
 
+CREATE TRIGGER pizza_history_never_replaced BEFORE INSERT ON pizza_history
+WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM pizza_history WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of pizza_history is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
+END;
+
 CREATE TRIGGER pizza_modifier_groups_item_moved AFTER UPDATE OF pizza_id ON pizza_modifier_groups
 WHEN NEW.pizza_id IS NOT OLD.pizza_id
 BEGIN
@@ -1881,6 +2005,12 @@ WHEN NEW.pizza_name_key IS NOT (SELECT p.name_key FROM pizzas p WHERE p.id = NEW
   AND NEW.pizza_id IS OLD.pizza_id
 BEGIN
     SELECT RAISE(ABORT, 'pizza_name_key: a group on an item carries the item''s name_key and nothing else; rename the item instead');
+END;
+
+CREATE TRIGGER pizza_modifier_groups_never_replaced BEFORE INSERT ON pizza_modifier_groups
+WHEN EXISTS (SELECT 1 FROM pizza_modifier_groups WHERE pizza_id = NEW.pizza_id AND group_id = NEW.group_id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of pizza_modifier_groups is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
 END;
 
 CREATE TRIGGER pizza_modifier_groups_version_delete AFTER DELETE ON pizza_modifier_groups
@@ -1946,6 +2076,12 @@ CREATE TRIGGER pizza_variants_name_key_update BEFORE UPDATE OF pizza_name_key ON
 WHEN NEW.pizza_name_key IS NOT (SELECT p.name_key FROM pizzas p WHERE p.id = NEW.pizza_id)
 BEGIN
     SELECT RAISE(ABORT, 'pizza_name_key: a variant carries its item''s name_key and nothing else; rename the item instead');
+END;
+
+CREATE TRIGGER pizza_variants_never_replaced BEFORE INSERT ON pizza_variants
+WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM pizza_variants WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of pizza_variants is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
 END;
 
 CREATE TRIGGER pizza_variants_one_default_insert AFTER INSERT ON pizza_variants
@@ -2115,6 +2251,12 @@ BEGIN
     SELECT RAISE(ABORT, 'pizzas are never deleted: archive instead (UPDATE pizzas SET archived_at = strftime(''%Y-%m-%dT%H:%M:%fZ'', ''now'') WHERE ...)');
 END;
 
+CREATE TRIGGER pizzas_never_replaced BEFORE INSERT ON pizzas
+WHEN EXISTS (SELECT 1 FROM pizzas WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of pizzas is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
+END;
+
 CREATE TRIGGER pizzas_version_category_allergens AFTER UPDATE OF category_id, allergens ON pizzas
 WHEN (OLD.category_id IS NOT NEW.category_id OR OLD.allergens IS NOT NEW.allergens)
   AND NEW.version = OLD.version
@@ -2131,6 +2273,11 @@ BEGIN
 END;
 
 CREATE TRIGGER refunds_append_only_update BEFORE UPDATE ON refunds
+WHEN NOT (NEW.reason = '[erased]' AND OLD.reason <> '[erased]'
+          AND NEW.id IS OLD.id AND NEW.payment_id IS OLD.payment_id AND NEW.amount_cents IS OLD.amount_cents
+          AND NEW.at IS OLD.at AND NEW.actor IS OLD.actor
+          AND EXISTS (SELECT 1 FROM payments p JOIN orders o ON o.id = p.order_id JOIN user_erasures e ON e.user_id = o.user_id
+                      WHERE p.id = OLD.payment_id))
 BEGIN
     SELECT RAISE(ABORT, 'refunds_append_only: a refund is never changed');
 END;
@@ -2143,6 +2290,12 @@ BEGIN
            || ': ' || NEW.reason,
            NEW.actor, NEW.at
     FROM payments p JOIN orders o ON o.id = p.order_id WHERE p.id = NEW.payment_id;
+END;
+
+CREATE TRIGGER refunds_never_replaced BEFORE INSERT ON refunds
+WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM refunds WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of refunds is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
 END;
 
 CREATE TRIGGER refunds_within_payment BEFORE INSERT ON refunds
@@ -2162,6 +2315,12 @@ BEGIN
     UPDATE config_generation SET generation = generation + 1 WHERE id = 1;
 END;
 
+CREATE TRIGGER schedule_exceptions_never_replaced BEFORE INSERT ON schedule_exceptions
+WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM schedule_exceptions WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of schedule_exceptions is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
+END;
+
 CREATE TRIGGER schedule_exceptions_update_bump_generation AFTER UPDATE ON schedule_exceptions
 BEGIN
     UPDATE config_generation SET generation = generation + 1 WHERE id = 1;
@@ -2177,9 +2336,21 @@ BEGIN
     SELECT RAISE(ABORT, 'the settings row is required; change it with UPDATE');
 END;
 
+CREATE TRIGGER settings_never_replaced BEFORE INSERT ON settings
+WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM settings WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of settings is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
+END;
+
 CREATE TRIGGER shop_kept BEFORE DELETE ON shop
 BEGIN
     SELECT RAISE(ABORT, 'shop_kept: the shop row is the shop''s details; UPDATE it instead');
+END;
+
+CREATE TRIGGER shop_never_replaced BEFORE INSERT ON shop
+WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM shop WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of shop is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
 END;
 
 CREATE TRIGGER slot_loads_booked_derived BEFORE UPDATE OF booked ON slot_loads
@@ -2254,6 +2425,10 @@ BEGIN
     SET booked = (SELECT coalesce(sum(l.quantity * l.uses_oven), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
                   WHERE o.pickup_at = slot_loads.pickup_at AND o.status <> 'cancelled')
     WHERE pickup_at = (SELECT pickup_at FROM orders WHERE id = NEW.order_id);
+    SELECT RAISE(ABORT, 'slot_capacity_exceeded: the pickup slot has no room for these pizzas (only a staff override lets an order past its capacity)')
+    FROM orders o JOIN slot_loads s ON s.pickup_at = o.pickup_at
+    WHERE o.id = NEW.order_id AND NEW.uses_oven = 1 AND o.status <> 'cancelled' AND s.booked > s.capacity
+      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c WHERE c.order_id = o.id AND c.pickup_at = o.pickup_at);
 END;
 
 CREATE TRIGGER slot_loads_line_update AFTER UPDATE OF quantity, uses_oven ON order_lines
@@ -2262,6 +2437,17 @@ BEGIN
     SET booked = (SELECT coalesce(sum(l.quantity * l.uses_oven), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
                   WHERE o.pickup_at = slot_loads.pickup_at AND o.status <> 'cancelled')
     WHERE pickup_at = (SELECT pickup_at FROM orders WHERE id = NEW.order_id);
+    SELECT RAISE(ABORT, 'slot_capacity_exceeded: the pickup slot has no room for these pizzas (only a staff override lets an order past its capacity)')
+    FROM orders o JOIN slot_loads s ON s.pickup_at = o.pickup_at
+    WHERE o.id = NEW.order_id AND NEW.quantity * NEW.uses_oven > OLD.quantity * OLD.uses_oven
+      AND o.status <> 'cancelled' AND s.booked > s.capacity
+      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c WHERE c.order_id = o.id AND c.pickup_at = o.pickup_at);
+END;
+
+CREATE TRIGGER slot_loads_never_replaced BEFORE INSERT ON slot_loads
+WHEN EXISTS (SELECT 1 FROM slot_loads WHERE pickup_at = NEW.pickup_at)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of slot_loads is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
 END;
 
 CREATE TRIGGER slot_loads_open AFTER INSERT ON orders
@@ -2295,6 +2481,12 @@ BEGIN
     SET booked = (SELECT coalesce(sum(l.quantity * l.uses_oven), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
                   WHERE o.pickup_at = slot_loads.pickup_at AND o.status <> 'cancelled')
     WHERE pickup_at = NEW.pickup_at AND NEW.pickup_at IS NOT OLD.pickup_at;
+    SELECT RAISE(ABORT, 'slot_capacity_exceeded: the pickup slot has no room for these pizzas (only a staff override lets an order past its capacity)')
+    FROM slot_loads s
+    WHERE s.pickup_at = NEW.pickup_at AND NEW.status <> 'cancelled'
+      AND (OLD.status = 'cancelled' OR NEW.pickup_at IS NOT OLD.pickup_at) AND s.booked > s.capacity
+      AND EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = NEW.id AND l.uses_oven = 1)
+      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c WHERE c.order_id = NEW.id AND c.pickup_at = NEW.pickup_at);
 END;
 
 CREATE TRIGGER slot_loads_ruled BEFORE INSERT ON slot_loads
@@ -2307,6 +2499,12 @@ BEGIN
     SELECT RAISE(ABORT, 'slot_loads_derived: a slot''s capacity and rule come from the capacity rules (view capacity_candidates); let an order open the slot');
 END;
 
+CREATE TRIGGER staff_never_replaced BEFORE INSERT ON staff
+WHEN EXISTS (SELECT 1 FROM staff WHERE name = NEW.name)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of staff is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
+END;
+
 CREATE TRIGGER user_erasures_append_only_delete BEFORE DELETE ON user_erasures
 BEGIN
     SELECT RAISE(ABORT, 'history_append_only: user_erasures is append-only');
@@ -2316,6 +2514,12 @@ CREATE TRIGGER user_erasures_append_only_update BEFORE UPDATE ON user_erasures
 WHEN NOT (NEW.user_id IS OLD.user_id AND NEW.erased_at IS OLD.erased_at AND NEW.actor IS OLD.actor AND OLD.wal_cleared_at IS NULL)
 BEGIN
     SELECT RAISE(ABORT, 'history_append_only: user_erasures is append-only (but for wal_cleared_at, set once)');
+END;
+
+CREATE TRIGGER user_erasures_never_replaced BEFORE INSERT ON user_erasures
+WHEN EXISTS (SELECT 1 FROM user_erasures WHERE user_id = NEW.user_id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of user_erasures is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
 END;
 
 CREATE TRIGGER users_erased_identity_locked BEFORE UPDATE OF handle, display_name, phone ON users
@@ -2362,6 +2566,12 @@ END;
 CREATE TRIGGER weekly_hours_insert_bump_generation AFTER INSERT ON weekly_hours
 BEGIN
     UPDATE config_generation SET generation = generation + 1 WHERE id = 1;
+END;
+
+CREATE TRIGGER weekly_hours_never_replaced BEFORE INSERT ON weekly_hours
+WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM weekly_hours WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of weekly_hours is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
 END;
 
 CREATE TRIGGER weekly_hours_no_overlap_insert AFTER INSERT ON weekly_hours

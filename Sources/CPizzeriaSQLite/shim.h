@@ -27,4 +27,19 @@ static inline long pizzeria_file_system_type(const char *path) {
 static inline int pizzeria_sqlite_memory_statistics(int on) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, on);
 }
+
+// Marks a connection as Pizzeria's own: the SQL function pizzeria_connection() returns 1 on it
+// and exists nowhere else (the sqlite3 shell has none), so a trigger that calls it refuses any
+// other client (migration 38: who acts, audit_context, is said only by Pizzeria). Innocuous, so
+// triggers may call it whatever trusted_schema says; deterministic.
+static void pizzeria_sqlite_connection_function(sqlite3_context *context, int argc, sqlite3_value **argv) {
+    (void)argc;
+    (void)argv;
+    sqlite3_result_int(context, 1);
+}
+static inline int pizzeria_sqlite_mark_connection(sqlite3 *db) {
+    return sqlite3_create_function_v2(
+        db, "pizzeria_connection", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
+        pizzeria_sqlite_connection_function, 0, 0, 0);
+}
 #endif

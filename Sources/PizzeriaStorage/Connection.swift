@@ -36,6 +36,8 @@ public final class Connection {
     let handle: OpaquePointer
     /// The database file's path.
     public let path: String
+    /// How the file was opened.
+    let mode: OpenMode
     let configuration: DatabaseConfiguration
     private var statements = StatementCache()
     /// The counter a statement trace reports to, kept alive while the trace runs.
@@ -76,6 +78,7 @@ public final class Connection {
         }
         self.handle = db
         self.path = path
+        self.mode = mode
         self.configuration = configuration
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, configuration.busyTimeoutMilliseconds)
@@ -105,8 +108,24 @@ public final class Connection {
     /// files in /var/tmp (https://sqlite.org/tempfiles.html).
     static let usualKeysAndTemporaryStorage = "PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY"
 
-    private func configure() throws {
+    /// What marks a connection as Pizzeria's own for the schema's triggers (migration 38): a
+    /// temporary table of this name, which a trigger finds with `pragma_table_list` (a hand edit
+    /// in `sqlite3`, where there is none, is written into the history as one), and the SQL
+    /// function `pizzeria_connection()`, which only these connections have (so `sqlite3` cannot
+    /// write who acts into `audit_context`).
+    static let marker = "CREATE TEMP TABLE IF NOT EXISTS pizzeria_connection (id INTEGER PRIMARY KEY)"
+
+    /// Sets ``usualKeysAndTemporaryStorage`` and marks a connection that may write as Pizzeria's
+    /// (``marker``): changing `temp_store` drops temporary tables, so the two go together.
+    func applyUsualSettings() throws {
         try execute(Self.usualKeysAndTemporaryStorage)
+        if mode != .readOnly && mode != .readOnlyImmutable { try execute(Self.marker) }
+    }
+
+    private func configure() throws {
+        let marked = pizzeria_sqlite_mark_connection(handle)
+        guard marked == SQLITE_OK else { throw error(code: marked, sql: nil) }
+        try applyUsualSettings()
         // The value comes from a two-case enum, never from input. Deleted content is overwritten
         // with zeros, freed pages included, so an erased customer's data leaves the file
         // (https://sqlite.org/pragma.html#pragma_secure_delete).

@@ -123,14 +123,16 @@ public struct SchemaMigrator: Sendable {
         return try database.withWriter { db in
             // Outside the transaction: SQLite ignores the pragmas inside one.
             try db.execute("PRAGMA foreign_keys = OFF; PRAGMA temp_store = FILE")
+            // Changing temp_store dropped the connection's mark: a migration's writes are Pizzeria's own.
+            try db.execute(Connection.marker)
             let applied: [Migration]
             do {
                 applied = try db.transaction(.immediate) { try applyPending(in: db) }
             } catch {
-                try db.execute(Connection.usualKeysAndTemporaryStorage)
+                try db.applyUsualSettings()
                 throw error
             }
-            try db.execute(Connection.usualKeysAndTemporaryStorage)
+            try db.applyUsualSettings()
             return applied
         }
     }

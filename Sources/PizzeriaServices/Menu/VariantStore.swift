@@ -240,10 +240,14 @@ enum ModifierStore {
     }
 
     static func attach(_ group: ModifierGroup.ID, to pizza: Pizza.ID, in db: Connection) throws -> Bool {
+        // A plain insert where the group is not attached yet: the schema refuses any insert of a
+        // row that exists (`row_never_replaced`, so that REPLACE cannot delete one behind its
+        // triggers' back), ON CONFLICT DO NOTHING included.
         try db.run(
             """
             INSERT INTO pizza_modifier_groups (pizza_id, group_id, pizza_name_key)
-            VALUES (?1, ?2, (SELECT name_key FROM pizzas WHERE id = ?1)) ON CONFLICT DO NOTHING
+            SELECT ?1, ?2, (SELECT name_key FROM pizzas WHERE id = ?1)
+            WHERE NOT EXISTS (SELECT 1 FROM pizza_modifier_groups WHERE pizza_id = ?1 AND group_id = ?2)
             """,
             [pizza, group])
             == 1

@@ -112,15 +112,17 @@ public enum PaymentState: String, Sendable, Hashable, Codable, CaseIterable {
     /// More kept than is due (a cancelled paid order, until refunded): the shop owes a refund.
     case overpaid
 
-    /// The state of an order that owes `due`, was paid `paid` and refunded `refunded` of it.
+    /// The state of an order that owes `due`, was paid `paid` and refunded `refunded` of it: what
+    /// the shop keeps (paid − refunded) against what is due. Less kept than due is `unpaid` (none
+    /// kept) or `partiallyPaid`; more is `overpaid`; exactly what is due is `paid`, `refunded` (all
+    /// of it paid back, nothing due) or `partiallyRefunded`. Nothing paid at all is `unpaid`.
     public static func of(due: Money, paid: Money, refunded: Money) -> PaymentState {
         let kept = paid.cents - refunded.cents
         if paid.cents == 0 { return .unpaid }
-        if refunded.cents > 0 && kept == 0 { return .refunded }
         if kept > due.cents { return .overpaid }
-        if refunded.cents > 0 { return .partiallyRefunded }
-        if paid.cents < due.cents { return .partiallyPaid }
-        return .paid
+        if kept < due.cents { return kept == 0 ? .unpaid : .partiallyPaid }
+        if refunded.cents == 0 { return .paid }
+        return kept == 0 ? .refunded : .partiallyRefunded
     }
 }
 
@@ -145,8 +147,9 @@ public struct OrderPayments: Sendable, Hashable, Encodable {
     public var refunded: Money { Money(cents: refunds.reduce(0) { $0 + $1.amount.cents }) }
     /// paid − refunded.
     public var kept: Money { Money(cents: paid.cents - refunded.cents) }
-    /// What the customer still owes (a refund given does not reopen it).
-    public var balance: Money { Money(cents: max(due.cents - paid.cents, 0)) }
+    /// What the customer still owes: due − kept, when positive (money given back on an order
+    /// that is due again — a cancellation undone after its refund — is owed again).
+    public var balance: Money { Money(cents: max(due.cents - kept.cents, 0)) }
     /// What the shop must pay back: kept − due, when positive.
     public var owesRefund: Money { Money(cents: max(kept.cents - due.cents, 0)) }
     /// What may still be refunded: kept.

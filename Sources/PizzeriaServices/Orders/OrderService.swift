@@ -163,8 +163,12 @@ public final class OrderService: Sendable {
                     slot: local, capacity: total, booked: booked, requested: requested,
                     margin: slotCapacity.overrideMargin)
             }
+            // What earlier overrides took counts only while the slot is still over its capacity by
+            // it: an allowance left over after cancellations (the slot back within its capacity)
+            // is not this order's. Every order let past the capacity holds an override of its own
+            // (at least one pizza), which the schema's load triggers ask for (migration 38).
             let granted = try OrderStore.overrideAllowance(pickupAt: pickupAt, in: db)
-            return Room(capacity: slotCapacity, overCapacity: max(0, needed - granted))
+            return Room(capacity: slotCapacity, overCapacity: needed - min(granted, max(0, booked - total)))
         }
         guard requested <= total else {
             let largest = try finder.largest()

@@ -127,20 +127,41 @@ enum UserStore {
                 """, [actor, stamp, order])
         }
         counts.notes = try db.run("UPDATE orders SET note = NULL WHERE user_id = ? AND note IS NOT NULL", [id])
-        // The free text of a history detail (`note: …`, `override: …`) runs to its end: it becomes `[erased]`.
+        // The free text of a history detail (`note: …`, `override: …`, `reason: …`) runs to its end:
+        // it becomes `[erased]`; so do a payment's reference (`paid 5.00 card (REF)`) and a refund's
+        // reason (`refunded 5.00 card: …`).
         counts.historyEntries = try db.run(
             """
             UPDATE order_status_events
             SET detail = CASE
-                    WHEN instr(detail, 'note: ') > 0 AND (instr(detail, 'override: ') = 0 OR instr(detail, 'note: ') < instr(detail, 'override: '))
-                        THEN substr(detail, 1, instr(detail, 'note: ') - 1) || '[erased]'
-                    WHEN instr(detail, 'override: ') > 0 THEN substr(detail, 1, instr(detail, 'override: ') - 1) || '[erased]'
+                    WHEN kind = 'paid' AND instr(detail, ' (') > 0 THEN substr(detail, 1, instr(detail, ' (')) || '[erased]'
+                    WHEN kind = 'refunded' AND instr(detail, ': ') > 0 THEN substr(detail, 1, instr(detail, ': ') + 1) || '[erased]'
+                    WHEN free < 100000 THEN substr(detail, 1, free - 1) || '[erased]'
                     ELSE detail END,
-                actor = CASE WHEN actor IN (?, ?) THEN ? ELSE actor END
-            WHERE order_id IN (SELECT o.id FROM orders o WHERE o.user_id = ?)
-              AND (instr(detail, 'note: ') > 0 OR instr(detail, 'override: ') > 0 OR actor IN (?, ?))
+                actor = CASE WHEN actor IN (?1, ?2) THEN ?3 ELSE actor END
+            FROM (SELECT e.id AS event,
+                         min(coalesce(nullif(instr(e.detail, 'note: '), 0), 100000),
+                             coalesce(nullif(instr(e.detail, 'override: '), 0), 100000),
+                             coalesce(nullif(instr(e.detail, 'reason: '), 0), 100000)) AS free
+                  FROM order_status_events e JOIN orders o ON o.id = e.order_id WHERE o.user_id = ?4) f
+            WHERE order_status_events.id = f.event
+              AND ((kind = 'paid' AND instr(detail, ' (') > 0 AND substr(detail, -8) <> '[erased]')
+                   OR (kind = 'refunded' AND instr(detail, ': ') > 0 AND substr(detail, -8) <> '[erased]')
+                   OR (free < 100000 AND substr(detail, -8) <> '[erased]') OR actor IN (?1, ?2))
             """,
-            [user.handle, user.displayName ?? user.handle, pseudonym, id, user.handle, user.displayName ?? user.handle])
+            [user.handle, user.displayName ?? user.handle, pseudonym, id])
+        // What the money records carry of them: a payment's reference, a refund's reason.
+        counts.historyEntries += try db.run(
+            """
+            UPDATE payments SET reference = NULL
+            WHERE order_id IN (SELECT o.id FROM orders o WHERE o.user_id = ?) AND reference IS NOT NULL
+            """, [id])
+        counts.historyEntries += try db.run(
+            """
+            UPDATE refunds SET reason = '[erased]'
+            WHERE payment_id IN (SELECT p.id FROM payments p JOIN orders o ON o.id = p.order_id WHERE o.user_id = ?)
+              AND reason <> '[erased]'
+            """, [id])
         // An override over capacity keeps who let the order in and how many pizzas; its reason goes.
         counts.historyEntries += try db.run(
             """
