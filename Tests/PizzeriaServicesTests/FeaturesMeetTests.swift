@@ -1,0 +1,185 @@
+import Foundation
+import PizzeriaStorage
+import PizzeriaTestSupport
+import Testing
+
+@testable import PizzeriaServices
+
+/// Where two features meet (migration 38): money after an undo, REPLACE on records, a stale
+/// override's allowance, hand edits of lines, an erasure of money records. Each test is a finding
+/// of the whole-shop simulator's issue, and fails on the schema and code before it.
+@Suite("Where features meet: money after undo, REPLACE, overrides, hand edits, erasure")
+struct FeaturesMeetTests {
+    func sql(_ f: OrderFixture, _ text: String, _ arguments: [any DatabaseValueConvertible] = []) throws {
+        try f.pizzeria.database.write { _ = try $0.run(text, arguments) }
+    }
+
+    /// `sqlite3 PATH SQL`, as an analyst types it: another client, without Pizzeria's mark.
+    func shell(_ f: OrderFixture, _ text: String) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["sqlite3", f.base.path, text]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("a cancelled, refunded order placed again owes its total: it can be paid, and collected unpaid it is listed")
+    func refundedOrderUndone() throws {
+        let f = try OrderFixture()
+        let orders = f.pizzeria.orders, payments = f.pizzeria.payments
+        let order = try f.place("anna", "19:00", ("Margherita", 2)).order  // 12.00
+        try payments.pay(PaymentRequest(order: order.id, method: .cash), by: "giulia")
+        try orders.cancel(id: order.id, by: "giulia", reason: "changed her mind")
+        try payments.refund(order: order.id, reason: "cancelled", by: "giulia")
+        try orders.undo(id: order.id, by: "giulia")
+        let again = try payments.payments(of: order.id)
+        #expect(again.balance.cents == 1200 && again.state == .unpaid && again.kept.cents == 0)
+        // The view says the same.
+        let view = try f.pizzeria.database.read { db in
+            try db.fetchOne("SELECT balance_cents, state FROM order_payments WHERE order_id = ?", [order.id]) {
+                "\(try $0.int("balance_cents")) \(try $0.string("state"))"
+            }
+        }
+        #expect(view == "1200 unpaid")
+        // Collected without paying: the cash-up lists it.
+        try orders.advance(id: order.id, by: "giulia")
+        try orders.advance(id: order.id, by: "giulia")
+        try orders.advance(id: order.id, by: "giulia")
+        let close = try payments.dailyClose(day: LocalDate("2026-12-01"))
+        #expect(close.unpaidCollected.map(\.orderID) == [order.id])
+        // And it can be paid.
+        let (paid, _) = try payments.pay(PaymentRequest(order: order.id, method: .card), by: "giulia")
+        let state = try payments.payments(of: order.id).state
+        #expect(paid.amount.cents == 1200 && state == .partiallyRefunded)
+    }
+
+    @Test("a deposit refunded on cancelling: placed again, the order owes all of it")
+    func depositRefundedUndone() throws {
+        let f = try OrderFixture()
+        let orders = f.pizzeria.orders, payments = f.pizzeria.payments
+        let order = try f.place("anna", "19:00", ("Margherita", 1), ("Porcini", 1)).order  // 18.00
+        try payments.pay(PaymentRequest(order: order.id, amount: Money(cents: 1000), method: .cash), by: "giulia")
+        try orders.cancel(id: order.id, by: "giulia", reason: "x")
+        try payments.refund(order: order.id, reason: "x", by: "giulia")
+        try orders.undo(id: order.id, by: "giulia")
+        #expect(try payments.payments(of: order.id).balance.cents == 1800)
+    }
+
+    @Test("REPLACE, INSERT OR REPLACE and UPSERT of a record are refused; nothing changes")
+    func replaceRefused() throws {
+        let f = try OrderFixture()
+        let order = try f.place("anna", "19:00", ("Margherita", 2)).order
+        try f.pizzeria.payments.pay(PaymentRequest(order: order.id, method: .cash), by: "giulia")
+        try f.pizzeria.orders.cancel(id: order.id, by: "giulia", reason: "x")
+        try f.pizzeria.payments.refund(order: order.id, reason: "cancelled", by: "giulia")
+        let before = try f.base.snapshot()
+        let statements = [
+            "REPLACE INTO refunds (id, payment_id, amount_cents, reason, at) VALUES (1, 1, 100, 'x', '2026-12-01T10:00:00Z')",
+            "INSERT OR REPLACE INTO payments (id, order_id, amount_cents, method, at) VALUES (1, ?, 50, 'cash', '2026-12-01T10:00:00Z')",
+            "REPLACE INTO order_status_events (id, order_id, kind, to_status, at) VALUES (1, ?, 'placed', 'placed', '2026-12-01T10:00:00.000Z')",
+            "REPLACE INTO audit_log (id, at, source, object, action) SELECT id, at, 'sql', 'x', 'x' FROM audit_log LIMIT 1",
+            "INSERT INTO payments (id, order_id, amount_cents, method, at) VALUES (1, ?, 50, 'cash', '2026-12-01T10:00:00Z') ON CONFLICT DO UPDATE SET amount_cents = 50",
+            "REPLACE INTO orders SELECT * FROM orders WHERE id = ?",
+            "REPLACE INTO pizzas SELECT * FROM pizzas LIMIT 1",
+        ]
+        for statement in statements {
+            let arguments: [any DatabaseValueConvertible] = statement.contains("?") ? [order.id] : []
+            let token = triggerToken { try sql(f, statement, arguments) }
+            #expect(token == "row_never_replaced" || token == "payments_append_only", "\(statement): \(token ?? "nil")")
+        }
+        #expect(try f.base.snapshot() == before)
+    }
+
+    @Test("a stale override allowance does not let a hand UPDATE of another order past the capacity")
+    func staleOverride() throws {
+        let f = try OrderFixture(capacity: 8)
+        let orders = f.pizzeria.orders
+        let eight = try f.place("anna", "20:00", ("Margherita", 8)).order
+        let why = StaffOverride(reason: "squeeze in")
+        for _ in 0..<2 {
+            try orders.place(
+                OrderRequest(
+                    user: try f.user("marco"), items: [.init(pizza: try f.pizza("Porcini"))],
+                    pickup: try f.at("20:00")), by: "giulia", override: why)
+        }
+        try orders.cancel(id: eight.id, by: "giulia")
+        let six = try f.place("anna", "20:00", ("Margherita", 6)).order
+        #expect(
+            triggerToken { try sql(f, "UPDATE order_lines SET quantity = quantity + 2 WHERE order_id = ?", [six.id]) }
+                == "slot_capacity_exceeded")
+        // An override with the old allowance absorbed records its own pizzas.
+        let third = try orders.place(
+            OrderRequest(
+                user: try f.user("marco"), items: [.init(pizza: try f.pizza("Marinara"))], pickup: try f.at("20:00")),
+            by: "giulia", override: why
+        ).order
+        let own = try f.pizzeria.database.read { db in
+            try db.fetchOne("SELECT sum(pizzas) AS n FROM capacity_overrides WHERE order_id = ?", [third.id]) {
+                try $0.optionalInt64("n")
+            } ?? nil
+        }
+        #expect(own == 1)
+        #expect(try Maintenance.check(path: f.base.path, now: f.now).domainProblems.isEmpty)
+    }
+
+    @Test("lines changed or removed by hand are in the order's history; a line is added only by Pizzeria")
+    func handEditsOfLines() throws {
+        let f = try OrderFixture()
+        let order = try f.place("anna", "19:00", ("Margherita", 2), ("Porcini", 1)).order
+        // Another client: sqlite3 as an analyst uses it (no Pizzeria mark).
+        #expect(try shell(f, "UPDATE order_lines SET quantity = 3 WHERE line_no = 1").status == 0)
+        #expect(try shell(f, "DELETE FROM order_lines WHERE line_no = 2").status == 0)
+        let insert = try shell(
+            f,
+            "INSERT INTO order_lines SELECT order_id, 9, pizza_id, pizza_name, unit_price_cents, 1, uses_oven, variant_id, variant_name, base_price_cents, modifiers, allergens, vat_rate_bp FROM order_lines LIMIT 1"
+        )
+        #expect(insert.status != 0 && insert.output.contains("pizzeria_connection"), "\(insert)")
+        let stored = try #require(try f.pizzeria.orders.order(id: order.id))
+        #expect(stored.total.cents == 1800)
+        let details = stored.history.filter { $0.kind == .edited }.map { $0.detail ?? "" }
+        #expect(details == ["by hand: Margherita × 2 → 3", "by hand: −1 Porcini"], "\(details)")
+        // The library's own edits are not "by hand".
+        _ = try f.pizzeria.orders.edit(
+            id: order.id, OrderEdit(add: [.init(pizza: try f.pizza("Marinara"))]), by: "giulia")
+        let after = try #require(try f.pizzeria.orders.order(id: order.id))
+        #expect(after.history.filter { ($0.detail ?? "").hasPrefix("by hand") }.count == 2)
+    }
+
+    @Test("who acts cannot be written by another client: audit_context is Pizzeria's")
+    func auditContextForged() throws {
+        let f = try OrderFixture()
+        let forged = try shell(f, "UPDATE audit_context SET actor = 'giulia' WHERE id = 1")
+        #expect(forged.status != 0 && forged.output.contains("pizzeria_connection"), "\(forged)")
+        let replaced = try shell(f, "REPLACE INTO audit_context (id, actor, source) VALUES (1, 'giulia', 'x')")
+        #expect(replaced.status != 0 && replaced.output.contains("row_never_replaced"), "\(replaced)")
+        #expect(try shell(f, "UPDATE pizzas SET price_cents = 700 WHERE name = 'Margherita'").status == 0)
+        let entry = try f.pizzeria.database.read { db in
+            try db.fetchOne("SELECT actor, source FROM audit_log WHERE action = 'price' ORDER BY id DESC LIMIT 1") {
+                "\(try $0.optionalString("actor") ?? "-") \(try $0.string("source"))"
+            }
+        }
+        #expect(entry == "- sql")
+    }
+
+    @Test("an erasure redacts the customer's payment references and refund reasons, in the records and the history")
+    func erasureOfMoney() throws {
+        let f = try OrderFixture()
+        let order = try f.place("anna", "19:00", ("Margherita", 2)).order
+        let payments = f.pizzeria.payments
+        try payments.pay(PaymentRequest(order: order.id, method: .card, reference: "ANNA-REF-77"), by: "giulia")
+        try f.pizzeria.orders.cancel(id: order.id, by: "giulia", reason: "anna rang: her son is ill")
+        try payments.refund(order: order.id, reason: "anna's son is ill", by: "giulia")
+        try f.pizzeria.users.erase(id: try f.user("anna"), by: "giulia")
+        let texts = try f.base.snapshot().joined(separator: "\n")
+        #expect(!texts.contains("ANNA-REF-77") && !texts.contains("son is ill"))
+        let details = try #require(try f.pizzeria.orders.order(id: order.id)).history.compactMap(\.detail)
+        #expect(details.contains("paid 12.00 card [erased]") && details.contains("refunded 12.00 card: [erased]"))
+        #expect(details.contains("[erased]") && !details.contains { $0.contains("son") })
+        #expect(try Maintenance.check(path: f.base.path, now: f.now).domainProblems.isEmpty)
+    }
+}
