@@ -138,7 +138,7 @@ public struct SchemaMigrator: Sendable {
     }
 
     /// The pending migrations, applied in order inside the caller's transaction.
-    private func applyPending(in db: Connection) throws -> [Migration] {
+    func applyPending(in db: Connection) throws -> [Migration] {
         // Re-read under the write lock: another process may have migrated meanwhile.
         try db.execute(Self.bookkeepingTable)
         let done = Set(try status(of: db).applied.map(\.version))

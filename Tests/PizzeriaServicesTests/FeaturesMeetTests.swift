@@ -182,4 +182,70 @@ struct FeaturesMeetTests {
         #expect(details.contains("[erased]") && !details.contains { $0.contains("son") })
         #expect(try Maintenance.check(path: f.base.path, now: f.now).domainProblems.isEmpty)
     }
+
+    @Test("check names a dropped, an edited and a foreign trigger; --repair makes the schema's own again")
+    func schemaDrift() throws {
+        let f = try OrderFixture()
+        try f.place("anna", "19:00", ("Margherita", 2))
+        let dropped = try shell(
+            f,
+            """
+            DROP TRIGGER slot_loads_capacity; DROP TRIGGER audit_log_append_only_delete;
+            DROP VIEW daily_vat; CREATE VIEW daily_vat AS SELECT 1 AS empty;
+            CREATE TRIGGER mine AFTER INSERT ON orders BEGIN SELECT 1; END;
+            CREATE INDEX analysts_own ON orders (note);
+            """)
+        #expect(dropped.status == 0, "\(dropped)")
+        let check = try Maintenance.check(path: f.base.path, now: f.now)
+        #expect(
+            Set(check.schemaDrift) == [
+                "missing trigger slot_loads_capacity (on slot_loads)",
+                "missing trigger audit_log_append_only_delete (on audit_log)", "changed view daily_vat (on daily_vat)",
+                "extra trigger mine (on orders)",
+            ], "\(check.schemaDrift)")
+        #expect(!check.isHealthy)
+        let repair = try Maintenance.repair(path: f.base.path, now: f.now)
+        #expect(repair.repaired.filter { $0.table == "sqlite_schema" }.count == 4)
+        let after = try Maintenance.check(path: f.base.path, now: f.now)
+        #expect(after.schemaDrift.isEmpty && after.isHealthy && after.isDomainSound)
+        // The analyst's own index is theirs.
+        #expect(try shell(f, "SELECT name FROM sqlite_schema WHERE name = 'analysts_own'").output == "analysts_own\n")
+    }
+
+    @Test("check --repair derives from the source: a slot follows its orders' true service day, not a drifted order's")
+    func repairFromSource() throws {
+        let f = try OrderFixture(capacity: 10)
+        // Friday 2026-12-04 open 18:00-02:00: a 00:30 pickup is Friday's night.
+        try f.pizzeria.schedule.setHours([.friday], [try HoursSyntax.parseInterval("18:00-02:00")], keepOrders: true)
+        _ = try f.pizzeria.capacity.set([.weekday(.friday)], try HoursSyntax.parseInterval("18:00-02:00"), capacity: 9)
+        let night = try f.place("anna", "00:30", day: "2026-12-05", ("Margherita", 2)).order
+        let other = try f.place("marco", "20:00", day: "2026-12-04", ("Porcini", 1)).order
+        #expect(night.serviceDay.description == "2026-12-04")
+        // By hand, with the triggers that would refuse it dropped: the slot zeroed, the night order
+        // on the calendar day (its slot follows it), the other's total changed.
+        let damaged = try shell(
+            f,
+            """
+            DROP TRIGGER slot_loads_booked_derived; DROP TRIGGER orders_total_derived;
+            UPDATE orders SET service_day = '2026-12-05' WHERE id = '\(night.id)';
+            UPDATE slot_loads SET booked = 0 WHERE pickup_at = '\(PickupTime.utc(night.pickupAt))';
+            DELETE FROM slot_loads WHERE pickup_at = '\(PickupTime.utc(night.pickupAt))';
+            UPDATE orders SET total_cents = 1 WHERE id = '\(other.id)';
+            """)
+        #expect(damaged.status == 0, "\(damaged)")
+        let before = try Maintenance.check(path: f.base.path, now: f.now)
+        #expect(!before.domainProblems.isEmpty && !before.schemaDrift.isEmpty)
+        _ = try Maintenance.repair(path: f.base.path, now: f.now)
+        let after = try Maintenance.check(path: f.base.path, now: f.now)
+        #expect(after.domainProblems.isEmpty && after.schemaDrift.isEmpty, "\(after.domainProblems)")
+        let slot = try f.pizzeria.database.read { db in
+            try db.fetchOne(
+                "SELECT service_day, booked FROM slot_loads WHERE pickup_at = ?", [PickupTime.utc(night.pickupAt)]
+            ) { "\(try $0.string("service_day")) \(try $0.int("booked"))" }
+        }
+        #expect(slot == "2026-12-04 2")
+        let capacity = try f.pizzeria.orders.slots(on: LocalDate("2026-12-04")).first { $0.start == night.pickupAt }
+        #expect(capacity?.capacity == 9)
+        #expect(try f.pizzeria.orders.order(id: other.id)?.total.cents == 1200)
+    }
 }

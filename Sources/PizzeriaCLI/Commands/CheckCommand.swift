@@ -15,7 +15,10 @@ enum CheckCommand {
         name: "check",
         abstract: "Check the database: integrity_check, foreign_key_check, schema version, the shop's own rules, WAL.",
         discussion: """
-            Exits 0 only when every check passes; 65 when SQLite's checks, the schema or the settings fail;
+            Exits 0 only when every check passes; 65 when SQLite's checks, the schema or the settings fail
+            (the schema objects row compares every table, index, trigger and view with what the migrations
+            make: a dropped or edited trigger no longer holds its rule; --repair makes triggers, views and
+            indexes again);
             1 when the file is sound but the shop's data breaks its own rules (the domain row): a slot load,
             capacity, service day, local time or total that disagrees with what it derives from, a future slot
             over its capacity, a future order outside the hours that staff did not keep, an erasure not carried
@@ -59,11 +62,12 @@ enum CheckCommand {
         let foreignOrderRoutes: [String]
         let settings: [String]
         let domain: [DomainProblem]
+        let schemaDrift: [String]
         let repaired: [DomainProblem]?
         let ok: Bool
 
         enum CodingKeys: String, CodingKey {
-            case domain = "domain_problems", repaired
+            case domain = "domain_problems", repaired, schemaDrift = "schema_drift"
             case foreignOrderRoutes = "foreign_order_routes", settings = "settings_problems"
             case integrity = "integrity_problems", foreignKeys = "foreign_key_problems"
             case schemaVersion = "schema_version", latestVersion = "latest_version", journalMode = "journal_mode"
@@ -117,7 +121,7 @@ enum CheckCommand {
                 pendingFrames: wal.pendingFrames, readerPIDs: wal.readerProcesses,
                 heldBackByReader: wal.isHeldBackByReader),
             foreignOrderRoutes: result.foreignOrderRoutes, settings: result.settingsProblems,
-            domain: result.domainProblems,
+            domain: result.domainProblems, schemaDrift: result.schemaDrift,
             repaired: repaired, ok: result.isHealthy && result.isDomainSound)
         try context.emit(report) {
             // A table cell stays on one line: problems are listed under the table.
@@ -134,6 +138,7 @@ enum CheckCommand {
                 "schema",
                 "version \(result.migrations.version) of \(result.migrations.latestVersion)"
                     + (result.migrations.isCurrent ? " (current)" : " (run `pizzeria init`)"))
+            table.add("schema objects", verdict("schema objects", result.schemaDrift))
             table.add("journal_mode", result.journalMode)
             table.add(
                 "sqlite",

@@ -60,7 +60,10 @@ enum DomainCheck {
         let schedule = ScheduleStore.schedule(settings, in: db)
         let clock = schedule.clock
 
-        // Orders: local time, service day, totals, the hours.
+        // Orders: local time, service day, totals, the hours. What each order's service day and
+        // local time should be, from its pickup (the source), is kept for its slot's check below:
+        // a slot is checked against its orders' true times, never against a drifted order's.
+        var expectedTimes: [String: (day: String, local: String)] = [:]
         try DomainStore.orderTimes(in: db) { order in
             guard let pickup = PickupTime.fromUTC(order.pickupAt) else {
                 found("orders", order.id, "pickup_at '\(order.pickupAt)' is not a UTC time")
@@ -73,6 +76,7 @@ enum DomainCheck {
             if case .slot(let slot) = try schedule.locate(pickup) { day = slot.serviceDay } else { inHours = false }
             // Past and finished orders keep the service day they had; their local time follows the zone.
             let expectedDay = booked ? day.description : order.serviceDay
+            expectedTimes[order.id] = (expectedDay, local)
             if local != order.pickupLocal || expectedDay != order.serviceDay {
                 let what = [
                     local != order.pickupLocal ? "pickup_local is \(order.pickupLocal)" : nil,
@@ -112,7 +116,9 @@ enum DomainCheck {
         let nowText = PickupTime.utc(now)
         for slot in try DomainStore.slots(in: db) {
             var serviceDay = slot.serviceDay, minute = slot.localMinute
-            if let orderDay = slot.orderDay, let orderLocal = slot.orderLocal, let day = LocalDate(orderDay),
+            let truth = slot.orderID.flatMap { expectedTimes[$0] }
+            if let orderDay = truth?.day ?? slot.orderDay, let orderLocal = truth?.local ?? slot.orderLocal,
+                let day = LocalDate(orderDay),
                 let date = LocalDate(String(orderLocal.prefix(10))),
                 let time = LocalTime(String(orderLocal.dropFirst(11).prefix(5)))
             {

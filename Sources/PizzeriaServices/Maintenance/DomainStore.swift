@@ -36,7 +36,8 @@ enum DomainStore {
         let booked: Int
         /// The pizzas over capacity its live staff overrides granted (`capacity_overrides`).
         let allowance: Int
-        /// The service day and local time of one of its orders (one holding capacity, if any).
+        /// One of its orders (one holding capacity, if any), with its stored service day and local time.
+        let orderID: String?
         let orderDay: String?
         let orderLocal: String?
     }
@@ -46,7 +47,7 @@ enum DomainStore {
         try db.fetchAll(
             """
             SELECT s.pickup_at, s.service_day, s.local_minute, s.capacity, r.rule AS capacity_rule, s.booked,
-                   o.service_day AS order_day, o.pickup_local AS order_local,
+                   o.id AS order_id, o.service_day AS order_day, o.pickup_local AS order_local,
                    coalesce((SELECT a.pizzas FROM slot_override_allowance a WHERE a.pickup_at = s.pickup_at), 0) AS allowance
             FROM slot_loads s
             LEFT JOIN capacity_rules r ON r.id = s.capacity_rule_id
@@ -59,7 +60,8 @@ enum DomainStore {
                 localMinute: try row.int("local_minute"),
                 capacity: try row.int("capacity"), rule: try row.optionalString("capacity_rule"),
                 booked: try row.int("booked"), allowance: try row.int("allowance"),
-                orderDay: try row.optionalString("order_day"), orderLocal: try row.optionalString("order_local"))
+                orderID: try row.optionalString("order_id"), orderDay: try row.optionalString("order_day"),
+                orderLocal: try row.optionalString("order_local"))
         }
     }
 
@@ -109,14 +111,22 @@ enum DomainStore {
         ) { try $0.string("sql") }
         if saved != nil { try db.run("DROP TRIGGER slot_loads_capacity") }
         for pickup in pickups {
+            // A missing row is opened as an order opens one (the trigger slot_loads_open): its
+            // service day and local minute from its orders (already repaired: repairs of the
+            // orders' times run first), its capacity and rule from the capacity rules.
             try db.run(
                 """
-                INSERT INTO slot_loads (pickup_at, service_day, local_minute, capacity)
-                SELECT o.pickup_at, o.service_day,
-                       CAST(round((julianday(substr(o.pickup_local, 1, 16)) - julianday(o.service_day)) * 1440) AS INTEGER),
-                       (SELECT slot_capacity FROM settings WHERE id = 1)
-                FROM orders o WHERE o.pickup_at = ? AND NOT EXISTS (SELECT 1 FROM slot_loads s WHERE s.pickup_at = o.pickup_at)
-                ORDER BY o.status = 'cancelled', o.id LIMIT 1
+                INSERT INTO slot_loads (pickup_at, service_day, local_minute, capacity, capacity_rule_id)
+                SELECT m.pickup_at, m.service_day, m.minute, c.capacity, c.rule_id
+                FROM (SELECT o.pickup_at, o.service_day,
+                             CAST(round((julianday(substr(o.pickup_local, 1, 16)) - julianday(o.service_day)) * 1440) AS INTEGER) AS minute,
+                             (CAST(strftime('%w', o.service_day) AS INTEGER) + 6) % 7 + 1 AS weekday
+                      FROM orders o WHERE o.pickup_at = ?1 AND NOT EXISTS (SELECT 1 FROM slot_loads s WHERE s.pickup_at = o.pickup_at)
+                      ORDER BY o.status = 'cancelled', o.id LIMIT 1) m
+                JOIN capacity_candidates c
+                  ON (c.day = m.service_day OR c.weekday = m.weekday OR c.rank = 2)
+                 AND c.start_minute <= m.minute AND m.minute < c.end_minute
+                ORDER BY c.rank, c.width LIMIT 1
                 """, [pickup])
             try db.run("UPDATE slot_loads AS s SET booked = " + slotSum + " WHERE s.pickup_at = ?", [pickup])
         }

@@ -125,10 +125,16 @@ public enum Maintenance {
         /// capacity, future orders inside the hours or kept, erasures carried through, routes,
         /// each item's history chain and audit entries.
         public let domainProblems: [DomainProblem]
+        /// How the file's tables, indexes, triggers and views differ from what its migrations
+        /// make (`missing trigger slot_loads_capacity (on slot_loads)`): a dropped or edited
+        /// trigger no longer holds its rule. `check --repair` makes triggers, views and indexes again.
+        public let schemaDrift: [String]
 
-        /// Whether the file is sound: SQLite's checks, a current schema, usable settings.
+        /// Whether the file is sound: SQLite's checks, a current schema as its migrations make
+        /// it, usable settings.
         public var isHealthy: Bool {
-            integrityProblems.isEmpty && foreignKeyProblems.isEmpty && migrations.isCurrent && settingsProblems.isEmpty
+            integrityProblems.isEmpty && foreignKeyProblems.isEmpty && migrations.isCurrent && schemaDrift.isEmpty
+                && settingsProblems.isEmpty
         }
         /// Whether the shop's data keeps its rules (``domainProblems`` is empty).
         public var isDomainSound: Bool { domainProblems.isEmpty }
@@ -143,6 +149,8 @@ public enum Maintenance {
         let migrations = try status(of: database)
         // Older schemas have no ownership rule to check yet.
         let foreign = migrations.isCurrent ? try database.read { try NavigationStore.foreignOrderRoutes(in: $0) } : []
+        let drift =
+            migrations.isCurrent ? try database.read { try Pizzeria.migrator.schemaDrift(of: $0) }.map(\.description) : []
         let settingsProblems = migrations.isCurrent ? try Self.settingsProblems(database) : []
         let domain =
             migrations.isCurrent && settingsProblems.isEmpty
@@ -154,7 +162,8 @@ public enum Maintenance {
             checkpoints: configuration.checkpoints,
             walResetMitigation: configuration.database.checkpointPolicy.isWALResetMitigation,
             durability: configuration.durability, wal: WALReport(try database.walStatus()),
-            foreignOrderRoutes: foreign, settingsProblems: settingsProblems, domainProblems: domain)
+            foreignOrderRoutes: foreign, settingsProblems: settingsProblems, domainProblems: domain,
+            schemaDrift: drift)
     }
 
     /// How many customers the file has erased, and when the latest was: what a backup reminds of
@@ -209,16 +218,24 @@ public enum Maintenance {
     {
         let pizzeria = try Pizzeria.open(
             path: path, access: .requireCurrent, configuration: configuration, now: { now })
-        let before = try pizzeria.database.write { db in
+        let (before, schema) = try pizzeria.database.write { db in
+            // The schema first: a dropped trigger or view is what the rest relies on.
+            let drift = try Pizzeria.migrator.schemaDrift(of: db)
+            try Pizzeria.migrator.repair(drift, in: db)
             let before = try DomainCheck.run(now: now, in: db)
             try DomainCheck.apply(before.repairs, in: db)
-            return before
+            return (before, drift.filter(\.isRepairable))
         }
         if before.repairs.contains(.clearWAL) {
             _ = try UserService.clearErasures(from: pizzeria.database, at: now, waitingForReaders: 2)
         }
         let after = try pizzeria.database.read { try DomainCheck.run(now: now, in: $0).problems }
-        return RepairResult(repaired: before.problems.filter { !after.contains($0) }, remaining: after)
+        let madeAgain = schema.map {
+            DomainProblem(
+                table: "sqlite_schema", id: $0.object.name, problem: $0.description,
+                expected: $0.kind == .extraTrigger ? "no such trigger" : "as its migration makes it", repairable: true)
+        }
+        return RepairResult(repaired: madeAgain + before.problems.filter { !after.contains($0) }, remaining: after)
     }
 
     /// Reads the settings and the week as every booking does; what that refuses is the problem.
