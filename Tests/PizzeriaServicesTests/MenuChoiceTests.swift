@@ -62,7 +62,7 @@ struct MenuChoiceTests {
         #expect(maxi.basePrice.cents == 900 && maxi.unitPrice.cents == 1200 && maxi.total.cents == 2400)
         #expect(maxi.variantName == "Maxi" && maxi.modifiers.map(\.name) == ["bufala", "classico"])
         #expect(maxi.modifiers.map(\.price.cents) == [300, 0])
-        #expect(maxi.label == "Margherita Maxi + bufala + classico")
+        #expect(maxi.label == "Margherita Maxi + Aggiunte: bufala + Impasto: classico")
         #expect(plain.variantName == "Normale" && plain.unitPrice.cents == 700)
         #expect(plain.allergens == [.gluten, .milk])
         #expect(order.total.cents == 3100)
@@ -116,7 +116,7 @@ struct MenuChoiceTests {
         change.add = [.init(pizza: m.margherita, variant: m.maxi.id, modifiers: [m.integrale.id, m.nduja.id])]
         let edited = try m.f.pizzeria.orders.edit(id: order.id, change)
         #expect(edited.lines.map(\.quantity) == [5, 1, 1])
-        #expect(edited.lines[2].label == "Margherita Maxi + 'nduja + integrale")
+        #expect(edited.lines[2].label == "Margherita Maxi + Aggiunte: 'nduja + Impasto: integrale")
         let removed = try m.f.pizzeria.orders.edit(
             id: order.id,
             OrderEdit(remove: [m.margherita], setQuantity: [.init(pizza: try m.f.pizza("Porcini"), quantity: 1)]))

@@ -86,7 +86,7 @@ enum OrderText {
             } else {
                 lines.add("\(line.quantity)", name, line.basePrice.formatted, "")
                 for modifier in line.modifiers {
-                    lines.add("", "  + \(modifier.name)", modifier.price.formatted, "")
+                    lines.add("", "  + \(modifier.group): \(modifier.name)", modifier.price.formatted, "")
                 }
                 lines.add("", "  = one", line.unitPrice.formatted, line.total.formatted)
             }

@@ -49,7 +49,8 @@ public struct OrderLineRow: Sendable, Hashable, JSONMembers {
         try writer.member("item", line.pizzaName)
         try writer.member("line_no", lineNumber)
         try writer.member(
-            "modifiers", line.modifiers.isEmpty ? nil : line.modifiers.map(\.name).joined(separator: ", "))
+            "modifiers",
+            line.modifiers.isEmpty ? nil : line.modifiers.map { "\($0.group): \($0.name)" }.joined(separator: ", "))
         try writer.member("net", plain: net)
         try writer.member("net_cents", net.cents)
         try writer.member("order_id", id: orderID)

@@ -138,7 +138,9 @@ public struct Receipt: Sendable, Hashable, Encodable {
                     "\(line.quantity) x " + line.pizzaName + (line.variantName.map { " " + $0 } ?? ""),
                     line.total.plain)
                 // The modifiers' prices are in the line's total.
-                for modifier in line.modifiers { out += Self.wrap("  + " + modifier.name, width: width) }
+                for modifier in line.modifiers {
+                    out += Self.wrap("  + \(modifier.group): \(modifier.name)", width: width)
+                }
             }
         }
         out.append(rule)

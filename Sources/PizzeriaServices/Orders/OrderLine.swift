@@ -101,9 +101,12 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
     /// What the line takes of its slot's capacity: its quantity when it uses the oven, else 0.
     public var slotUnits: Int { usesOven ? quantity : 0 }
 
-    /// The line for people: `Margherita`, `Margherita Maxi + bufala + 'nduja`.
+    /// The line for people: `Margherita`, `Margherita Maxi + Aggiunte: bufala + Senza: basilico` —
+    /// each modifier with its group, as an order names it (`GROUP:MODIFIER`), so a removal and an
+    /// extra of the same name never read alike, and lines that differ never print the same.
     public var label: String {
-        ([pizzaName + (variantName.map { " " + $0 } ?? "")] + modifiers.map(\.name)).joined(separator: " + ")
+        ([pizzaName + (variantName.map { " " + $0 } ?? "")] + modifiers.map { "\($0.group): \($0.name)" })
+            .joined(separator: " + ")
     }
 
     /// What makes two lines the same choice (merged in a booking): the item, the variant and the
