@@ -61,7 +61,9 @@ struct PartyCommandTests {
             try cli.json(
                 "order", "place", "marco", "--pickup", "\(Self.day)T20:00", "--split", "Margherita=7", "Acqua", "--key",
                 "party") as? [String: Any]
-        #expect(party?["created"] as? Bool == false && party?["pizzas"] as? Int == 8, "\(String(describing: party))")
+        #expect(
+            party?["created"] as? Bool == false && party?["pizzas"] as? Int == 7 && party?["other_items"] as? Int == 1,
+            "\(String(describing: party))")
         #expect(party?["total_cents"] as? Int == 7 * 600 + 150)
         let orders = party?["orders"] as? [[String: Any]] ?? []
         #expect(orders.map { ($0["lines"] as? [Any])?.count } == [2, 1, 1], "\(orders)")
@@ -86,5 +88,26 @@ struct PartyCommandTests {
         #expect(refused.status == 1 && refused.stderr.contains("does not fit"), "\(refused)")
         #expect(try cli.sqlite("SELECT count(*) FROM orders;").stdout == count)
         try cli.ok("check")
+    }
+
+    @Test("a party's key retried without --split answers with the whole party; drinks are not counted as pizzas")
+    func keyRetryAndCounts() throws {
+        let cli = try pizzeria()
+        let booked = try cli.ok(
+            "order", "place", "marco", "--pickup", "\(Self.day)T20:00", "--split", "Margherita=6", "Acqua=3", "--key",
+            "p2"
+        ).stdout
+        #expect(booked.contains("6 pizzas and 3 other items"), "\(booked)")
+        let retried = try cli.ok(
+            "order", "place", "marco", "--pickup", "\(Self.day)T20:00", "Margherita=6", "Acqua=3", "--key", "p2"
+        ).stdout
+        #expect(
+            retried.hasPrefix("Already booked with key 'p2': party") && retried.contains("2 orders")
+                && retried.contains("6 pizzas and 3 other items"), "\(retried)")
+        let json =
+            try cli.json(
+                "order", "place", "marco", "--pickup", "\(Self.day)T20:00", "Margherita=6", "Acqua=3", "--key", "p2")
+            as? [String: Any]
+        #expect((json?["orders"] as? [Any])?.count == 2 && json?["pizzas"] as? Int == 6 && json?["created"] as? Bool == false)
     }
 }

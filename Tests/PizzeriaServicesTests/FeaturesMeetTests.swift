@@ -248,4 +248,24 @@ struct FeaturesMeetTests {
         #expect(capacity?.capacity == 9)
         #expect(try f.pizzeria.orders.order(id: other.id)?.total.cents == 1200)
     }
+
+    @Test("a party's receipt: VAT per order summed (as the cash-up rounds), a cancelled member marked and not counted")
+    func partyReceipt() throws {
+        let f = try OrderFixture(capacity: 1)
+        var draft = PizzaDraft.blank
+        draft.name = "Pane"
+        draft.price = Money(cents: 105)  // 10 %: 0.0954… of VAT each, 0.1909… for two together
+        let pane = try f.pizzeria.menu.save(draft)
+        let (party, _) = try f.pizzeria.orders.placeParty(
+            OrderRequest(user: try f.user("anna"), items: [.init(pizza: pane.id, quantity: 3)], pickup: try f.at("19:00")))
+        #expect(party.orders.count == 3 && party.pizzaCount == 3 && party.otherItemCount == 0)
+        let receipt = try f.pizzeria.payments.receipt(of: party.id)
+        #expect(receipt.vat.vat.cents == 30 && receipt.total.cents == 315)
+        try f.pizzeria.orders.cancel(id: party.orders[2].id, by: "giulia")
+        let after = try f.pizzeria.payments.receipt(of: party.orders[1].id)
+        #expect(after.vat.vat.cents == 20 && after.total.cents == 210 && after.balance.cents == 210)
+        let text = after.text(width: 32)
+        #expect(text.contains("CANCELLED") && text.contains("2.10"), "\(text)")
+        #expect(try f.pizzeria.orders.party(of: party.orders[2].id)?.total.cents == 210)
+    }
 }

@@ -96,29 +96,43 @@ enum OrderCommands {
             let items = try invocation[items].map { try parseItem($0, lookup: pizzeria.lookup, menu: pizzeria.menu) }
             let user = try pizzeria.lookup.user(try invocation[user])
             let pickup = try pizzeria.orders.pickup(parsing: pickupText)
-            if invocation[split] {
-                let typedKey = try invocation[key]
-                let (party, created) = try pizzeria.orders.placeParty(
-                    OrderRequest(user: user.id, items: items, pickup: pickup, idempotencyKey: typedKey),
-                    by: try actor(invocation), override: try staffOverride(invocation))
+            let typedKey = try invocation[key]
+            func emitParty(_ party: Party, created: Bool) throws -> ExitCode {
                 try context.emit(Extended(base: party, key: "created", extra: created)) {
+                    let others = party.otherItemCount
                     var text =
                         (created ? "Booked" : "Already booked with key '\(typedKey ?? "")':")
                         + (party.orders.count == 1
                             ? " order \(party.id.short)" : " party \(party.id.short) (\(party.orders.count) orders)")
-                        + " for \(party.orders[0].handle): \(party.pizzaCount) pizza\(party.pizzaCount == 1 ? "" : "s"), total \(party.total.formatted).\n"
+                        + " for \(party.orders[0].handle): \(party.pizzaCount) pizza\(party.pizzaCount == 1 ? "" : "s")"
+                        + (others > 0 ? " and \(others) other item\(others == 1 ? "" : "s")" : "")
+                        + ", total \(party.total.formatted).\n"
                     for order in party.orders {
-                        text += "  \(order.id.short)  \(order.pickupLocal)  \(OrderText.items(order))\n"
+                        text +=
+                            "  \(order.id.short)  \(order.pickupLocal)  \(OrderText.items(order))"
+                            + (order.status == .cancelled ? "  (cancelled)" : "") + "\n"
                     }
                     return text
                 }
                 return .ok
             }
+            if invocation[split] {
+                let (party, created) = try pizzeria.orders.placeParty(
+                    OrderRequest(user: user.id, items: items, pickup: pickup, idempotencyKey: typedKey),
+                    by: try actor(invocation), override: try staffOverride(invocation))
+                return try emitParty(party, created: created)
+            }
             let (order, created) = try pizzeria.orders.place(
                 OrderRequest(
-                    user: user.id, items: items, pickup: pickup, idempotencyKey: try invocation[key]),
+                    user: user.id, items: items, pickup: pickup, idempotencyKey: typedKey),
                 by: try actor(invocation),
                 override: try staffOverride(invocation))
+            // A retry of a party's key answers with the whole party, --split or not.
+            if !created, let partyID = order.partyID, let party = try pizzeria.orders.party(of: partyID),
+                party.orders.count > 1
+            {
+                return try emitParty(party, created: false)
+            }
             try context.emit(Extended(base: order, key: "created", extra: created)) {
                 (created ? "Booked" : "Already booked with key '\(order.idempotencyKey ?? "")':")
                     + " order \(order.id.short) for \(order.handle), pickup \(order.pickupLocal): "

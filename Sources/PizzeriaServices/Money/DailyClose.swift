@@ -173,7 +173,10 @@ extension PaymentService {
             }
             return Receipt(
                 shop: try ShopStore.details(in: db), order: full,
-                vat: VATBreakdown(lines: full.lines + members.flatMap(\.order.lines)),
+                vat: VATBreakdown(
+                    summing: ([full] + members.map(\.order)).filter { $0.status != .cancelled }.map {
+                        VATBreakdown(lines: $0.lines)
+                    }),
                 payments: try Self.summary(of: header.id, in: db), printedAt: now, party: members)
         }
     }

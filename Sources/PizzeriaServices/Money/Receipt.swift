@@ -10,7 +10,8 @@ public struct Receipt: Sendable, Hashable, Encodable {
     public let shop: ShopDetails
     /// The order.
     public let order: Order
-    /// Its VAT, per rate on the order.
+    /// The VAT of the receipt's orders that are not cancelled: each order's per-rate breakdown,
+    /// summed (the rounding of the cash-up and of `daily_vat`).
     public let vat: VATBreakdown
     /// Its payments, refunds and state.
     public let payments: OrderPayments
@@ -46,8 +47,9 @@ public struct Receipt: Sendable, Hashable, Encodable {
         }
     }
 
-    /// What the receipt totals: the order's total, with its party's other orders'.
-    public var total: Money { Money(cents: order.total.cents + party.reduce(0) { $0 + $1.order.total.cents }) }
+    /// What the receipt totals: what the order is due (its total, nothing once cancelled), with
+    /// its party's other orders'.
+    public var total: Money { Money(cents: payments.due.cents + party.reduce(0) { $0 + $1.payments.due.cents }) }
     /// What is left to pay on the receipt's orders.
     public var balance: Money {
         Money(cents: payments.balance.cents + party.reduce(0) { $0 + $1.payments.balance.cents })
@@ -131,7 +133,10 @@ public struct Receipt: Sendable, Hashable, Encodable {
         // The party's orders in pickup order, wherever the receipt was asked from.
         for (index, each) in ([order] + party.map(\.order)).sorted(by: { $0.pickupAt < $1.pickupAt }).enumerated() {
             if index > 0 { out.append("") }
-            row("Order " + each.id.short, String(each.pickupLocal.prefix(16)).replacingOccurrences(of: "T", with: " "))
+            row(
+                "Order " + each.id.short,
+                each.status == .cancelled
+                    ? "CANCELLED" : String(each.pickupLocal.prefix(16)).replacingOccurrences(of: "T", with: " "))
             if party.isEmpty { out.append(rule) }
             for line in each.lines {
                 row(

@@ -7,20 +7,25 @@ import PizzeriaStorage
 /// Each order is an order like any other — its own slot, capacity, moves, kitchen state and
 /// payments — linked by ``Order/partyID``, the id of the party's first order.
 ///
-/// JSON: `{"party_id", "orders": […], "pizzas", "total", "total_cents", "currency"}`.
+/// JSON: `{"party_id", "orders": […], "pizzas", "other_items", "total", "total_cents", "currency"}`
+/// (pizzas, other items and the total of the orders that are not cancelled).
 public struct Party: Sendable, Hashable, Encodable {
     /// The id of the party's first order (its ``Order/partyID``, and the other orders').
     public let id: Order.ID
     /// Its orders, in pickup order.
     public let orders: [Order]
 
-    /// The pizzas of all its orders.
-    public var pizzaCount: Int { orders.reduce(0) { $0 + $1.pizzaCount } }
-    /// What the whole party costs: the sum of its orders' totals.
-    public var total: Money { Money(cents: orders.reduce(0) { $0 + $1.total.cents }) }
+    /// The pizzas of its orders that are not cancelled: what takes slot capacity (drinks do not).
+    public var pizzaCount: Int { live.reduce(0) { $0 + $1.lines.reduce(0) { $0 + $1.slotUnits } } }
+    /// Its other items (drinks, desserts) of the orders that are not cancelled.
+    public var otherItemCount: Int { live.reduce(0) { $0 + $1.pizzaCount } - pizzaCount }
+    /// What the whole party costs: the sum of its orders' totals, but the cancelled ones'.
+    public var total: Money { Money(cents: live.reduce(0) { $0 + $1.total.cents }) }
+    /// Its orders that are not cancelled.
+    var live: [Order] { orders.filter { $0.status != .cancelled } }
 
     private enum CodingKeys: String, CodingKey {
-        case id = "party_id", orders, pizzas, total, totalCents = "total_cents", currency
+        case id = "party_id", orders, pizzas, otherItems = "other_items", total, totalCents = "total_cents", currency
     }
 
     /// The documented JSON shape.
@@ -29,6 +34,7 @@ public struct Party: Sendable, Hashable, Encodable {
         try container.encode(id, forKey: .id)
         try container.encode(orders, forKey: .orders)
         try container.encode(pizzaCount, forKey: .pizzas)
+        try container.encode(otherItemCount, forKey: .otherItems)
         try container.encode(total.plain, forKey: .total)
         try container.encode(total.cents, forKey: .totalCents)
         try container.encode("EUR", forKey: .currency)
@@ -94,6 +100,17 @@ extension OrderService {
                     ).order)
             }
             return (Party(id: orders[0].id, orders: orders), true)
+        }
+    }
+
+    /// The party of the order `id` (any of its orders), all its orders in pickup order; `nil`
+    /// when there is no such order. An order on its own is a party of one.
+    public func party(of id: Order.ID) throws -> Party? {
+        let now = now()
+        return try database.read { db in
+            guard let header = try OrderStore.header(id: id, in: db) else { return nil }
+            let first = try OrderAssembler(now: now, in: db).order(header)
+            return try Self.party(of: header.partyID ?? id, first: first, now: now, in: db)
         }
     }
 
