@@ -268,4 +268,32 @@ struct FeaturesMeetTests {
         #expect(text.contains("CANCELLED") && text.contains("2.10"), "\(text)")
         #expect(try f.pizzeria.orders.party(of: party.orders[2].id)?.total.cents == 210)
     }
+
+    @Test("a running notifier delivers nothing of a customer erased after it read its batch")
+    func notifierAfterErasure() throws {
+        let f = try OrderFixture()
+        try f.pizzeria.users.edit(id: try f.user("anna"), phone: .set("+39 333 111 2222"))
+        for time in ["19:00", "19:15", "19:30"] {
+            let order = try f.place("anna", time, ("Margherita", 1)).order
+            _ = try f.pizzeria.orders.edit(id: order.id, OrderEdit(note: .set("ring Anna-Secret")), by: "giulia")
+        }
+        let name = try #require(NotifierName("sms"))
+        var delivered: [String] = []
+        var erased = false
+        try f.pizzeria.notifications.run(
+            name, from: .start, policy: NotifierPolicy(once: true)
+        ) { notification in
+            let json = String(decoding: try JSONEncoder().encode(notification), as: UTF8.self)
+            if erased { delivered.append(json) }
+            if !erased {
+                // The batch after this event was read already; the customer is erased now.
+                try f.pizzeria.users.erase(id: try f.user("anna"), by: "giulia")
+                erased = true
+            }
+        }
+        #expect(!delivered.isEmpty)
+        for json in delivered {
+            #expect(!json.contains("Anna") && !json.contains("Secret") && !json.contains("333"), "\(json)")
+        }
+    }
 }

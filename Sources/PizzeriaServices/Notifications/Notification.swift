@@ -138,6 +138,11 @@ public struct OrderNotification: Sendable, Hashable, Encodable {
         OrderNotification(notifier: notifier, kind: kind, event: event, redelivery: redelivery, attempt: attempt + 1)
     }
 
+    /// The same notification with its event as read again (`event`, the same cursor).
+    func with(_ event: OrderEvent) -> OrderNotification {
+        OrderNotification(notifier: notifier, kind: kind, event: event, redelivery: redelivery, attempt: attempt)
+    }
+
     /// The notification as environment variables (`PIZZERIA_EVENT_TOKEN`, `PIZZERIA_CUSTOMER_PHONE`,
     /// …), for commands that read no JSON; an unknown value is an empty string.
     public var environment: [String: String] {

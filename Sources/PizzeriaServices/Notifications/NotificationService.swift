@@ -147,16 +147,29 @@ public final class NotificationService: Sendable {
         )
     }
 
-    /// Records that `notification` is being handed over now (before the command runs).
+    /// Records that `notification` is being handed over now (before the command runs), and
+    /// returns it with its event read again in the same transaction: what is handed over is the
+    /// order as it is at the moment of delivery, never as a batch read earlier had it (a customer
+    /// erased since is erased in it).
     /// - Throws: ``NotifyError/lostLease(_:)``.
-    public func willDeliver(_ notification: OrderNotification, holder: NotifierHolder = .current) throws {
+    @discardableResult
+    public func willDeliver(_ notification: OrderNotification, holder: NotifierHolder = .current) throws
+        -> OrderNotification
+    {
         let now = now()
-        try database.write { db in
+        return try database.write { db in
             guard
                 try NotifierStore.markPending(
                     notification.notifier, notification.event.cursor, holder: holder, at: now, in: db)
             else { throw NotifyError.lostLease(notification.notifier) }
+            return try OrderService.event(at: notification.event.cursor, now: now, in: db).map(notification.with)
+                ?? notification
         }
+    }
+
+    /// `notification` with its event read again now (before a retry: the wait may have been long).
+    func reread(_ notification: OrderNotification) throws -> OrderNotification {
+        try orders.event(at: notification.event.cursor).map(notification.with) ?? notification
     }
 
     /// Moves the cursor from `previous` past `cursor`: after a delivery (`delivered`), or past

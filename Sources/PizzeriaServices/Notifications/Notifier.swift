@@ -127,10 +127,10 @@ extension NotificationService {
                     (cursor, passed) = (to, nil)
                     summary.passedOver += count
                 }
-                try willDeliver(notification, holder: holder)
+                let current = try willDeliver(notification, holder: holder)
                 guard
                     try deliverOne(
-                        notification, holder: holder, policy: policy, summary: &summary, shouldStop: shouldStop,
+                        current, holder: holder, policy: policy, summary: &summary, shouldStop: shouldStop,
                         progress: progress, deliver: deliver)
                 else { return summary }  // stopped while waiting to retry: the event stays pending
                 try advance(name, from: cursor, to: notification.event.cursor, delivered: true, holder: holder)
@@ -171,7 +171,7 @@ extension NotificationService {
                 let wait = policy.wait(afterAttempt: attempt.attempt)
                 progress(.failed(attempt, error: text, retryIn: wait))
                 guard Self.pause(wait, shouldStop: shouldStop) else { return false }
-                attempt = attempt.retried()
+                attempt = try reread(attempt.retried())
             }
         }
     }

@@ -118,6 +118,21 @@ extension OrderService {
         }
     }
 
+    /// The event at `cursor`, read again now (its order as it is now: after an erasure, the
+    /// erased one); `nil` when this file's history has no such event.
+    public func event(at cursor: EventCursor) throws -> OrderEvent? {
+        try database.read { db in try Self.event(at: cursor, now: now(), in: db) }
+    }
+
+    /// ``event(at:)`` in the caller's transaction.
+    static func event(at cursor: EventCursor, now: Date, in db: Connection) throws -> OrderEvent? {
+        guard let row = try OrderStore.event(at: cursor, in: db),
+            let header = try OrderStore.header(id: row.orderID, in: db)
+        else { return nil }
+        let order = try OrderAssembler(now: now, in: db).order(header)
+        return OrderEvent(cursor: OrderStore.cursor(of: row), change: row.value, order: order)
+    }
+
     /// The cursor of the newest event: a feed started from it sees only what happens next.
     public func latestEventCursor() throws -> EventCursor {
         try database.read { try OrderStore.latestEvent(in: $0) }

@@ -22,6 +22,14 @@ extension OrderStore {
             after: cursor, rows, limit: limit, cursorOf: cursor(of:), newest: { try latestEvent(in: db) })
     }
 
+    /// The event at `cursor`, when this file's history has it there.
+    static func event(at cursor: EventCursor, in db: Connection) throws -> FeedRow? {
+        try db.fetchOne(
+            "SELECT " + eventColumns + " FROM order_status_events e WHERE e.id = ?", [cursor.position],
+            StatusEventDecoder.self
+        ).flatMap { self.cursor(of: $0) == cursor ? $0 : nil }
+    }
+
     /// The newest event's cursor (``EventCursor/start`` when there is none).
     static func latestEvent(in db: Connection) throws -> EventCursor {
         try db.fetchOne(
