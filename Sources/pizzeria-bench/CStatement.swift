@@ -20,7 +20,9 @@ final class CDatabase {
         try exec("PRAGMA secure_delete = ON; PRAGMA temp_store = MEMORY")
         // The same program as the project's: a connection the schema knows as the shop's own
         // (migration 38: its writes are not hand edits, and it may say who acts).
-        guard pizzeria_sqlite_mark_connection(db) == SQLITE_OK else { throw BenchError("cannot mark \(path)", exitCode: 70) }
+        guard pizzeria_sqlite_mark_connection(db) == SQLITE_OK else {
+            throw BenchError("cannot mark \(path)", exitCode: 70)
+        }
         try exec("CREATE TEMP TABLE IF NOT EXISTS pizzeria_connection (id INTEGER PRIMARY KEY)")
         sqlite3_wal_autocheckpoint(db, Int32(checkpointPages))
         // The same page cache as the project's writer, when the run sets one.

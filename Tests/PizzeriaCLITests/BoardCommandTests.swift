@@ -38,14 +38,17 @@ struct BoardCommandTests {
             late?["id"] as? String == secondID && late?["late_minutes"] as? Int == 20
                 && late?["status"] as? String == "preparing")
         let bake = slots.last?["bake"] as? [[String: Any]] ?? []
-        #expect(bake.first?["item"] as? String == "Margherita Maxi + Aggiunte: bufala" && bake.first?["quantity"] as? Int == 2)
+        #expect(
+            bake.first?["item"] as? String == "Margherita Maxi + Aggiunte: bufala"
+                && bake.first?["quantity"] as? Int == 2)
         let annas = (slots.last?["orders"] as? [[String: Any]])?.first
         #expect(annas?["id"] as? String == firstID && annas?["name"] as? String == "Anna Rossi")
         #expect(annas?["late_minutes"] is NSNull && annas?["due"] as? Bool == false)
         cli.environment["PIZZERIA_NOW"] = "2026-12-02T18:50:00Z"  // 19:50: anna's pickup in 10 minutes
         let text = try cli.ok("order", "board", "--date", Self.day).stdout
         #expect(
-            text.contains("LATE 50 min") && text.contains("DUE") && text.contains("bake 2 × Margherita Maxi + Aggiunte: bufala"),
+            text.contains("LATE 50 min") && text.contains("DUE")
+                && text.contains("bake 2 × Margherita Maxi + Aggiunte: bufala"),
             "\(text)")
         // No line ends in spaces (a table's last line was once followed by seven).
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)

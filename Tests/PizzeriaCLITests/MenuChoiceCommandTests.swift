@@ -45,7 +45,9 @@ struct MenuChoiceCommandTests {
         #expect(placed?["total_cents"] as? Int == 3400)
         let id = placed?["id"] as? String ?? ""
         let shown = try cli.ok("order", "show", shortID(id)).stdout
-        #expect(shown.contains("+ Aggiunte: bufala") && shown.contains("= one") && shown.contains("allergens: gluten, milk"))
+        #expect(
+            shown.contains("+ Aggiunte: bufala") && shown.contains("= one") && shown.contains("allergens: gluten, milk")
+        )
         let summary = try cli.sqlite("SELECT items FROM order_summary;").stdout
         #expect(
             summary == "2 × Margherita Maxi + bufala + basilico, 1 × Margherita Normale, 1 × Marinara\n", "\(summary)")

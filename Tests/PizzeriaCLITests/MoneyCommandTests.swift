@@ -91,7 +91,8 @@ struct MoneyCommandTests {
             let lines = text.split(separator: "\n")
             #expect(lines.allSatisfy { $0.count <= Int(width) ?? 0 }, "\(text)")
             #expect(
-                text.contains("P.IVA IT01234567890") && text.contains("+ Aggiunte: bufala") && text.contains("22%"), "\(text)")
+                text.contains("P.IVA IT01234567890") && text.contains("+ Aggiunte: bufala") && text.contains("22%"),
+                "\(text)")
             #expect(text.contains("Documento non fiscale") && text.contains("Change"), "\(text)")
         }
         #expect(try cli.run("order", "receipt", id, "--width", "40").status == 65)
@@ -152,7 +153,9 @@ extension MoneyCommandTests {
         #expect(eu.hasPrefix("\u{FEFF}order_id;service_day;pickup_local;status;line_no;item;"), "\(eu.prefix(200))")
         #expect(eu.contains(";Margherita;Maxi;Aggiunte: bufala;2;12,00;1200;1000;"), "\(eu)")
         let plain = try cli.ok("order", "list", "--lines", "--date", Self.day, "--csv").stdout
-        #expect(plain.hasPrefix("order_id,service_day") && plain.contains(",Margherita,Maxi,Aggiunte: bufala,2,12.00,1200,1000,"))
+        #expect(
+            plain.hasPrefix("order_id,service_day")
+                && plain.contains(",Margherita,Maxi,Aggiunte: bufala,2,12.00,1200,1000,"))
         let euOrders = try cli.ok("order", "list", "--csv", "--csv-dialect", "excel-eu").stdout
         #expect(euOrders.hasPrefix("\u{FEFF}id;user;") && euOrders.contains(";30,50;3050;"), "\(euOrders)")
         #expect(try cli.run("order", "list", "--csv-dialect", "excel-eu").status == 64)

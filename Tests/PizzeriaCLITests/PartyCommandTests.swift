@@ -108,6 +108,8 @@ struct PartyCommandTests {
             try cli.json(
                 "order", "place", "marco", "--pickup", "\(Self.day)T20:00", "Margherita=6", "Acqua=3", "--key", "p2")
             as? [String: Any]
-        #expect((json?["orders"] as? [Any])?.count == 2 && json?["pizzas"] as? Int == 6 && json?["created"] as? Bool == false)
+        #expect(
+            (json?["orders"] as? [Any])?.count == 2 && json?["pizzas"] as? Int == 6
+                && json?["created"] as? Bool == false)
     }
 }

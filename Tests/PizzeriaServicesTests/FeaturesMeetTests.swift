@@ -257,7 +257,8 @@ struct FeaturesMeetTests {
         draft.price = Money(cents: 105)  // 10 %: 0.0954… of VAT each, 0.1909… for two together
         let pane = try f.pizzeria.menu.save(draft)
         let (party, _) = try f.pizzeria.orders.placeParty(
-            OrderRequest(user: try f.user("anna"), items: [.init(pizza: pane.id, quantity: 3)], pickup: try f.at("19:00")))
+            OrderRequest(
+                user: try f.user("anna"), items: [.init(pizza: pane.id, quantity: 3)], pickup: try f.at("19:00")))
         #expect(party.orders.count == 3 && party.pizzaCount == 3 && party.otherItemCount == 0)
         let receipt = try f.pizzeria.payments.receipt(of: party.id)
         #expect(receipt.vat.vat.cents == 30 && receipt.total.cents == 315)

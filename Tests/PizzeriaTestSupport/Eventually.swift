@@ -7,7 +7,10 @@ public func eventually(timeout: Duration = .seconds(30), _ condition: () throws 
     let clock = ContinuousClock(), deadline = clock.now.advanced(by: timeout)
     while clock.now < deadline {
         if try condition() { return true }
-        await Task.yield()
+        // A millisecond's pause between looks, not a yield: on two cores a yield gives the thread
+        // straight back to this loop, and the tasks it waits for (on the same cooperative pool)
+        // could starve while the whole suite runs.
+        try? await Task.sleep(for: .milliseconds(1))
     }
     return try condition()
 }

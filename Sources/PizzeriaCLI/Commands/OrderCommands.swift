@@ -67,8 +67,8 @@ enum OrderCommands {
         abstract: "Book an order for a pickup slot.",
         discussion: """
             ITEM is PIZZA[/VARIANT][+MODIFIER…][=QTY]: Margherita, Margherita=2, Margherita/Maxi+bufala=2
-            (QTY 1 to 20; no variant is the default; GROUP:MODIFIER where two groups share a name); the same
-            choice twice is merged. TIME is HH:MM (today),
+            (QTY 1 to 20; no variant is the default; GROUP:MODIFIER where two groups share a name); a name
+            with / + = or : is typed in double quotes ("Calzone=2"=3); the same choice twice is merged. TIME is HH:MM (today),
             YYYY-MM-DDTHH:MM (both in the pizzeria's time zone) or ISO-8601 with an offset or Z. A local time
             the clocks skip is refused; one they pass twice needs its offset. With --key, booking again with
             the same content returns the first order instead of a new one, so a retry is always safe.
@@ -141,44 +141,11 @@ enum OrderCommands {
             return .ok
         })
 
-    /// `Margherita`, `Margherita=2`, `Margherita/Maxi+bufala+Senza:basilico=2`: the item looked up as
-    /// PIZZA, then its variant and modifiers by name among its own. A name that itself contains `/`
-    /// or `+` is found whole first.
+    /// `Margherita`, `Margherita=2`, `Margherita/Maxi+bufala+Senza:basilico=2`, `"Calzone=2"=3`: the
+    /// item looked up as PIZZA, then its variant and modifiers by name among its own
+    /// (``ItemSyntax``, one rule for every command).
     static func parseItem(_ text: String, lookup: LookupService, menu: MenuService) throws -> OrderRequest.Item {
-        var choice = text
-        var quantity = 1
-        if let equals = text.lastIndex(of: "=") {
-            let count = String(text[text.index(after: equals)...])
-            choice = String(text[..<equals])
-            guard !choice.isEmpty, let number = Int(count) else {
-                throw ValidationError([
-                    FieldError(
-                        field: "item",
-                        message: "must be PIZZA[/VARIANT][+MODIFIER…][=QTY] with a whole number, not '\(text)'")
-                ])
-            }
-            if let problem = OrderRequest.quantityProblem(number, of: choice) { throw ValidationError([problem]) }
-            quantity = number
-        }
-        if let whole = try? lookup.pizza(choice) { return OrderRequest.Item(pizza: whole.id, quantity: quantity) }
-        var parts = choice.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
-        var head = parts.removeFirst()
-        var variantName: String?
-        if (try? lookup.pizza(head)) == nil, let slash = head.lastIndex(of: "/") {
-            variantName = String(head[head.index(after: slash)...])
-            head = String(head[..<slash])
-        }
-        let pizza = try lookup.pizza(head)
-        let variant = try variantName.map { try menu.variant(named: $0, of: pizza.id).id }
-        let modifiers = try parts.map { part -> Modifier.ID in
-            if let colon = part.firstIndex(of: ":") {
-                return try menu.modifier(
-                    named: String(part[part.index(after: colon)...]), for: pizza.id, group: String(part[..<colon])
-                ).id
-            }
-            return try menu.modifier(named: part, for: pizza.id).id
-        }
-        return OrderRequest.Item(pizza: pizza.id, quantity: quantity, variant: variant, modifiers: modifiers)
+        try ItemSyntax.item(text, lookup: lookup, menu: menu).item
     }
 
     static let list = Command(
@@ -354,7 +321,10 @@ enum OrderCommands {
     static let add = Option(
         "add", "item", help: "Add PIZZA or PIZZA=QTY (repeatable; more of a pizza already ordered).",
         completion: .pizzas)
-    static let remove = Option("remove", "pizza", help: "Remove a pizza's line (repeatable).", completion: .pizzas)
+    static let remove = Option(
+        "remove", "item",
+        help: "Remove PIZZA's lines, or the one line of PIZZA/VARIANT+MODIFIER… (repeatable; before --add and --set).",
+        completion: .pizzas)
     static let set = Option("set", "item", help: "Set PIZZA=QTY exactly (repeatable).", completion: .pizzas)
     static let note = Option("note", "text", help: "The kitchen's note (at most 200 characters).")
     static let clearNote = Flag("clear-note", help: "Remove the note.")
@@ -362,7 +332,12 @@ enum OrderCommands {
     static let edit = Command(
         name: "edit",
         abstract: "Change a placed order's pizzas or note (added pizzas at today's price; the total follows).",
-        discussion: "At least one line stays (cancel the order instead). Refused (exit 1) once the order is preparing.",
+        discussion: """
+            At least one line stays (cancel the order instead). Refused (exit 1) once the order is preparing.
+            --remove takes the order's lines away before --add and --set apply, so `--remove
+            Margherita+Aggiunte:bufala --add Margherita` takes a modifier off one line. ITEM is as for
+            `order place`.
+            """,
         arguments: [orderArgument],
         options: [add, remove, set, note, clearNote, ifVersion, by, override],
         examples: [
@@ -379,7 +354,15 @@ enum OrderCommands {
             change.setQuantity = try invocation[all: set].map {
                 try parseItem($0, lookup: pizzeria.lookup, menu: pizzeria.menu)
             }
-            change.remove = try invocation[all: remove].map { try pizzeria.lookup.pizza($0).id }
+            for text in try invocation[all: remove] {
+                let (item, parsed) = try ItemSyntax.item(text, lookup: pizzeria.lookup, menu: pizzeria.menu)
+                // A bare name is every line of the item; a variant or a modifier names one line.
+                if parsed.variant == nil && parsed.modifiers.isEmpty {
+                    change.remove.append(item.pizza)
+                } else {
+                    change.removeChoices.append(item)
+                }
+            }
             if let text = try invocation[note] {
                 guard !invocation[clearNote] else { throw invocation.usage("give --note or --clear-note, not both") }
                 change.note = .set(text)

@@ -78,6 +78,9 @@ extension ErrorReport {
             return "add --keep-orders to apply it anyway (the orders stay booked), or move or cancel those orders first"
         case ScheduleError.tooManyExceptions: return "remove past exceptions with `pizzeria hours clear DATE..DATE`"
         case OrderError.notFound: return "see `pizzeria order list`"
+        case OrderError.soldOut:
+            return "`pizzeria pizza available ITEM` or `pizzeria modifier available GROUP MODIFIER` ends a limit "
+                + "(`sold-out --left N` raises it); or leave the item out"
         case OrderError.keyReused: return "use a new key for a new order"
         case PaymentError.reasonRequired(let order, _):
             return

@@ -150,7 +150,8 @@ public enum Maintenance {
         // Older schemas have no ownership rule to check yet.
         let foreign = migrations.isCurrent ? try database.read { try NavigationStore.foreignOrderRoutes(in: $0) } : []
         let drift =
-            migrations.isCurrent ? try database.read { try Pizzeria.migrator.schemaDrift(of: $0) }.map(\.description) : []
+            migrations.isCurrent
+            ? try database.read { try Pizzeria.migrator.schemaDrift(of: $0) }.map(\.description) : []
         let settingsProblems = migrations.isCurrent ? try Self.settingsProblems(database) : []
         let domain =
             migrations.isCurrent && settingsProblems.isEmpty

@@ -22,8 +22,12 @@ public struct OrderEdit: Sendable, Hashable {
     /// Items to add (a choice already in the order gets more). An item without a variant is the
     /// item's default variant.
     public var add: [OrderRequest.Item] = []
-    /// Items to remove entirely: every line of each.
+    /// Items to remove entirely: every line of each. Removals apply to the order's lines as they
+    /// were, before ``add`` and ``setQuantity``.
     public var remove: [Pizza.ID] = []
+    /// Lines to remove, each named by its choice (item, variant — `nil` for the default — and
+    /// modifiers; the quantity is not read).
+    public var removeChoices: [OrderRequest.Item] = []
     /// Choices whose quantity becomes exactly this (1–20; added when not yet in the order).
     public var setQuantity: [OrderRequest.Item] = []
     /// The note, when it changes.
@@ -50,7 +54,9 @@ public struct OrderEdit: Sendable, Hashable {
     }
 
     /// Whether it changes anything.
-    public var isEmpty: Bool { add.isEmpty && remove.isEmpty && setQuantity.isEmpty && note == nil }
+    public var isEmpty: Bool {
+        add.isEmpty && remove.isEmpty && removeChoices.isEmpty && setQuantity.isEmpty && note == nil
+    }
 
     /// Shape problems found without the database.
     func problems() -> [FieldError] {
@@ -164,9 +170,26 @@ extension OrderService {
                 if !order.contains(choice) { order.append(choice) }
                 return choice
             }
+            // Removals first, of the lines the order has: `--remove Margherita --add Margherita/Maxi`
+            // replaces the one with the other. Naming a line the order does not have is refused.
+            for pizza in change.remove {
+                guard order.contains(where: { $0.pizza == pizza }) else {
+                    throw ValidationError([FieldError(field: "remove", message: "the order has no line of that item")])
+                }
+                for choice in order where choice.pizza == pizza { quantities[choice] = nil }
+            }
+            for item in change.removeChoices {
+                let choice = try key(of: item)
+                guard quantities[choice] != nil else {
+                    throw ValidationError([
+                        FieldError(
+                            field: "remove", message: "the order has no line of that choice (variant and modifiers)")
+                    ])
+                }
+                quantities[choice] = nil
+            }
             for item in change.add { quantities[try key(of: item), default: 0] += item.quantity }
             for item in change.setQuantity { quantities[try key(of: item)] = item.quantity }
-            for pizza in change.remove { for choice in order where choice.pizza == pizza { quantities[choice] = nil } }
             let kept = order.filter { quantities[$0] != nil }
             guard !kept.isEmpty else {
                 throw ValidationError([
@@ -195,13 +218,11 @@ extension OrderService {
                     guard quantity <= OrderRequest.maximumQuantity else {
                         throw OrderError.tooMany(name: line.label, quantity: quantity)
                     }
-                    if quantity > line.quantity, let pizza = try PizzaStore.snapshot(id: line.pizzaID, in: db),
-                        let left = Stock.left(pizza.stockLeft, until: pizza.stockUntil, for: header.pickupAt),
-                        quantity - line.quantity > left
-                    {
-                        throw OrderError.soldOut(
-                            name: pizza.name, left: left, requested: quantity - line.quantity,
-                            until: pizza.stockUntil.map { PickupTime.local($0, in: settings.timeZone) })
+                    if quantity > line.quantity {
+                        // The pizzas added take the item's and the line's modifiers' stock.
+                        try Self.requireStock(
+                            for: [line.with(quantity: quantity - line.quantity)], at: header.pickupAt,
+                            zone: settings.timeZone, in: db)
                     }
                     delta += quantity - line.quantity
                     ovenDelta += line.usesOven ? quantity - line.quantity : 0
@@ -283,8 +304,11 @@ extension OrderService {
             }
             var detail = "undoes #\(event)"
             if !header.status.holdsCapacity, previous.holdsCapacity {
-                let pizzas = try OrderStore.numberedLines(of: id, in: db).reduce(0) { $0 + $1.line.slotUnits }
+                let lines = try OrderStore.numberedLines(of: id, in: db).map(\.line)
+                let pizzas = lines.reduce(0) { $0 + $1.slotUnits }
                 let settings = try SettingsStore.current(in: db)
+                // Its items take their stock again: what sold out since is refused by name.
+                try Self.requireStock(for: lines, at: header.pickupAt, zone: settings.timeZone, in: db)
                 let schedule = ScheduleStore.schedule(settings, in: db)
                 let slot = try Self.checkPickup(
                     header.pickupAt, pizzas: pizzas, claim: .restore, override: override != nil,

@@ -24,6 +24,33 @@ extension OrderService {
         return merged
     }
 
+    /// Refuses lines that would take more of an item's or a modifier's stock than is left for
+    /// `pickup` (the schema's stock triggers refuse the same; this names what and how many): the
+    /// lines of a cancelled order booked again, or the pizzas an edit adds to lines it keeps.
+    static func requireStock(for lines: [OrderLine], at pickup: Date, zone: TimeZone, in db: Connection) throws {
+        var pizzas: [Pizza.ID: Int] = [:], modifiers: [Modifier.ID: Int] = [:]
+        for line in lines {
+            pizzas[line.pizzaID, default: 0] += line.quantity
+            for modifier in line.modifiers { modifiers[modifier.id, default: 0] += line.quantity }
+        }
+        for (id, asked) in pizzas.sorted(by: { $0.key.description < $1.key.description }) {
+            guard let pizza = try PizzaStore.snapshot(id: id, in: db),
+                let left = Stock.left(pizza.stockLeft, until: pizza.stockUntil, for: pickup), asked > left
+            else { continue }
+            throw OrderError.soldOut(
+                name: pizza.name, left: left, requested: asked,
+                until: pizza.stockUntil.map { PickupTime.local($0, in: zone) })
+        }
+        for (id, asked) in modifiers.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            guard let modifier = try ModifierStore.modifier(id: id, in: db),
+                let left = Stock.left(modifier.stockLeft, until: modifier.stockUntil, for: pickup), asked > left
+            else { continue }
+            throw OrderError.soldOut(
+                name: modifier.name, left: left, requested: asked,
+                until: modifier.stockUntil.map { PickupTime.local($0, in: zone) })
+        }
+    }
+
     /// Each line snapshots its item as it is now: the name, the variant's name and price, the
     /// modifiers' names and prices on that variant, the allergens. An archived item or modifier
     /// cannot be ordered; the modifiers must be offered in the item's groups and keep each group's

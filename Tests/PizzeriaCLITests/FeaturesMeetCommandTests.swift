@@ -1,0 +1,82 @@
+import Foundation
+import PizzeriaTestSupport
+import Testing
+
+/// Where features meet, at the counter (the real binary): the item syntax against names that use
+/// its characters, an edit that removes and adds one item, a sold-out item on an undo.
+@Suite("CLI: where features meet — item names, edits, sold out on undo (the real binary)")
+struct FeaturesMeetCommandTests {
+    static let now = "2026-12-02T15:00:00Z"
+    static let slot = "2026-12-02T19:30"
+
+    func shop() throws -> CLI {
+        var cli = CLI()
+        cli.environment["PIZZERIA_NOW"] = Self.now
+        cli.environment["PIZZERIA_STAFF"] = "giulia"
+        try cli.ok("demo")
+        return cli
+    }
+
+    func place(_ cli: CLI, _ items: String...) throws -> String {
+        let placed = try cli.json(["order", "place", "anna", "--pickup", Self.slot] + items) as? [String: Any]
+        return try #require(placed?["id"] as? String)
+    }
+
+    @Test("an item named with the syntax's characters is refused as ambiguous unquoted, and booked by quoting it")
+    func namesWithSyntax() throws {
+        let cli = try shop()
+        try cli.ok("pizza", "add", "--name", "Calzone", "--price", "8")
+        try cli.ok("pizza", "add", "--name", "Calzone=2", "--price", "9")
+        let ambiguous = try cli.run("order", "place", "anna", "--pickup", Self.slot, "Calzone=2")
+        #expect(
+            ambiguous.status == 65 && ambiguous.stderr.contains("ambiguous")
+                && ambiguous.stderr.contains(#""Calzone"=2"#), "\(ambiguous)")
+        let item = try cli.ok("order", "place", "anna", "--pickup", Self.slot, #""Calzone=2""#).stdout
+        #expect(item.contains("1 × Calzone=2, total €9.00"), "\(item)")
+        let two = try cli.ok("order", "place", "anna", "--pickup", Self.slot, #""Calzone"=2"#).stdout
+        #expect(two.contains("2 × Calzone, total €16.00"), "\(two)")
+        // A variant with a slash in its name is ordered in quotes; unquoted it is refused, never misread.
+        try cli.ok("pizza", "variant", "add", "Margherita", "1/2 metro", "--price", "20")
+        let metro = try cli.ok("order", "place", "anna", "--pickup", Self.slot, #"Margherita/"1/2 metro""#).stdout
+        #expect(metro.contains("1 × Margherita 1/2 metro"), "\(metro)")
+        #expect(try cli.run("order", "place", "anna", "--pickup", Self.slot, "Margherita/1/2 metro").status == 65)
+        let unclosed = try cli.run("order", "place", "anna", "--pickup", Self.slot, #""Margherita"#)
+        #expect(unclosed.status == 65 && unclosed.stderr.contains("not closed"), "\(unclosed)")
+    }
+
+    @Test("--remove goes before --add: an item replaced by another choice of it, a modifier taken off one line")
+    func removeThenAdd() throws {
+        let cli = try shop()
+        let id = try place(cli, "Margherita", "Babà")
+        let replaced = try cli.ok(
+            "order", "edit", id, "--remove", "Margherita", "--add", "Margherita/Maxi+Senza:basilico=2")
+        #expect(replaced.stdout.contains("1 × Babà, 2 × Margherita Maxi + Senza: basilico"), "\(replaced)")
+        let off = try cli.ok(
+            "order", "edit", id, "--remove", "Margherita/Maxi+Senza:basilico", "--add", "Margherita/Maxi=2")
+        #expect(off.stdout.contains("1 × Babà, 2 × Margherita Maxi,"), "\(off)")
+        let absent = try cli.run("order", "edit", id, "--remove", "Margherita+Aggiunte:bufala")
+        #expect(absent.status == 65 && absent.stderr.contains("remove: the order has no line"), "\(absent)")
+        let history = try cli.ok("order", "show", id).stdout
+        #expect(history.contains("−1 Margherita Normale") && history.contains("+2 Margherita Maxi + Senza: basilico"))
+    }
+
+    @Test("undoing a cancellation whose item sold out since is refused (1) by name, with what to do; nothing changes")
+    func soldOutOnUndo() throws {
+        let cli = try shop()
+        let id = try place(cli, "Porcini=2")
+        try cli.ok("order", "cancel", id)
+        try cli.ok("pizza", "sold-out", "Porcini", "--left", "1")
+        let before = try cli.sqlite("SELECT status, version FROM orders WHERE id = '\(id)';").stdout
+        let undo = try cli.run("order", "undo", id)
+        #expect(
+            undo.status == 1 && undo.stderr.contains("'Porcini': only 1 left, 2 asked for")
+                && undo.stderr.contains("pizza available"), "\(undo)")
+        #expect(try cli.sqlite("SELECT status, version FROM orders WHERE id = '\(id)';").stdout == before)
+        // A modifier sold out since: the same refusal, naming it.
+        let bufala = try place(cli, "Margherita+bufala")
+        try cli.ok("order", "cancel", bufala)
+        try cli.ok("modifier", "sold-out", "Aggiunte", "bufala")
+        let again = try cli.run("order", "undo", bufala)
+        #expect(again.status == 1 && again.stderr.contains("'bufala' is sold out"), "\(again)")
+    }
+}
