@@ -78,7 +78,7 @@ public final class Pizzeria: Sendable {
         self.orders = OrderService(database: database, now: now, pickerConfiguration: pickerConfiguration)
         self.payments = PaymentService(database: database, now: now, acting: acting)
         self.navigation = NavigationService(database: database, now: now, acting: acting)
-        self.notifications = NotificationService(database: database, now: now, orders: orders)
+        self.notifications = NotificationService(database: database, now: now, orders: orders, acting: acting)
         self.lookup = LookupService(database: database, now: now)
         self.audit = AuditService(database: database)
         self.staff = StaffService(database: database, now: now, acting: acting)

@@ -79,4 +79,29 @@ struct FeaturesMeetCommandTests {
         let again = try cli.run("order", "undo", bufala)
         #expect(again.status == 1 && again.stderr.contains("'bufala' is sold out"), "\(again)")
     }
+
+    @Test("notifiers: run, reset and remove need a manager under require-staff, and each change is in the audit log")
+    func notifierRolesAndAudit() throws {
+        var cli = try shop()
+        cli.environment["PIZZERIA_STAFF"] = nil
+        try cli.ok("staff", "add", "olga", "--role", "owner")
+        try cli.ok("staff", "add", "giulia", "--role", "manager")
+        try cli.ok("staff", "add", "leo", "--role", "counter")
+        cli.environment["PIZZERIA_STAFF"] = "olga"
+        try cli.ok("config", "set", "require-staff", "on")
+        cli.environment["PIZZERIA_STAFF"] = nil
+        for arguments in [
+            ["notify", "run", "--name", "sms", "--once", "--exec", "true"],
+            ["notify", "reset", "sms", "--from", "start"],
+            ["notify", "remove", "sms"],
+        ] {
+            let refused = try cli.run(arguments + ["--by", "leo"])
+            #expect(refused.status == 1 && refused.stderr.contains("needs manager"), "\(arguments): \(refused)")
+            try cli.ok(arguments + ["--by", "giulia"])
+        }
+        let audit = try cli.ok("audit", "--object", "notifier:sms").stdout
+        #expect(
+            audit.contains("giulia  notifier:sms  add") && audit.contains("giulia  notifier:sms  reset")
+                && audit.contains("giulia  notifier:sms  remove"), "\(audit)")
+    }
 }

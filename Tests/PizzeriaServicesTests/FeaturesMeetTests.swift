@@ -297,4 +297,40 @@ struct FeaturesMeetTests {
             #expect(!json.contains("Anna") && !json.contains("Secret") && !json.contains("333"), "\(json)")
         }
     }
+
+    @Test("a delay whose window cascades names the order that does not fit, and the one only behind it")
+    func delayCascade() throws {
+        let f = try OrderFixture(capacity: 4)
+        let first = try f.place("anna", "19:00", ("Margherita", 4)).order
+        let second = try f.place("anna", "19:15", ("Margherita", 4)).order
+        try f.place("marco", "19:30", ("Porcini", 4))  // outside the window: 19:30 stays full
+        let window = DelaySelection.window(
+            day: LocalDate("2026-12-01"), from: try #require(LocalTime("19:00")), to: try #require(LocalTime("19:30")))
+        let refusal = #expect(throws: DelayError.self) {
+            try f.pizzeria.orders.delay(window, byMinutes: 15, by: "giulia")
+        }
+        let refusals = refusal?.refusals ?? []
+        #expect(refusals.first { $0.orderID == second.id }?.waitingOn == [])
+        #expect(refusals.first { $0.orderID == first.id }?.waitingOn == [second.id])
+        let text = refusal?.description ?? ""
+        #expect(text.hasPrefix("delay +15: 1 of 2 orders would not fit (and 1 more behind it)"), "\(text)")
+        #expect(text.contains("19:15 slot it moves to stays full: \(second.id.short) there could not move"), "\(text)")
+    }
+
+    @Test("a slot that starts now is not in the past: a walk-in at 19:00 books the 19:00 slot")
+    func slotStartingNow() throws {
+        let f = try OrderFixture()
+        f.clock.advance(minutes: 9 * 60)  // 19:00 in Rome
+        let walkIn = try f.pizzeria.orders.place(
+            OrderRequest(
+                user: try f.user("anna"), items: [.init(pizza: try f.pizza("Margherita"))], pickup: try f.at("19:00")),
+            by: "giulia", override: StaffOverride(reason: "walk-in"))
+        #expect(walkIn.order.pickupAt == (try f.at("19:00")))
+        #expect(throws: OrderError.self) {
+            try f.pizzeria.orders.place(
+                OrderRequest(
+                    user: try f.user("anna"), items: [.init(pizza: try f.pizza("Margherita"))],
+                    pickup: try f.at("18:45")), by: "giulia", override: StaffOverride(reason: "walk-in"))
+        }
+    }
 }

@@ -168,5 +168,7 @@ enum AuditCommands {
         "nav import": .counter,
         "sheet open": .counter, "sheet set": .counter, "sheet save": .manager, "sheet dismiss": .counter,
         "demo": .owner,
+        // Notifiers message customers: setting one running, moving its cursor or removing it is a manager's.
+        "notify run": .manager, "notify reset": .manager, "notify remove": .manager,
     ]
 }

@@ -202,7 +202,7 @@ enum NotifyCommands {
 
     static let reset = Command(
         name: "reset", abstract: "Move a stopped notifier's cursor (now: skip what waits; start: deliver all again).",
-        arguments: [nameArgument], options: [resetFrom],
+        arguments: [nameArgument], options: [resetFrom, OrderCommands.by],
         examples: ["pizzeria notify reset sms --from now", "pizzeria notify reset sms --from 412.9f3a2c1b"],
         run: { invocation in
             let context = invocation.context
@@ -216,6 +216,7 @@ enum NotifyCommands {
 
     static let remove = Command(
         name: "remove", abstract: "Remove a stopped notifier and its cursor.", arguments: [nameArgument],
+        options: [OrderCommands.by],
         run: { invocation in
             let context = invocation.context
             let name = try invocation[nameArgument]

@@ -21,6 +21,9 @@ public struct Acting: Sendable, Hashable {
 
     /// Nobody in particular, through the library.
     public static let library = Acting()
+
+    /// The same source with `name` acting, when one is given (a call's own `by:`).
+    func named(_ name: String?) -> Acting { name.map { Acting(name: $0, source: source) } ?? self }
 }
 
 extension Database {

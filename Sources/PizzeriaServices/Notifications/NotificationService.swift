@@ -20,9 +20,11 @@ public final class NotificationService: Sendable {
     let database: Database
     let now: @Sendable () -> Date
     let orders: OrderService
+    /// Who acts: a notifier set up, reset or removed is in the audit log under this name.
+    let acting: Acting
 
-    init(database: Database, now: @escaping @Sendable () -> Date, orders: OrderService) {
-        (self.database, self.now, self.orders) = (database, now, orders)
+    init(database: Database, now: @escaping @Sendable () -> Date, orders: OrderService, acting: Acting = .library) {
+        (self.database, self.now, self.orders, self.acting) = (database, now, orders, acting)
     }
 
     /// A lease whose heartbeat is older than this is taken over even from another machine.
@@ -67,7 +69,8 @@ public final class NotificationService: Sendable {
             throw ValidationError([FieldError(field: "kinds", message: "must name at least one kind")])
         }
         let now = now()
-        return try database.write { db in
+        // Audited: setting a notifier up, or changing its kinds or cursor, says who did it.
+        return try database.audited(acting.named(actor), at: now) { db in
             let cursor = try start.map { try Self.cursor(for: $0, in: db) }
             if let stored = try NotifierStore.notifier(name, in: db) {
                 if let other = stored.holder, other != holder, other.mayBeAlive,
@@ -96,7 +99,7 @@ public final class NotificationService: Sendable {
     /// - Throws: ``NotifyError/notFound(_:)``, ``NotifyError/held(_:by:)``, ``FeedError``.
     public func reset(_ name: NotifierName, to start: NotifierStart) throws -> NotifierState {
         let now = now()
-        return try database.write { db in
+        return try database.audited(acting, at: now) { db in
             guard let stored = try NotifierStore.notifier(name, in: db) else { throw NotifyError.notFound(name) }
             if let holder = stored.holder, holder.mayBeAlive { throw NotifyError.held(name, by: holder) }
             _ = try NotifierStore.reset(name, after: try Self.cursor(for: start, in: db), at: now, in: db)
@@ -108,7 +111,7 @@ public final class NotificationService: Sendable {
     /// Removes a stopped notifier.
     /// - Throws: ``NotifyError/notFound(_:)``, ``NotifyError/held(_:by:)``.
     public func remove(_ name: NotifierName) throws {
-        try database.write { db in
+        try database.audited(acting, at: now()) { db in
             guard let stored = try NotifierStore.notifier(name, in: db) else { throw NotifyError.notFound(name) }
             if let holder = stored.holder, holder.mayBeAlive { throw NotifyError.held(name, by: holder) }
             _ = try NotifierStore.delete(name, in: db)

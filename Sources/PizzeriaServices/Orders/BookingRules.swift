@@ -97,15 +97,16 @@ struct BookingWindow {
     /// The first time rule that refuses `claim` at `start`, or `nil`. `override` passes the lead
     /// time and the pause, never the past or the horizon.
     func refusal(at start: Date, _ claim: SlotClaim, override: Bool = false) -> Refusal? {
-        if start <= now { return .past }
+        if start < now { return .past }
         if claim.checksPause, !override, let pause { return .paused(pause) }
         if claim.checksHorizon, start > horizon { return .beyondHorizon }
         if claim.checksLead, !override, start < earliest { return .tooSoon }
         return nil
     }
 
-    /// The first start a claim can have by the time rules, pause aside.
-    var firstStart: Date { max(earliest, now.addingTimeInterval(1)) }
+    /// The first start a claim can have by the time rules, pause aside: a slot that starts now is
+    /// not past (a walk-in at 19:00 for the 19:00 slot).
+    var firstStart: Date { max(earliest, now) }
 }
 
 /// Limits on free text, counted as the schema counts them: Unicode scalars (SQLite's `length()`

@@ -18,8 +18,20 @@ public struct DelayRefusal: Sendable, Hashable, Encodable {
     public let pickupLocal: String
     /// Why it was not moved.
     public let reason: String
+    /// The delayed orders it waited on: it would fit, but the slot it moves to stays full because
+    /// these (in that slot, delayed too) could not move out of it. Empty when it does not fit on its own.
+    public let waitingOn: [Order.ID]
 
-    private enum CodingKeys: String, CodingKey { case orderID = "order_id", pickupLocal = "pickup_local", reason }
+    init(orderID: Order.ID, pickupLocal: String, reason: String, waitingOn: [Order.ID] = []) {
+        self.orderID = orderID
+        self.pickupLocal = pickupLocal
+        self.reason = reason
+        self.waitingOn = waitingOn
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case orderID = "order_id", pickupLocal = "pickup_local", reason, waitingOn = "waiting_on"
+    }
 }
 
 /// What a bulk delay did.
@@ -44,10 +56,15 @@ public struct DelayError: PizzeriaFailure, Equatable {
     /// Refused by the current state (exit 1).
     public var category: FailureCategory { .refused }
 
-    /// The refusal, naming each order that does not fit.
+    /// The refusal, naming each order that does not fit: first those that do not fit on their
+    /// own, then those that only follow them (their slot stays full because those cannot leave it).
     public var description: String {
-        "delay +\(minutes): \(refusals.count) of \(selected) order\(selected == 1 ? "" : "s") would not fit, so none was moved:\n"
-            + refusals.map { "  \($0.orderID.short) (\($0.pickupLocal)): \($0.reason)" }.joined(separator: "\n")
+        let own = refusals.filter(\.waitingOn.isEmpty), following = refusals.filter { !$0.waitingOn.isEmpty }
+        return "delay +\(minutes): \(own.count) of \(selected) order\(selected == 1 ? "" : "s") would not fit"
+            + (following.isEmpty ? "" : " (and \(following.count) more behind \(own.count == 1 ? "it" : "them"))")
+            + ", so none was moved:\n"
+            + (own + following).map { "  \($0.orderID.short) (\($0.pickupLocal)): \($0.reason)" }.joined(
+                separator: "\n")
     }
 }
 
@@ -95,10 +112,14 @@ extension OrderService {
             let schedule = ScheduleStore.schedule(settings, in: db)
             let headers = try Self.selected(selection, schedule: schedule, now: now, in: db)
             var refused: [DelayRefusal] = [], moved: [Order.ID] = []
+            // The selected orders that could not leave their slot, by their pickup: an order moving
+            // into such a slot finds it full because of them, not on its own.
+            var stuck: [Date: [Order.ID]] = [:]
             let note = "delayed +\(minutes)" + (override.map { ", " + $0.historyText } ?? "")
             for header in headers.sorted(by: { ($0.pickupAt, $0.id) > ($1.pickupAt, $1.id) }) {
                 let local = schedule.clock.localText(header.pickupAt)
                 guard header.status == .placed || header.status == .preparing else {
+                    stuck[header.pickupAt, default: []].append(header.id)
                     refused.append(
                         DelayRefusal(
                             orderID: header.id, pickupLocal: local,
@@ -129,7 +150,19 @@ extension OrderService {
                     }
                     moved.append(header.id)
                 } catch let failure as OrderError {
-                    refused.append(DelayRefusal(orderID: header.id, pickupLocal: local, reason: failure.description))
+                    stuck[header.pickupAt, default: []].append(header.id)
+                    if case .slotFull = failure, let blocking = stuck[target], !blocking.isEmpty {
+                        refused.append(
+                            DelayRefusal(
+                                orderID: header.id, pickupLocal: local,
+                                reason:
+                                    "the \(schedule.clock.localText(target).prefix(16).suffix(5)) slot it moves to stays full: "
+                                    + blocking.map(\.short).joined(separator: ", ") + " there could not move out of it",
+                                waitingOn: blocking))
+                    } else {
+                        refused.append(
+                            DelayRefusal(orderID: header.id, pickupLocal: local, reason: failure.description))
+                    }
                 }
             }
             if !refused.isEmpty, !bestEffort {
