@@ -50,6 +50,11 @@ let package = Package(
         // The benchmark's model of a slower device: a delegating VFS that delays each xSync.
         .target(name: "CSyncLatencyVFS", dependencies: ["CPizzeriaSQLite"]),
 
+        // The whole-shop simulator: seeded random evenings against the real code, its invariants
+        // checked after every step (docs/SIMULATION.md; scripts/simulate).
+        .executableTarget(
+            name: "pizzeria-simulate", dependencies: ["PizzeriaServices", "PizzeriaStorage", "CPizzeriaSQLite"]),
+
         // Fuzz targets for the parsers (scripts/fuzz builds them with libFuzzer; a plain build
         // replays the seed corpora in Fuzz/corpus).
         .executableTarget(name: "pizzeria-fuzz", dependencies: ["PizzeriaCLI", "PizzeriaServices"],

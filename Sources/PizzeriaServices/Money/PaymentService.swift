@@ -61,9 +61,11 @@ public final class PaymentService: Sendable {
                         message: "\(tendered.formatted) handed over is less than the \(amount.formatted) paid")
                 ])
             }
+            // An erased customer's order keeps no free text of theirs: its reference is not stored.
+            let erased = try PaymentStore.isErasedCustomer(order: summary.orderID, in: db)
             let payment = try PaymentStore.insert(
-                order: summary.orderID, amount: amount, method: request.method, reference: request.reference,
-                tendered: request.tendered, actor: actor, at: now, in: db)
+                order: summary.orderID, amount: amount, method: request.method,
+                reference: erased ? nil : request.reference, tendered: request.tendered, actor: actor, at: now, in: db)
             return (payment, true)
         }
     }
@@ -99,6 +101,8 @@ public final class PaymentService: Sendable {
                     order: summary.orderID, amount: wanted, refundable: summary.refundable)
             }
             var left = wanted.cents, refunds: [Refund] = []
+            // An erasure took what the refunds of this customer said; a new one says nothing either.
+            let reason = try PaymentStore.isErasedCustomer(order: summary.orderID, in: db) ? "[erased]" : reason
             for payment in summary.payments.reversed() where left > 0 {
                 let open = payment.amount.cents - summary.refunded(of: payment)
                 guard open > 0 else { continue }

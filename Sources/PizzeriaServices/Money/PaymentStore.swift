@@ -105,4 +105,12 @@ enum PaymentStore {
                 """,
             [day.description], refund)
     }
+
+    /// Whether the order's customer was erased (their orders keep no free text of theirs).
+    static func isErasedCustomer(order: Order.ID, in db: Connection) throws -> Bool {
+        try db.fetchOne(
+            "SELECT EXISTS (SELECT 1 FROM orders o JOIN user_erasures e ON e.user_id = o.user_id WHERE o.id = ?) AS erased",
+            [order]
+        ) { try $0.int("erased") == 1 } ?? false
+    }
 }

@@ -58,6 +58,9 @@ public enum OrderError: PizzeriaFailure, Equatable {
     case paused(pause: Pause, zone: TimeZone)
     /// The idempotency key was used for an order with other content.
     case keyReused(key: String, orderID: Order.ID)
+    /// The order's customer was erased: it stays for the books, never moved, edited, delayed or
+    /// booked again (the schema's `orders_erased_user_locked` refuses the same).
+    case customerErased(orderID: Order.ID, action: OrderAction)
     /// The status change is not allowed from the current status.
     case illegalTransition(orderID: Order.ID, from: OrderStatus, action: OrderAction)
     /// A merged line asks for more than the maximum of one pizza.
@@ -140,6 +143,9 @@ public enum OrderError: PizzeriaFailure, Equatable {
                 + (pause.reason.map { ": \($0)" } ?? "")
         case .keyReused(let key, let orderID):
             "key '\(key)' was already used for order \(orderID.short) with different content"
+        case .customerErased(let orderID, let action):
+            "order \(orderID.short)'s customer was erased: the order stays for the books and cannot be "
+                + (action == .undo ? "booked again" : action == .move ? "moved" : "edited")
         case .illegalTransition(let id, let from, let action):
             switch action {
             case .cancel:

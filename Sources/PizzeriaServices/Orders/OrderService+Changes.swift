@@ -304,6 +304,9 @@ extension OrderService {
             }
             var detail = "undoes #\(event)"
             if !header.status.holdsCapacity, previous.holdsCapacity {
+                guard try UserStore.isLiveUser(header.userID, in: db) else {
+                    throw OrderError.customerErased(orderID: id, action: .undo)
+                }
                 let lines = try OrderStore.numberedLines(of: id, in: db).map(\.line)
                 let pizzas = lines.reduce(0) { $0 + $1.slotUnits }
                 let settings = try SettingsStore.current(in: db)
@@ -341,6 +344,9 @@ extension OrderService {
         }
         guard header.status == .placed else {
             throw OrderError.illegalTransition(orderID: id, from: header.status, action: action)
+        }
+        guard try UserStore.isLiveUser(header.userID, in: db) else {
+            throw OrderError.customerErased(orderID: id, action: action)
         }
         return header
     }

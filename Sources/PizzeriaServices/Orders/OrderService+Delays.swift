@@ -128,6 +128,9 @@ extension OrderService {
                 }
                 let target = header.pickupAt.addingTimeInterval(Double(minutes * 60))
                 do {
+                    guard try UserStore.isLiveUser(header.userID, in: db) else {
+                        throw OrderError.customerErased(orderID: header.id, action: .move)
+                    }
                     let pizzas = try OrderStore.numberedLines(of: header.id, in: db).reduce(0) {
                         $0 + $1.line.slotUnits
                     }

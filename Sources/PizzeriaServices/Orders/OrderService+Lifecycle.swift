@@ -78,6 +78,11 @@ extension OrderService {
         return try database.write { db in
             guard let header = try OrderStore.header(id: id, in: db) else { throw OrderError.notFound(id.description) }
             if target(header.status) != nil { try check(header, db) }
+            // An erased customer's order keeps no free text: a reason given now is not stored.
+            var note = note
+            if let text = note, let colon = text.range(of: ": "), !(try UserStore.isLiveUser(header.userID, in: db)) {
+                note = text[..<colon.upperBound] + "[erased]"
+            }
             guard let next = target(header.status), header.status.canChange(to: next),
                 try OrderStore.setStatus(
                     id: header.id, from: header.status, to: next, actor: actor, note: note, at: now, in: db),
