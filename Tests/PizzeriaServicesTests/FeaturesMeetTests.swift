@@ -333,4 +333,51 @@ struct FeaturesMeetTests {
                     pickup: try f.at("18:45")), by: "giulia", override: StaffOverride(reason: "walk-in"))
         }
     }
+
+    @Test(
+        "an erased customer's order: moves, delays and an undone cancellation refused by name; text recorded later is not kept"
+    )
+    func erasedCustomersOrder() throws {
+        let f = try OrderFixture()
+        let orders = f.pizzeria.orders, payments = f.pizzeria.payments
+        let order = try f.place("anna", "19:00", ("Margherita", 2)).order
+        try payments.pay(PaymentRequest(order: order.id, method: .card), by: "giulia")
+        try orders.advance(id: order.id, by: "giulia")
+        f.clock.advance(minutes: 9 * 60 + 5)  // 19:05: preparing, due: not cancelled by the erasure
+        try f.pizzeria.users.erase(id: try f.user("anna"), by: "giulia")
+        let delay = #expect(throws: DelayError.self) {
+            try orders.delay(.orders([order.id]), byMinutes: 15, by: "giulia")
+        }
+        #expect(delay?.refusals.first?.reason.contains("customer was erased") == true, "\(String(describing: delay))")
+        try orders.cancel(id: order.id, by: "giulia", reason: "Anna-Secret rang")
+        #expect(throws: OrderError.customerErased(orderID: order.id, action: .undo)) {
+            try orders.undo(id: order.id, by: "giulia")
+        }
+        try payments.refund(order: order.id, reason: "Anna-Secret's refund", by: "giulia")
+        let texts = try f.base.snapshot().joined(separator: "\n")
+        #expect(!texts.contains("Anna-Secret"))
+        #expect(try Maintenance.check(path: f.base.path, now: f.now).domainProblems.isEmpty)
+    }
+
+    @Test("a balance larger than one payment takes is refused by name (65), not by the schema")
+    func largeBalance() throws {
+        let f = try OrderFixture(capacity: 100)
+        var items: [OrderRequest.Item] = []
+        for number in 1...6 {  // 6 × 20 × €1,000: €120,000
+            var draft = PizzaDraft.blank
+            draft.name = "Oro \(number)"
+            draft.price = Money(cents: 100_000)
+            items.append(.init(pizza: try f.pizzeria.menu.save(draft).id, quantity: 20))
+        }
+        let order = try f.pizzeria.orders.place(
+            OrderRequest(user: try f.user("anna"), items: items, pickup: try f.at("19:00")), by: "giulia",
+            override: StaffOverride(reason: "a banquet")
+        ).order
+        let refusal = #expect(throws: ValidationError.self) {
+            try f.pizzeria.payments.pay(PaymentRequest(order: order.id, method: .card), by: "giulia")
+        }
+        #expect(refusal?.errors.first?.field == "amount")
+        try f.pizzeria.payments.pay(
+            PaymentRequest(order: order.id, amount: Money(cents: 10_000_000), method: .card), by: "giulia")
+    }
 }

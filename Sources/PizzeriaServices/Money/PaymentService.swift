@@ -51,6 +51,16 @@ public final class PaymentService: Sendable {
             let balance = summary.balance
             guard balance.cents > 0 else { throw PaymentError.nothingDue(order: summary.orderID, state: summary.state) }
             let amount = request.amount ?? balance
+            // The whole balance of a very large order may be more than one payment takes.
+            guard amount <= PaymentRequest.maximumAmount else {
+                throw ValidationError([
+                    FieldError(
+                        field: "amount",
+                        message:
+                            "the balance \(balance.formatted) is more than one payment takes (\(PaymentRequest.maximumAmount.formatted)): pay it in parts, an amount each"
+                    )
+                ])
+            }
             guard amount <= balance else {
                 throw PaymentError.overBalance(order: summary.orderID, amount: amount, balance: balance)
             }
