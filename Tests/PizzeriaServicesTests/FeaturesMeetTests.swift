@@ -380,4 +380,17 @@ struct FeaturesMeetTests {
         try f.pizzeria.payments.pay(
             PaymentRequest(order: order.id, amount: Money(cents: 10_000_000), method: .card), by: "giulia")
     }
+
+    @Test(
+        "an order collected by mistake, its hours closed since, comes back by undo kept outside the hours (simulator seed 129)"
+    )
+    func undoneCollectionOutsideTheHours() throws {
+        let f = try OrderFixture()
+        let order = try f.place("anna", "22:30", ("Margherita", 1)).order
+        try f.pizzeria.orders.collect(id: order.id, by: "giulia")
+        try f.pizzeria.schedule.setHours(Set(Weekday.allCases), [try HoursSyntax.parseInterval("18:00-22:30")])
+        let back = try f.pizzeria.orders.undo(id: order.id, by: "giulia")
+        #expect(back.status == .ready && back.history.last?.detail?.hasSuffix("kept outside the hours") == true)
+        #expect(try Maintenance.check(path: f.base.path, now: f.now).domainProblems.isEmpty)
+    }
 }

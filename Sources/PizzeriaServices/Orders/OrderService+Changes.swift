@@ -321,6 +321,16 @@ extension OrderService {
                     schedule: schedule, now: now, in: db)
                 try Self.admit(room, order: id, at: header.pickupAt, override: override, actor: actor, now: now, in: db)
                 if let override { detail += ", " + override.historyText }
+            } else if previous.isBooked, !header.status.isBooked, header.pickupAt > now {
+                // Collected or a no-show by mistake, and back in the kitchen: if the hours changed
+                // since and leave its pickup outside them, it is kept there (it was booked before the change).
+                let settings = try SettingsStore.current(in: db)
+                var inHours = false
+                if case .slot = try ScheduleStore.schedule(settings, in: db).locate(header.pickupAt) { inHours = true }
+                if !inHours {
+                    try ScheduleStore.keep(id, at: now, in: db)
+                    detail += ", kept outside the hours"
+                }
             }
             try OrderStore.appendEvent(
                 order: id, kind: .undo, from: header.status, to: previous, detail: detail,

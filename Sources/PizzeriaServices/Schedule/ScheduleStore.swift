@@ -169,6 +169,13 @@ enum ScheduleStore {
         }
     }
 
+    /// Marks an order kept outside the hours (it was booked before the change that left it there).
+    static func keep(_ id: Order.ID, at now: Date, in db: Connection) throws {
+        try db.run(
+            "UPDATE orders SET kept_outside_hours_at = ? WHERE id = ? AND kept_outside_hours_at IS NULL",
+            [Timestamp.string(from: now), id])
+    }
+
     /// An order's service day, local time and kept mark after a schedule change.
     static func rehome(_ id: Order.ID, serviceDay: LocalDate, pickupLocal: String, keptAt: Date?, in db: Connection)
         throws
