@@ -75,7 +75,7 @@ public enum CheckpointPolicy: Sendable, Equatable {
     public static let defaultExternalWALLimitPages = 262_144
 
     /// The default threshold: 8,000 pages (about 32 MB of WAL). SQLite's own is 1,000; measured
-    /// here (docs/PERFORMANCE.md), eight times fewer checkpoints made bookings on a 4 GB file 1.5×
+    /// here (docs/archive/PERFORMANCE-HISTORY.md), eight times fewer checkpoints made bookings on a 4 GB file 1.5×
     /// faster (a page changed by many bookings is copied once) and let group commit reach 5× a
     /// one-commit-per-booking writer on a device with a 5 ms flush (each checkpoint is two syncs).
     public static let defaultThresholdPages = 8_000

@@ -36,7 +36,7 @@ public enum SQLiteLibrary {
     ///
     /// With them on (SQLite's default), every allocation and free SQLite makes takes a global
     /// mutex and asks the allocator for the block's size, to keep `sqlite3_memory_used()` and the
-    /// soft heap limit: measured at 9 % of a booking's instructions (`docs/PERFORMANCE.md`).
+    /// soft heap limit: measured at 9 % of a booking's instructions (`docs/archive/PERFORMANCE-HISTORY.md`).
     /// Pizzeria uses neither, so before the process's first connection it turns them off
     /// (`SQLITE_CONFIG_MEMSTATUS`, <https://sqlite.org/c3ref/c_config_covering_index_scan.html>).
     /// That is only possible before SQLite initializes: a host process that used SQLite first

@@ -200,9 +200,9 @@ struct DataSet {
     /// with one line and a time-ordered id from the day before its pickup; the schema's triggers
     /// write their totals and first events. Five to a 15-minute slot, the last slot two days
     /// before today: a million orders start in early 2021.
-    /// (Until session 52 they were one to a slot from 2020-01-01, so a million reached 2048 and
-    /// every slot the timed phases book and the picker walks already had a booking at the large
-    /// size — a fully booked calendar measured as if it were the file's size.)
+    /// (One to a slot from 2020-01-01 would reach 2048 at a million, and every slot the timed
+    /// phases book and the picker walks would already have a booking at the large size — a fully
+    /// booked calendar measured as if it were the file's size.)
     static func addOrders(_ workload: Workload, pizzeria: Pizzeria) throws {
         let perSlot = 5
         let slots = (workload.existingOrders + perSlot - 1) / perSlot

@@ -6,7 +6,7 @@ import Testing
 
 @testable import PizzeriaServices
 
-/// Bulk delays (issue 32): many orders later in one transaction, preparing ones included,
+/// Bulk delays: many orders later in one transaction, preparing ones included,
 /// refused whole or moved as far as they fit.
 @Suite("Delays in bulk")
 struct DelayTests {

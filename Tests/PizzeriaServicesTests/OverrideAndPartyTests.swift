@@ -5,8 +5,7 @@ import Testing
 
 @testable import PizzeriaServices
 
-/// Staff over a slot's capacity, by at most its margin, and parties over consecutive slots
-/// (issue 32, deliverable 3).
+/// Staff over a slot's capacity, by at most its margin, and parties over consecutive slots.
 @Suite("Overrides over capacity and parties")
 struct OverrideAndPartyTests {
     func request(_ f: OrderFixture, _ user: String, _ time: String, key: String? = nil, _ items: (String, Int)...)

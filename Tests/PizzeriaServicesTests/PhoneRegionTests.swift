@@ -5,7 +5,7 @@ import Testing
 
 @testable import PizzeriaServices
 
-/// National phone numbers in the shop's country (migration 24, issue 32).
+/// National phone numbers in the shop's country (migration 24).
 @Suite("Phone numbers in the shop's country")
 struct PhoneRegionTests {
     @Test("with phone-region IT, a Naples landline and a mobile typed nationally are stored in E.164; without, refused")

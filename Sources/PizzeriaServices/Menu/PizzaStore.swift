@@ -169,7 +169,7 @@ enum PizzaStore {
         // that changes nothing keeps its version. RETURNING would show the row before the
         // trigger's changes, so the saved row is read back by its primary key (cached pages).
         // (Setting the version and time here too and reading them with RETURNING, as below, was
-        // measured slower than this read-back: docs/PERFORMANCE.md, session 58.)
+        // measured slower than this read-back: docs/archive/PERFORMANCE-HISTORY.md.)
         if try db.run(priceEditSQL, [price.cents, id, version, name]) == 1, let saved = try pizza(id: id, in: db) {
             return saved
         }
