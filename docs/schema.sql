@@ -227,7 +227,10 @@ CREATE TABLE "order_lines" (
     modifiers        TEXT CHECK (modifiers IS NULL OR (json_valid(modifiers) AND json_type(modifiers) = 'array'
                                                        AND json_array_length(modifiers) BETWEEN 1 AND 30)),
     -- The union of the item's and the modifiers' allergens when booked (bits of table allergens).
-    allergens        INTEGER NOT NULL DEFAULT 0 CHECK (allergens BETWEEN 0 AND 16383), vat_rate_bp INTEGER NOT NULL DEFAULT 1000 CHECK (vat_rate_bp BETWEEN 0 AND 10000),
+    allergens        INTEGER NOT NULL DEFAULT 0 CHECK (allergens BETWEEN 0 AND 16383), vat_rate_bp INTEGER NOT NULL DEFAULT 1000 CHECK (vat_rate_bp BETWEEN 0 AND 10000), note TEXT
+    CHECK (note IS NULL OR (length(note) BETWEEN 1 AND 200
+                            AND note NOT GLOB ('*[' || char(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,
+                                                           26,27,28,29,30,31,127) || ']*'))),
     PRIMARY KEY (order_id, line_no)
 ) STRICT, WITHOUT ROWID;
 
@@ -1630,14 +1633,21 @@ BEGIN
 END;
 
 CREATE TRIGGER order_lines_locked_update BEFORE UPDATE ON order_lines
-WHEN (SELECT status FROM orders WHERE id = OLD.order_id) IS NOT 'placed'
+WHEN NOT (NEW.note IS NULL AND OLD.note IS NOT NULL
+          AND NEW.order_id IS OLD.order_id AND NEW.line_no IS OLD.line_no AND NEW.pizza_id IS OLD.pizza_id
+          AND NEW.pizza_name IS OLD.pizza_name AND NEW.unit_price_cents IS OLD.unit_price_cents
+          AND NEW.quantity IS OLD.quantity AND NEW.uses_oven IS OLD.uses_oven AND NEW.variant_id IS OLD.variant_id
+          AND NEW.variant_name IS OLD.variant_name AND NEW.base_price_cents IS OLD.base_price_cents
+          AND NEW.modifiers IS OLD.modifiers AND NEW.allergens IS OLD.allergens AND NEW.vat_rate_bp IS OLD.vat_rate_bp
+          AND EXISTS (SELECT 1 FROM orders o JOIN user_erasures e ON e.user_id = o.user_id WHERE o.id = OLD.order_id))
+ AND ((SELECT status FROM orders WHERE id = OLD.order_id) IS NOT 'placed'
   OR NEW.order_id IS NOT OLD.order_id OR NEW.line_no IS NOT OLD.line_no OR NEW.pizza_id IS NOT OLD.pizza_id
   OR NEW.pizza_name IS NOT OLD.pizza_name OR NEW.unit_price_cents IS NOT OLD.unit_price_cents
   OR NEW.variant_id IS NOT OLD.variant_id OR NEW.variant_name IS NOT OLD.variant_name
   OR NEW.base_price_cents IS NOT OLD.base_price_cents OR NEW.modifiers IS NOT OLD.modifiers
-  OR NEW.allergens IS NOT OLD.allergens
+  OR NEW.allergens IS NOT OLD.allergens)
 BEGIN
-    SELECT RAISE(ABORT, 'order_locked: a line changes only its quantity, and only while the order is placed');
+    SELECT RAISE(ABORT, 'order_locked: a line changes only its quantity and note, and only while the order is placed');
 END;
 
 CREATE TRIGGER order_lines_modifier_stock_take AFTER INSERT ON order_lines

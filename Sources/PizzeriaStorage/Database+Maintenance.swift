@@ -55,7 +55,7 @@ extension Database {
     }
 
     /// How many copies a backup makes before it gives up on copies that fail their check.
-    public static let backupAttempts = 3
+    public static let backupAttempts = 5
 
     /// One copy into a new temporary file, and its integrity check: the pages copied, or `nil`
     /// when the copy is not sound (the caller removes it).

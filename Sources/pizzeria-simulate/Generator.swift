@@ -123,6 +123,7 @@ struct Generator {
         (0..<count).map { _ in
             let item = dice.int(0...model.items.count - 1)
             var pick = Step.Pick(item: item, variant: nil, modifiers: [], quantity: dice.int(1...3))
+            if dice.chance(0.1) { pick.note = true }
             if model.items[item].variants.count > 1, dice.chance(0.3) { pick.variant = 1 }
             if model.items[item].modifiers, dice.chance(0.35) {
                 pick.modifiers = [dice.int(0...model.modifiers.count - 1)]

@@ -39,6 +39,8 @@ struct Step: Codable, Hashable, CustomStringConvertible {
         var variant: Int?
         var modifiers: [Int]
         var quantity: Int
+        /// Whether the line carries a note (`ben cotta` and the customer's token).
+        var note: Bool?
     }
 
     init(_ kind: Kind, _ number: Int) {
@@ -59,7 +61,7 @@ struct Step: Codable, Hashable, CustomStringConvertible {
                 "items=["
                     + items.map {
                         "\($0.item)" + ($0.variant.map { "/\($0)" } ?? "") + $0.modifiers.map { "+\($0)" }.joined()
-                            + "x\($0.quantity)"
+                            + "x\($0.quantity)" + ($0.note == true ? "#note" : "")
                     }.joined(separator: ",") + "]")
         }
         add("key", key)

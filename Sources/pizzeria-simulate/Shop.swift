@@ -179,14 +179,17 @@ final class Shop {
         }
     }
 
-    /// The line items of a step's picks.
-    func requestItems(_ picks: [Step.Pick]) -> [OrderRequest.Item] {
-        picks.compactMap { pick in
+    /// The line items of a step's picks (a note names the customer `user`, as staff might).
+    func requestItems(_ picks: [Step.Pick], user: Int? = nil) -> [OrderRequest.Item] {
+        let token = user.flatMap { model.customers[safe: $0]?.token } ?? "x"
+        return picks.compactMap { pick in
             guard model.items.indices.contains(pick.item) else { return nil }
             let item = model.items[pick.item]
             let variant = pick.variant.flatMap { item.variants.indices.contains($0) ? item.variants[$0] : nil }
             let modifiers = item.modifiers ? pick.modifiers.compactMap { model.modifiers[safe: $0]?.id } : []
-            return OrderRequest.Item(pizza: item.id, quantity: pick.quantity, variant: variant, modifiers: modifiers)
+            return OrderRequest.Item(
+                pizza: item.id, quantity: pick.quantity, variant: variant, modifiers: modifiers,
+                note: pick.note == true ? "ben cotta per \(token)" : nil)
         }
     }
 
@@ -215,11 +218,14 @@ final class Shop {
         guard let user = step.user, let customer = model.customers[safe: user], let day = step.day, let slot = step.slot
         else { return .skipped }
         let pickup = try Self.pickup(day: day, slot: slot)
-        let items = requestItems(step.items ?? [])
+        let items = requestItems(step.items ?? [], user: user)
         guard !items.isEmpty else { return .skipped }
         let override = step.override == true ? StaffOverride(reason: "walk-in \(customer.token)") : nil
         if step.cli == true, step.party != true, let text = cliItems(step.items ?? []) {
             var arguments = ["order", "place", customer.handle, "--pickup", PickupTime.utc(pickup)] + text
+            for (index, pick) in (step.items ?? []).enumerated() where pick.note == true {
+                arguments += ["--line-note", "\(index + 1)=ben cotta per \(customer.token)"]
+            }
             if let key = step.key { arguments += ["--key", key] }
             if let override { arguments += ["--override", override.reason] }
             let result = try cli(arguments + ["--by", actor])
@@ -302,7 +308,7 @@ final class Shop {
     private func edit(_ step: Step, actor: String) throws -> Outcome {
         guard let label = step.order, let booked = model.orders[label] else { return .skipped }
         var change = OrderEdit()
-        change.add = requestItems(step.items ?? [])
+        change.add = requestItems(step.items ?? [], user: booked.user)
         if let line = step.line, let chosen = booked.lines[safe: line] {
             let item = OrderRequest.Item(
                 pizza: chosen.pizzaID, quantity: step.quantity ?? 1, variant: chosen.variantID,

@@ -104,4 +104,25 @@ struct FeaturesMeetCommandTests {
             audit.contains("giulia  notifier:sms  add") && audit.contains("giulia  notifier:sms  reset")
                 && audit.contains("giulia  notifier:sms  remove"), "\(audit)")
     }
+
+    @Test("--line-note on a booking and an edit: the line's note on show, the board, the receipt and the JSON")
+    func lineNotes() throws {
+        let cli = try shop()
+        let id = try place(cli, "Margherita=2", "Babà", "--line-note", "1=ben cotta")
+        let edited = try cli.ok("order", "edit", id, "--line-note", "2=tagliata a spicchi").stdout
+        #expect(edited.contains("2 × Margherita Normale (ben cotta), 1 × Babà (tagliata a spicchi)"), "\(edited)")
+        #expect(try cli.ok("order", "show", id).stdout.contains("note: tagliata a spicchi"))
+        #expect(try cli.ok("order", "receipt", id, "--width", "32").stdout.contains("(ben cotta)"))
+        let board = try cli.ok("order", "board", "--date", "2026-12-02").stdout
+        #expect(board.contains("2 × Margherita Normale (ben cotta)"), "\(board)")
+        let json = try cli.json("order", "show", id) as? [String: Any]
+        let notes = (json?["lines"] as? [[String: Any]])?.map { $0["note"] as? String }
+        #expect(notes == ["ben cotta", "tagliata a spicchi"])
+        let cleared = try cli.ok("order", "edit", id, "--line-note", "1=").stdout
+        #expect(cleared.contains("2 × Margherita Normale, 1 × Babà (tagliata a spicchi)"), "\(cleared)")
+        let wrong = try cli.run("order", "edit", id, "--line-note", "3=x")
+        #expect(wrong.status == 65 && wrong.stderr.contains("line-note"), "\(wrong)")
+        let malformed = try cli.run("order", "place", "anna", "--pickup", Self.slot, "Babà", "--line-note", "x")
+        #expect(malformed.status == 65 && malformed.stderr.contains("N=TEXT"), "\(malformed)")
+    }
 }

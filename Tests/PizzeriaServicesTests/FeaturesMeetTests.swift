@@ -136,7 +136,13 @@ struct FeaturesMeetTests {
         #expect(try shell(f, "DELETE FROM order_lines WHERE line_no = 2").status == 0)
         let insert = try shell(
             f,
-            "INSERT INTO order_lines SELECT order_id, 9, pizza_id, pizza_name, unit_price_cents, 1, uses_oven, variant_id, variant_name, base_price_cents, modifiers, allergens, vat_rate_bp FROM order_lines LIMIT 1"
+            """
+            INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity, uses_oven, variant_id,
+                                     variant_name, base_price_cents, modifiers, allergens, vat_rate_bp)
+            SELECT order_id, 9, pizza_id, pizza_name, unit_price_cents, 1, uses_oven, variant_id, variant_name,
+                   base_price_cents, modifiers, allergens, vat_rate_bp
+            FROM order_lines LIMIT 1
+            """
         )
         #expect(insert.status != 0 && insert.output.contains("pizzeria_connection"), "\(insert)")
         let stored = try #require(try f.pizzeria.orders.order(id: order.id))

@@ -80,20 +80,29 @@ enum OrderCommands {
             party (drinks go with the first); `order receipt` of any of them prints the party's one receipt.
             """,
         arguments: [user, items],
-        options: [pickup, key, split, by, override],
+        options: [pickup, key, split, lineNote, by, override],
         examples: [
             "pizzeria order place anna --pickup 19:30 Margherita=2 Porcini",
             "pizzeria order place anna --pickup 19:30 Margherita/Maxi+bufala+Senza:basilico Coca-Cola/'33 cl'",
             "pizzeria order place walkin --pickup 19:00 Margherita --override 'walk-in at the counter'",
             "pizzeria order place anna --pickup 2026-12-24T19:30 --key xmas-anna Marinara",
             "pizzeria order place marco --pickup 20:00 --split Margherita=15 Diavola=5",
+            "pizzeria order place anna --pickup 19:30 Margherita=2 Marinara --line-note 1='ben cotta'",
         ],
         lostOutputHint: "the order was booked; `order place --key KEY` makes a retry safe",
         run: { invocation in
             let context = invocation.context
             let pickupText = try invocation[pickup]
             let pizzeria = try context.open(.requireCurrent)
-            let items = try invocation[items].map { try parseItem($0, lookup: pizzeria.lookup, menu: pizzeria.menu) }
+            var items = try invocation[items].map { try parseItem($0, lookup: pizzeria.lookup, menu: pizzeria.menu) }
+            for (position, note) in try lineNotes(invocation) {
+                guard items.indices.contains(position - 1) else {
+                    throw ValidationError([
+                        FieldError(field: "line-note", message: "names item \(position); there are \(items.count)")
+                    ])
+                }
+                items[position - 1].note = note
+            }
             let user = try pizzeria.lookup.user(try invocation[user])
             let pickup = try pizzeria.orders.pickup(parsing: pickupText)
             let typedKey = try invocation[key]
@@ -326,6 +335,24 @@ enum OrderCommands {
         help: "Remove PIZZA's lines, or the one line of PIZZA/VARIANT+MODIFIER… (repeatable; before --add and --set).",
         completion: .pizzas)
     static let set = Option("set", "item", help: "Set PIZZA=QTY exactly (repeatable).", completion: .pizzas)
+    static let lineNote = Option(
+        "line-note", "n=text",
+        help: "A note for the kitchen on item or line N (1-based), 1-200 characters: 2='ben cotta' (repeatable).")
+
+    /// The `--line-note N=TEXT` values: the position and the note (an empty one clears it).
+    static func lineNotes(_ invocation: Invocation) throws -> [(Int, String?)] {
+        try invocation[all: lineNote].map { text in
+            guard let equals = text.firstIndex(of: "="), let position = Int(text[..<equals]), position >= 1 else {
+                throw ValidationError([
+                    FieldError(
+                        field: "line-note",
+                        message: "must be N=TEXT, N the item's or line's number from 1, not '\(text)'")
+                ])
+            }
+            let note = String(text[text.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
+            return (position, note.isEmpty ? nil : note)
+        }
+    }
     static let note = Option("note", "text", help: "The kitchen's note (at most 200 characters).")
     static let clearNote = Flag("clear-note", help: "Remove the note.")
 
@@ -339,10 +366,11 @@ enum OrderCommands {
             `order place`.
             """,
         arguments: [orderArgument],
-        options: [add, remove, set, note, clearNote, ifVersion, by, override],
+        options: [add, remove, set, note, clearNote, lineNote, ifVersion, by, override],
         examples: [
             "pizzeria order edit 1a2b3c4d --add Diavola --set Margherita=3",
             "pizzeria order edit 1a2b --note \"no basil\"",
+            "pizzeria order edit 1a2b --line-note 2='tagliata a spicchi'",
         ],
         run: { invocation in
             let context = invocation.context
@@ -362,6 +390,9 @@ enum OrderCommands {
                 } else {
                     change.removeChoices.append(item)
                 }
+            }
+            for (position, text) in try lineNotes(invocation) {
+                change.lineNotes[position] = text.map { .set($0) } ?? .clear
             }
             if let text = try invocation[note] {
                 guard !invocation[clearNote] else { throw invocation.usage("give --note or --clear-note, not both") }

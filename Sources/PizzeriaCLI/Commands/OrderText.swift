@@ -4,7 +4,7 @@ import PizzeriaServices
 /// How orders look on a terminal.
 enum OrderText {
     static func items(_ order: Order) -> String {
-        order.lines.map { "\($0.quantity) × \($0.label)" }.joined(separator: ", ")
+        order.lines.map { "\($0.quantity) × \($0.labelWithNote)" }.joined(separator: ", ")
     }
 
     static var table: Table {
@@ -90,6 +90,7 @@ enum OrderText {
                 }
                 lines.add("", "  = one", line.unitPrice.formatted, line.total.formatted)
             }
+            if let note = line.note { lines.add("", "  note: " + note, "", "") }
             if !line.allergens.isEmpty {
                 lines.add("", "  allergens: " + Allergen.codes(line.allergens).joined(separator: ", "), "", "")
             }

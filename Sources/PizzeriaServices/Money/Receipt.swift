@@ -146,6 +146,7 @@ public struct Receipt: Sendable, Hashable, Encodable {
                 for modifier in line.modifiers {
                     out += Self.wrap("  + \(modifier.group): \(modifier.name)", width: width)
                 }
+                if let note = line.note { out += Self.wrap("  (\(note))", width: width) }
             }
         }
         out.append(rule)

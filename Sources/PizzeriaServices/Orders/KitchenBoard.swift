@@ -113,16 +113,17 @@ extension OrderService {
                     guard header.status.isBooked else { continue }
                     let open = header.status != .ready
                     if open {
+                        // A line's note is part of what to make: noted lines are never merged with others.
                         for line in lines[index] {
-                            if bake[line.label] == nil { order.append(line.label) }
-                            bake[line.label, default: 0] += line.quantity
+                            if bake[line.labelWithNote] == nil { order.append(line.labelWithNote) }
+                            bake[line.labelWithNote, default: 0] += line.quantity
                         }
                     }
                     let late = open && start < now ? Int(now.timeIntervalSince(start) / 60) : nil
                     entries.append(
                         KitchenBoard.Entry(
                             id: header.id, handle: header.handle, name: header.customerName, status: header.status,
-                            items: lines[index].map { "\($0.quantity) × \($0.label)" }.joined(separator: ", "),
+                            items: lines[index].map { "\($0.quantity) × \($0.labelWithNote)" }.joined(separator: ", "),
                             lateMinutes: late, due: open && late == nil && start.timeIntervalSince(now) <= lead))
                 }
                 guard !entries.isEmpty else { continue }

@@ -67,12 +67,16 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
     public let allergens: Set<Allergen>
     /// The VAT rate of the item's category when booked (the shop's default where it had none).
     public let vatRate: VATRate
+    /// The kitchen's note on this line (`ben cotta`): 1 to ``OrderEdit/maximumNoteLength``
+    /// characters, or `nil`.
+    public let note: String?
 
     /// A line.
     public init(
         pizzaID: Pizza.ID, pizzaName: String, unitPrice: Money, quantity: Int, usesOven: Bool = true,
         variantID: Variant.ID? = nil, variantName: String? = nil, basePrice: Money? = nil,
-        modifiers: [ChosenModifier] = [], allergens: Set<Allergen> = [], vatRate: VATRate = .standardFood
+        modifiers: [ChosenModifier] = [], allergens: Set<Allergen> = [], vatRate: VATRate = .standardFood,
+        note: String? = nil
     ) {
         self.pizzaID = pizzaID
         self.pizzaName = pizzaName
@@ -85,6 +89,7 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
         self.modifiers = modifiers
         self.allergens = allergens
         self.vatRate = vatRate
+        self.note = note
     }
 
     /// quantity × unit price.
@@ -95,7 +100,15 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
         OrderLine(
             pizzaID: pizzaID, pizzaName: pizzaName, unitPrice: unitPrice, quantity: quantity, usesOven: usesOven,
             variantID: variantID, variantName: variantName, basePrice: basePrice, modifiers: modifiers,
-            allergens: allergens, vatRate: vatRate)
+            allergens: allergens, vatRate: vatRate, note: note)
+    }
+
+    /// The same line with another note.
+    public func with(note: String?) -> OrderLine {
+        OrderLine(
+            pizzaID: pizzaID, pizzaName: pizzaName, unitPrice: unitPrice, quantity: quantity, usesOven: usesOven,
+            variantID: variantID, variantName: variantName, basePrice: basePrice, modifiers: modifiers,
+            allergens: allergens, vatRate: vatRate, note: note)
     }
 
     /// What the line takes of its slot's capacity: its quantity when it uses the oven, else 0.
@@ -109,10 +122,13 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
             .joined(separator: " + ")
     }
 
+    /// The label with the line's note, for the kitchen: `Margherita Maxi + Senza: basilico (ben cotta)`.
+    public var labelWithNote: String { label + (note.map { " (\($0))" } ?? "") }
+
     /// What makes two lines the same choice (merged in a booking): the item, the variant and the
     /// set of modifiers.
     public var choice: LineChoice {
-        LineChoice(pizza: pizzaID, variant: variantID, modifiers: Set(modifiers.map(\.id)))
+        LineChoice(pizza: pizzaID, variant: variantID, modifiers: Set(modifiers.map(\.id)), note: note)
     }
 
     /// JSON with prices as `"6.00"` plus `*_cents`, defined once (see ``JSONMembers``).
@@ -123,6 +139,7 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
         try writer.member("line_total_cents", total.cents)
         try writer.member("modifiers", objects: modifiers)
         try writer.member("name", pizzaName)
+        try writer.member("note", note)
         try writer.member("pizza_id", id: pizzaID)
         try writer.member("quantity", quantity)
         try writer.member("unit_price", plain: unitPrice)
@@ -152,10 +169,12 @@ public struct LineChoice: Sendable, Hashable {
     public let variant: Variant.ID?
     /// The modifiers.
     public let modifiers: Set<Modifier.ID>
+    /// The line's note: a Margherita `ben cotta` and a plain one are two lines.
+    public let note: String?
 
     /// A choice.
-    public init(pizza: Pizza.ID, variant: Variant.ID?, modifiers: Set<Modifier.ID>) {
-        (self.pizza, self.variant, self.modifiers) = (pizza, variant, modifiers)
+    public init(pizza: Pizza.ID, variant: Variant.ID?, modifiers: Set<Modifier.ID>, note: String? = nil) {
+        (self.pizza, self.variant, self.modifiers, self.note) = (pizza, variant, modifiers, note)
     }
 }
 
@@ -177,6 +196,7 @@ extension OrderLine: StoredMembers {
             modifiers: try members.decoded("modifiers", as: [ChosenModifier].self) ?? [],
             allergens: try members.allergens("allergens"),
             vatRate: try members.optionalNumber("vat_rate_bp").flatMap { VATRate(basisPoints: Int($0)) }
-                ?? .standardFood)
+                ?? .standardFood,
+            note: try members.optionalText("note"))
     }
 }

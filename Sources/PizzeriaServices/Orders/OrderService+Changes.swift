@@ -32,6 +32,9 @@ public struct OrderEdit: Sendable, Hashable {
     public var setQuantity: [OrderRequest.Item] = []
     /// The note, when it changes.
     public var note: NoteChange?
+    /// Notes of the order's lines, by their position as the order lists them (1 for its first
+    /// line), set or cleared; an added item carries its own (``OrderRequest/Item/note``).
+    public var lineNotes: [Int: NoteChange] = [:]
 
     /// An edit; with no arguments, one that changes nothing.
     public init(
@@ -56,6 +59,7 @@ public struct OrderEdit: Sendable, Hashable {
     /// Whether it changes anything.
     public var isEmpty: Bool {
         add.isEmpty && remove.isEmpty && removeChoices.isEmpty && setQuantity.isEmpty && note == nil
+            && lineNotes.isEmpty
     }
 
     /// Shape problems found without the database.
@@ -70,6 +74,20 @@ public struct OrderEdit: Sendable, Hashable {
         }
         if case .set(let text) = note {
             errors += TextLimit.problems(text, field: "note", maximum: Self.maximumNoteLength)
+        }
+        for (position, change) in lineNotes.sorted(by: { $0.key < $1.key }) {
+            if position < 1 {
+                errors.append(FieldError(field: "line-note", message: "names a line from 1, not \(position)"))
+            }
+            if case .set(let text) = change {
+                errors += TextLimit.problems(text, field: "line-note", maximum: Self.maximumNoteLength)
+            }
+        }
+        for (index, item) in (add + setQuantity).enumerated() {
+            if let text = item.note {
+                errors += TextLimit.problems(text, field: "line-note", maximum: Self.maximumNoteLength)
+                    .map { FieldError(field: $0.field, message: $0.message + " (item \(index + 1))") }
+            }
         }
         return errors
     }
@@ -166,7 +184,9 @@ extension OrderService {
                     guard let found = defaults[item.pizza] else { throw MenuError.notFound(item.pizza.description) }
                     variant = found
                 }
-                let choice = LineChoice(pizza: item.pizza, variant: variant, modifiers: Set(item.modifiers))
+                let choice = LineChoice(
+                    pizza: item.pizza, variant: variant, modifiers: Set(item.modifiers),
+                    note: item.note?.trimmingWhitespace())
                 if !order.contains(choice) { order.append(choice) }
                 return choice
             }
@@ -230,7 +250,7 @@ extension OrderService {
                 } else {
                     let item = OrderRequest.Item(
                         pizza: choice.pizza, quantity: quantity, variant: choice.variant,
-                        modifiers: change.modifiersInRequestOrder(of: choice))
+                        modifiers: change.modifiersInRequestOrder(of: choice), note: choice.note)
                     let snapshot = try Self.snapshot([item], for: header.pickupAt, zone: settings.timeZone, in: db)
                     added += snapshot
                     delta += quantity
@@ -257,6 +277,22 @@ extension OrderService {
             for line in added {
                 try OrderStore.insertLine(line, number: Int(next), order: id, in: db)
                 next += 1
+            }
+            // A line's note by its position in the order as it was (the line must stay).
+            for (position, noteChange) in change.lineNotes.sorted(by: { $0.key < $1.key }) {
+                guard existing.indices.contains(position - 1), quantities[existing[position - 1].line.choice] != nil
+                else {
+                    throw ValidationError([
+                        FieldError(
+                            field: "line-note",
+                            message: "the order has no line \(position) that stays (it has \(existing.count))")
+                    ])
+                }
+                let (number, line) = existing[position - 1]
+                let text: String? = if case .set(let text) = noteChange { text.trimmingWhitespace() } else { nil }
+                guard text != line.note else { continue }
+                try OrderStore.setLineNote(text, line: number, order: id, in: db)
+                detail.append(text.map { "\(line.label) note: \($0)" } ?? "\(line.label) note removed")
             }
             var note = header.note
             switch change.note {

@@ -9,6 +9,7 @@ extension OrderService {
     static func fingerprint(of item: OrderRequest.Item) -> String {
         "\(item.pizza)" + (item.variant.map { "/\($0)" } ?? "")
             + item.modifiers.sorted().map { "+\($0)" }.joined() + "x\(item.quantity)"
+            + (item.note.map { "#" + $0 } ?? "")
     }
 
     /// The items with repeats of one choice (item, variant, modifiers) merged, in first-mention order.
@@ -66,7 +67,8 @@ extension OrderService {
                 throw OrderError.tooMany(name: pizza.name, quantity: item.quantity)
             }
             guard !pizza.isArchived else { throw OrderError.archivedPizza(name: pizza.name) }
-            let (line, choices) = try choose(item, of: pizza, in: db)
+            let (chosen, choices) = try choose(item, of: pizza, in: db)
+            let line = chosen.with(note: item.note.map { $0.trimmingWhitespace() })
             if let left = Stock.left(pizza.stockLeft, until: pizza.stockUntil, for: pickup) {
                 let asked = line.quantity + lines.filter { $0.pizzaID == line.pizzaID }.reduce(0) { $0 + $1.quantity }
                 guard asked <= left else {

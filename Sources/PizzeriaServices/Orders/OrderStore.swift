@@ -218,7 +218,7 @@ enum OrderStore {
     static let lineColumns =
         """
         l.order_id, l.line_no, l.pizza_id, l.pizza_name AS name, l.unit_price_cents, l.quantity, l.uses_oven, l.variant_id,
-        l.variant_name AS variant, l.base_price_cents, l.modifiers, l.allergens, l.vat_rate_bp
+        l.variant_name AS variant, l.base_price_cents, l.modifiers, l.allergens, l.vat_rate_bp, l.note
         """
     /// The columns ``StatusEventDecoder`` reads, from `order_status_events e` (a constant).
     static let eventColumns = "e.id, e.order_id, e.kind, e.from_status, e.to_status, e.detail, e.actor, e.at"
@@ -266,14 +266,19 @@ enum OrderStore {
         try db.run(
             """
             INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity, uses_oven,
-                                     variant_id, variant_name, base_price_cents, modifiers, allergens, vat_rate_bp)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                     variant_id, variant_name, base_price_cents, modifiers, allergens, vat_rate_bp, note)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 id, number, line.pizzaID, line.pizzaName, line.unitPrice.cents, line.quantity, line.usesOven,
                 line.variantID, line.variantName, line.basePrice.cents, try modifiersJSON(line.modifiers),
-                Allergen.bits(line.allergens), line.vatRate.basisPoints,
+                Allergen.bits(line.allergens), line.vatRate.basisPoints, line.note,
             ])
+    }
+
+    /// Sets (or with `nil` clears) a line's note.
+    static func setLineNote(_ note: String?, line number: Int64, order id: Order.ID, in db: Connection) throws {
+        try db.run("UPDATE order_lines SET note = ? WHERE order_id = ? AND line_no = ?", [note, id, number])
     }
 
     /// The stored form of a line's modifiers: a JSON array of `{"id", "group", "name",

@@ -127,6 +127,11 @@ enum UserStore {
                 """, [actor, stamp, order])
         }
         counts.notes = try db.run("UPDATE orders SET note = NULL WHERE user_id = ? AND note IS NOT NULL", [id])
+        counts.notes += try db.run(
+            """
+            UPDATE order_lines SET note = NULL
+            WHERE order_id IN (SELECT o.id FROM orders o WHERE o.user_id = ?) AND note IS NOT NULL
+            """, [id])
         // The free text of a history detail (`note: …`, `override: …`, `reason: …`) runs to its end:
         // it becomes `[erased]`; so do a payment's reference (`paid 5.00 card (REF)`) and a refund's
         // reason (`refunded 5.00 card: …`).
