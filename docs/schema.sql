@@ -452,6 +452,12 @@ CREATE TABLE schema_migrations (
     applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 ) STRICT;
 
+CREATE TABLE schema_repeatables (
+    name       TEXT PRIMARY KEY CHECK (name GLOB 'R__*.sql'),
+    checksum   TEXT NOT NULL CHECK (length(checksum) = 64),
+    applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+) STRICT;
+
 CREATE TABLE "settings" (
     id                   INTEGER PRIMARY KEY CHECK (id = 1),
     -- Length of a pickup slot in minutes; divides 60 so slots line up with the hour.
@@ -1556,20 +1562,14 @@ END;
 
 CREATE TRIGGER order_lines_insert_rules BEFORE INSERT ON order_lines
 BEGIN
-    -- row_never_replaced (migration 38)
     SELECT RAISE(ABORT, 'row_never_replaced: an order_lines row is never replaced (REPLACE would delete it without its triggers); UPDATE its quantity, or insert a new line')
     WHERE EXISTS (SELECT 1 FROM order_lines WHERE order_id = NEW.order_id AND line_no = NEW.line_no);
-    -- order_lines_by_pizzeria (migration 38): a line is added by Pizzeria (a booking, or `order
-    -- edit --add`, which writes the change into the order's history); elsewhere pizzeria_connection()
-    -- does not exist, and the INSERT fails before it runs.
     SELECT RAISE(ABORT, 'order_lines_by_pizzeria: lines are added by Pizzeria (pizzeria order edit --add)')
     WHERE pizzeria_connection() IS NOT 1;
-    -- line_vat (was order_lines_vat)
     SELECT RAISE(ABORT, 'line_vat: a line''s vat_rate_bp is its category''s rate when booked (categories.vat_rate_bp, else shop.vat_rate_bp)')
     WHERE NEW.vat_rate_bp IS NOT (SELECT coalesce(c.vat_rate_bp, s.vat_rate_bp)
                                   FROM pizzas p JOIN categories c ON c.id = p.category_id, shop s
                                   WHERE p.id = NEW.pizza_id AND s.id = 1);
-    -- sold_out (was order_lines_stock_check)
     SELECT RAISE(ABORT, 'sold_out: the item has fewer left than the line asks for, for this pickup (see pizzas.stock_left)')
     FROM pizzas p
     WHERE p.id = NEW.pizza_id AND p.stock_left < NEW.quantity
@@ -1579,8 +1579,6 @@ BEGIN
         SELECT 1 FROM json_each(NEW.modifiers) e JOIN modifiers m ON m.id = json_extract(e.value, '$.id')
         WHERE m.stock_left < NEW.quantity
           AND (m.stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < m.stock_until));
-    -- line_variant, line_snapshot, line_modifier, line_modifier_count, line_price, line_allergens
-    -- (was order_lines_choice)
     SELECT RAISE(ABORT, 'line_variant: order_lines.variant_id must name a variant of the line''s item (see pizza_variants)')
     WHERE NOT EXISTS (SELECT 1 FROM pizza_variants v WHERE v.id = NEW.variant_id AND v.pizza_id = NEW.pizza_id);
     SELECT RAISE(ABORT, 'line_snapshot: base_price_cents and variant_name are the variant''s price (the item''s for its default variant) and name when booked (the name NULL when the item has one variant)')
@@ -1618,10 +1616,8 @@ BEGIN
                                    OR EXISTS (SELECT 1 FROM json_each(coalesce(NEW.modifiers, '[]')) e
                                               JOIN modifiers m ON m.id = json_extract(e.value, '$.id')
                                               WHERE m.allergens & b.bit));
-    -- order_lines_oven (was order_lines_oven_snapshot)
     SELECT RAISE(ABORT, 'order_lines_oven: order_lines.uses_oven is its item''s category''s uses_oven when booked (0 for drinks and desserts)')
     WHERE NEW.uses_oven IS NOT (SELECT k.uses_oven FROM pizzas p JOIN categories k ON k.id = p.category_id WHERE p.id = NEW.pizza_id);
-    -- order_locked (was order_lines_locked_insert)
     SELECT RAISE(ABORT, 'order_locked: lines are added only while the order is placed')
     WHERE (SELECT status FROM orders WHERE id = NEW.order_id) IS NOT 'placed';
 END;
@@ -1774,25 +1770,19 @@ END;
 
 CREATE TRIGGER orders_insert_rules BEFORE INSERT ON orders
 BEGIN
-    -- row_never_replaced (migration 38)
     SELECT RAISE(ABORT, 'row_never_replaced: an orders row is never replaced (REPLACE would delete it without its triggers); UPDATE it, or insert a new order')
     WHERE EXISTS (SELECT 1 FROM orders WHERE id = NEW.id)
        OR (NEW.idempotency_key IS NOT NULL AND EXISTS (SELECT 1 FROM orders WHERE idempotency_key = NEW.idempotency_key));
-    -- user_erased (was orders_user_not_erased)
     SELECT RAISE(ABORT, 'user_erased: this customer''s data was erased; they cannot book')
     WHERE EXISTS (SELECT 1 FROM user_erasures WHERE user_id = NEW.user_id);
-    -- order_total_derived (was orders_total_starts_zero)
     SELECT RAISE(ABORT, 'order_total_derived: a new order''s total_cents is 0; its lines make the total')
     WHERE NEW.total_cents IS NOT 0;
-    -- timestamp_format (was orders_timestamps_insert)
     SELECT RAISE(ABORT, 'timestamp_format: created_at, updated_at and changed_at are UTC times such as 2026-12-01T18:30:00.000Z')
     WHERE strftime('%Y-%m-%dT%H:%M:%fZ', NEW.created_at) IS NOT NEW.created_at
        OR strftime('%Y-%m-%dT%H:%M:%fZ', NEW.updated_at) IS NOT NEW.updated_at
        OR (NEW.changed_at IS NOT NULL AND strftime('%Y-%m-%dT%H:%M:%fZ', NEW.changed_at) IS NOT NEW.changed_at);
-    -- order_status (was orders_start_placed)
     SELECT RAISE(ABORT, 'order_status: a new order must have status placed')
     WHERE NEW.status IS NOT 'placed';
-    -- order_service_day (was orders_service_day_insert)
     SELECT RAISE(ABORT, 'order_service_day: a pickup belongs to the service day before its date only within a night interval of that day')
     WHERE NEW.service_day IS date(substr(NEW.pickup_local, 1, 10), '-1 day')
       AND NOT EXISTS (SELECT 1 FROM weekly_hours w
@@ -1801,15 +1791,12 @@ BEGIN
       AND NOT EXISTS (SELECT 1 FROM schedule_exceptions x
                       WHERE x.day = NEW.service_day AND x.kind = 'special'
                         AND x.closes_at <= x.opens_at AND substr(NEW.pickup_local, 12, 5) < x.closes_at);
-    -- pickup_at on the minute (was orders_pickup_real_insert)
     SELECT RAISE(ABORT, 'pickup_at must be a real UTC time on the minute, such as 2026-12-01T18:30:00Z')
     WHERE strftime('%Y-%m-%dT%H:%M:00Z', julianday(NEW.pickup_at)) IS NOT NEW.pickup_at;
-    -- order_party (was orders_party_insert)
     SELECT RAISE(ABORT, 'order_party: a party''s orders are one customer''s on one service day, linked to its first order')
     WHERE NEW.party_id IS NOT NULL AND NEW.party_id IS NOT NEW.id
       AND NOT EXISTS (SELECT 1 FROM orders p WHERE p.id = NEW.party_id AND p.party_id = p.id
                       AND p.user_id = NEW.user_id AND p.service_day = NEW.service_day);
-    -- order_local_time (was orders_local_time_insert)
     SELECT RAISE(ABORT, 'order_local_time: an order needs service_day and pickup_local (local time with offset) that agree with pickup_at')
     WHERE strftime('%Y-%m-%dT%H:%M:00Z', substr(NEW.pickup_local, 1, 16),
                    (CASE substr(NEW.pickup_local, 17, 1) WHEN '+' THEN '-' ELSE '+' END) || substr(NEW.pickup_local, 18, 5)) IS NOT NEW.pickup_at

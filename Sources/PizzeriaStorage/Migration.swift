@@ -33,13 +33,42 @@ public struct Migration: Sendable, Hashable {
     }
 
     /// The migrations compiled into this binary, in version order. Files whose names do not
-    /// follow `NNNN_name.sql` are left out (a test fails when there is any).
+    /// follow `NNNN_name.sql` are left out: the repeatable definitions (`R__name.sql`,
+    /// ``Repeatable``), and nothing else (a test fails when there is any).
     public static let embedded: [Migration] = EmbeddedMigrations.files
         .compactMap { Migration(fileName: $0.fileName, sql: $0.sql, checksum: $0.checksum) }
         .sorted { $0.version < $1.version }
 
     /// How many migration files are embedded, whether or not their names parse.
     static var embeddedFileCount: Int { EmbeddedMigrations.files.count }
+}
+
+/// A repeatable definition: a file `Migrations/R__name.sql` holding the current text of some of
+/// the schema's views and triggers. Unlike a versioned migration it is edited in place: the
+/// migrator makes every view and trigger again from all of them whenever one changed (Flyway's
+/// repeatable migrations), so each view and trigger has one definition, in one file.
+public struct Repeatable: Sendable, Hashable {
+    /// The file's name, such as `R__triggers_orders.sql`.
+    public let fileName: String
+    /// The file's exact text.
+    public let sql: String
+    /// SHA-256 of the text, hex: a database that recorded another is made current again.
+    public let checksum: String
+
+    /// A definition from its file name (`R__name.sql`) and text.
+    public init(fileName: String, sql: String) {
+        self.init(fileName: fileName, sql: sql, checksum: SHA256.hex(sql.utf8))
+    }
+
+    init(fileName: String, sql: String, checksum: String) {
+        (self.fileName, self.sql, self.checksum) = (fileName, sql, checksum)
+    }
+
+    /// The repeatable definitions compiled into this binary, by file name.
+    public static let embedded: [Repeatable] = EmbeddedMigrations.files
+        .filter { $0.fileName.hasPrefix("R__") && $0.fileName.hasSuffix(".sql") }
+        .map { Repeatable(fileName: $0.fileName, sql: $0.sql, checksum: $0.checksum) }
+        .sorted { $0.fileName < $1.fileName }
 }
 
 /// A migration as recorded in a database's `schema_migrations` table.

@@ -8,6 +8,9 @@ public enum SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
     case checksumMismatch(version: Int, name: String, recorded: String, embedded: String)
     /// The database is older than this binary and the caller asked for a current schema.
     case migrationsPending(databaseVersion: Int, knownVersion: Int)
+    /// The schema's version is current but its views and triggers are not this program's
+    /// repeatable definitions (`Migrations/R__*.sql`): they must be made again first.
+    case definitionsPending(version: Int)
     /// A migration left rows that break a foreign key; it was rolled back.
     case foreignKeyViolation(version: Int, details: [String])
     /// A migration's SQL (or its data step) failed on this file, which does not match what its
@@ -30,6 +33,9 @@ public enum SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
         case .migrationsPending(let found, let known):
             return
                 "the database schema is at version \(found) and this program needs \(known): its pending migrations must be applied first"
+        case .definitionsPending(let version):
+            return
+                "the database's views and triggers (schema version \(version)) are not this program's: they must be made again first"
         case .foreignKeyViolation(let version, let details):
             return "migration \(version) would leave broken foreign keys: \(details.joined(separator: "; "))"
         case .migrationFailed(let version, let name, let reason):

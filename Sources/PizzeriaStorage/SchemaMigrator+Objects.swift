@@ -44,7 +44,8 @@ extension SchemaMigrator {
         try db.fetchAll(
             """
             SELECT type, name, tbl_name, sql FROM sqlite_schema
-            WHERE name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' AND sql IS NOT NULL ORDER BY type, name
+            WHERE name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' AND name <> 'schema_repeatables' AND sql IS NOT NULL
+              ORDER BY type, name
             """
         ) { row in
             SchemaObject(

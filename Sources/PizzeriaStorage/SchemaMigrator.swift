@@ -19,6 +19,8 @@ public struct SchemaMigrator: Sendable {
 
     /// The migrations this migrator knows, in version order.
     public let migrations: [Migration]
+    /// The repeatable definitions of the views and triggers, applied after the migrations.
+    public let repeatables: [Repeatable]
 
     /// Work in Swift that runs right after a migration's SQL, in its transaction, for what SQL
     /// cannot compute (such as full Unicode case folding). Keyed by the migration's file name
@@ -27,14 +29,29 @@ public struct SchemaMigrator: Sendable {
     private let dataSteps: [String: DataStep]
 
     /// A migrator for `migrations`, by default the ones compiled into the binary, with the data
-    /// steps that complete some of them, by migration file name.
-    public init(migrations: [Migration] = Migration.embedded, dataSteps: [String: DataStep] = [:]) {
+    /// steps that complete some of them, by migration file name. The repeatable definitions are by
+    /// default the compiled ones when the migrations are, and none for other migrations (the
+    /// definitions are of the latest schema: a migrator of earlier migrations is an earlier binary).
+    public init(
+        migrations: [Migration] = Migration.embedded, repeatables: [Repeatable]? = nil,
+        dataSteps: [String: DataStep] = [:]
+    ) {
         self.migrations = migrations
+        self.repeatables = repeatables ?? (migrations == Migration.embedded ? Repeatable.embedded : [])
         self.dataSteps = dataSteps
     }
 
     /// The highest version this migrator knows.
     public var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// This migrator as a binary of schema `version` was: its migrations up to that version, with
+    /// their data steps, and no repeatable definitions (a file such a binary made has the views and
+    /// triggers those migrations made). What a test upgrades every earlier version from.
+    public func asOfVersion(_ version: Int) -> SchemaMigrator {
+        let kept = migrations.filter { $0.version <= version }
+        let names = Set(kept.map(\.fileName))
+        return SchemaMigrator(migrations: kept, repeatables: [], dataSteps: dataSteps.filter { names.contains($0.key) })
+    }
 
     // MARK: - Opening
 
@@ -52,6 +69,9 @@ public struct SchemaMigrator: Sendable {
             if access == .requireCurrent, !status.pending.isEmpty {
                 throw SchemaError.migrationsPending(databaseVersion: status.version, knownVersion: latestVersion)
             }
+            if access == .requireCurrent, !status.repeatablesCurrent {
+                throw SchemaError.definitionsPending(version: status.version)
+            }
         }
         if access == .migrate {
             try migrate(database)
@@ -67,7 +87,9 @@ public struct SchemaMigrator: Sendable {
         let objects = try db.fetchAll(
             "SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name"
         ) { try $0.string("name") }
-        guard !objects.isEmpty else { return SchemaStatus(applied: [], pending: migrations) }
+        guard !objects.isEmpty else {
+            return SchemaStatus(applied: [], pending: migrations, repeatablesCurrent: repeatables.isEmpty)
+        }
         guard objects.contains("schema_migrations") else {
             throw SchemaError.foreignDatabase(path: db.path, objects: objects)
         }
@@ -95,7 +117,19 @@ public struct SchemaMigrator: Sendable {
             }
         }
         let done = Set(applied.map(\.version))
-        return SchemaStatus(applied: applied, pending: migrations.filter { !done.contains($0.version) })
+        return SchemaStatus(
+            applied: applied, pending: migrations.filter { !done.contains($0.version) },
+            repeatablesCurrent: try repeatablesCurrent(in: db, objects: objects))
+    }
+
+    /// Whether the file's views and triggers were made from exactly this binary's repeatable
+    /// definitions (`schema_repeatables` holds each file's checksum as applied).
+    private func repeatablesCurrent(in db: Connection, objects: [String]) throws -> Bool {
+        guard objects.contains("schema_repeatables") else { return repeatables.isEmpty }
+        let recorded = try db.fetchAll("SELECT name, checksum FROM schema_repeatables ORDER BY name") {
+            "\(try $0.string("name")) \(try $0.string("checksum"))"
+        }
+        return recorded == repeatables.map { "\($0.fileName) \($0.checksum)" }
     }
 
     // MARK: - Migrating
@@ -141,7 +175,8 @@ public struct SchemaMigrator: Sendable {
     func applyPending(in db: Connection) throws -> [Migration] {
         // Re-read under the write lock: another process may have migrated meanwhile.
         try db.execute(Self.bookkeepingTable)
-        let done = Set(try status(of: db).applied.map(\.version))
+        let before = try status(of: db)
+        let done = Set(before.applied.map(\.version))
         var appliedNow: [Migration] = []
         for migration in migrations where !done.contains(migration.version) {
             do {
@@ -167,7 +202,35 @@ public struct SchemaMigrator: Sendable {
             }
             appliedNow.append(migration)
         }
+        if !appliedNow.isEmpty || !before.repeatablesCurrent { try applyRepeatables(in: db) }
         return appliedNow
+    }
+
+    /// Makes every view and trigger again from the repeatable definitions: all of them are
+    /// dropped, then each file runs, in name order, and its checksum is recorded. Views and
+    /// triggers name other objects only when they run, so the order of their creation is free.
+    private func applyRepeatables(in db: Connection) throws {
+        guard !repeatables.isEmpty else { return }
+        try db.execute(Self.repeatablesTable)
+        let objects = try db.fetchAll(
+            "SELECT type, name FROM sqlite_schema WHERE type = 'trigger' OR type = 'view' ORDER BY type, name"
+        ) { (try $0.string("type"), try $0.string("name")) }
+        for (type, name) in objects {
+            // The type and the name come from sqlite_schema, quoted as an identifier: not input.
+            try db.execute("DROP \(type.uppercased()) \"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+        }
+        try db.execute("DELETE FROM schema_repeatables")
+        for repeatable in repeatables {
+            do {
+                try db.execute(repeatable.sql)
+            } catch let error as DatabaseError where error.kind != .io && error.kind != .busy {
+                throw SchemaError.migrationFailed(
+                    version: latestVersion, name: repeatable.fileName, reason: error.message)
+            }
+            try db.run(
+                "INSERT INTO schema_repeatables (name, checksum) VALUES (?, ?)",
+                [repeatable.fileName, repeatable.checksum])
+        }
     }
 
     /// The migrator's own record of what it applied; not part of any migration file because it
@@ -180,6 +243,15 @@ public struct SchemaMigrator: Sendable {
             applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
         ) STRICT;
         """
+
+    /// The record of the repeatable definitions a file's views and triggers were made from.
+    static let repeatablesTable = """
+        CREATE TABLE IF NOT EXISTS schema_repeatables (
+            name       TEXT PRIMARY KEY CHECK (name GLOB 'R__*.sql'),
+            checksum   TEXT NOT NULL CHECK (length(checksum) = 64),
+            applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        ) STRICT;
+        """
 }
 
 /// Which migrations a database has and which it lacks.
@@ -188,9 +260,11 @@ public struct SchemaStatus: Sendable, Equatable {
     public let applied: [AppliedMigration]
     /// Known to this binary but not applied, in version order.
     public let pending: [Migration]
+    /// Whether its views and triggers are this binary's repeatable definitions as they are now.
+    public let repeatablesCurrent: Bool
 
     /// The highest applied version (0 for an empty database).
     public var version: Int { applied.last?.version ?? 0 }
-    /// Whether nothing is pending.
-    public var isCurrent: Bool { pending.isEmpty }
+    /// Whether nothing is pending: every migration applied, the views and triggers current.
+    public var isCurrent: Bool { pending.isEmpty && repeatablesCurrent }
 }

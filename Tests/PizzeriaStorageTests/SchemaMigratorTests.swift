@@ -18,9 +18,10 @@ struct SchemaMigratorTests {
     @Test("the embedded migrations are exactly the files in Migrations/, numbered 1...n")
     func embeddedMatchesSources() throws {
         let folder = packageRoot.appendingPathComponent("Migrations")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            .filter { $0.hasSuffix(".sql") }.sorted()
-        #expect(Migration.embeddedFileCount == files.count)
+        let all = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }
+        let files = all.filter { !$0.hasPrefix("R__") }.sorted()
+        #expect(Migration.embeddedFileCount == all.count)
+        #expect(Repeatable.embedded.map(\.fileName) == all.filter { $0.hasPrefix("R__") }.sorted())
         #expect(Migration.embedded.map(\.version) == Array(1...files.count))
         for (file, migration) in zip(files, Migration.embedded) {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)

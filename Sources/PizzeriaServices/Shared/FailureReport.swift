@@ -63,7 +63,7 @@ public struct FailureReport: Sendable, Equatable {
         switch error {
         case .foreignKeyViolation:
             self.init(category: .internal, messages: [error.description])
-        case .migrationsPending:
+        case .migrationsPending, .definitionsPending:
             self.init(category: .unusableDatabase, messages: [error.description], remedy: .migrate)
         case .foreignDatabase, .newerSchema, .checksumMismatch, .migrationFailed:
             self.init(category: .unusableDatabase, messages: [error.description], remedy: .useAnotherFile)

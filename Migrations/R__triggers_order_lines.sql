@@ -1,0 +1,222 @@
+-- The triggers on order_lines: the rules every writer is held to, the derived data they keep, the
+-- history they write. A repeatable definition (see R__views.sql): edit here. The order of the
+-- triggers is the order they are made in, and SQLite runs a table's triggers of one kind last
+-- made first: keep a new one where it must run.
+
+CREATE TRIGGER order_lines_locked_delete BEFORE DELETE ON order_lines
+WHEN (SELECT status FROM orders WHERE id = OLD.order_id) IS NOT 'placed'
+BEGIN
+    SELECT RAISE(ABORT, 'order_locked: lines are removed only while the order is placed');
+END;
+
+CREATE TRIGGER order_lines_total_delete AFTER DELETE ON order_lines
+BEGIN
+    UPDATE orders SET total_cents = (SELECT coalesce(sum(quantity * unit_price_cents), 0) FROM order_lines WHERE order_id = OLD.order_id)
+    WHERE id = OLD.order_id;
+END;
+
+CREATE TRIGGER order_lines_total_insert AFTER INSERT ON order_lines
+BEGIN
+    UPDATE orders SET total_cents = (SELECT coalesce(sum(quantity * unit_price_cents), 0) FROM order_lines WHERE order_id = NEW.order_id)
+    WHERE id = NEW.order_id;
+END;
+
+CREATE TRIGGER order_lines_total_update AFTER UPDATE OF quantity ON order_lines
+BEGIN
+    UPDATE orders SET total_cents = (SELECT coalesce(sum(quantity * unit_price_cents), 0) FROM order_lines WHERE order_id = NEW.order_id)
+    WHERE id = NEW.order_id;
+END;
+
+CREATE TRIGGER slot_loads_line_delete AFTER DELETE ON order_lines
+BEGIN
+    UPDATE slot_loads
+    SET booked = (SELECT coalesce(sum(l.quantity * l.uses_oven), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+                  WHERE o.pickup_at = slot_loads.pickup_at AND o.status <> 'cancelled')
+    WHERE pickup_at = (SELECT pickup_at FROM orders WHERE id = OLD.order_id);
+END;
+
+CREATE TRIGGER order_lines_stock_give AFTER DELETE ON order_lines
+BEGIN
+    UPDATE pizzas SET stock_left = min(stock_left + OLD.quantity, 100000)
+    WHERE id = OLD.pizza_id AND stock_left IS NOT NULL
+      AND (stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = OLD.order_id) < stock_until);
+    UPDATE modifiers SET stock_left = min(stock_left + OLD.quantity, 100000)
+    WHERE OLD.modifiers IS NOT NULL AND stock_left IS NOT NULL
+      AND id IN (SELECT json_extract(value, '$.id') FROM json_each(OLD.modifiers))
+      AND (stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = OLD.order_id) < stock_until);
+END;
+
+CREATE TRIGGER order_lines_stock_quantity_check BEFORE UPDATE OF quantity ON order_lines
+WHEN NEW.quantity > OLD.quantity
+BEGIN
+    SELECT RAISE(ABORT, 'sold_out: the item has fewer left than the line asks for, for this pickup (see pizzas.stock_left)')
+    FROM pizzas p
+    WHERE p.id = NEW.pizza_id AND p.stock_left < NEW.quantity - OLD.quantity
+      AND (p.stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < p.stock_until);
+    SELECT RAISE(ABORT, 'sold_out: a modifier has fewer left than the line asks for, for this pickup (see modifiers.stock_left)')
+    WHERE NEW.modifiers IS NOT NULL AND EXISTS (
+        SELECT 1 FROM json_each(NEW.modifiers) e JOIN modifiers m ON m.id = json_extract(e.value, '$.id')
+        WHERE m.stock_left < NEW.quantity - OLD.quantity
+          AND (m.stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < m.stock_until));
+END;
+
+CREATE TRIGGER order_lines_stock_quantity AFTER UPDATE OF quantity ON order_lines
+WHEN NEW.quantity IS NOT OLD.quantity
+BEGIN
+    UPDATE pizzas SET stock_left = min(stock_left - (NEW.quantity - OLD.quantity), 100000)
+    WHERE id = NEW.pizza_id AND stock_left IS NOT NULL
+      AND (stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < stock_until);
+    UPDATE modifiers SET stock_left = min(stock_left - (NEW.quantity - OLD.quantity), 100000)
+    WHERE NEW.modifiers IS NOT NULL AND stock_left IS NOT NULL
+      AND id IN (SELECT json_extract(value, '$.id') FROM json_each(NEW.modifiers))
+      AND (stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < stock_until);
+END;
+
+CREATE TRIGGER order_lines_vat_fixed BEFORE UPDATE OF vat_rate_bp ON order_lines
+WHEN NEW.vat_rate_bp IS NOT OLD.vat_rate_bp
+BEGIN
+    SELECT RAISE(ABORT, 'line_vat: a line keeps the VAT rate it was booked at');
+END;
+
+CREATE TRIGGER order_lines_stock_take AFTER INSERT ON order_lines
+BEGIN
+    UPDATE pizzas SET stock_left = stock_left - NEW.quantity
+    WHERE id = NEW.pizza_id AND stock_left IS NOT NULL
+      AND (stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < stock_until);
+END;
+
+CREATE TRIGGER order_lines_modifier_stock_take AFTER INSERT ON order_lines
+WHEN NEW.modifiers IS NOT NULL
+BEGIN
+    UPDATE modifiers SET stock_left = stock_left - NEW.quantity
+    WHERE stock_left IS NOT NULL
+      AND id IN (SELECT json_extract(value, '$.id') FROM json_each(NEW.modifiers))
+      AND (stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < stock_until);
+END;
+
+CREATE TRIGGER order_lines_insert_rules BEFORE INSERT ON order_lines
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: an order_lines row is never replaced (REPLACE would delete it without its triggers); UPDATE its quantity, or insert a new line')
+    WHERE EXISTS (SELECT 1 FROM order_lines WHERE order_id = NEW.order_id AND line_no = NEW.line_no);
+    SELECT RAISE(ABORT, 'order_lines_by_pizzeria: lines are added by Pizzeria (pizzeria order edit --add)')
+    WHERE pizzeria_connection() IS NOT 1;
+    SELECT RAISE(ABORT, 'line_vat: a line''s vat_rate_bp is its category''s rate when booked (categories.vat_rate_bp, else shop.vat_rate_bp)')
+    WHERE NEW.vat_rate_bp IS NOT (SELECT coalesce(c.vat_rate_bp, s.vat_rate_bp)
+                                  FROM pizzas p JOIN categories c ON c.id = p.category_id, shop s
+                                  WHERE p.id = NEW.pizza_id AND s.id = 1);
+    SELECT RAISE(ABORT, 'sold_out: the item has fewer left than the line asks for, for this pickup (see pizzas.stock_left)')
+    FROM pizzas p
+    WHERE p.id = NEW.pizza_id AND p.stock_left < NEW.quantity
+      AND (p.stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < p.stock_until);
+    SELECT RAISE(ABORT, 'sold_out: a modifier has fewer left than the line asks for, for this pickup (see modifiers.stock_left)')
+    WHERE NEW.modifiers IS NOT NULL AND EXISTS (
+        SELECT 1 FROM json_each(NEW.modifiers) e JOIN modifiers m ON m.id = json_extract(e.value, '$.id')
+        WHERE m.stock_left < NEW.quantity
+          AND (m.stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < m.stock_until));
+    SELECT RAISE(ABORT, 'line_variant: order_lines.variant_id must name a variant of the line''s item (see pizza_variants)')
+    WHERE NOT EXISTS (SELECT 1 FROM pizza_variants v WHERE v.id = NEW.variant_id AND v.pizza_id = NEW.pizza_id);
+    SELECT RAISE(ABORT, 'line_snapshot: base_price_cents and variant_name are the variant''s price (the item''s for its default variant) and name when booked (the name NULL when the item has one variant)')
+    FROM pizza_variants v
+    WHERE v.id = NEW.variant_id
+      AND (NEW.base_price_cents IS NOT coalesce(v.price_cents, (SELECT p.price_cents FROM pizzas p WHERE p.id = NEW.pizza_id))
+           OR NEW.variant_name IS NOT (CASE WHEN EXISTS (SELECT 1 FROM pizza_variants o WHERE o.pizza_id = NEW.pizza_id AND o.id <> v.id)
+                                            THEN v.name END));
+    SELECT RAISE(ABORT, 'line_modifier: each modifier must be offered (not archived) in a group of the line''s item, once, with its group, name and price as they are now')
+    WHERE NEW.modifiers IS NOT NULL AND (
+        EXISTS (SELECT 1 FROM json_each(NEW.modifiers) e
+                LEFT JOIN modifiers m ON m.id = json_extract(e.value, '$.id')
+                LEFT JOIN modifier_groups g ON g.id = m.group_id
+                WHERE m.id IS NULL OR m.archived_at IS NOT NULL
+                   OR NOT EXISTS (SELECT 1 FROM pizza_modifier_groups a WHERE a.pizza_id = NEW.pizza_id AND a.group_id = m.group_id)
+                   OR json_extract(e.value, '$.name') IS NOT m.name
+                   OR json_extract(e.value, '$.group') IS NOT g.name
+                   OR json_extract(e.value, '$.price_cents') IS NOT
+                      coalesce((SELECT p.price_cents FROM modifier_prices p WHERE p.modifier_id = m.id
+                                  AND p.variant_name = (SELECT name FROM pizza_variants WHERE id = NEW.variant_id)),
+                               m.price_cents))
+        OR (SELECT count(DISTINCT json_extract(value, '$.id')) FROM json_each(NEW.modifiers)) <> json_array_length(NEW.modifiers));
+    SELECT RAISE(ABORT, 'line_modifier_count: a line takes between min_selected and max_selected modifiers of each group of its item')
+    WHERE EXISTS (SELECT 1 FROM pizza_modifier_groups a JOIN modifier_groups g ON g.id = a.group_id
+                  WHERE a.pizza_id = NEW.pizza_id
+                    AND (SELECT count(*) FROM json_each(coalesce(NEW.modifiers, '[]')) e
+                         JOIN modifiers m ON m.id = json_extract(e.value, '$.id') WHERE m.group_id = g.id)
+                        NOT BETWEEN g.min_selected AND g.max_selected);
+    SELECT RAISE(ABORT, 'line_price: unit_price_cents is base_price_cents plus the modifiers'' price_cents')
+    WHERE NEW.unit_price_cents IS NOT NEW.base_price_cents
+                                      + coalesce((SELECT sum(json_extract(value, '$.price_cents')) FROM json_each(NEW.modifiers)), 0);
+    SELECT RAISE(ABORT, 'line_allergens: allergens is the union of the item''s and its modifiers'' allergens when booked')
+    WHERE NEW.allergens IS NOT (SELECT coalesce(sum(b.bit), 0) FROM allergens b
+                                WHERE (SELECT allergens FROM pizzas WHERE id = NEW.pizza_id) & b.bit
+                                   OR EXISTS (SELECT 1 FROM json_each(coalesce(NEW.modifiers, '[]')) e
+                                              JOIN modifiers m ON m.id = json_extract(e.value, '$.id')
+                                              WHERE m.allergens & b.bit));
+    SELECT RAISE(ABORT, 'order_lines_oven: order_lines.uses_oven is its item''s category''s uses_oven when booked (0 for drinks and desserts)')
+    WHERE NEW.uses_oven IS NOT (SELECT k.uses_oven FROM pizzas p JOIN categories k ON k.id = p.category_id WHERE p.id = NEW.pizza_id);
+    SELECT RAISE(ABORT, 'order_locked: lines are added only while the order is placed')
+    WHERE (SELECT status FROM orders WHERE id = NEW.order_id) IS NOT 'placed';
+END;
+
+CREATE TRIGGER order_lines_hand_update AFTER UPDATE OF quantity ON order_lines
+WHEN NEW.quantity IS NOT OLD.quantity
+ AND NOT EXISTS (SELECT 1 FROM pragma_table_list('pizzeria_connection') WHERE schema = 'temp')
+BEGIN
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
+    SELECT o.id, 'edited', o.status, o.status,
+           'by hand: ' || NEW.pizza_name || coalesce(' ' || NEW.variant_name, '') || ' × ' || OLD.quantity || ' → ' || NEW.quantity,
+           NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    FROM orders o WHERE o.id = NEW.order_id;
+END;
+
+CREATE TRIGGER order_lines_hand_delete AFTER DELETE ON order_lines
+WHEN NOT EXISTS (SELECT 1 FROM pragma_table_list('pizzeria_connection') WHERE schema = 'temp')
+BEGIN
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
+    SELECT o.id, 'edited', o.status, o.status,
+           'by hand: −' || OLD.quantity || ' ' || OLD.pizza_name || coalesce(' ' || OLD.variant_name, ''),
+           NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    FROM orders o WHERE o.id = OLD.order_id;
+END;
+
+CREATE TRIGGER slot_loads_line_insert AFTER INSERT ON order_lines
+BEGIN
+    UPDATE slot_loads
+    SET booked = (SELECT coalesce(sum(l.quantity * l.uses_oven), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+                  WHERE o.pickup_at = slot_loads.pickup_at AND o.status <> 'cancelled')
+    WHERE pickup_at = (SELECT pickup_at FROM orders WHERE id = NEW.order_id);
+    SELECT RAISE(ABORT, 'slot_capacity_exceeded: the pickup slot has no room for these pizzas (only a staff override lets an order past its capacity)')
+    FROM orders o JOIN slot_loads s ON s.pickup_at = o.pickup_at
+    WHERE o.id = NEW.order_id AND NEW.uses_oven = 1 AND o.status <> 'cancelled' AND s.booked > s.capacity
+      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c WHERE c.order_id = o.id AND c.pickup_at = o.pickup_at);
+END;
+
+CREATE TRIGGER slot_loads_line_update AFTER UPDATE OF quantity, uses_oven ON order_lines
+BEGIN
+    UPDATE slot_loads
+    SET booked = (SELECT coalesce(sum(l.quantity * l.uses_oven), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+                  WHERE o.pickup_at = slot_loads.pickup_at AND o.status <> 'cancelled')
+    WHERE pickup_at = (SELECT pickup_at FROM orders WHERE id = NEW.order_id);
+    SELECT RAISE(ABORT, 'slot_capacity_exceeded: the pickup slot has no room for these pizzas (only a staff override lets an order past its capacity)')
+    FROM orders o JOIN slot_loads s ON s.pickup_at = o.pickup_at
+    WHERE o.id = NEW.order_id AND NEW.quantity * NEW.uses_oven > OLD.quantity * OLD.uses_oven
+      AND o.status <> 'cancelled' AND s.booked > s.capacity
+      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c WHERE c.order_id = o.id AND c.pickup_at = o.pickup_at);
+END;
+
+CREATE TRIGGER order_lines_locked_update BEFORE UPDATE ON order_lines
+WHEN NOT (NEW.note IS NULL AND OLD.note IS NOT NULL
+          AND NEW.order_id IS OLD.order_id AND NEW.line_no IS OLD.line_no AND NEW.pizza_id IS OLD.pizza_id
+          AND NEW.pizza_name IS OLD.pizza_name AND NEW.unit_price_cents IS OLD.unit_price_cents
+          AND NEW.quantity IS OLD.quantity AND NEW.uses_oven IS OLD.uses_oven AND NEW.variant_id IS OLD.variant_id
+          AND NEW.variant_name IS OLD.variant_name AND NEW.base_price_cents IS OLD.base_price_cents
+          AND NEW.modifiers IS OLD.modifiers AND NEW.allergens IS OLD.allergens AND NEW.vat_rate_bp IS OLD.vat_rate_bp
+          AND EXISTS (SELECT 1 FROM orders o JOIN user_erasures e ON e.user_id = o.user_id WHERE o.id = OLD.order_id))
+ AND ((SELECT status FROM orders WHERE id = OLD.order_id) IS NOT 'placed'
+  OR NEW.order_id IS NOT OLD.order_id OR NEW.line_no IS NOT OLD.line_no OR NEW.pizza_id IS NOT OLD.pizza_id
+  OR NEW.pizza_name IS NOT OLD.pizza_name OR NEW.unit_price_cents IS NOT OLD.unit_price_cents
+  OR NEW.variant_id IS NOT OLD.variant_id OR NEW.variant_name IS NOT OLD.variant_name
+  OR NEW.base_price_cents IS NOT OLD.base_price_cents OR NEW.modifiers IS NOT OLD.modifiers
+  OR NEW.allergens IS NOT OLD.allergens)
+BEGIN
+    SELECT RAISE(ABORT, 'order_locked: a line changes only its quantity and note, and only while the order is placed');
+END;
+
