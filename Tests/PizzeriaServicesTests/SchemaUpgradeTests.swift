@@ -55,4 +55,24 @@ struct SchemaUpgradeTests {
         #expect(probe == 1)
         _ = try newer.open(path: path, access: .requireCurrent)
     }
+
+    @Test("init makes older views and triggers again and says so; migrations says what is pending")
+    func initMakesThemAgain() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("shop.sqlite")
+        _ = try Pizzeria.open(path: path)
+        try Pizzeria.migrator.open(path: path, access: .migrate).write { db in
+            _ = try db.run(
+                "UPDATE schema_repeatables SET checksum = ? WHERE name = 'R__views.sql'",
+                [
+                    String(repeating: "0", count: 64)
+                ])
+        }
+        let stale = try Maintenance.migrations(path: path)
+        #expect(!stale.isCurrent && !stale.definitionsCurrent && stale.entries.allSatisfy(\.isApplied))
+        #expect(throws: SchemaError.self) { try Pizzeria.open(path: path, access: .requireCurrent) }
+        let result = try Maintenance.initialize(path: path)
+        #expect(result.definitionsRemade && result.applied.isEmpty)
+        #expect(try Maintenance.migrations(path: path).isCurrent)
+    }
 }

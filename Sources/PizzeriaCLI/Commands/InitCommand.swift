@@ -27,6 +27,9 @@ enum InitCommand {
         try context.emit(report) {
             if result.created {
                 return "Created \(context.databasePath) (schema version \(result.version)).\n"
+            } else if result.applied.isEmpty, result.definitionsRemade {
+                return
+                    "Made the views and triggers of \(context.databasePath) again (schema version \(result.version)).\n"
             } else if result.applied.isEmpty {
                 return "\(context.databasePath) is up to date (schema version \(result.version)).\n"
             }

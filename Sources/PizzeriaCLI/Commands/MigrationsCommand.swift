@@ -57,7 +57,11 @@ enum MigrationsCommand {
             }
             let pending = entries.count { $0.appliedAt == nil }
             return table.rendered + "Schema version \(status.version) of \(status.latestVersion)"
-                + (status.isCurrent ? " (current).\n" : "; run `pizzeria init` to apply \(pending) pending.\n")
+                + (status.isCurrent
+                    ? " (current).\n"
+                    : pending > 0
+                        ? "; run `pizzeria init` to apply \(pending) pending.\n"
+                        : "; its views and triggers are older than this program's: run `pizzeria init` to make them again.\n")
         }
         return .ok
     }

@@ -43,7 +43,8 @@ enum ErrorReport {
     static func hint(for error: Error, report: FailureReport) -> String? {
         if let hint = serviceHint(error) { return hint }
         switch report.remedy {
-        case .migrate: return "run `pizzeria init` to apply the pending migrations"
+        case .migrate:
+            return "run `pizzeria init` to bring the schema up to date (pending migrations, views and triggers)"
         case .createDatabase: return "create it with `pizzeria init` (or pass --db PATH / set PIZZERIA_DB)"
         case .useAnotherFile: return "point --db at a Pizzeria database, or at a new file to create one"
         case .chooseAnotherDestination: return "choose a new file name"

@@ -17,6 +17,8 @@ public enum Maintenance {
         public let applied: [MigrationEntry]
         /// The schema version now.
         public let version: Int
+        /// Whether the views and triggers were made again from this binary's definitions.
+        public let definitionsRemade: Bool
     }
 
     /// Creates the database at `path` (mode 0600) or applies its pending migrations.
@@ -27,7 +29,9 @@ public enum Maintenance {
         let before = existed ? try migrations(path: path, configuration: configuration) : nil
         // A current file needs nothing written: no write lock to wait for behind a busy writer.
         if let before, before.isCurrent {
-            return InitResult(created: false, previousVersion: before.version, applied: [], version: before.version)
+            return InitResult(
+                created: false, previousVersion: before.version, applied: [], version: before.version,
+                definitionsRemade: false)
         }
         let pizzeria = try Pizzeria.open(path: path, access: .migrate, configuration: configuration)
         let after = try pizzeria.database.read { try Pizzeria.migrator.status(of: $0) }
@@ -35,7 +39,7 @@ public enum Maintenance {
         return InitResult(
             created: !existed, previousVersion: before?.version ?? 0,
             applied: after.applied.filter { !earlier.contains($0.version) }.map(MigrationEntry.init(applied:)),
-            version: after.version)
+            version: after.version, definitionsRemade: existed && before?.definitionsCurrent == false)
     }
 
     // MARK: - Migrations
@@ -70,8 +74,10 @@ public enum Maintenance {
         public let latestVersion: Int
         /// Applied migrations, then pending ones.
         public let entries: [MigrationEntry]
-        /// Whether nothing is pending.
-        public var isCurrent: Bool { entries.allSatisfy(\.isApplied) }
+        /// Whether the views and triggers are this binary's definitions (`Migrations/R__*.sql`).
+        public let definitionsCurrent: Bool
+        /// Whether nothing is pending: every migration applied, the views and triggers current.
+        public var isCurrent: Bool { entries.allSatisfy(\.isApplied) && definitionsCurrent }
     }
 
     /// Applied and pending migrations, read without changing the file.
@@ -87,7 +93,8 @@ public enum Maintenance {
         return MigrationStatus(
             version: status.version, latestVersion: migrator.latestVersion,
             entries: status.applied.map(MigrationEntry.init(applied:))
-                + status.pending.map(MigrationEntry.init(pending:)))
+                + status.pending.map(MigrationEntry.init(pending:)),
+            definitionsCurrent: status.repeatablesCurrent)
     }
 
     // MARK: - Check
