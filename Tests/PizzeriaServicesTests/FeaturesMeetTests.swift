@@ -399,4 +399,23 @@ struct FeaturesMeetTests {
         #expect(back.status == .ready && back.history.last?.detail?.hasSuffix("kept outside the hours") == true)
         #expect(try Maintenance.check(path: f.base.path, now: f.now).domainProblems.isEmpty)
     }
+
+    @Test("an edit that puts pizzas on a slot over its capacity is refused by name, even taking as many off (seed 220)")
+    func editOnAnOverfullSlot() throws {
+        let f = try OrderFixture(capacity: 6)
+        let order = try f.place("anna", "19:00", ("Margherita", 3), ("Porcini", 3)).order
+        f.clock.advance(minutes: 9 * 60 + 30)  // 19:30: the slot is past, still placed
+        try f.pizzeria.settings.update(.slotCapacity(3))
+        let before = try f.base.snapshot()
+        var swap = OrderEdit()
+        swap.setQuantity = [.init(pizza: try f.pizza("Margherita"), quantity: 2)]
+        swap.add = [.init(pizza: try f.pizza("Marinara"))]
+        #expect(throws: OrderError.self) { try f.pizzeria.orders.edit(id: order.id, swap, by: "giulia") }
+        #expect(try f.base.snapshot() == before)
+        // Taking pizzas off alone is fine.
+        var less = OrderEdit()
+        less.setQuantity = [.init(pizza: try f.pizza("Margherita"), quantity: 1)]
+        #expect(try f.pizzeria.orders.edit(id: order.id, less, by: "giulia").pizzaCount == 4)
+        #expect(try Maintenance.check(path: f.base.path, now: f.clock.now).domainProblems.isEmpty)
+    }
 }

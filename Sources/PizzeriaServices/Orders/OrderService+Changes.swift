@@ -1,98 +1,6 @@
 import Foundation
 import PizzeriaStorage
 
-/// What to change in a placed order's lines and note.
-///
-/// ```swift
-/// var change = OrderEdit()
-/// change.add = [.init(pizza: diavola.id, quantity: 1)]
-/// change.setQuantity = [.init(pizza: margherita.id, quantity: 3)]
-/// change.note = .set("no basil")
-/// try pizzeria.orders.edit(id: order.id, change, expectedVersion: order.version, by: "giulia")
-/// ```
-public struct OrderEdit: Sendable, Hashable {
-    /// A note to set or clear.
-    public enum NoteChange: Sendable, Hashable {
-        /// This note (1–200 characters, no control characters).
-        case set(String)
-        /// No note.
-        case clear
-    }
-
-    /// Items to add (a choice already in the order gets more). An item without a variant is the
-    /// item's default variant.
-    public var add: [OrderRequest.Item] = []
-    /// Items to remove entirely: every line of each. Removals apply to the order's lines as they
-    /// were, before ``add`` and ``setQuantity``.
-    public var remove: [Pizza.ID] = []
-    /// Lines to remove, each named by its choice (item, variant — `nil` for the default — and
-    /// modifiers; the quantity is not read).
-    public var removeChoices: [OrderRequest.Item] = []
-    /// Choices whose quantity becomes exactly this (1–20; added when not yet in the order).
-    public var setQuantity: [OrderRequest.Item] = []
-    /// The note, when it changes.
-    public var note: NoteChange?
-    /// Notes of the order's lines, by their position as the order lists them (1 for its first
-    /// line), set or cleared; an added item carries its own (``OrderRequest/Item/note``).
-    public var lineNotes: [Int: NoteChange] = [:]
-
-    /// An edit; with no arguments, one that changes nothing.
-    public init(
-        add: [OrderRequest.Item] = [], remove: [Pizza.ID] = [], setQuantity: [OrderRequest.Item] = [],
-        note: NoteChange? = nil
-    ) {
-        self.add = add
-        self.remove = remove
-        self.setQuantity = setQuantity
-        self.note = note
-    }
-
-    /// The longest note, in Unicode scalars (as SQLite's `length()` counts them).
-    public static let maximumNoteLength = 200
-
-    /// The modifiers of the first item asked for that is `choice`, in the order asked.
-    func modifiersInRequestOrder(of choice: LineChoice) -> [Modifier.ID] {
-        (add + setQuantity).first { $0.pizza == choice.pizza && Set($0.modifiers) == choice.modifiers }?.modifiers
-            ?? choice.modifiers.sorted()
-    }
-
-    /// Whether it changes anything.
-    public var isEmpty: Bool {
-        add.isEmpty && remove.isEmpty && removeChoices.isEmpty && setQuantity.isEmpty && note == nil
-            && lineNotes.isEmpty
-    }
-
-    /// Shape problems found without the database.
-    func problems() -> [FieldError] {
-        var errors: [FieldError] = []
-        if isEmpty {
-            errors.append(FieldError(field: "edit", message: "must change something: --add, --remove, --set or --note"))
-        }
-        errors += (add + setQuantity).compactMap { OrderRequest.quantityProblem($0.quantity) }
-        for (index, item) in (add + setQuantity).enumerated() {
-            errors += OrderRequest.modifierProblems(item.modifiers, of: "item \(index + 1)")
-        }
-        if case .set(let text) = note {
-            errors += TextLimit.problems(text, field: "note", maximum: Self.maximumNoteLength)
-        }
-        for (position, change) in lineNotes.sorted(by: { $0.key < $1.key }) {
-            if position < 1 {
-                errors.append(FieldError(field: "line-note", message: "names a line from 1, not \(position)"))
-            }
-            if case .set(let text) = change {
-                errors += TextLimit.problems(text, field: "line-note", maximum: Self.maximumNoteLength)
-            }
-        }
-        for (index, item) in (add + setQuantity).enumerated() {
-            if let text = item.note {
-                errors += TextLimit.problems(text, field: "line-note", maximum: Self.maximumNoteLength)
-                    .map { FieldError(field: $0.field, message: $0.message + " (item \(index + 1))") }
-            }
-        }
-        return errors
-    }
-}
-
 /// The counter's changes to a booked order: move it, edit its lines and note, take back the last
 /// status change. Each is one `BEGIN IMMEDIATE` transaction, checked like a booking, with an
 /// optimistic version check; each lands in the order's history (who, what, when) and in the
@@ -225,10 +133,19 @@ extension OrderService {
             let byChoice = Dictionary(existing.map { ($0.line.choice, $0) }, uniquingKeysWith: { first, _ in first })
             // Removed lines go first: the slot's load frees them (its trigger) before the growth
             // of the others is checked against the room left.
-            var delta = 0, ovenDelta = 0  // every item added; what of it takes the oven's capacity
+            // What the edit adds — every item, and what of it takes the oven's capacity — counted
+            // apart from what it takes away: the slot's load is checked after the removals and the
+            // smaller quantities are written, so the room asked for is the growth alone (the
+            // schema refuses any single write that leaves a slot over its capacity, even when the
+            // edit as a whole takes as many pizzas off as it puts on).
+            var delta = 0, ovenDelta = 0
             for (number, line) in existing where quantities[line.choice] == nil {
                 try OrderStore.deleteLine(number, order: id, in: db)
                 detail.append("−\(line.quantity) \(line.label)")
+            }
+            for (number, line) in existing {
+                guard let quantity = quantities[line.choice], quantity < line.quantity else { continue }
+                try OrderStore.setQuantity(quantity, line: number, order: id, in: db)
             }
             var added: [OrderLine] = []
             for choice in kept {
@@ -243,9 +160,9 @@ extension OrderService {
                         try Self.requireStock(
                             for: [line.with(quantity: quantity - line.quantity)], at: header.pickupAt,
                             zone: settings.timeZone, in: db)
+                        delta += quantity - line.quantity
+                        ovenDelta += line.usesOven ? quantity - line.quantity : 0
                     }
-                    delta += quantity - line.quantity
-                    ovenDelta += line.usesOven ? quantity - line.quantity : 0
                     detail.append("\(line.label) \(line.quantity)→\(quantity)")
                 } else {
                     let item = OrderRequest.Item(
@@ -270,7 +187,7 @@ extension OrderService {
                 try Self.admit(room, order: id, at: header.pickupAt, override: override, actor: actor, now: now, in: db)
                 if let override { detail.append(override.historyText) }
             }
-            for (number, line) in existing where quantities[line.choice].map({ $0 != line.quantity }) == true {
+            for (number, line) in existing where quantities[line.choice].map({ $0 > line.quantity }) == true {
                 try OrderStore.setQuantity(quantities[line.choice] ?? line.quantity, line: number, order: id, in: db)
             }
             var next = (existing.map(\.number).max() ?? 0) + 1
