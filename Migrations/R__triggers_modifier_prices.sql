@@ -11,3 +11,17 @@ BEGIN
     FROM audit_context c WHERE c.id = 1;
 END;
 
+CREATE TRIGGER modifier_prices_removal_free BEFORE INSERT ON modifier_prices
+WHEN NEW.price_cents <> 0
+ AND (SELECT g.kind FROM modifiers m JOIN modifier_groups g ON g.id = m.group_id WHERE m.id = NEW.modifier_id) = 'removal'
+BEGIN
+    SELECT RAISE(ABORT, 'group_kind: a removal costs nothing on any variant');
+END;
+
+CREATE TRIGGER modifier_prices_removal_free_update BEFORE UPDATE OF price_cents ON modifier_prices
+WHEN NEW.price_cents <> 0
+ AND (SELECT g.kind FROM modifiers m JOIN modifier_groups g ON g.id = m.group_id WHERE m.id = NEW.modifier_id) = 'removal'
+BEGIN
+    SELECT RAISE(ABORT, 'group_kind: a removal costs nothing on any variant');
+END;
+

@@ -59,3 +59,16 @@ BEGIN
     SELECT RAISE(ABORT, 'row_never_replaced: a row of modifiers is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
 END;
 
+CREATE TRIGGER modifiers_removal_free BEFORE INSERT ON modifiers
+WHEN NEW.price_cents <> 0 AND (SELECT kind FROM modifier_groups WHERE id = NEW.group_id) = 'removal'
+BEGIN
+    SELECT RAISE(ABORT, 'group_kind: a removal costs nothing (price_cents 0)');
+END;
+
+CREATE TRIGGER modifiers_removal_free_update BEFORE UPDATE OF price_cents, archived_at ON modifiers
+WHEN (NEW.price_cents <> 0 AND (SELECT kind FROM modifier_groups WHERE id = NEW.group_id) = 'removal')
+  OR (NEW.archived_at IS NOT NULL AND EXISTS (SELECT 1 FROM modifier_groups g WHERE g.default_modifier_id = NEW.id))
+BEGIN
+    SELECT RAISE(ABORT, 'group_kind: a removal costs nothing, and a choice''s default is not archived (make another the default first)');
+END;
+

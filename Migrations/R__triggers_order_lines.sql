@@ -130,6 +130,9 @@ BEGIN
                    OR NOT EXISTS (SELECT 1 FROM pizza_modifier_groups a WHERE a.pizza_id = NEW.pizza_id AND a.group_id = m.group_id)
                    OR json_extract(e.value, '$.name') IS NOT m.name
                    OR json_extract(e.value, '$.group') IS NOT g.name
+                   OR (json_extract(e.value, '$.kind') IS NOT NULL AND json_extract(e.value, '$.kind') IS NOT g.kind)
+                   OR (json_extract(e.value, '$.default') IS NOT NULL
+                       AND (json_extract(e.value, '$.default') = 1) IS NOT (g.default_modifier_id IS m.id))
                    OR json_extract(e.value, '$.price_cents') IS NOT
                       coalesce((SELECT p.price_cents FROM modifier_prices p WHERE p.modifier_id = m.id
                                   AND p.variant_name = (SELECT name FROM pizza_variants WHERE id = NEW.variant_id)),

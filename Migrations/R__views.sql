@@ -59,7 +59,11 @@ ORDER BY k.position, k.name, p.name_key;
 
 CREATE VIEW order_line_details AS
 SELECT l.order_id, l.line_no, o.service_day, o.status, l.pizza_name AS item, l.variant_name AS variant,
-       (SELECT group_concat(json_extract(e.value, '$.name'), ', ') FROM json_each(l.modifiers) e) AS modifiers,
+       -- A removal reads `senza NAME`; a choice's free default goes without saying.
+       (SELECT group_concat(CASE WHEN json_extract(e.value, '$.kind') = 'removal' THEN 'senza ' || json_extract(e.value, '$.name')
+                             WHEN json_extract(e.value, '$.default') AND json_extract(e.value, '$.price_cents') = 0 THEN NULL
+                             ELSE json_extract(e.value, '$.name') END, ', ')
+        FROM json_each(l.modifiers) e) AS modifiers,
        l.quantity,
        printf('%d.%02d', l.base_price_cents / 100, l.base_price_cents % 100) AS variant_price_eur,
        printf('%d.%02d', l.unit_price_cents / 100, l.unit_price_cents % 100) AS unit_price_eur,
@@ -77,7 +81,10 @@ SELECT o.id AS order_id,
        o.status,
        (SELECT group_concat(item, ', ')
         FROM (SELECT l.quantity || ' × ' || l.pizza_name || coalesce(' ' || l.variant_name, '')
-                     || coalesce((SELECT group_concat(' + ' || json_extract(e.value, '$.name'), '') FROM json_each(l.modifiers) e), '') AS item
+                     || coalesce((SELECT group_concat(' + ' || CASE WHEN json_extract(e.value, '$.kind') = 'removal' THEN 'senza ' || json_extract(e.value, '$.name')
+                             WHEN json_extract(e.value, '$.default') AND json_extract(e.value, '$.price_cents') = 0 THEN NULL
+                             ELSE json_extract(e.value, '$.name') END, '')
+                                  FROM json_each(l.modifiers) e), '') AS item
               FROM order_lines l WHERE l.order_id = o.id ORDER BY l.line_no)) AS items,
        printf('%d.%02d', o.total_cents / 100, o.total_cents % 100) AS total_eur,
        o.note

@@ -96,7 +96,8 @@ CREATE TABLE modifier_groups (
     min_selected INTEGER NOT NULL DEFAULT 0 CHECK (min_selected BETWEEN 0 AND 30),
     max_selected INTEGER NOT NULL DEFAULT 1 CHECK (max_selected BETWEEN 1 AND 30),
     -- The order in which an item's groups are offered.
-    position     INTEGER NOT NULL DEFAULT 1 CHECK (position BETWEEN 1 AND 100),
+    position     INTEGER NOT NULL DEFAULT 1 CHECK (position BETWEEN 1 AND 100), kind TEXT NOT NULL DEFAULT 'extra'
+    CHECK (kind = 'extra' OR kind = 'removal' OR kind = 'choice'), default_modifier_id INTEGER REFERENCES modifiers (id),
     CHECK (min_selected <= max_selected)
 ) STRICT;
 
@@ -759,7 +760,11 @@ ORDER BY weekday, opens_at;
 
 CREATE VIEW order_line_details AS
 SELECT l.order_id, l.line_no, o.service_day, o.status, l.pizza_name AS item, l.variant_name AS variant,
-       (SELECT group_concat(json_extract(e.value, '$.name'), ', ') FROM json_each(l.modifiers) e) AS modifiers,
+       -- A removal reads `senza NAME`; a choice's free default goes without saying.
+       (SELECT group_concat(CASE WHEN json_extract(e.value, '$.kind') = 'removal' THEN 'senza ' || json_extract(e.value, '$.name')
+                             WHEN json_extract(e.value, '$.default') AND json_extract(e.value, '$.price_cents') = 0 THEN NULL
+                             ELSE json_extract(e.value, '$.name') END, ', ')
+        FROM json_each(l.modifiers) e) AS modifiers,
        l.quantity,
        printf('%d.%02d', l.base_price_cents / 100, l.base_price_cents % 100) AS variant_price_eur,
        printf('%d.%02d', l.unit_price_cents / 100, l.unit_price_cents % 100) AS unit_price_eur,
@@ -796,7 +801,10 @@ SELECT o.id AS order_id,
        o.status,
        (SELECT group_concat(item, ', ')
         FROM (SELECT l.quantity || ' × ' || l.pizza_name || coalesce(' ' || l.variant_name, '')
-                     || coalesce((SELECT group_concat(' + ' || json_extract(e.value, '$.name'), '') FROM json_each(l.modifiers) e), '') AS item
+                     || coalesce((SELECT group_concat(' + ' || CASE WHEN json_extract(e.value, '$.kind') = 'removal' THEN 'senza ' || json_extract(e.value, '$.name')
+                             WHEN json_extract(e.value, '$.default') AND json_extract(e.value, '$.price_cents') = 0 THEN NULL
+                             ELSE json_extract(e.value, '$.name') END, '')
+                                  FROM json_each(l.modifiers) e), '') AS item
               FROM order_lines l WHERE l.order_id = o.id ORDER BY l.line_no)) AS items,
        printf('%d.%02d', o.total_cents / 100, o.total_cents % 100) AS total_eur,
        o.note
@@ -995,18 +1003,21 @@ CREATE TRIGGER audit_modifier_groups_insert AFTER INSERT ON modifier_groups
 BEGIN
     INSERT INTO audit_log (at, actor, source, object, action, new)
     SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'modifier_group:' || NEW.id, 'add',
-           json_object('name', NEW.name, 'min_selected', NEW.min_selected, 'max_selected', NEW.max_selected)
+           json_object('name', NEW.name, 'min_selected', NEW.min_selected, 'max_selected', NEW.max_selected,
+                       'kind', NEW.kind, 'default_modifier_id', NEW.default_modifier_id)
     FROM audit_context c WHERE c.id = 1;
 END;
 
 CREATE TRIGGER audit_modifier_groups_update AFTER UPDATE ON modifier_groups
 WHEN OLD.name IS NOT NEW.name OR OLD.min_selected IS NOT NEW.min_selected OR OLD.max_selected IS NOT NEW.max_selected
-  OR OLD.position IS NOT NEW.position
+  OR OLD.position IS NOT NEW.position OR OLD.kind IS NOT NEW.kind OR OLD.default_modifier_id IS NOT NEW.default_modifier_id
 BEGIN
     INSERT INTO audit_log (at, actor, source, object, action, old, new)
     SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'modifier_group:' || NEW.id, 'edit',
-           json_object('name', OLD.name, 'min_selected', OLD.min_selected, 'max_selected', OLD.max_selected, 'position', OLD.position),
-           json_object('name', NEW.name, 'min_selected', NEW.min_selected, 'max_selected', NEW.max_selected, 'position', NEW.position)
+           json_object('name', OLD.name, 'min_selected', OLD.min_selected, 'max_selected', OLD.max_selected, 'position', OLD.position,
+                       'kind', OLD.kind, 'default_modifier_id', OLD.default_modifier_id),
+           json_object('name', NEW.name, 'min_selected', NEW.min_selected, 'max_selected', NEW.max_selected, 'position', NEW.position,
+                       'kind', NEW.kind, 'default_modifier_id', NEW.default_modifier_id)
     FROM audit_context c WHERE c.id = 1;
 END;
 
@@ -1402,10 +1413,44 @@ BEGIN
     SELECT RAISE(ABORT, 'modifier_group_in_use: the group still has modifiers; archive them instead');
 END;
 
+CREATE TRIGGER modifier_groups_kind_insert BEFORE INSERT ON modifier_groups
+WHEN (NEW.kind = 'choice' AND (NEW.min_selected IS NOT 1 OR NEW.max_selected IS NOT 1))
+  OR NEW.default_modifier_id IS NOT NULL
+BEGIN
+    SELECT RAISE(ABORT, 'group_kind: a choice takes exactly one (min_selected = max_selected = 1), and a group gets a default once it has the modifier');
+END;
+
+CREATE TRIGGER modifier_groups_kind_update BEFORE UPDATE OF kind, min_selected, max_selected, default_modifier_id ON modifier_groups
+WHEN (NEW.kind = 'choice' AND (NEW.min_selected IS NOT 1 OR NEW.max_selected IS NOT 1))
+  OR (NEW.default_modifier_id IS NOT NULL
+      AND (NEW.kind IS NOT 'choice'
+           OR NOT EXISTS (SELECT 1 FROM modifiers m WHERE m.id = NEW.default_modifier_id AND m.group_id = NEW.id
+                          AND m.archived_at IS NULL)))
+  OR (NEW.kind = 'removal' AND (EXISTS (SELECT 1 FROM modifiers m WHERE m.group_id = NEW.id AND m.price_cents <> 0)
+                                 OR EXISTS (SELECT 1 FROM modifier_prices p JOIN modifiers m ON m.id = p.modifier_id
+                                            WHERE m.group_id = NEW.id AND p.price_cents <> 0)))
+BEGIN
+    SELECT RAISE(ABORT, 'group_kind: a choice takes exactly one and its default is one of its modifiers still offered; only a choice has a default; a removal''s modifiers cost nothing');
+END;
+
 CREATE TRIGGER modifier_groups_never_replaced BEFORE INSERT ON modifier_groups
 WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM modifier_groups WHERE id = NEW.id)
 BEGIN
     SELECT RAISE(ABORT, 'row_never_replaced: a row of modifier_groups is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
+END;
+
+CREATE TRIGGER modifier_prices_removal_free BEFORE INSERT ON modifier_prices
+WHEN NEW.price_cents <> 0
+ AND (SELECT g.kind FROM modifiers m JOIN modifier_groups g ON g.id = m.group_id WHERE m.id = NEW.modifier_id) = 'removal'
+BEGIN
+    SELECT RAISE(ABORT, 'group_kind: a removal costs nothing on any variant');
+END;
+
+CREATE TRIGGER modifier_prices_removal_free_update BEFORE UPDATE OF price_cents ON modifier_prices
+WHEN NEW.price_cents <> 0
+ AND (SELECT g.kind FROM modifiers m JOIN modifier_groups g ON g.id = m.group_id WHERE m.id = NEW.modifier_id) = 'removal'
+BEGIN
+    SELECT RAISE(ABORT, 'group_kind: a removal costs nothing on any variant');
 END;
 
 CREATE TRIGGER modifiers_group_fixed BEFORE UPDATE OF group_id ON modifiers
@@ -1423,6 +1468,19 @@ CREATE TRIGGER modifiers_never_replaced BEFORE INSERT ON modifiers
 WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM modifiers WHERE id = NEW.id)
 BEGIN
     SELECT RAISE(ABORT, 'row_never_replaced: a row of modifiers is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
+END;
+
+CREATE TRIGGER modifiers_removal_free BEFORE INSERT ON modifiers
+WHEN NEW.price_cents <> 0 AND (SELECT kind FROM modifier_groups WHERE id = NEW.group_id) = 'removal'
+BEGIN
+    SELECT RAISE(ABORT, 'group_kind: a removal costs nothing (price_cents 0)');
+END;
+
+CREATE TRIGGER modifiers_removal_free_update BEFORE UPDATE OF price_cents, archived_at ON modifiers
+WHEN (NEW.price_cents <> 0 AND (SELECT kind FROM modifier_groups WHERE id = NEW.group_id) = 'removal')
+  OR (NEW.archived_at IS NOT NULL AND EXISTS (SELECT 1 FROM modifier_groups g WHERE g.default_modifier_id = NEW.id))
+BEGIN
+    SELECT RAISE(ABORT, 'group_kind: a removal costs nothing, and a choice''s default is not archived (make another the default first)');
 END;
 
 CREATE TRIGGER navigation_events_append_only_delete BEFORE DELETE ON navigation_events
@@ -1596,6 +1654,9 @@ BEGIN
                    OR NOT EXISTS (SELECT 1 FROM pizza_modifier_groups a WHERE a.pizza_id = NEW.pizza_id AND a.group_id = m.group_id)
                    OR json_extract(e.value, '$.name') IS NOT m.name
                    OR json_extract(e.value, '$.group') IS NOT g.name
+                   OR (json_extract(e.value, '$.kind') IS NOT NULL AND json_extract(e.value, '$.kind') IS NOT g.kind)
+                   OR (json_extract(e.value, '$.default') IS NOT NULL
+                       AND (json_extract(e.value, '$.default') = 1) IS NOT (g.default_modifier_id IS m.id))
                    OR json_extract(e.value, '$.price_cents') IS NOT
                       coalesce((SELECT p.price_cents FROM modifier_prices p WHERE p.modifier_id = m.id
                                   AND p.variant_name = (SELECT name FROM pizza_variants WHERE id = NEW.variant_id)),

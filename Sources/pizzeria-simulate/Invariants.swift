@@ -14,6 +14,7 @@ enum Invariants {
         try capacity(shop)
         try stock(shop)
         if full {
+            try groupKinds(shop)
             try history(shop)
             try erasures(shop)
             try figures(shop)
@@ -167,6 +168,29 @@ enum Invariants {
                 throw Finding(
                     invariant: "stock", detail: "\(modifier.group) \(modifier.name): \(stored), expected \(expected)")
             }
+        }
+    }
+
+    /// Every booked line of an item offering the dough choice carries exactly one dough (its
+    /// default when the step named none), and every removal on a line is free.
+    static func groupKinds(_ shop: Shop) throws {
+        let ids = shop.model.items.filter(\.modifiers).map { "\"\($0.id)\"" }.joined(separator: ",")
+        let wrongChoice = try shop.count(
+            """
+            SELECT count(*) AS n FROM order_lines l
+            WHERE l.pizza_id IN (SELECT value FROM json_each(?))
+              AND (SELECT count(*) FROM json_each(coalesce(l.modifiers, '[]')) e
+                   WHERE json_extract(e.value, '$.kind') = 'choice' AND json_extract(e.value, '$.group') = 'Impasto') <> 1
+            """, ["[" + ids + "]"])
+        let pricedRemoval = try shop.count(
+            """
+            SELECT count(*) AS n FROM order_lines l, json_each(coalesce(l.modifiers, '[]')) e
+            WHERE json_extract(e.value, '$.kind') = 'removal' AND json_extract(e.value, '$.price_cents') <> 0
+            """)
+        guard wrongChoice == 0 && pricedRemoval == 0 else {
+            throw Finding(
+                invariant: "group-kinds",
+                detail: "\(wrongChoice) lines without exactly one Impasto, \(pricedRemoval) removals with a price")
         }
     }
 

@@ -81,12 +81,16 @@ final class Shop {
         let dolci = try menu.addCategory(name: "Dolci", usesOven: false)
         _ = try pizzeria.payments.setVATRate(VATRate(basisPoints: 2200), of: bevande.id)
         let aggiunte = try menu.addModifierGroup(name: "Aggiunte", min: 0, max: 3)
-        let senza = try menu.addModifierGroup(name: "Senza", min: 0, max: 3)
+        let senza = try menu.addModifierGroup(name: "Senza", min: 0, max: 3, kind: .removal)
+        // A choice: a line that names no dough takes the default, classico.
+        let impasto = try menu.addModifierGroup(name: "Impasto", kind: .choice)
         for (group, name, cents) in [
             (aggiunte, "bufala", 200), (aggiunte, "'nduja", 150), (senza, "bufala", 0), (senza, "basilico", 0),
+            (impasto, "classico", 0), (impasto, "integrale", 100),
         ] {
             let modifier = try menu.addModifier(to: group.id, name: name, price: Money(cents: Int64(cents)))
             model.modifiers.append(.init(group: group.name, name: name, id: modifier.id))
+            if name == "classico" { _ = try menu.editModifierGroup(impasto.id, defaultModifier: modifier.id) }
         }
         // Prices with awkward VAT (1.05 at 10 % rounds up alone, down in pairs).
         let items: [(String, Int64, Category, Bool)] = [
@@ -107,6 +111,7 @@ final class Shop {
             if takesModifiers {
                 _ = try menu.attach(aggiunte.id, to: pizza.id)
                 _ = try menu.attach(senza.id, to: pizza.id)
+                _ = try menu.attach(impasto.id, to: pizza.id)
             }
             model.items.append(
                 .init(

@@ -66,7 +66,9 @@ struct MenuChoiceCommandTests {
         #expect((item?["variants"] as? [[String: Any]])?.count == 2)
         #expect((item?["modifier_groups"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Aggiunte", "Senza"])
         #expect(item?["allergens"] as? [String] == ["gluten", "milk"])
-        #expect(try cli.ok("modifier", "list", "--csv").stdout.hasPrefix("group,min_selected,max_selected,modifier,"))
+        #expect(
+            try cli.ok("modifier", "list", "--csv").stdout.hasPrefix(
+                "group,group_kind,min_selected,max_selected,modifier,"))
         try cli.ok("check")
     }
 
@@ -283,6 +285,46 @@ struct MenuChoiceCommandTests {
         let edited = try cli.json("pizza", "show", "Diavola") as? [String: Any]
         #expect((edited?["modifier_groups"] as? [Any])?.isEmpty == true)
         #expect((edited?["variants"] as? [[String: Any]])?.map { $0["price_cents"] as? Int } == [1100, 850])
+        try cli.ok("check")
+    }
+
+    @Test("group kinds: a removal prints senza, a choice takes its default unprinted; refusals name the field")
+    func groupKinds() throws {
+        let cli = try pizzeria()
+        try cli.ok("modifier", "group", "edit", "Senza", "--kind", "removal")
+        try cli.ok("modifier", "group", "add", "Impasto", "--kind", "choice")
+        try cli.ok("modifier", "add", "Impasto", "classico")
+        try cli.ok("modifier", "add", "Impasto", "integrale", "--price", "1")
+        try cli.ok("modifier", "group", "edit", "Impasto", "--default", "CLASSICO")
+        try cli.ok("pizza", "attach", "Margherita", "Impasto")
+        let list = try cli.ok("modifier", "list").stdout
+        #expect(list.contains("KIND") && list.contains("removal") && list.contains("offered, default"), "\(list)")
+        let placed = try cli.ok(
+            "order", "place", "anna", "--pickup", "19:30", "Margherita+basilico", "Margherita+integrale")
+        #expect(
+            placed.stdout.contains(
+                "1 × Margherita Normale + senza basilico, 1 × Margherita Normale + Impasto: integrale"),
+            "\(placed)")
+        let summary = try cli.sqlite("SELECT items FROM order_summary;").stdout
+        #expect(summary.contains("Margherita Normale + senza basilico,") && !summary.contains("classico"), "\(summary)")
+        let stored = try cli.sqlite("SELECT modifiers FROM order_lines WHERE line_no = 1;").stdout
+        #expect(
+            stored.contains(#""default":true,"group":"Impasto""#) && stored.contains(#""kind":"removal""#), "\(stored)")
+        // Refusals: each names the field and the rule, exits 65 and changes nothing.
+        let before = try cli.sqlite("SELECT count(*) FROM audit_log;").stdout
+        let priced = try cli.run("modifier", "add", "Senza", "aglio", "--price", "1")
+        #expect(priced.status == 65 && priced.stderr.contains("error: price: Senza is a removal"), "\(priced)")
+        let unknown = try cli.run("modifier", "group", "edit", "Impasto", "--default", "nope")
+        #expect(unknown.status == 65 && unknown.stderr.contains("default: Impasto offers no 'nope'"), "\(unknown)")
+        let archive = try cli.run("modifier", "edit", "Impasto", "classico", "--archive")
+        #expect(archive.status == 65 && archive.stderr.contains("--default NAME"), "\(archive)")
+        let kind = try cli.run("modifier", "group", "add", "Cottura", "--kind", "many")
+        #expect(kind.status == 65 && kind.stderr.contains("kind: must be one of extra, removal, choice"), "\(kind)")
+        let bounds = try cli.run("modifier", "group", "add", "Cottura", "--kind", "choice", "--max", "2")
+        #expect(bounds.status == 65 && bounds.stderr.contains("a choice takes exactly one"), "\(bounds)")
+        let toRemoval = try cli.run("modifier", "group", "edit", "Aggiunte", "--kind", "removal")
+        #expect(toRemoval.status == 65 && toRemoval.stderr.contains("kind: a removal costs nothing"), "\(toRemoval)")
+        #expect(try cli.sqlite("SELECT count(*) FROM audit_log;").stdout == before)
         try cli.ok("check")
     }
 }

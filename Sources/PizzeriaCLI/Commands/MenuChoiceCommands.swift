@@ -180,6 +180,12 @@ enum ModifierCommands {
     static let allergens = Option(
         "allergens", "codes", help: "EU allergen codes it brings (milk,nuts), or none.", .allergens)
     static let position = Option("position", "n", help: "Where it is offered: 1 first.", .integer(in: 1...100))
+    static let kind = Option(
+        "kind", "kind",
+        help: "extra (priced additions, the default), removal (free: a line prints senza NAME) or choice"
+            + " (exactly one, with a default).", ValueParser<ModifierGroup.Kind>.oneOf)
+    static let defaultModifier = Option(
+        "default", "modifier", help: "A choice's default: one of its modifiers, taken when a line names none.")
     static let archive = Flag("archive", help: "No longer offer it (booked lines keep it).")
     static let restore = Flag("restore", help: "Offer it again.")
     static let variantPrice = Option(
@@ -206,6 +212,8 @@ enum ModifierCommands {
         func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
             try writer.member("group", group.name)
             try writer.member("group_id", group.id.rawValue)
+            try writer.member("group_kind", group.kind.rawValue)
+            try writer.member("is_default", group.defaultModifier == modifier.id)
             try writer.member("max_selected", group.maxSelected)
             try writer.member("min_selected", group.minSelected)
             try writer.member("modifier", object: modifier)
@@ -215,21 +223,23 @@ enum ModifierCommands {
     }
 
     static let shape = ListOutput.Shape<Row>(
-        table: Table("GROUP", "TAKES", "MODIFIER", "PRICE", "ALLERGENS", "STATUS", rightAligned: [3]),
+        table: Table("GROUP", "KIND", "TAKES", "MODIFIER", "PRICE", "ALLERGENS", "STATUS", rightAligned: [4]),
         cells: {
             [
-                $0.group.name, $0.group.ruleText, $0.modifier.name, $0.modifier.price.formatted,
+                $0.group.name, $0.group.kind.rawValue, $0.group.ruleText, $0.modifier.name, $0.modifier.price.formatted,
                 Allergen.codes($0.modifier.allergens).joined(separator: ","),
-                $0.modifier.isArchived ? "archived" : "offered",
+                $0.modifier.isArchived
+                    ? "archived" : $0.group.defaultModifier == $0.modifier.id ? "offered, default" : "offered",
             ]
         },
         empty: "No modifiers.\n",
         csv: CSVColumns([
-            .member("group"), .member("min_selected"), .member("max_selected"),
+            .member("group"), .member("group_kind"), .member("min_selected"), .member("max_selected"),
             .computed("modifier") { .text($0.modifier.name) },
             .computed("price_cents") { .number($0.modifier.price.cents) },
             .computed("allergens") { .text(Allergen.codes($0.modifier.allergens).joined(separator: ",")) },
             .computed("archived") { .number($0.modifier.isArchived ? 1 : 0) },
+            .member("is_default"),
         ]))
 
     static let group = Command(
@@ -237,32 +247,52 @@ enum ModifierCommands {
 
     static let groupAdd = Command(
         name: "add", abstract: "Add a modifier group.", arguments: [name],
-        options: [min, max, position, OrderCommands.by],
+        options: [kind, min, max, position, OrderCommands.by],
         examples: [
-            "pizzeria modifier group add Aggiunte --max 3", "pizzeria modifier group add Impasto --min 1 --max 1",
+            "pizzeria modifier group add Aggiunte --max 3", "pizzeria modifier group add Senza --kind removal --max 5",
+            "pizzeria modifier group add Impasto --kind choice",
         ],
         run: { invocation in
             let context = invocation.context
+            let kind = try invocation[kind] ?? .extra
+            if kind == .choice, let bound = try invocation[min] ?? invocation[max], bound != 1 {
+                throw ValidationError([FieldError(field: "kind", message: "a choice takes exactly one, not \(bound)")])
+            }
             let group = try context.open(.requireCurrent).menu.addModifierGroup(
-                name: try invocation[name], min: try invocation[min] ?? 0, max: try invocation[max] ?? 1,
-                position: try invocation[position])
+                name: try invocation[name], min: try invocation[min] ?? (kind == .choice ? 1 : 0),
+                max: try invocation[max] ?? 1, position: try invocation[position], kind: kind)
             try context.emit(group) { "Added modifier group \(group.name) (\(group.ruleText) per line).\n" }
             return .ok
         })
 
     static let groupEdit = Command(
-        name: "edit", abstract: "Rename a group, change how many a line takes, or move it.",
-        arguments: [groupArgument], options: [newName, min, max, position, OrderCommands.by],
+        name: "edit", abstract: "Rename a group, change how many a line takes, its kind or default, or move it.",
+        arguments: [groupArgument], options: [newName, kind, defaultModifier, min, max, position, OrderCommands.by],
+        examples: ["pizzeria modifier group edit Impasto --kind choice --default classico"],
         run: { invocation in
             let context = invocation.context
             let newName = try invocation[newName], min = try invocation[min], max = try invocation[max]
-            let position = try invocation[position]
-            if newName == nil && min == nil && max == nil && position == nil {
-                throw invocation.usage("give --name, --min, --max or --position")
+            let position = try invocation[position], kind = try invocation[kind]
+            let wanted = try invocation[defaultModifier]
+            if newName == nil && min == nil && max == nil && position == nil && kind == nil && wanted == nil {
+                throw invocation.usage("give --name, --kind, --default, --min, --max or --position")
             }
             let menu = try context.open(.requireCurrent).menu
             let current = try menu.modifierGroup(named: try invocation[groupArgument])
-            let group = try menu.editModifierGroup(current.id, name: newName, min: min, max: max, position: position)
+            let defaultID = try wanted.map { name in
+                guard let found = current.offered.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+                    throw ValidationError([
+                        FieldError(
+                            field: "default",
+                            message: "\(current.name) offers no '\(name)'; it offers "
+                                + current.offered.map(\.name).joined(separator: ", "))
+                    ])
+                }
+                return found.id
+            }
+            let group = try menu.editModifierGroup(
+                current.id, name: newName, min: min, max: max, position: position, kind: kind,
+                defaultModifier: defaultID.map { .some($0) })
             try context.emit(group) { "Saved modifier group \(group.name) (\(group.ruleText) per line).\n" }
             return .ok
         })

@@ -81,13 +81,12 @@ enum OrderText {
         for line in order.lines {
             // The variant and each modifier on their own rows, priced, under the line's item.
             let name = line.pizzaName + (line.variantName.map { " " + $0 } ?? "")
-            if line.modifiers.isEmpty {
+            let shown = line.modifiers.compactMap { modifier in modifier.text.map { ($0, modifier.price) } }
+            if shown.isEmpty {
                 lines.add("\(line.quantity)", name, line.unitPrice.formatted, line.total.formatted)
             } else {
                 lines.add("\(line.quantity)", name, line.basePrice.formatted, "")
-                for modifier in line.modifiers {
-                    lines.add("", "  + \(modifier.group): \(modifier.name)", modifier.price.formatted, "")
-                }
+                for (text, price) in shown { lines.add("", "  + " + text, price.formatted, "") }
                 lines.add("", "  = one", line.unitPrice.formatted, line.total.formatted)
             }
             if let note = line.note { lines.add("", "  note: " + note, "", "") }

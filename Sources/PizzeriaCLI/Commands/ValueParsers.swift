@@ -44,3 +44,20 @@ extension Completion {
     /// The order statuses.
     static let orderStatuses = Completion.choices(OrderStatus.allCases.map(\.rawValue))
 }
+
+extension ValueParser where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+    /// One of the type's cases, by its name in any case (`--kind choice`).
+    static var oneOf: ValueParser {
+        ValueParser { text, field in
+            guard let value = Value(rawValue: text.lowercased()) else {
+                throw ValidationError([
+                    FieldError(
+                        field: field,
+                        message: "must be one of " + Value.allCases.map(\.rawValue).joined(separator: ", ")
+                            + ", not '\(text)'")
+                ])
+            }
+            return value
+        }
+    }
+}

@@ -58,12 +58,20 @@ public struct MenuFile: Sendable, Hashable, Codable {
         public var min: Int?
         /// The most a line takes (default 1).
         public var max: Int?
+        /// `extra` (the default), `removal` or `choice`.
+        public var kind: String?
+        /// A choice's default: one of its modifiers' names.
+        public var `default`: String?
         /// Its modifiers, in menu order.
         public var modifiers: [ModifierEntry]
 
         /// An entry.
-        public init(name: String, min: Int? = nil, max: Int? = nil, modifiers: [ModifierEntry]) {
+        public init(
+            name: String, min: Int? = nil, max: Int? = nil, kind: String? = nil, default: String? = nil,
+            modifiers: [ModifierEntry]
+        ) {
             (self.name, self.min, self.max, self.modifiers) = (name, min, max, modifiers)
+            (self.kind, self.default) = (kind, `default`)
         }
     }
 

@@ -190,24 +190,27 @@ extension MenuService {
     /// dough is `min: 1, max: 1`).
     /// - Throws: ``ValidationError`` (min > max, out of range, the name); ``MenuError/duplicatePart(part:name:place:)``.
     @discardableResult
-    public func addModifierGroup(name: String, min: Int = 0, max: Int = 1, position: Int? = nil) throws
-        -> ModifierGroup
-    {
+    public func addModifierGroup(
+        name: String, min: Int = 0, max: Int = 1, position: Int? = nil, kind: ModifierGroup.Kind = .extra
+    ) throws -> ModifierGroup {
         let name = PizzaName.normalize(name)
+        // A choice takes exactly one, whatever bounds were given.
+        let (min, max) = kind == .choice ? (1, 1) : (min, max)
         let problems = ModifierGroup.problems(name: name, min: min, max: max, position: position)
         guard problems.isEmpty else { throw ValidationError(problems) }
         return try database.audited(acting, at: now()) { db in
             let groups = try ModifierStore.groups(in: db)
             try Self.requireUniqueGroupName(name, among: groups, except: nil)
             let position = position ?? Swift.min((groups.map(\.position).max() ?? 0) + 1, ModifierGroup.maximumPosition)
-            return try ModifierStore.insertGroup(name: name, min: min, max: max, position: position, in: db)
+            return try ModifierStore.insertGroup(name: name, min: min, max: max, position: position, kind: kind, in: db)
         }
     }
 
     /// Renames a group, changes its bounds or its position. Lines already booked keep what they were booked with.
     @discardableResult
     public func editModifierGroup(
-        _ id: ModifierGroup.ID, name: String? = nil, min: Int? = nil, max: Int? = nil, position: Int? = nil
+        _ id: ModifierGroup.ID, name: String? = nil, min: Int? = nil, max: Int? = nil, position: Int? = nil,
+        kind: ModifierGroup.Kind? = nil, defaultModifier: Modifier.ID?? = nil
     ) throws -> ModifierGroup {
         let name = name.map(PizzaName.normalize)
         let shape = ModifierGroup.problems(name: name, min: min, max: max, position: position)
@@ -219,24 +222,25 @@ extension MenuService {
                     part: "modifier group", name: id.description, place: "the menu", known: groups.map(\.name))
             }
             if let name { try Self.requireUniqueGroupName(name, among: groups, except: id) }
+            let kind = kind ?? current.kind
+            let choice = kind == .choice
             let changed = ModifierGroup(
-                id: id, name: name ?? current.name, minSelected: min ?? current.minSelected,
-                maxSelected: max ?? current.maxSelected, position: position ?? current.position,
+                id: id, name: name ?? current.name, minSelected: choice ? 1 : min ?? current.minSelected,
+                maxSelected: choice ? 1 : max ?? current.maxSelected, position: position ?? current.position,
+                kind: kind, defaultModifier: choice ? defaultModifier ?? current.defaultModifier : nil,
                 modifiers: current.modifiers)
-            let problems = ModifierGroup.problems(
+            var problems = ModifierGroup.problems(
                 name: nil, min: changed.minSelected, max: changed.maxSelected, position: nil)
+            problems += Self.kindProblems(changed)
+            if !choice, case .some(.some) = defaultModifier {
+                problems.append(
+                    FieldError(
+                        field: "default", message: "only a choice has a default; \(changed.name) is a \(kind.rawValue)")
+                )
+            }
             guard problems.isEmpty else { throw ValidationError(problems) }
             try ModifierStore.updateGroup(changed, in: db)
             return changed
-        }
-    }
-
-    static func requireUniqueGroupName(_ name: String, among groups: [ModifierGroup], except id: ModifierGroup.ID?)
-        throws
-    {
-        let key = PizzaName.foldKey(name)
-        if groups.contains(where: { PizzaName.foldKey($0.name) == key && $0.id != id }) {
-            throw MenuError.duplicatePart(part: "modifier group", name: name, place: "the menu")
         }
     }
 
@@ -261,6 +265,7 @@ extension MenuService {
                     known: try ModifierStore.groups(in: db).map(\.name))
             }
             try Self.requireUniqueModifierName(name, in: current, except: nil)
+            try Self.requireKind(of: current, allows: [price], archiving: nil)
             guard current.modifiers.count < ModifierGroup.maximumModifiers else {
                 throw MenuError.partRefused(
                     "modifiers: \(current.name) already has \(ModifierGroup.maximumModifiers) modifiers, the most a group has; archive one or add another group"
@@ -307,6 +312,9 @@ extension MenuService {
                 throw MenuError.partNotFound(part: "modifier", name: id.description, place: "the menu", known: [])
             }
             if let name { try Self.requireUniqueModifierName(name, in: group, except: id) }
+            try Self.requireKind(
+                of: group, allows: [price, variantPrice?.price].compactMap { $0 },
+                archiving: archived == true && current.archivedAt == nil ? id : nil)
             let archivedAt: Date? =
                 switch archived {
                 case true?: current.archivedAt ?? now
@@ -326,13 +334,6 @@ extension MenuService {
                 throw DataError.damagedRow(table: "modifiers", id: id.description, problem: "not saved")
             }
             return saved
-        }
-    }
-
-    static func requireUniqueModifierName(_ name: String, in group: ModifierGroup, except id: Modifier.ID?) throws {
-        let key = PizzaName.foldKey(name)
-        if group.modifiers.contains(where: { PizzaName.foldKey($0.name) == key && $0.id != id }) {
-            throw MenuError.duplicatePart(part: "modifier", name: name, place: group.name)
         }
     }
 

@@ -16,6 +16,8 @@ extension MenuService {
         file.modifierGroups = menu.groups.map { group in
             .init(
                 name: group.name, min: group.minSelected, max: group.maxSelected,
+                kind: group.kind == .extra ? nil : group.kind.rawValue,
+                default: group.defaultModifier.flatMap { id in group.modifiers.first { $0.id == id }?.name },
                 modifiers: group.modifiers.map { modifier in
                     .init(
                         name: modifier.name, price: modifier.price.plain,
@@ -128,23 +130,37 @@ struct MenuImporter {
         _ entry: MenuFile.GroupEntry, place: String, position: Int, groups: inout [ModifierGroup]
     ) throws {
         let name = PizzaName.normalize(entry.name)
-        let (minimum, maximum) = (entry.min ?? 0, entry.max ?? 1)
+        guard let kind = ModifierGroup.Kind(rawValue: entry.kind ?? "extra") else {
+            throw fail(
+                place,
+                [FieldError(field: "kind", message: "must be extra, removal or choice, not '\(entry.kind ?? "")'")])
+        }
+        let (minimum, maximum) = kind == .choice ? (1, 1) : (entry.min ?? 0, entry.max ?? 1)
         let problems = ModifierGroup.problems(
             name: name, min: minimum, max: maximum, position: min(position, ModifierGroup.maximumPosition))
         guard problems.isEmpty else { throw fail(place, problems) }
         var group: ModifierGroup
+        // A group becoming a removal changes once its modifiers are free; any other change, before.
+        var becomesRemoval: ModifierGroup?
         if let current = groups.first(where: { PizzaName.foldKey($0.name) == PizzaName.foldKey(name) }) {
             group = current
-            if current.minSelected != minimum || current.maxSelected != maximum {
+            if current.minSelected != minimum || current.maxSelected != maximum || current.kind != kind {
                 group = ModifierGroup(
                     id: current.id, name: current.name, minSelected: minimum, maxSelected: maximum,
-                    position: current.position, modifiers: current.modifiers)
-                try ModifierStore.updateGroup(group, in: db)
-                note("group \(current.name)", "takes \(group.ruleText)")
+                    position: current.position, kind: kind,
+                    defaultModifier: kind == .choice ? current.defaultModifier : nil, modifiers: current.modifiers)
+                if kind == .removal && current.kind != .removal {
+                    becomesRemoval = group
+                } else {
+                    try ModifierStore.updateGroup(group, in: db)
+                }
+                note(
+                    "group \(current.name)", "takes \(group.ruleText)" + (kind == .extra ? "" : ", a \(kind.rawValue)"))
             }
         } else {
             group = try ModifierStore.insertGroup(
-                name: name, min: minimum, max: maximum, position: min(position, ModifierGroup.maximumPosition), in: db)
+                name: name, min: minimum, max: maximum, position: min(position, ModifierGroup.maximumPosition),
+                kind: kind, in: db)
             groups.append(group)
             note("group \(name)", "added (\(group.ruleText))")
         }
@@ -158,6 +174,9 @@ struct MenuImporter {
             }
             guard problems.isEmpty else { throw fail(here, problems) }
             let price = try money(modifierEntry.price, "\(here).price", modifier: true)
+            if kind == .removal && price.cents != 0 {
+                throw fail(here, [FieldError(field: "price", message: "\(name) is a removal: it costs nothing")])
+            }
             let codes = try allergens(modifierEntry.allergens, "\(here).allergens") ?? []
             let archivedAt: Date? = modifierEntry.archived == true ? now : nil
             let id: Modifier.ID
@@ -193,7 +212,42 @@ struct MenuImporter {
                 let problems = TextLimit.problems(variant, field: "variant_prices", maximum: Variant.maximumNameLength)
                 guard problems.isEmpty else { throw fail(here, problems) }
                 let price = try money(text, "\(here).variant_prices.\(variant)", modifier: true)
+                if kind == .removal && price.cents != 0 {
+                    throw fail(
+                        here, [FieldError(field: "variant_prices", message: "\(name) is a removal: it costs nothing")])
+                }
                 try ModifierStore.setPrice(price, of: id, onVariant: PizzaName.normalize(variant), in: db)
+            }
+        }
+        if let becomesRemoval {
+            // Modifiers of the group the file leaves out keep their price: name them.
+            if let priced = try ModifierStore.group(id: becomesRemoval.id, in: db)?.modifiers.first(where: {
+                $0.price.cents != 0 || $0.variantPrices.contains { $0.price.cents != 0 }
+            }) {
+                throw fail(
+                    place, [FieldError(field: "kind", message: "a removal costs nothing: \(priced.name) has a price")])
+            }
+            try ModifierStore.updateGroup(becomesRemoval, in: db)
+        }
+        // A choice's default, once its modifiers are there.
+        if let wanted = entry.default {
+            guard kind == .choice,
+                let fresh = try ModifierStore.group(id: group.id, in: db),
+                let modifier = fresh.offered.first(where: {
+                    PizzaName.foldKey($0.name) == PizzaName.foldKey(PizzaName.normalize(wanted))
+                })
+            else {
+                throw fail(
+                    place,
+                    [FieldError(field: "default", message: "must name one of a choice's modifiers, not '\(wanted)'")])
+            }
+            if fresh.defaultModifier != modifier.id {
+                try ModifierStore.updateGroup(
+                    ModifierGroup(
+                        id: fresh.id, name: fresh.name, minSelected: 1, maxSelected: 1, position: fresh.position,
+                        kind: .choice, defaultModifier: modifier.id),
+                    in: db)
+                note("group \(fresh.name)", "default \(modifier.name)")
             }
         }
     }

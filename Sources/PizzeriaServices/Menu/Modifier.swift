@@ -4,10 +4,22 @@ import PizzeriaStorage
 /// A named set of choices attached to items — `Aggiunte` (extras, 0 to 3), `Senza` (removals at
 /// 0.00), `Impasto` (exactly one dough) — saying how many of its modifiers one order line takes.
 ///
-/// JSON: `{"id", "name", "min_selected", "max_selected", "position", "modifiers": [...]}`.
+/// JSON: `{"id", "name", "kind", "default_modifier_id", "min_selected", "max_selected", "position",
+/// "modifiers": [...]}`.
 public struct ModifierGroup: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     /// A group's id.
     public typealias ID = RowNumber<ModifierGroup>
+
+    /// What a group's modifiers do to a line, as menus have them.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Priced additions (`Aggiunte`): a line prints them `Aggiunte: bufala`.
+        case extra
+        /// Things left out, at no price (`Senza`): a line prints them `senza basilico`.
+        case removal
+        /// Exactly one of (`Impasto`), with a default a line takes when it names none; the
+        /// default is not printed.
+        case choice
+    }
 
     /// The longest name, in Unicode scalars.
     public static let maximumNameLength = 40
@@ -26,15 +38,20 @@ public struct ModifierGroup: Sendable, Hashable, Identifiable, Codable, JSONMemb
     public let maxSelected: Int
     /// Where it is offered among an item's groups.
     public let position: Int
+    /// What its modifiers do to a line.
+    public let kind: Kind
+    /// A choice's default: the modifier a line takes when it names none of the group.
+    public let defaultModifier: Modifier.ID?
     /// Its modifiers, archived ones included, in menu order.
     public internal(set) var modifiers: [Modifier]
 
     /// A value; stores use it when reading rows.
     public init(
-        id: ID, name: String, minSelected: Int, maxSelected: Int, position: Int, modifiers: [Modifier] = []
+        id: ID, name: String, minSelected: Int, maxSelected: Int, position: Int, kind: Kind = .extra,
+        defaultModifier: Modifier.ID? = nil, modifiers: [Modifier] = []
     ) {
         (self.id, self.name, self.minSelected, self.maxSelected) = (id, name, minSelected, maxSelected)
-        (self.position, self.modifiers) = (position, modifiers)
+        (self.position, self.kind, self.defaultModifier, self.modifiers) = (position, kind, defaultModifier, modifiers)
     }
 
     /// The modifiers still offered.
@@ -47,7 +64,9 @@ public struct ModifierGroup: Sendable, Hashable, Identifiable, Codable, JSONMemb
 
     /// The documented JSON shape, defined once (see ``JSONMembers``).
     public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("default_modifier_id", defaultModifier.map { Int($0.rawValue) })
         try writer.member("id", id.rawValue)
+        try writer.member("kind", kind.rawValue)
         try writer.member("max_selected", maxSelected)
         try writer.member("min_selected", minSelected)
         try writer.member("modifiers", objects: modifiers)
@@ -92,7 +111,9 @@ extension ModifierGroup: StoredMembers {
         self.init(
             id: ID(try members.number("id")), name: try members.text("name"),
             minSelected: try members.int("min_selected"), maxSelected: try members.int("max_selected"),
-            position: try members.int("position"))
+            position: try members.int("position"),
+            kind: try members.optionalText("kind").flatMap(Kind.init(rawValue:)) ?? .extra,
+            defaultModifier: try members.optionalNumber("default_modifier_id").map(Modifier.ID.init))
     }
 }
 

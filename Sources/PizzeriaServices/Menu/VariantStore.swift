@@ -69,7 +69,7 @@ enum VariantStore {
 
 enum ModifierStore {
     /// The columns ``GroupDecoder`` reads.
-    static let groupColumns = "id, name, min_selected, max_selected, position"
+    static let groupColumns = "id, name, min_selected, max_selected, position, kind, default_modifier_id"
     typealias GroupDecoder = StoredDecoder<ModifierGroup>
 
     /// The columns ``Decoder`` reads: a modifier's own and its prices per variant as JSON.
@@ -124,6 +124,15 @@ enum ModifierStore {
         let stockUntil: Date?
         /// Its place in its group (the order a line lists its modifiers in).
         let position: Int
+        /// Its group's kind.
+        let kind: ModifierGroup.Kind
+        /// Whether it is its choice group's default.
+        let isDefault: Bool
+
+        /// What a line books of it.
+        var chosen: ChosenModifier {
+            ChosenModifier(id: id, group: group, name: name, price: price, kind: kind, isDefault: isDefault)
+        }
     }
 
     /// The modifier `id` as a line on variant `variant` books it (one row), or `nil` if there is none.
@@ -131,7 +140,8 @@ enum ModifierStore {
         try db.fetchOne(
             """
             SELECT m.group_id, g.name AS group_name, m.name, coalesce(p.price_cents, m.price_cents) AS price_cents,
-                   m.allergens, m.archived_at IS NOT NULL AS archived, m.stock_left, m.stock_until, m.position
+                   m.allergens, m.archived_at IS NOT NULL AS archived, m.stock_left, m.stock_until, m.position,
+                   g.kind, g.default_modifier_id IS m.id AS is_default
             FROM modifiers m JOIN modifier_groups g ON g.id = m.group_id
                  LEFT JOIN modifier_prices p ON p.modifier_id = m.id AND p.variant_name = ?
             WHERE m.id = ?
@@ -143,7 +153,9 @@ enum ModifierStore {
                 allergens: Allergen.set(bits: try row.int64("allergens")), isArchived: try row.int("archived") == 1,
                 stockLeft: try row.optionalInt64("stock_left").map { Int($0) },
                 stockUntil: try row.optionalString("stock_until").flatMap(Timestamp.date(from:)),
-                position: try row.int("position"))
+                position: try row.int("position"),
+                kind: ModifierGroup.Kind(rawValue: try row.string("kind")) ?? .extra,
+                isDefault: try row.int("is_default") == 1)
         }
     }
 
@@ -176,11 +188,12 @@ enum ModifierStore {
         return try found.flatMap { try assemble([$0], in: db).first }
     }
 
-    static func insertGroup(name: String, min: Int, max: Int, position: Int, in db: Connection) throws -> ModifierGroup
-    {
+    static func insertGroup(
+        name: String, min: Int, max: Int, position: Int, kind: ModifierGroup.Kind, in db: Connection
+    ) throws -> ModifierGroup {
         let inserted = try db.fetchOne(
-            "INSERT INTO modifier_groups (name, min_selected, max_selected, position) VALUES (?, ?, ?, ?) RETURNING "
-                + groupColumns, [name, min, max, position], GroupDecoder.self)
+            "INSERT INTO modifier_groups (name, min_selected, max_selected, position, kind) VALUES (?, ?, ?, ?, ?) RETURNING "
+                + groupColumns, [name, min, max, position, kind.rawValue], GroupDecoder.self)
         guard let inserted else {
             throw DataError.damagedRow(table: "modifier_groups", id: name, problem: "not inserted")
         }
@@ -189,8 +202,15 @@ enum ModifierStore {
 
     static func updateGroup(_ group: ModifierGroup, in db: Connection) throws {
         try db.run(
-            "UPDATE modifier_groups SET name = ?, min_selected = ?, max_selected = ?, position = ? WHERE id = ?",
-            [group.name, group.minSelected, group.maxSelected, group.position, group.id])
+            """
+            UPDATE modifier_groups SET name = ?, min_selected = ?, max_selected = ?, position = ?, kind = ?,
+                   default_modifier_id = ?
+            WHERE id = ?
+            """,
+            [
+                group.name, group.minSelected, group.maxSelected, group.position, group.kind.rawValue,
+                group.defaultModifier, group.id,
+            ])
     }
 
     static func insert(

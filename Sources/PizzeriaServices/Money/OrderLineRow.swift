@@ -50,7 +50,8 @@ public struct OrderLineRow: Sendable, Hashable, JSONMembers {
         try writer.member("line_no", lineNumber)
         try writer.member(
             "modifiers",
-            line.modifiers.isEmpty ? nil : line.modifiers.map { "\($0.group): \($0.name)" }.joined(separator: ", "))
+            line.modifiers.allSatisfy({ $0.text == nil })
+                ? nil : line.modifiers.compactMap(\.text).joined(separator: ", "))
         try writer.member("net", plain: net)
         try writer.member("net_cents", net.cents)
         try writer.member("order_id", id: orderID)

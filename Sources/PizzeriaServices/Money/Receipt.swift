@@ -143,9 +143,7 @@ public struct Receipt: Sendable, Hashable, Encodable {
                     "\(line.quantity) x " + line.pizzaName + (line.variantName.map { " " + $0 } ?? ""),
                     line.total.plain)
                 // The modifiers' prices are in the line's total.
-                for modifier in line.modifiers {
-                    out += Self.wrap("  + \(modifier.group): \(modifier.name)", width: width)
-                }
+                for text in line.modifiers.compactMap(\.text) { out += Self.wrap("  + " + text, width: width) }
                 if let note = line.note { out += Self.wrap("  (\(note))", width: width) }
             }
         }

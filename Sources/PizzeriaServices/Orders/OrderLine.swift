@@ -3,8 +3,9 @@ import Foundation
 /// A modifier as an order line booked it: which one, its group's and its own name, and its price
 /// on the line's variant — a snapshot, like the line's unit price.
 ///
-/// JSON (and the stored `order_lines.modifiers` array): `{"id", "group", "name", "price": "2.00",
-/// "price_cents"}`.
+/// JSON (and the stored `order_lines.modifiers` array): `{"default", "group", "id", "kind", "name",
+/// "price": "2.00", "price_cents"}` (`kind` and `default` are absent from lines booked before
+/// groups had kinds: they read as an extra, not a default).
 public struct ChosenModifier: Sendable, Hashable, Codable, JSONMembers {
     /// The modifier.
     public let id: Modifier.ID
@@ -14,16 +15,36 @@ public struct ChosenModifier: Sendable, Hashable, Codable, JSONMembers {
     public let name: String
     /// What it added to the unit price.
     public let price: Money
+    /// Its group's kind when booked.
+    public let kind: ModifierGroup.Kind
+    /// Whether it was its choice group's default, taken because the line named none.
+    public let isDefault: Bool
 
     /// A chosen modifier.
-    public init(id: Modifier.ID, group: String, name: String, price: Money) {
+    public init(
+        id: Modifier.ID, group: String, name: String, price: Money, kind: ModifierGroup.Kind = .extra,
+        isDefault: Bool = false
+    ) {
         (self.id, self.group, self.name, self.price) = (id, group, name, price)
+        (self.kind, self.isDefault) = (kind, isDefault)
+    }
+
+    /// How a line prints it — `Aggiunte: bufala`, `senza basilico` — or `nil` for a choice's
+    /// default that costs nothing, which goes without saying.
+    public var text: String? {
+        switch kind {
+        case .removal: "senza \(name)"
+        case .choice where isDefault && price.cents == 0: nil
+        case .extra, .choice: "\(group): \(name)"
+        }
     }
 
     /// The JSON shape, defined once (see ``JSONMembers``).
     public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("default", isDefault)
         try writer.member("group", group)
         try writer.member("id", id.rawValue)
+        try writer.member("kind", kind.rawValue)
         try writer.member("name", name)
         try writer.member("price", plain: price)
         try writer.member("price_cents", price.cents)
@@ -37,7 +58,9 @@ public struct ChosenModifier: Sendable, Hashable, Codable, JSONMembers {
         var members = try ContainerMemberReader(decoder)
         self.init(
             id: Modifier.ID(try members.number("id")), group: try members.text("group"), name: try members.text("name"),
-            price: try members.money(cents: "price_cents"))
+            price: try members.money(cents: "price_cents"),
+            kind: try members.optionalText("kind").flatMap(ModifierGroup.Kind.init(rawValue:)) ?? .extra,
+            isDefault: try members.optionalFlag("default") ?? false)
     }
 }
 
@@ -114,15 +137,15 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
     /// What the line takes of its slot's capacity: its quantity when it uses the oven, else 0.
     public var slotUnits: Int { usesOven ? quantity : 0 }
 
-    /// The line for people: `Margherita`, `Margherita Maxi + Aggiunte: bufala + Senza: basilico` —
-    /// each modifier with its group, as an order names it (`GROUP:MODIFIER`), so a removal and an
-    /// extra of the same name never read alike, and lines that differ never print the same.
+    /// The line for people: `Margherita`, `Margherita Maxi + Aggiunte: bufala + senza basilico` —
+    /// an extra or a choice with its group, as an order names it (`GROUP:MODIFIER`), a removal as
+    /// `senza NAME`, a choice's default left out (``ChosenModifier/text``).
     public var label: String {
-        ([pizzaName + (variantName.map { " " + $0 } ?? "")] + modifiers.map { "\($0.group): \($0.name)" })
+        ([pizzaName + (variantName.map { " " + $0 } ?? "")] + modifiers.compactMap(\.text))
             .joined(separator: " + ")
     }
 
-    /// The label with the line's note, for the kitchen: `Margherita Maxi + Senza: basilico (ben cotta)`.
+    /// The label with the line's note, for the kitchen: `Margherita Maxi + senza basilico (ben cotta)`.
     public var labelWithNote: String { label + (note.map { " (\($0))" } ?? "") }
 
     /// What makes two lines the same choice (merged in a booking): the item, the variant and the

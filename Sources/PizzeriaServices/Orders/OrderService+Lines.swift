@@ -142,13 +142,21 @@ extension OrderService {
                 choices.append(choice)
                 allergens.formUnion(choice.allergens)
             }
+            // A choice the line names nothing of takes its default.
+            for group in groups where group.kind == .choice && counts[group.id] == nil {
+                guard let id = group.defaultModifier,
+                    let choice = try ModifierStore.choice(id: id, onVariant: variant.name, in: db), !choice.isArchived
+                else { continue }
+                counts[group.id] = 1
+                choices.append(choice)
+                allergens.formUnion(choice.allergens)
+            }
             // In the groups' order, as the schema's JSON and the receipt list them.
             for group in groups {
                 for choice in choices.filter({ $0.groupID == group.id }).sorted(by: {
                     ($0.position, $0.id) < ($1.position, $1.id)
                 }) {
-                    chosen.append(
-                        ChosenModifier(id: choice.id, group: choice.group, name: choice.name, price: choice.price))
+                    chosen.append(choice.chosen)
                 }
                 let picked = counts[group.id] ?? 0
                 guard (group.minSelected...group.maxSelected).contains(picked) else {

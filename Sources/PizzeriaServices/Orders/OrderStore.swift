@@ -281,8 +281,8 @@ enum OrderStore {
         try db.run("UPDATE order_lines SET note = ? WHERE order_id = ? AND line_no = ?", [note, id, number])
     }
 
-    /// The stored form of a line's modifiers: a JSON array of `{"id", "group", "name",
-    /// "price_cents"}` (what the schema's trigger checks), or `NULL` for none.
+    /// The stored form of a line's modifiers: a JSON array of `{"default", "group", "id", "kind",
+    /// "name", "price_cents"}` (what the schema's trigger checks), or `NULL` for none.
     static func modifiersJSON(_ modifiers: [ChosenModifier]) throws -> String? {
         guard !modifiers.isEmpty else { return nil }
         // Written by hand (keys sorted, as JSONEncoder's `.sortedKeys` would): one string per line
@@ -290,8 +290,9 @@ enum OrderStore {
         var json = "["
         for (index, modifier) in modifiers.enumerated() {
             json +=
-                (index == 0 ? "{" : ",{") + #""group":"# + JSONText.quoted(modifier.group) + #","id":"#
-                + String(modifier.id.rawValue) + #","name":"# + JSONText.quoted(modifier.name) + #","price_cents":"#
+                (index == 0 ? "{" : ",{") + #""default":"# + (modifier.isDefault ? "true" : "false") + #","group":"#
+                + JSONText.quoted(modifier.group) + #","id":"# + String(modifier.id.rawValue) + #","kind":""#
+                + modifier.kind.rawValue + #"","name":"# + JSONText.quoted(modifier.name) + #","price_cents":"#
                 + String(modifier.price.cents) + "}"
         }
         return json + "]"
