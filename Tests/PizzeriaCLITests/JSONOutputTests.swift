@@ -195,20 +195,20 @@ struct JSONOutputTests {
         let kept = try printed(keepingAtMost: ListOutput.tableBuffer), readTwice = try printed(keepingAtMost: 0)
         #expect(kept == readTwice)
         #expect(kept == table.rendered)
-        // Columns are measured in characters: the combining accent takes no column of its own.
-        // (the last column is right-aligned, so every line has the same number of characters).
+        // Columns are measured in display columns: the combining accent takes none of its own, the
+        // emoji two (the last column is right-aligned, so every line is as wide).
         let lines = kept.split(separator: "\n" as Character)
-        #expect(lines.count == 5 && Set(lines.map(\.count)).count == 1, "\(kept)")
+        #expect(lines.count == 5 && Set(lines.map { DisplayWidth.of($0) }).count == 1, "\(kept)")
     }
 
     @Test(
-        "table widths count characters: ASCII, Latin, currency signs, combining marks, emoji",
+        "table widths count display columns: ASCII, Latin, currency signs, combining marks one or none; emoji, CJK two",
         arguments: [
-            "Margherita", "Café", "Cafe\u{0301}", "€12.50", "-€0.01", "Crème brûlée", "🍕 Spicy", "👩‍🍳 Chef's", "Ærø ½",
-            "₿ 1.00",
+            ("Margherita", 10), ("Café", 4), ("Cafe\u{0301}", 4), ("€12.50", 6), ("-€0.01", 6), ("Crème brûlée", 12),
+            ("🍕 Spicy", 8), ("👩‍🍳 Chef's", 9), ("Ærø ½", 5), ("₿ 1.00", 6), ("山田 健二", 9),
         ])
-    func tableWidths(cell: String) {
-        #expect(Table.width(of: cell) == cell.count)
+    func tableWidths(cell: String, columns: Int) {
+        #expect(Table.width(of: cell) == columns)
     }
 
     @Test("terminal escaping read byte by byte agrees with the scalar rule for every Unicode scalar, both layouts")

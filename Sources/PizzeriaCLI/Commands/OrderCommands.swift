@@ -14,7 +14,8 @@ enum OrderCommands {
         subcommands: [
             place, list, show, move, DelayCommand.command, edit, advance, collect, noShow, undo, cancel,
             MoneyCommands.pay,
-            MoneyCommands.refund, MoneyCommands.receipt, OrderWatchCommand.command, BoardCommand.command,
+            MoneyCommands.refund, MoneyCommands.receipt, TicketCommand.command, OrderWatchCommand.command,
+            BoardCommand.command,
         ])
 
     /// Who makes a change, for the order's history.

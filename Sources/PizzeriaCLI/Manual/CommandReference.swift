@@ -46,7 +46,7 @@ enum CommandReference {
         ),
         (
             ["modifier list", "modifier group add", "modifier group edit", "modifier add", "modifier edit"],
-            "modifier groups (`--min`/`--max` per line) and their modifiers (price 0–100.00, allergens, `--variant-price Maxi=3`, `--archive`); order them as `PIZZA+MODIFIER`"
+            "modifier groups (`--min`/`--max` per line; `--kind extra|removal|choice`, a choice's `--default`) and their modifiers (price 0–100.00, a removal's 0; allergens, `--variant-price Maxi=3`, `--archive`); order them as `PIZZA+MODIFIER`; a line names no choice to take its default"
         ),
         (["user add", "user list", "user show"], "users (`show` includes their orders)"),
         (
@@ -115,6 +115,10 @@ enum CommandReference {
         (
             ["order receipt"],
             "the customer's receipt: shop, lines with variants and modifiers, VAT by rate, payments, refunds, change; `--width 32|42|48` for a thermal printer, `--format json` for a fiscal-printer bridge (not a fiscal document)"
+        ),
+        (
+            ["order ticket"],
+            "the kitchen's ticket of one order: pickup time, short id, customer, items with variants, modifiers (`senza basilico`; a choice's default left out) and line notes, no money; `--width 32|42|48` in display columns (CJK and emoji count as 2), `--json` for a printer bridge"
         ),
         (
             ["order collect"],

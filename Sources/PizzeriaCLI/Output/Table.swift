@@ -1,3 +1,5 @@
+import PizzeriaServices
+
 /// A plain-text table for people: a header row, then rows, columns padded to fit.
 struct Table: Sendable {
     let headers: [String]
@@ -24,10 +26,11 @@ struct Table: Sendable {
     /// names, notes and links from outside).
     static func cell(_ text: String) -> String { TerminalText.escaped(text, .line) }
 
-    /// The columns a cell takes: its characters (grapheme clusters), counted byte by byte when it
-    /// is ASCII — as nearly every cell is, and counting graphemes was most of a long table's cost.
+    /// The columns a cell takes on a terminal, counted byte by byte when it is ASCII or Latin —
+    /// as nearly every cell is, and counting graphemes was most of a long table's cost — else by
+    /// ``DisplayWidth`` (CJK and emoji take two columns, combining marks none).
     static func width(of cell: String) -> Int {
-        TerminalText.withUTF8(cell, scalarWidth) ?? cell.count
+        TerminalText.withUTF8(cell, scalarWidth) ?? DisplayWidth.of(cell)
     }
 
     /// The width of UTF-8 text whose scalars each take one column: ASCII, Latin letters (below

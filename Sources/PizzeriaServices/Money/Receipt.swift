@@ -107,15 +107,16 @@ public struct Receipt: Sendable, Hashable, Encodable {
         var out: [String] = []
         func centered(_ text: String) {
             for line in Self.wrap(text, width: width) {
-                out.append(String(repeating: " ", count: (width - line.count) / 2) + line)
+                out.append(String(repeating: " ", count: (width - DisplayWidth.of(line)) / 2) + line)
             }
         }
         func row(_ left: String, _ right: String) {
             var parts = Self.wrap(left, width: width)
             let last = parts.removeLast()
             out += parts
-            if last.count + 1 + right.count <= width {
-                out.append(last + String(repeating: " ", count: width - last.count - right.count) + right)
+            let used = DisplayWidth.of(last)
+            if used + 1 + right.count <= width {
+                out.append(last + String(repeating: " ", count: width - used - right.count) + right)
             } else {
                 out.append(last)
                 out.append(String(repeating: " ", count: max(width - right.count, 0)) + right)
@@ -177,27 +178,6 @@ public struct Receipt: Sendable, Hashable, Encodable {
 
     /// `text` in lines of at most `width` characters, broken at spaces where it can be.
     static func wrap(_ text: String, width: Int) -> [String] {
-        let indent = String(text.prefix { $0 == " " }.prefix(width / 2))
-        var lines: [String] = [], current = indent
-        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-            var word = String(word)
-            let room = width - indent.count
-            while word.count > room {
-                if current != indent { lines.append(current) }
-                lines.append(indent + word.prefix(room))
-                word = String(word.dropFirst(room))
-                current = indent
-            }
-            if current == indent {
-                current += word
-            } else if current.count + 1 + word.count <= width {
-                current += " " + word
-            } else {
-                lines.append(current)
-                current = indent + word
-            }
-        }
-        lines.append(current)
-        return lines
+        DisplayWidth.wrap(text, width: width, indent: text.prefix { $0 == " " }.count)
     }
 }
