@@ -153,8 +153,9 @@ BEGIN
                                    OR EXISTS (SELECT 1 FROM json_each(coalesce(NEW.modifiers, '[]')) e
                                               JOIN modifiers m ON m.id = json_extract(e.value, '$.id')
                                               WHERE m.allergens & b.bit));
-    SELECT RAISE(ABORT, 'order_lines_oven: order_lines.uses_oven is its item''s category''s uses_oven when booked (0 for drinks and desserts)')
-    WHERE NEW.uses_oven IS NOT (SELECT k.uses_oven FROM pizzas p JOIN categories k ON k.id = p.category_id WHERE p.id = NEW.pizza_id);
+    SELECT RAISE(ABORT, 'order_lines_oven: order_lines.uses_oven and station_id are its item''s category''s when booked (0 and NULL for drinks handed over at the counter; a station left out is the category''s)')
+    FROM pizzas p JOIN categories k ON k.id = p.category_id
+    WHERE p.id = NEW.pizza_id AND (NEW.uses_oven, coalesce(NEW.station_id, k.station_id)) IS NOT (k.uses_oven, k.station_id);
     SELECT RAISE(ABORT, 'order_locked: lines are added only while the order is placed')
     WHERE (SELECT status FROM orders WHERE id = NEW.order_id) IS NOT 'placed';
 END;
@@ -212,6 +213,7 @@ WHEN NOT (NEW.note IS NULL AND OLD.note IS NOT NULL
           AND NEW.quantity IS OLD.quantity AND NEW.uses_oven IS OLD.uses_oven AND NEW.variant_id IS OLD.variant_id
           AND NEW.variant_name IS OLD.variant_name AND NEW.base_price_cents IS OLD.base_price_cents
           AND NEW.modifiers IS OLD.modifiers AND NEW.allergens IS OLD.allergens AND NEW.vat_rate_bp IS OLD.vat_rate_bp
+          AND NEW.station_id IS OLD.station_id
           AND EXISTS (SELECT 1 FROM orders o JOIN user_erasures e ON e.user_id = o.user_id WHERE o.id = OLD.order_id))
  AND ((SELECT status FROM orders WHERE id = OLD.order_id) IS NOT 'placed'
   OR NEW.order_id IS NOT OLD.order_id OR NEW.line_no IS NOT OLD.line_no OR NEW.pizza_id IS NOT OLD.pizza_id
@@ -223,3 +225,54 @@ BEGIN
     SELECT RAISE(ABORT, 'order_locked: a line changes only its quantity and note, and only while the order is placed');
 END;
 
+
+CREATE TRIGGER order_lines_station_fixed BEFORE UPDATE OF station_id ON order_lines
+WHEN NEW.station_id IS NOT OLD.station_id
+ AND (OLD.station_id IS NOT NULL
+      OR NEW.station_id IS NOT (SELECT k.station_id FROM pizzas p JOIN categories k ON k.id = p.category_id WHERE p.id = NEW.pizza_id))
+BEGIN
+    SELECT RAISE(ABORT, 'order_lines_station: a line keeps the station it was booked at');
+END;
+
+CREATE TRIGGER station_loads_line_insert AFTER INSERT ON order_lines
+WHEN NEW.uses_oven = 0
+ AND coalesce(NEW.station_id, (SELECT k.station_id FROM pizzas p JOIN categories k ON k.id = p.category_id WHERE p.id = NEW.pizza_id)) IS NOT NULL
+BEGIN
+    INSERT INTO station_loads (station_id, pickup_at)
+    SELECT l.station_id, o.pickup_at FROM order_lines l JOIN orders o ON o.id = l.order_id
+    WHERE l.order_id = NEW.order_id AND l.line_no = NEW.line_no
+      AND NOT EXISTS (SELECT 1 FROM station_loads s WHERE s.station_id = l.station_id AND s.pickup_at = o.pickup_at);
+    UPDATE station_loads
+    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+                  WHERE o.pickup_at = station_loads.pickup_at AND o.status <> 'cancelled' AND l.station_id = station_loads.station_id)
+    WHERE station_id = (SELECT station_id FROM order_lines WHERE order_id = NEW.order_id AND line_no = NEW.line_no)
+      AND pickup_at = (SELECT pickup_at FROM orders WHERE id = NEW.order_id);
+END;
+
+-- A line written without its station takes its category's (as one without uses_oven takes 1);
+-- made after station_loads_line_insert, so it runs first and the load counts the line.
+CREATE TRIGGER order_lines_station_default AFTER INSERT ON order_lines
+WHEN NEW.station_id IS NULL
+ AND (SELECT k.station_id FROM pizzas p JOIN categories k ON k.id = p.category_id WHERE p.id = NEW.pizza_id) IS NOT NULL
+BEGIN
+    UPDATE order_lines SET station_id = (SELECT k.station_id FROM pizzas p JOIN categories k ON k.id = p.category_id WHERE p.id = NEW.pizza_id)
+    WHERE order_id = NEW.order_id AND line_no = NEW.line_no;
+END;
+
+CREATE TRIGGER station_loads_line_update AFTER UPDATE OF quantity ON order_lines
+WHEN NEW.station_id IS NOT NULL AND NEW.uses_oven = 0 AND NEW.quantity IS NOT OLD.quantity
+BEGIN
+    UPDATE station_loads
+    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+                  WHERE o.pickup_at = station_loads.pickup_at AND o.status <> 'cancelled' AND l.station_id = station_loads.station_id)
+    WHERE station_id = NEW.station_id AND pickup_at = (SELECT pickup_at FROM orders WHERE id = NEW.order_id);
+END;
+
+CREATE TRIGGER station_loads_line_delete AFTER DELETE ON order_lines
+WHEN OLD.station_id IS NOT NULL AND OLD.uses_oven = 0
+BEGIN
+    UPDATE station_loads
+    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+                  WHERE o.pickup_at = station_loads.pickup_at AND o.status <> 'cancelled' AND l.station_id = station_loads.station_id)
+    WHERE station_id = OLD.station_id AND pickup_at = (SELECT pickup_at FROM orders WHERE id = OLD.order_id);
+END;

@@ -78,7 +78,7 @@ CREATE TABLE categories (
     position   INTEGER NOT NULL DEFAULT 1 CHECK (position BETWEEN 1 AND 1000),
     -- 1: its items count toward a slot's capacity (pizzas, calzoni); 0: they do not (drinks, desserts).
     uses_oven  INTEGER NOT NULL DEFAULT 1 CHECK (uses_oven IN (0, 1))
-, vat_rate_bp INTEGER CHECK (vat_rate_bp IS NULL OR vat_rate_bp BETWEEN 0 AND 10000)) STRICT;
+, vat_rate_bp INTEGER CHECK (vat_rate_bp IS NULL OR vat_rate_bp BETWEEN 0 AND 10000), station_id INTEGER REFERENCES stations (id)) STRICT;
 
 CREATE TABLE config_generation (
     id         INTEGER PRIMARY KEY CHECK (id = 1),
@@ -231,7 +231,7 @@ CREATE TABLE "order_lines" (
     allergens        INTEGER NOT NULL DEFAULT 0 CHECK (allergens BETWEEN 0 AND 16383), vat_rate_bp INTEGER NOT NULL DEFAULT 1000 CHECK (vat_rate_bp BETWEEN 0 AND 10000), note TEXT
     CHECK (note IS NULL OR (length(note) BETWEEN 1 AND 200
                             AND note NOT GLOB ('*[' || char(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,
-                                                           26,27,28,29,30,31,127) || ']*'))),
+                                                           26,27,28,29,30,31,127) || ']*'))), station_id INTEGER REFERENCES stations (id),
     PRIMARY KEY (order_id, line_no)
 ) STRICT, WITHOUT ROWID;
 
@@ -513,6 +513,29 @@ CREATE TABLE staff (
     added_at TEXT NOT NULL CHECK (strftime('%Y-%m-%dT%H:%M:%fZ', added_at) IS added_at)
 ) STRICT;
 
+CREATE TABLE station_loads (
+    station_id INTEGER NOT NULL REFERENCES stations (id),
+    pickup_at  TEXT NOT NULL
+               CHECK (pickup_at GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:00Z'),
+    booked     INTEGER NOT NULL DEFAULT 0 CHECK (booked >= 0),
+    PRIMARY KEY (station_id, pickup_at)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE stations (
+    id                  INTEGER PRIMARY KEY,
+    -- 1 to 40 characters, no control characters, unique ignoring case.
+    name                TEXT NOT NULL UNIQUE COLLATE NOCASE
+                        CHECK (length(name) BETWEEN 1 AND 40 AND trim(name) = name
+                               AND name NOT GLOB ('*[' || char(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,
+                                                               26,27,28,29,30,31,127) || ']*')),
+    -- Pieces per slot it can make (NULL: no limit); the station holding the slot capacity has none.
+    capacity            INTEGER CHECK (capacity IS NULL OR capacity BETWEEN 1 AND 10000),
+    holds_slot_capacity INTEGER NOT NULL DEFAULT 0 CHECK (holds_slot_capacity IN (0, 1)),
+    -- The order stations are listed in (boards, tickets).
+    position            INTEGER NOT NULL DEFAULT 1 CHECK (position BETWEEN 1 AND 100),
+    CHECK (holds_slot_capacity = 0 OR capacity IS NULL)
+) STRICT;
+
 CREATE TABLE user_erasures (
     user_id   TEXT NOT NULL PRIMARY KEY REFERENCES users (id),
     erased_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
@@ -576,6 +599,8 @@ CREATE INDEX navigation_stack_by_order ON navigation_stack (order_id) WHERE orde
 
 CREATE INDEX navigation_stack_by_pizza ON navigation_stack (pizza_id) WHERE pizza_id IS NOT NULL;
 
+CREATE INDEX order_lines_by_station ON order_lines (station_id) WHERE station_id IS NOT NULL;
+
 CREATE INDEX order_status_events_by_order ON order_status_events (order_id, id);
 
 CREATE UNIQUE INDEX orders_by_idempotency_key ON orders (idempotency_key) WHERE idempotency_key IS NOT NULL;
@@ -617,6 +642,8 @@ CREATE INDEX schedule_exceptions_by_day ON schedule_exceptions (day, kind);
 CREATE UNIQUE INDEX schedule_exceptions_one_closure ON schedule_exceptions (day) WHERE kind = 'closed';
 
 CREATE INDEX slot_loads_by_service_day ON slot_loads (service_day, pickup_at);
+
+CREATE UNIQUE INDEX stations_one_holding_slot_capacity ON stations (holds_slot_capacity) WHERE holds_slot_capacity = 1;
 
 CREATE VIEW audit_log_entries AS
 SELECT a.at, 0 AS kind, a.id AS seq, a.actor, a.source, a.object, a.action, a.old, a.new
@@ -922,17 +949,18 @@ CREATE TRIGGER audit_categories_insert AFTER INSERT ON categories
 BEGIN
     INSERT INTO audit_log (at, actor, source, object, action, new)
     SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'category:' || NEW.id, 'add',
-           json_object('name', NEW.name, 'position', NEW.position, 'uses_oven', NEW.uses_oven)
+           json_object('name', NEW.name, 'position', NEW.position, 'uses_oven', NEW.uses_oven, 'station_id', NEW.station_id)
     FROM audit_context c WHERE c.id = 1;
 END;
 
 CREATE TRIGGER audit_categories_update AFTER UPDATE ON categories
 WHEN OLD.name IS NOT NEW.name OR OLD.position IS NOT NEW.position OR OLD.uses_oven IS NOT NEW.uses_oven
+  OR OLD.station_id IS NOT NEW.station_id
 BEGIN
     INSERT INTO audit_log (at, actor, source, object, action, old, new)
     SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'category:' || NEW.id, 'edit',
-           json_object('name', OLD.name, 'position', OLD.position, 'uses_oven', OLD.uses_oven),
-           json_object('name', NEW.name, 'position', NEW.position, 'uses_oven', NEW.uses_oven)
+           json_object('name', OLD.name, 'position', OLD.position, 'uses_oven', OLD.uses_oven, 'station_id', OLD.station_id),
+           json_object('name', NEW.name, 'position', NEW.position, 'uses_oven', NEW.uses_oven, 'station_id', NEW.station_id)
     FROM audit_context c WHERE c.id = 1;
 END;
 
@@ -1244,6 +1272,32 @@ BEGIN
     FROM audit_context c WHERE c.id = 1;
 END;
 
+CREATE TRIGGER audit_stations_delete AFTER DELETE ON stations
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'station:' || OLD.id, 'remove',
+           json_object('name', OLD.name, 'capacity', OLD.capacity, 'position', OLD.position)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_stations_insert AFTER INSERT ON stations
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'station:' || NEW.id, 'add',
+           json_object('name', NEW.name, 'capacity', NEW.capacity, 'position', NEW.position)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_stations_update AFTER UPDATE ON stations
+WHEN OLD.name IS NOT NEW.name OR OLD.capacity IS NOT NEW.capacity OR OLD.position IS NOT NEW.position
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'station:' || NEW.id, 'edit',
+           json_object('name', OLD.name, 'capacity', OLD.capacity, 'position', OLD.position),
+           json_object('name', NEW.name, 'capacity', NEW.capacity, 'position', NEW.position)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
 CREATE TRIGGER audit_users_insert AFTER INSERT ON users
 BEGIN
     INSERT INTO audit_log (at, actor, source, object, action, new)
@@ -1382,6 +1436,29 @@ CREATE TRIGGER categories_never_replaced BEFORE INSERT ON categories
 WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM categories WHERE id = NEW.id)
 BEGIN
     SELECT RAISE(ABORT, 'row_never_replaced: a row of categories is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
+END;
+
+CREATE TRIGGER categories_station_insert AFTER INSERT ON categories
+BEGIN
+    UPDATE categories SET station_id = (SELECT id FROM stations WHERE holds_slot_capacity = 1)
+    WHERE id = NEW.id AND NEW.station_id IS NULL AND NEW.uses_oven = 1;
+    UPDATE categories SET uses_oven = (SELECT holds_slot_capacity FROM stations WHERE id = NEW.station_id)
+    WHERE id = NEW.id AND NEW.station_id IS NOT NULL
+      AND NEW.uses_oven IS NOT (SELECT holds_slot_capacity FROM stations WHERE id = NEW.station_id);
+END;
+
+CREATE TRIGGER categories_station_update AFTER UPDATE OF station_id ON categories
+WHEN NEW.uses_oven IS NOT coalesce((SELECT holds_slot_capacity FROM stations WHERE id = NEW.station_id), 0)
+BEGIN
+    UPDATE categories SET uses_oven = coalesce((SELECT holds_slot_capacity FROM stations WHERE id = NEW.station_id), 0)
+    WHERE id = NEW.id;
+END;
+
+CREATE TRIGGER categories_uses_oven_update AFTER UPDATE OF uses_oven ON categories
+WHEN NEW.uses_oven IS NOT coalesce((SELECT holds_slot_capacity FROM stations WHERE id = NEW.station_id), 0)
+BEGIN
+    UPDATE categories SET station_id = CASE WHEN NEW.uses_oven = 1 THEN (SELECT id FROM stations WHERE holds_slot_capacity = 1) END
+    WHERE id = NEW.id;
 END;
 
 CREATE TRIGGER config_generation_forward BEFORE UPDATE ON config_generation
@@ -1677,8 +1754,9 @@ BEGIN
                                    OR EXISTS (SELECT 1 FROM json_each(coalesce(NEW.modifiers, '[]')) e
                                               JOIN modifiers m ON m.id = json_extract(e.value, '$.id')
                                               WHERE m.allergens & b.bit));
-    SELECT RAISE(ABORT, 'order_lines_oven: order_lines.uses_oven is its item''s category''s uses_oven when booked (0 for drinks and desserts)')
-    WHERE NEW.uses_oven IS NOT (SELECT k.uses_oven FROM pizzas p JOIN categories k ON k.id = p.category_id WHERE p.id = NEW.pizza_id);
+    SELECT RAISE(ABORT, 'order_lines_oven: order_lines.uses_oven and station_id are its item''s category''s when booked (0 and NULL for drinks handed over at the counter; a station left out is the category''s)')
+    FROM pizzas p JOIN categories k ON k.id = p.category_id
+    WHERE p.id = NEW.pizza_id AND (NEW.uses_oven, coalesce(NEW.station_id, k.station_id)) IS NOT (k.uses_oven, k.station_id);
     SELECT RAISE(ABORT, 'order_locked: lines are added only while the order is placed')
     WHERE (SELECT status FROM orders WHERE id = NEW.order_id) IS NOT 'placed';
 END;
@@ -1696,6 +1774,7 @@ WHEN NOT (NEW.note IS NULL AND OLD.note IS NOT NULL
           AND NEW.quantity IS OLD.quantity AND NEW.uses_oven IS OLD.uses_oven AND NEW.variant_id IS OLD.variant_id
           AND NEW.variant_name IS OLD.variant_name AND NEW.base_price_cents IS OLD.base_price_cents
           AND NEW.modifiers IS OLD.modifiers AND NEW.allergens IS OLD.allergens AND NEW.vat_rate_bp IS OLD.vat_rate_bp
+          AND NEW.station_id IS OLD.station_id
           AND EXISTS (SELECT 1 FROM orders o JOIN user_erasures e ON e.user_id = o.user_id WHERE o.id = OLD.order_id))
  AND ((SELECT status FROM orders WHERE id = OLD.order_id) IS NOT 'placed'
   OR NEW.order_id IS NOT OLD.order_id OR NEW.line_no IS NOT OLD.line_no OR NEW.pizza_id IS NOT OLD.pizza_id
@@ -1714,6 +1793,22 @@ BEGIN
     WHERE stock_left IS NOT NULL
       AND id IN (SELECT json_extract(value, '$.id') FROM json_each(NEW.modifiers))
       AND (stock_until IS NULL OR (SELECT pickup_at FROM orders WHERE id = NEW.order_id) < stock_until);
+END;
+
+CREATE TRIGGER order_lines_station_default AFTER INSERT ON order_lines
+WHEN NEW.station_id IS NULL
+ AND (SELECT k.station_id FROM pizzas p JOIN categories k ON k.id = p.category_id WHERE p.id = NEW.pizza_id) IS NOT NULL
+BEGIN
+    UPDATE order_lines SET station_id = (SELECT k.station_id FROM pizzas p JOIN categories k ON k.id = p.category_id WHERE p.id = NEW.pizza_id)
+    WHERE order_id = NEW.order_id AND line_no = NEW.line_no;
+END;
+
+CREATE TRIGGER order_lines_station_fixed BEFORE UPDATE OF station_id ON order_lines
+WHEN NEW.station_id IS NOT OLD.station_id
+ AND (OLD.station_id IS NOT NULL
+      OR NEW.station_id IS NOT (SELECT k.station_id FROM pizzas p JOIN categories k ON k.id = p.category_id WHERE p.id = NEW.pizza_id))
+BEGIN
+    SELECT RAISE(ABORT, 'order_lines_station: a line keeps the station it was booked at');
 END;
 
 CREATE TRIGGER order_lines_stock_give AFTER DELETE ON order_lines
@@ -2590,6 +2685,117 @@ CREATE TRIGGER staff_never_replaced BEFORE INSERT ON staff
 WHEN EXISTS (SELECT 1 FROM staff WHERE name = NEW.name)
 BEGIN
     SELECT RAISE(ABORT, 'row_never_replaced: a row of staff is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
+END;
+
+CREATE TRIGGER station_loads_booked_derived BEFORE UPDATE OF booked ON station_loads
+WHEN NEW.booked IS NOT (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+                        WHERE o.pickup_at = NEW.pickup_at AND o.status <> 'cancelled' AND l.station_id = NEW.station_id)
+BEGIN
+    SELECT RAISE(ABORT, 'station_loads_derived: station_loads.booked is the sum of the slot''s lines at the station, kept by triggers; change the orders instead');
+END;
+
+CREATE TRIGGER station_loads_capacity BEFORE UPDATE OF booked ON station_loads
+WHEN NEW.booked > OLD.booked AND NEW.booked > (SELECT capacity FROM stations WHERE id = NEW.station_id)
+BEGIN
+    SELECT RAISE(ABORT, 'station_capacity_exceeded: the station has no room for these pieces in the pickup slot (stations.capacity per slot)');
+END;
+
+CREATE TRIGGER station_loads_insert_empty BEFORE INSERT ON station_loads
+WHEN NEW.booked <> 0
+  OR EXISTS (SELECT 1 FROM stations WHERE id = NEW.station_id AND holds_slot_capacity = 1)
+BEGIN
+    SELECT RAISE(ABORT, 'station_loads_derived: a station_loads row starts empty, for a station other than the one holding the slot capacity (its load is slot_loads); its load comes from its orders');
+END;
+
+CREATE TRIGGER station_loads_kept_while_booked BEFORE DELETE ON station_loads
+WHEN OLD.booked > 0
+BEGIN
+    SELECT RAISE(ABORT, 'station_loads_derived: a station''s slot with booked pieces keeps its row; cancel or move the orders instead');
+END;
+
+CREATE TRIGGER station_loads_key_fixed BEFORE UPDATE OF station_id, pickup_at ON station_loads
+WHEN NEW.station_id IS NOT OLD.station_id OR NEW.pickup_at IS NOT OLD.pickup_at
+BEGIN
+    SELECT RAISE(ABORT, 'station_loads_derived: a station_loads row belongs to its station and pickup time; move the orders instead');
+END;
+
+CREATE TRIGGER station_loads_line_delete AFTER DELETE ON order_lines
+WHEN OLD.station_id IS NOT NULL AND OLD.uses_oven = 0
+BEGIN
+    UPDATE station_loads
+    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+                  WHERE o.pickup_at = station_loads.pickup_at AND o.status <> 'cancelled' AND l.station_id = station_loads.station_id)
+    WHERE station_id = OLD.station_id AND pickup_at = (SELECT pickup_at FROM orders WHERE id = OLD.order_id);
+END;
+
+CREATE TRIGGER station_loads_line_insert AFTER INSERT ON order_lines
+WHEN NEW.uses_oven = 0
+ AND coalesce(NEW.station_id, (SELECT k.station_id FROM pizzas p JOIN categories k ON k.id = p.category_id WHERE p.id = NEW.pizza_id)) IS NOT NULL
+BEGIN
+    INSERT INTO station_loads (station_id, pickup_at)
+    SELECT l.station_id, o.pickup_at FROM order_lines l JOIN orders o ON o.id = l.order_id
+    WHERE l.order_id = NEW.order_id AND l.line_no = NEW.line_no
+      AND NOT EXISTS (SELECT 1 FROM station_loads s WHERE s.station_id = l.station_id AND s.pickup_at = o.pickup_at);
+    UPDATE station_loads
+    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+                  WHERE o.pickup_at = station_loads.pickup_at AND o.status <> 'cancelled' AND l.station_id = station_loads.station_id)
+    WHERE station_id = (SELECT station_id FROM order_lines WHERE order_id = NEW.order_id AND line_no = NEW.line_no)
+      AND pickup_at = (SELECT pickup_at FROM orders WHERE id = NEW.order_id);
+END;
+
+CREATE TRIGGER station_loads_line_update AFTER UPDATE OF quantity ON order_lines
+WHEN NEW.station_id IS NOT NULL AND NEW.uses_oven = 0 AND NEW.quantity IS NOT OLD.quantity
+BEGIN
+    UPDATE station_loads
+    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+                  WHERE o.pickup_at = station_loads.pickup_at AND o.status <> 'cancelled' AND l.station_id = station_loads.station_id)
+    WHERE station_id = NEW.station_id AND pickup_at = (SELECT pickup_at FROM orders WHERE id = NEW.order_id);
+END;
+
+CREATE TRIGGER station_loads_never_replaced BEFORE INSERT ON station_loads
+WHEN EXISTS (SELECT 1 FROM station_loads WHERE station_id = NEW.station_id AND pickup_at = NEW.pickup_at)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of station_loads is never replaced (REPLACE would delete it without its triggers); its load comes from its orders');
+END;
+
+CREATE TRIGGER station_loads_order_change AFTER UPDATE OF status, pickup_at ON orders
+WHEN (NEW.status IS NOT OLD.status OR NEW.pickup_at IS NOT OLD.pickup_at)
+ AND EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = NEW.id AND l.station_id IS NOT NULL AND l.uses_oven = 0)
+BEGIN
+    INSERT INTO station_loads (station_id, pickup_at)
+    SELECT DISTINCT l.station_id, NEW.pickup_at FROM order_lines l
+    WHERE l.order_id = NEW.id AND l.station_id IS NOT NULL AND l.uses_oven = 0
+      AND NOT EXISTS (SELECT 1 FROM station_loads s WHERE s.station_id = l.station_id AND s.pickup_at = NEW.pickup_at);
+    UPDATE station_loads
+    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+                  WHERE o.pickup_at = station_loads.pickup_at AND o.status <> 'cancelled' AND l.station_id = station_loads.station_id)
+    WHERE pickup_at = OLD.pickup_at
+      AND station_id IN (SELECT l.station_id FROM order_lines l WHERE l.order_id = NEW.id AND l.uses_oven = 0);
+    UPDATE station_loads
+    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+                  WHERE o.pickup_at = station_loads.pickup_at AND o.status <> 'cancelled' AND l.station_id = station_loads.station_id)
+    WHERE pickup_at = NEW.pickup_at AND NEW.pickup_at IS NOT OLD.pickup_at
+      AND station_id IN (SELECT l.station_id FROM order_lines l WHERE l.order_id = NEW.id AND l.uses_oven = 0);
+END;
+
+CREATE TRIGGER stations_holding_fixed BEFORE UPDATE OF id, holds_slot_capacity ON stations
+WHEN NEW.id IS NOT OLD.id OR NEW.holds_slot_capacity IS NOT OLD.holds_slot_capacity
+BEGIN
+    SELECT RAISE(ABORT, 'station_fixed: a station keeps its id, and the station holding the slot capacity stays the one (rename it instead)');
+END;
+
+CREATE TRIGGER stations_kept_while_used BEFORE DELETE ON stations
+WHEN OLD.holds_slot_capacity = 1
+  OR EXISTS (SELECT 1 FROM categories WHERE station_id = OLD.id)
+  OR EXISTS (SELECT 1 FROM order_lines WHERE station_id = OLD.id)
+BEGIN
+    SELECT RAISE(ABORT, 'station_in_use: the station holds the slot capacity, prepares a category or has booked lines; move its categories to another station first (a station with booked lines keeps its row: rename it)');
+END;
+
+CREATE TRIGGER stations_never_replaced BEFORE INSERT ON stations
+WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM stations WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of stations is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
 END;
 
 CREATE TRIGGER user_erasures_append_only_delete BEFORE DELETE ON user_erasures

@@ -52,7 +52,7 @@ final class Baseline {
             """
             SELECT p.name, p.archived_at IS NULL AND p.stock_left IS NULL, k.uses_oven, p.allergens, v.name,
                    coalesce(v.price_cents, p.price_cents), EXISTS (SELECT 1 FROM pizza_variants o WHERE o.pizza_id = p.id AND o.id <> v.id),
-                   coalesce(k.vat_rate_bp, s.vat_rate_bp)
+                   coalesce(k.vat_rate_bp, s.vat_rate_bp), k.station_id
             FROM pizzas p JOIN categories k ON k.id = p.category_id JOIN pizza_variants v ON v.id = ? AND v.pizza_id = p.id
                  JOIN shop s ON s.id = 1
             WHERE p.id = ?
@@ -94,8 +94,9 @@ final class Baseline {
         insertLine = try db.prepare(
             """
             INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity, uses_oven,
-                                     variant_id, variant_name, base_price_cents, modifiers, allergens, vat_rate_bp)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                     variant_id, variant_name, base_price_cents, modifiers, allergens, vat_rate_bp,
+                                     station_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         top = try db.prepare(
             "SELECT depth, kind, pizza_id, order_id FROM navigation_stack WHERE user_id = ? ORDER BY depth DESC LIMIT 1"
@@ -227,7 +228,8 @@ final class Baseline {
                     do {
                         try insertLine.bind(
                             id, number + 1, line.id, line.name, line.unit, line.quantity, line.usesOven ? 1 : 0,
-                            line.variant, line.variantName, line.base, line.modifiers, line.allergens, line.vatRate
+                            line.variant, line.variantName, line.base, line.modifiers, line.allergens, line.vatRate,
+                            line.station
                         ).run()
                     } catch let error as BenchError where error.description.contains("slot_capacity_exceeded") {
                         sqlite3_reset(insertLine.handle)
@@ -245,6 +247,9 @@ final class Baseline {
     private struct Line {
         let id: UUID, name: String, quantity: Int, usesOven: Bool, variant: Int64, variantName: String?
         let base: Int64, unit: Int64, modifiers: String?, allergens: Int64, vatRate: Int64
+        /// Its category's station (the workload's pizzas: the oven; its drinks: none, so no other
+        /// station's capacity is checked, as the project checks it only for stations that have one).
+        let station: Int64?
     }
 
     /// Snapshots one line: the item with its chosen variant (one row), the bounds of the item's
@@ -257,7 +262,7 @@ final class Baseline {
         defer { sqlite3_reset(pizza.handle) }
         guard pizza.int(1) == 1 else { throw BenchError("pizza \(id) is not on the menu or is counted out") }
         let name = pizza.text(0), usesOven = pizza.int(2) == 1, variantName = pizza.text(4), base = pizza.int(5)
-        let named = pizza.int(6) == 1, vatRate = pizza.int(7)
+        let named = pizza.int(6) == 1, vatRate = pizza.int(7), station = pizza.isNull(8) ? nil : pizza.int(8)
         var allergens = pizza.int(3), unit = base
         var bounds: [(group: Int64, min: Int64, max: Int64, count: Int64)] = []
         try groupsOf.bind(id).forEachRow { bounds.append((groupsOf.int(0), groupsOf.int(1), groupsOf.int(2), 0)) }
@@ -285,7 +290,8 @@ final class Baseline {
         return Line(
             id: id, name: name, quantity: line.quantity, usesOven: usesOven, variant: variant,
             variantName: named ? variantName : nil, base: base, unit: unit,
-            modifiers: line.extras.isEmpty ? nil : json + "]", allergens: allergens, vatRate: vatRate)
+            modifiers: line.extras.isEmpty ? nil : json + "]", allergens: allergens, vatRate: vatRate,
+            station: station)
     }
 
     /// `text` as a JSON string: quotes, backslashes and control characters escaped.

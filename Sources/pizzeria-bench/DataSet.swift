@@ -234,8 +234,9 @@ struct DataSet {
                 try db.run(
                     """
                     INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity,
-                                             uses_oven, variant_id, variant_name, base_price_cents, allergens)
-                    SELECT b.id, 1, p.id, p.name, p.price_cents, 1, k.uses_oven, v.id, v.name, p.price_cents, i.allergens
+                                             uses_oven, variant_id, variant_name, base_price_cents, allergens, station_id)
+                    SELECT b.id, 1, p.id, p.name, p.price_cents, 1, k.uses_oven, v.id, v.name, p.price_cents, i.allergens,
+                           k.station_id
                     FROM bulk b JOIN temp.pizza_numbers p ON p.n = b.n % ?
                     JOIN pizzas i ON i.id = p.id JOIN categories k ON k.id = i.category_id
                     JOIN pizza_variants v ON v.pizza_id = p.id AND v.is_default = 1

@@ -12,6 +12,7 @@ enum Invariants {
     static func verify(_ shop: Shop, full: Bool) throws {
         try money(shop, library: full)
         try capacity(shop)
+        try stations(shop)
         try stock(shop)
         if full {
             try groupKinds(shop)
@@ -145,6 +146,44 @@ enum Invariants {
                         "slot \(slot.pickup): \(slot.booked) booked, capacity \(slot.capacity), allowance \(slot.allowance)"
                 )
             }
+        }
+    }
+
+    /// Every station other than the oven holds, per slot, the pieces of the live lines the
+    /// model booked there, and no more than its capacity.
+    static func stations(_ shop: Shop) throws {
+        let rows = try shop.pizzeria.database.read { db in
+            try db.fetchAll(
+                """
+                SELECT s.station_id, s.pickup_at, s.booked, t.capacity FROM station_loads s
+                JOIN stations t ON t.id = s.station_id
+                """
+            ) { row in
+                (
+                    station: try row.int64("station_id"), pickup: try row.string("pickup_at"),
+                    booked: try row.int("booked"), capacity: try row.optionalInt64("capacity").map { Int($0) }
+                )
+            }
+        }
+        var expected: [String: Int] = [:]
+        for order in shop.model.orders.values where order.status != .cancelled {
+            for line in order.lines where !line.usesOven {
+                guard let station = line.stationID else { continue }
+                expected["\(station.rawValue) \(PickupTime.utc(order.pickup))", default: 0] += line.quantity
+            }
+        }
+        for row in rows {
+            let key = "\(row.station) \(row.pickup)"
+            guard (expected.removeValue(forKey: key) ?? 0) == row.booked else {
+                throw Finding(
+                    invariant: "station-load", detail: "station \(key): booked \(row.booked), its lines otherwise")
+            }
+            guard row.capacity.map({ row.booked <= $0 }) ?? true else {
+                throw Finding(invariant: "station-capacity", detail: "station \(key): \(row.booked) over its capacity")
+            }
+        }
+        if let missing = expected.first(where: { $0.value > 0 }) {
+            throw Finding(invariant: "station-load", detail: "station \(missing.key): \(missing.value) booked, no row")
         }
     }
 

@@ -76,7 +76,9 @@ final class Shop {
         try pizzeria.settings.update(.openingHours([try HoursSyntax.parseInterval("18:00-23:00")]))
         let menu = pizzeria.menu
         let pizze = try menu.category(named: "Pizze")
-        let fritti = try menu.addCategory(name: "Fritti", usesOven: true)
+        // The fryer: a station of its own, four pieces a slot.
+        let friggitrice = try menu.addStation(name: "Friggitrice", capacity: 4)
+        let fritti = try menu.addCategory(name: "Fritti", station: friggitrice.id)
         let bevande = try menu.addCategory(name: "Bevande", usesOven: false)
         let dolci = try menu.addCategory(name: "Dolci", usesOven: false)
         _ = try pizzeria.payments.setVATRate(VATRate(basisPoints: 2200), of: bevande.id)

@@ -22,7 +22,7 @@ struct CategoryCommandTests {
         let listed = try cli.json("category", "list") as? [[String: Any]] ?? []
         #expect(listed.map { $0["name"] as? String } == ["Pizze", "Fritti", "Bevande"])
         #expect(listed.map { $0["uses_oven"] as? Bool } == [true, true, false])
-        #expect(try cli.ok("category", "list", "--csv").stdout.hasPrefix("id,name,uses_oven,position\r\n"))
+        #expect(try cli.ok("category", "list", "--csv").stdout.hasPrefix("id,name,uses_oven,position,station\r\n"))
         let coke = try cli.json("pizza", "add", "--name", "Coca-Cola", "--price", "3", "--category", "bevande")
         #expect((coke as? [String: Any])?["category_id"] as? Int == 2)
         #expect(try cli.ok("pizza", "show", "Coca-Cola").stdout.contains("category  Bevande (no oven)"))

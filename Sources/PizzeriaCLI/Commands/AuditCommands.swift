@@ -152,6 +152,7 @@ enum AuditCommands {
     static let roles: [String: StaffRole] = [
         "pizza add": .manager, "pizza edit": .manager, "pizza archive": .manager, "pizza restore": .manager,
         "category add": .manager, "category edit": .manager, "category remove": .manager,
+        "station add": .manager, "station edit": .manager, "station remove": .manager,
         "pizza variant add": .manager, "pizza variant edit": .manager, "pizza variant remove": .manager,
         "pizza allergens": .manager, "pizza attach": .manager, "pizza detach": .manager,
         "modifier group add": .manager, "modifier group edit": .manager, "modifier add": .manager,

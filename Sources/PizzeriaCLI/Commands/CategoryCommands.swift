@@ -1,15 +1,16 @@
 import PizzeriaServices
 
-/// `pizzeria category …`: the menu's sections, and whether their items use the oven.
+/// `pizzeria category …`: the menu's sections, and where their items are prepared.
 enum CategoryCommands {
     static let command = Command(
         name: "category",
         abstract: "Manage the menu's categories: list, add, edit and remove them.",
         discussion: """
-            Every item is in one category. A category's items use the oven unless it is added or edited with
-            --no-oven (drinks, desserts): only items that use the oven count toward a pickup slot's capacity.
-            A line already booked keeps what it was booked as. CATEGORY names a category by its name
-            (ignoring case) or its number.
+            Every item is in one category. A category's items are prepared at a station (station list):
+            Forno unless it is added or edited with --station NAME, or --no-station (bottled drinks; --no-oven
+            says the same). Only items prepared at Forno count toward a pickup slot's capacity; another
+            station has its own capacity per slot. A line already booked keeps what it was booked as.
+            CATEGORY names a category by its name (ignoring case) or its number.
             """,
         subcommands: [list, add, edit, vat, remove])
 
@@ -18,52 +19,101 @@ enum CategoryCommands {
     static let newName = Option("name", "name", help: "The new name.")
     static let noOven = Flag("no-oven", help: "Its items do not use the oven: they take no slot capacity.")
     static let oven = Flag("oven", help: "Its items use the oven: they count toward slot capacity.")
+    static let station = Option("station", "station", help: "The station its items are prepared at (station list).")
+    static let noStation = Flag(
+        "no-station", help: "Its items are prepared at no station (handed over at the counter).")
     static let position = Option(
         "position", "n", help: "Where it comes in the menu: 1 first (default: last).", .integer(in: 1...1000))
 
-    static let shape = ListOutput.Shape<Category>(
-        table: Table("NO", "NAME", "OVEN", "POSITION", rightAligned: [0, 3]),
-        cells: { ["\($0.id)", $0.name, $0.usesOven ? "yes" : "no", "\($0.position)"] },
+    /// A category beside its station's name, for lists.
+    struct Row: Encodable, JSONMembers {
+        let category: Category
+        let station: String?
+
+        func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+            try category.writeMembers(to: &writer)
+            try writer.member("station", station)
+        }
+
+        func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
+    }
+
+    static let shape = ListOutput.Shape<Row>(
+        table: Table("NO", "NAME", "OVEN", "STATION", "POSITION", rightAligned: [0, 4]),
+        cells: {
+            [
+                "\($0.category.id)", $0.category.name, $0.category.usesOven ? "yes" : "no", $0.station ?? "-",
+                "\($0.category.position)",
+            ]
+        },
         empty: "No categories.\n",
-        csv: CSVColumns([.member("id"), .member("name"), .member("uses_oven"), .member("position")]))
+        csv: CSVColumns([.member("id"), .member("name"), .member("uses_oven"), .member("position"), .member("station")])
+    )
 
     static let list = Command(
         name: "list", abstract: "List the categories in menu order.", options: ListOptions.all,
         run: { invocation in
             let context = invocation.context
-            let categories = try context.open(.requireCurrent).menu.categories()
-            try context.list.write(invocation, shape) { each in try categories.forEach(each) }
+            let menu = try context.open(.requireCurrent).menu
+            let categories = try menu.categories(), stations = try menu.stations()
+            try context.list.write(invocation, shape) { each in
+                for category in categories {
+                    try each(Row(category: category, station: stations.first { $0.id == category.stationID }?.name))
+                }
+            }
             return .ok
         })
 
+    /// The station `--station` names, `.some(nil)` for `--no-station`, `nil` for neither.
+    static func stationChoice(_ invocation: Invocation, menu: MenuService) throws -> Station.ID?? {
+        let named = try invocation[station]
+        if named != nil && invocation[noStation] { throw invocation.usage("give --station or --no-station, not both") }
+        if invocation[noStation] { return .some(nil) }
+        return try named.map { .some(try menu.station(named: $0).id) }
+    }
+
     static let add = Command(
-        name: "add", abstract: "Add a category.", arguments: [name], options: [noOven, position, OrderCommands.by],
-        examples: ["pizzeria category add Bevande --no-oven", "pizzeria category add \"Pizze bianche\" --position 2"],
+        name: "add", abstract: "Add a category.", arguments: [name],
+        options: [station, noStation, noOven, position, OrderCommands.by],
+        examples: [
+            "pizzeria category add Bevande --no-station", "pizzeria category add Fritti --station Friggitrice",
+            "pizzeria category add \"Pizze bianche\" --position 2",
+        ],
         run: { invocation in
             let context = invocation.context
-            let category = try context.open(.requireCurrent).menu.addCategory(
-                name: try invocation[name], usesOven: !invocation[noOven], position: try invocation[position])
-            try context.emit(category) { "Added category \(category.name) (\(Self.ovenText(category))).\n" }
+            let menu = try context.open(.requireCurrent).menu
+            let choice = try stationChoice(invocation, menu: menu)
+            let category = try menu.addCategory(
+                name: try invocation[name], usesOven: !invocation[noOven] && choice != .some(nil),
+                station: choice ?? nil, position: try invocation[position])
+            let text = try Self.stationText(category, menu: menu)
+            try context.emit(category) { "Added category \(category.name) (\(text)).\n" }
             return .ok
         })
 
     static let edit = Command(
-        name: "edit", abstract: "Rename a category, move it, or say whether its items use the oven.",
-        arguments: [categoryArgument], options: [newName, oven, noOven, position, OrderCommands.by],
-        examples: ["pizzeria category edit Fritti --no-oven", "pizzeria category edit Pizze --name \"Pizze rosse\""],
+        name: "edit", abstract: "Rename a category, move it, or say at which station its items are prepared.",
+        arguments: [categoryArgument],
+        options: [newName, station, noStation, oven, noOven, position, OrderCommands.by],
+        examples: [
+            "pizzeria category edit Fritti --station Friggitrice", "pizzeria category edit Bevande --no-station",
+            "pizzeria category edit Pizze --name \"Pizze rosse\"",
+        ],
         run: { invocation in
             let context = invocation.context
             if invocation[oven] && invocation[noOven] { throw invocation.usage("give --oven or --no-oven, not both") }
             let usesOven: Bool? = invocation[oven] ? true : invocation[noOven] ? false : nil
             let newName = try invocation[Self.newName], position = try invocation[Self.position]
-            if newName == nil && usesOven == nil && position == nil {
-                throw invocation.usage("give --name, --oven, --no-oven or --position")
-            }
             let menu = try context.open(.requireCurrent).menu
+            let choice = try stationChoice(invocation, menu: menu)
+            if newName == nil && usesOven == nil && position == nil && choice == nil {
+                throw invocation.usage("give --name, --station, --no-station, --oven, --no-oven or --position")
+            }
             let category = try menu.editCategory(
                 try menu.category(named: try invocation[categoryArgument]).id, name: newName, usesOven: usesOven,
-                position: position)
-            try context.emit(category) { "Saved category \(category.name) (\(Self.ovenText(category))).\n" }
+                station: choice, position: position)
+            let text = try Self.stationText(category, menu: menu)
+            try context.emit(category) { "Saved category \(category.name) (\(text)).\n" }
             return .ok
         })
 
@@ -100,7 +150,13 @@ enum CategoryCommands {
             return .ok
         })
 
-    static func ovenText(_ category: Category) -> String {
-        category.usesOven ? "uses the oven" : "does not use the oven"
+    /// `prepared at Forno, counts toward slot capacity`, `prepared at no station`.
+    static func stationText(_ category: Category, menu: MenuService) throws -> String {
+        guard let id = category.stationID, let station = try menu.stations().first(where: { $0.id == id }) else {
+            return "prepared at no station: takes no capacity"
+        }
+        return "prepared at \(station.name)"
+            + (station.holdsSlotCapacity
+                ? ", counts toward slot capacity" : station.capacity.map { ", \($0) per slot" } ?? "")
     }
 }

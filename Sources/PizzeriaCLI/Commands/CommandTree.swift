@@ -11,7 +11,8 @@ enum CommandTree {
         standardOptions: GlobalOptions.all + [GlobalOptions.version.spec],
         subcommands: [
             InitCommand.command, MigrationsCommand.command, CheckCommand.command, BackupCommand.command,
-            DemoCommand.command, PizzaCommands.command, CategoryCommands.command, ModifierCommands.command,
+            DemoCommand.command, PizzaCommands.command, CategoryCommands.command, StationCommands.command,
+            ModifierCommands.command,
             MenuFileCommands.command,
             UserCommands.command,
             ConfigCommands.command,

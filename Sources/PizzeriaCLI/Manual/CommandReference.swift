@@ -28,7 +28,11 @@ enum CommandReference {
         (["pizza archive", "pizza restore"], "off the menu and back (pizzas are never deleted)"),
         (
             ["category list", "category add", "category edit", "category vat", "category remove"],
-            "the menu's sections in order; `--no-oven` for drinks and desserts, whose items take no slot capacity (lines already booked keep what they were booked as); only an empty category can be removed; `category vat Bevande 22` sets a section's VAT rate (lines keep the rate they were booked at)"
+            "the menu's sections in order; `--station NAME` (default Forno) or `--no-station`/`--no-oven` for drinks handed over at the counter, whose items take no slot capacity (lines already booked keep what they were booked as); only an empty category can be removed; `category vat Bevande 22` sets a section's VAT rate (lines keep the rate they were booked at)"
+        ),
+        (
+            ["station list", "station add", "station edit", "station remove"],
+            "the kitchen's stations: `Forno` holds the slot capacity (renamed, never removed); another has `--capacity N` pieces per slot or no limit, and a booking, move, delay, edit or undo past it is refused naming the station; `category edit NAME --station S|--no-station` says where a section is prepared"
         ),
         (
             ["pizza variant add", "pizza variant edit", "pizza variant remove"],

@@ -28,6 +28,8 @@ enum DomainCheck {
     /// A repair of derived data, applied by ``apply(_:in:)``.
     enum Repair: Hashable {
         case load(pickupAt: String)
+        /// A station's load at a slot again from its lines.
+        case stationLoad(station: Int64, pickupAt: String)
         case slotTimes(pickupAt: String, serviceDay: String, localMinute: Int)
         case capacity(pickupAt: String)
         case total(orderID: String)
@@ -158,6 +160,21 @@ enum DomainCheck {
             }
         }
 
+        // Stations other than the oven: their loads per slot, and their capacity ahead.
+        for drift in try DomainStore.driftedStationLoads(in: db) {
+            found(
+                "station_loads", "\(drift.station) \(drift.pickupAt)",
+                drift.booked.map { "booked is \($0)" } ?? "no row for a booked pickup",
+                expected: "\(drift.actual) (the sum of its lines at the station)",
+                repair: .stationLoad(station: drift.station, pickupAt: drift.pickupAt))
+        }
+        for over in try DomainStore.overbookedStations(after: nowText, in: db) {
+            found(
+                "station_loads", "\(over.station) \(over.pickupAt)",
+                "overbooked: \(over.booked) pieces at \(over.name), capacity \(over.capacity)",
+                expected: "at most \(over.capacity) (move or cancel orders, or raise the station's capacity)")
+        }
+
         // Nights that run into the next day's hours make one instant two slots.
         let today = clock.local(now).date
         for offset in 0...max(1, settings.bookingHorizonDays) {
@@ -252,7 +269,7 @@ enum DomainCheck {
 
     /// Applies the repairs, in the caller's write transaction.
     static func apply(_ repairs: [Repair], in db: Connection) throws {
-        var loads: [String] = []
+        var loads: [String] = [], stationLoads: [(Int64, String)] = []
         var countsDrifted = false
         for repair in repairs {
             switch repair {
@@ -264,6 +281,7 @@ enum DomainCheck {
             case .capacity(let pickup): try DomainStore.recomputeCapacity(pickup, in: db)
             case .erasure(let id): try DomainStore.reapplyErasure(id, in: db)
             case .load(let pickup): loads.append(pickup)
+            case .stationLoad(let station, let pickup): stationLoads.append((station, pickup))
             case .cancelErased(let id, let now): try DomainStore.cancelErased(id, at: now, in: db)
             case .viewCounts: countsDrifted = true
             case .defaultVariant(let id): try DomainStore.repairDefaultVariant(id, in: db)
@@ -273,6 +291,7 @@ enum DomainCheck {
             }
         }
         try DomainStore.recomputeLoads(loads, in: db)
+        try DomainStore.recomputeStationLoads(stationLoads, in: db)
         // One rewrite of every counter, however many pizzas drifted.
         if countsDrifted { try DomainStore.recomputeViewCounts(in: db) }
     }

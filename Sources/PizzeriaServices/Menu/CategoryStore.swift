@@ -4,7 +4,7 @@ import PizzeriaStorage
 /// The SQL of the menu's categories. Functions take the connection of an open transaction.
 enum CategoryStore {
     /// The columns ``Decoder`` reads.
-    static let columns = "id, name, position, uses_oven, vat_rate_bp"
+    static let columns = "id, name, position, uses_oven, vat_rate_bp, station_id"
 
     /// A category from a row of ``columns``.
     typealias Decoder = StoredDecoder<Category>
@@ -39,18 +39,20 @@ enum CategoryStore {
         try db.fetchOne("SELECT coalesce(max(position), 0) AS last FROM categories") { try $0.int("last") } ?? 0
     }
 
-    static func insert(name: String, position: Int, usesOven: Bool, in db: Connection) throws -> Category {
+    /// Inserts a category prepared at `station` (or nowhere); `uses_oven` says whether the
+    /// station holds the slot capacity, as the schema's trigger keeps it.
+    static func insert(name: String, position: Int, station: Station?, in db: Connection) throws -> Category {
         let inserted = try db.fetchOne(
-            "INSERT INTO categories (name, position, uses_oven) VALUES (?, ?, ?) RETURNING " + columns,
-            [name, position, usesOven], Decoder.self)
+            "INSERT INTO categories (name, position, uses_oven, station_id) VALUES (?, ?, ?, ?) RETURNING " + columns,
+            [name, position, station?.holdsSlotCapacity ?? false, station?.id], Decoder.self)
         guard let inserted else { throw DataError.damagedRow(table: "categories", id: name, problem: "not inserted") }
         return inserted
     }
 
     static func update(_ category: Category, in db: Connection) throws {
         try db.run(
-            "UPDATE categories SET name = ?, position = ?, uses_oven = ? WHERE id = ?",
-            [category.name, category.position, category.usesOven, category.id])
+            "UPDATE categories SET name = ?, position = ?, station_id = ?, uses_oven = ? WHERE id = ?",
+            [category.name, category.position, category.stationID, category.usesOven, category.id])
     }
 
     /// Moves every other category at `position` or after one place down, to make room.

@@ -40,12 +40,17 @@ public struct MenuFile: Sendable, Hashable, Codable {
         public var name: String
         /// Whether its items count toward slot capacity (default true).
         public var usesOven: Bool?
+        /// The station its items are prepared at (a name from `station list`); when given, it
+        /// decides `uses_oven`.
+        public var station: String?
 
         /// An entry.
-        public init(name: String, usesOven: Bool? = nil) { (self.name, self.usesOven) = (name, usesOven) }
+        public init(name: String, usesOven: Bool? = nil, station: String? = nil) {
+            (self.name, self.usesOven, self.station) = (name, usesOven, station)
+        }
 
         enum CodingKeys: String, CodingKey {
-            case name
+            case name, station
             case usesOven = "uses_oven"
         }
     }

@@ -28,16 +28,24 @@ extension MenuService {
     /// move one place down).
     /// - Throws: ``ValidationError`` naming each field; ``MenuError/duplicateCategory(name:existing:)``.
     @discardableResult
-    public func addCategory(name: String, usesOven: Bool = true, position: Int? = nil) throws -> Category {
+    ///
+    /// Its items are prepared at `station` when one is given; else at the station holding the
+    /// slot capacity (the oven) when `usesOven`, or nowhere.
+    public func addCategory(
+        name: String, usesOven: Bool = true, station: Station.ID? = nil, position: Int? = nil
+    ) throws -> Category {
         let name = PizzaName.normalize(name)
         let problems = Category.problems(name: name, position: position)
         guard problems.isEmpty else { throw ValidationError(problems) }
         return try database.audited(acting, at: now()) { db in
             try Self.requireUniqueCategoryName(name, except: nil, in: db)
+            let station =
+                try station.map { try Self.requiredStation($0, in: db) }
+                ?? (usesOven ? StationStore.slotStation(in: db) : nil)
             if let position { try CategoryStore.makeRoom(at: position, except: nil, in: db) }
             let position = try position ?? CategoryStore.lastPosition(in: db) + 1
             return try CategoryStore.insert(
-                name: name, position: min(position, Category.maximumPosition), usesOven: usesOven, in: db)
+                name: name, position: min(position, Category.maximumPosition), station: station, in: db)
         }
     }
 
@@ -46,8 +54,12 @@ extension MenuService {
     /// - Throws: ``ValidationError``; ``MenuError/categoryNotFound(_:known:)``;
     ///   ``MenuError/duplicateCategory(name:existing:)``.
     @discardableResult
+    ///
+    /// `station` moves its items to a station (`.some(nil)`: to none); `usesOven` true moves them
+    /// to the station holding the slot capacity, false off it (to none).
     public func editCategory(
-        _ id: Category.ID, name: String? = nil, usesOven: Bool? = nil, position: Int? = nil
+        _ id: Category.ID, name: String? = nil, usesOven: Bool? = nil, station: Station.ID?? = nil,
+        position: Int? = nil
     ) throws -> Category {
         let name = name.map(PizzaName.normalize)
         let problems = Category.problems(name: name, position: position)
@@ -58,9 +70,15 @@ extension MenuService {
             if let position, position != current.position {
                 try CategoryStore.makeRoom(at: position, except: id, in: db)
             }
+            var stationID = current.stationID
+            if let usesOven, usesOven != current.usesOven {
+                stationID = usesOven ? try StationStore.slotStation(in: db)?.id : nil
+            }
+            if let station { stationID = try station.map { try Self.requiredStation($0, in: db).id } }
+            let holds = try stationID.flatMap { try StationStore.station(id: $0, in: db) }?.holdsSlotCapacity ?? false
             let changed = Category(
-                id: id, name: name ?? current.name, position: position ?? current.position,
-                usesOven: usesOven ?? current.usesOven)
+                id: id, name: name ?? current.name, position: position ?? current.position, usesOven: holds,
+                vatRate: current.vatRate, stationID: stationID)
             try CategoryStore.update(changed, in: db)
             return changed
         }

@@ -12,7 +12,12 @@ extension MenuService {
         let groupsByID = Dictionary(uniqueKeysWithValues: menu.groups.map { ($0.id, $0) })
         let categories = Dictionary(uniqueKeysWithValues: menu.categories.map { ($0.id, $0) })
         var file = MenuFile()
-        file.categories = menu.categories.map { .init(name: $0.name, usesOven: $0.usesOven) }
+        let stations = try self.stations()
+        file.categories = menu.categories.map { category in
+            .init(
+                name: category.name, usesOven: category.usesOven,
+                station: category.stationID.flatMap { id in stations.first { $0.id == id }?.name })
+        }
         file.modifierGroups = menu.groups.map { group in
             .init(
                 name: group.name, min: group.minSelected, max: group.maxSelected,
@@ -97,17 +102,34 @@ struct MenuImporter {
             let problems = Category.problems(name: name, position: nil)
             guard problems.isEmpty else { throw fail(place, problems) }
             let position = min(index + 1, Category.maximumPosition)
+            // Its station: the one named, else the oven's when it uses the oven, else none.
+            let named = try entry.station.map { wanted in
+                do { return try MenuService.station(named: wanted, in: db) } catch let error as MenuError {
+                    throw fail(place, [FieldError(field: "station", message: error.description)])
+                }
+            }
+            let slotStation = try StationStore.slotStation(in: db)
             if let current = categories.first(where: { PizzaName.foldKey($0.name) == PizzaName.foldKey(name) }) {
-                let usesOven = entry.usesOven ?? current.usesOven
-                guard usesOven != current.usesOven || position != current.position else { continue }
+                var station = current.stationID
+                if let named {
+                    station = named.id
+                } else if let usesOven = entry.usesOven, usesOven != current.usesOven {
+                    station = usesOven ? slotStation?.id : nil
+                }
+                guard station != current.stationID || position != current.position else { continue }
+                let usesOven = station != nil && station == slotStation?.id
                 try CategoryStore.update(
-                    Category(id: current.id, name: current.name, position: position, usesOven: usesOven), in: db)
-                if usesOven != current.usesOven {
-                    note("category \(current.name)", usesOven ? "uses the oven" : "no oven")
+                    Category(
+                        id: current.id, name: current.name, position: position, usesOven: usesOven,
+                        vatRate: current.vatRate, stationID: station), in: db)
+                if station != current.stationID {
+                    let stationName = try station.flatMap { try StationStore.station(id: $0, in: db)?.name }
+                    note(
+                        "category \(current.name)", stationName.map { "prepared at \($0)" } ?? "prepared at no station")
                 }
             } else {
-                categories.append(
-                    try CategoryStore.insert(name: name, position: position, usesOven: entry.usesOven ?? true, in: db))
+                let station = named ?? ((entry.usesOven ?? true) ? slotStation : nil)
+                categories.append(try CategoryStore.insert(name: name, position: position, station: station, in: db))
                 note("category \(name)", "added")
             }
         }

@@ -24,6 +24,8 @@ enum PizzaStore {
         let name: String
         let isArchived: Bool
         let usesOven: Bool
+        /// Where its category prepares it, or `nil`.
+        let stationID: Station.ID?
         /// The VAT rate its lines are booked at: the category's, else the shop's.
         let vatRate: VATRate
         let allergens: Set<Allergen>
@@ -37,7 +39,7 @@ enum PizzaStore {
 
     struct SnapshotDecoder: RowDecoder {
         let name, archived, usesOven, allergens, variantID, variantName, price, variants, groups: Column
-        let stockLeft, stockUntil, vatRate: Column
+        let stockLeft, stockUntil, vatRate, station: Column
 
         init(columns: ColumnResolver) throws {
             (name, archived, usesOven) = (try columns("name"), try columns("archived"), try columns("uses_oven"))
@@ -45,13 +47,13 @@ enum PizzaStore {
             (variantName, price) = (try columns("variant_name"), try columns("price_cents"))
             (variants, groups) = (try columns("variants"), try columns("has_groups"))
             (stockLeft, stockUntil) = (try columns("stock_left"), try columns("stock_until"))
-            vatRate = try columns("vat_rate_bp")
+            (vatRate, station) = (try columns("vat_rate_bp"), try columns("station_id"))
         }
 
         func decode(_ row: Row) throws -> BookingSnapshot {
             BookingSnapshot(
                 name: try row.string(name), isArchived: try row.int(archived) == 1,
-                usesOven: try row.int(usesOven) == 1,
+                usesOven: try row.int(usesOven) == 1, stationID: try row.optionalInt64(station).map(Station.ID.init),
                 vatRate: VATRate(basisPoints: try row.int(vatRate)) ?? .standardFood,
                 allergens: Allergen.set(bits: try row.int64(allergens)),
                 variant: (
@@ -68,7 +70,7 @@ enum PizzaStore {
     /// spliced in: one of the two constants below, never input (the ids are bound).
     private static func snapshotSQL(variant: String) -> String {
         """
-        SELECT p.name, p.archived_at IS NOT NULL AS archived, k.uses_oven, p.allergens, v.id AS variant_id,
+        SELECT p.name, p.archived_at IS NOT NULL AS archived, k.uses_oven, k.station_id, p.allergens, v.id AS variant_id,
                v.name AS variant_name, coalesce(v.price_cents, p.price_cents) AS price_cents,
                (SELECT count(*) FROM pizza_variants c WHERE c.pizza_id = p.id) AS variants,
                EXISTS (SELECT 1 FROM pizza_modifier_groups a WHERE a.pizza_id = p.id) AS has_groups,

@@ -47,6 +47,8 @@ public enum OrderError: PizzeriaFailure, Equatable {
     case notOnSlotBoundary(local: String, slotMinutes: Int, nearest: [String])
     /// The slot cannot take this many more pizzas.
     case slotFull(slot: String, remaining: Int, requested: Int, firstAvailable: String? = nil)
+    /// A station (other than the oven) cannot make this many more pieces in the slot.
+    case stationFull(station: String, slot: String, remaining: Int, requested: Int)
     /// More pizzas than the slot takes even empty: the largest order a slot takes, and where this one fits.
     case orderTooLarge(requested: Int, slot: String, slotCapacity: Int, largest: SlotCapacity, fitsAt: [String])
     /// Even a staff override cannot put this many pizzas in the slot: it books at most the
@@ -123,6 +125,9 @@ public enum OrderError: PizzeriaFailure, Equatable {
                 ? "the \(slot) slot is full (asked for \(pizzas(requested)), 0 left)"
                 : "the \(slot) slot has only \(pizzas(remaining)) left (asked for \(requested))")
                 + (first.map { "; the first slot that takes \(pizzas(requested)) is \($0)" } ?? "")
+        case .stationFull(let station, let slot, let remaining, let requested):
+            "\(station) makes only \(remaining) more in the \(slot) slot (asked for \(requested)); "
+                + "choose another pickup time, or raise its capacity (station edit \(station) --capacity N)"
         case .orderTooLarge(let requested, let slot, let capacity, let largest, let fitsAt):
             "an order of \(pizzas(requested)) is more than the \(slot) slot takes (\(capacity)); the largest order a slot takes is \(largest.capacity)"
                 + (largest.rule.map { " (\($0))" } ?? "")

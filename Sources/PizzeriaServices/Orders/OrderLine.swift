@@ -93,13 +93,16 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
     /// The kitchen's note on this line (`ben cotta`): 1 to ``OrderEdit/maximumNoteLength``
     /// characters, or `nil`.
     public let note: String?
+    /// The station its item's category prepared it at when booked, or `nil`: none (a drink
+    /// handed over at the counter).
+    public let stationID: Station.ID?
 
     /// A line.
     public init(
         pizzaID: Pizza.ID, pizzaName: String, unitPrice: Money, quantity: Int, usesOven: Bool = true,
         variantID: Variant.ID? = nil, variantName: String? = nil, basePrice: Money? = nil,
         modifiers: [ChosenModifier] = [], allergens: Set<Allergen> = [], vatRate: VATRate = .standardFood,
-        note: String? = nil
+        note: String? = nil, stationID: Station.ID? = nil
     ) {
         self.pizzaID = pizzaID
         self.pizzaName = pizzaName
@@ -113,6 +116,7 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
         self.allergens = allergens
         self.vatRate = vatRate
         self.note = note
+        self.stationID = stationID
     }
 
     /// quantity × unit price.
@@ -123,7 +127,7 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
         OrderLine(
             pizzaID: pizzaID, pizzaName: pizzaName, unitPrice: unitPrice, quantity: quantity, usesOven: usesOven,
             variantID: variantID, variantName: variantName, basePrice: basePrice, modifiers: modifiers,
-            allergens: allergens, vatRate: vatRate, note: note)
+            allergens: allergens, vatRate: vatRate, note: note, stationID: stationID)
     }
 
     /// The same line with another note.
@@ -131,7 +135,7 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
         OrderLine(
             pizzaID: pizzaID, pizzaName: pizzaName, unitPrice: unitPrice, quantity: quantity, usesOven: usesOven,
             variantID: variantID, variantName: variantName, basePrice: basePrice, modifiers: modifiers,
-            allergens: allergens, vatRate: vatRate, note: note)
+            allergens: allergens, vatRate: vatRate, note: note, stationID: stationID)
     }
 
     /// What the line takes of its slot's capacity: its quantity when it uses the oven, else 0.
@@ -165,6 +169,7 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
         try writer.member("note", note)
         try writer.member("pizza_id", id: pizzaID)
         try writer.member("quantity", quantity)
+        try writer.member("station_id", stationID.map { Int($0.rawValue) })
         try writer.member("unit_price", plain: unitPrice)
         try writer.member("unit_price_cents", unitPrice.cents)
         try writer.member("uses_oven", usesOven)
@@ -220,6 +225,7 @@ extension OrderLine: StoredMembers {
             allergens: try members.allergens("allergens"),
             vatRate: try members.optionalNumber("vat_rate_bp").flatMap { VATRate(basisPoints: Int($0)) }
                 ?? .standardFood,
-            note: try members.optionalText("note"))
+            note: try members.optionalText("note"),
+            stationID: try members.optionalNumber("station_id").map(Station.ID.init))
     }
 }

@@ -29,13 +29,15 @@ extension OrderService {
             guard pickup != header.pickupAt else { return try OrderAssembler(now: now, in: db).order(header) }
             let settings = try SettingsStore.current(in: db)
             let schedule = ScheduleStore.schedule(settings, in: db)
-            let pizzas = try OrderStore.numberedLines(of: id, in: db).reduce(0) { $0 + $1.line.slotUnits }
+            let lines = try OrderStore.numberedLines(of: id, in: db).map(\.line)
+            let pizzas = lines.reduce(0) { $0 + $1.slotUnits }
             let slot = try Self.checkPickup(
                 pickup, pizzas: pizzas, claim: .move, override: override != nil, settings: settings,
                 schedule: schedule, now: now, in: db)
             let room = try Self.requireRoom(
                 for: pizzas, at: pickup, slot: slot, override: override, settings: settings, schedule: schedule,
                 now: now, in: db)
+            try Self.requireStationRoom(for: lines, at: pickup, zone: settings.timeZone, in: db)
             try Self.admit(room, order: id, at: pickup, override: override, actor: actor, now: now, in: db)
             guard
                 try OrderStore.move(
@@ -147,7 +149,7 @@ extension OrderService {
                 guard let quantity = quantities[line.choice], quantity < line.quantity else { continue }
                 try OrderStore.setQuantity(quantity, line: number, order: id, in: db)
             }
-            var added: [OrderLine] = []
+            var added: [OrderLine] = [], grown: [OrderLine] = []
             for choice in kept {
                 let quantity = quantities[choice] ?? 0
                 if let (_, line) = byChoice[choice] {
@@ -162,6 +164,7 @@ extension OrderService {
                             zone: settings.timeZone, in: db)
                         delta += quantity - line.quantity
                         ovenDelta += line.usesOven ? quantity - line.quantity : 0
+                        grown.append(line.with(quantity: quantity - line.quantity))
                     }
                     detail.append("\(line.label) \(line.quantity)→\(quantity)")
                 } else {
@@ -184,6 +187,8 @@ extension OrderService {
                 let room = try Self.requireRoom(
                     for: ovenDelta, at: header.pickupAt, slot: slot, override: override, settings: settings,
                     schedule: schedule, now: now, in: db)
+                try Self.requireStationRoom(
+                    for: grown + added, at: header.pickupAt, zone: settings.timeZone, in: db)
                 try Self.admit(room, order: id, at: header.pickupAt, override: override, actor: actor, now: now, in: db)
                 if let override { detail.append(override.historyText) }
             }
@@ -272,6 +277,7 @@ extension OrderService {
                 let room = try Self.requireRoom(
                     for: pizzas, at: header.pickupAt, slot: slot, override: override, settings: settings,
                     schedule: schedule, now: now, in: db)
+                try Self.requireStationRoom(for: lines, at: header.pickupAt, zone: settings.timeZone, in: db)
                 try Self.admit(room, order: id, at: header.pickupAt, override: override, actor: actor, now: now, in: db)
                 if let override { detail += ", " + override.historyText }
             } else if previous.isBooked, !header.status.isBooked, header.pickupAt > now {

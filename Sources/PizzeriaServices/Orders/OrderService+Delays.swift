@@ -131,15 +131,15 @@ extension OrderService {
                     guard try UserStore.isLiveUser(header.userID, in: db) else {
                         throw OrderError.customerErased(orderID: header.id, action: .move)
                     }
-                    let pizzas = try OrderStore.numberedLines(of: header.id, in: db).reduce(0) {
-                        $0 + $1.line.slotUnits
-                    }
+                    let lines = try OrderStore.numberedLines(of: header.id, in: db).map(\.line)
+                    let pizzas = lines.reduce(0) { $0 + $1.slotUnits }
                     let slot = try Self.checkPickup(
                         target, pizzas: pizzas, claim: .delay, override: override != nil, settings: settings,
                         schedule: schedule, now: now, in: db)
                     let room = try Self.requireRoom(
                         for: pizzas, at: target, slot: slot, override: override, settings: settings,
                         schedule: schedule, now: now, in: db)
+                    try Self.requireStationRoom(for: lines, at: target, zone: settings.timeZone, in: db)
                     try Self.admit(
                         room, order: header.id, at: target, override: override, actor: actor, now: now, in: db)
                     guard

@@ -181,7 +181,8 @@ extension OrderService {
         let line = OrderLine(
             pizzaID: item.pizza, pizzaName: pizza.name, unitPrice: Money(cents: unit), quantity: item.quantity,
             usesOven: pizza.usesOven, variantID: variant.id, variantName: pizza.variantCount > 1 ? variant.name : nil,
-            basePrice: variant.price, modifiers: chosen, allergens: allergens, vatRate: pizza.vatRate)
+            basePrice: variant.price, modifiers: chosen, allergens: allergens, vatRate: pizza.vatRate,
+            stationID: pizza.stationID)
         return (line, choices)
     }
 

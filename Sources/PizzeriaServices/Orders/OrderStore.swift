@@ -218,7 +218,7 @@ enum OrderStore {
     static let lineColumns =
         """
         l.order_id, l.line_no, l.pizza_id, l.pizza_name AS name, l.unit_price_cents, l.quantity, l.uses_oven, l.variant_id,
-        l.variant_name AS variant, l.base_price_cents, l.modifiers, l.allergens, l.vat_rate_bp, l.note
+        l.variant_name AS variant, l.base_price_cents, l.modifiers, l.allergens, l.vat_rate_bp, l.note, l.station_id
         """
     /// The columns ``StatusEventDecoder`` reads, from `order_status_events e` (a constant).
     static let eventColumns = "e.id, e.order_id, e.kind, e.from_status, e.to_status, e.detail, e.actor, e.at"
@@ -266,13 +266,14 @@ enum OrderStore {
         try db.run(
             """
             INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity, uses_oven,
-                                     variant_id, variant_name, base_price_cents, modifiers, allergens, vat_rate_bp, note)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                     variant_id, variant_name, base_price_cents, modifiers, allergens, vat_rate_bp, note,
+                                     station_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 id, number, line.pizzaID, line.pizzaName, line.unitPrice.cents, line.quantity, line.usesOven,
                 line.variantID, line.variantName, line.basePrice.cents, try modifiersJSON(line.modifiers),
-                Allergen.bits(line.allergens), line.vatRate.basisPoints, line.note,
+                Allergen.bits(line.allergens), line.vatRate.basisPoints, line.note, line.stationID,
             ])
     }
 

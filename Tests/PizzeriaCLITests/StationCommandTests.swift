@@ -1,0 +1,55 @@
+import Foundation
+import PizzeriaTestSupport
+import Testing
+
+@Suite("CLI: stations and categories prepared at them (the real binary)")
+struct StationCommandTests {
+    @Test("station add/list/edit/remove, category --station; a full station refuses by name with exit 1")
+    func stations() throws {
+        var cli = CLI()
+        cli.environment["PIZZERIA_NOW"] = "2026-12-01T10:00:00Z"
+        cli.environment["PIZZERIA_STAFF"] = "giulia"
+        try cli.ok("init")
+        try cli.ok("config", "set", "time-zone", "Europe/Rome")
+        #expect(try cli.ok("station", "list").stdout.contains("Forno  the slot capacity"))
+        let added = try cli.ok("station", "add", "Friggitrice", "--capacity", "3").stdout
+        #expect(added == "Added station Friggitrice (3 per slot).\n", "\(added)")
+        let fritti = try cli.ok("category", "add", "Fritti", "--station", "friggitrice").stdout
+        #expect(fritti == "Added category Fritti (prepared at Friggitrice, 3 per slot).\n", "\(fritti)")
+        try cli.ok("category", "add", "Bevande", "--no-station")
+        let categories = try cli.ok("category", "list", "--csv").stdout
+        #expect(
+            categories.contains("2,Fritti,false,2,Friggitrice") && categories.contains("3,Bevande,false,3,"),
+            "\(categories)")
+        try cli.ok("pizza", "add", "--name", "Crocchè", "--price", "2.50", "--category", "Fritti")
+        try cli.ok("pizza", "add", "--name", "Margherita", "--price", "6")
+        try cli.ok("user", "add", "anna")
+        try cli.ok("order", "place", "anna", "--pickup", "19:30", "Crocchè=2", "Margherita=4")
+        let full = try cli.run("order", "place", "anna", "--pickup", "19:30", "Crocchè=2")
+        #expect(full.status == 1, "\(full)")
+        #expect(
+            full.stderr.contains("error: Friggitrice makes only 1 more in the 2026-12-01 19:30 slot (asked for 2)"),
+            "\(full)")
+        let json = try cli.json("station", "list", "--json") as? [[String: Any]]
+        #expect(json?.map { $0["name"] as? String } == ["Forno", "Friggitrice"])
+        #expect(json?.last?["capacity"] as? Int == 3 && json?.first?["holds_slot_capacity"] as? Bool == true)
+        try cli.ok("station", "edit", "Friggitrice", "--no-limit")
+        try cli.ok("order", "place", "anna", "--pickup", "19:30", "Crocchè=9")
+        let loads = try cli.sqlite("SELECT booked FROM station_loads;").stdout
+        #expect(loads == "11\n", "\(loads)")
+        // Refusals: each names the field or the rule and changes nothing.
+        let removeForno = try cli.run("station", "remove", "Forno")
+        #expect(removeForno.status == 1 && removeForno.stderr.contains("never removed"), "\(removeForno)")
+        let used = try cli.run("station", "remove", "Friggitrice")
+        #expect(used.status == 1 && used.stderr.contains("prepares Fritti"), "\(used)")
+        let fornoCapacity = try cli.run("station", "edit", "Forno", "--capacity", "4")
+        #expect(fornoCapacity.status == 65 && fornoCapacity.stderr.contains("capacity: Forno holds the slot capacity"))
+        let unknown = try cli.run("category", "edit", "Fritti", "--station", "Brace")
+        #expect(unknown.status == 66 && unknown.stderr.contains("Forno, Friggitrice"), "\(unknown)")
+        let both = try cli.run("station", "edit", "Friggitrice", "--capacity", "3", "--no-limit")
+        #expect(both.status == 64, "\(both)")
+        try cli.ok("station", "add", "Bar")
+        try cli.ok("station", "remove", "Bar")
+        try cli.ok("check")
+    }
+}
