@@ -276,3 +276,15 @@ BEGIN
                   WHERE o.pickup_at = station_loads.pickup_at AND o.status <> 'cancelled' AND l.station_id = station_loads.station_id)
     WHERE station_id = OLD.station_id AND pickup_at = (SELECT pickup_at FROM orders WHERE id = OLD.order_id);
 END;
+
+CREATE TRIGGER station_bumps_more_to_make AFTER INSERT ON order_lines
+WHEN EXISTS (SELECT 1 FROM station_bumps WHERE order_id = NEW.order_id)
+BEGIN
+    DELETE FROM station_bumps WHERE order_id = NEW.order_id AND station_id IS NEW.station_id;
+END;
+
+CREATE TRIGGER station_bumps_more_of_a_line AFTER UPDATE OF quantity ON order_lines
+WHEN NEW.quantity > OLD.quantity AND EXISTS (SELECT 1 FROM station_bumps WHERE order_id = NEW.order_id)
+BEGIN
+    DELETE FROM station_bumps WHERE order_id = NEW.order_id AND station_id IS NEW.station_id;
+END;

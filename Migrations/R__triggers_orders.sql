@@ -257,3 +257,9 @@ BEGIN
     WHERE pickup_at = NEW.pickup_at AND NEW.pickup_at IS NOT OLD.pickup_at
       AND station_id IN (SELECT l.station_id FROM order_lines l WHERE l.order_id = NEW.id AND l.uses_oven = 0);
 END;
+
+CREATE TRIGGER station_bumps_back_from_ready AFTER UPDATE OF status ON orders
+WHEN OLD.status = 'ready' AND NEW.status IN ('placed', 'preparing')
+BEGIN
+    DELETE FROM station_bumps WHERE order_id = NEW.id;
+END;

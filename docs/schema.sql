@@ -513,6 +513,14 @@ CREATE TABLE staff (
     added_at TEXT NOT NULL CHECK (strftime('%Y-%m-%dT%H:%M:%fZ', added_at) IS added_at)
 ) STRICT;
 
+CREATE TABLE station_bumps (
+    order_id   TEXT NOT NULL REFERENCES orders (id),
+    station_id INTEGER NOT NULL REFERENCES stations (id),
+    at         TEXT NOT NULL CHECK (at GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]*Z'),
+    actor      TEXT CHECK (actor IS NULL OR length(actor) BETWEEN 1 AND 64),
+    PRIMARY KEY (order_id, station_id)
+) STRICT, WITHOUT ROWID;
+
 CREATE TABLE station_loads (
     station_id INTEGER NOT NULL REFERENCES stations (id),
     pickup_at  TEXT NOT NULL
@@ -1269,6 +1277,14 @@ BEGIN
     INSERT INTO audit_log (at, actor, source, object, action, old, new)
     SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'staff:' || NEW.name, 'edit',
            json_object('name', OLD.name, 'role', OLD.role), json_object('name', NEW.name, 'role', NEW.role)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_station_bumps_insert AFTER INSERT ON station_bumps
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, new)
+    SELECT coalesce(c.at, NEW.at), coalesce(c.actor, NEW.actor), coalesce(c.source, 'sql'), 'order:' || NEW.order_id, 'bump',
+           json_object('station_id', NEW.station_id, 'station', (SELECT name FROM stations WHERE id = NEW.station_id))
     FROM audit_context c WHERE c.id = 1;
 END;
 
@@ -2685,6 +2701,36 @@ CREATE TRIGGER staff_never_replaced BEFORE INSERT ON staff
 WHEN EXISTS (SELECT 1 FROM staff WHERE name = NEW.name)
 BEGIN
     SELECT RAISE(ABORT, 'row_never_replaced: a row of staff is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
+END;
+
+CREATE TRIGGER station_bumps_back_from_ready AFTER UPDATE OF status ON orders
+WHEN OLD.status = 'ready' AND NEW.status IN ('placed', 'preparing')
+BEGIN
+    DELETE FROM station_bumps WHERE order_id = NEW.id;
+END;
+
+CREATE TRIGGER station_bumps_fixed BEFORE UPDATE ON station_bumps
+BEGIN
+    SELECT RAISE(ABORT, 'station_bump: a bump is not changed; the order going back from ready, or more to make, takes it away');
+END;
+
+CREATE TRIGGER station_bumps_more_of_a_line AFTER UPDATE OF quantity ON order_lines
+WHEN NEW.quantity > OLD.quantity AND EXISTS (SELECT 1 FROM station_bumps WHERE order_id = NEW.order_id)
+BEGIN
+    DELETE FROM station_bumps WHERE order_id = NEW.order_id AND station_id IS NEW.station_id;
+END;
+
+CREATE TRIGGER station_bumps_more_to_make AFTER INSERT ON order_lines
+WHEN EXISTS (SELECT 1 FROM station_bumps WHERE order_id = NEW.order_id)
+BEGIN
+    DELETE FROM station_bumps WHERE order_id = NEW.order_id AND station_id IS NEW.station_id;
+END;
+
+CREATE TRIGGER station_bumps_rules BEFORE INSERT ON station_bumps
+WHEN (SELECT status FROM orders WHERE id = NEW.order_id) NOT IN ('placed', 'preparing')
+  OR NOT EXISTS (SELECT 1 FROM order_lines WHERE order_id = NEW.order_id AND station_id = NEW.station_id)
+BEGIN
+    SELECT RAISE(ABORT, 'station_bump: a station marks done only its part of a placed or preparing order (the order has lines it makes)');
 END;
 
 CREATE TRIGGER station_loads_booked_derived BEFORE UPDATE OF booked ON station_loads

@@ -33,7 +33,7 @@ struct Generator {
                 (.pay, model.booked.isEmpty ? 0 : 12),
                 (.refund, paidOrders.isEmpty ? 0 : 4), (.price, 2), (.archive, 1), (.restore, archived.isEmpty ? 0 : 1),
                 (.stock, 2), (.modifierStock, 2), (.capacity, 1), (.hours, 1), (.erase, erased < 3 ? 1 : 0),
-                (.notify, 3), (.hand, 6),
+                (.notify, 3), (.hand, 6), (.bump, open.isEmpty ? 0 : 5),
             ]) ?? .clock
         var step = Step(kind, number)
         let cli = cliShare > 0 && dice.chance(cliShare)
@@ -74,6 +74,10 @@ struct Generator {
             step.cli = cli
         case .noShow:
             step.order = dice.pick(ready)?.label
+            step.cli = cli
+        case .bump:
+            step.order = dice.pick(open)?.label
+            step.item = dice.int(0...1)
             step.cli = cli
         case .undo:
             step.order = dice.pick(recent)?.label

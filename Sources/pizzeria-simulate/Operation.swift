@@ -8,6 +8,8 @@ struct Step: Codable, Hashable, CustomStringConvertible {
     enum Kind: String, Codable {
         case clock, book, retry, move, edit, delay, advance, collect, cancel, undo, noShow, pay, refund
         case price, archive, restore, stock, modifierStock, capacity, hours, erase, notify, hand, close
+        /// A station marks its part of an order done (`item`: the station's place in the list).
+        case bump
     }
 
     var kind: Kind

@@ -150,6 +150,7 @@ final class Shop {
         case .move, .delay: return try move(step, actor: actor)
         case .edit: return try edit(step, actor: actor)
         case .advance, .collect, .cancel, .undo, .noShow: return try lifecycle(step, actor: actor)
+        case .bump: return try bump(step, actor: actor)
         case .pay, .refund: return try money(step, actor: actor)
         case .price, .archive, .restore, .stock, .modifierStock, .capacity: return try menu(step)
         case .hours:
@@ -370,6 +371,28 @@ final class Shop {
             model.orders[label]?.events["status", default: 0] += steps
         }
         model.orders[label]?.statusAt = clock.now
+        return .done
+    }
+
+    /// A station's part of an order done: the last one makes it ready, each step in its history.
+    private func bump(_ step: Step, actor: String) throws -> Outcome {
+        guard let label = step.order, let booked = model.orders[label],
+            let station = try pizzeria.menu.stations()[safe: step.item ?? 0]
+        else { return .skipped }
+        let before = booked.status
+        let outcome =
+            step.cli == true
+            ? try cli(["order", "bump", booked.id.description, "--station", station.name, "--by", actor]).outcome
+            : try attempt("bump") { _ = try pizzeria.orders.bump(id: booked.id, station: station.id, by: actor) }
+        guard outcome == .done else { return outcome }
+        try refresh(label)
+        let after = model.orders[label]?.status ?? before
+        let order: [OrderStatus] = [.placed, .preparing, .ready]
+        let steps = (order.firstIndex(of: after) ?? 0) - (order.firstIndex(of: before) ?? 0)
+        if steps > 0 {
+            model.orders[label]?.events["status", default: 0] += steps
+            model.orders[label]?.statusAt = clock.now
+        }
         return .done
     }
 

@@ -48,8 +48,10 @@ struct BoardCommandTests {
         let text = try cli.ok("order", "board", "--date", Self.day).stdout
         #expect(
             text.contains("LATE 50 min") && text.contains("DUE")
-                && text.contains("bake 2 × Margherita Maxi + Aggiunte: bufala"),
+                && text.contains("Forno  2 × Margherita Maxi + Aggiunte: bufala") && text.contains("2 pieces"),
             "\(text)")
+        // The drink is not something to make: it is the counter's, beside anna's order.
+        #expect(!text.contains("× Aranciata,") && text.contains("COUNTER") && text.contains("1 × Aranciata"), "\(text)")
         // No line ends in spaces (a table's last line was once followed by seven).
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(!lines.contains { $0.hasSuffix(" ") }, "\(text)")
@@ -64,7 +66,7 @@ struct BoardCommandTests {
         let watch = try cli.start(["order", "board", "--watch", "--date", Self.day, "--interval", "50"])
         #expect(watch.waitForOutput { out, _ in out.contains("No open orders.") })
         try cli.ok("order", "place", "marco", "--pickup", "\(Self.day)T19:00", "Porcini")
-        #expect(watch.waitForOutput { out, _ in out.contains("bake 1 × Porcini") })
+        #expect(watch.waitForOutput { out, _ in out.contains("Forno  1 × Porcini") })
         watch.signal(SIGTERM)
         let result = try watch.wait(timeout: 10)
         #expect(result.status == 0, "\(result)")

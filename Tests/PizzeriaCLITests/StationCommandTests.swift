@@ -52,4 +52,45 @@ struct StationCommandTests {
         try cli.ok("station", "remove", "Bar")
         try cli.ok("check")
     }
+
+    @Test("a board per station, a ticket per station, bump until ready (exit codes, JSON)")
+    func boardAndBump() throws {
+        var cli = CLI()
+        cli.environment["PIZZERIA_NOW"] = "2026-12-01T10:00:00Z"
+        cli.environment["PIZZERIA_STAFF"] = "giulia"
+        try cli.ok("init")
+        try cli.ok("config", "set", "time-zone", "Europe/Rome")
+        try cli.ok("station", "add", "Friggitrice")
+        try cli.ok("category", "add", "Fritti", "--station", "Friggitrice")
+        try cli.ok("category", "add", "Bevande", "--no-station")
+        try cli.ok("pizza", "add", "--name", "Crocchè", "--price", "2.50", "--category", "Fritti")
+        try cli.ok("pizza", "add", "--name", "Acqua", "--price", "1.50", "--category", "Bevande")
+        try cli.ok("pizza", "add", "--name", "Margherita", "--price", "6")
+        try cli.ok("user", "add", "anna")
+        let placed =
+            try cli.json("order", "place", "anna", "--pickup", "19:30", "Crocchè=2", "Margherita", "Acqua")
+            as? [String: Any]
+        let id = String(try #require(placed?["id"] as? String).suffix(8))
+        let fryer = try cli.ok("order", "board", "--station", "friggitrice").stdout
+        #expect(
+            fryer.contains("· Friggitrice") && fryer.contains("2 × Crocchè") && !fryer.contains("Margherita"),
+            "\(fryer)")
+        let ticket = try cli.ok("order", "ticket", id, "--station", "Forno", "--width", "32").stdout
+        #expect(
+            ticket.contains("FORNO") && ticket.contains("1 x Margherita") && !ticket.contains("Crocchè"), "\(ticket)")
+        let first = try cli.ok("order", "bump", id, "--station", "Friggitrice").stdout
+        #expect(first == "Friggitrice done on order \(id); still owing: Forno.\n", "\(first)")
+        #expect(try cli.ok("order", "board", "--station", "friggitrice").stdout.contains("No open orders."))
+        let all = try cli.ok("order", "board").stdout
+        #expect(all.contains("OWES") && all.contains("COUNTER") && all.contains("1 × Acqua"), "\(all)")
+        let last = try cli.json("order", "bump", id, "--station", "Forno", "--json") as? [String: Any]
+        #expect(last?["made_ready"] as? Bool == true && last?["status"] as? String == "ready")
+        let again = try cli.run("order", "bump", id, "--station", "Forno")
+        #expect(again.status == 1 && again.stderr.contains("only on a placed or preparing order"), "\(again)")
+        let missing = try cli.run("order", "bump", id)
+        #expect(missing.status == 64 && missing.stderr.contains("--station"), "\(missing)")
+        let history = try cli.ok("order", "show", id).stdout
+        #expect(history.contains("every station done") && history.contains("giulia"), "\(history)")
+        try cli.ok("check")
+    }
 }

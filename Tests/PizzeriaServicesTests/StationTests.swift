@@ -200,4 +200,41 @@ struct StationTests {
         try menu.removeStation(bar.id)
         #expect(try menu.stations().map(\.name) == ["Forno a legna", "Friggitrice"])
     }
+
+    @Test("bump: each station marks its part done; the last makes the order ready; the board and tickets follow")
+    func bump() throws {
+        let k = try Self.kitchen()
+        let orders = k.f.pizzeria.orders
+        let forno = try k.f.pizzeria.menu.station(named: "Forno")
+        let order = try book(k, [(try k.f.pizza("Margherita"), 2), (k.crocche, 1), (k.acqua, 1)])
+        // Each station's board and ticket hold what it makes; the water is the counter's.
+        let fryerBoard = try orders.board(day: LocalDate("2026-12-01"), station: k.friggitrice.id)
+        #expect(fryerBoard.station == "Friggitrice")
+        #expect(fryerBoard.slots.first?.bake.map(\.item) == ["Crocchè"] && fryerBoard.slots.first?.pieces == 1)
+        let all = try orders.board(day: LocalDate("2026-12-01"))
+        #expect(all.slots.first?.bake.map(\.station) == ["Forno", "Friggitrice"])
+        #expect(all.slots.first?.orders.first?.counter == "1 × Acqua" && all.slots.first?.pieces == 3)
+        let ticket = try orders.ticket(of: order.id, station: k.friggitrice.id)
+        #expect(ticket.lines.map(\.pizzaName) == ["Crocchè"] && ticket.text(width: 32).contains("FRIGGITRICE"))
+        // The fryer is done: it leaves the fryer's board, the order still owes the oven.
+        let first = try orders.bump(id: order.id, station: k.friggitrice.id, by: "giulia")
+        #expect(!first.madeReady && first.owing == ["Forno"] && first.order.status == .placed)
+        #expect(try orders.board(day: LocalDate("2026-12-01"), station: k.friggitrice.id).slots.isEmpty)
+        let entry = try orders.board(day: LocalDate("2026-12-01")).slots.first?.orders.first
+        #expect(entry?.owing == ["Forno"] && entry?.done == ["Friggitrice"])
+        #expect(try orders.bump(id: order.id, station: k.friggitrice.id).alreadyDone)
+        // Nothing of the order at a station, or a station that is not there: refused by name.
+        let bar = try k.f.pizzeria.menu.addStation(name: "Bar")
+        let nothing = #expect(throws: OrderError.self) { try orders.bump(id: order.id, station: bar.id) }
+        #expect(nothing?.description.contains("has nothing Bar makes; its stations: Forno, Friggitrice") == true)
+        // The oven done too: the order is ready, its history says so and who.
+        let last = try orders.bump(id: order.id, station: forno.id, by: "giulia")
+        #expect(last.madeReady && last.order.status == .ready && last.owing.isEmpty)
+        #expect(last.order.history.last?.detail == "every station done" && last.order.history.last?.actor == "giulia")
+        #expect(throws: OrderError.self) { try orders.bump(id: order.id, station: forno.id) }
+        // Undoing ready takes the bumps back.
+        _ = try orders.undo(id: order.id)
+        let again = try orders.board(day: LocalDate("2026-12-01")).slots.first?.orders.first
+        #expect(again?.done == [] && again?.owing == ["Forno", "Friggitrice"])
+    }
 }

@@ -164,7 +164,7 @@ enum AuditCommands {
         "capacity set": .manager, "capacity clear": .manager, "pause": .manager, "resume": .manager, "busy": .manager,
         "order place": .counter, "order move": .counter, "order edit": .counter, "order advance": .counter,
         "order cancel": .counter,
-        "order no-show": .counter, "order undo": .counter, "order collect": .counter,
+        "order no-show": .counter, "order undo": .counter, "order collect": .counter, "order bump": .counter,
         "nav push": .counter, "nav pop": .counter, "nav root": .counter, "nav random": .counter, "nav open": .counter,
         "nav import": .counter,
         "sheet open": .counter, "sheet set": .counter, "sheet save": .manager, "sheet dismiss": .counter,

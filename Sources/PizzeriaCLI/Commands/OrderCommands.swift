@@ -14,7 +14,8 @@ enum OrderCommands {
         subcommands: [
             place, list, show, move, DelayCommand.command, edit, advance, collect, noShow, undo, cancel,
             MoneyCommands.pay,
-            MoneyCommands.refund, MoneyCommands.receipt, TicketCommand.command, OrderWatchCommand.command,
+            MoneyCommands.refund, MoneyCommands.receipt, TicketCommand.command, BumpCommand.command,
+            OrderWatchCommand.command,
             BoardCommand.command,
         ])
 

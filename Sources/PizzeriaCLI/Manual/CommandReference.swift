@@ -125,6 +125,10 @@ enum CommandReference {
             "the kitchen's ticket of one order: pickup time, short id, customer, items with variants, modifiers (`senza basilico`; a choice's default left out) and line notes, no money; `--width 32|42|48` in display columns (CJK and emoji count as 2), `--json` for a printer bridge"
         ),
         (
+            ["order bump"],
+            "a station's part of an order done (`--station NAME`, as a kitchen screen's bump): it leaves that station's board; once every station of the order's lines is done the order is ready by itself"
+        ),
+        (
             ["order collect"],
             "hand over: from placed, preparing or ready to collected in one step (the history keeps each step)"
         ),

@@ -12,6 +12,12 @@ struct Table: Sendable {
         self.rightAligned = rightAligned
     }
 
+    /// A table of headers chosen at run time (columns shown only when needed).
+    init(columns headers: [String], rightAligned: Set<Int> = []) {
+        self.headers = headers
+        self.rightAligned = rightAligned
+    }
+
     mutating func add(_ cells: String...) { rows.append(cells) }
 
     var rendered: String {

@@ -73,4 +73,27 @@ enum StationStore {
         }
         return loads
     }
+
+    /// Marks `station`'s part of the order done; `false` when it already was.
+    static func bump(order id: Order.ID, station: Station.ID, actor: String?, at: Date, in db: Connection) throws
+        -> Bool
+    {
+        try db.run(
+            "INSERT INTO station_bumps (order_id, station_id, at, actor) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            [id, station, Timestamp.string(from: at), actor])
+        return db.changes > 0
+    }
+
+    /// The stations whose part of each order is done.
+    static func bumps(of ids: [Order.ID], in db: Connection) throws -> [Order.ID: Set<Station.ID>] {
+        guard !ids.isEmpty else { return [:] }
+        var done: [Order.ID: Set<Station.ID>] = [:]
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        try db.forEach(
+            "SELECT order_id, station_id FROM station_bumps WHERE order_id IN (" + marks + ")", ids
+        ) { row in
+            done[try row.id("order_id"), default: []].insert(Station.ID(try row.int64("station_id")))
+        }
+        return done
+    }
 }

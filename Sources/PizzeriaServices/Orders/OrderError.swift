@@ -16,6 +16,8 @@ public enum OrderAction: String, Sendable, Hashable, Codable {
     case edit
     /// To collected from any earlier status, each step recorded.
     case collect
+    /// A station's part marked done (`order bump`), while placed or preparing.
+    case bump
 }
 
 /// Why an order was refused or not found. Every refusal leaves the database unchanged.
@@ -47,6 +49,8 @@ public enum OrderError: PizzeriaFailure, Equatable {
     case notOnSlotBoundary(local: String, slotMinutes: Int, nearest: [String])
     /// The slot cannot take this many more pizzas.
     case slotFull(slot: String, remaining: Int, requested: Int, firstAvailable: String? = nil)
+    /// The order has nothing a station makes (`order bump`): the stations it has lines at are named.
+    case nothingAtStation(orderID: Order.ID, station: String, stations: [String])
     /// A station (other than the oven) cannot make this many more pieces in the slot.
     case stationFull(station: String, slot: String, remaining: Int, requested: Int)
     /// More pizzas than the slot takes even empty: the largest order a slot takes, and where this one fits.
@@ -125,6 +129,10 @@ public enum OrderError: PizzeriaFailure, Equatable {
                 ? "the \(slot) slot is full (asked for \(pizzas(requested)), 0 left)"
                 : "the \(slot) slot has only \(pizzas(remaining)) left (asked for \(requested))")
                 + (first.map { "; the first slot that takes \(pizzas(requested)) is \($0)" } ?? "")
+        case .nothingAtStation(let id, let station, let stations):
+            "order \(id.short) has nothing \(station) makes"
+                + (stations.isEmpty
+                    ? " (nothing any station makes)" : "; its stations: " + stations.joined(separator: ", "))
         case .stationFull(let station, let slot, let remaining, let requested):
             "\(station) makes only \(remaining) more in the \(slot) slot (asked for \(requested)); "
                 + "choose another pickup time, or raise its capacity (station edit \(station) --capacity N)"
@@ -163,6 +171,8 @@ public enum OrderError: PizzeriaFailure, Equatable {
                 "order \(id.short) is \(from.rawValue); it cannot be advanced (it is finished)"
             case .collect:
                 "order \(id.short) is \(from.rawValue); only a placed, preparing or ready order can be collected"
+            case .bump:
+                "order \(id.short) is \(from.rawValue); a station marks its part done only on a placed or preparing order"
             }
         case .versionConflict(let id, let expected, let current):
             "order \(id.short) changed since version \(expected) (it is at version \(current)); look at it again"
