@@ -418,4 +418,25 @@ struct FeaturesMeetTests {
         #expect(try f.pizzeria.orders.edit(id: order.id, less, by: "giulia").pizzaCount == 4)
         #expect(try Maintenance.check(path: f.base.path, now: f.clock.now).domainProblems.isEmpty)
     }
+
+    @Test("an edit growing a line and adding a noted line of one item shares what is left of it (seed 415)")
+    func editSharesTheStock() throws {
+        let f = try OrderFixture()
+        let margherita = try f.pizza("Margherita")
+        _ = try f.pizzeria.menu.setStock(of: margherita, left: 5, until: .untilAvailable)
+        let order = try f.place("anna", "19:00", ("Margherita", 2)).order
+        let before = try f.base.snapshot()
+        var change = OrderEdit()
+        change.add = [.init(pizza: margherita, quantity: 3, note: "ben cotta")]
+        change.setQuantity = [.init(pizza: margherita, quantity: 3)]
+        // 3 left: 1 more on the line and 3 on a new one are 4.
+        let refused = #expect(throws: OrderError.self) {
+            try f.pizzeria.orders.edit(id: order.id, change, by: "giulia")
+        }
+        #expect(refused?.description.contains("only 3 left, 4 asked for") == true, "\(String(describing: refused))")
+        #expect(try f.base.snapshot() == before)
+        change.add = [.init(pizza: margherita, quantity: 2, note: "ben cotta")]
+        #expect(try f.pizzeria.orders.edit(id: order.id, change, by: "giulia").pizzaCount == 5)
+        #expect(try f.pizzeria.menu.pizza(id: margherita)?.stockLeft == 0)
+    }
 }

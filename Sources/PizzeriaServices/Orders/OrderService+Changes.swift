@@ -158,10 +158,6 @@ extension OrderService {
                         throw OrderError.tooMany(name: line.label, quantity: quantity)
                     }
                     if quantity > line.quantity {
-                        // The pizzas added take the item's and the line's modifiers' stock.
-                        try Self.requireStock(
-                            for: [line.with(quantity: quantity - line.quantity)], at: header.pickupAt,
-                            zone: settings.timeZone, in: db)
                         delta += quantity - line.quantity
                         ovenDelta += line.usesOven ? quantity - line.quantity : 0
                         grown.append(line.with(quantity: quantity - line.quantity))
@@ -178,6 +174,9 @@ extension OrderService {
                     detail.append("+\(quantity) \(snapshot.first?.label ?? choice.pizza.description)")
                 }
             }
+            // What the edit adds takes the items' and modifiers' stock, counted together: a line
+            // grown and a new line of the same item share what is left (found by the simulator).
+            try Self.requireStock(for: grown + added, at: header.pickupAt, zone: settings.timeZone, in: db)
             if delta > 0 || ovenDelta > 0 {
                 let schedule = ScheduleStore.schedule(settings, in: db)
                 let slot = try Self.checkPickup(
