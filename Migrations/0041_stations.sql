@@ -39,7 +39,9 @@ UPDATE categories SET station_id = 1 WHERE uses_oven = 1;
 DROP TRIGGER IF EXISTS order_lines_locked_update;
 ALTER TABLE order_lines ADD COLUMN station_id INTEGER REFERENCES stations (id);
 UPDATE order_lines SET station_id = 1 WHERE uses_oven = 1;
-CREATE INDEX order_lines_by_station ON order_lines (station_id) WHERE station_id IS NOT NULL;
+-- Lines at a station other than the oven, for the rule that keeps a used station: a pizza's line
+-- (the oven's, never removed) adds no index entry to a booking.
+CREATE INDEX order_lines_by_station ON order_lines (station_id) WHERE uses_oven = 0 AND station_id IS NOT NULL;
 
 -- The load of each station other than the one holding the slot capacity, per pickup slot: the
 -- pieces of the live (not cancelled) orders' lines prepared there.

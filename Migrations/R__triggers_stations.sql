@@ -12,7 +12,7 @@ END;
 CREATE TRIGGER stations_kept_while_used BEFORE DELETE ON stations
 WHEN OLD.holds_slot_capacity = 1
   OR EXISTS (SELECT 1 FROM categories WHERE station_id = OLD.id)
-  OR EXISTS (SELECT 1 FROM order_lines WHERE station_id = OLD.id)
+  OR EXISTS (SELECT 1 FROM order_lines WHERE station_id = OLD.id AND uses_oven = 0 AND station_id IS NOT NULL)
 BEGIN
     SELECT RAISE(ABORT, 'station_in_use: the station holds the slot capacity, prepares a category or has booked lines; move its categories to another station first (a station with booked lines keeps its row: rename it)');
 END;

@@ -607,7 +607,7 @@ CREATE INDEX navigation_stack_by_order ON navigation_stack (order_id) WHERE orde
 
 CREATE INDEX navigation_stack_by_pizza ON navigation_stack (pizza_id) WHERE pizza_id IS NOT NULL;
 
-CREATE INDEX order_lines_by_station ON order_lines (station_id) WHERE station_id IS NOT NULL;
+CREATE INDEX order_lines_by_station ON order_lines (station_id) WHERE uses_oven = 0 AND station_id IS NOT NULL;
 
 CREATE INDEX order_status_events_by_order ON order_status_events (order_id, id);
 
@@ -2833,7 +2833,7 @@ END;
 CREATE TRIGGER stations_kept_while_used BEFORE DELETE ON stations
 WHEN OLD.holds_slot_capacity = 1
   OR EXISTS (SELECT 1 FROM categories WHERE station_id = OLD.id)
-  OR EXISTS (SELECT 1 FROM order_lines WHERE station_id = OLD.id)
+  OR EXISTS (SELECT 1 FROM order_lines WHERE station_id = OLD.id AND uses_oven = 0 AND station_id IS NOT NULL)
 BEGIN
     SELECT RAISE(ABORT, 'station_in_use: the station holds the slot capacity, prepares a category or has booked lines; move its categories to another station first (a station with booked lines keeps its row: rename it)');
 END;

@@ -30,6 +30,12 @@ struct StationCommandTests {
         #expect(
             full.stderr.contains("error: Friggitrice makes only 1 more in the 2026-12-01 19:30 slot (asked for 2)"),
             "\(full)")
+        // slots shows each station's load beside the slot's (the oven's).
+        let slots = try cli.ok("slots", "--date", "2026-12-01").stdout
+        #expect(slots.contains("STATIONS") && slots.contains("Friggitrice 2/3"), "\(slots)")
+        let slotRows = try cli.json("slots", "--date", "2026-12-01", "--json") as? [[String: Any]] ?? []
+        let half = slotRows.first { ($0["local"] as? String)?.hasSuffix("19:30") == true }
+        #expect((half?["stations"] as? [[String: Any]])?.first?["booked"] as? Int == 2, "\(String(describing: half))")
         let json = try cli.json("station", "list", "--json") as? [[String: Any]]
         #expect(json?.map { $0["name"] as? String } == ["Forno", "Friggitrice"])
         #expect(json?.last?["capacity"] as? Int == 3 && json?.first?["holds_slot_capacity"] as? Bool == true)

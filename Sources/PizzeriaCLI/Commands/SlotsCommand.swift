@@ -8,11 +8,11 @@ enum SlotsCommand {
 
     /// A day's slots in every list mode.
     static let shape = ListOutput.Shape<SlotUsage>(
-        table: Table("SLOT", "BOOKED", "REMAINING", "CAPACITY", "STATE", "RULE", rightAligned: [1, 2, 3]),
+        table: Table("SLOT", "BOOKED", "REMAINING", "CAPACITY", "STATE", "RULE", "STATIONS", rightAligned: [1, 2, 3]),
         cells: {
             [
                 "\($0.local)", "\($0.booked)", "\($0.remaining)", "\($0.capacity)", $0.state.label,
-                $0.capacityRule ?? "-",
+                $0.capacityRule ?? "-", $0.stations.isEmpty ? "-" : $0.stations.map(\.text).joined(separator: ", "),
             ]
         },
         empty: "No slots: the opening hours are shorter than one slot.\n", csv: CSVRows.slot)

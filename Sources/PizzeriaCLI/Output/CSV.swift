@@ -201,6 +201,7 @@ enum CSVRows {
     static let slot = CSVColumns<SlotUsage>([
         .member("local", header: "slot", plain: true), .member("start"), .member("booked"), .member("remaining"),
         .member("capacity"), .member("state", plain: true), .member("capacity_rule"),
+        .computed("stations") { .text($0.stations.map(\.text).joined(separator: ", ")) },
     ])
 
     static let sales = CSVColumns<SalesReport.Row>([

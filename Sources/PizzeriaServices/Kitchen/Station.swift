@@ -79,3 +79,44 @@ extension Station: StoredMembers {
             position: try members.int("position"))
     }
 }
+
+/// A station's load in one pickup slot (a station other than the oven, whose load is the slot's).
+///
+/// JSON: `{"station", "booked", "capacity"}` (`capacity` `null`: no limit).
+public struct StationLoad: Sendable, Hashable, Codable, JSONMembers {
+    /// The station's name.
+    public let station: String
+    /// Pieces booked there by orders that are not cancelled.
+    public let booked: Int
+    /// Its capacity per slot, or `nil`: no limit.
+    public let capacity: Int?
+
+    /// A load.
+    public init(station: String, booked: Int, capacity: Int?) {
+        (self.station, self.booked, self.capacity) = (station, booked, capacity)
+    }
+
+    /// `Friggitrice 3/4`, `Bar 2`.
+    public var text: String { "\(station) \(booked)" + (capacity.map { "/\($0)" } ?? "") }
+
+    /// The documented JSON shape, defined once (see ``JSONMembers``).
+    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("booked", booked)
+        try writer.member("capacity", capacity)
+        try writer.member("station", station)
+    }
+
+    /// The documented JSON shape.
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
+
+    private enum CodingKeys: String, CodingKey { case station, booked, capacity }
+
+    /// Reads the JSON shape.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            station: try container.decode(String.self, forKey: .station),
+            booked: try container.decode(Int.self, forKey: .booked),
+            capacity: try container.decodeIfPresent(Int.self, forKey: .capacity))
+    }
+}

@@ -46,7 +46,12 @@ enum StationStore {
             "SELECT name FROM categories WHERE station_id = ? ORDER BY position, name", [id]
         ) { try $0.string("name") }
         let booked =
-            try db.fetchOne("SELECT EXISTS (SELECT 1 FROM order_lines WHERE station_id = ?) AS used", [id]) {
+            try db.fetchOne(
+                """
+                SELECT EXISTS (SELECT 1 FROM order_lines WHERE station_id = ? AND uses_oven = 0 AND station_id IS NOT NULL)
+                       AS used
+                """, [id]
+            ) {
                 try $0.int("used") == 1
             } ?? false
         return (categories, booked)

@@ -61,6 +61,14 @@ extension OrderService {
             let loads = Dictionary(try OrderStore.loads(of: date, in: db), uniquingKeysWith: { first, _ in first })
             let rules = try finder.rules(on: date)
             let window = finder.window
+            // The stations other than the oven, with what each holds per slot of the day.
+            let stations = try StationStore.list(in: db).filter { !$0.holdsSlotCapacity }
+            let stationLoads =
+                stations.isEmpty
+                ? [:]
+                : try StationStore.loads(
+                    from: PickupTime.utc(slots[0].start),
+                    to: PickupTime.utc(slots[slots.count - 1].start.addingTimeInterval(60)), in: db)
             return slots.map { slot in
                 let load = loads[Int64(slot.start.timeIntervalSince1970)]
                 let capacity = load?.capacity ?? rules.capacity(of: slot), booked = load?.booked ?? 0
@@ -74,7 +82,12 @@ extension OrderService {
                     }
                 return SlotUsage(
                     start: slot.start, serviceDay: date, local: Self.slotLabel(slot, schedule: schedule),
-                    booked: booked, capacity: capacity.capacity, state: state, capacityRule: capacity.rule)
+                    booked: booked, capacity: capacity.capacity, state: state, capacityRule: capacity.rule,
+                    stations: stations.map { station in
+                        StationLoad(
+                            station: station.name, booked: stationLoads[PickupTime.utc(slot.start)]?[station.id] ?? 0,
+                            capacity: station.capacity)
+                    })
             }
         }
     }

@@ -39,13 +39,16 @@ public struct SlotUsage: Sendable, Hashable, Codable, JSONMembers {
     public let state: SlotState
     /// The capacity rule its capacity came from (`fri 18:30-21:00`), or `nil` for `slot-capacity`.
     public let capacityRule: String?
+    /// The load of each station other than the oven (whose load is ``booked``), in the stations' order.
+    public let stations: [StationLoad]
 
     /// A slot.
     public init(
         start: Date, serviceDay: LocalDate, local: String, booked: Int, capacity: Int, state: SlotState = .open,
-        capacityRule: String? = nil
+        capacityRule: String? = nil, stations: [StationLoad] = []
     ) {
         self.capacityRule = capacityRule
+        self.stations = stations
         self.start = start
         self.serviceDay = serviceDay
         self.local = local
@@ -56,7 +59,7 @@ public struct SlotUsage: Sendable, Hashable, Codable, JSONMembers {
 
     private enum CodingKeys: String, CodingKey {
         case start, serviceDay = "service_day", local, booked, capacity, remaining, state, capacityRule =
-            "capacity_rule"
+            "capacity_rule", stations
     }
 
     /// The documented JSON shape, defined once (see ``JSONMembers``).
@@ -69,6 +72,7 @@ public struct SlotUsage: Sendable, Hashable, Codable, JSONMembers {
         try writer.member("service_day", serviceDay.description)
         try writer.member("start", minute: start)
         try writer.member("state", state.rawValue)
+        try writer.member("stations", objects: stations)
     }
 
     /// The documented JSON shape.
@@ -84,7 +88,8 @@ public struct SlotUsage: Sendable, Hashable, Codable, JSONMembers {
             booked: try container.decode(Int.self, forKey: .booked),
             capacity: try container.decode(Int.self, forKey: .capacity),
             state: try container.decodeIfPresent(SlotState.self, forKey: .state) ?? .open,
-            capacityRule: try container.decodeIfPresent(String.self, forKey: .capacityRule))
+            capacityRule: try container.decodeIfPresent(String.self, forKey: .capacityRule),
+            stations: try container.decodeIfPresent([StationLoad].self, forKey: .stations) ?? [])
     }
 }
 
