@@ -1,5 +1,6 @@
 import Foundation
 import PizzeriaServices
+import Synchronization
 
 /// `pizzeria order board`: what to bake next, slot by slot, and what is late.
 enum BoardCommand {
@@ -24,7 +25,9 @@ enum BoardCommand {
             NAME is one station's board. `LATE 12 min`: a placed or preparing order whose pickup has passed;
             `DUE`: one whose pickup is within the lead time. --json is the board for a screen app (one per
             station with --station); --watch redraws it whenever any process changes an order (and every
-            30 s, for lateness); Ctrl-C or SIGTERM stops it (exit 0).
+            30 s, for lateness); on a terminal it fits the screen: the current slot first, then the late
+            ones, then those to come, lines cut (never wrapped), what does not fit counted on the last line
+            as `+N more`, laid out again when the terminal is resized. Ctrl-C or SIGTERM stops it (exit 0).
             """,
         options: [date, station, watch, interval],
         examples: [
@@ -45,18 +48,23 @@ enum BoardCommand {
             let interval = try invocation[interval] ?? 500
             let redraw = context.terminal.display != nil && !context.json
             OrderWatchCommand.Stop.install()
+            if redraw { Resize.install() }
             var seen: EventCursor? = nil
             var drawnAt = Date.distantPast
             while !OrderWatchCommand.Stop.requested, !context.console.readerHasGone() {
                 let latest = try pizzeria.orders.latestEventCursor()
-                if latest != seen || Date().timeIntervalSince(drawnAt) >= 30 {
+                let resized = Resize.happened()
+                if latest != seen || resized || Date().timeIntervalSince(drawnAt) >= 30 {
                     let board = try pizzeria.orders.board(day: day, station: station)
                     if context.json {
                         try context.printJSONLine(board)
                     } else if redraw {
-                        // Home and clear, then the board: the terminal shows one board, always the current one.
+                        // Home and clear, then the board fitted to the screen as it is now: the
+                        // terminal shows one board, the current one, never scrolled.
+                        let size = Terminal.screenSize(of: STDOUT_FILENO)
+                        let lines = BoardScreen.fitted(board, columns: size.columns, rows: size.rows)
                         context.console.outFormatted("\u{1B}[H\u{1B}[2J")
-                        context.console.out(text(board))
+                        context.console.out(lines.joined(separator: "\n"))
                     } else {
                         context.console.out(text(board) + "\n")
                     }
@@ -64,7 +72,9 @@ enum BoardCommand {
                 }
                 if context.console.outputFailure != nil { break }
                 var slept = 0
-                while slept < interval, !OrderWatchCommand.Stop.requested, !context.console.readerHasGone() {
+                while slept < interval, !OrderWatchCommand.Stop.requested, !Resize.pending,
+                    !context.console.readerHasGone()
+                {
                     usleep(useconds_t(min(50, interval - slept) * 1_000))
                     slept += 50
                 }
@@ -72,49 +82,32 @@ enum BoardCommand {
             return .ok
         })
 
-    /// The board for people.
+    /// Set by SIGWINCH: the terminal changed size, the board is laid out again at once.
+    enum Resize {
+        private static let flag = Atomic<Bool>(false)
+
+        /// Whether a resize waits to be drawn.
+        static var pending: Bool { flag.load(ordering: .relaxed) }
+
+        /// Whether the terminal was resized since the last call.
+        static func happened() -> Bool { flag.exchange(false, ordering: .relaxed) }
+
+        static func install() {
+            signal(SIGWINCH) { _ in Resize.flag.store(true, ordering: .relaxed) }
+            // Inherited blocked (a parent's thread may block it), a resize would never be heard.
+            var signals = sigset_t()
+            sigemptyset(&signals)
+            sigaddset(&signals, SIGWINCH)
+            pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        }
+    }
+
+    /// The board for people: every slot, in time order.
     static func text(_ board: KitchenBoard) -> String {
-        var out = "Board \(board.day.weekday.short) \(board.day)" + (board.station.map { " · \($0)" } ?? "") + "\n"
+        var out = BoardScreen.title(board) + "\n"
         guard !board.slots.isEmpty else { return out + "No open orders.\n" }
-        for slot in board.slots {
-            let time = String(slot.local.suffix(5))
-            out +=
-                "\n\(time)  "
-                + (slot.pieces == 0 ? "nothing to make" : slot.pieces == 1 ? "1 piece" : "\(slot.pieces) pieces")
-            out += "\n"
-            // What each station makes, one line per station, in the stations' order.
-            var stations: [String] = [], byStation: [String: [String]] = [:]
-            for bake in slot.bake {
-                if byStation[bake.station] == nil { stations.append(bake.station) }
-                byStation[bake.station, default: []].append("\(bake.quantity) × \(bake.item)")
-            }
-            let wide = stations.map { Table.width(of: $0) }.max() ?? 0
-            for name in stations {
-                out +=
-                    "       " + name + String(repeating: " ", count: wide - Table.width(of: name)) + "  "
-                    + (byStation[name] ?? []).joined(separator: ", ") + "\n"
-            }
-            let counter = slot.orders.contains { $0.counter != nil }
-            // Which stations still owe their part: worth a column when some part is done.
-            let owes = board.station == nil && slot.orders.contains { $0.status != .ready && !$0.done.isEmpty }
-            var headers = ["ORDER", "CUSTOMER", "STATE", "WHEN", "ITEMS"]
-            if owes { headers.append("OWES") }
-            if counter { headers.append("COUNTER") }
-            var table = Table(columns: headers)
-            for entry in slot.orders {
-                let when = entry.lateMinutes.map { "LATE \($0) min" } ?? (entry.due ? "DUE" : "")
-                var row = [
-                    entry.id.short, entry.handle + (entry.name.map { " (\($0))" } ?? ""), entry.status.rawValue, when,
-                    entry.items,
-                ]
-                if owes { row.append(entry.owing.joined(separator: ", ")) }
-                if counter { row.append(entry.counter ?? "") }
-                table.rows.append(row)
-            }
-            // An empty last cell (no counter items) leaves no spaces at the end of its line.
-            out += table.rendered.split(separator: "\n").map { line in
-                "       " + String(line.reversed().drop { $0 == " " }.reversed()) + "\n"
-            }.joined()
+        for block in BoardScreen.blocks(board) {
+            out += "\n" + block.lines.map { $0.text + "\n" }.joined()
         }
         return out
     }

@@ -60,6 +60,19 @@ public struct Terminal: Sendable {
         return 80
     }
 
+    /// The terminal's size as it is now (it changes on a resize), else `$COLUMNS` × `$LINES`,
+    /// else 80 × 24; columns within 20…500, rows within 5…500.
+    static func screenSize(of descriptor: Int32) -> (columns: Int, rows: Int) {
+        var size = winsize()
+        if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 {
+            return (min(500, max(20, Int(size.ws_col))), min(500, max(5, Int(size.ws_row))))
+        }
+        func variable(_ name: String) -> Int? {
+            getenv(name).flatMap { Int(String(cString: $0)) }.flatMap { $0 > 0 ? $0 : nil }
+        }
+        return (min(500, max(20, variable("COLUMNS") ?? 80)), min(500, max(5, variable("LINES") ?? 24)))
+    }
+
     /// No terminal: standard input is a pipe or a file.
     public static let none = Terminal(isInteractive: false, readLine: { nil })
 }

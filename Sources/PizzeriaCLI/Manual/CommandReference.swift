@@ -93,7 +93,7 @@ enum CommandReference {
         (["order move"], "move a placed order to another slot, checked like a booking (a pause does not stop it)"),
         (
             ["order board"],
-            "the kitchen board: per slot what to bake (items with variants and modifiers) and each open order's state, `LATE 12 min` past its pickup, `DUE` within the lead time; `--json` for a screen, `--watch` redraws on every change"
+            "the kitchen board: per slot what to bake (items with variants and modifiers) and each open order's state, `LATE 12 min` past its pickup, `DUE` within the lead time; `--json` for a screen, `--watch` redraws on every change, fitted to the terminal (the current slot, then late ones, `+N more`; laid out again on resize)"
         ),
         (
             ["order delay"],
