@@ -36,6 +36,24 @@ struct StationCommandTests {
         let slotRows = try cli.json("slots", "--date", "2026-12-01", "--json") as? [[String: Any]] ?? []
         let half = slotRows.first { ($0["local"] as? String)?.hasSuffix("19:30") == true }
         #expect((half?["stations"] as? [[String: Any]])?.first?["booked"] as? Int == 2, "\(String(describing: half))")
+        // The picker for a cart: a slot is offered only where the fryer has room for the cart's part.
+        func offered(_ cart: String...) throws -> [String] {
+            let answer =
+                try cli.json(["slots", "--available", "--after", "19:15", "--limit", "3", "--json"] + cart)
+                as? [String: Any]
+            return (answer?["slots"] as? [[String: Any]])?.compactMap { $0["time"] as? String } ?? []
+        }
+        #expect(try offered("Crocchè=2") == ["19:15", "19:45", "20:00"])
+        #expect(try offered("Crocchè", "Margherita=2") == ["19:15", "19:30", "19:45"])
+        let tooMany = try cli.json(["slots", "--available", "--json", "Crocchè=4"]) as? [String: Any]
+        #expect(tooMany?["reason"] as? String == "too_large", "\(String(describing: tooMany))")
+        #expect((tooMany?["message"] as? String)?.contains("Friggitrice makes at most 3 pieces per slot") == true)
+        let table = try cli.ok("slots", "--available", "--after", "19:15", "--limit", "2", "Crocchè=2").stdout
+        #expect(table.contains("19:15") && !table.contains("19:30"), "\(table)")
+        #expect(try cli.run("slots", "--available", "--pizzas", "2", "Crocchè").status == 64)
+        #expect(try cli.run("slots", "--date", "today", "Crocchè").status == 64)
+        let notOnMenu = try cli.run("slots", "--available", "Supplì")
+        #expect(notOnMenu.status == 66 && notOnMenu.stderr.contains("Supplì"), "\(notOnMenu)")
         let json = try cli.json("station", "list", "--json") as? [[String: Any]]
         #expect(json?.map { $0["name"] as? String } == ["Forno", "Friggitrice"])
         #expect(json?.last?["capacity"] as? Int == 3 && json?.first?["holds_slot_capacity"] as? Bool == true)

@@ -18,6 +18,9 @@ enum SlotsCommand {
         empty: "No slots: the opening hours are shorter than one slot.\n", csv: CSVRows.slot)
 
     static let available = Flag("available", help: "The pickup-time picker: the next slots that can take an order now.")
+    static let items = VariadicArgument(
+        "item", help: "With --available: the cart's items, PIZZA[/VARIANT][+MODIFIER…][=QTY] (instead of --pizzas).",
+        optional: true, completion: .pizzas)
     static let pizzas = Option(
         "pizzas", "n", help: "With --available: the order's size in pizzas (default 1).",
         .integer(in: Int.min...Int.max))
@@ -40,12 +43,17 @@ enum SlotsCommand {
             past; CAPACITY is the slot's effective capacity and RULE where it came from. --available lists the
             next K slots (within the booking horizon, across closed days) that can take N pizzas now, honouring
             the week, exceptions, lead time and rush, a pause, capacity rules and what is booked; --json gives
-            {"slots": […], "reason": …} for the app. An empty answer says why (exit 0).
+            {"slots": […], "reason": …} for the app. An empty answer says why (exit 0). Given the cart's items
+            instead of --pizzas (as `order place` takes them), a slot is offered only if every station has room
+            for its part: the oven's pieces, and each other station's (a fryer's) within its capacity.
+            STATIONS lists the pieces booked at each station other than the oven, against its capacity.
             """,
+        arguments: [items],
         options: [date, available, pizzas, after, limit] + ListOptions.all,
         examples: [
             "pizzeria slots --date tomorrow", "pizzeria slots --available --pizzas 4",
             "pizzeria slots --available --after 20:00 --limit 3 --json",
+            "pizzeria slots --available Margherita=2 'Supplì=4'",
         ],
         run: { invocation in
             let context = invocation.context
@@ -54,8 +62,21 @@ enum SlotsCommand {
             if invocation[available] {
                 guard day == nil else { throw invocation.usage("give --date or --available, not both") }
                 let from = try CapacityCommands.time(try invocation[after], pizzeria, field: "after")
-                let answer = try pizzeria.orders.availableSlots(
-                    pizzas: try invocation[pizzas] ?? 1, after: from, limit: try invocation[limit] ?? 10)
+                let cart = try invocation[items]
+                let answer: SlotAvailability
+                if cart.isEmpty {
+                    answer = try pizzeria.orders.availableSlots(
+                        pizzas: try invocation[pizzas] ?? 1, after: from, limit: try invocation[limit] ?? 10)
+                } else {
+                    guard try invocation[pizzas] == nil else {
+                        throw invocation.usage("give the cart's items or --pizzas, not both")
+                    }
+                    let lines = try cart.map {
+                        try OrderCommands.parseItem($0, lookup: pizzeria.lookup, menu: pizzeria.menu)
+                    }
+                    answer = try pizzeria.orders.availableSlots(
+                        for: lines, after: from, limit: try invocation[limit] ?? 10)
+                }
                 let (format, _) = try invocation.listFormat()
                 if format == .json {
                     try context.printJSON(answer)
@@ -65,8 +86,10 @@ enum SlotsCommand {
                 }
                 return .ok
             }
-            guard try invocation[pizzas] == nil, try invocation[after] == nil, try invocation[limit] == nil else {
-                throw invocation.usage("--pizzas, --after and --limit go with --available")
+            guard try invocation[pizzas] == nil, try invocation[after] == nil, try invocation[limit] == nil,
+                try invocation[items].isEmpty
+            else {
+                throw invocation.usage("--pizzas, --after, --limit and a cart's items go with --available")
             }
             let slots = try pizzeria.orders.slots(on: try day.map { try DateText.date($0, field: "date", pizzeria) })
             let (format, headers) = try invocation.listFormat()

@@ -116,7 +116,12 @@ extension OrderService {
         {
             throw Self.pickerRefusal(pizzas: pizzas, limit: limit, afterTooEarly: afterTooEarly)
         }
-        let from = after ?? now
+        return try pick(pizzas: pizzas, from: after ?? now, now: now, limit: limit, reading: reading)
+    }
+
+    /// The picker's search once its arguments hold: `pizzas` may be 0 (a cart with nothing for
+    /// the oven still needs an open slot within the window).
+    func pick(pizzas: Int, from: Date, now: Date, limit: Int, reading: PickerReading) throws -> SlotAvailability {
         // The picker's way, while its kept configuration holds: one statement reads the generation
         // and the bookings in one snapshot (no transaction to begin and commit); a pause, an order
         // larger than any slot or a configuration that moved take the transaction below.
