@@ -50,14 +50,19 @@ struct FeaturesMeetCommandTests {
         let id = try place(cli, "Margherita", "Babà")
         let replaced = try cli.ok(
             "order", "edit", id, "--remove", "Margherita", "--add", "Margherita/Maxi+Senza:basilico=2")
-        #expect(replaced.stdout.contains("1 × Babà, 2 × Margherita Maxi + Senza: basilico"), "\(replaced)")
+        #expect(replaced.stdout.contains("1 × Babà, 2 × Margherita Maxi + senza basilico"), "\(replaced)")
+        // A removal is listed under its item as itself: no plus, no price.
+        let shown = try cli.ok("order", "show", id).stdout
+        let rows = shown.split(separator: "\n")
+        #expect(rows.contains { $0.hasPrefix("       senza basilico") }, "\(shown)")
+        #expect(!rows.contains { $0.contains("senza basilico") && $0.contains("€") }, "\(shown)")
         let off = try cli.ok(
             "order", "edit", id, "--remove", "Margherita/Maxi+Senza:basilico", "--add", "Margherita/Maxi=2")
         #expect(off.stdout.contains("1 × Babà, 2 × Margherita Maxi,"), "\(off)")
         let absent = try cli.run("order", "edit", id, "--remove", "Margherita+Aggiunte:bufala")
         #expect(absent.status == 65 && absent.stderr.contains("remove: the order has no line"), "\(absent)")
         let history = try cli.ok("order", "show", id).stdout
-        #expect(history.contains("−1 Margherita Normale") && history.contains("+2 Margherita Maxi + Senza: basilico"))
+        #expect(history.contains("−1 Margherita Normale") && history.contains("+2 Margherita Maxi + senza basilico"))
     }
 
     @Test("undoing a cancellation whose item sold out since is refused (1) by name, with what to do; nothing changes")

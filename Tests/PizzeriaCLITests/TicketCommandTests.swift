@@ -25,7 +25,9 @@ struct TicketCommandTests {
             let lines = text.split(separator: "\n")
             #expect(lines.allSatisfy { columns($0) <= Int(width) ?? 0 }, "\(text)")
             #expect(text.contains("PICKUP 19:30") && text.contains("山田 健二 🍕") && text.contains("2 x Margherita"))
-            #expect(text.contains("+ senza basilico") && text.contains(">> ben cotta") && !text.contains("€"))
+            #expect(
+                text.contains("\n  senza basilico") && !text.contains("+ senza") && text.contains(">> ben cotta")
+                    && !text.contains("€"))
         }
         let json = try cli.json("order", "ticket", String(id.suffix(8)), "--json") as? [String: Any]
         #expect(json?["order_id"] as? String == id && json?["items"] as? Int == 2 && json?["station"] is NSNull)

@@ -63,7 +63,9 @@ struct KitchenTicketTests {
             #expect(lines.allSatisfy { DisplayWidth.of($0) <= width }, "\(text)")
             #expect(lines.first.map { DisplayWidth.of($0) } == width)
             #expect(text.contains("PICKUP 19:30") && text.contains("#" + placed.id.short) && text.contains("山田 健二 🍕"))
-            #expect(text.contains("2 x Margherita Normale") && text.contains("+ senza basilico"))
+            #expect(
+                text.contains("2 x Margherita Normale") && text.contains("\n  senza basilico")
+                    && !text.contains("+ senza"))
             #expect(text.contains("+ Aggiunte: bufala") && text.contains("1 x Margherita Maxi"))
             #expect(text.contains("+ Impasto: integrale") && !text.contains("classico"))
             #expect(text.contains(">> ben cotta") && text.contains("NOTE: citofono rotto") && text.contains("3 items"))

@@ -60,7 +60,9 @@ struct ModifierGroupKindTests {
         let again = try #require(try m.f.pizzeria.orders.order(id: order.id))
         #expect(again.lines == order.lines)
         let receipt = try m.f.pizzeria.payments.receipt(of: order.id).text(width: 42)
-        #expect(receipt.contains("+ senza basilico") && receipt.contains("+ Impasto: integrale"))
+        #expect(
+            receipt.contains("\n  senza basilico") && !receipt.contains("+ senza")
+                && receipt.contains("+ Impasto: integrale"))
         #expect(!receipt.contains("classico"), "\(receipt)")
         #expect(try Maintenance.check(path: m.f.base.path, now: m.f.now).domainProblems.isEmpty)
     }

@@ -81,12 +81,14 @@ enum OrderText {
         for line in order.lines {
             // The variant and each modifier on their own rows, priced, under the line's item.
             let name = line.pizzaName + (line.variantName.map { " " + $0 } ?? "")
-            let shown = line.modifiers.compactMap { modifier in modifier.text.map { ($0, modifier.price) } }
+            let shown = line.modifiers.compactMap { modifier in
+                modifier.listed.map { ($0, modifier.kind == .removal ? "" : modifier.price.formatted) }
+            }
             if shown.isEmpty {
                 lines.add("\(line.quantity)", name, line.unitPrice.formatted, line.total.formatted)
             } else {
                 lines.add("\(line.quantity)", name, line.basePrice.formatted, "")
-                for (text, price) in shown { lines.add("", "  + " + text, price.formatted, "") }
+                for (text, price) in shown { lines.add("", "  " + text, price, "") }
                 lines.add("", "  = one", line.unitPrice.formatted, line.total.formatted)
             }
             if let note = line.note { lines.add("", "  note: " + note, "", "") }

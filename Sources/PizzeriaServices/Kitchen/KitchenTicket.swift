@@ -62,8 +62,8 @@ public struct KitchenTicket: Sendable, Hashable, Encodable, JSONMembers {
             out += DisplayWidth.wrap(
                 "\(line.quantity) x " + line.pizzaName + (line.variantName.map { " " + $0 } ?? ""), width: width,
                 indent: 4)
-            for text in line.modifiers.compactMap(\.text) {
-                out += DisplayWidth.wrap("  + " + text, width: width, indent: 4)
+            for text in line.modifiers.compactMap(\.listed) {
+                out += DisplayWidth.wrap("  " + text, width: width, indent: 4)
             }
             if let note = line.note { out += DisplayWidth.wrap("  >> " + note, width: width, indent: 5) }
         }

@@ -47,7 +47,7 @@ enum DemoData {
                     .init(name: "acciughe", price: "1.50", allergens: ["fish"]),
                 ]),
             .init(
-                name: "Senza", min: 0, max: 3,
+                name: "Senza", min: 0, max: 3, kind: "removal",
                 modifiers: [.init(name: "basilico"), .init(name: "aglio"), .init(name: "origano")]),
         ]
         file.items = [

@@ -144,7 +144,7 @@ public struct Receipt: Sendable, Hashable, Encodable {
                     "\(line.quantity) x " + line.pizzaName + (line.variantName.map { " " + $0 } ?? ""),
                     line.total.plain)
                 // The modifiers' prices are in the line's total.
-                for text in line.modifiers.compactMap(\.text) { out += Self.wrap("  + " + text, width: width) }
+                for text in line.modifiers.compactMap(\.listed) { out += Self.wrap("  " + text, width: width) }
                 if let note = line.note { out += Self.wrap("  (\(note))", width: width) }
             }
         }

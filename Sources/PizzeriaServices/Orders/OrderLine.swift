@@ -39,6 +39,10 @@ public struct ChosenModifier: Sendable, Hashable, Codable, JSONMembers {
         }
     }
 
+    /// How a line lists it under its item — `+ Aggiunte: bufala`; a removal without the plus,
+    /// `senza basilico` — or `nil` as ``text``. One home for every view: show, receipt, ticket.
+    public var listed: String? { text.map { kind == .removal ? $0 : "+ " + $0 } }
+
     /// The JSON shape, defined once (see ``JSONMembers``).
     public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
         try writer.member("default", isDefault)
