@@ -22,8 +22,20 @@ struct BoardTmuxTests {
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         let argv = (["tmux", "-S", socket] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        // As from a shell: no signal blocked and each at its default. The test's threads block
+        // most signals, and a tmux server handed that mask never hears its children end, so
+        // kill-server would leave it (and the board) running.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, "tmux", &actions, nil, argv, environ)
+        let spawned = posix_spawnp(&pid, "tmux", &actions, &attributes, argv, environ)
         guard spawned == 0 else { return ProcessResult(status: -1, stdout: "", stderr: "spawn failed: \(spawned)") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -168,6 +180,21 @@ struct BoardTmuxTests {
         }
         #expect(hidden(large) < hidden(small) && hidden(large) > 0, "\(small)\n\(large)")
         #expect(large.components(separatedBy: "Board ").count == 2, "one board on the screen:\n\(large)")
+        // The terminal goes away (tmux killed: SIGHUP, which this test's threads hand down blocked):
+        // the watch ends instead of running on without a screen.
+        let pane = try tmux(socket, ["display-message", "-p", "-t", "board", "#{pane_pid}"]).stdout
+        let pid = try #require(pid_t(pane.trimmingCharacters(in: .whitespacesAndNewlines)), "\(pane)")
+        _ = try tmux(socket, ["kill-server"])
+        let deadline = Date().addingTimeInterval(10)
+        // Alive: its /proc entry is there and not a zombie (nobody may reap it in a container).
+        func alive() -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return false }
+            return !stat[close...].hasPrefix(") Z")
+        }
+        while alive() && Date() < deadline { usleep(50_000) }
+        #expect(!alive(), "the board (pid \(pid)) outlived its terminal")
     }
 
     @Test("the layout: a narrow screen cuts ITEMS, folds the counter's items in, and counts what is left out")

@@ -84,6 +84,19 @@ struct MoneyCommandTests {
         try cli.ok("category", "vat", "Bevande", "22")
         #expect(try cli.run("config", "set", "vat-rate", "101").stderr.contains("vat-rate: must be at most 100"))
         #expect(try cli.run("config", "set", "vat-number", "it-0123").stderr.contains("vat-number: must be 2 to 20"))
+        // config show shows every setting, the shop's details among them, in text and JSON.
+        let shown = try cli.ok("config", "show").stdout
+        for row in [
+            "shop-name             Pizzeria da Michele", "shop-address          Via Cesare Sersale 1, 80139 Napoli",
+            "vat-number            IT01234567890", "vat-rate              10%", "require-staff         off",
+            "phone-region          (not set",
+        ] {
+            #expect(shown.contains(row), "\(row)\n\(shown)")
+        }
+        let config = try cli.json("config", "show") as? [String: Any]
+        let shop = config?["shop"] as? [String: Any]
+        #expect(shop?["name"] as? String == "Pizzeria da Michele" && shop?["vat_rate_bp"] as? Int == 1000)
+        #expect(config?["require_staff"] as? Bool == false && config?["slot_capacity"] is Int)
         let id = try place(cli, "Margherita/Maxi+bufala=2", "Aranciata")
         try cli.ok("order", "pay", id, "--method", "cash", "--tendered", "40")
         for width in ["32", "42", "48"] {

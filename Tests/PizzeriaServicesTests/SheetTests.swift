@@ -46,6 +46,40 @@ struct SheetTests {
         #expect(try f.router.state(of: f.anna).sheet == nil)
     }
 
+    @Test(
+        "the edit sheet drafts every field (category, allergens, variants with prices, groups); a save keeps what was not changed"
+    )
+    func editSheetDraftsEverything() throws {
+        let f = try NavigationFixture()
+        let menu = f.pizzeria.menu
+        let margherita = try f.pizzeria.lookup.pizza("Margherita").id
+        try menu.addVariant(to: margherita, name: "Maxi", price: Money(cents: 900))
+        let extras = try menu.addModifierGroup(name: "Aggiunte", min: 0, max: 3)
+        _ = try menu.attach(extras.id, to: margherita)
+        _ = try menu.setAllergens([.gluten, .milk], of: margherita)
+        let before = try menu.item(margherita)
+        let state = try f.router.openSheet(f.anna, .editPizza(margherita))
+        let draft = try #require(state.sheet?.draft)
+        #expect(draft.categoryID == before.pizza.categoryID && draft.allergens == [.gluten, .milk])
+        #expect(draft.variants?.map(\.name) == ["Normale", "Maxi"], "\(String(describing: draft.variants))")
+        #expect(draft.variants?.map(\.price.cents) == [600, 900] && draft.variants?.first?.isDefault == true)
+        #expect(draft.modifierGroupIDs == [extras.id] && draft.isValid)
+        // The form's one price is the default variant's; Maxi keeps its own.
+        let priced = try f.router.setSheet(f.anna, price: Money(cents: 650))
+        #expect(priced.sheet?.draft.variants?.map(\.price.cents) == [650, 900] && priced.sheet?.draft.isValid == true)
+        let (saved, _) = try f.router.saveSheet(f.anna)
+        let after = try menu.item(margherita)
+        #expect(saved.price.cents == 650 && saved.version == before.pizza.version + 1)
+        #expect(
+            after.variants.map(\.id) == before.variants.map(\.id),
+            "the variants keep their ids (booked lines name them)")
+        #expect(after.variants.map(\.price.cents) == [650, 900])
+        #expect(after.modifierGroups.map(\.id) == [extras.id] && after.pizza.allergens == [.gluten, .milk])
+        // The booked order's line is untouched.
+        guard case .order(let id) = f.order else { return }
+        #expect(try f.pizzeria.orders.order(id: id)?.lines.first?.unitPrice.cents == 600)
+    }
+
     @Test("one sheet at a time; operations without a sheet are refused")
     func oneAtATime() throws {
         let f = try NavigationFixture()

@@ -22,10 +22,31 @@ enum ConfigCommands {
         abstract: "Show the settings.",
         run: { invocation in
             let context = invocation.context
-            let settings = try context.open(.requireCurrent).settings.current()
-            try context.emit(settings) { text(settings) }
+            let pizzeria = try context.open(.requireCurrent)
+            let shown = Shown(
+                settings: try pizzeria.settings.current(), shop: try pizzeria.payments.shop(),
+                requireStaff: try pizzeria.staff.isRequired())
+            try context.emit(shown) { text(shown) }
             return .ok
         })
+
+    /// Every setting `config show` shows: the booking settings, whether changes need staff, and
+    /// the shop's details. JSON: the settings' members, `require_staff` and `shop` (the shop's
+    /// details as `payment shop` prints them).
+    struct Shown: Encodable {
+        let settings: Settings
+        let shop: ShopDetails
+        let requireStaff: Bool
+
+        private enum CodingKeys: String, CodingKey { case requireStaff = "require_staff", shop }
+
+        func encode(to encoder: Encoder) throws {
+            try settings.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(requireStaff, forKey: .requireStaff)
+            try container.encode(shop, forKey: .shop)
+        }
+    }
 
     static let set = Command(
         name: "set",
@@ -96,8 +117,9 @@ enum ConfigCommands {
                 throw error
             }
             let settings: Settings
+            let pizzeria = try context.open(.requireCurrent)
             do {
-                settings = try context.open(.requireCurrent).settings.update(
+                settings = try pizzeria.settings.update(
                     key, parsing: try invocation[value], keepOrders: invocation[HoursCommands.keepOrders])
             } catch SettingsError.invalidValue(let key, let value) {
                 throw ValidationError([FieldError(field: spelling(key), message: "must be \(key.rule), not '\(value)'")]
@@ -109,7 +131,9 @@ enum ConfigCommands {
                     "\(spelling(key)): the new value does not fit \(slots.count) future slot\(slots.count == 1 ? "" : "s") already booked: \(shown)",
                     hint: "see `pizzeria order list`; cancel or move those orders first")
             }
-            try context.emit(settings) { text(settings) }
+            let shown = Shown(
+                settings: settings, shop: try pizzeria.payments.shop(), requireStaff: try pizzeria.staff.isRequired())
+            try context.emit(shown) { text(shown) }
             return .ok
         })
 
@@ -139,7 +163,8 @@ enum ConfigCommands {
         }
     }
 
-    static func text(_ settings: Settings) -> String {
+    static func text(_ shown: Shown) -> String {
+        let settings = shown.settings, shop = shown.shop
         var table = Table("SETTING", "VALUE")
         table.add("slot-minutes", "\(settings.slotMinutes)")
         table.add("slot-capacity", "\(settings.slotCapacity) pizzas")
@@ -148,6 +173,12 @@ enum ConfigCommands {
         table.add(
             "time-zone", settings.timeZone.identifier + (settings.storedTimeZone == nil ? " (this machine's)" : ""))
         table.add("booking-horizon-days", "\(settings.bookingHorizonDays) days")
+        table.add("require-staff", shown.requireStaff ? "on" : "off")
+        table.add("shop-name", shop.name ?? "(not set)")
+        table.add("shop-address", shop.address ?? "(not set)")
+        table.add("vat-number", shop.vatNumber ?? "(not set)")
+        table.add("vat-rate", "\(shop.vatRate) (categories without their own; see `category list`)")
+        table.add("phone-region", shop.phoneRegion?.code ?? "(not set: numbers are given with +country)")
         return table.rendered + CapacityCommands.stateText(settings)
     }
 }

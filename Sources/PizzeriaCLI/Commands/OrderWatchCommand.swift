@@ -102,7 +102,7 @@ enum OrderWatchCommand {
         return text
     }
 
-    /// Set by SIGINT and SIGTERM: the watch finishes its current line and exits 0.
+    /// Set by SIGINT, SIGTERM and SIGHUP: the watch finishes its current line and exits 0.
     enum Stop {
         private static let flag = Atomic<Bool>(false)
 
@@ -111,7 +111,8 @@ enum OrderWatchCommand {
         static func install() {
             var signals = sigset_t()
             sigemptyset(&signals)
-            for signalNumber in [SIGINT, SIGTERM] {
+            // SIGHUP too: the terminal that showed the watch has gone (a closed window, a killed tmux).
+            for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
                 signal(signalNumber) { _ in Stop.flag.store(true, ordering: .relaxed) }
                 sigaddset(&signals, signalNumber)
             }

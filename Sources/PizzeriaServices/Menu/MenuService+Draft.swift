@@ -3,6 +3,21 @@ import PizzeriaStorage
 
 // The sheet's menu choices, saved with the item in the sheet's transaction.
 extension MenuService {
+    /// The edit sheet's draft of an item: every field it has — name, price, category,
+    /// allergens, variants with their prices and default, the groups it offers — at its current
+    /// version, so the sheet shows them and a save keeps what was not changed.
+    static func wholeDraft(editing id: Pizza.ID, in db: Connection) throws -> PizzaDraft {
+        let pizza = try required(id, in: db)
+        var draft = PizzaDraft(editing: pizza)
+        draft.categoryID = pizza.categoryID
+        draft.allergens = pizza.allergens
+        draft.variants = try VariantStore.variants(of: id, in: db).map {
+            PizzaDraft.VariantLine(name: $0.name, price: $0.price, isDefault: $0.isDefault)
+        }
+        draft.modifierGroupIDs = try ModifierStore.attachedGroups(of: id, in: db).map(\.id)
+        return draft
+    }
+
     /// Applies a saved draft's allergens, variants and modifier groups (each when the draft sets it)
     /// to the item: the variants and groups become exactly the draft's.
     static func applyChoices(of draft: PizzaDraft, to pizza: Pizza.ID, in db: Connection) throws {

@@ -67,6 +67,13 @@ public struct PizzaDraft: Sendable, Hashable {
         if let first = lines.first(where: \.isDefault) { price = first.price }
     }
 
+    /// Sets the price; with variants, the default variant's price with it (the item's price is
+    /// the default's), as a form's one price field does.
+    public mutating func setPrice(_ price: Money) {
+        self.price = price
+        if let index = variants?.firstIndex(where: \.isDefault) { variants?[index].price = price }
+    }
+
     /// A draft in any state; prefer ``blank`` and ``init(editing:)``.
     public init(mode: Mode, name: String, price: Money, categoryID: Category.ID? = nil) {
         self.mode = mode

@@ -20,7 +20,7 @@ extension NavigationService {
             let draft: PizzaDraft
             switch request {
             case .addPizza: draft = .blank
-            case .editPizza(let id): draft = PizzaDraft(editing: try MenuService.required(id, in: db))
+            case .editPizza(let id): draft = try MenuService.wholeDraft(editing: id, in: db)
             }
             try NavigationStore.openSheet(draft, userID: user, at: now, in: db)
             if case .edit(let id, _) = draft.mode { return ([.route(.pizza(id: id))], "edit_pizza") }
@@ -60,7 +60,7 @@ extension NavigationService {
             guard let sheet else { throw NavigationError.noSheet }
             var draft = sheet.draft
             if let name { draft.name = name }
-            if let price { draft.price = price }
+            if let price { draft.setPrice(price) }
             if let category = choices.category { draft.categoryID = category }
             if let allergens = choices.allergens { draft.allergens = allergens }
             if let variants = choices.variants { draft.setVariants(variants) }
