@@ -72,6 +72,14 @@ struct Generator {
         case .advance, .collect, .cancel:
             step.order = dice.pick(open)?.label
             step.cli = cli
+            // Handed over: paid as it goes, left unpaid on purpose, or neither (refused if it owes).
+            if step.kind != .cancel {
+                if dice.chance(0.5) {
+                    step.method = dice.pick(["cash", "card"])
+                } else if dice.chance(0.5) {
+                    step.unpaid = true
+                }
+            }
         case .noShow:
             step.order = dice.pick(ready)?.label
             step.cli = cli

@@ -34,6 +34,8 @@ struct Step: Codable, Hashable, CustomStringConvertible {
     var quantity: Int?
     var left: Int?
     var edit: Int?
+    /// An order handed over owing money on purpose (`--unpaid`); `method` pays it as it is handed over.
+    var unpaid: Bool?
 
     /// An item chosen for a line: the shop's item, its variant (nil: the default), its modifiers.
     struct Pick: Codable, Hashable {

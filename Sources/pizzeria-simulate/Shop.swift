@@ -336,6 +336,15 @@ final class Shop {
         guard let label = step.order, let booked = model.orders[label] else { return .skipped }
         let id = booked.id
         let before = booked.status
+        let paidBefore = try pizzeria.payments.payments(of: id)
+        // Handing over settles the balance: paid as it goes, or left unpaid with a reason.
+        let handsOver = step.kind == .collect || step.kind == .advance
+        let method = step.method.flatMap(PaymentMethod.init(rawValue:))
+        let settling: OrderService.Settlement? =
+            !handsOver
+            ? nil
+            : method.map { .pay(PaymentRequest(order: id, method: $0)) }
+                ?? (step.unpaid == true ? .unpaid(reason: "paga domani \(tokenOf(booked))") : nil)
         var outcome: Outcome
         if step.cli == true, step.kind != .noShow {
             let verb: String =
@@ -343,12 +352,17 @@ final class Shop {
                 ?? "advance"
             var arguments = ["order", verb, id.description, "--by", actor]
             if step.kind == .cancel, booked.kept > 0 { arguments += ["--reason", "ci ripensa \(tokenOf(booked))"] }
+            switch settling {
+            case .pay(let request): arguments += ["--pay", request.method.rawValue]
+            case .unpaid(let reason): arguments += ["--unpaid", reason]
+            case nil: break
+            }
             outcome = try cli(arguments).outcome
         } else {
             outcome = try attempt(step.kind.rawValue) {
                 switch step.kind {
-                case .advance: _ = try pizzeria.orders.advance(id: id, by: actor)
-                case .collect: _ = try pizzeria.orders.collect(id: id, by: actor)
+                case .advance: _ = try pizzeria.orders.advance(id: id, by: actor, settling: settling)
+                case .collect: _ = try pizzeria.orders.collect(id: id, by: actor, settling: settling)
                 case .cancel:
                     _ = try pizzeria.orders.cancel(
                         id: id, by: actor, reason: booked.kept > 0 ? "ci ripensa \(tokenOf(booked))" : nil)
@@ -360,6 +374,17 @@ final class Shop {
         guard outcome == .done else { return outcome }
         try refresh(label)
         let after = model.orders[label]?.status ?? before
+        let paidAfter = try pizzeria.payments.payments(of: id)
+        if paidAfter.paid.cents > paidBefore.paid.cents {
+            model.orders[label]?.paid.append(paidAfter.paid.cents - paidBefore.paid.cents)
+            model.orders[label]?.events["paid", default: 0] += 1
+        }
+        // No silent unpaid: an order handed over owing money was left unpaid on purpose.
+        if after == .collected, before != .collected, paidAfter.balance.cents > 0, step.unpaid != true {
+            throw Finding(
+                invariant: "money-collected-unpaid",
+                detail: "order \(id.short) was handed over owing \(paidAfter.balance.cents) without --unpaid")
+        }
         if step.kind == .undo {
             model.orders[label]?.events["undo", default: 0] += 1
         } else {

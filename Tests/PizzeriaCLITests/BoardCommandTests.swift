@@ -55,7 +55,7 @@ struct BoardCommandTests {
         // No line ends in spaces (a table's last line was once followed by seven).
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(!lines.contains { $0.hasSuffix(" ") }, "\(text)")
-        try cli.ok("order", "collect", secondID, firstID)
+        try cli.ok("order", "collect", secondID, firstID, "--unpaid", "paid at the table")
         #expect(try cli.ok("order", "board", "--date", Self.day).stdout.contains("No open orders."))
     }
 

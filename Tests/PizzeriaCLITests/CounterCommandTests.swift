@@ -109,7 +109,7 @@ struct CounterCommandTests {
             history.map { $0["kind"] as? String } == ["placed", "status", "status", "status", "undo"], "\(history)")
         // The undo itself is not undone; a change 11 minutes old is too late.
         #expect(try cli.run("order", "undo", order.id).status == 1)
-        try cli.ok("order", "advance", order.id)
+        try cli.ok("order", "advance", order.id, "--unpaid", "on the house account")
         cli.environment["PIZZERIA_NOW"] = "2026-12-01T09:20:00Z"
         let late = try cli.run("order", "undo", order.id)
         #expect(late.status == 1 && late.stderr.contains("10 minutes"), "\(late)")

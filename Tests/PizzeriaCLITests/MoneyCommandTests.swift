@@ -126,7 +126,14 @@ struct MoneyCommandTests {
         try cli.ok("order", "pay", cash, "--method", "cash")
         try cli.ok("order", "pay", card, "--method", "card")
         try cli.ok("order", "refund", card, "--amount", "2", "--reason", "late")
-        try cli.ok("order", "collect", cash, card, walkOut)
+        // Handing over an order that owes money is refused unless it is paid then or left unpaid on purpose.
+        let silent = try cli.run("order", "collect", walkOut)
+        #expect(silent.status == 1 && silent.stderr.contains("owes €4.00"), "\(silent)")
+        #expect(silent.stderr.contains("hint: `pizzeria order collect \(shortID(walkOut)) --pay"), "\(silent)")
+        try cli.ok("order", "collect", cash)
+        try cli.ok("order", "collect", card, "--unpaid", "2 euro off for the wait")
+        try cli.ok("order", "collect", walkOut, "--unpaid", "walked out")
+        #expect(try cli.ok("order", "show", walkOut).stdout.contains("unpaid: walked out"))
         let text = try cli.ok("report", "close", "--date", Self.day, "--opening-cash", "100").stdout
         #expect(text.contains("Cash expected in the drawer: €112.00"), "\(text)")
         #expect(text.contains("left without paying") && text.contains(shortID(walkOut)), "\(text)")
@@ -184,7 +191,7 @@ extension MoneyCommandTests {
         let secondID = try #require(second?["id"] as? String)
         try cli.ok("order", "pay", first, "--method", "card", "--by", "luca")
         try cli.ok("order", "collect", first, "--by", "luca")
-        try cli.ok("order", "collect", secondID, "--by", "giulia")
+        try cli.ok("order", "collect", secondID, "--by", "giulia", "--unpaid", "pays next time")
         let hours =
             try cli.json("report", "sales", "--by", "hour", "--from", Self.day, "--to", Self.day) as? [[String: Any]]
             ?? []

@@ -147,7 +147,8 @@ struct ShellUserTests {
         let cli = try pizzeria()
         let collected =
             try cli.json("order", "place", "anna", "--pickup", "2026-12-01T19:00", "Porcini=12") as? [String: Any]
-        for _ in 0..<3 { try cli.ok("order", "advance", collected?["id"] as? String ?? "") }
+        for _ in 0..<2 { try cli.ok("order", "advance", collected?["id"] as? String ?? "") }
+        try cli.ok("order", "advance", collected?["id"] as? String ?? "", "--pay", "card")
         try cli.ok("order", "place", "marco", "--pickup", "2026-12-01T19:15", "Margherita")
         let environment = ["PIZZERIA_NOW": Self.now, "COLUMNS": "60"]
         let colored = try PseudoTerminalSession(

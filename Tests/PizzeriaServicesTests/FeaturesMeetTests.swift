@@ -49,7 +49,7 @@ struct FeaturesMeetTests {
         // Collected without paying: the cash-up lists it.
         try orders.advance(id: order.id, by: "giulia")
         try orders.advance(id: order.id, by: "giulia")
-        try orders.advance(id: order.id, by: "giulia")
+        try orders.advance(id: order.id, by: "giulia", settling: .unpaid(reason: "paga domani"))
         let close = try payments.dailyClose(day: LocalDate("2026-12-01"))
         #expect(close.unpaidCollected.map(\.orderID) == [order.id])
         // And it can be paid.
@@ -393,7 +393,7 @@ struct FeaturesMeetTests {
     func undoneCollectionOutsideTheHours() throws {
         let f = try OrderFixture()
         let order = try f.place("anna", "22:30", ("Margherita", 1)).order
-        try f.pizzeria.orders.collect(id: order.id, by: "giulia")
+        try f.pizzeria.orders.collect(id: order.id, by: "giulia", settling: .unpaid(reason: "a mistake"))
         try f.pizzeria.schedule.setHours(Set(Weekday.allCases), [try HoursSyntax.parseInterval("18:00-22:30")])
         let back = try f.pizzeria.orders.undo(id: order.id, by: "giulia")
         #expect(back.status == .ready && back.history.last?.detail?.hasSuffix("kept outside the hours") == true)

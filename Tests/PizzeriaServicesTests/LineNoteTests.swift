@@ -66,7 +66,7 @@ struct LineNoteTests {
                 user: try f.user("anna"), items: [.init(pizza: try f.pizza("Margherita"), note: "per Anna-Secret")],
                 pickup: try f.at("19:00"))
         ).order
-        try f.pizzeria.orders.collect(id: order.id, by: "giulia")
+        try f.pizzeria.orders.collect(id: order.id, by: "giulia", settling: .unpaid(reason: "tab"))
         try f.pizzeria.users.erase(id: try f.user("anna"), by: "giulia")
         #expect(!(try f.base.snapshot().joined().contains("Anna-Secret")))
         #expect(try Maintenance.check(path: f.base.path, now: f.now).domainProblems.isEmpty)

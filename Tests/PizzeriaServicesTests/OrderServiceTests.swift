@@ -214,7 +214,10 @@ struct OrderServiceTests {
         #expect(throws: OrderError.illegalTransition(orderID: order.id, from: .ready, action: .cancel)) {
             try fixture.pizzeria.orders.cancel(id: order.id)
         }
-        let collected = try fixture.pizzeria.orders.advance(id: order.id)
+        let owing = #expect(throws: OrderError.self) { try fixture.pizzeria.orders.advance(id: order.id) }
+        #expect(owing == .unpaidAtCollection(orderID: order.id, balance: order.total), "no silent unpaid")
+        #expect(try fixture.pizzeria.orders.order(id: order.id)?.status == .ready)
+        let collected = try fixture.pizzeria.orders.advance(id: order.id, settling: .unpaid(reason: "account"))
         #expect(collected.history.map(\.to) == [.placed, .preparing, .ready, .collected])
         #expect(collected.history.map(\.from) == [nil, .placed, .preparing, .ready])
         let error = #expect(throws: OrderError.self) { try fixture.pizzeria.orders.advance(id: order.id) }
@@ -269,7 +272,9 @@ struct OrderServiceTests {
         #expect(booked.days.map(\.bookedOrders) == [2] && booked.days.map(\.cancelled) == [1])
 
         // Anna collects; marco's 20:00 order is ready and never fetched.
-        for _ in 0..<3 { try fixture.pizzeria.orders.advance(id: annas.id) }
+        for _ in 0..<2 { try fixture.pizzeria.orders.advance(id: annas.id) }
+        try fixture.pizzeria.orders.advance(
+            id: annas.id, settling: .pay(PaymentRequest(order: annas.id, method: .cash)))
         let marcos = try fixture.pizzeria.orders.list(
             OrderFilter(user: try fixture.user("marco"), serviceDay: LocalDate("2026-12-01")!))[0]
         for _ in 0..<2 { try fixture.pizzeria.orders.advance(id: marcos.id) }

@@ -194,7 +194,7 @@ struct PaymentTests {
         // A later rate change does not touch what was booked.
         try payments.update(.vatRate(try VATRate.parse("4")))
         try collect(f, paid)
-        try f.pizzeria.orders.collect(id: unpaid.id)
+        try f.pizzeria.orders.collect(id: unpaid.id, settling: .unpaid(reason: "walked out"))
         for _ in 0..<2 { try f.pizzeria.orders.advance(id: noShow.id) }
         try f.pizzeria.orders.markNoShow(id: noShow.id)
 

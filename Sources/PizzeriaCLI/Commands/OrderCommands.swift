@@ -274,9 +274,38 @@ enum OrderCommands {
     }
 
     static let advance = lifecycle(
-        "advance", "Move an order to its next status (placed → preparing → ready → collected).",
-        { service, id, actor, _ in try service.advance(id: id, by: actor) },
+        "advance",
+        "Move an order to its next status (placed → preparing → ready → collected); handed over owing money, it "
+            + "needs --pay or --unpaid.",
+        options: settlingOptions,
+        { service, id, actor, invocation in
+            try service.advance(id: id, by: actor, settling: try settling(invocation, id))
+        },
         { "Order \($0.id.short) is now \($0.status.rawValue).\n" })
+    static let payMethod = Option(
+        "pay", "method", help: "Take the balance as the order is handed over: cash, card, online or voucher.",
+        completion: .choices(PaymentMethod.recordable.map(\.rawValue)), .paymentMethod)
+    static let unpaid = Option(
+        "unpaid", "reason",
+        help: "Hand the order over owing money on purpose: why (1 to 200 characters, in the history).")
+    /// How an order handed over settles its balance: `--pay METHOD [--tendered X] [--reference R]` or `--unpaid REASON`.
+    static let settlingOptions: [any OptionDeclaration] = [
+        payMethod, MoneyCommands.tendered, MoneyCommands.reference, unpaid,
+    ]
+
+    /// The settlement the options ask for, for order `id`.
+    static func settling(_ invocation: Invocation, _ id: Order.ID) throws -> OrderService.Settlement? {
+        let method = try invocation[payMethod], reason = try invocation[unpaid]
+        let tendered = try invocation[MoneyCommands.tendered], reference = try invocation[MoneyCommands.reference]
+        if method != nil, reason != nil { throw invocation.usage("give --pay or --unpaid, not both") }
+        if method == nil, tendered != nil || reference != nil {
+            throw invocation.usage("--tendered and --reference go with --pay")
+        }
+        if let method {
+            return .pay(PaymentRequest(order: id, method: method, reference: reference, tendered: tendered))
+        }
+        return reason.map { .unpaid(reason: $0) }
+    }
     static let cancelReason = Option(
         "reason", "text", help: "Why (1 to 200 characters, in the history); required for a paid order.")
     static let cancel = lifecycle(
@@ -290,8 +319,13 @@ enum OrderCommands {
         { "Order \($0.id.short) is a no-show.\n" })
     static let collect = lifecycle(
         "collect",
-        "Hand over orders: from placed, preparing or ready to collected in one step (each step in the history).",
-        { service, id, actor, _ in try service.collect(id: id, by: actor) }, { "Order \($0.id.short) is collected.\n" })
+        "Hand over orders: from placed, preparing or ready to collected in one step (each step in the history); "
+            + "one that owes money is paid in the same step (--pay METHOD) or left unpaid with a reason (--unpaid).",
+        options: settlingOptions,
+        { service, id, actor, invocation in
+            try service.collect(id: id, by: actor, settling: try settling(invocation, id))
+        },
+        { "Order \($0.id.short) is collected.\n" })
     static let undo = Command(
         name: "undo", abstract: "Take back the order's last status change, made less than 10 minutes ago.",
         discussion: """

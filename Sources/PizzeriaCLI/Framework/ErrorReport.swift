@@ -83,6 +83,9 @@ extension ErrorReport {
             return "`pizzeria pizza available ITEM` or `pizzeria modifier available GROUP MODIFIER` ends a limit "
                 + "(`sold-out --left N` raises it); or leave the item out"
         case OrderError.keyReused: return "use a new key for a new order"
+        case OrderError.unpaidAtCollection(let order, _):
+            return "`pizzeria order collect \(order.short) --pay cash|card|online|voucher [--tendered EUR]`, "
+                + "or `--unpaid REASON` to hand it over owing"
         case PaymentError.reasonRequired(let order, _):
             return
                 "`pizzeria order cancel \(order.short) --reason TEXT`, then `pizzeria order refund \(order.short) --reason TEXT`"

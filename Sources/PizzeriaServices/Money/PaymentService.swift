@@ -37,47 +37,53 @@ public final class PaymentService: Sendable {
         let problems = Self.problems(of: request) + OrderService.actorProblems(actor)
         guard problems.isEmpty else { throw ValidationError(problems) }
         let now = now()
-        return try database.write { db in
-            let summary = try Self.summary(of: request.order, in: db)
-            if let reference = request.reference,
-                let existing = try PaymentStore.payment(method: request.method, reference: reference, in: db)
-            {
-                guard existing.orderID == summary.orderID, request.amount.map({ $0 == existing.amount }) ?? true else {
-                    throw PaymentError.referenceUsed(reference: reference, order: existing.orderID)
-                }
-                return (existing, false)
+        return try database.write { db in try Self.pay(request, actor: actor, now: now, in: db) }
+    }
+
+    /// The transactional half of ``pay(_:by:)``, for a flow that pays as part of a larger write
+    /// (an order collected with its payment). The request's fields must already be valid.
+    static func pay(_ request: PaymentRequest, actor: String?, now: Date, in db: Connection) throws -> (
+        payment: Payment, created: Bool
+    ) {
+        let summary = try Self.summary(of: request.order, in: db)
+        if let reference = request.reference,
+            let existing = try PaymentStore.payment(method: request.method, reference: reference, in: db)
+        {
+            guard existing.orderID == summary.orderID, request.amount.map({ $0 == existing.amount }) ?? true else {
+                throw PaymentError.referenceUsed(reference: reference, order: existing.orderID)
             }
-            guard summary.status != .cancelled else { throw PaymentError.orderCancelled(summary.orderID) }
-            let balance = summary.balance
-            guard balance.cents > 0 else { throw PaymentError.nothingDue(order: summary.orderID, state: summary.state) }
-            let amount = request.amount ?? balance
-            // The whole balance of a very large order may be more than one payment takes.
-            guard amount <= PaymentRequest.maximumAmount else {
-                throw ValidationError([
-                    FieldError(
-                        field: "amount",
-                        message:
-                            "the balance \(balance.formatted) is more than one payment takes (\(PaymentRequest.maximumAmount.formatted)): pay it in parts, an amount each"
-                    )
-                ])
-            }
-            guard amount <= balance else {
-                throw PaymentError.overBalance(order: summary.orderID, amount: amount, balance: balance)
-            }
-            if let tendered = request.tendered, tendered < amount {
-                throw ValidationError([
-                    FieldError(
-                        field: "tendered",
-                        message: "\(tendered.formatted) handed over is less than the \(amount.formatted) paid")
-                ])
-            }
-            // An erased customer's order keeps no free text of theirs: its reference is not stored.
-            let erased = try PaymentStore.isErasedCustomer(order: summary.orderID, in: db)
-            let payment = try PaymentStore.insert(
-                order: summary.orderID, amount: amount, method: request.method,
-                reference: erased ? nil : request.reference, tendered: request.tendered, actor: actor, at: now, in: db)
-            return (payment, true)
+            return (existing, false)
         }
+        guard summary.status != .cancelled else { throw PaymentError.orderCancelled(summary.orderID) }
+        let balance = summary.balance
+        guard balance.cents > 0 else { throw PaymentError.nothingDue(order: summary.orderID, state: summary.state) }
+        let amount = request.amount ?? balance
+        // The whole balance of a very large order may be more than one payment takes.
+        guard amount <= PaymentRequest.maximumAmount else {
+            throw ValidationError([
+                FieldError(
+                    field: "amount",
+                    message:
+                        "the balance \(balance.formatted) is more than one payment takes (\(PaymentRequest.maximumAmount.formatted)): pay it in parts, an amount each"
+                )
+            ])
+        }
+        guard amount <= balance else {
+            throw PaymentError.overBalance(order: summary.orderID, amount: amount, balance: balance)
+        }
+        if let tendered = request.tendered, tendered < amount {
+            throw ValidationError([
+                FieldError(
+                    field: "tendered",
+                    message: "\(tendered.formatted) handed over is less than the \(amount.formatted) paid")
+            ])
+        }
+        // An erased customer's order keeps no free text of theirs: its reference is not stored.
+        let erased = try PaymentStore.isErasedCustomer(order: summary.orderID, in: db)
+        let payment = try PaymentStore.insert(
+            order: summary.orderID, amount: amount, method: request.method,
+            reference: erased ? nil : request.reference, tendered: request.tendered, actor: actor, at: now, in: db)
+        return (payment, true)
     }
 
     /// Gives money back on an order: `amount` (by default what it owes back, see

@@ -73,6 +73,9 @@ public enum OrderError: PizzeriaFailure, Equatable {
     case tooMany(name: String, quantity: Int)
     /// The order changed since the version the change was made from.
     case versionConflict(orderID: Order.ID, expected: Int, current: Int)
+    /// The order would be handed over owing `balance`: it is paid in the same step, or left
+    /// unpaid with a reason, never collected without a word.
+    case unpaidAtCollection(orderID: Order.ID, balance: Money)
     /// The last status change is older than the undo window.
     case undoTooLate(orderID: Order.ID, minutes: Int)
 
@@ -133,6 +136,9 @@ public enum OrderError: PizzeriaFailure, Equatable {
             "order \(id.short) has nothing \(station) makes"
                 + (stations.isEmpty
                     ? " (nothing any station makes)" : "; its stations: " + stations.joined(separator: ", "))
+        case .unpaidAtCollection(let id, let balance):
+            "order \(id.short) owes \(balance.formatted): take the payment as it is handed over, or say why it is "
+                + "left unpaid"
         case .stationFull(let station, let slot, let remaining, let requested):
             "\(station) makes only \(remaining) more in the \(slot) slot (asked for \(requested)); "
                 + "choose another pickup time, or raise its capacity (station edit \(station) --capacity N)"

@@ -6,19 +6,99 @@ extension OrderService {
     /// Moves the order to its next status: placed → preparing → ready → collected.
     /// - Throws: ``OrderError/notFound(_:)``; ``OrderError/illegalTransition(orderID:from:action:)``
     ///   naming the current status.
+    /// Ready → collected hands the order over: as with ``collect(id:by:settling:)``, an order that
+    /// still owes money needs `settling` (paid now, or left unpaid with a reason).
+    /// - Throws: ``OrderError/unpaidAtCollection(orderID:balance:)`` for an order handed over owing money.
     @discardableResult
-    public func advance(id: Order.ID, by actor: String? = nil) throws -> Order {
-        try change(id, action: .advance, actor: actor) { $0.next }
+    public func advance(id: Order.ID, by actor: String? = nil, settling: Settlement? = nil) throws -> Order {
+        try Self.settlementProblems(settling, actor: actor)
+        let now = now()
+        return try database.write { db in
+            guard let header = try OrderStore.header(id: id, in: db) else { throw OrderError.notFound(id.description) }
+            guard let next = header.status.next else {
+                throw OrderError.illegalTransition(orderID: header.id, from: header.status, action: .advance)
+            }
+            // A settlement goes with handing over: asked for on any other step, it is refused, not ignored.
+            if settling != nil, next != .collected {
+                throw ValidationError([
+                    FieldError(
+                        field: "settling",
+                        message: "order \(header.id.short) goes to \(next.rawValue), not collected: "
+                            + "its balance is settled as it is handed over")
+                ])
+            }
+            let note = next == .collected ? try Self.settle(header.id, settling, actor: actor, now: now, in: db) : nil
+            guard header.status.canChange(to: next),
+                try OrderStore.setStatus(
+                    id: header.id, from: header.status, to: next, actor: actor, note: note, at: now, in: db),
+                let updated = try OrderStore.header(id: header.id, in: db)
+            else {
+                throw OrderError.illegalTransition(orderID: header.id, from: header.status, action: .advance)
+            }
+            return try OrderAssembler(now: now, in: db).order(updated)
+        }
+    }
+
+    /// How an order's balance is settled as it is handed over.
+    public enum Settlement: Sendable, Hashable {
+        /// Paid now, in the same transaction: the request's order must be the one collected
+        /// (its amount, by default, the whole balance).
+        case pay(PaymentRequest)
+        /// Left unpaid on purpose: why, 1 to 200 characters, recorded in the order's history
+        /// (`unpaid: REASON`).
+        case unpaid(reason: String)
+    }
+
+    /// What is wrong with a settlement's fields and the actor, every field named.
+    static func settlementProblems(_ settling: Settlement?, actor: String?) throws {
+        var problems = actorProblems(actor)
+        switch settling {
+        case .pay(let request): problems += PaymentService.problems(of: request)
+        case .unpaid(let reason):
+            problems += TextLimit.problems(
+                reason.trimmingWhitespace(), field: "unpaid", maximum: PaymentService.maximumReasonLength)
+        case nil: break
+        }
+        guard problems.isEmpty else { throw ValidationError(problems) }
+    }
+
+    /// The one rule of handing over: an order that owes money is paid in the same transaction or
+    /// left unpaid with a reason, never collected without a word. Returns the history's note.
+    static func settle(_ id: Order.ID, _ settling: Settlement?, actor: String?, now: Date, in db: Connection) throws
+        -> String?
+    {
+        switch settling {
+        case .pay(let request):
+            guard request.order == id else {
+                throw ValidationError([
+                    FieldError(
+                        field: "order", message: "the payment is for order \(request.order.short), not \(id.short)")
+                ])
+            }
+            _ = try PaymentService.pay(request, actor: actor, now: now, in: db)
+            let balance = try PaymentService.summary(of: id, in: db).balance
+            guard balance.cents <= 0 else { throw OrderError.unpaidAtCollection(orderID: id, balance: balance) }
+            return nil
+        case .unpaid(let reason):
+            // An erased customer's order keeps no free text: the reason is not stored.
+            let live = try OrderStore.header(id: id, in: db).map { try UserStore.isLiveUser($0.userID, in: db) } ?? true
+            return "unpaid: " + (live ? reason.trimmingWhitespace() : "[erased]")
+        case nil:
+            let balance = try PaymentService.summary(of: id, in: db).balance
+            guard balance.cents <= 0 else { throw OrderError.unpaidAtCollection(orderID: id, balance: balance) }
+            return nil
+        }
     }
 
     /// Takes an order from any earlier status (placed, preparing or ready) to collected in one
     /// transaction; its history keeps each step (`placed → preparing`, `→ ready`, `→ collected`).
     /// - Throws: ``OrderError/notFound(_:)``; ``OrderError/illegalTransition(orderID:from:action:)``
     ///   for a collected, cancelled or no-show order.
+    ///   ``OrderError/unpaidAtCollection(orderID:balance:)`` for an order that owes money and is
+    ///   neither paid in the same call nor left unpaid with a reason (`settling`).
     @discardableResult
-    public func collect(id: Order.ID, by actor: String? = nil) throws -> Order {
-        let problems = Self.actorProblems(actor)
-        guard problems.isEmpty else { throw ValidationError(problems) }
+    public func collect(id: Order.ID, by actor: String? = nil, settling: Settlement? = nil) throws -> Order {
+        try Self.settlementProblems(settling, actor: actor)
         let now = now()
         return try database.write { db in
             guard var header = try OrderStore.header(id: id, in: db) else { throw OrderError.notFound(id.description) }
@@ -26,10 +106,12 @@ extension OrderService {
             guard [.placed, .preparing, .ready].contains(start) else {
                 throw OrderError.illegalTransition(orderID: header.id, from: start, action: .collect)
             }
+            let note = try Self.settle(header.id, settling, actor: actor, now: now, in: db)
             while header.status != .collected {
                 guard let next = header.status.next,
                     try OrderStore.setStatus(
-                        id: header.id, from: header.status, to: next, actor: actor, at: now, in: db),
+                        id: header.id, from: header.status, to: next, actor: actor,
+                        note: next == .collected ? note : nil, at: now, in: db),
                     let updated = try OrderStore.header(id: header.id, in: db)
                 else {
                     throw OrderError.illegalTransition(orderID: header.id, from: start, action: .collect)

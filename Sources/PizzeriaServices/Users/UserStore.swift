@@ -132,7 +132,7 @@ enum UserStore {
             UPDATE order_lines SET note = NULL
             WHERE order_id IN (SELECT o.id FROM orders o WHERE o.user_id = ?) AND note IS NOT NULL
             """, [id])
-        // The free text of a history detail (`note: …`, `override: …`, `reason: …`) runs to its end:
+        // The free text of a history detail (`note: …`, `override: …`, `reason: …`, `unpaid: …`) runs to its end:
         // it becomes `[erased]`; so do a payment's reference (`paid 5.00 card (REF)`) and a refund's
         // reason (`refunded 5.00 card: …`).
         counts.historyEntries = try db.run(
@@ -147,7 +147,8 @@ enum UserStore {
             FROM (SELECT e.id AS event,
                          min(coalesce(nullif(instr(e.detail, 'note: '), 0), 100000),
                              coalesce(nullif(instr(e.detail, 'override: '), 0), 100000),
-                             coalesce(nullif(instr(e.detail, 'reason: '), 0), 100000)) AS free
+                             coalesce(nullif(instr(e.detail, 'reason: '), 0), 100000),
+                             coalesce(nullif(instr(e.detail, 'unpaid: '), 0), 100000)) AS free
                   FROM order_status_events e JOIN orders o ON o.id = e.order_id WHERE o.user_id = ?4) f
             WHERE order_status_events.id = f.event
               AND ((kind = 'paid' AND instr(detail, ' (') > 0 AND substr(detail, -8) <> '[erased]')
