@@ -197,9 +197,10 @@ enum ModifierCommands {
         run: { invocation in
             let context = invocation.context
             let groups = try context.open(.requireCurrent).menu.modifierGroups()
+            let now = try context.clock()()
             let rows = groups.flatMap { group in group.modifiers.map { (group, $0) } }
             try context.list.write(invocation, shape) { each in
-                try rows.forEach { try each(Row(group: $0.0, modifier: $0.1)) }
+                try rows.forEach { try each(Row(group: $0.0, modifier: $0.1, left: $0.1.left(for: now))) }
             }
             return .ok
         })
@@ -208,15 +209,26 @@ enum ModifierCommands {
     struct Row: Encodable, JSONMembers {
         let group: ModifierGroup
         let modifier: Modifier
+        /// How many more can be booked for a pickup now (0: sold out), or `nil`: no limit.
+        let left: Int?
+
+        /// `archived`, `sold out`, `3 left`, `offered` (`, default` for a choice's default).
+        var status: String {
+            if modifier.isArchived { return "archived" }
+            let offered = left.map { $0 == 0 ? "sold out" : "offered, \($0) left" } ?? "offered"
+            return offered + (group.defaultModifier == modifier.id ? ", default" : "")
+        }
 
         func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
             try writer.member("group", group.name)
             try writer.member("group_id", group.id.rawValue)
             try writer.member("group_kind", group.kind.rawValue)
             try writer.member("is_default", group.defaultModifier == modifier.id)
+            try writer.member("left", left)
             try writer.member("max_selected", group.maxSelected)
             try writer.member("min_selected", group.minSelected)
             try writer.member("modifier", object: modifier)
+            try writer.member("sold_out", left == 0)
         }
 
         func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
@@ -228,8 +240,7 @@ enum ModifierCommands {
             [
                 $0.group.name, $0.group.kind.rawValue, $0.group.ruleText, $0.modifier.name, $0.modifier.price.formatted,
                 Allergen.codes($0.modifier.allergens).joined(separator: ","),
-                $0.modifier.isArchived
-                    ? "archived" : $0.group.defaultModifier == $0.modifier.id ? "offered, default" : "offered",
+                $0.status,
             ]
         },
         empty: "No modifiers.\n",
@@ -239,7 +250,7 @@ enum ModifierCommands {
             .computed("price_cents") { .number($0.modifier.price.cents) },
             .computed("allergens") { .text(Allergen.codes($0.modifier.allergens).joined(separator: ",")) },
             .computed("archived") { .number($0.modifier.isArchived ? 1 : 0) },
-            .member("is_default"),
+            .member("is_default"), .member("left"), .member("sold_out"),
         ]))
 
     static let group = Command(

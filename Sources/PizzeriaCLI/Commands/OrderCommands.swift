@@ -162,7 +162,7 @@ enum OrderCommands {
     static let list = Command(
         name: "list",
         abstract: "List orders by pickup time, optionally filtered.",
-        options: [userFilter, statusFilter, date, limit, after, owesRefund, perLine] + ListOptions.all,
+        options: [userFilter, statusFilter, date, with, limit, after, owesRefund, perLine] + ListOptions.all,
         run: { invocation in
             let context = invocation.context
             let status = try invocation[statusFilter]
@@ -178,6 +178,17 @@ enum OrderCommands {
             var filter = OrderFilter(status: status)
             if let user = try invocation[userFilter] { filter.user = try pizzeria.lookup.customer(user).id }
             if let date = try invocation[date] { filter.serviceDay = try DateText.date(date, field: "date", pizzeria) }
+            if let name = try invocation[with] {
+                // An item by its name or id, else a modifier (GROUP:NAME where two groups share a name).
+                if let item = try? pizzeria.lookup.pizza(name) {
+                    filter.item = item.id
+                } else {
+                    let colon = name.firstIndex(of: ":")
+                    let group = colon.map { String(name[..<$0]) }
+                    let modifier = colon.map { String(name[name.index(after: $0)...]) } ?? name
+                    filter.modifier = try pizzeria.menu.modifier(named: modifier, for: nil, group: group).id
+                }
+            }
             if invocation[perLine] {
                 // One row per line, streamed order by order: any number of orders in the memory of a page.
                 try context.list.write(invocation, MoneyCommands.lineShape) { each in
@@ -208,6 +219,9 @@ enum OrderCommands {
             return .ok
         })
 
+    static let with = Option(
+        "with", "item",
+        help: "Only orders with a line of this item, or carrying this modifier (GROUP:NAME when two groups share it).")
     static let perLine = Flag(
         "lines",
         help: "One row per order line (item, variant, modifiers, quantity, unit price, VAT rate, net, VAT, gross): "

@@ -57,7 +57,10 @@ enum PizzaText {
                 modifiers.add(
                     modifier.name, prices.joined(separator: ", "),
                     Allergen.codes(modifier.allergens).joined(separator: ", "),
-                    modifier.isArchived ? "archived" : "")
+                    modifier.isArchived
+                        ? "archived"
+                        : modifier.stockLeft == nil
+                            ? "" : stockText(modifier.stockLeft, until: modifier.stockUntil, zone: zone))
             }
             text += "\(group.name) (\(group.ruleText)):\n\n" + modifiers.rendered + "\n"
         }

@@ -25,6 +25,18 @@ extension OrderStore {
             conditions.append("o.pickup_at >= ?"); arguments.append(PickupTime.utc(from))
         }
         if let to = filter.pickupBefore { conditions.append("o.pickup_at < ?"); arguments.append(PickupTime.utc(to)) }
+        if let item = filter.item {
+            conditions.append("EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id AND l.pizza_id = ?)")
+            arguments.append(item)
+        }
+        if let modifier = filter.modifier {
+            conditions.append(
+                """
+                EXISTS (SELECT 1 FROM order_lines l, json_each(l.modifiers) m
+                        WHERE l.order_id = o.id AND l.modifiers IS NOT NULL AND m.value ->> '$.id' = ?)
+                """)
+            arguments.append(modifier.rawValue)
+        }
         return (conditions, arguments)
     }
 

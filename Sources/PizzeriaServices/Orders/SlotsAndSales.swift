@@ -372,6 +372,10 @@ public struct OrderFilter: Sendable, Hashable {
     public var pickupFrom: Date?
     /// Pickups before this time.
     public var pickupBefore: Date?
+    /// Orders with a line of this item.
+    public var item: Pizza.ID?
+    /// Orders with a line carrying this modifier (what a sold-out `bufala` already has booked).
+    public var modifier: Modifier.ID?
 
     /// A filter; with no arguments, every order.
     public init(
