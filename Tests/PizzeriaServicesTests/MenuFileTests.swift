@@ -25,6 +25,46 @@ struct MenuFileTests {
         #expect(try Maintenance.check(path: target.base.path, now: target.now).domainProblems.isEmpty)
     }
 
+    @Test("categories' VAT rates and stations round-trip; an invalid rate is refused by its place")
+    func vatRatesRoundTrip() throws {
+        let source = try OrderFixture()
+        try source.pizzeria.menu.importMenu(DemoData.menuFile)
+        let bevande = try source.pizzeria.menu.category(named: "Bevande")
+        try source.pizzeria.payments.setVATRate(try VATRate.parse("22"), of: bevande.id)
+        let friggitrice = try source.pizzeria.menu.addStation(name: "Friggitrice", capacity: 4)
+        try source.pizzeria.menu.editCategory(
+            try source.pizzeria.menu.category(named: "Fritti").id, station: friggitrice.id)
+        let exported = try source.pizzeria.menu.export()
+        #expect(exported.categories.first { $0.name == "Bevande" }?.vatRate == "22")
+        #expect(exported.categories.first { $0.name == "Fritti" }?.station == "Friggitrice")
+        let target = try OrderFixture()
+        _ = try target.pizzeria.menu.addStation(name: "Friggitrice", capacity: 4)
+        try target.pizzeria.menu.importMenu(try MenuFile.decode(try exported.encoded()))
+        #expect(try target.pizzeria.menu.category(named: "Bevande").vatRate == (try VATRate.parse("22")))
+        #expect(try target.pizzeria.menu.export() == exported)
+        var bad = exported
+        bad.categories[0].vatRate = "ventidue"
+        let refused = #expect(throws: ValidationError.self) { try target.pizzeria.menu.importMenu(bad) }
+        #expect(
+            refused?.errors.first?.field.hasPrefix("categories[0].vat_rate") == true, "\(String(describing: refused))")
+    }
+
+    @Test("an unknown key is refused naming its place, line and column and the keys there are; nothing is written")
+    func unknownKeys() throws {
+        let text = """
+            {"format": "pizzeria-menu", "version": 1,
+             "categories": [{"name": "Pizze"}],
+             "items": [{"name": "Margherita", "category": "Pizze",
+                        "allergen": ["gluten"],
+                        "variants": [{"name": "Normale", "price": "6.00", "defualt": true}]}]}
+            """
+        let refused = #expect(throws: ValidationError.self) { try MenuFile.decode(Data(text.utf8)) }
+        let fields = refused?.errors.map(\.field) ?? []
+        #expect(fields == ["items[0].allergen", "items[0].variants[0].defualt"], "\(fields)")
+        #expect(refused?.errors.first?.message.contains("line 4, column 13") == true, "\(String(describing: refused))")
+        #expect(refused?.errors.first?.message.contains("known: allergens, category") == true)
+    }
+
     @Test("a dry run lists the differences and writes nothing")
     func dryRun() throws {
         let f = try OrderFixture()

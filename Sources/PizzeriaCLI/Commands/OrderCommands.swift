@@ -33,7 +33,8 @@ enum OrderCommands {
 
     static let orderArgument = Argument(
         "order", help: "Order id, its short id, or the unique start of either (4+ characters).", completion: .orders)
-    static let user = Argument("user", help: "The user's handle.", completion: .users)
+    static let user = Argument(
+        "user", help: "The customer: handle, id, phone (any format) or a name that is unique.", completion: .users)
     static let items = VariadicArgument(
         "item", help: "PIZZA[/VARIANT][+MODIFIER…][=QTY].", completion: .pizzas)
     static let pickup = RequiredOption("pickup", "time", help: "The start of the pickup slot.")
@@ -105,7 +106,8 @@ enum OrderCommands {
                 }
                 items[position - 1].note = note
             }
-            let user = try pizzeria.lookup.user(try invocation[user])
+            // The customer as staff name them: handle, id, phone in any format, or a name that is unique.
+            let user = try pizzeria.lookup.customer(try invocation[user])
             let pickup = try pizzeria.orders.pickup(parsing: pickupText)
             let typedKey = try invocation[key]
             func emitParty(_ party: Party, created: Bool) throws -> ExitCode {

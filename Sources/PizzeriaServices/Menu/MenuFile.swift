@@ -43,15 +43,19 @@ public struct MenuFile: Sendable, Hashable, Codable {
         /// The station its items are prepared at (a name from `station list`); when given, it
         /// decides `uses_oven`.
         public var station: String?
+        /// Its items' VAT rate in % (`"22"`, `"5.5"`), or `nil`: the shop's (`config set vat-rate`);
+        /// an import leaves an existing category's rate alone when the file gives none.
+        public var vatRate: String?
 
         /// An entry.
-        public init(name: String, usesOven: Bool? = nil, station: String? = nil) {
-            (self.name, self.usesOven, self.station) = (name, usesOven, station)
+        public init(name: String, usesOven: Bool? = nil, station: String? = nil, vatRate: String? = nil) {
+            (self.name, self.usesOven, self.station, self.vatRate) = (name, usesOven, station, vatRate)
         }
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case name, station
             case usesOven = "uses_oven"
+            case vatRate = "vat_rate"
         }
     }
 
@@ -78,6 +82,10 @@ public struct MenuFile: Sendable, Hashable, Codable {
             (self.name, self.min, self.max, self.modifiers) = (name, min, max, modifiers)
             (self.kind, self.default) = (kind, `default`)
         }
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case name, min, max, kind, `default`, modifiers
+        }
     }
 
     /// A modifier.
@@ -102,7 +110,7 @@ public struct MenuFile: Sendable, Hashable, Codable {
             self.archived = archived
         }
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case name, price, allergens, archived
             case variantPrices = "variant_prices"
         }
@@ -130,7 +138,7 @@ public struct MenuFile: Sendable, Hashable, Codable {
             self.modifierGroups = modifierGroups
         }
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case name, category, allergens, variants
             case modifierGroups = "modifier_groups"
         }
@@ -150,13 +158,13 @@ public struct MenuFile: Sendable, Hashable, Codable {
             (self.name, self.price, self.isDefault) = (name, price, isDefault)
         }
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case name, price
             case isDefault = "default"
         }
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case format, version, categories, items
         case modifierGroups = "modifier_groups"
     }
@@ -202,6 +210,7 @@ public struct MenuFile: Sendable, Hashable, Codable {
                     message: "is not valid JSON (\(context.debugDescription))")
             ])
         }
+        try refuseUnknownKeys(in: data)
         guard file.format == "pizzeria-menu", file.version == 1 else {
             throw ValidationError([
                 FieldError(field: "format", message: "must be \"pizzeria-menu\" version 1 (see docs/MENU.md)")
@@ -230,6 +239,61 @@ public struct MenuFile: Sendable, Hashable, Codable {
         }
         guard problems.isEmpty else { throw ValidationError(problems) }
         return file
+    }
+
+    /// The keys each kind of object in the file may have: its entries' coding keys, so a key is
+    /// declared once.
+    static func keys<K: CodingKey & CaseIterable>(_: K.Type) -> Set<String> { Set(K.allCases.map(\.stringValue)) }
+
+    /// Refuses a key the format does not have (a typo such as `"allergen"` would otherwise be
+    /// ignored without a word), naming its place, its line and column, and the keys there are.
+    static func refuseUnknownKeys(in data: Data) throws {
+        guard let top = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return }
+        var problems: [FieldError] = []
+        func check(_ object: Any?, _ place: String, _ known: Set<String>) {
+            guard let object = object as? [String: Any] else { return }
+            for key in object.keys.sorted() where !known.contains(key) {
+                problems.append(
+                    FieldError(
+                        field: place.isEmpty ? key : "\(place).\(key)",
+                        message: "is not a key of this format\(position(of: key, in: data)) (known: "
+                            + known.sorted().joined(separator: ", ") + ")"))
+            }
+        }
+        func each(_ list: Any?, _ place: String, _ body: (Any, String) -> Void) {
+            for (index, element) in ((list as? [Any]) ?? []).enumerated() { body(element, "\(place)[\(index)]") }
+        }
+        check(top, "", keys(CodingKeys.self))
+        each(top["categories"], "categories") { check($0, $1, keys(CategoryEntry.CodingKeys.self)) }
+        each(top["modifier_groups"], "modifier_groups") { group, place in
+            check(group, place, keys(GroupEntry.CodingKeys.self))
+            each((group as? [String: Any])?["modifiers"], place + ".modifiers") {
+                check($0, $1, keys(ModifierEntry.CodingKeys.self))
+            }
+        }
+        each(top["items"], "items") { item, place in
+            check(item, place, keys(ItemEntry.CodingKeys.self))
+            each((item as? [String: Any])?["variants"], place + ".variants") {
+                check($0, $1, keys(VariantEntry.CodingKeys.self))
+            }
+        }
+        if !problems.isEmpty { throw ValidationError(Array(problems.prefix(20))) }
+    }
+
+    /// ` at line L, column C`: where `"key":` first appears in the text, or nothing.
+    static func position(of key: String, in data: Data) -> String {
+        let text = String(decoding: data, as: UTF8.self)
+        guard let quoted = try? JSONSerialization.data(withJSONObject: [key], options: [.fragmentsAllowed]),
+            case let inner = String(decoding: quoted, as: UTF8.self).dropFirst().dropLast(),
+            let range = text.range(of: String(inner) + ":") ?? text.range(of: String(inner) + " :")
+                ?? text.range(of: String(inner))
+        else { return "" }
+        let before = text[..<range.lowerBound]
+        let line = before.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+        let column =
+            before.count
+            - (before.lastIndex(of: "\n").map { before.distance(from: before.startIndex, to: $0) + 1 } ?? 0) + 1
+        return " (line \(line), column \(column))"
     }
 
     /// `items[3].variants[0].price`.

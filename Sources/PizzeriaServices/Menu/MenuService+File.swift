@@ -16,7 +16,8 @@ extension MenuService {
         file.categories = menu.categories.map { category in
             .init(
                 name: category.name, usesOven: category.usesOven,
-                station: category.stationID.flatMap { id in stations.first { $0.id == id }?.name })
+                station: category.stationID.flatMap { id in stations.first { $0.id == id }?.name },
+                vatRate: category.vatRate?.description.replacingOccurrences(of: "%", with: ""))
         }
         file.modifierGroups = menu.groups.map { group in
             .init(
@@ -72,11 +73,11 @@ struct MenuImporter {
 
     init(db: Connection, now: Date) { (self.db, self.now) = (db, now) }
 
-    private mutating func note(_ subject: String, _ change: String) {
+    mutating func note(_ subject: String, _ change: String) {
         changes.append(MenuImportChange(subject: subject, change: change))
     }
 
-    private func fail(_ place: String, _ problems: [FieldError]) -> ValidationError {
+    func fail(_ place: String, _ problems: [FieldError]) -> ValidationError {
         ValidationError(problems.map { FieldError(field: "\(place).\($0.field)", message: $0.message) })
     }
 
@@ -95,44 +96,7 @@ struct MenuImporter {
     }
 
     mutating func run(_ file: MenuFile) throws {
-        var categories = try CategoryStore.list(in: db)
-        for (index, entry) in file.categories.enumerated() {
-            let place = "categories[\(index)]"
-            let name = PizzaName.normalize(entry.name)
-            let problems = Category.problems(name: name, position: nil)
-            guard problems.isEmpty else { throw fail(place, problems) }
-            let position = min(index + 1, Category.maximumPosition)
-            // Its station: the one named, else the oven's when it uses the oven, else none.
-            let named = try entry.station.map { wanted in
-                do { return try MenuService.station(named: wanted, in: db) } catch let error as MenuError {
-                    throw fail(place, [FieldError(field: "station", message: error.description)])
-                }
-            }
-            let slotStation = try StationStore.slotStation(in: db)
-            if let current = categories.first(where: { PizzaName.foldKey($0.name) == PizzaName.foldKey(name) }) {
-                var station = current.stationID
-                if let named {
-                    station = named.id
-                } else if let usesOven = entry.usesOven, usesOven != current.usesOven {
-                    station = usesOven ? slotStation?.id : nil
-                }
-                guard station != current.stationID || position != current.position else { continue }
-                let usesOven = station != nil && station == slotStation?.id
-                try CategoryStore.update(
-                    Category(
-                        id: current.id, name: current.name, position: position, usesOven: usesOven,
-                        vatRate: current.vatRate, stationID: station), in: db)
-                if station != current.stationID {
-                    let stationName = try station.flatMap { try StationStore.station(id: $0, in: db)?.name }
-                    note(
-                        "category \(current.name)", stationName.map { "prepared at \($0)" } ?? "prepared at no station")
-                }
-            } else {
-                let station = named ?? ((entry.usesOven ?? true) ? slotStation : nil)
-                categories.append(try CategoryStore.insert(name: name, position: position, station: station, in: db))
-                note("category \(name)", "added")
-            }
-        }
+        let categories = try importCategories(file.categories)
         var groups = try ModifierStore.groups(in: db)
         for (index, entry) in file.modifierGroups.enumerated() {
             try importGroup(entry, place: "modifier_groups[\(index)]", position: index + 1, groups: &groups)
