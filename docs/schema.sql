@@ -85,6 +85,19 @@ CREATE TABLE config_generation (
     generation INTEGER NOT NULL DEFAULT 0 CHECK (generation >= 0)
 ) STRICT;
 
+CREATE TABLE drawer_counts (
+    id             INTEGER PRIMARY KEY,
+    service_day    TEXT NOT NULL
+                   CHECK (service_day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]' AND date(service_day) IS service_day),
+    opening_cents  INTEGER NOT NULL CHECK (opening_cents BETWEEN 0 AND 10000000),
+    counted_cents  INTEGER NOT NULL CHECK (counted_cents BETWEEN 0 AND 100000000),
+    expected_cents INTEGER NOT NULL CHECK (expected_cents BETWEEN -100000000 AND 100000000),
+    -- Counted − expected: more than expected (over) is positive, less (short) negative.
+    over_short_cents INTEGER GENERATED ALWAYS AS (counted_cents - expected_cents) VIRTUAL,
+    actor          TEXT CHECK (actor IS NULL OR length(actor) BETWEEN 1 AND 64),
+    at             TEXT NOT NULL CHECK (strftime('%Y-%m-%dT%H:%M:%fZ', at) IS at)
+) STRICT;
+
 CREATE TABLE modifier_groups (
     id           INTEGER PRIMARY KEY,
     -- 1 to 40 characters, trimmed, no control characters; unique ignoring case.
@@ -596,6 +609,8 @@ CREATE INDEX capacity_overrides_by_slot ON capacity_overrides (pickup_at);
 CREATE UNIQUE INDEX capacity_rules_by_day ON capacity_rules (day, starts_at, ends_at) WHERE day IS NOT NULL;
 
 CREATE UNIQUE INDEX capacity_rules_by_weekday ON capacity_rules (weekday, starts_at, ends_at) WHERE weekday IS NOT NULL;
+
+CREATE INDEX drawer_counts_by_day ON drawer_counts (service_day, id);
 
 CREATE INDEX navigation_events_by_user ON navigation_events (user_id, id);
 
@@ -1492,6 +1507,22 @@ CREATE TRIGGER config_generation_never_replaced BEFORE INSERT ON config_generati
 WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM config_generation WHERE id = NEW.id)
 BEGIN
     SELECT RAISE(ABORT, 'row_never_replaced: a row of config_generation is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
+END;
+
+CREATE TRIGGER drawer_counts_append_only_delete BEFORE DELETE ON drawer_counts
+BEGIN
+    SELECT RAISE(ABORT, 'drawer_counts_append_only: a count is a record and is never deleted');
+END;
+
+CREATE TRIGGER drawer_counts_append_only_update BEFORE UPDATE ON drawer_counts
+BEGIN
+    SELECT RAISE(ABORT, 'drawer_counts_append_only: a count is a record; count again instead');
+END;
+
+CREATE TRIGGER drawer_counts_never_replaced BEFORE INSERT ON drawer_counts
+WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM drawer_counts WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of drawer_counts is never replaced (REPLACE would delete it without its triggers); insert a new row');
 END;
 
 CREATE TRIGGER modifier_groups_at_most_30 BEFORE INSERT ON modifiers

@@ -10,6 +10,16 @@ extension ValueParser where Value == Money {
     }
 }
 
+extension ValueParser where Value == Money {
+    /// Cash in a drawer: 0 or more, up to 1,000,000.00 EUR.
+    static let drawerCash = ValueParser { text, field in
+        switch Money.parse(text, allowingZero: true, maximum: Money(cents: 100_000_000)) {
+        case .success(let money): return money
+        case .failure(let error): throw ValidationError([FieldError(field: field, message: error.message)])
+        }
+    }
+}
+
 extension ValueParser where Value == PaymentMethod {
     /// cash, card, online or voucher.
     static let paymentMethod = ValueParser { text, field in
@@ -225,7 +235,13 @@ extension MoneyCommands {
         if let opening = close.openingCash {
             rows.append(CloseFigure(section: "cash", name: "opening", count: nil, amount: opening))
         }
+        rows.append(CloseFigure(section: "cash", name: "taken", count: nil, amount: close.drawerCashIn))
+        rows.append(CloseFigure(section: "cash", name: "given_back", count: nil, amount: close.drawerCashOut))
         rows.append(CloseFigure(section: "cash", name: "expected", count: nil, amount: close.expectedCash))
+        if let count = close.count {
+            rows.append(CloseFigure(section: "cash", name: "counted", count: nil, amount: count.counted))
+            rows.append(CloseFigure(section: "cash", name: "over_short", count: nil, amount: count.overShort))
+        }
         for open in close.unpaidCollected {
             rows.append(
                 CloseFigure(
@@ -261,7 +277,12 @@ extension MoneyCommands {
 
     static let date = Option("date", "date", help: "The service day: YYYY-MM-DD, today (default) or yesterday.")
     static let openingCash = Option(
-        "opening-cash", "eur", help: "Cash in the drawer when the night began: the expected cash adds it.", .amount)
+        "opening-cash", "eur", help: "Cash in the drawer when the night began (0 or more): the expected cash adds it.",
+        .drawerCash)
+    static let countedCash = Option(
+        "counted-cash", "eur",
+        help: "Record the count of the drawer (0 or more), with --by and the time: over/short against the expected.",
+        .drawerCash)
 
     static let close = Command(
         name: "close",
@@ -271,8 +292,14 @@ extension MoneyCommands {
             of collected orders (the night's sales). The VAT table is of the collected orders, split per rate on
             each order, so it adds up to their receipts. Expected cash: --opening-cash + cash payments − cash
             refunds. Lists the collected orders left unpaid and the orders owing a refund.
+
+            The drawer follows when cash moved: expected cash is --opening-cash + cash taken − cash given back
+            between 06:00 of the day and 06:00 the next morning (a cash refund on Saturday of Friday's order
+            leaves Saturday's drawer), beside the figures by service day. --counted-cash AMOUNT records the count
+            (drawer_counts: who, when, opening, counted, expected) and shows over/short; the day's latest count
+            is shown on every close of that day.
             """,
-        options: [date, openingCash] + ListOptions.all,
+        options: [date, openingCash, countedCash, OrderCommands.by] + ListOptions.all,
         examples: [
             "pizzeria report close", "pizzeria report close --date 2026-12-04 --opening-cash 150",
             "pizzeria report close --csv",
@@ -281,7 +308,14 @@ extension MoneyCommands {
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
             let day = try invocation[date].map { try DateText.date($0, field: "date", pizzeria) }
-            let close = try pizzeria.payments.dailyClose(day: day, openingCash: try invocation[openingCash])
+            let close: DailyClose
+            if let counted = try invocation[countedCash] {
+                close = try pizzeria.payments.countDrawer(
+                    day: day, openingCash: try invocation[openingCash], counted: counted,
+                    by: try OrderCommands.actor(invocation))
+            } else {
+                close = try pizzeria.payments.dailyClose(day: day, openingCash: try invocation[openingCash])
+            }
             let (format, headers) = try invocation.listFormat()
             switch format {
             case .json:
@@ -306,6 +340,17 @@ extension MoneyCommands {
         out += "Cash expected in the drawer: \(close.expectedCash.formatted)"
         out += close.openingCash.map { " (opening \($0.formatted))" } ?? " (no --opening-cash given)"
         out += "\n"
+        if let count = close.count {
+            let difference = count.overShort.cents
+            out +=
+                "Counted: \(count.counted.formatted) against \(count.expected.formatted) expected (opening "
+                + "\(count.opening.formatted)): "
+                + (difference == 0
+                    ? "even"
+                    : difference > 0
+                        ? "over \(count.overShort.formatted)" : "short \(Money(cents: -difference).formatted)")
+                + " — by \(count.actor ?? "(no name)") at \(count.at.local(close.timeZone))\n"
+        }
         let (noShows, lost) = close.noShows
         out += "No-shows: \(noShows) order\(noShows == 1 ? "" : "s"), \(lost.formatted)\n"
         if !close.unpaidCollected.isEmpty {

@@ -107,6 +107,15 @@ public struct DailyClose: Sendable, Hashable, Encodable {
     public let unpaidCollected: [OpenOrder]
     /// Orders that keep more than they owe (cancelled after being paid).
     public let owingRefunds: [OpenOrder]
+    /// Cash taken while the day's drawer was open (06:00 to 06:00 the next morning, local),
+    /// whatever day its orders are: the drawer follows when cash moved.
+    public let drawerCashIn: Money
+    /// Cash given back while the day's drawer was open.
+    public let drawerCashOut: Money
+    /// The day's latest count of the drawer (`report close --counted-cash`), if any.
+    public let count: DrawerCount?
+    /// The pizzeria's zone, for local times.
+    public let timeZone: TimeZone
 
     /// The collected orders' totals (the night's sales, VAT included).
     public var collected: Money { row(.collected)?.value ?? Money(cents: 0) }
@@ -118,10 +127,11 @@ public struct DailyClose: Sendable, Hashable, Encodable {
     public var paid: Money { Money(cents: byMethod.reduce(0) { $0 + $1.paid.cents }) }
     /// Σ refunds of every method.
     public var refunded: Money { Money(cents: byMethod.reduce(0) { $0 + $1.refunded.cents }) }
-    /// What the drawer should hold: opening cash + cash payments − cash refunds (change handed
-    /// back is already out of it: a payment's amount is what was kept).
+    /// What the drawer should hold: opening cash + cash taken − cash given back while the
+    /// day's drawer was open (change handed back is already out of it: a payment's amount is
+    /// what was kept). A cash refund on Saturday of Friday's order is Saturday's drawer's.
     public var expectedCash: Money {
-        Money(cents: (openingCash?.cents ?? 0) + (byMethod.first { $0.method == .cash }?.net.cents ?? 0))
+        Money(cents: (openingCash?.cents ?? 0) + drawerCashIn.cents - drawerCashOut.cents)
     }
 
     /// The row of one status, if the day has orders in it.
@@ -132,6 +142,7 @@ public struct DailyClose: Sendable, Hashable, Encodable {
         case paidCents = "paid_cents", refundedCents = "refunded_cents", openingCashCents = "opening_cash_cents"
         case expectedCashCents = "expected_cash_cents", noShows = "no_shows", noShowCents = "no_show_cents"
         case unpaidCollected = "unpaid_collected", owingRefunds = "owing_refunds"
+        case drawerCashInCents = "drawer_cash_in_cents", drawerCashOutCents = "drawer_cash_out_cents", count
     }
 
     /// JSON: `{"day", "orders": [status rows], "payments": [method rows], "vat", "collected_cents",
@@ -152,6 +163,49 @@ public struct DailyClose: Sendable, Hashable, Encodable {
         try container.encode(noShows.value.cents, forKey: .noShowCents)
         try container.encode(unpaidCollected, forKey: .unpaidCollected)
         try container.encode(owingRefunds, forKey: .owingRefunds)
+        try container.encode(drawerCashIn.cents, forKey: .drawerCashInCents)
+        try container.encode(drawerCashOut.cents, forKey: .drawerCashOutCents)
+        try container.encode(count, forKey: .count)
+    }
+}
+
+/// A count of the cash drawer at a night's close: what was counted against what was expected
+/// then, by whom and when (`drawer_counts`, never changed).
+///
+/// JSON: `{"service_day", "opening_cents", "counted_cents", "expected_cents",
+/// "over_short_cents", "actor", "at"}`.
+public struct DrawerCount: Sendable, Hashable, Encodable {
+    /// The service day counted.
+    public let serviceDay: LocalDate
+    /// The opening cash the expectation started from.
+    public let opening: Money
+    /// What was in the drawer.
+    public let counted: Money
+    /// What the drawer should have held when it was counted.
+    public let expected: Money
+    /// Who counted, if named.
+    public let actor: String?
+    /// When.
+    public let at: Date
+
+    /// Counted − expected: over when positive, short when negative.
+    public var overShort: Money { Money(cents: counted.cents - expected.cents) }
+
+    private enum CodingKeys: String, CodingKey {
+        case serviceDay = "service_day", opening = "opening_cents", counted = "counted_cents"
+        case expected = "expected_cents", overShort = "over_short_cents", actor, at
+    }
+
+    /// The documented JSON shape.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(serviceDay.description, forKey: .serviceDay)
+        try container.encode(opening.cents, forKey: .opening)
+        try container.encode(counted.cents, forKey: .counted)
+        try container.encode(expected.cents, forKey: .expected)
+        try container.encode(overShort.cents, forKey: .overShort)
+        try container.encode(actor, forKey: .actor)
+        try container.encode(Timestamp.string(from: at), forKey: .at)
     }
 }
 
@@ -185,55 +239,95 @@ extension PaymentService {
     /// transaction.
     public func dailyClose(day: LocalDate? = nil, openingCash: Money? = nil) throws -> DailyClose {
         let now = now()
-        return try database.read { db in
-            let settings = try SettingsStore.current(in: db)
-            let date = try day ?? ScheduleService.today(at: now, in: db)
-            let filter = OrderFilter(serviceDay: date)
-            let headers = try OrderStore.headers(filter, after: nil, limit: Int(Int32.max), in: db)
-            let (lines, _) = try OrderStore.attach(to: headers, filter: filter, in: db)
-            let payments = try PaymentStore.payments(ofDay: date, in: db)
-            let refunds = try PaymentStore.refunds(ofDay: date, in: db)
-            let paymentsByOrder = Dictionary(grouping: payments, by: \.orderID)
-            let orderOfPayment = Dictionary(uniqueKeysWithValues: payments.map { ($0.id, $0.orderID) })
-            let refundsByOrder = Dictionary(grouping: refunds) { orderOfPayment[$0.paymentID] }
+        return try database.read { db in try Self.dailyClose(day: day, openingCash: openingCash, now: now, in: db) }
+    }
 
-            var byStatus: [OrderStatus: (orders: Int, items: Int, cents: Int64)] = [:]
-            var breakdowns: [VATBreakdown] = [], unpaid: [DailyClose.OpenOrder] = [], owing: [DailyClose.OpenOrder] = []
-            let clock = settings.clock
-            for (index, header) in headers.enumerated() {
-                let items = lines[index].reduce(0) { $0 + $1.quantity }
-                byStatus[header.status, default: (0, 0, 0)].orders += 1
-                byStatus[header.status, default: (0, 0, 0)].items += items
-                byStatus[header.status, default: (0, 0, 0)].cents += header.totalCents
-                let summary = OrderPayments(
-                    orderID: header.id, status: header.status, total: Money(cents: header.totalCents),
-                    payments: paymentsByOrder[header.id] ?? [], refunds: refundsByOrder[header.id] ?? [])
-                let open = DailyClose.OpenOrder(
-                    orderID: header.id, handle: header.handle, pickupLocal: clock.localText(header.pickupAt),
-                    payments: summary)
-                if header.status == .collected {
-                    breakdowns.append(VATBreakdown(lines: lines[index]))
-                    if summary.balance.cents > 0 { unpaid.append(open) }
-                }
-                if summary.owesRefund.cents > 0 { owing.append(open) }
-            }
-            let methods = PaymentMethod.allCases.compactMap { method -> DailyClose.MethodRow? in
-                let paid = payments.filter { $0.method == method }, back = refunds.filter { $0.method == method }
-                guard !paid.isEmpty || !back.isEmpty else { return nil }
-                return DailyClose.MethodRow(
-                    method: method, payments: paid.count, paid: Money(cents: paid.reduce(0) { $0 + $1.amount.cents }),
-                    refunds: back.count, refunded: Money(cents: back.reduce(0) { $0 + $1.amount.cents }))
-            }
-            return DailyClose(
-                day: date,
-                byStatus: OrderStatus.allCases.compactMap { status in
-                    byStatus[status].map {
-                        DailyClose.StatusRow(
-                            status: status, orders: $0.orders, items: $0.items, value: Money(cents: $0.cents))
-                    }
-                },
-                byMethod: methods, vat: VATBreakdown(summing: breakdowns), openingCash: openingCash,
-                unpaidCollected: unpaid, owingRefunds: owing)
+    /// Counts the drawer at a night's close: records what was `counted` against what the drawer
+    /// should hold now (`openingCash`, default 0, + cash taken − cash given back while the day's
+    /// drawer was open), with who and when, and returns the cash-up with the count and its
+    /// over/short. One write transaction.
+    /// - Throws: ``ValidationError`` for an amount out of range or a bad `by`.
+    public func countDrawer(day: LocalDate? = nil, openingCash: Money? = nil, counted: Money, by actor: String? = nil)
+        throws -> DailyClose
+    {
+        var problems = OrderService.actorProblems(actor)
+        if !(0...Self.maximumCountedCents).contains(counted.cents) {
+            problems.append(FieldError(field: "counted-cash", message: "must be 0 to 1,000,000.00"))
         }
+        if let openingCash, !(0...PaymentRequest.maximumAmount.cents).contains(openingCash.cents) {
+            problems.append(FieldError(field: "opening-cash", message: "must be 0 to 100,000.00"))
+        }
+        guard problems.isEmpty else { throw ValidationError(problems) }
+        let now = now()
+        return try database.audited(acting, at: now) { db in
+            let before = try Self.dailyClose(day: day, openingCash: openingCash ?? Money(cents: 0), now: now, in: db)
+            try PaymentStore.insertCount(
+                day: before.day, opening: before.openingCash ?? Money(cents: 0), counted: counted,
+                expected: before.expectedCash, actor: actor, at: now, in: db)
+            return try Self.dailyClose(day: before.day, openingCash: before.openingCash, now: now, in: db)
+        }
+    }
+
+    /// The most a count takes, in cents: 1,000,000.00 EUR.
+    static let maximumCountedCents: Int64 = 100_000_000
+
+    /// The cash-up, read in the caller's transaction.
+    static func dailyClose(day: LocalDate?, openingCash: Money?, now: Date, in db: Connection) throws -> DailyClose {
+        let settings = try SettingsStore.current(in: db)
+        let date = try day ?? ScheduleService.today(at: now, in: db)
+        let filter = OrderFilter(serviceDay: date)
+        let headers = try OrderStore.headers(filter, after: nil, limit: Int(Int32.max), in: db)
+        let (lines, _) = try OrderStore.attach(to: headers, filter: filter, in: db)
+        let payments = try PaymentStore.payments(ofDay: date, in: db)
+        let refunds = try PaymentStore.refunds(ofDay: date, in: db)
+        let paymentsByOrder = Dictionary(grouping: payments, by: \.orderID)
+        let orderOfPayment = Dictionary(uniqueKeysWithValues: payments.map { ($0.id, $0.orderID) })
+        let refundsByOrder = Dictionary(grouping: refunds) { orderOfPayment[$0.paymentID] }
+
+        var byStatus: [OrderStatus: (orders: Int, items: Int, cents: Int64)] = [:]
+        var breakdowns: [VATBreakdown] = [], unpaid: [DailyClose.OpenOrder] = [], owing: [DailyClose.OpenOrder] = []
+        let clock = settings.clock
+        for (index, header) in headers.enumerated() {
+            let items = lines[index].reduce(0) { $0 + $1.quantity }
+            byStatus[header.status, default: (0, 0, 0)].orders += 1
+            byStatus[header.status, default: (0, 0, 0)].items += items
+            byStatus[header.status, default: (0, 0, 0)].cents += header.totalCents
+            let summary = OrderPayments(
+                orderID: header.id, status: header.status, total: Money(cents: header.totalCents),
+                payments: paymentsByOrder[header.id] ?? [], refunds: refundsByOrder[header.id] ?? [])
+            let open = DailyClose.OpenOrder(
+                orderID: header.id, handle: header.handle, pickupLocal: clock.localText(header.pickupAt),
+                payments: summary)
+            if header.status == .collected {
+                breakdowns.append(VATBreakdown(lines: lines[index]))
+                if summary.balance.cents > 0 { unpaid.append(open) }
+            }
+            if summary.owesRefund.cents > 0 { owing.append(open) }
+        }
+        let methods = PaymentMethod.allCases.compactMap { method -> DailyClose.MethodRow? in
+            let paid = payments.filter { $0.method == method }, back = refunds.filter { $0.method == method }
+            guard !paid.isEmpty || !back.isEmpty else { return nil }
+            return DailyClose.MethodRow(
+                method: method, payments: paid.count, paid: Money(cents: paid.reduce(0) { $0 + $1.amount.cents }),
+                refunds: back.count, refunded: Money(cents: back.reduce(0) { $0 + $1.amount.cents }))
+        }
+        // The drawer's day: from the close-out hour (06:00) of the day to that of the next.
+        let opens = clock.instants(date, minutes: Schedule.closeOutMinute).first ?? ZonedClock.naive(date, minutes: 0)
+        let closes =
+            clock.instants(date.adding(days: 1), minutes: Schedule.closeOutMinute).first
+            ?? opens.addingTimeInterval(86_400)
+        let cash = try PaymentStore.cashMoved(from: opens, to: closes, in: db)
+        return DailyClose(
+            day: date,
+            byStatus: OrderStatus.allCases.compactMap { status in
+                byStatus[status].map {
+                    DailyClose.StatusRow(
+                        status: status, orders: $0.orders, items: $0.items, value: Money(cents: $0.cents))
+                }
+            },
+            byMethod: methods, vat: VATBreakdown(summing: breakdowns), openingCash: openingCash,
+            unpaidCollected: unpaid, owingRefunds: owing, drawerCashIn: Money(cents: cash.paid),
+            drawerCashOut: Money(cents: cash.refunded), count: try PaymentStore.latestCount(of: date, in: db),
+            timeZone: settings.timeZone)
     }
 }

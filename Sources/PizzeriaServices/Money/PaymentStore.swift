@@ -113,4 +113,48 @@ enum PaymentStore {
             [order]
         ) { try $0.int("erased") == 1 } ?? false
     }
+
+    /// Cash taken and given back between two instants (a drawer's day), whatever day their
+    /// orders are: a refund is given back by its payment's method.
+    static func cashMoved(from: Date, to: Date, in db: Connection) throws -> (paid: Int64, refunded: Int64) {
+        let (start, end) = (Timestamp.string(from: from), Timestamp.string(from: to))
+        let row = try db.fetchOne(
+            """
+            SELECT (SELECT coalesce(sum(amount_cents), 0) FROM payments
+                    WHERE method = 'cash' AND at >= ?1 AND at < ?2) AS paid,
+                   (SELECT coalesce(sum(r.amount_cents), 0) FROM refunds r JOIN payments p ON p.id = r.payment_id
+                    WHERE p.method = 'cash' AND r.at >= ?1 AND r.at < ?2) AS refunded
+            """, [start, end]
+        ) { (try $0.int64("paid"), try $0.int64("refunded")) }
+        return row ?? (0, 0)
+    }
+
+    /// Records a count of the drawer.
+    static func insertCount(
+        day: LocalDate, opening: Money, counted: Money, expected: Money, actor: String?, at: Date, in db: Connection
+    ) throws {
+        try db.run(
+            """
+            INSERT INTO drawer_counts (service_day, opening_cents, counted_cents, expected_cents, actor, at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+            [day.description, opening.cents, counted.cents, expected.cents, actor, Timestamp.string(from: at)])
+    }
+
+    /// The day's latest count of the drawer.
+    static func latestCount(of day: LocalDate, in db: Connection) throws -> DrawerCount? {
+        try db.fetchOne(
+            """
+            SELECT service_day, opening_cents, counted_cents, expected_cents, actor, at FROM drawer_counts
+            WHERE service_day = ? ORDER BY id DESC LIMIT 1
+            """, [day.description]
+        ) { row in
+            DrawerCount(
+                serviceDay: LocalDate(try row.string("service_day")) ?? day,
+                opening: Money(cents: try row.int64("opening_cents")),
+                counted: Money(cents: try row.int64("counted_cents")),
+                expected: Money(cents: try row.int64("expected_cents")), actor: try row.optionalString("actor"),
+                at: Timestamp.date(from: try row.string("at")) ?? Date(timeIntervalSince1970: 0))
+        }
+    }
 }
