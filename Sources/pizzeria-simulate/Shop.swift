@@ -588,12 +588,32 @@ final class Shop {
             if booked.label % 7 != 0, booked.balance > 0 { _ = try money(pay, actor: actor) }
             var end = Step(booked.label % 11 == 0 ? .noShow : .collect, step.number)
             end.order = booked.label
+            // Those who did not pay are handed over unpaid on purpose (no silent unpaid).
+            if booked.label % 7 == 0 { end.unpaid = true }
             if end.kind == .noShow, booked.status != .ready {
                 end.kind = .collect
             }
             _ = try lifecycle(end, actor: actor)
         }
-        return .done
+        // The drawer counted: a little over or short, recorded against what it should hold.
+        let opening = Money(cents: 15_000)
+        let before = try pizzeria.payments.dailyClose(openingCash: opening)
+        let difference = Int64(step.number % 5 - 2) * 50
+        let counted = Money(cents: max(0, before.expectedCash.cents + difference))
+        let outcome = try attempt("count") {
+            let after = try pizzeria.payments.countDrawer(openingCash: opening, counted: counted, by: actor)
+            guard let count = after.count, count.expected == before.expectedCash, count.counted == counted,
+                count.overShort.cents == counted.cents - before.expectedCash.cents, count.actor == actor,
+                after.expectedCash == before.expectedCash
+            else {
+                throw Finding(
+                    invariant: "drawer-count",
+                    detail:
+                        "counted \(counted.cents) against \(before.expectedCash.cents): \(String(describing: after.count))"
+                )
+            }
+        }
+        return outcome
     }
 
     // MARK: - The CLI
