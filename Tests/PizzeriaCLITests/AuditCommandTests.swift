@@ -169,10 +169,10 @@ struct AuditCommandTests {
         #expect(
             counter.status == 1 && counter.stderr.contains("marco is counter staff; this change needs manager"),
             "\(counter)")
-        // pizza add takes no --by.
-        #expect(try cli.run("pizza", "add", "--name", "Diavola", "--price", "8", "--by", "sara").status != 0)
+        // Every changing command takes --by, which names who acts over $PIZZERIA_STAFF.
+        try cli.ok("pizza", "add", "--name", "Diavola", "--price", "8", "--by", "sara")
+        #expect(try cli.ok("audit", "--by", "sara").stdout.contains("Diavola"))
         cli.environment["PIZZERIA_STAFF"] = "sara"
-        try cli.ok("pizza", "add", "--name", "Diavola", "--price", "8")
         #expect(try cli.run("config", "set", "lead-minutes", "10").status == 1)
         #expect(try cli.run("user", "erase", "anna", "--yes").status == 1)
         try cli.ok("order", "place", "anna", "--pickup", "2026-12-04T19:30", "Diavola")

@@ -171,5 +171,7 @@ enum AuditCommands {
         "demo": .owner,
         // Notifiers message customers: setting one running, moving its cursor or removing it is a manager's.
         "notify run": .manager, "notify reset": .manager, "notify remove": .manager,
+        // Money: taking it is the counter's; giving it back is a manager's; the VAT a manager's.
+        "order pay": .counter, "order refund": .manager, "order delay": .counter, "category vat": .manager,
     ]
 }

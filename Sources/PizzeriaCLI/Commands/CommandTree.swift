@@ -1,6 +1,22 @@
 /// The whole command tree. Each command lives in its own file; this is the table of contents.
 enum CommandTree {
-    static let root = Command(
+    /// The tree, every changing command (one in ``AuditCommands/roles``) taking `--by NAME`.
+    static let root = withBy(tree, path: [])
+
+    /// `command` (at `path`, the words after `pizzeria`) and its subcommands, `--by` added to
+    /// each changing command that lacks it.
+    static func withBy(_ command: Command, path: [String]) -> Command {
+        var command = command
+        if AuditCommands.roles[path.joined(separator: " ")] != nil,
+            !command.options.contains(where: { $0.long == OrderCommands.by.spec.long })
+        {
+            command.options.append(OrderCommands.by.spec)
+        }
+        command.subcommands = command.subcommands.map { withBy($0, path: path + [$0.name]) }
+        return command
+    }
+
+    static let tree = Command(
         name: "pizzeria",
         abstract: "Administer a Pizzeria database: the menu, users, orders and each user's navigation.",
         discussion: """
