@@ -76,4 +76,17 @@ struct CollectSettlementTests {
         let last = try f.pizzeria.orders.order(id: order.id)?.history.last
         #expect(last?.detail == "[erased]", "\(String(describing: last))")
     }
+
+    @Test("the board carries what each open order still owes; the screen marks a ready one TO PAY")
+    func boardShowsTheBalance() throws {
+        let f = try OrderFixture()
+        let owing = try f.place("anna", "19:00", ("Margherita", 2)).order
+        let paid = try f.place("marco", "19:00", ("Porcini", 1)).order
+        try f.pizzeria.payments.pay(PaymentRequest(order: paid.id, method: .card))
+        try f.pizzeria.payments.pay(PaymentRequest(order: owing.id, amount: Money(cents: 500), method: .cash))
+        let board = try f.pizzeria.orders.board(day: LocalDate("2026-12-01"))
+        let entries = board.slots.flatMap(\.orders)
+        #expect(entries.first { $0.id == owing.id }?.balance.cents == 700)
+        #expect(entries.first { $0.id == paid.id }?.balance.cents == 0)
+    }
 }

@@ -23,7 +23,8 @@ enum BoardCommand {
             `senza` removals and line notes named: lines that differ are never merged). Items prepared at no
             station (bottled drinks) are not things to make: each order lists them under COUNTER. --station
             NAME is one station's board. `LATE 12 min`: a placed or preparing order whose pickup has passed;
-            `DUE`: one whose pickup is within the lead time. --json is the board for a screen app (one per
+            `DUE`: one whose pickup is within the lead time; `TO PAY €12.00`: a ready one that still owes money
+            (JSON `balance_cents` on every order). --json is the board for a screen app (one per
             station with --station); --watch redraws it whenever any process changes an order (and every
             30 s, for lateness); on a terminal it fits the screen: the current slot first, then the late
             ones, then those to come, lines cut (never wrapped), what does not fit counted on the last line

@@ -62,7 +62,12 @@ enum BoardScreen {
         if counter { headers.append("COUNTER") }
         var table = Table(columns: headers)
         for entry in slot.orders {
-            let when = entry.lateMinutes.map { "LATE \($0) min" } ?? (entry.due ? "DUE" : "")
+            // A ready order still owing is the counter's to take: marked where it waits.
+            let when =
+                entry.lateMinutes.map { "LATE \($0) min" }
+                ?? (entry.due
+                    ? "DUE"
+                    : entry.status == .ready && entry.balance.cents > 0 ? "TO PAY \(entry.balance.formatted)" : "")
             var row = [
                 entry.id.short, entry.handle + (entry.name.map { " (\($0))" } ?? ""), entry.status.rawValue, when,
             ]

@@ -43,9 +43,13 @@ public struct KitchenBoard: Sendable, Hashable, Encodable {
         public let lateMinutes: Int?
         /// A placed or preparing order whose pickup is within the lead time from now (`DUE`).
         public let due: Bool
+        /// What it still owes (due − kept; zero when paid): the counter takes it as it hands the
+        /// order over (`order collect --pay`).
+        public let balance: Money
 
         private enum CodingKeys: String, CodingKey {
             case id, handle, name, status, items, counter, owing, done, lateMinutes = "late_minutes", due
+            case balanceCents = "balance_cents"
         }
 
         /// The documented JSON shape (`name` and `late_minutes` are `null` when there is none).
@@ -58,6 +62,7 @@ public struct KitchenBoard: Sendable, Hashable, Encodable {
             try container.encode(items, forKey: .items)
             try container.encode(counter, forKey: .counter)
             try container.encode(owing, forKey: .owing)
+            try container.encode(balance.cents, forKey: .balanceCents)
             try container.encode(done, forKey: .done)
             try container.encode(lateMinutes, forKey: .lateMinutes)
             try container.encode(due, forKey: .due)
@@ -128,6 +133,14 @@ extension OrderService {
             let headers = try OrderStore.headers(filter, after: nil, limit: 100_000, in: db)
             let (lines, _) = try OrderStore.attach(to: headers, filter: filter, in: db)
             let bumped = try StationStore.bumps(of: headers.filter { $0.status.isBooked }.map(\.id), in: db)
+            // What each order still owes: the day's payments and refunds, two queries.
+            let payments = Dictionary(grouping: try PaymentStore.payments(ofDay: date, in: db), by: \.orderID)
+            let paymentOrder = payments.values.flatMap { $0 }.reduce(into: [Int64: Order.ID]()) {
+                $0[$1.id] = $1.orderID
+            }
+            let refunds = Dictionary(grouping: try PaymentStore.refunds(ofDay: date, in: db)) {
+                paymentOrder[$0.paymentID]
+            }
             let lead = Double(settings.effectiveLeadMinutes(at: now) * 60)
             var slots: [KitchenBoard.Slot] = []
             var index = 0
@@ -174,7 +187,11 @@ extension OrderService {
                             done: done.sorted { (rank[$0] ?? 0, $0.rawValue) < (rank[$1] ?? 0, $1.rawValue) }.map {
                                 names[$0] ?? $0.description
                             },
-                            lateMinutes: late, due: open && late == nil && start.timeIntervalSince(now) <= lead))
+                            lateMinutes: late, due: open && late == nil && start.timeIntervalSince(now) <= lead,
+                            balance: OrderPayments(
+                                orderID: header.id, status: header.status, total: Money(cents: header.totalCents),
+                                payments: payments[header.id] ?? [], refunds: refunds[header.id] ?? []
+                            ).balance))
                 }
                 guard !entries.isEmpty else { continue }
                 let made = order.keys.sorted { (rank[$0] ?? 0, $0.rawValue) < (rank[$1] ?? 0, $1.rawValue) }.flatMap {
