@@ -24,6 +24,34 @@ struct NotifyCommandTests {
         return text.split(separator: "\n").map(String.init)
     }
 
+    @Test("a customer's delivery carries no staff text (notes, reasons, staff names); --staff-text delivers it all")
+    func noStaffTextForCustomers() throws {
+        var cli = try pizzeria()
+        cli.environment["PIZZERIA_STAFF"] = "giulia"
+        try cli.ok("notify", "run", "--name", "sms", "--once", "--exec", "true")
+        try cli.ok("notify", "run", "--name", "kitchen", "--once", "--staff-text", "--exec", "true")
+        let placed =
+            try cli.json(
+                "order", "place", "anna", "--pickup", "\(Self.day)T20:00", "Margherita", "--line-note", "1=ben cotta")
+            as? [String: Any]
+        let id = try #require(placed?["id"] as? String)
+        try cli.ok("order", "delay", id, "--by-minutes", "15", "--override", "forno fermo")
+        try cli.ok("order", "cancel", id, "--reason", "sbagliato cliente")
+        let customers = cli.directory.path("customers.jsonl"), staff = cli.directory.path("staff.jsonl")
+        try cli.ok(
+            "notify", "run", "--name", "sms", "--once", "--exec",
+            "cat >> '\(customers)'; printf '\\n%s|%s\\n' \"$PIZZERIA_EVENT_DETAIL\" \"$PIZZERIA_EVENT_BY\" >> '\(customers)'"
+        )
+        try cli.ok("notify", "run", "--name", "kitchen", "--once", "--staff-text", "--exec", "cat >> '\(staff)'")
+        let sent = lines(customers).joined(separator: "\n"), kept = lines(staff).joined(separator: "\n")
+        #expect(sent.contains("\"kind\" : \"cancelled\"") || sent.contains("\"kind\":\"cancelled\""), "\(sent)")
+        for text in ["ben cotta", "forno fermo", "sbagliato cliente", "giulia"] {
+            #expect(!sent.contains(text), "a customer's delivery carries '\(text)':\n\(sent)")
+            #expect(kept.contains(text), "the staff's delivery lost '\(text)'")
+        }
+        #expect(sent.contains("delayed +15"), "what a detail says of the order stays:\n\(sent)")
+    }
+
     @Test(
         "each event of the notifier's kinds reaches CMD once, in order, as JSON and variables; others are passed over")
     func delivers() throws {

@@ -64,6 +64,10 @@ enum NotifyCommands {
         "from", "where", help: "Where to go on: now (skip what waits), start, or after an event cursor.",
         .notifierStart)
     static let once = Flag("once", help: "Deliver what is waiting, then exit (for cron and scripts).")
+    static let staffText = Flag(
+        "staff-text",
+        help: "Deliver staff's text too (kitchen notes, override, cancellation and unpaid reasons, staff names): "
+            + "for a notifier that informs staff, not customers.")
     static let timeout = Option(
         "timeout", "seconds", help: "Kill CMD after this many seconds (a failure, retried).", default: "30",
         .integer(in: 1...3_600))
@@ -90,12 +94,18 @@ enum NotifyCommands {
             PIZZERIA_ORDER_ID, PIZZERIA_ORDER_STATUS, PIZZERIA_PICKUP_LOCAL, PIZZERIA_CUSTOMER,
             PIZZERIA_CUSTOMER_NAME, PIZZERIA_CUSTOMER_PHONE, PIZZERIA_ORDER_TOTAL, PIZZERIA_EVENT_DETAIL,
             PIZZERIA_REDELIVERY (1 when it may be a duplicate), PIZZERIA_ATTEMPT. What CMD prints goes to stderr.
+            A customer reads what CMD sends, so staff's own text is left out of both: a history detail is cut at
+            its first kitchen note, override, cancellation or unpaid reason (`delayed +10 min` stays), staff
+            names (`by`) and the lines' and order's kitchen notes go; --staff-text delivers everything.
             A CMD that fails (exit status, signal, --timeout) is tried again after 1 s, 2 s, 4 s … (--retry-ms,
             --retry-max), each failure reported on stderr and counted in `notify list`; the events after it wait.
             One process per notifier: a second is refused (exit 1) while the first runs. Prints a line per
             delivered event (--json: one JSON object per line). Ctrl-C or SIGTERM stops after the current event.
             """,
-        options: [nameOption, exec, kinds, from, once, timeout, retry, retryMax, attempts, interval, OrderCommands.by],
+        options: [
+            nameOption, exec, kinds, from, once, timeout, retry, retryMax, attempts, interval, staffText,
+            OrderCommands.by,
+        ],
         examples: [
             "pizzeria notify run --name sms --exec 'sms-gateway --to \"$PIZZERIA_CUSTOMER_PHONE\"'",
             "pizzeria notify run --name sms --exec Examples/Notifier/.build/release/pizzeria-notifier",
@@ -114,6 +124,7 @@ enum NotifyCommands {
         }
         let kinds = try invocation[Self.kinds].map { try NotificationKind.list(parsing: $0, field: "kinds") }
         let once = invocation[Self.once]
+        let staffText = invocation[Self.staffText]
         let policy = NotifierPolicy(
             once: once, firstRetry: Double(try invocation[retry] ?? 1_000) / 1_000,
             maximumRetry: Double(try invocation[retryMax] ?? 300),
@@ -147,7 +158,7 @@ enum NotifyCommands {
                             + "\(Self.seconds(wait))\n")
                 }
             },
-            deliver: { try runner.deliver($0) })
+            deliver: { try runner.deliver(staffText ? $0 : $0.forCustomers()) })
         context.console.note(
             "notifier \(name): \(summary.delivered) delivered (\(summary.redeliveries) again after a stop), "
                 + "\(summary.failures) failed tries, \(summary.passedOver) passed over")

@@ -26,6 +26,19 @@ public struct OrderEvent: Sendable, Hashable, Codable {
         case paid
         /// Money was given back (`detail`: `refunded 5.00 card: burnt crust`).
         case refunded
+
+        /// The kind of history entry an event of this kind comes from.
+        var changeKind: OrderStatusChange.Kind {
+            switch self {
+            case .placed: .placed
+            case .statusChanged, .cancelled: .status
+            case .undone: .undo
+            case .moved: .moved
+            case .edited: .edited
+            case .paid: .paid
+            case .refunded: .refunded
+            }
+        }
     }
 
     /// The event's position in the feed, tied to this file's history; pass it as `after` to resume.
@@ -44,6 +57,9 @@ public struct OrderEvent: Sendable, Hashable, Codable {
     public let actor: String?
     /// What kind of change.
     public let kind: Kind
+
+    /// The kind of history entry an event of this kind comes from.
+    var changeKind: OrderStatusChange.Kind { kind.changeKind }
 
     /// An event from its history entry.
     public init(cursor: EventCursor, change: OrderStatusChange, order: Order) {
@@ -85,16 +101,7 @@ public struct OrderEvent: Sendable, Hashable, Codable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let kind = try container.decode(Kind.self, forKey: .kind)
-        let changeKind: OrderStatusChange.Kind =
-            switch kind {
-            case .placed: .placed
-            case .statusChanged, .cancelled: .status
-            case .undone: .undo
-            case .moved: .moved
-            case .edited: .edited
-            case .paid: .paid
-            case .refunded: .refunded
-            }
+        let changeKind = kind.changeKind
         self.init(
             cursor: try container.decode(EventCursor.self, forKey: .cursor),
             change: OrderStatusChange(
