@@ -89,4 +89,25 @@ struct CollectSettlementTests {
         #expect(entries.first { $0.id == owing.id }?.balance.cents == 700)
         #expect(entries.first { $0.id == paid.id }?.balance.cents == 0)
     }
+
+    @Test(
+        "a cancelled order's receipt says so and is no sale: lines without amounts, no total, no VAT; money kept listed"
+    )
+    func cancelledReceipt() throws {
+        let f = try OrderFixture()
+        let order = try f.place("anna", "19:00", ("Margherita", 2)).order
+        try f.pizzeria.payments.pay(PaymentRequest(order: order.id, method: .card))
+        try f.pizzeria.orders.cancel(id: order.id, reason: "changed mind")
+        try f.pizzeria.payments.refund(order: order.id, reason: "cancelled")
+        for width in Receipt.widths {
+            let text = try f.pizzeria.payments.receipt(of: order.id).text(width: width)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(
+                text.contains("CANCELLED - ANNULLATO") && !text.contains("TOTAL") && !text.contains("GROSS"), "\(text)")
+            #expect(
+                lines.contains { $0 == "2 x Margherita" || $0.hasPrefix("2 x Margherita") && !$0.contains("12.00") })
+            #expect(text.contains("Paid card") && text.contains("-12.00"), "\(text)")
+            #expect(lines.allSatisfy { DisplayWidth.of($0) <= width && !$0.hasSuffix(" ") }, "\(text)")
+        }
+    }
 }

@@ -115,7 +115,9 @@ public struct Receipt: Sendable, Hashable, Encodable {
             let last = parts.removeLast()
             out += parts
             let used = DisplayWidth.of(last)
-            if used + 1 + right.count <= width {
+            if right.isEmpty {
+                out.append(last)
+            } else if used + 1 + right.count <= width {
                 out.append(last + String(repeating: " ", count: width - used - right.count) + right)
             } else {
                 out.append(last)
@@ -140,24 +142,33 @@ public struct Receipt: Sendable, Hashable, Encodable {
                     ? "CANCELLED" : String(each.pickupLocal.prefix(16)).replacingOccurrences(of: "T", with: " "))
             if party.isEmpty { out.append(rule) }
             for line in each.lines {
+                // A cancelled order's lines are not a sale: listed, without amounts.
                 row(
                     "\(line.quantity) x " + line.pizzaName + (line.variantName.map { " " + $0 } ?? ""),
-                    line.total.plain)
+                    each.status == .cancelled ? "" : line.total.plain)
                 // The modifiers' prices are in the line's total.
                 for text in line.modifiers.compactMap(\.listed) { out += Self.wrap("  " + text, width: width) }
                 if let note = line.note { out += Self.wrap("  (\(note))", width: width) }
             }
         }
         out.append(rule)
-        row("TOTAL EUR", total.plain)
+        // Nothing on the receipt was sold: no total, no VAT; what was paid and given back stays.
+        let sold = ([order] + party.map(\.order)).contains { $0.status != .cancelled }
+        if !sold {
+            centered("CANCELLED - ANNULLATO")
+            centered("not a sale - non una vendita")
+        }
+        if sold { row("TOTAL EUR", total.plain) }
         let columns = (width - 6) / 3
         func vatRow(_ a: String, _ b: String, _ c: String, _ d: String) {
             out.append(
                 a.padding(toLength: width - 3 * columns, withPad: " ", startingAt: 0)
                     + [b, c, d].map { String(repeating: " ", count: max(columns - $0.count, 0)) + $0 }.joined())
         }
-        vatRow("VAT", "NET", "VAT", "GROSS")
-        for rate in vat.rows { vatRow(rate.rate.description, rate.net.plain, rate.vat.plain, rate.gross.plain) }
+        if sold {
+            vatRow("VAT", "NET", "VAT", "GROSS")
+            for rate in vat.rows { vatRow(rate.rate.description, rate.net.plain, rate.vat.plain, rate.gross.plain) }
+        }
         out.append(rule)
         for payment in payments.payments + party.flatMap(\.payments.payments) {
             row("Paid " + payment.method.rawValue, payment.amount.plain)
