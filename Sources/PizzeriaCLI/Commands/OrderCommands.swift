@@ -36,8 +36,12 @@ enum OrderCommands {
     static let user = Argument(
         "user", help: "The customer: handle, id, phone (any format) or a name that is unique.", completion: .users)
     static let items = VariadicArgument(
-        "item", help: "PIZZA[/VARIANT][+MODIFIER…][=QTY].", completion: .pizzas)
+        "item", help: "PIZZA[/VARIANT][+MODIFIER…][=QTY] (one or more).", optional: true, completion: .pizzas)
     static let pickup = RequiredOption("pickup", "time", help: "The start of the pickup slot.")
+    static let walkIn = Option(
+        "walk-in", "name",
+        help: "Book for someone without an account (a guest customer is made with this name); every word is an item.")
+    static let phone = Option("phone", "phone", help: "With --walk-in: their phone, to call when it is ready.")
     static let key = Option("key", "key", help: "An idempotency key (1 to 128 characters).")
     static let override = Option(
         "override", "reason",
@@ -81,9 +85,13 @@ enum OrderCommands {
             over capacity, in capacity_overrides. --split books a party too large for one slot: its pizzas
             fill the slot and the ones right after it, each up to its capacity, as linked orders of one
             party (drinks go with the first); `order receipt` of any of them prints the party's one receipt.
+
+            USER is the customer as `order list --user` finds them: handle, id, phone in any format, or a name
+            that is unique. --walk-in NAME [--phone P] books for someone without an account instead (a guest
+            customer `walkin-…` is made in the same transaction; every word is then an item).
             """,
         arguments: [user, items],
-        options: [pickup, key, split, lineNote, by, override],
+        options: [pickup, key, split, lineNote, walkIn, phone, by, override],
         examples: [
             "pizzeria order place anna --pickup 19:30 Margherita=2 Porcini",
             "pizzeria order place anna --pickup 19:30 Margherita/Maxi+bufala+Senza:basilico Coca-Cola/'33 cl'",
@@ -91,13 +99,22 @@ enum OrderCommands {
             "pizzeria order place anna --pickup 2026-12-24T19:30 --key xmas-anna Marinara",
             "pizzeria order place marco --pickup 20:00 --split Margherita=15 Diavola=5",
             "pizzeria order place anna --pickup 19:30 Margherita=2 Marinara --line-note 1='ben cotta'",
+            "pizzeria order place --walk-in Gennaro --phone '333 123 4567' --pickup 19:30 Margherita Porcini",
         ],
         lostOutputHint: "the order was booked; `order place --key KEY` makes a retry safe",
         run: { invocation in
             let context = invocation.context
             let pickupText = try invocation[pickup]
             let pizzeria = try context.open(.requireCurrent)
-            var items = try invocation[items].map { try parseItem($0, lookup: pizzeria.lookup, menu: pizzeria.menu) }
+            // A walk-in has no account: every word is an item.
+            let walkIn = try invocation[Self.walkIn], phoneGiven = try invocation[Self.phone] != nil
+            guard walkIn != nil || !phoneGiven else {
+                throw invocation.usage("--phone goes with --walk-in")
+            }
+            if walkIn != nil, invocation[split] { throw invocation.usage("book a walk-in's party with an account") }
+            let words = (walkIn == nil ? [] : [try invocation[user]]) + (try invocation[items])
+            guard !words.isEmpty else { throw invocation.usage("missing argument <item>") }
+            var items = try words.map { try parseItem($0, lookup: pizzeria.lookup, menu: pizzeria.menu) }
             for (position, note) in try lineNotes(invocation) {
                 guard items.indices.contains(position - 1) else {
                     throw ValidationError([
@@ -106,10 +123,22 @@ enum OrderCommands {
                 }
                 items[position - 1].note = note
             }
-            // The customer as staff name them: handle, id, phone in any format, or a name that is unique.
-            let user = try pizzeria.lookup.customer(try invocation[user])
             let pickup = try pizzeria.orders.pickup(parsing: pickupText)
             let typedKey = try invocation[key]
+            if let walkIn {
+                let (order, created) = try pizzeria.orders.place(
+                    walkIn: .init(name: walkIn, phone: try invocation[Self.phone]), items: items, pickup: pickup,
+                    idempotencyKey: typedKey, by: try actor(invocation), override: try staffOverride(invocation))
+                try context.emit(Extended(base: order, key: "created", extra: created)) {
+                    (created ? "Booked" : "Already booked with key '\(order.idempotencyKey ?? "")':")
+                        + " order \(order.id.short) for \(order.customer.name ?? order.handle) (walk-in, "
+                        + "\(order.handle)), pickup \(order.pickupLocal): \(OrderText.items(order)), total "
+                        + "\(order.total.formatted).\n"
+                }
+                return .ok
+            }
+            // The customer as staff name them: handle, id, phone in any format, or a name that is unique.
+            let user = try pizzeria.lookup.customer(try invocation[user])
             func emitParty(_ party: Party, created: Bool) throws -> ExitCode {
                 try context.emit(Extended(base: party, key: "created", extra: created)) {
                     let others = party.otherItemCount
