@@ -35,4 +35,28 @@ struct SoldOutEverywhereCommandTests {
         let unknown = try cli.run("order", "list", "--with", "ananas")
         #expect(unknown.status == 66 && unknown.stderr.contains("ananas"), "\(unknown)")
     }
+
+    @Test("the edit sheet shows every field, its groups with their kinds and a choice's default")
+    func sheetShowsGroupKinds() throws {
+        var cli = CLI()
+        cli.environment["PIZZERIA_NOW"] = "2026-12-04T09:00:00Z"
+        try cli.ok("demo")
+        try cli.ok("modifier", "group", "add", "Impasto", "--kind", "choice")
+        try cli.ok("modifier", "add", "Impasto", "classico")
+        try cli.ok("modifier", "add", "Impasto", "integrale", "--price", "1")
+        try cli.ok("modifier", "group", "edit", "Impasto", "--default", "classico")
+        try cli.ok("pizza", "attach", "Margherita", "Impasto")
+        let opened = try cli.ok("sheet", "open", "anna", "edit", "Margherita").stdout
+        #expect(
+            opened.contains("groups Aggiunte (extra, 0 to 3), Senza (removal), Impasto (choice, default classico)"),
+            "\(opened)")
+        #expect(
+            opened.contains("variants Normale €6.00 (default), Maxi €9.00") && opened.contains("allergens gluten,milk"))
+        let shown = try cli.ok("sheet", "show", "anna").stdout
+        #expect(shown.contains("Impasto (choice, default classico)"), "\(shown)")
+        let json = try cli.json("sheet", "show", "anna") as? [String: Any]
+        #expect(
+            ((json?["draft"] as? [String: Any])?["modifier_groups"] as? [Int])?.count == 3,
+            "\(String(describing: json))")
+    }
 }

@@ -7,6 +7,8 @@ struct NavigationView: Encodable {
     let state: NavigationState
     let labels: [String]
     let previousLabel: String?
+    /// The open sheet's groups as the form shows them (text only).
+    let sheetGroups: [String]
 
     /// Labels the path and the previous route in one query.
     init(_ state: NavigationState, _ navigation: NavigationService) throws {
@@ -14,6 +16,7 @@ struct NavigationView: Encodable {
         self.state = state
         self.labels = Array(all.prefix(state.path.count))
         self.previousLabel = state.previous == nil ? nil : all.last
+        self.sheetGroups = try state.sheet.map { try NavigationText.groups(navigation.sheetGroups($0)) } ?? []
     }
 
     private enum Keys: String, CodingKey { case labels, previousLabel = "previous_label" }
@@ -40,11 +43,30 @@ enum NavigationText {
         text += "  depth     \(state.depth)\n"
         text += "  current   \(view.labels.last ?? "menu")\n"
         text += "  previous  \(view.previousLabel ?? "menu")\n"
-        if let sheet = state.sheet { text += "  sheet     " + NavigationText.sheet(sheet) }
+        if let sheet = state.sheet { text += "  sheet     " + NavigationText.sheet(sheet, groups: view.sheetGroups) }
         return text
     }
 
-    static func sheet(_ sheet: Sheet) -> String {
+    /// Each group as the sheet shows it: `Aggiunte (extra, 0 to 3)`, `Senza (removal)`,
+    /// `Impasto (choice, default classico)`.
+    static func groups(_ groups: [ModifierGroup]) -> [String] {
+        groups.map { group in
+            let detail: String
+            switch group.kind {
+            case .extra: detail = "extra, \(group.ruleText)"
+            case .removal: detail = "removal"
+            case .choice:
+                detail =
+                    "choice"
+                    + (group.defaultModifier.flatMap { id in group.modifiers.first { $0.id == id } }.map {
+                        ", default \($0.name)"
+                    } ?? "")
+            }
+            return "\(group.name) (\(detail))"
+        }
+    }
+
+    static func sheet(_ sheet: Sheet, groups: [String] = []) -> String {
         let errors = sheet.draft.validate()
         let draft = sheet.draft
         var text = "\(sheet.kind): name '\(draft.name)', price \(draft.price.formatted)"
@@ -57,7 +79,9 @@ enum NavigationText {
         if let allergens = draft.allergens {
             text += ", allergens " + (allergens.isEmpty ? "none" : Allergen.codes(allergens).joined(separator: ","))
         }
-        if let groups = draft.modifierGroupIDs { text += ", \(groups.count) modifier groups" }
+        if let ids = draft.modifierGroupIDs {
+            text += groups.isEmpty ? ", \(ids.count) modifier groups" : ", groups " + groups.joined(separator: ", ")
+        }
         text += errors.isEmpty ? " (can save)\n" : "\n" + errors.map { "    error: \($0)\n" }.joined()
         return text
     }

@@ -24,7 +24,8 @@ enum SheetCommands {
             let (navigation, user, _) = try NavigationCommands.open(invocation)
             let state = try navigation.state(of: user)
             guard let sheet = state.sheet else { throw NavigationError.noSheet }
-            try context.emit(sheet) { NavigationText.sheet(sheet) }
+            let groups = try NavigationText.groups(navigation.sheetGroups(sheet))
+            try context.emit(sheet) { NavigationText.sheet(sheet, groups: groups) }
             return .ok
         })
 

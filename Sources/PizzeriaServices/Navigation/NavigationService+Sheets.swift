@@ -97,6 +97,15 @@ extension NavigationService {
         return (saved, state)
     }
 
+    /// The modifier groups the sheet's draft offers, in its order, each with its kind and
+    /// default (what the form shows beside each: `Impasto` — a choice, default `classico`);
+    /// empty when the draft keeps the item's groups unchanged or offers none.
+    public func sheetGroups(_ sheet: Sheet) throws -> [ModifierGroup] {
+        guard let ids = sheet.draft.modifierGroupIDs, !ids.isEmpty else { return [] }
+        let groups = try database.read { try ModifierStore.groups(in: $0) }
+        return ids.compactMap { id in groups.first { $0.id == id } }
+    }
+
     /// Dismisses the sheet, discarding its draft.
     /// - Throws: ``NavigationError/noSheet``.
     @discardableResult
