@@ -50,5 +50,11 @@ struct RoleTableTests {
         let refund = try cli.run("order", "refund", id, "--amount", "5", "--reason", "cold", "--by", "marco")
         #expect(refund.status == 1 && refund.stderr.contains("manager"), "\(refund)")
         try cli.ok("order", "refund", id, "--amount", "5", "--reason", "cold", "--by", "sara")
+        // Reading the close needs no one; recording a count of the drawer names who counted.
+        try cli.ok("report", "close", "--date", "2026-12-04")
+        let anonymous = try cli.run("report", "close", "--counted-cash", "10")
+        #expect(anonymous.status == 1, "\(anonymous)")
+        try cli.ok("report", "close", "--counted-cash", "10", "--by", "marco")
+        #expect(try cli.sqlite("SELECT actor FROM drawer_counts;").stdout == "marco\n")
     }
 }

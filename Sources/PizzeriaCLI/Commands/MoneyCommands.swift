@@ -310,6 +310,8 @@ extension MoneyCommands {
             let day = try invocation[date].map { try DateText.date($0, field: "date", pizzeria) }
             let close: DailyClose
             if let counted = try invocation[countedCash] {
+                // Reading the close needs no role; recording a count is the counter's (require-staff).
+                try pizzeria.staff.authorize(context.acting.name, for: .counter)
                 close = try pizzeria.payments.countDrawer(
                     day: day, openingCash: try invocation[openingCash], counted: counted,
                     by: try OrderCommands.actor(invocation))
