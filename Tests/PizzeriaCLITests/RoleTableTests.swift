@@ -50,6 +50,13 @@ struct RoleTableTests {
         let refund = try cli.run("order", "refund", id, "--amount", "5", "--reason", "cold", "--by", "marco")
         #expect(refund.status == 1 && refund.stderr.contains("manager"), "\(refund)")
         try cli.ok("order", "refund", id, "--amount", "5", "--reason", "cold", "--by", "sara")
+        // A void (cancelling an order that keeps money) is a manager's; an unpaid one the counter's.
+        let void = try cli.run("order", "cancel", id, "--reason", "wrong order", "--by", "marco")
+        #expect(void.status == 1 && void.stderr.contains("manager"), "\(void)")
+        try cli.ok("order", "cancel", id, "--reason", "wrong order", "--by", "sara")
+        let unpaid =
+            try cli.json("order", "place", "anna", "--pickup", "20:00", "Porcini", "--by", "marco") as? [String: Any]
+        try cli.ok("order", "cancel", try #require(unpaid?["id"] as? String), "--by", "marco")
         // Reading the close needs no one; recording a count of the drawer names who counted.
         try cli.ok("report", "close", "--date", "2026-12-04")
         let anonymous = try cli.run("report", "close", "--counted-cash", "10")

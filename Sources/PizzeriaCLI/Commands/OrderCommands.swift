@@ -354,9 +354,17 @@ enum OrderCommands {
     static let cancelReason = Option(
         "reason", "text", help: "Why (1 to 200 characters, in the history); required for a paid order.")
     static let cancel = lifecycle(
-        "cancel", "Cancel a placed or preparing order (frees its capacity); a paid one then owes a refund.",
+        "cancel",
+        "Cancel a placed or preparing order (frees its capacity); a paid one then owes a refund (a void: a manager's).",
         options: [cancelReason],
-        { try $0.cancel(id: $1, by: $2, reason: try $3[cancelReason]) },
+        { service, id, actor, invocation in
+            // A void — cancelling an order that keeps money — is a manager's under require-staff.
+            let pizzeria = try invocation.context.open(.requireCurrent)
+            if try pizzeria.payments.payments(of: id).kept.cents > 0 {
+                try pizzeria.staff.authorize(invocation.context.acting.name, for: .manager)
+            }
+            return try service.cancel(id: id, by: actor, reason: try invocation[cancelReason])
+        },
         { "Order \($0.id.short) is cancelled.\n" })
     static let noShow = lifecycle(
         "no-show", "Close a ready order whose customer never came (counted apart from revenue).",
