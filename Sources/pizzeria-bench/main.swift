@@ -59,7 +59,8 @@ _ = mallopt(trimThreshold, 64 << 20)
 // its first connection (a global mutex and a size lookup per allocation saved; the best C would
 // too). Applied here, before the data set or the benchmark's VFS initializes SQLite.
 guard SQLiteLibrary.applyProcessSettings() else {
-    FileHandle.standardError.write(Data("error: SQLite was initialized before its process settings applied\n".utf8))
+    try? FileHandle.standardError.write(
+        contentsOf: Data("error: SQLite was initialized before its process settings applied\n".utf8))
     exit(70)
 }
 
@@ -76,7 +77,7 @@ var directory = FileManager.default.temporaryDirectory.appendingPathComponent("p
 var arguments = CommandLine.arguments.dropFirst()
 @MainActor func number(_ flag: String) -> Int {
     guard let text = arguments.popFirst(), let value = Int(text), value >= 0 else {
-        FileHandle.standardError.write(Data("error: \(flag) needs a whole number\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("error: \(flag) needs a whole number\n".utf8))
         exit(64)
     }
     return value
@@ -99,8 +100,9 @@ while let argument = arguments.popFirst() {
     case "--only": only = Set((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
     case "--scale":
         guard let scale = Double(arguments.popFirst() ?? ""), scale > 0, scale.isFinite else {
-            FileHandle.standardError.write(
-                Data("error: --scale needs a positive number (1 is the reference workload)\n".utf8))
+            try? FileHandle.standardError.write(
+                contentsOf:
+                    Data("error: --scale needs a positive number (1 is the reference workload)\n".utf8))
             exit(64)
         }
         workload.scale(by: scale)
@@ -110,23 +112,26 @@ while let argument = arguments.popFirst() {
         )
         exit(0)
     default:
-        FileHandle.standardError.write(Data("error: unknown argument '\(argument)'\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("error: unknown argument '\(argument)'\n".utf8))
         exit(64)
     }
 }
 guard modes.allSatisfy({ $0 == "full" || $0 == "normal" }) else {
-    FileHandle.standardError.write(Data("error: --modes takes full and/or normal\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("error: --modes takes full and/or normal\n".utf8))
     exit(64)
 }
 // A PRAGMA value cannot be bound: only the four names SQLite knows are accepted. Checked with
 // the arguments, before a data set is built.
 let baselineSynchronous = ProcessInfo.processInfo.environment["PIZZERIA_BENCH_BASELINE_SYNCHRONOUS"]?.uppercased()
 if let value = baselineSynchronous, !["OFF", "NORMAL", "FULL", "EXTRA"].contains(value) {
-    FileHandle.standardError.write(
-        Data("error: PIZZERIA_BENCH_BASELINE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA\n".utf8))
+    try? FileHandle.standardError.write(
+        contentsOf:
+            Data("error: PIZZERIA_BENCH_BASELINE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA\n".utf8))
     exit(64)
 }
-@MainActor func progress(_ text: String) { if !json { FileHandle.standardError.write(Data((text + "\n").utf8)) } }
+@MainActor func progress(_ text: String) {
+    if !json { try? FileHandle.standardError.write(contentsOf: Data((text + "\n").utf8)) }
+}
 
 struct Phase: Encodable {
     let mode: String
@@ -228,7 +233,7 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
     // fsync and fdatasync of the process waits that long after returning (CSyncLatencyVFS interposes
     // both): SQLite's syncs on both sides and the library's own commit syncs alike.
     guard pizzeria_register_sync_latency_vfs(UInt32(syncLatency)) == 0 else {
-        FileHandle.standardError.write(Data("error: could not register the benchmark's VFS\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("error: could not register the benchmark's VFS\n".utf8))
         exit(70)
     }
     if syncLatency > 0 { progress("modelling a slower device: +\(syncLatency) µs per sync (both sides)") }
@@ -400,8 +405,9 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
         if projectAnswers != baselineAnswers, ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"] == nil,
             only?.contains("available_slots") ?? true
         {
-            FileHandle.standardError.write(
-                Data("error: available_slots: the project's and the baseline's answers differ\n".utf8))
+            try? FileHandle.standardError.write(
+                contentsOf:
+                    Data("error: available_slots: the project's and the baseline's answers differ\n".utf8))
             exit(70)
         }
         // --picker-before: the project's picker before migration 11 (everything read again each
@@ -418,8 +424,11 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
                 afterSeconds += try seconds { after += try project.pickerAnswers(calls, today: today, reading: .kept) }
             }
             if before != after, let differs = before.indices.first(where: { before[$0] != after[$0] }) {
-                FileHandle.standardError.write(
-                    Data("error: available_slots: call \(differs) answers differently from the picker before\n".utf8))
+                try? FileHandle.standardError.write(
+                    contentsOf:
+                        Data(
+                            "error: available_slots: call \(differs) answers differently from the picker before\n".utf8)
+                )
                 exit(70)
             }
             let count = Double(pickerCalls.count)
@@ -445,10 +454,11 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
         if projectMenu != baselineMenu, ProcessInfo.processInfo.environment["PIZZERIA_BENCH_SIDE"] == nil,
             only?.contains("read_menu") ?? true
         {
-            FileHandle.standardError.write(
-                Data(
-                    "error: read_menu: the project read \(projectMenu) entries, variants and groups, the baseline \(baselineMenu)\n"
-                        .utf8))
+            try? FileHandle.standardError.write(
+                contentsOf:
+                    Data(
+                        "error: read_menu: the project read \(projectMenu) entries, variants and groups, the baseline \(baselineMenu)\n"
+                            .utf8))
             exit(70)
         }
         try phase(
@@ -579,6 +589,6 @@ do {
     try await runBenchmark()
 } catch {
     let (code, messages) = failure(error)
-    for message in messages { FileHandle.standardError.write(Data("error: \(message)\n".utf8)) }
+    for message in messages { try? FileHandle.standardError.write(contentsOf: Data("error: \(message)\n".utf8)) }
     exit(code)
 }

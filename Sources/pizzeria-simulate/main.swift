@@ -157,7 +157,7 @@ func shrink(_ steps: [Step], invariant: String, inject: String?, say: (String) -
 
 func main() -> Int32 {
     guard let options = parse(Array(CommandLine.arguments.dropFirst())) else {
-        FileHandle.standardError.write(Data((usage + "\n").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((usage + "\n").utf8))
         return 64
     }
     func say(_ text: String) { if !options.quiet { print(text) } }
