@@ -210,6 +210,28 @@ BEGIN
        OR NEW.service_day NOT IN (substr(NEW.pickup_local, 1, 10), date(substr(NEW.pickup_local, 1, 10), '-1 day'));
 END;
 
+-- Made before slot_loads_order_change, so it runs after it: a move to a slot no order held yet
+-- finds the slot's row (its service day and local minute) when station_loads_capacity reads it.
+CREATE TRIGGER station_loads_order_change AFTER UPDATE OF status, pickup_at ON orders
+WHEN (NEW.status IS NOT OLD.status OR NEW.pickup_at IS NOT OLD.pickup_at)
+ AND EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = NEW.id AND l.station_id IS NOT NULL AND l.uses_oven = 0)
+BEGIN
+    INSERT INTO station_loads (station_id, pickup_at)
+    SELECT DISTINCT l.station_id, NEW.pickup_at FROM order_lines l
+    WHERE l.order_id = NEW.id AND l.station_id IS NOT NULL AND l.uses_oven = 0
+      AND NOT EXISTS (SELECT 1 FROM station_loads s WHERE s.station_id = l.station_id AND s.pickup_at = NEW.pickup_at);
+    UPDATE station_loads
+    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+                  WHERE o.pickup_at = station_loads.pickup_at AND o.status <> 'cancelled' AND l.station_id = station_loads.station_id)
+    WHERE pickup_at = OLD.pickup_at
+      AND station_id IN (SELECT l.station_id FROM order_lines l WHERE l.order_id = NEW.id AND l.uses_oven = 0);
+    UPDATE station_loads
+    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
+                  WHERE o.pickup_at = station_loads.pickup_at AND o.status <> 'cancelled' AND l.station_id = station_loads.station_id)
+    WHERE pickup_at = NEW.pickup_at AND NEW.pickup_at IS NOT OLD.pickup_at
+      AND station_id IN (SELECT l.station_id FROM order_lines l WHERE l.order_id = NEW.id AND l.uses_oven = 0);
+END;
+
 CREATE TRIGGER slot_loads_order_change AFTER UPDATE OF status, pickup_at ON orders
 WHEN NEW.status IS NOT OLD.status OR NEW.pickup_at IS NOT OLD.pickup_at
 BEGIN
@@ -235,27 +257,6 @@ BEGIN
       AND (OLD.status = 'cancelled' OR NEW.pickup_at IS NOT OLD.pickup_at) AND s.booked > s.capacity
       AND EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = NEW.id AND l.uses_oven = 1)
       AND NOT EXISTS (SELECT 1 FROM capacity_overrides c WHERE c.order_id = NEW.id AND c.pickup_at = NEW.pickup_at);
-END;
-
-
-CREATE TRIGGER station_loads_order_change AFTER UPDATE OF status, pickup_at ON orders
-WHEN (NEW.status IS NOT OLD.status OR NEW.pickup_at IS NOT OLD.pickup_at)
- AND EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = NEW.id AND l.station_id IS NOT NULL AND l.uses_oven = 0)
-BEGIN
-    INSERT INTO station_loads (station_id, pickup_at)
-    SELECT DISTINCT l.station_id, NEW.pickup_at FROM order_lines l
-    WHERE l.order_id = NEW.id AND l.station_id IS NOT NULL AND l.uses_oven = 0
-      AND NOT EXISTS (SELECT 1 FROM station_loads s WHERE s.station_id = l.station_id AND s.pickup_at = NEW.pickup_at);
-    UPDATE station_loads
-    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
-                  WHERE o.pickup_at = station_loads.pickup_at AND o.status <> 'cancelled' AND l.station_id = station_loads.station_id)
-    WHERE pickup_at = OLD.pickup_at
-      AND station_id IN (SELECT l.station_id FROM order_lines l WHERE l.order_id = NEW.id AND l.uses_oven = 0);
-    UPDATE station_loads
-    SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
-                  WHERE o.pickup_at = station_loads.pickup_at AND o.status <> 'cancelled' AND l.station_id = station_loads.station_id)
-    WHERE pickup_at = NEW.pickup_at AND NEW.pickup_at IS NOT OLD.pickup_at
-      AND station_id IN (SELECT l.station_id FROM order_lines l WHERE l.order_id = NEW.id AND l.uses_oven = 0);
 END;
 
 CREATE TRIGGER station_bumps_back_from_ready AFTER UPDATE OF status ON orders

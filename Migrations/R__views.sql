@@ -153,6 +153,37 @@ FROM capacity_rules r
 UNION ALL
 SELECT NULL, s.slot_capacity, NULL, NULL, 0, 2881, 2, 0 FROM settings s WHERE s.id = 1;
 
+CREATE VIEW station_capacity_candidates AS
+SELECT r.station_id, r.id AS rule_id, r.capacity, r.day, r.weekday, r.start_minute, r.end_minute,
+       CASE WHEN r.day IS NULL THEN 1 ELSE 0 END AS rank, r.end_minute - r.start_minute AS width
+FROM station_capacity_rules r
+UNION ALL
+SELECT s.id, NULL, s.capacity, NULL, NULL, 0, 2881, 2, 0 FROM stations s WHERE s.holds_slot_capacity = 0;
+
+CREATE VIEW station_slot_capacity AS
+SELECT x.station, x.station_id, x.service_day, x.local_time, x.pickup_at, x.booked, x.capacity,
+       CASE WHEN x.capacity IS NULL THEN NULL ELSE max(x.capacity - x.booked, 0) END AS remaining,
+       CASE WHEN x.rule_id IS NOT NULL THEN (SELECT r.rule FROM station_capacity_rules r WHERE r.id = x.rule_id)
+            WHEN x.capacity IS NOT NULL THEN 'station-capacity' END AS capacity_from
+FROM (
+    SELECT t.name AS station, l.station_id, s.service_day,
+           printf('%02d:%02d', (s.local_minute / 60) % 24, s.local_minute % 60) AS local_time,
+           l.pickup_at, l.booked,
+           (SELECT c.capacity FROM station_capacity_candidates c
+            WHERE c.station_id = l.station_id
+                  AND (c.day = s.service_day OR c.weekday = (CAST(strftime('%w', s.service_day) AS INTEGER) + 6) % 7 + 1 OR c.rank = 2)
+                  AND c.start_minute <= s.local_minute AND s.local_minute < c.end_minute
+            ORDER BY c.rank, c.width LIMIT 1) AS capacity,
+           (SELECT c.rule_id FROM station_capacity_candidates c
+            WHERE c.station_id = l.station_id
+                  AND (c.day = s.service_day OR c.weekday = (CAST(strftime('%w', s.service_day) AS INTEGER) + 6) % 7 + 1 OR c.rank = 2)
+                  AND c.start_minute <= s.local_minute AND s.local_minute < c.end_minute
+            ORDER BY c.rank, c.width LIMIT 1) AS rule_id
+    FROM station_loads l
+    JOIN stations t ON t.id = l.station_id
+    JOIN slot_loads s ON s.pickup_at = l.pickup_at
+) x;
+
 CREATE VIEW slot_capacity AS
 SELECT s.service_day,
        printf('%02d:%02d', (s.local_minute / 60) % 24, s.local_minute % 60) AS local_time,

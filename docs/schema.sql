@@ -534,6 +534,26 @@ CREATE TABLE station_bumps (
     PRIMARY KEY (order_id, station_id)
 ) STRICT, WITHOUT ROWID;
 
+CREATE TABLE station_capacity_rules (
+    id         INTEGER PRIMARY KEY,
+    station_id INTEGER NOT NULL REFERENCES stations (id) ON DELETE CASCADE,
+    -- Exactly one of: a weekday (ISO: 1 = Monday … 7 = Sunday) or a date (YYYY-MM-DD).
+    weekday    INTEGER CHECK (weekday BETWEEN 1 AND 7),
+    day        TEXT CHECK (day IS NULL OR (day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]' AND date(day) IS day)),
+    starts_at  TEXT NOT NULL CHECK (starts_at GLOB '[0-2][0-9]:[0-5][0-9]' AND starts_at <= '23:59'),
+    ends_at    TEXT NOT NULL CHECK (ends_at GLOB '[0-2][0-9]:[0-5][0-9]' AND ends_at <= '24:00'),
+    -- Pieces per slot at the station.
+    capacity   INTEGER NOT NULL CHECK (capacity BETWEEN 1 AND 10000),
+    -- The range as minutes of the service day: 18:30-01:00 is 1110-1500.
+    start_minute INTEGER GENERATED ALWAYS AS (CAST(substr(starts_at, 1, 2) AS INTEGER) * 60 + CAST(substr(starts_at, 4, 2) AS INTEGER)) VIRTUAL,
+    end_minute   INTEGER GENERATED ALWAYS AS (CAST(substr(ends_at, 1, 2) AS INTEGER) * 60 + CAST(substr(ends_at, 4, 2) AS INTEGER)
+                                              + CASE WHEN ends_at <= starts_at THEN 1440 ELSE 0 END) VIRTUAL,
+    -- How people name it: `fri 18:30-21:00`, `2026-12-31 19:00-23:00`.
+    rule       TEXT GENERATED ALWAYS AS (coalesce(day, substr('montuewedthufrisatsun', weekday * 3 - 2, 3)) || ' ' || starts_at || '-' || ends_at) VIRTUAL,
+    CHECK ((weekday IS NULL) <> (day IS NULL)),
+    CHECK (ends_at <> starts_at)
+) STRICT;
+
 CREATE TABLE station_loads (
     station_id INTEGER NOT NULL REFERENCES stations (id),
     pickup_at  TEXT NOT NULL
@@ -665,6 +685,10 @@ CREATE INDEX schedule_exceptions_by_day ON schedule_exceptions (day, kind);
 CREATE UNIQUE INDEX schedule_exceptions_one_closure ON schedule_exceptions (day) WHERE kind = 'closed';
 
 CREATE INDEX slot_loads_by_service_day ON slot_loads (service_day, pickup_at);
+
+CREATE UNIQUE INDEX station_capacity_rules_by_day ON station_capacity_rules (station_id, day, starts_at, ends_at) WHERE day IS NOT NULL;
+
+CREATE UNIQUE INDEX station_capacity_rules_by_weekday ON station_capacity_rules (station_id, weekday, starts_at, ends_at) WHERE weekday IS NOT NULL;
 
 CREATE UNIQUE INDEX stations_one_holding_slot_capacity ON stations (holds_slot_capacity) WHERE holds_slot_capacity = 1;
 
@@ -901,6 +925,37 @@ WHERE stock_left IS NOT NULL AND (stock_until IS NULL OR stock_until > strftime(
 UNION ALL
 SELECT 'modifier', name, stock_left, stock_until FROM modifiers
 WHERE stock_left IS NOT NULL AND (stock_until IS NULL OR stock_until > strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
+
+CREATE VIEW station_capacity_candidates AS
+SELECT r.station_id, r.id AS rule_id, r.capacity, r.day, r.weekday, r.start_minute, r.end_minute,
+       CASE WHEN r.day IS NULL THEN 1 ELSE 0 END AS rank, r.end_minute - r.start_minute AS width
+FROM station_capacity_rules r
+UNION ALL
+SELECT s.id, NULL, s.capacity, NULL, NULL, 0, 2881, 2, 0 FROM stations s WHERE s.holds_slot_capacity = 0;
+
+CREATE VIEW station_slot_capacity AS
+SELECT x.station, x.station_id, x.service_day, x.local_time, x.pickup_at, x.booked, x.capacity,
+       CASE WHEN x.capacity IS NULL THEN NULL ELSE max(x.capacity - x.booked, 0) END AS remaining,
+       CASE WHEN x.rule_id IS NOT NULL THEN (SELECT r.rule FROM station_capacity_rules r WHERE r.id = x.rule_id)
+            WHEN x.capacity IS NOT NULL THEN 'station-capacity' END AS capacity_from
+FROM (
+    SELECT t.name AS station, l.station_id, s.service_day,
+           printf('%02d:%02d', (s.local_minute / 60) % 24, s.local_minute % 60) AS local_time,
+           l.pickup_at, l.booked,
+           (SELECT c.capacity FROM station_capacity_candidates c
+            WHERE c.station_id = l.station_id
+                  AND (c.day = s.service_day OR c.weekday = (CAST(strftime('%w', s.service_day) AS INTEGER) + 6) % 7 + 1 OR c.rank = 2)
+                  AND c.start_minute <= s.local_minute AND s.local_minute < c.end_minute
+            ORDER BY c.rank, c.width LIMIT 1) AS capacity,
+           (SELECT c.rule_id FROM station_capacity_candidates c
+            WHERE c.station_id = l.station_id
+                  AND (c.day = s.service_day OR c.weekday = (CAST(strftime('%w', s.service_day) AS INTEGER) + 6) % 7 + 1 OR c.rank = 2)
+                  AND c.start_minute <= s.local_minute AND s.local_minute < c.end_minute
+            ORDER BY c.rank, c.width LIMIT 1) AS rule_id
+    FROM station_loads l
+    JOIN stations t ON t.id = l.station_id
+    JOIN slot_loads s ON s.pickup_at = l.pickup_at
+) x;
 
 CREATE VIEW weekly_hours_minutes AS
 SELECT id,
@@ -1300,6 +1355,31 @@ BEGIN
     INSERT INTO audit_log (at, actor, source, object, action, new)
     SELECT coalesce(c.at, NEW.at), coalesce(c.actor, NEW.actor), coalesce(c.source, 'sql'), 'order:' || NEW.order_id, 'bump',
            json_object('station_id', NEW.station_id, 'station', (SELECT name FROM stations WHERE id = NEW.station_id))
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_station_capacity_delete AFTER DELETE ON station_capacity_rules
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'station:' || OLD.station_id,
+           'capacity remove', json_object('rule', OLD.rule, 'capacity', OLD.capacity)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_station_capacity_insert AFTER INSERT ON station_capacity_rules
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'station:' || NEW.station_id,
+           'capacity set', json_object('rule', NEW.rule, 'capacity', NEW.capacity)
+    FROM audit_context c WHERE c.id = 1;
+END;
+
+CREATE TRIGGER audit_station_capacity_update AFTER UPDATE OF capacity ON station_capacity_rules
+WHEN OLD.capacity IS NOT NEW.capacity
+BEGIN
+    INSERT INTO audit_log (at, actor, source, object, action, old, new)
+    SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'station:' || NEW.station_id,
+           'capacity set', json_object('rule', OLD.rule, 'capacity', OLD.capacity), json_object('rule', NEW.rule, 'capacity', NEW.capacity)
     FROM audit_context c WHERE c.id = 1;
 END;
 
@@ -2764,6 +2844,56 @@ BEGIN
     SELECT RAISE(ABORT, 'station_bump: a station marks done only its part of a placed or preparing order (the order has lines it makes)');
 END;
 
+CREATE TRIGGER station_capacity_rules_delete_bump_generation AFTER DELETE ON station_capacity_rules
+BEGIN
+    UPDATE config_generation SET generation = generation + 1 WHERE id = 1;
+END;
+
+CREATE TRIGGER station_capacity_rules_fixed_range BEFORE UPDATE OF station_id, weekday, day, starts_at, ends_at ON station_capacity_rules
+BEGIN
+    SELECT RAISE(ABORT, 'capacity_rules_fixed_range: delete the rule and insert the new range');
+END;
+
+CREATE TRIGGER station_capacity_rules_insert_bump_generation AFTER INSERT ON station_capacity_rules
+BEGIN
+    UPDATE config_generation SET generation = generation + 1 WHERE id = 1;
+END;
+
+CREATE TRIGGER station_capacity_rules_never_replaced BEFORE INSERT ON station_capacity_rules
+WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM station_capacity_rules WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of station_capacity_rules is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
+END;
+
+CREATE TRIGGER station_capacity_rules_no_partial_overlap BEFORE INSERT ON station_capacity_rules
+WHEN EXISTS (
+    SELECT 1 FROM station_capacity_rules r
+    WHERE r.station_id = NEW.station_id AND (r.weekday IS NEW.weekday AND r.day IS NEW.day)
+      AND (CAST(substr(NEW.starts_at, 1, 2) AS INTEGER) * 60 + CAST(substr(NEW.starts_at, 4, 2) AS INTEGER)) < r.end_minute
+      AND r.start_minute < (CAST(substr(NEW.ends_at, 1, 2) AS INTEGER) * 60 + CAST(substr(NEW.ends_at, 4, 2) AS INTEGER)
+                            + CASE WHEN NEW.ends_at <= NEW.starts_at THEN 1440 ELSE 0 END)
+      AND NOT (r.start_minute <= (CAST(substr(NEW.starts_at, 1, 2) AS INTEGER) * 60 + CAST(substr(NEW.starts_at, 4, 2) AS INTEGER))
+               AND (CAST(substr(NEW.ends_at, 1, 2) AS INTEGER) * 60 + CAST(substr(NEW.ends_at, 4, 2) AS INTEGER)
+                    + CASE WHEN NEW.ends_at <= NEW.starts_at THEN 1440 ELSE 0 END) <= r.end_minute)
+      AND NOT ((CAST(substr(NEW.starts_at, 1, 2) AS INTEGER) * 60 + CAST(substr(NEW.starts_at, 4, 2) AS INTEGER)) <= r.start_minute
+               AND r.end_minute <= (CAST(substr(NEW.ends_at, 1, 2) AS INTEGER) * 60 + CAST(substr(NEW.ends_at, 4, 2) AS INTEGER)
+                                    + CASE WHEN NEW.ends_at <= NEW.starts_at THEN 1440 ELSE 0 END))
+)
+BEGIN
+    SELECT RAISE(ABORT, 'capacity_rules_overlap: two rules of one station and kind on one day must be nested or apart');
+END;
+
+CREATE TRIGGER station_capacity_rules_not_the_slots BEFORE INSERT ON station_capacity_rules
+WHEN EXISTS (SELECT 1 FROM stations WHERE id = NEW.station_id AND holds_slot_capacity = 1)
+BEGIN
+    SELECT RAISE(ABORT, 'station_capacity_rules_slot_station: the station holding the slot capacity takes its capacity from capacity_rules');
+END;
+
+CREATE TRIGGER station_capacity_rules_update_bump_generation AFTER UPDATE ON station_capacity_rules
+BEGIN
+    UPDATE config_generation SET generation = generation + 1 WHERE id = 1;
+END;
+
 CREATE TRIGGER station_loads_booked_derived BEFORE UPDATE OF booked ON station_loads
 WHEN NEW.booked IS NOT (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
                         WHERE o.pickup_at = NEW.pickup_at AND o.status <> 'cancelled' AND l.station_id = NEW.station_id)
@@ -2772,9 +2902,14 @@ BEGIN
 END;
 
 CREATE TRIGGER station_loads_capacity BEFORE UPDATE OF booked ON station_loads
-WHEN NEW.booked > OLD.booked AND NEW.booked > (SELECT capacity FROM stations WHERE id = NEW.station_id)
+WHEN NEW.booked > OLD.booked AND NEW.booked > (
+    SELECT c.capacity FROM slot_loads s JOIN station_capacity_candidates c ON c.station_id = NEW.station_id
+    WHERE s.pickup_at = NEW.pickup_at
+      AND (c.day = s.service_day OR c.weekday = (CAST(strftime('%w', s.service_day) AS INTEGER) + 6) % 7 + 1 OR c.rank = 2)
+      AND c.start_minute <= s.local_minute AND s.local_minute < c.end_minute
+    ORDER BY c.rank, c.width LIMIT 1)
 BEGIN
-    SELECT RAISE(ABORT, 'station_capacity_exceeded: the station has no room for these pieces in the pickup slot (stations.capacity per slot)');
+    SELECT RAISE(ABORT, 'station_capacity_exceeded: the station has no room for these pieces in the pickup slot (its capacity rule for the slot, else stations.capacity)');
 END;
 
 CREATE TRIGGER station_loads_insert_empty BEFORE INSERT ON station_loads

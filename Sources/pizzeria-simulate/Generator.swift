@@ -33,7 +33,7 @@ struct Generator {
                 (.pay, model.booked.isEmpty ? 0 : 12),
                 (.refund, paidOrders.isEmpty ? 0 : 4), (.price, 2), (.archive, 1), (.restore, archived.isEmpty ? 0 : 1),
                 (.stock, 2), (.modifierStock, 2), (.capacity, 1), (.hours, 1), (.erase, erased < 3 ? 1 : 0),
-                (.notify, 3), (.hand, 6), (.bump, open.isEmpty ? 0 : 5),
+                (.notify, 3), (.hand, 6), (.bump, open.isEmpty ? 0 : 5), (.stationCapacity, 1),
             ]) ?? .clock
         var step = Step(kind, number)
         let cli = cliShare > 0 && dice.chance(cliShare)
@@ -117,6 +117,10 @@ struct Generator {
             step.item = dice.int(0...model.modifiers.count - 1)
             step.left = dice.chance(0.3) ? nil : dice.int(0...4)
         case .capacity: step.quantity = dice.int(3...9)
+        case .stationCapacity:
+            step.slot = dice.int(0...6)
+            step.minutes = [60, 90, 120][dice.int(0...2)]
+            step.quantity = dice.int(1...6)
         case .hours:
             step.quantity = dice.int(0...1)
             step.override = dice.chance(0.5)

@@ -149,22 +149,11 @@ enum Invariants {
         }
     }
 
-    /// Every station other than the oven holds, per slot, the pieces of the live lines the
-    /// model booked there, and no more than its capacity.
+    /// Every station other than the oven holds, per slot, the pieces of the live lines the model
+    /// booked there, and in every slot ahead no more than its capacity there (its rule for the
+    /// slot, else its own: a change that would leave a future slot over is refused).
     static func stations(_ shop: Shop) throws {
-        let rows = try shop.pizzeria.database.read { db in
-            try db.fetchAll(
-                """
-                SELECT s.station_id, s.pickup_at, s.booked, t.capacity FROM station_loads s
-                JOIN stations t ON t.id = s.station_id
-                """
-            ) { row in
-                (
-                    station: try row.int64("station_id"), pickup: try row.string("pickup_at"),
-                    booked: try row.int("booked"), capacity: try row.optionalInt64("capacity").map { Int($0) }
-                )
-            }
-        }
+        let rows = try stationSlots(shop), now = PickupTime.utc(shop.clock.now)
         var expected: [String: Int] = [:]
         for order in shop.model.orders.values where order.status != .cancelled {
             for line in order.lines where !line.usesOven {
@@ -173,17 +162,35 @@ enum Invariants {
             }
         }
         for row in rows {
-            let key = "\(row.station) \(row.pickup)"
-            guard (expected.removeValue(forKey: key) ?? 0) == row.booked else {
+            guard (expected.removeValue(forKey: row.key) ?? 0) == row.booked else {
                 throw Finding(
-                    invariant: "station-load", detail: "station \(key): booked \(row.booked), its lines otherwise")
+                    invariant: "station-load", detail: "station \(row.key): booked \(row.booked), its lines otherwise")
             }
-            guard row.capacity.map({ row.booked <= $0 }) ?? true else {
-                throw Finding(invariant: "station-capacity", detail: "station \(key): \(row.booked) over its capacity")
-            }
+            guard let capacity = row.capacity, row.booked > capacity, row.pickup > now else { continue }
+            throw Finding(
+                invariant: "station-capacity",
+                detail: "station \(row.key): \(row.booked) over its capacity \(capacity) (\(row.from ?? "its own"))")
         }
         if let missing = expected.first(where: { $0.value > 0 }) {
             throw Finding(invariant: "station-load", detail: "station \(missing.key): \(missing.value) booked, no row")
+        }
+    }
+
+    /// Each station slot with its load and capacity there, as the schema's view reads them.
+    static func stationSlots(_ shop: Shop) throws -> [(
+        key: String, pickup: String, booked: Int, capacity: Int?, from: String?
+    )] {
+        try shop.pizzeria.database.read { db in
+            try db.fetchAll(
+                "SELECT station_id, pickup_at, booked, capacity, capacity_from FROM station_slot_capacity"
+            ) { row in
+                (
+                    key: "\(try row.int64("station_id")) \(try row.string("pickup_at"))",
+                    pickup: try row.string("pickup_at"), booked: try row.int("booked"),
+                    capacity: try row.optionalInt64("capacity").map { Int($0) },
+                    from: try row.optionalString("capacity_from")
+                )
+            }
         }
     }
 

@@ -10,6 +10,9 @@ struct Step: Codable, Hashable, CustomStringConvertible {
         case price, archive, restore, stock, modifierStock, capacity, hours, erase, notify, hand, close
         /// A station marks its part of an order done (`item`: the station's place in the list).
         case bump
+        /// The fryer's capacity by time: a daily rule from 18:00 + `slot` × 30 minutes for
+        /// `minutes`, `quantity` pieces per slot.
+        case stationCapacity
     }
 
     var kind: Kind

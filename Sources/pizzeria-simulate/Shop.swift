@@ -151,6 +151,7 @@ final class Shop {
         case .edit: return try edit(step, actor: actor)
         case .advance, .collect, .cancel, .undo, .noShow: return try lifecycle(step, actor: actor)
         case .bump: return try bump(step, actor: actor)
+        case .stationCapacity: return try stationCapacity(step, actor: actor)
         case .pay, .refund: return try money(step, actor: actor)
         case .price, .archive, .restore, .stock, .modifierStock, .capacity: return try menu(step)
         case .hours:

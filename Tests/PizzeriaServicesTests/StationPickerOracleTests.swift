@@ -6,7 +6,7 @@ import Testing
 @testable import PizzeriaServices
 
 /// The picker for a cart and the booking agree with stations: for random fryer and oven
-/// capacities, bookings and carts, the slots `availableSlots(for:)` lists are exactly the first
+/// capacities (the fryer's in half the cases also by time, a rule over part of the evening), bookings and carts, the slots `availableSlots(for:)` lists are exactly the first
 /// instants (every 5 minutes from now) where booking that cart succeeds — the booking itself,
 /// run and rolled back, is the oracle.
 @Suite("The cart's picker and the booking agree, every station considered (property test with an oracle)")
@@ -16,13 +16,24 @@ struct StationPickerOracleTests {
     @Test("80 random cases: every listed slot takes the cart, every slot that takes it within the limit is listed")
     func cartPickerEqualsBooking() throws {
         var rng = PickerOracleTests.SplitMix(state: 62)
-        var failures: [String] = [], nonEmpty = 0, tooLarge = 0
+        var failures: [String] = [], nonEmpty = 0, tooLarge = 0, ruledCases = 0
         for seed in 0..<80 {
             let k = try StationTests.kitchen()
             let f = k.f, orders = f.pizzeria.orders
             func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &rng)] }
             let fryer = Int.random(in: 1...4, using: &rng), oven = Int.random(in: 1...5, using: &rng)
             _ = try f.pizzeria.menu.editStation(k.friggitrice.id, capacity: .some(fryer))
+            // Half the cases give the fryer a capacity by time over part of the evening.
+            var largestFryer = fryer
+            if Bool.random(using: &rng) {
+                let ruled = Int.random(in: 1...6, using: &rng)
+                let range = "\(pick(["18:30", "19:00", "19:30", "20:00"]))-\(pick(["20:30", "21:00", "22:00"]))"
+                _ = try f.pizzeria.capacity.set(
+                    Weekday.allCases.map { .weekday($0) }, try HoursSyntax.parseInterval(range), capacity: ruled,
+                    at: k.friggitrice.id)
+                largestFryer = max(fryer, ruled)
+                ruledCases += 1
+            }
             try f.pizzeria.settings.update(.slotCapacity(oven))
             // Two days ahead: the oracle tries every 5 minutes of them when nothing fits.
             try f.pizzeria.settings.update(.bookingHorizonDays(1))
@@ -52,10 +63,10 @@ struct StationPickerOracleTests {
                 if answer.reason != .tooLarge { failures.append("seed \(seed): \(baked) over \(oven): \(answer)") }
                 continue
             }
-            if fried > fryer {
+            if fried > largestFryer {
                 tooLarge += 1
                 if answer.reason != .tooLarge || !(answer.message ?? "").contains("Friggitrice") {
-                    failures.append("seed \(seed): \(fried) fried over \(fryer) per slot, answered \(answer)")
+                    failures.append("seed \(seed): \(fried) fried over \(largestFryer) per slot, answered \(answer)")
                 }
                 continue
             }
@@ -87,6 +98,8 @@ struct StationPickerOracleTests {
             }
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
-        #expect(nonEmpty > 25 && tooLarge > 5, "\(nonEmpty) cases with a slot, \(tooLarge) too large for the fryer")
+        #expect(
+            nonEmpty > 25 && tooLarge > 5 && ruledCases > 20,
+            "\(nonEmpty) cases with a slot, \(tooLarge) too large for the fryer, \(ruledCases) with a fryer rule")
     }
 }

@@ -112,8 +112,19 @@ struct StationTests {
         let undo = #expect(throws: OrderError.self) { try orders.undo(id: first.id) }
         #expect(undo?.description.contains("Friggitrice") == true)
         #expect(try load(k, at: "19:00") == 2)
-        // A smaller capacity keeps what is booked; check reports the slot ahead as overbooked.
-        _ = try k.f.pizzeria.menu.editStation(k.friggitrice.id, capacity: .some(1))
+        // A capacity below what a slot ahead holds is refused by name, as the oven's is; lowered
+        // by hand in SQL, check reports the slot ahead as overbooked.
+        let beforeEdit = try k.f.base.snapshot()
+        let lower = #expect(throws: MenuError.self) {
+            try k.f.pizzeria.menu.editStation(k.friggitrice.id, capacity: .some(1))
+        }
+        #expect(
+            lower?.description.contains("would make fewer pieces than 3 future slots") == true,
+            "\(String(describing: lower))")
+        #expect(try k.f.base.snapshot() == beforeEdit)
+        try k.f.pizzeria.database.write { db in
+            try db.run("UPDATE stations SET capacity = 1 WHERE id = ?", [k.friggitrice.id])
+        }
         let problems = try Maintenance.check(path: k.f.base.path, now: k.f.now).domainProblems
         #expect(problems.contains { $0.table == "station_loads" && $0.problem.contains("overbooked") }, "\(problems)")
         _ = try k.f.pizzeria.menu.editStation(k.friggitrice.id, capacity: .some(nil))

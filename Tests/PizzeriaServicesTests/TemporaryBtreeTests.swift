@@ -64,11 +64,12 @@ struct TemporaryBtreeTests {
         // when it has modifiers; order_lines_modifier_stock_take runs only then (its WHEN), and the
         // audit entry of a modifier's change (audit_modifiers_update) only when an admin changes one;
         // station_loads_line_insert (opening a station's slot row) only for a line prepared at a
-        // station other than the oven (its WHEN: never a pizza's).
+        // station other than the oven (its WHEN: never a pizza's), and with it station_loads_capacity
+        // (ranking the station's capacity rules for the slot: a sorter of a handful of rows).
         #expect(
             opening.isSubset(of: [
                 "order_lines_insert_rules", "order_lines_modifier_stock_take", "audit_modifiers_update",
-                "station_loads_line_insert",
+                "station_loads_line_insert", "station_loads_capacity",
             ]),
             "\(opening.sorted())")
         #expect(!opening.contains("order_lines_stock_take"))

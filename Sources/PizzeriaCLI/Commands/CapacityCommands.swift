@@ -12,6 +12,10 @@ enum CapacityCommands {
             day's local times; one that ends at or before it starts runs past midnight (fri 22:00-01:00 covers
             Friday night's 00:30). Rules of one day are nested or apart, never partly overlapping. Lowering a
             capacity below what a future slot already holds is refused (exit 1) naming the slots.
+
+            With --station, the rules are a station's (pieces per slot at Friggitrice, say) over the station's own
+            capacity (station edit --capacity; none: no limit); the oven's are the slot's. A station's capacity
+            below what a future slot already holds is refused (exit 1) naming the slots, as the oven's is.
             """,
         subcommands: [show, set, clear])
 
@@ -20,7 +24,16 @@ enum CapacityCommands {
         completion: .choices(["daily"] + Weekday.allCases.map(\.short)))
     static let range = Argument(
         "range", help: "The time range: 18:30-21:00 (past midnight: 22:00-01:00).", .interval)
-    static let pizzas = Argument("capacity", help: "Pizzas per slot: 1 to 10000.", .integer(in: Int.min...Int.max))
+    static let pizzas = Argument(
+        "capacity", help: "Pizzas (at a station: pieces) per slot: 1 to 10000.", .integer(in: Int.min...Int.max))
+    static let station = Option(
+        "station", "station", help: "A station's rules (station list); default: the oven's, the slot's capacity.")
+
+    /// The station named by --station, or `nil` for the oven's rules.
+    static func station(_ invocation: Invocation, _ pizzeria: Pizzeria) throws -> Station? {
+        guard let name = try invocation[station] else { return nil }
+        return try pizzeria.menu.station(named: name)
+    }
 
     /// Weekdays as in `hours set`, or dates as in `hours close`.
     static func parseDays(_ text: String, _ pizzeria: Pizzeria) throws -> [CapacityRule.Days] {
@@ -33,41 +46,75 @@ enum CapacityCommands {
 
     static let show = Command(
         name: "show",
-        abstract: "Show the capacity rules (and slot-capacity, where none applies).",
+        abstract: "Show the capacity rules (and slot-capacity, where none applies), the oven's and each station's.",
+        discussion: "JSON: the oven's rules, or with --station that station's.",
+        options: [station],
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
-            let rules = try pizzeria.capacity.rules()
             let settings = try pizzeria.settings.current()
-            try context.emit(rules) { text(rules, settings: settings) }
+            if let chosen = try station(invocation, pizzeria), !chosen.holdsSlotCapacity {
+                let rules = try pizzeria.capacity.rules(at: chosen.id)
+                try context.emit(rules) { text(rules, of: chosen, settings: settings) }
+                return .ok
+            }
+            let rules = try pizzeria.capacity.rules()
+            let others =
+                try invocation[station] == nil ? try pizzeria.menu.stations().filter { !$0.holdsSlotCapacity } : []
+            let stationRules = try others.map { ($0, try pizzeria.capacity.rules(at: $0.id)) }
+            try context.emit(rules) {
+                text(rules, settings: settings)
+                    + stationRules.map { "\n" + text($0.1, of: $0.0, settings: settings) }.joined()
+            }
             return .ok
         })
 
     static func text(_ rules: [CapacityRule], settings: Settings) -> String {
-        let text = "Default: \(settings.slotCapacity) pizzas per \(settings.slotMinutes)-minute slot (slot-capacity).\n"
-        guard !rules.isEmpty else { return text + "No capacity rules.\n" }
+        "Default: \(settings.slotCapacity) pizzas per \(settings.slotMinutes)-minute slot (slot-capacity).\n"
+            + table(rules)
+    }
+
+    /// A station's rules over its own capacity.
+    static func text(_ rules: [CapacityRule], of station: Station, settings: Settings) -> String {
+        let own = station.capacity.map { "\($0) pieces per \(settings.slotMinutes)-minute slot" } ?? "no limit"
+        return "\(station.name): \(own) (station-capacity).\n" + table(rules)
+    }
+
+    static func table(_ rules: [CapacityRule]) -> String {
+        guard !rules.isEmpty else { return "No capacity rules.\n" }
         var table = Table("RULE", "CAPACITY", rightAligned: [1])
         for rule in rules {
             table.add(rule.label + (rule.range.runsPastMidnight ? " (past midnight)" : ""), "\(rule.capacity)")
         }
-        return text + table.rendered
+        return table.rendered
     }
 
     static let set = Command(
         name: "set",
         abstract: "Set the capacity of a time range on some weekdays or dates.",
         arguments: [days, range, pizzas],
+        options: [station],
         examples: [
             "pizzeria capacity set fri,sat 18:30-21:00 20", "pizzeria capacity set 2026-12-31 19:00-23:00 30",
-            "pizzeria capacity set sun 12:00-15:00 6",
+            "pizzeria capacity set sun 12:00-15:00 6", "pizzeria capacity set fri 19:00-22:00 8 --station Friggitrice",
         ],
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
             let interval = try invocation[range]
-            let rules = try pizzeria.capacity.set(
-                try parseDays(try invocation[days], pizzeria), interval, capacity: try invocation[pizzas])
-            try context.emit(rules) { rules.map { "Capacity \($0.label): \($0.capacity) pizzas per slot.\n" }.joined() }
+            let chosen = try station(invocation, pizzeria)
+            let parsed = try parseDays(try invocation[days], pizzeria)
+            guard let chosen, !chosen.holdsSlotCapacity else {
+                let rules = try pizzeria.capacity.set(parsed, interval, capacity: try invocation[pizzas])
+                try context.emit(rules) {
+                    rules.map { "Capacity \($0.label): \($0.capacity) pizzas per slot.\n" }.joined()
+                }
+                return .ok
+            }
+            let rules = try pizzeria.capacity.set(parsed, interval, capacity: try invocation[pizzas], at: chosen.id)
+            try context.emit(rules) {
+                rules.map { "Capacity of \(chosen.name) \($0.label): \($0.capacity) pieces per slot.\n" }.joined()
+            }
             return .ok
         })
 
@@ -78,12 +125,20 @@ enum CapacityCommands {
         name: "clear",
         abstract: "Remove the capacity rules of some weekdays or dates.",
         arguments: [days, clearRange],
-        examples: ["pizzeria capacity clear fri,sat 18:30-21:00", "pizzeria capacity clear 2026-12-31"],
+        options: [station],
+        examples: [
+            "pizzeria capacity clear fri,sat 18:30-21:00", "pizzeria capacity clear 2026-12-31",
+            "pizzeria capacity clear fri --station Friggitrice",
+        ],
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
             let interval = try invocation[clearRange]
-            let removed = try pizzeria.capacity.clear(try parseDays(try invocation[days], pizzeria), range: interval)
+            let parsed = try parseDays(try invocation[days], pizzeria)
+            let chosen = try station(invocation, pizzeria)
+            let removed =
+                try chosen.map { try pizzeria.capacity.clear(parsed, range: interval, at: $0.id) }
+                ?? pizzeria.capacity.clear(parsed, range: interval)
             try context.emit(["removed": removed]) { "Removed \(removed) capacity rule\(removed == 1 ? "" : "s").\n" }
             return .ok
         })

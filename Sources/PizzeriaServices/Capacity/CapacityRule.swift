@@ -141,13 +141,19 @@ public struct CapacityRules: Sendable, Hashable {
     /// The capacity of the slot starting `wallMinute` after `day`'s midnight: a date rule over a
     /// weekday rule, the narrower range over the wider, else the default.
     public func capacity(on day: LocalDate, wallMinute: Int) -> SlotCapacity {
+        ruled(on: day, wallMinute: wallMinute) ?? SlotCapacity(capacity: defaultCapacity, rule: nil)
+    }
+
+    /// The capacity the winning rule gives the slot starting `wallMinute` after `day`'s midnight,
+    /// or `nil` where no rule applies (a station's own capacity then).
+    public func ruled(on day: LocalDate, wallMinute: Int) -> SlotCapacity? {
         var best: (rank: Int, width: Int, index: Int)?
         for (index, rule) in rules.enumerated() where rule.applies(to: day) && rule.covers(wallMinute: wallMinute) {
             let rank: Int = if case .date = rule.days { 0 } else { 1 }
             let width = rule.range.end - rule.range.start
             if best.map({ (rank, width) < ($0.rank, $0.width) }) ?? true { best = (rank, width, index) }
         }
-        guard let best else { return SlotCapacity(capacity: defaultCapacity, rule: nil) }
+        guard let best else { return nil }
         return SlotCapacity(capacity: rules[best.index].capacity, rule: labels[best.index])
     }
 

@@ -32,41 +32,10 @@ public final class CapacityService: Sendable {
     ///   changes when it throws.
     @discardableResult
     public func set(_ days: [CapacityRule.Days], _ range: OpeningInterval, capacity: Int) throws -> [CapacityRule] {
-        var problems: [FieldError] = []
-        if !(1...CapacityRule.maximumCapacity).contains(capacity) {
-            problems.append(
-                FieldError(
-                    field: "capacity",
-                    message: "must be from 1 to \(CapacityRule.maximumCapacity) pizzas per slot, not \(capacity)"))
-        }
-        if days.isEmpty {
-            problems.append(FieldError(field: "days", message: "must name at least one weekday or date"))
-        }
-        if days.count > ScheduleException.maximumDays {
-            problems.append(
-                FieldError(field: "days", message: "must be at most \(ScheduleException.maximumDays) days at once"))
-        }
-        guard problems.isEmpty else { throw ValidationError(problems) }
-        let rules = days.map { CapacityRule(days: $0, range: range, capacity: capacity) }
+        let rules = try Self.newRules(days, range, capacity: capacity, unit: "pizzas")
         let now = now()
         return try database.audited(acting, at: now) { db in
-            let existing = try CapacityStore.all(in: db)
-            for rule in rules {
-                if let clash = existing.first(where: { $0.days == rule.days && $0.overlapsPartially(rule) }) {
-                    throw ValidationError([
-                        FieldError(
-                            field: "range",
-                            message:
-                                "\(rule.label) overlaps \(clash.label) without containing it; rules of one day must be nested or apart"
-                        )
-                    ])
-                }
-            }
-            guard existing.count + rules.count <= Self.maximumRules else {
-                throw ValidationError([
-                    FieldError(field: "days", message: "a file keeps at most \(Self.maximumRules) capacity rules")
-                ])
-            }
+            try Self.requireRoom(for: rules, besides: try CapacityStore.all(in: db), in: db)
             let before = try CapacityStore.futureCapacities(after: now, in: db)
             for rule in rules { try CapacityStore.upsert(rule, in: db) }
             try Self.refuseOverfilling(since: before, after: now, in: db)
@@ -91,6 +60,50 @@ public final class CapacityService: Sendable {
 
     /// The most rules a file keeps: every booking that opens a slot resolves them.
     public static let maximumRules = 1_000
+
+    /// One rule per day for `range` and `capacity`, or the problems with them, naming each field.
+    static func newRules(_ days: [CapacityRule.Days], _ range: OpeningInterval, capacity: Int, unit: String) throws
+        -> [CapacityRule]
+    {
+        var problems: [FieldError] = []
+        if !(1...CapacityRule.maximumCapacity).contains(capacity) {
+            problems.append(
+                FieldError(
+                    field: "capacity",
+                    message: "must be from 1 to \(CapacityRule.maximumCapacity) \(unit) per slot, not \(capacity)"))
+        }
+        if days.isEmpty {
+            problems.append(FieldError(field: "days", message: "must name at least one weekday or date"))
+        }
+        if days.count > ScheduleException.maximumDays {
+            problems.append(
+                FieldError(field: "days", message: "must be at most \(ScheduleException.maximumDays) days at once"))
+        }
+        guard problems.isEmpty else { throw ValidationError(problems) }
+        return days.map { CapacityRule(days: $0, range: range, capacity: capacity) }
+    }
+
+    /// Refuses `rules` that partly overlap one of `existing` (the same station's) on the same
+    /// days, or that would take the file past ``maximumRules`` (the oven's and the stations' together).
+    static func requireRoom(for rules: [CapacityRule], besides existing: [CapacityRule], in db: Connection) throws {
+        for rule in rules {
+            if let clash = existing.first(where: { $0.days == rule.days && $0.overlapsPartially(rule) }) {
+                throw ValidationError([
+                    FieldError(
+                        field: "range",
+                        message:
+                            "\(rule.label) overlaps \(clash.label) without containing it; rules of one day must be nested or apart"
+                    )
+                ])
+            }
+        }
+        let all = try CapacityStore.count(in: db) + StationCapacityStore.count(in: db)
+        guard all + rules.count <= Self.maximumRules else {
+            throw ValidationError([
+                FieldError(field: "days", message: "a file keeps at most \(Self.maximumRules) capacity rules")
+            ])
+        }
+    }
 
     static func refuseOverfilling(since before: [String: Int], after now: Date, in db: Connection) throws {
         let zone = try SettingsStore.current(in: db).timeZone

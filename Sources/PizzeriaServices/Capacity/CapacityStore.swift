@@ -70,13 +70,22 @@ enum CapacityStore {
             Decoder.self)
     }
 
+    /// How many rules there are.
+    static func count(in db: Connection) throws -> Int {
+        try db.fetchOne("SELECT count(*) AS n FROM capacity_rules") { try $0.int("n") } ?? 0
+    }
+
+    /// The `weekday` and `day` columns of a rule's days.
+    static func keys(of days: CapacityRule.Days) -> (weekday: Int?, day: String?) {
+        switch days {
+        case .weekday(let value): (value.rawValue, nil)
+        case .date(let value): (nil, value.description)
+        }
+    }
+
     /// Adds a rule, or sets the capacity of the rule with the same days and range.
     static func upsert(_ rule: CapacityRule, in db: Connection) throws {
-        let (weekday, day): (Int?, String?) =
-            switch rule.days {
-            case .weekday(let value): (value.rawValue, nil)
-            case .date(let value): (nil, value.description)
-            }
+        let (weekday, day) = keys(of: rule.days)
         let updated = try db.run(
             """
             UPDATE capacity_rules SET capacity = ? WHERE weekday IS ? AND day IS ? AND starts_at = ? AND ends_at = ?
@@ -89,11 +98,7 @@ enum CapacityStore {
 
     /// Removes the rules of these days (with exactly this range, when given); how many went.
     static func delete(_ days: CapacityRule.Days, range: OpeningInterval?, in db: Connection) throws -> Int {
-        let (weekday, day): (Int?, String?) =
-            switch days {
-            case .weekday(let value): (value.rawValue, nil)
-            case .date(let value): (nil, value.description)
-            }
+        let (weekday, day) = keys(of: days)
         return try db.run(
             """
             DELETE FROM capacity_rules WHERE weekday IS ? AND day IS ? AND (? IS NULL OR (starts_at = ? AND ends_at = ?))

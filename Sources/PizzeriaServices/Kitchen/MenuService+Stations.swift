@@ -47,9 +47,9 @@ extension MenuService {
         }
     }
 
-    /// Renames a station, changes its capacity per slot (`.some(nil)`: no limit) or moves it. A
-    /// smaller capacity keeps what is booked; only new pieces past it are refused.
-    /// - Throws: ``ValidationError``; ``MenuError``.
+    /// Renames a station, changes its capacity per slot (`.some(nil)`: no limit) or moves it.
+    /// - Throws: ``ValidationError``; ``MenuError`` (`partRefused` for a capacity below what a
+    ///   future slot holds where no rule of the station's applies, naming the slots).
     @discardableResult
     public func editStation(
         _ id: Station.ID, name: String? = nil, capacity: Int?? = nil, position: Int? = nil
@@ -57,8 +57,10 @@ extension MenuService {
         let name = name.map(PizzaName.normalize)
         let problems = Station.problems(name: name, capacity: capacity ?? nil, position: position)
         guard problems.isEmpty else { throw ValidationError(problems) }
-        return try database.audited(acting, at: now()) { db in
+        let now = now()
+        return try database.audited(acting, at: now) { db in
             let current = try Self.requiredStation(id, in: db)
+            let before = try StationCapacityStore.futureCapacities(of: id, after: PickupTime.utc(now), in: db)
             if let name { try Self.requireUniqueStationName(name, among: try StationStore.list(in: db), except: id) }
             if current.holdsSlotCapacity, case .some(.some) = capacity {
                 throw ValidationError([
@@ -73,6 +75,8 @@ extension MenuService {
                 id: id, name: name ?? current.name, capacity: capacity ?? current.capacity,
                 holdsSlotCapacity: current.holdsSlotCapacity, position: position ?? current.position)
             try StationStore.update(changed, in: db)
+            let zone = try SettingsStore.current(in: db).timeZone
+            try StationCapacities.refuseOverfilling(changed, since: before, after: now, zone: zone, in: db)
             return changed
         }
     }

@@ -168,7 +168,7 @@ enum DomainCheck {
                 expected: "\(drift.actual) (the sum of its lines at the station)",
                 repair: .stationLoad(station: drift.station, pickupAt: drift.pickupAt))
         }
-        for over in try DomainStore.overbookedStations(after: nowText, in: db) {
+        for over in try StationCapacityStore.overbooked(after: nowText, in: db) {
             found(
                 "station_loads", "\(over.station) \(over.pickupAt)",
                 "overbooked: \(over.booked) pieces at \(over.name), capacity \(over.capacity)",

@@ -34,25 +34,6 @@ extension DomainStore {
         }
     }
 
-    /// Future slots where a station holds more than its capacity (a capacity lowered since).
-    static func overbookedStations(after now: String, in db: Connection) throws -> [(
-        station: Int64, name: String, pickupAt: String, booked: Int, capacity: Int
-    )] {
-        try db.fetchAll(
-            """
-            SELECT s.station_id, t.name, s.pickup_at, s.booked, t.capacity FROM station_loads s
-            JOIN stations t ON t.id = s.station_id
-            WHERE s.pickup_at > ? AND t.capacity IS NOT NULL AND s.booked > t.capacity
-            ORDER BY s.pickup_at, t.position
-            """, [now]
-        ) {
-            (
-                try $0.int64("station_id"), try $0.string("name"), try $0.string("pickup_at"), try $0.int("booked"),
-                try $0.int("capacity")
-            )
-        }
-    }
-
     /// Each station's load at a slot again from its lines, a missing row created first. The
     /// capacity trigger is set aside for the statement (its own text, read back from the schema,
     /// recreates it): a drifted load may really hold more than the capacity, which is reported.

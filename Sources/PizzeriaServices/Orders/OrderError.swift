@@ -51,8 +51,9 @@ public enum OrderError: PizzeriaFailure, Equatable {
     case slotFull(slot: String, remaining: Int, requested: Int, firstAvailable: String? = nil)
     /// The order has nothing a station makes (`order bump`): the stations it has lines at are named.
     case nothingAtStation(orderID: Order.ID, station: String, stations: [String])
-    /// A station (other than the oven) cannot make this many more pieces in the slot.
-    case stationFull(station: String, slot: String, remaining: Int, requested: Int)
+    /// A station (other than the oven) cannot make this many more pieces in the slot; `rule` is
+    /// the station's capacity rule for the slot (`fri 19:00-22:00`), `nil` for its own capacity.
+    case stationFull(station: String, slot: String, remaining: Int, requested: Int, rule: String?)
     /// More pizzas than the slot takes even empty: the largest order a slot takes, and where this one fits.
     case orderTooLarge(requested: Int, slot: String, slotCapacity: Int, largest: SlotCapacity, fitsAt: [String])
     /// Even a staff override cannot put this many pizzas in the slot: it books at most the
@@ -139,9 +140,11 @@ public enum OrderError: PizzeriaFailure, Equatable {
         case .unpaidAtCollection(let id, let balance):
             "order \(id.short) owes \(balance.formatted): take the payment as it is handed over, or say why it is "
                 + "left unpaid"
-        case .stationFull(let station, let slot, let remaining, let requested):
+        case .stationFull(let station, let slot, let remaining, let requested, let rule):
             "\(station) makes only \(remaining) more in the \(slot) slot (asked for \(requested)); "
-                + "choose another pickup time, or raise its capacity (station edit \(station) --capacity N)"
+                + "choose another pickup time, or raise its capacity "
+                + (rule.map { "(its rule \($0): capacity set \($0) N --station \(station))" }
+                    ?? "(station edit \(station) --capacity N)")
         case .orderTooLarge(let requested, let slot, let capacity, let largest, let fitsAt):
             "an order of \(pizzas(requested)) is more than the \(slot) slot takes (\(capacity)); the largest order a slot takes is \(largest.capacity)"
                 + (largest.rule.map { " (\($0))" } ?? "")

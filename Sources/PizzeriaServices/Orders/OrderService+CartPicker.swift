@@ -3,13 +3,14 @@ import PizzeriaStorage
 
 // The pickup-time picker for a cart: what the checkout asks. The oven's pieces are the picker's
 // `pizzas`; every other station with a capacity has its own pieces to fit in the same slot, the
-// rule booking applies (``requireStationRoom(for:at:zone:in:)``) and the schema's `station_loads`.
+// rule booking applies (``requireStationRoom(for:in:zone:in:)``) and the schema's `station_loads`.
 extension OrderService {
-    /// What a cart asks of each station other than the oven that has a capacity.
+    /// What a cart asks of each station other than the oven that has a capacity in some slot.
     struct StationNeed: Sendable, Hashable {
         let station: Station.ID
         let name: String
-        let capacity: Int
+        /// The most it makes in any slot (`nil`: some slot has no limit).
+        let largest: Int?
         let pieces: Int
     }
 
@@ -38,7 +39,9 @@ extension OrderService {
         }
         guard problems.isEmpty else { throw ValidationError(problems) }
         let from = after ?? now
-        let (pizzas, needs) = try database.read { db in try Self.cartNeeds(items, at: max(from, now), in: db) }
+        let (pizzas, needs, capacities) = try database.read { db in
+            try Self.cartNeeds(items, at: max(from, now), in: db)
+        }
         guard pizzas <= OrderRequest.maximumPizzas else {
             throw ValidationError([
                 FieldError(
@@ -49,10 +52,12 @@ extension OrderService {
         guard !needs.isEmpty else {
             return try pick(pizzas: pizzas, from: from, now: now, limit: limit, reading: .kept)
         }
-        if let over = needs.first(where: { $0.pieces > $0.capacity }) {
+        if let over = needs.first(where: { need in need.largest.map { need.pieces > $0 } ?? false }),
+            let largest = over.largest
+        {
             return SlotAvailability(
                 slots: [], reason: .tooLarge,
-                message: "\(over.name) makes at most \(over.capacity) pieces per slot; the cart has \(over.pieces)",
+                message: "\(over.name) makes at most \(largest) pieces per slot; the cart has \(over.pieces)",
                 largestOrder: try pick(pizzas: pizzas, from: from, now: now, limit: 1, reading: .kept).largestOrder)
         }
         // The oven's picker in batches, each slot then held to every station's room, until enough
@@ -71,7 +76,15 @@ extension OrderService {
             }
             for slot in batch.slots {
                 let booked = loads[PickupTime.utc(slot.start)] ?? [:]
-                guard needs.allSatisfy({ (booked[$0.station] ?? 0) + $0.pieces <= $0.capacity }) else { continue }
+                let fits = needs.allSatisfy { need in
+                    guard
+                        let capacity = capacities.capacity(
+                            of: need.station, on: slot.serviceDay, wallMinute: slot.wallMinute
+                        ).capacity
+                    else { return true }
+                    return (booked[need.station] ?? 0) + need.pieces <= capacity
+                }
+                guard fits else { continue }
                 found.append(slot)
                 if found.count == limit { break }
             }
@@ -89,10 +102,10 @@ extension OrderService {
             largestOrder: largest)
     }
 
-    /// The cart's lines as a booking reads them: the oven's pieces, and each other station's
-    /// (those with a capacity) with its name.
+    /// The cart's lines as a booking reads them: the oven's pieces, each other station's (those
+    /// with a capacity in some slot) with its name, and the stations' capacities.
     static func cartNeeds(_ items: [OrderRequest.Item], at pickup: Date, in db: Connection) throws
-        -> (pizzas: Int, needs: [StationNeed])
+        -> (pizzas: Int, needs: [StationNeed], capacities: StationCapacities)
     {
         let settings = try SettingsStore.current(in: db)
         let lines = try snapshot(try merged(items), for: pickup, zone: settings.timeZone, in: db)
@@ -100,13 +113,15 @@ extension OrderService {
         for line in lines where !line.usesOven {
             if let station = line.stationID { pieces[station, default: 0] += line.quantity }
         }
+        let capacities = try StationCapacities.read(in: db)
         var needs: [StationNeed] = []
         for (id, count) in pieces.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            guard let station = try StationStore.station(id: id, in: db), let capacity = station.capacity else {
+            guard let station = capacities.stations[id], station.capacity != nil || capacities.rules[id] != nil else {
                 continue
             }
-            needs.append(StationNeed(station: id, name: station.name, capacity: capacity, pieces: count))
+            needs.append(
+                StationNeed(station: id, name: station.name, largest: capacities.largest(of: id), pieces: count))
         }
-        return (lines.reduce(0) { $0 + $1.slotUnits }, needs)
+        return (lines.reduce(0) { $0 + $1.slotUnits }, needs, capacities)
     }
 }

@@ -37,7 +37,7 @@ extension OrderService {
             let room = try Self.requireRoom(
                 for: pizzas, at: pickup, slot: slot, override: override, settings: settings, schedule: schedule,
                 now: now, in: db)
-            try Self.requireStationRoom(for: lines, at: pickup, zone: settings.timeZone, in: db)
+            try Self.requireStationRoom(for: lines, in: slot, zone: settings.timeZone, in: db)
             try Self.admit(room, order: id, at: pickup, override: override, actor: actor, now: now, in: db)
             guard
                 try OrderStore.move(
@@ -187,7 +187,7 @@ extension OrderService {
                     for: ovenDelta, at: header.pickupAt, slot: slot, override: override, settings: settings,
                     schedule: schedule, now: now, in: db)
                 try Self.requireStationRoom(
-                    for: grown + added, at: header.pickupAt, zone: settings.timeZone, in: db)
+                    for: grown + added, in: slot, zone: settings.timeZone, in: db)
                 try Self.admit(room, order: id, at: header.pickupAt, override: override, actor: actor, now: now, in: db)
                 if let override { detail.append(override.historyText) }
             }
@@ -276,7 +276,7 @@ extension OrderService {
                 let room = try Self.requireRoom(
                     for: pizzas, at: header.pickupAt, slot: slot, override: override, settings: settings,
                     schedule: schedule, now: now, in: db)
-                try Self.requireStationRoom(for: lines, at: header.pickupAt, zone: settings.timeZone, in: db)
+                try Self.requireStationRoom(for: lines, in: slot, zone: settings.timeZone, in: db)
                 try Self.admit(room, order: id, at: header.pickupAt, override: override, actor: actor, now: now, in: db)
                 if let override { detail += ", " + override.historyText }
             } else if previous.isBooked, !header.status.isBooked, header.pickupAt > now {

@@ -139,7 +139,7 @@ extension OrderService {
                     let room = try Self.requireRoom(
                         for: pizzas, at: target, slot: slot, override: override, settings: settings,
                         schedule: schedule, now: now, in: db)
-                    try Self.requireStationRoom(for: lines, at: target, zone: settings.timeZone, in: db)
+                    try Self.requireStationRoom(for: lines, in: slot, zone: settings.timeZone, in: db)
                     try Self.admit(
                         room, order: header.id, at: target, override: override, actor: actor, now: now, in: db)
                     guard

@@ -62,7 +62,8 @@ extension OrderService {
             let rules = try finder.rules(on: date)
             let window = finder.window
             // The stations other than the oven, with what each holds per slot of the day.
-            let stations = try StationStore.list(in: db).filter { !$0.holdsSlotCapacity }
+            let capacities = try StationCapacities.read(in: db)
+            let stations = capacities.listed
             let stationLoads =
                 stations.isEmpty
                 ? [:]
@@ -86,7 +87,8 @@ extension OrderService {
                     stations: stations.map { station in
                         StationLoad(
                             station: station.name, booked: stationLoads[PickupTime.utc(slot.start)]?[station.id] ?? 0,
-                            capacity: station.capacity)
+                            capacity: capacities.capacity(of: station.id, on: date, wallMinute: slot.wallMinute)
+                                .capacity)
                     })
             }
         }

@@ -78,7 +78,7 @@ public final class OrderService: Sendable {
         let room = try requireRoom(
             for: pizzas, at: request.pickup, slot: slot, override: override, settings: settings, schedule: schedule,
             now: now, in: db)
-        try requireStationRoom(for: lines, at: request.pickup, zone: settings.timeZone, in: db)
+        try requireStationRoom(for: lines, in: slot, zone: settings.timeZone, in: db)
         let capacity = room.capacity
         let id = Order.ID.timeOrdered(at: now)
         try OrderStore.insert(
