@@ -19,7 +19,8 @@ BEGIN
     INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
     SELECT o.id, 'paid', o.status, o.status,
            'paid ' || printf('%d.%02d', NEW.amount_cents / 100, NEW.amount_cents % 100) || ' ' || NEW.method
-           || CASE WHEN NEW.reference IS NOT NULL THEN ' (' || substr(NEW.reference, 1, 200) || ')' ELSE '' END,
+           || CASE WHEN NEW.reference IS NOT NULL THEN ' (' || substr(NEW.reference, 1, 200) || ')' ELSE '' END
+           || CASE WHEN NEW.party_payment_id IS NOT NULL THEN ' (the party''s payment)' ELSE '' END,
            NEW.actor, NEW.at
     FROM orders o WHERE o.id = NEW.order_id;
 END;
@@ -35,7 +36,7 @@ CREATE TRIGGER payments_append_only_update BEFORE UPDATE ON payments
 WHEN NOT (NEW.reference IS NULL AND OLD.reference IS NOT NULL
           AND NEW.id IS OLD.id AND NEW.order_id IS OLD.order_id AND NEW.amount_cents IS OLD.amount_cents
           AND NEW.method IS OLD.method AND NEW.tendered_cents IS OLD.tendered_cents AND NEW.at IS OLD.at
-          AND NEW.actor IS OLD.actor
+          AND NEW.actor IS OLD.actor AND NEW.party_payment_id IS OLD.party_payment_id
           AND EXISTS (SELECT 1 FROM orders o JOIN user_erasures e ON e.user_id = o.user_id WHERE o.id = OLD.order_id))
 BEGIN
     SELECT RAISE(ABORT, 'payments_append_only: a payment is never changed; record a refund instead');

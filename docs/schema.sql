@@ -320,6 +320,22 @@ CREATE TABLE "orders" (
     party_id              TEXT REFERENCES orders (id)
 ) STRICT, WITHOUT ROWID;
 
+CREATE TABLE party_payments (
+    id             INTEGER PRIMARY KEY,
+    -- The party: its first order's id (orders.party_id of every member).
+    party_id       TEXT NOT NULL REFERENCES orders (id),
+    -- 1 cent to 100,000.00 EUR: the sum of its shares.
+    amount_cents   INTEGER NOT NULL CHECK (amount_cents BETWEEN 1 AND 10000000),
+    method         TEXT NOT NULL CHECK (method IN ('cash', 'card', 'online', 'voucher')),
+    reference      TEXT CHECK (reference IS NULL OR (length(reference) BETWEEN 1 AND 200
+                               AND reference NOT GLOB ('*[' || char(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,
+                                                                   26,27,28,29,30,31,127) || ']*'))),
+    -- Cash handed over for the whole party, when more than the amount: the change is tendered − amount.
+    tendered_cents INTEGER CHECK (tendered_cents IS NULL OR (method = 'cash' AND tendered_cents BETWEEN amount_cents AND 10000000)),
+    at             TEXT NOT NULL CHECK (at GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]*Z'),
+    actor          TEXT CHECK (actor IS NULL OR length(actor) BETWEEN 1 AND 64)
+) STRICT;
+
 CREATE TABLE payments (
     id             INTEGER PRIMARY KEY,
     order_id       TEXT NOT NULL REFERENCES orders (id),
@@ -337,7 +353,7 @@ CREATE TABLE payments (
     at             TEXT NOT NULL CHECK (at GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]*Z'),
     -- Who took it (the staff name given), or NULL.
     actor          TEXT CHECK (actor IS NULL OR length(actor) BETWEEN 1 AND 64)
-) STRICT;
+, party_payment_id INTEGER REFERENCES party_payments (id)) STRICT;
 
 CREATE TABLE "pizza_history" (
     id              INTEGER PRIMARY KEY,
@@ -658,7 +674,13 @@ CREATE INDEX orders_by_status_pickup ON orders (status, pickup_at, id);
 
 CREATE INDEX orders_by_user_pickup ON orders (user_id, pickup_at, id);
 
+CREATE INDEX party_payments_by_party ON party_payments (party_id, id);
+
+CREATE UNIQUE INDEX party_payments_by_reference ON party_payments (method, reference) WHERE reference IS NOT NULL;
+
 CREATE INDEX payments_by_order ON payments (order_id, id);
+
+CREATE INDEX payments_by_party_payment ON payments (party_payment_id) WHERE party_payment_id IS NOT NULL;
 
 CREATE UNIQUE INDEX payments_by_reference ON payments (method, reference) WHERE reference IS NOT NULL;
 
@@ -2223,6 +2245,40 @@ BEGIN
     SELECT RAISE(ABORT, 'order_user_fixed: an order belongs to the user who booked it, for good');
 END;
 
+CREATE TRIGGER party_payments_append_only_delete BEFORE DELETE ON party_payments
+BEGIN
+    SELECT RAISE(ABORT, 'payments_append_only: a payment is never deleted; record a refund instead');
+END;
+
+CREATE TRIGGER party_payments_append_only_update BEFORE UPDATE ON party_payments
+WHEN NOT (NEW.reference IS NULL AND OLD.reference IS NOT NULL
+          AND NEW.id IS OLD.id AND NEW.party_id IS OLD.party_id AND NEW.amount_cents IS OLD.amount_cents
+          AND NEW.method IS OLD.method AND NEW.tendered_cents IS OLD.tendered_cents AND NEW.at IS OLD.at
+          AND NEW.actor IS OLD.actor
+          AND EXISTS (SELECT 1 FROM orders o JOIN user_erasures e ON e.user_id = o.user_id WHERE o.id = OLD.party_id))
+BEGIN
+    SELECT RAISE(ABORT, 'payments_append_only: a payment is never changed; record a refund instead');
+END;
+
+CREATE TRIGGER party_payments_never_replaced BEFORE INSERT ON party_payments
+WHEN (NEW.id > 0 AND EXISTS (SELECT 1 FROM party_payments WHERE id = NEW.id))
+   OR (NEW.reference IS NOT NULL AND EXISTS (SELECT 1 FROM party_payments WHERE method = NEW.method AND reference = NEW.reference))
+BEGIN
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of party_payments is never replaced (REPLACE would delete it without its triggers); insert a new row');
+END;
+
+CREATE TRIGGER party_payments_party BEFORE INSERT ON party_payments
+WHEN NOT EXISTS (SELECT 1 FROM orders WHERE id = NEW.party_id AND party_id = NEW.party_id)
+BEGIN
+    SELECT RAISE(ABORT, 'party_payment_party: a party payment names a party by its first order (orders.party_id = id)');
+END;
+
+CREATE TRIGGER party_payments_reference_unique BEFORE INSERT ON party_payments
+WHEN NEW.reference IS NOT NULL AND EXISTS (SELECT 1 FROM payments WHERE method = NEW.method AND reference = NEW.reference)
+BEGIN
+    SELECT RAISE(ABORT, 'payment_reference_used: the reference is already recorded for a payment of this method');
+END;
+
 CREATE TRIGGER payments_append_only_delete BEFORE DELETE ON payments
 BEGIN
     SELECT RAISE(ABORT, 'payments_append_only: a payment is never deleted; record a refund instead');
@@ -2232,7 +2288,7 @@ CREATE TRIGGER payments_append_only_update BEFORE UPDATE ON payments
 WHEN NOT (NEW.reference IS NULL AND OLD.reference IS NOT NULL
           AND NEW.id IS OLD.id AND NEW.order_id IS OLD.order_id AND NEW.amount_cents IS OLD.amount_cents
           AND NEW.method IS OLD.method AND NEW.tendered_cents IS OLD.tendered_cents AND NEW.at IS OLD.at
-          AND NEW.actor IS OLD.actor
+          AND NEW.actor IS OLD.actor AND NEW.party_payment_id IS OLD.party_payment_id
           AND EXISTS (SELECT 1 FROM orders o JOIN user_erasures e ON e.user_id = o.user_id WHERE o.id = OLD.order_id))
 BEGIN
     SELECT RAISE(ABORT, 'payments_append_only: a payment is never changed; record a refund instead');
@@ -2243,7 +2299,8 @@ BEGIN
     INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
     SELECT o.id, 'paid', o.status, o.status,
            'paid ' || printf('%d.%02d', NEW.amount_cents / 100, NEW.amount_cents % 100) || ' ' || NEW.method
-           || CASE WHEN NEW.reference IS NOT NULL THEN ' (' || substr(NEW.reference, 1, 200) || ')' ELSE '' END,
+           || CASE WHEN NEW.reference IS NOT NULL THEN ' (' || substr(NEW.reference, 1, 200) || ')' ELSE '' END
+           || CASE WHEN NEW.party_payment_id IS NOT NULL THEN ' (the party''s payment)' ELSE '' END,
            NEW.actor, NEW.at
     FROM orders o WHERE o.id = NEW.order_id;
 END;
@@ -2259,6 +2316,22 @@ CREATE TRIGGER payments_order_open BEFORE INSERT ON payments
 WHEN (SELECT status FROM orders WHERE id = NEW.order_id) = 'cancelled'
 BEGIN
     SELECT RAISE(ABORT, 'payment_cancelled: a cancelled order takes no payment');
+END;
+
+CREATE TRIGGER payments_party_share BEFORE INSERT ON payments
+WHEN NEW.party_payment_id IS NOT NULL AND NOT EXISTS (
+    SELECT 1 FROM party_payments p JOIN orders o ON o.id = NEW.order_id
+    WHERE p.id = NEW.party_payment_id AND o.party_id = p.party_id AND p.method = NEW.method AND p.at = NEW.at
+      AND NEW.reference IS NULL AND NEW.tendered_cents IS NULL
+      AND p.amount_cents >= NEW.amount_cents + coalesce((SELECT sum(s.amount_cents) FROM payments s WHERE s.party_payment_id = p.id), 0))
+BEGIN
+    SELECT RAISE(ABORT, 'party_payment_share: a party payment''s share is of an order of its party, by its method and at its time, with no reference or tendered amount of its own, and the shares never add up to more than it');
+END;
+
+CREATE TRIGGER payments_reference_not_a_partys BEFORE INSERT ON payments
+WHEN NEW.reference IS NOT NULL AND EXISTS (SELECT 1 FROM party_payments WHERE method = NEW.method AND reference = NEW.reference)
+BEGIN
+    SELECT RAISE(ABORT, 'payment_reference_used: the reference is already recorded for a party payment of this method');
 END;
 
 CREATE TRIGGER pizza_history_append_only_delete BEFORE DELETE ON pizza_history

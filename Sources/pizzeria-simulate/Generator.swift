@@ -99,6 +99,8 @@ struct Generator {
                 step.tendered = (step.amount ?? Int(order?.balance ?? 0)) + 500
             }
             if step.method == "card" || step.method == "online" { step.reference = "REF\(number)" }
+            // A party's order: a third of the time its whole party pays as one bill.
+            if order?.party != nil, dice.chance(0.35) { step.party = true }
             step.cli = cli
         case .refund:
             let order = dice.pick(!owedRefund.isEmpty && dice.chance(0.6) ? owedRefund : paidOrders)

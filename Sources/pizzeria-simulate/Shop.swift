@@ -428,6 +428,7 @@ final class Shop {
     private func money(_ step: Step, actor: String) throws -> Outcome {
         guard let label = step.order, let booked = model.orders[label] else { return .skipped }
         let before = try pizzeria.payments.payments(of: booked.id)
+        if step.kind == .pay, step.party == true, booked.party != nil { return try payParty(step, actor: actor) }
         if step.kind == .pay {
             let method = PaymentMethod(rawValue: step.method ?? "cash") ?? .cash
             let amount = step.amount.map { Money(cents: Int64($0)) }

@@ -76,12 +76,18 @@ enum MoneyCommands {
             An order's payment state is derived from its payments and refunds: unpaid, partially_paid, paid,
             partially_refunded, refunded or overpaid. A payment is never changed: a mistake is put right with
             `order refund`. With --reference, recording the same payment again (an app's retry) returns the first.
+
+            With --party (ID: any order of the party) the party's balance is paid as one payment: one reference,
+            one cash tendered and its change, spread over the members' orders in pickup order, each paid whole
+            before the next. The receipt lists it once.
             """,
-        arguments: [OrderCommands.orderArgument], options: [amount, method, reference, tendered, OrderCommands.by],
+        arguments: [OrderCommands.orderArgument],
+        options: [amount, method, reference, tendered, party, OrderCommands.by],
         examples: [
             "pizzeria order pay 84af --method card",
             "pizzeria order pay 84af --method cash --tendered 50",
             "pizzeria order pay 84af --method online --reference psp_3MtwBwLkdIwHu7ix",
+            "pizzeria order pay 84af --party --method card --reference T-0042",
         ],
         lostOutputHint: "the payment was recorded; `order show ID` lists it",
         run: { invocation in
@@ -91,6 +97,7 @@ enum MoneyCommands {
             let request = PaymentRequest(
                 order: order.id, amount: try invocation[amount], method: try invocation[method],
                 reference: try invocation[reference], tendered: try invocation[tendered])
+            if invocation[party] { return try payParty(request, invocation) }
             let (payment, created) = try pizzeria.payments.pay(request, by: try OrderCommands.actor(invocation))
             let summary = try pizzeria.payments.payments(of: order.id)
             try context.emit(summary) {
@@ -103,6 +110,24 @@ enum MoneyCommands {
             return .ok
         })
 
+    static let party = Flag("party", help: "The whole party of the order, as one bill.")
+
+    /// `order pay ID --party`: the party's balance as one payment.
+    static func payParty(_ request: PaymentRequest, _ invocation: Invocation) throws -> ExitCode {
+        let context = invocation.context
+        let pizzeria = try context.open(.requireCurrent)
+        let (payment, created) = try pizzeria.payments.payParty(request, by: try OrderCommands.actor(invocation))
+        let balance = try pizzeria.payments.partyBalance(of: request.order)
+        try context.emit(payment) {
+            (created ? "Paid " : "Already recorded: ")
+                + "\(payment.amount.formatted) by \(payment.method.rawValue) for party \(payment.partyID.short) ("
+                + payment.shares.map { "\($0.orderID.short) \($0.amount.formatted)" }.joined(separator: ", ") + ")"
+                + (balance.cents > 0 ? "; \(balance.formatted) to pay" : "; the party is paid")
+                + (payment.change.cents > 0 ? ". Change: \(payment.change.formatted)" : "") + ".\n"
+        }
+        return .ok
+    }
+
     static let refund = Command(
         name: "refund",
         abstract: "Give money back on an order (by default what it owes back), with a reason.",
@@ -111,22 +136,28 @@ enum MoneyCommands {
             (the database refuses it, so two tills refunding at once cannot). A cancelled paid order owes its
             refund: `order list --owes-refund` lists them.
             """,
-        arguments: [OrderCommands.orderArgument], options: [amount, reason, OrderCommands.by],
+        arguments: [OrderCommands.orderArgument], options: [amount, reason, party, OrderCommands.by],
         examples: [
             "pizzeria order refund 84af --reason 'cancelled: oven down'",
             "pizzeria order refund 84af --amount 3.50 --reason 'burnt calzone'",
+            "pizzeria order refund 84af --party --amount 10 --reason 'late: 20 minutes'",
         ],
         run: { invocation in
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
             let order = try pizzeria.lookup.order(try invocation[OrderCommands.orderArgument])
-            let refunds = try pizzeria.payments.refund(
-                order: order.id, amount: try invocation[amount], reason: try invocation[reason],
-                by: try OrderCommands.actor(invocation))
+            let actor = try OrderCommands.actor(invocation)
+            let refunds =
+                invocation[party]
+                ? try pizzeria.payments.refundParty(
+                    order: order.id, amount: try invocation[amount], reason: try invocation[reason], by: actor)
+                : try pizzeria.payments.refund(
+                    order: order.id, amount: try invocation[amount], reason: try invocation[reason], by: actor)
             let summary = try pizzeria.payments.payments(of: order.id)
             let total = Money(cents: refunds.reduce(0) { $0 + $1.amount.cents })
             try context.emit(summary) {
-                "Refunded \(total.formatted) of order \(order.id.short) ("
+                "Refunded \(total.formatted) of " + (invocation[party] ? "the party of " : "")
+                    + "order \(order.id.short) ("
                     + refunds.map { "\($0.amount.formatted) \($0.method.rawValue)" }.joined(separator: ", ")
                     + "); it is \(summary.state.rawValue).\n"
             }

@@ -89,6 +89,9 @@ extension ErrorReport {
         case PaymentError.reasonRequired(let order, _):
             return
                 "`pizzeria order cancel \(order.short) --reason TEXT`, then `pizzeria order refund \(order.short) --reason TEXT`"
+        case PaymentError.partyNothingDue(let order):
+            return
+                "`pizzeria order receipt \(order.short)` shows the party's payments; a payment taken twice is put right with `order refund --party`"
         case PaymentError.nothingDue(let order, _), PaymentError.overBalance(let order, _, _):
             return
                 "`pizzeria order show \(order.short)` lists its payments; a payment taken twice is put right with `order refund`"

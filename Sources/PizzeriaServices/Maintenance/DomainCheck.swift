@@ -210,6 +210,12 @@ enum DomainCheck {
                 "erasure pending in the WAL: the -wal was not emptied after it (a reader held it, or the erasure predates migration 9)",
                 expected: "the -wal emptied (check --repair empties it once no reader holds it)", repair: .clearWAL)
         }
+        // A party's payment is its shares (written in one transaction; the schema refuses more).
+        for party in try PartyPaymentStore.unbalanced(in: db) {
+            found(
+                "party_payments", String(party.id), "its shares in payments add up to \(party.shares) cents",
+                expected: "\(party.amount) cents, the payment taken (payments are append-only: reported)")
+        }
         // The view counters `nav stats` reads, against the history they count.
         for drift in try DomainStore.driftedViewCounts(in: db) {
             found(

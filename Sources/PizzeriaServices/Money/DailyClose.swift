@@ -231,7 +231,8 @@ extension PaymentService {
                     summing: ([full] + members.map(\.order)).filter { $0.status != .cancelled }.map {
                         VATBreakdown(lines: $0.lines)
                     }),
-                payments: try Self.summary(of: header.id, in: db), printedAt: now, party: members)
+                payments: try Self.summary(of: header.id, in: db), printedAt: now, party: members,
+                partyPayments: try header.partyID.map { try PartyPaymentStore.payments(ofParty: $0, in: db) } ?? [])
         }
     }
 

@@ -35,6 +35,17 @@ public struct Payment: Sendable, Hashable, Identifiable, Encodable {
     public let at: Date
     /// Who took it.
     public let actor: String?
+    /// The party payment it is this order's share of (``PartyPayment``), or `nil`.
+    public let partyPaymentID: Int64?
+
+    /// A value; stores use it when reading rows.
+    public init(
+        id: Int64, orderID: Order.ID, amount: Money, method: PaymentMethod, reference: String?, tendered: Money?,
+        at: Date, actor: String?, partyPaymentID: Int64? = nil
+    ) {
+        (self.id, self.orderID, self.amount, self.method, self.reference) = (id, orderID, amount, method, reference)
+        (self.tendered, self.at, self.actor, self.partyPaymentID) = (tendered, at, actor, partyPaymentID)
+    }
 
     /// The change handed back: tendered − amount (0 without a tendered amount).
     public var change: Money { Money(cents: max((tendered?.cents ?? amount.cents) - amount.cents, 0)) }
@@ -42,10 +53,11 @@ public struct Payment: Sendable, Hashable, Identifiable, Encodable {
     private enum CodingKeys: String, CodingKey {
         case id, orderID = "order_id", amount, amountCents = "amount_cents", method, reference
         case tenderedCents = "tendered_cents", changeCents = "change_cents", at, actor = "by"
+        case partyPaymentID = "party_payment_id"
     }
 
     /// JSON: `{"id", "order_id", "amount": "12.00", "amount_cents", "method", "reference",
-    /// "tendered_cents", "change_cents", "at", "by"}`.
+    /// "tendered_cents", "change_cents", "at", "by", "party_payment_id"}`.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -58,6 +70,7 @@ public struct Payment: Sendable, Hashable, Identifiable, Encodable {
         try container.encode(change.cents, forKey: .changeCents)
         try container.encode(Timestamp.string(from: at), forKey: .at)
         try container.encode(actor, forKey: .actor)
+        try container.encode(partyPaymentID, forKey: .partyPaymentID)
     }
 }
 

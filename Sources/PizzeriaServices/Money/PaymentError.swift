@@ -6,6 +6,8 @@ public enum PaymentError: PizzeriaFailure, Equatable {
     case orderCancelled(Order.ID)
     /// The order owes nothing more (`state` says why).
     case nothingDue(order: Order.ID, state: PaymentState)
+    /// No order of the party (its first order's id) owes anything.
+    case partyNothingDue(party: Order.ID)
     /// More than the order's balance; overpaying is not recorded (refund instead of paying twice).
     case overBalance(order: Order.ID, amount: Money, balance: Money)
     /// The reference was recorded for another order or another amount.
@@ -26,6 +28,7 @@ public enum PaymentError: PizzeriaFailure, Equatable {
         case .orderCancelled(let id): "order \(id.short) is cancelled: a cancelled order takes no payment"
         case .nothingDue(let id, let state):
             "order \(id.short) owes nothing: it is \(state.rawValue.replacingOccurrences(of: "_", with: " "))"
+        case .partyNothingDue(let id): "the party of order \(id.short) owes nothing: every order of it is paid"
         case .overBalance(let id, let amount, let balance):
             "amount: \(amount.formatted) is more than the \(balance.formatted) order \(id.short) still owes"
         case .referenceUsed(let reference, let id):

@@ -54,6 +54,11 @@ public final class PaymentService: Sendable {
             }
             return (existing, false)
         }
+        if let reference = request.reference,
+            let party = try PartyPaymentStore.payment(method: request.method, reference: reference, in: db)
+        {
+            throw PaymentError.referenceUsed(reference: reference, order: party.partyID)
+        }
         guard summary.status != .cancelled else { throw PaymentError.orderCancelled(summary.orderID) }
         let balance = summary.balance
         guard balance.cents > 0 else { throw PaymentError.nothingDue(order: summary.orderID, state: summary.state) }

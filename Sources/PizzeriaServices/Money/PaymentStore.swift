@@ -4,7 +4,7 @@ import PizzeriaStorage
 /// The SQL of payments and refunds. Functions take the connection of an open transaction.
 enum PaymentStore {
     static let paymentColumns =
-        "p.id, p.order_id, p.amount_cents, p.method, p.reference, p.tendered_cents, p.at, p.actor"
+        "p.id, p.order_id, p.amount_cents, p.method, p.reference, p.tendered_cents, p.at, p.actor, p.party_payment_id"
     static let refundColumns = "r.id, r.payment_id, p.method, r.amount_cents, r.reason, r.at, r.actor"
 
     static func payment(_ row: Row) throws -> Payment {
@@ -18,7 +18,7 @@ enum PaymentStore {
             id: try row.int64("id"), orderID: order, amount: Money(cents: try row.int64("amount_cents")), method: kind,
             reference: try row.optionalString("reference"),
             tendered: try row.optionalInt64("tendered_cents").map(Money.init(cents:)), at: at,
-            actor: try row.optionalString("actor"))
+            actor: try row.optionalString("actor"), partyPaymentID: try row.optionalInt64("party_payment_id"))
     }
 
     static func refund(_ row: Row) throws -> Refund {

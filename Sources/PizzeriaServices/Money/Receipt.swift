@@ -21,6 +21,18 @@ public struct Receipt: Sendable, Hashable, Encodable {
     /// empty for an order on its own. A party's receipt is one: every order's lines, one total,
     /// the VAT of them all (``vat``), every payment.
     public let party: [PartyMember]
+    /// The party's payments taken as one (each listed once, with its tendered cash and change;
+    /// their shares are in the members' ``OrderPayments``).
+    public let partyPayments: [PartyPayment]
+
+    /// A receipt; ``PaymentService/receipt(of:)`` makes them.
+    public init(
+        shop: ShopDetails, order: Order, vat: VATBreakdown, payments: OrderPayments, printedAt: Date,
+        party: [PartyMember], partyPayments: [PartyPayment] = []
+    ) {
+        (self.shop, self.order, self.vat, self.payments, self.printedAt) = (shop, order, vat, payments, printedAt)
+        (self.party, self.partyPayments) = (party, partyPayments)
+    }
 
     /// Another order of the receipt's party, and its payments.
     public struct PartyMember: Sendable, Hashable, Encodable {
@@ -62,7 +74,9 @@ public struct Receipt: Sendable, Hashable, Encodable {
 
     /// Change handed back on cash payments.
     public var change: Money {
-        Money(cents: (payments.payments + party.flatMap(\.payments.payments)).reduce(0) { $0 + $1.change.cents })
+        Money(
+            cents: (payments.payments + party.flatMap(\.payments.payments)).reduce(0) { $0 + $1.change.cents }
+                + partyPayments.reduce(0) { $0 + $1.change.cents })
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -70,11 +84,13 @@ public struct Receipt: Sendable, Hashable, Encodable {
         case vat, payments, refunds, paidCents = "paid_cents", refundedCents = "refunded_cents"
         case changeCents = "change_cents", balanceCents = "balance_cents", state, printedAt = "printed_at", notice
         case party, partyTotalCents = "party_total_cents", partyBalanceCents = "party_balance_cents"
+        case partyPayments = "party_payments"
     }
 
     /// JSON: `{"shop", "order_id", "pickup_local", "status", "lines", "total_cents", "vat",
     /// "payments", "refunds", "paid_cents", "refunded_cents", "change_cents", "balance_cents",
-    /// "state", "printed_at", "notice", "party": […], "party_total_cents", "party_balance_cents"}`:
+    /// "state", "printed_at", "notice", "party": […], "party_total_cents", "party_balance_cents",
+    /// "party_payments": […]}`:
     /// `total_cents`, `paid_cents` and `balance_cents` are the order's own, the `party_…` ones the
     /// whole receipt's (the same for an order on its own); `vat` is of every order on the receipt.
     public func encode(to encoder: Encoder) throws {
@@ -98,6 +114,7 @@ public struct Receipt: Sendable, Hashable, Encodable {
         try container.encode(party, forKey: .party)
         try container.encode(total.cents, forKey: .partyTotalCents)
         try container.encode(balance.cents, forKey: .partyBalanceCents)
+        try container.encode(partyPayments, forKey: .partyPayments)
     }
 
     /// The receipt for a thermal printer `width` characters wide (32, 42 or 48): every line at
@@ -170,7 +187,15 @@ public struct Receipt: Sendable, Hashable, Encodable {
             for rate in vat.rows { vatRow(rate.rate.description, rate.net.plain, rate.vat.plain, rate.gross.plain) }
         }
         out.append(rule)
-        for payment in payments.payments + party.flatMap(\.payments.payments) {
+        // A party's payment once, as the counter took it; its shares are not listed again.
+        for payment in partyPayments {
+            row("Paid " + payment.method.rawValue + " (party)", payment.amount.plain)
+            if let tendered = payment.tendered, tendered != payment.amount {
+                row("  Tendered", tendered.plain)
+                row("  Change", payment.change.plain)
+            }
+        }
+        for payment in payments.payments + party.flatMap(\.payments.payments) where payment.partyPaymentID == nil {
             row("Paid " + payment.method.rawValue, payment.amount.plain)
             if let tendered = payment.tendered, tendered != payment.amount {
                 row("  Tendered", tendered.plain)

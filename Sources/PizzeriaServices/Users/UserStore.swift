@@ -164,6 +164,11 @@ enum UserStore {
             """, [id])
         counts.historyEntries += try db.run(
             """
+            UPDATE party_payments SET reference = NULL
+            WHERE party_id IN (SELECT o.id FROM orders o WHERE o.user_id = ?) AND reference IS NOT NULL
+            """, [id])
+        counts.historyEntries += try db.run(
+            """
             UPDATE refunds SET reason = '[erased]'
             WHERE payment_id IN (SELECT p.id FROM payments p JOIN orders o ON o.id = p.order_id WHERE o.user_id = ?)
               AND reason <> '[erased]'

@@ -1,0 +1,70 @@
+import Foundation
+import PizzeriaServices
+
+// A party's one bill: the whole party pays as one payment (by the library or `order pay
+// --party`). The model's own rule: the party owes the sum of its members' balances; a payment
+// of at most that is taken whole, spread over the members in pickup order, each member's balance
+// paid whole before the next.
+extension Shop {
+    func payParty(_ step: Step, actor: String) throws -> Outcome {
+        guard let label = step.order, let booked = model.orders[label], let party = booked.party else {
+            return .skipped
+        }
+        let members = model.booked.filter { $0.party == party }.sorted {
+            ($0.pickup, $0.id.description) < ($1.pickup, $1.id.description)
+        }
+        let method = PaymentMethod(rawValue: step.method ?? "cash") ?? .cash
+        let amount = step.amount.map { Money(cents: Int64($0)) }
+        let reference = step.reference.map { "\($0)-\(tokenOf(booked))" }
+        let tendered = step.tendered.map { Money(cents: Int64($0)) }
+        let before = try members.map { try pizzeria.payments.payments(of: $0.id).paid.cents }
+        let owed = members.reduce(Int64(0)) { $0 + $1.balance }
+        let outcome: Outcome
+        if step.cli == true {
+            var arguments = [
+                "order", "pay", booked.id.description, "--party", "--method", method.rawValue, "--by", actor,
+            ]
+            if let amount { arguments += ["--amount", amount.plain] }
+            if let reference { arguments += ["--reference", reference] }
+            if let tendered { arguments += ["--tendered", tendered.plain] }
+            outcome = try cli(arguments).outcome
+        } else {
+            outcome = try attempt("party payment") {
+                _ = try pizzeria.payments.payParty(
+                    PaymentRequest(
+                        order: booked.id, amount: amount, method: method, reference: reference, tendered: tendered),
+                    by: actor)
+            }
+        }
+        let after = try members.map { try pizzeria.payments.payments(of: $0.id).paid.cents }
+        let taken = zip(after, before).map { $0 - $1 }
+        let asked = amount?.cents ?? owed
+        if outcome == .done {
+            // The shares: each member's balance whole, in pickup order, until the amount is spent.
+            var left = asked
+            for (member, share) in zip(members, taken) {
+                let expected = min(left, member.balance)
+                left -= expected
+                guard share == expected else {
+                    throw Finding(
+                        invariant: "money-party",
+                        detail: "order \(member.label) took \(share) of a party payment of \(asked), not \(expected)")
+                }
+                if share > 0 {
+                    model.orders[member.label]?.paid.append(share)
+                    model.orders[member.label]?.events["paid", default: 0] += 1
+                }
+            }
+            if asked > owed {
+                throw Finding(invariant: "money-party", detail: "a party payment of \(asked) taken on \(owed) owed")
+            }
+        } else if owed > 0, asked <= owed, asked > 0, (tendered?.cents ?? asked) >= asked,
+            !(outcome.refusal?.contains("reference") ?? false)
+        {
+            throw Finding(
+                invariant: "money-party",
+                detail: "a party payment of \(asked) on a party owing \(owed) was refused: \(outcome)")
+        }
+        return outcome
+    }
+}
