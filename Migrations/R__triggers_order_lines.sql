@@ -156,8 +156,11 @@ BEGIN
     SELECT RAISE(ABORT, 'order_lines_oven: order_lines.uses_oven and station_id are its item''s category''s when booked (0 and NULL for drinks handed over at the counter; a station left out is the category''s)')
     FROM pizzas p JOIN categories k ON k.id = p.category_id
     WHERE p.id = NEW.pizza_id AND (NEW.uses_oven, coalesce(NEW.station_id, k.station_id)) IS NOT (k.uses_oven, k.station_id);
-    SELECT RAISE(ABORT, 'order_locked: lines are added only while the order is placed')
-    WHERE (SELECT status FROM orders WHERE id = NEW.order_id) IS NOT 'placed';
+    SELECT RAISE(ABORT, 'order_locked: lines are added only while the order is placed (an item no station prepares, until it is collected)')
+    WHERE (SELECT status FROM orders WHERE id = NEW.order_id) IS NOT 'placed'
+      AND NOT ((SELECT status FROM orders WHERE id = NEW.order_id) IN ('preparing', 'ready')
+               AND NEW.uses_oven = 0
+               AND (SELECT k.station_id FROM pizzas p JOIN categories k ON k.id = p.category_id WHERE p.id = NEW.pizza_id) IS NULL);
 END;
 
 CREATE TRIGGER order_lines_hand_update AFTER UPDATE OF quantity ON order_lines

@@ -15,6 +15,8 @@ struct Model {
         var variants: [Variant.ID]
         /// Whether the item takes the modifier groups.
         let modifiers: Bool
+        /// Whether no station prepares it (a drink): the counter adds it until collected.
+        var counter = false
         var archived = false
         /// The stock the simulator set (until made available) and the item's live units then.
         var stock: (left: Int, liveAtSet: Int)?

@@ -13,6 +13,8 @@ struct Step: Codable, Hashable, CustomStringConvertible {
         /// The fryer's capacity by time: a daily rule from 18:00 + `slot` × 30 minutes for
         /// `minutes`, `quantity` pieces per slot.
         case stationCapacity
+        /// Items added at the counter (`order add`): `item` of the shop's, `quantity` of it.
+        case counterAdd
     }
 
     var kind: Kind

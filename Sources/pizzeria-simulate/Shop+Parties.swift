@@ -68,3 +68,39 @@ extension Shop {
         return outcome
     }
 }
+
+// The counter's addition: a drink added to an order until it is collected; what a station makes
+// only while placed (by edit). The model's rule decides which must be taken.
+extension Shop {
+    func counterAdd(_ step: Step, actor: String) throws -> Outcome {
+        guard let label = step.order, let booked = model.orders[label], let index = step.item,
+            let item = model.items[safe: index]
+        else { return .skipped }
+        let quantity = step.quantity ?? 1
+        let outcome =
+            step.cli == true
+            ? try cli([
+                "order", "add", booked.id.description, "\(item.name)=\(quantity)", "--by", actor,
+            ]).outcome
+            : try attempt("counter add") {
+                _ = try pizzeria.orders.addAtCounter(
+                    id: booked.id, items: [.init(pizza: item.id, quantity: quantity)], by: actor)
+            }
+        let open: Set<OrderStatus> = [.placed, .preparing, .ready]
+        let allowed = open.contains(booked.status) && item.counter
+        if outcome == .done {
+            guard allowed else {
+                throw Finding(
+                    invariant: "counter-add",
+                    detail: "\(item.name) added at the counter to order \(label), \(booked.status.rawValue)")
+            }
+            model.orders[label]?.events["edited", default: 0] += 1
+            try refresh(label)
+        } else if allowed, !item.archived, item.stock == nil, !model.customers[booked.user].erased {
+            throw Finding(
+                invariant: "counter-add",
+                detail: "\(item.name) refused at the counter on order \(label), \(booked.status.rawValue): \(outcome)")
+        }
+        return outcome
+    }
+}

@@ -118,7 +118,7 @@ final class Shop {
             model.items.append(
                 .init(
                     name: name, id: pizza.id, usesOven: category.usesOven, variants: variants,
-                    modifiers: takesModifiers))
+                    modifiers: takesModifiers, counter: category.stationID == nil && !category.usesOven))
         }
         for number in 1...10 {
             let token = "tok\(number)q"
@@ -152,6 +152,7 @@ final class Shop {
         case .advance, .collect, .cancel, .undo, .noShow: return try lifecycle(step, actor: actor)
         case .bump: return try bump(step, actor: actor)
         case .stationCapacity: return try stationCapacity(step, actor: actor)
+        case .counterAdd: return try counterAdd(step, actor: actor)
         case .pay, .refund: return try money(step, actor: actor)
         case .price, .archive, .restore, .stock, .modifierStock, .capacity: return try menu(step)
         case .hours:

@@ -12,7 +12,8 @@ enum OrderCommands {
             moved and edited. Every change is in the order's history, with --by NAME (default $PIZZERIA_STAFF).
             """,
         subcommands: [
-            place, list, show, move, DelayCommand.command, edit, advance, collect, noShow, undo, cancel,
+            place, list, show, move, DelayCommand.command, edit, CounterAddCommand.command, advance, collect, noShow,
+            undo, cancel,
             MoneyCommands.pay,
             MoneyCommands.refund, MoneyCommands.receipt, TicketCommand.command, BumpCommand.command,
             OrderWatchCommand.command,

@@ -100,6 +100,7 @@ enum CommandReference {
             "the oven stopped: orders named, or every placed or preparing order of `--from`–`--to`, `--by-minutes` later in one transaction (hours, horizon, capacity; not the lead time or a pause); one that does not fit refuses it whole, naming each, unless `--best-effort`; the history says `delayed +N` and who"
         ),
         (["order edit"], "change a placed order's lines or note; added pizzas are checked like a booking"),
+        (["order add"], "add drinks (items no station prepares) at the counter, until the order is collected"),
         (
             ["notify run", "notify list", "notify reset", "notify remove"],
             "tell customers: each order event of a notifier's kinds (default placed, moved, delayed, ready, no_show, cancelled, refunded) to `--exec CMD` as JSON on stdin and `PIZZERIA_*` variables, at least once and in order; the cursor lives in the file (`notify_cursors`), so a notifier killed at any instant resumes, redelivering the event in flight with `PIZZERIA_REDELIVERY=1` and the same token; a failing CMD is retried with backoff, reported, never skipped; one process per notifier"

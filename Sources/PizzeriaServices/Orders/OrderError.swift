@@ -18,6 +18,8 @@ public enum OrderAction: String, Sendable, Hashable, Codable {
     case collect
     /// A station's part marked done (`order bump`), while placed or preparing.
     case bump
+    /// Items no station prepares added at the counter (`order add`), until collected.
+    case add
 }
 
 /// Why an order was refused or not found. Every refusal leaves the database unchanged.
@@ -182,6 +184,8 @@ public enum OrderError: PizzeriaFailure, Equatable {
                 "order \(id.short) is \(from.rawValue); only a placed, preparing or ready order can be collected"
             case .bump:
                 "order \(id.short) is \(from.rawValue); a station marks its part done only on a placed or preparing order"
+            case .add:
+                "order \(id.short) is \(from.rawValue); the counter adds to an order only until it is collected"
             }
         case .versionConflict(let id, let expected, let current):
             "order \(id.short) changed since version \(expected) (it is at version \(current)); look at it again"

@@ -359,6 +359,13 @@ enum OrderStore {
             [note, Timestamp.string(from: at), id, version]) == 1
     }
 
+    /// A new version of an order whose lines changed at the counter (any open status).
+    static func bumpVersion(id: Order.ID, version: Int, at: Date, in db: Connection) throws -> Bool {
+        try db.run(
+            "UPDATE orders SET version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
+            [Timestamp.string(from: at), id, version]) == 1
+    }
+
     /// Appends a history event the triggers do not write (an edit, an undo).
     static func appendEvent(
         order id: Order.ID, kind: OrderStatusChange.Kind, from: OrderStatus, to: OrderStatus, detail: String?,
