@@ -22,6 +22,13 @@ struct CounterAddCommandTests {
         try cli.ok("order", "advance", id)
         let added = try cli.ok("order", "add", id, "Coca-Cola=2").stdout
         #expect(added == "Added to order \(id.suffix(8)): +2 × Coca-Cola; total €12.50, €6.00 to pay.\n", "\(added)")
+        // order list marks what the counter must take from an order due now (its pickup within 30 minutes).
+        #expect(!(try cli.ok("order", "list").stdout.contains("TO PAY")))
+        var later = cli
+        later.environment["PIZZERIA_NOW"] = "2026-12-04T18:45:00Z"
+        let list = try later.ok("order", "list").stdout
+        #expect(list.contains("preparing · TO PAY €6.00"), "\(list)")
+        #expect(!(try later.ok("order", "list", "--csv").stdout.contains("TO PAY")))
         let kitchen = try cli.run("order", "add", id, "Margherita")
         #expect(
             kitchen.status == 65 && kitchen.stderr.contains("items: Margherita is made in the kitchen")

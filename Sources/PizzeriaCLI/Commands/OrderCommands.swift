@@ -194,6 +194,11 @@ enum OrderCommands {
     static let list = Command(
         name: "list",
         abstract: "List orders by pickup time, optionally filtered.",
+        discussion: """
+            The table marks an open order due within 30 minutes that still owes money (`ready · TO PAY €6.00`):
+            take the payment as it is handed over (order collect ID --pay METHOD). CSV, TSV and JSON keep one
+            shape; `order show ID` has the payments.
+            """,
         options: [userFilter, statusFilter, date, with, limit, after, owesRefund, perLine] + ListOptions.all,
         run: { invocation in
             let context = invocation.context
@@ -231,13 +236,16 @@ enum OrderCommands {
             let limit = try invocation[limit]
             let after = try invocation[after]
             let orders = pizzeria.orders
+            // The table marks what the counter must take from orders due now; the data formats stay one shape.
+            let marked = try invocation.listFormat().format == .table
+            let shape = marked ? OrderText.shape(marking: try pizzeria.payments.unpaidDue()) : OrderText.shape
             if limit != nil || after != nil {
                 let page = try orders.page(filter, limit: limit ?? 100, after: after)
                 switch try invocation.listFormat().format {
                 case .json:
                     try context.printJSON(PageJSON(items: page.items, next: page.next))
                 case .table:
-                    try context.list.write(invocation, OrderText.shape) { each in try page.items.forEach(each) }
+                    try context.list.write(invocation, shape) { each in try page.items.forEach(each) }
                     if let next = page.next { context.console.out("More: --after \(next)\n") }
                 case .lines, .csv, .tsv:
                     // The data stays one shape per line or row; the cursor goes to stderr.
@@ -247,7 +255,7 @@ enum OrderCommands {
                 return .ok
             }
             // Streamed, page by page: any number of orders prints in the memory of one page.
-            try context.list.write(invocation, OrderText.shape) { each in try orders.forEach(filter, each) }
+            try context.list.write(invocation, shape) { each in try orders.forEach(filter, each) }
             return .ok
         })
 

@@ -16,6 +16,18 @@ enum OrderText {
         table: table, cells: cells, empty: "No orders.\n",
         csv: CSVRows.order)
 
+    /// The list with the orders due now that still owe money marked in STATUS (`ready · TO PAY €6.00`).
+    static func shape(marking owing: [Order.ID: Money]) -> ListOutput.Shape<Order> {
+        guard !owing.isEmpty else { return shape }
+        return ListOutput.Shape<Order>(
+            table: table,
+            cells: { order in
+                var row = cells(order)
+                if let balance = owing[order.id] { row[5] += " · TO PAY \(balance.formatted)" }
+                return row
+            }, empty: "No orders.\n", csv: CSVRows.order)
+    }
+
     static func cells(_ order: Order) -> [String] {
         [
             order.id.short, order.handle, order.customer.name ?? "", order.customer.phone ?? "", order.pickupLocal,

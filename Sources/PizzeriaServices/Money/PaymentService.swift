@@ -143,6 +143,24 @@ public final class PaymentService: Sendable {
         try database.read { try Self.summary(of: order, in: $0) }
     }
 
+    /// Orders due now that still owe money: placed, preparing or ready, their pickup at most
+    /// `minutes` ahead (and at most a day behind: late ones), with what each owes. What the counter
+    /// must take as it hands them over (`order list` and the board mark them).
+    public func unpaidDue(within minutes: Int = 30) throws -> [Order.ID: Money] {
+        let now = now()
+        return try database.read { db in
+            var owing: [Order.ID: Money] = [:]
+            let ids = try PaymentStore.openOrders(
+                pickupFrom: PickupTime.utc(now.addingTimeInterval(-86_400)),
+                to: PickupTime.utc(now.addingTimeInterval(Double(max(0, minutes)) * 60)), in: db)
+            for id in ids {
+                let balance = try Self.summary(of: id, in: db).balance
+                if balance.cents > 0 { owing[id] = balance }
+            }
+            return owing
+        }
+    }
+
     /// Orders that keep more than they owe (cancelled after being paid), oldest service day first.
     public func owingRefunds(limit: Int = 1_000) throws -> [OrderPayments] {
         try database.read { db in

@@ -45,6 +45,17 @@ enum PaymentStore {
             [order], refund)
     }
 
+    /// Orders still to hand over (placed, preparing or ready) with a pickup from `from` to `to` (UTC text).
+    static func openOrders(pickupFrom from: String, to: String, in db: Connection) throws -> [Order.ID] {
+        try db.fetchAll(
+            """
+            SELECT id FROM orders
+            WHERE pickup_at >= ? AND pickup_at <= ? AND status IN ('placed', 'preparing', 'ready')
+            ORDER BY pickup_at, id
+            """, [from, to]
+        ) { try $0.id("id") }
+    }
+
     static func payment(method: PaymentMethod, reference: String, in db: Connection) throws -> Payment? {
         try db.fetchOne(
             "SELECT " + paymentColumns + " FROM payments p WHERE p.method = ? AND p.reference = ?",
