@@ -167,20 +167,20 @@ CREATE TRIGGER order_lines_hand_update AFTER UPDATE OF quantity ON order_lines
 WHEN NEW.quantity IS NOT OLD.quantity
  AND NOT EXISTS (SELECT 1 FROM pragma_table_list('pizzeria_connection') WHERE schema = 'temp')
 BEGIN
-    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at, pickup_local, total_cents)
     SELECT o.id, 'edited', o.status, o.status,
            'by hand: ' || NEW.pizza_name || coalesce(' ' || NEW.variant_name, '') || ' × ' || OLD.quantity || ' → ' || NEW.quantity,
-           NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+           NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), o.pickup_local, o.total_cents
     FROM orders o WHERE o.id = NEW.order_id;
 END;
 
 CREATE TRIGGER order_lines_hand_delete AFTER DELETE ON order_lines
 WHEN NOT EXISTS (SELECT 1 FROM pragma_table_list('pizzeria_connection') WHERE schema = 'temp')
 BEGIN
-    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at, pickup_local, total_cents)
     SELECT o.id, 'edited', o.status, o.status,
            'by hand: −' || OLD.quantity || ' ' || OLD.pizza_name || coalesce(' ' || OLD.variant_name, ''),
-           NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+           NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), o.pickup_local, o.total_cents
     FROM orders o WHERE o.id = OLD.order_id;
 END;
 

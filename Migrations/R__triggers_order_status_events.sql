@@ -8,9 +8,17 @@ BEGIN
     SELECT RAISE(ABORT, 'history_append_only: order_status_events is append-only');
 END;
 
+-- Two changes only: an erased customer's redaction, and a booking's placed event taking its
+-- total once its lines are in.
 CREATE TRIGGER order_status_events_append_only_update BEFORE UPDATE ON order_status_events
 WHEN NOT (
+    OLD.kind = 'placed' AND OLD.total_cents IS NULL AND NEW.total_cents IS NOT NULL
+    AND NEW.id IS OLD.id AND NEW.order_id IS OLD.order_id AND NEW.kind IS OLD.kind AND NEW.from_status IS OLD.from_status
+    AND NEW.to_status IS OLD.to_status AND NEW.at IS OLD.at AND NEW.detail IS OLD.detail AND NEW.actor IS OLD.actor
+    AND NEW.pickup_local IS OLD.pickup_local
+) AND NOT (
     EXISTS (SELECT 1 FROM orders o JOIN user_erasures e ON e.user_id = o.user_id WHERE o.id = OLD.order_id)
+    AND NEW.pickup_local IS OLD.pickup_local AND NEW.total_cents IS OLD.total_cents
     AND NEW.id IS OLD.id AND NEW.order_id IS OLD.order_id AND NEW.kind IS OLD.kind AND NEW.from_status IS OLD.from_status
     AND NEW.to_status IS OLD.to_status AND NEW.at IS OLD.at
     AND (NEW.detail IS OLD.detail

@@ -37,11 +37,11 @@ END;
 CREATE TRIGGER orders_moved_event AFTER UPDATE OF pickup_at ON orders
 WHEN NEW.pickup_at IS NOT OLD.pickup_at
 BEGIN
-    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at, pickup_local, total_cents)
     VALUES (NEW.id, 'moved', OLD.status, NEW.status,
             'pickup ' || OLD.pickup_local || ' → ' || NEW.pickup_local
                 || CASE WHEN NEW.change_note IS NOT NULL THEN ', ' || NEW.change_note ELSE '' END,
-            NEW.changed_by, coalesce(NEW.changed_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')));
+            NEW.changed_by, coalesce(NEW.changed_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), NEW.pickup_local, NEW.total_cents);
     UPDATE orders SET updated_at = coalesce(NEW.changed_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), version = OLD.version + 1,
                       changed_by = NULL, changed_at = NULL, change_note = NULL
     WHERE id = NEW.id;
@@ -66,8 +66,9 @@ END;
 
 CREATE TRIGGER orders_placed_event AFTER INSERT ON orders
 BEGIN
-    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
-    VALUES (NEW.id, 'placed', NULL, NEW.status, NEW.change_note, NEW.changed_by, NEW.created_at);
+    -- Its total is its lines', written by the booking once they are in (the lines follow the order).
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at, pickup_local)
+    VALUES (NEW.id, 'placed', NULL, NEW.status, NEW.change_note, NEW.changed_by, NEW.created_at, NEW.pickup_local);
     UPDATE orders SET changed_by = NULL, changed_at = NULL, change_note = NULL
     WHERE id = NEW.id AND (changed_by IS NOT NULL OR changed_at IS NOT NULL OR change_note IS NOT NULL);
 END;
@@ -87,9 +88,9 @@ END;
 CREATE TRIGGER orders_status_event AFTER UPDATE OF status ON orders
 WHEN NEW.status IS NOT OLD.status
 BEGIN
-    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at, pickup_local, total_cents)
     SELECT NEW.id, 'status', OLD.status, NEW.status, NEW.change_note,
-           NEW.changed_by, coalesce(NEW.changed_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+           NEW.changed_by, coalesce(NEW.changed_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), NEW.pickup_local, NEW.total_cents
     WHERE NOT EXISTS (SELECT 1 FROM order_status_events e
                       WHERE e.id = (SELECT max(id) FROM order_status_events WHERE order_id = NEW.id)
                         AND e.kind = 'undo' AND e.from_status = OLD.status AND e.to_status = NEW.status);

@@ -16,12 +16,12 @@ END;
 
 CREATE TRIGGER payments_event AFTER INSERT ON payments
 BEGIN
-    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at, pickup_local, total_cents)
     SELECT o.id, 'paid', o.status, o.status,
            'paid ' || printf('%d.%02d', NEW.amount_cents / 100, NEW.amount_cents % 100) || ' ' || NEW.method
            || CASE WHEN NEW.reference IS NOT NULL THEN ' (' || substr(NEW.reference, 1, 200) || ')' ELSE '' END
            || CASE WHEN NEW.party_payment_id IS NOT NULL THEN ' (the party''s payment)' ELSE '' END,
-           NEW.actor, NEW.at
+           NEW.actor, NEW.at, o.pickup_local, o.total_cents
     FROM orders o WHERE o.id = NEW.order_id;
 END;
 

@@ -17,11 +17,11 @@ END;
 
 CREATE TRIGGER refunds_event AFTER INSERT ON refunds
 BEGIN
-    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at, pickup_local, total_cents)
     SELECT o.id, 'refunded', o.status, o.status,
            'refunded ' || printf('%d.%02d', NEW.amount_cents / 100, NEW.amount_cents % 100) || ' ' || p.method
            || ': ' || NEW.reason,
-           NEW.actor, NEW.at
+           NEW.actor, NEW.at, o.pickup_local, o.total_cents
     FROM payments p JOIN orders o ON o.id = p.order_id WHERE p.id = NEW.payment_id;
 END;
 

@@ -10,14 +10,14 @@ END;
 
 CREATE TRIGGER audit_shop_update AFTER UPDATE ON shop
 WHEN OLD.name IS NOT NEW.name OR OLD.address IS NOT NEW.address OR OLD.vat_number IS NOT NEW.vat_number
-  OR OLD.vat_rate_bp IS NOT NEW.vat_rate_bp OR OLD.phone_region IS NOT NEW.phone_region
+  OR OLD.vat_rate_bp IS NOT NEW.vat_rate_bp OR OLD.phone_region IS NOT NEW.phone_region OR OLD.language IS NOT NEW.language
 BEGIN
     INSERT INTO audit_log (at, actor, source, object, action, old, new)
     SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'shop', 'set',
            json_object('name', OLD.name, 'address', OLD.address, 'vat_number', OLD.vat_number, 'vat_rate_bp', OLD.vat_rate_bp,
-                       'phone_region', OLD.phone_region),
+                       'phone_region', OLD.phone_region, 'language', OLD.language),
            json_object('name', NEW.name, 'address', NEW.address, 'vat_number', NEW.vat_number, 'vat_rate_bp', NEW.vat_rate_bp,
-                       'phone_region', NEW.phone_region)
+                       'phone_region', NEW.phone_region, 'language', NEW.language)
     FROM audit_context c WHERE c.id = 1;
 END;
 

@@ -268,7 +268,7 @@ CREATE TABLE "order_status_events" (
     -- Who made the change (the name the staff gave), or NULL.
     actor       TEXT CHECK (actor IS NULL OR length(actor) BETWEEN 1 AND 64),
     at          TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-) STRICT;
+, pickup_local TEXT, total_cents INTEGER CHECK (total_cents IS NULL OR total_cents >= 0)) STRICT;
 
 CREATE TABLE "orders" (
     id                    TEXT NOT NULL PRIMARY KEY
@@ -524,7 +524,7 @@ CREATE TABLE shop (
     -- The VAT rate of categories without one of their own, in basis points (1000 = 10 %).
     vat_rate_bp INTEGER NOT NULL DEFAULT 1000 CHECK (vat_rate_bp BETWEEN 0 AND 10000)
 , phone_region TEXT
-    CHECK (phone_region IS NULL OR (length(phone_region) = 2 AND phone_region NOT GLOB '*[^A-Z]*'))) STRICT;
+    CHECK (phone_region IS NULL OR (length(phone_region) = 2 AND phone_region NOT GLOB '*[^A-Z]*')), language TEXT NOT NULL DEFAULT 'it' CHECK (language IN ('it', 'en'))) STRICT;
 
 CREATE TABLE slot_loads (
     pickup_at   TEXT NOT NULL PRIMARY KEY,
@@ -1337,14 +1337,14 @@ END;
 
 CREATE TRIGGER audit_shop_update AFTER UPDATE ON shop
 WHEN OLD.name IS NOT NEW.name OR OLD.address IS NOT NEW.address OR OLD.vat_number IS NOT NEW.vat_number
-  OR OLD.vat_rate_bp IS NOT NEW.vat_rate_bp OR OLD.phone_region IS NOT NEW.phone_region
+  OR OLD.vat_rate_bp IS NOT NEW.vat_rate_bp OR OLD.phone_region IS NOT NEW.phone_region OR OLD.language IS NOT NEW.language
 BEGIN
     INSERT INTO audit_log (at, actor, source, object, action, old, new)
     SELECT coalesce(c.at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), c.actor, coalesce(c.source, 'sql'), 'shop', 'set',
            json_object('name', OLD.name, 'address', OLD.address, 'vat_number', OLD.vat_number, 'vat_rate_bp', OLD.vat_rate_bp,
-                       'phone_region', OLD.phone_region),
+                       'phone_region', OLD.phone_region, 'language', OLD.language),
            json_object('name', NEW.name, 'address', NEW.address, 'vat_number', NEW.vat_number, 'vat_rate_bp', NEW.vat_rate_bp,
-                       'phone_region', NEW.phone_region)
+                       'phone_region', NEW.phone_region, 'language', NEW.language)
     FROM audit_context c WHERE c.id = 1;
 END;
 
@@ -1826,10 +1826,10 @@ END;
 CREATE TRIGGER order_lines_hand_delete AFTER DELETE ON order_lines
 WHEN NOT EXISTS (SELECT 1 FROM pragma_table_list('pizzeria_connection') WHERE schema = 'temp')
 BEGIN
-    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at, pickup_local, total_cents)
     SELECT o.id, 'edited', o.status, o.status,
            'by hand: −' || OLD.quantity || ' ' || OLD.pizza_name || coalesce(' ' || OLD.variant_name, ''),
-           NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+           NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), o.pickup_local, o.total_cents
     FROM orders o WHERE o.id = OLD.order_id;
 END;
 
@@ -1837,10 +1837,10 @@ CREATE TRIGGER order_lines_hand_update AFTER UPDATE OF quantity ON order_lines
 WHEN NEW.quantity IS NOT OLD.quantity
  AND NOT EXISTS (SELECT 1 FROM pragma_table_list('pizzeria_connection') WHERE schema = 'temp')
 BEGIN
-    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at, pickup_local, total_cents)
     SELECT o.id, 'edited', o.status, o.status,
            'by hand: ' || NEW.pizza_name || coalesce(' ' || NEW.variant_name, '') || ' × ' || OLD.quantity || ' → ' || NEW.quantity,
-           NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+           NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), o.pickup_local, o.total_cents
     FROM orders o WHERE o.id = NEW.order_id;
 END;
 
@@ -2038,7 +2038,13 @@ END;
 
 CREATE TRIGGER order_status_events_append_only_update BEFORE UPDATE ON order_status_events
 WHEN NOT (
+    OLD.kind = 'placed' AND OLD.total_cents IS NULL AND NEW.total_cents IS NOT NULL
+    AND NEW.id IS OLD.id AND NEW.order_id IS OLD.order_id AND NEW.kind IS OLD.kind AND NEW.from_status IS OLD.from_status
+    AND NEW.to_status IS OLD.to_status AND NEW.at IS OLD.at AND NEW.detail IS OLD.detail AND NEW.actor IS OLD.actor
+    AND NEW.pickup_local IS OLD.pickup_local
+) AND NOT (
     EXISTS (SELECT 1 FROM orders o JOIN user_erasures e ON e.user_id = o.user_id WHERE o.id = OLD.order_id)
+    AND NEW.pickup_local IS OLD.pickup_local AND NEW.total_cents IS OLD.total_cents
     AND NEW.id IS OLD.id AND NEW.order_id IS OLD.order_id AND NEW.kind IS OLD.kind AND NEW.from_status IS OLD.from_status
     AND NEW.to_status IS OLD.to_status AND NEW.at IS OLD.at
     AND (NEW.detail IS OLD.detail
@@ -2131,11 +2137,11 @@ END;
 CREATE TRIGGER orders_moved_event AFTER UPDATE OF pickup_at ON orders
 WHEN NEW.pickup_at IS NOT OLD.pickup_at
 BEGIN
-    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at, pickup_local, total_cents)
     VALUES (NEW.id, 'moved', OLD.status, NEW.status,
             'pickup ' || OLD.pickup_local || ' → ' || NEW.pickup_local
                 || CASE WHEN NEW.change_note IS NOT NULL THEN ', ' || NEW.change_note ELSE '' END,
-            NEW.changed_by, coalesce(NEW.changed_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')));
+            NEW.changed_by, coalesce(NEW.changed_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), NEW.pickup_local, NEW.total_cents);
     UPDATE orders SET updated_at = coalesce(NEW.changed_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), version = OLD.version + 1,
                       changed_by = NULL, changed_at = NULL, change_note = NULL
     WHERE id = NEW.id;
@@ -2160,8 +2166,9 @@ END;
 
 CREATE TRIGGER orders_placed_event AFTER INSERT ON orders
 BEGIN
-    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
-    VALUES (NEW.id, 'placed', NULL, NEW.status, NEW.change_note, NEW.changed_by, NEW.created_at);
+    -- Its total is its lines', written by the booking once they are in (the lines follow the order).
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at, pickup_local)
+    VALUES (NEW.id, 'placed', NULL, NEW.status, NEW.change_note, NEW.changed_by, NEW.created_at, NEW.pickup_local);
     UPDATE orders SET changed_by = NULL, changed_at = NULL, change_note = NULL
     WHERE id = NEW.id AND (changed_by IS NOT NULL OR changed_at IS NOT NULL OR change_note IS NOT NULL);
 END;
@@ -2181,9 +2188,9 @@ END;
 CREATE TRIGGER orders_status_event AFTER UPDATE OF status ON orders
 WHEN NEW.status IS NOT OLD.status
 BEGIN
-    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at, pickup_local, total_cents)
     SELECT NEW.id, 'status', OLD.status, NEW.status, NEW.change_note,
-           NEW.changed_by, coalesce(NEW.changed_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+           NEW.changed_by, coalesce(NEW.changed_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), NEW.pickup_local, NEW.total_cents
     WHERE NOT EXISTS (SELECT 1 FROM order_status_events e
                       WHERE e.id = (SELECT max(id) FROM order_status_events WHERE order_id = NEW.id)
                         AND e.kind = 'undo' AND e.from_status = OLD.status AND e.to_status = NEW.status);
@@ -2299,12 +2306,12 @@ END;
 
 CREATE TRIGGER payments_event AFTER INSERT ON payments
 BEGIN
-    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at, pickup_local, total_cents)
     SELECT o.id, 'paid', o.status, o.status,
            'paid ' || printf('%d.%02d', NEW.amount_cents / 100, NEW.amount_cents % 100) || ' ' || NEW.method
            || CASE WHEN NEW.reference IS NOT NULL THEN ' (' || substr(NEW.reference, 1, 200) || ')' ELSE '' END
            || CASE WHEN NEW.party_payment_id IS NOT NULL THEN ' (the party''s payment)' ELSE '' END,
-           NEW.actor, NEW.at
+           NEW.actor, NEW.at, o.pickup_local, o.total_cents
     FROM orders o WHERE o.id = NEW.order_id;
 END;
 
@@ -2669,11 +2676,11 @@ END;
 
 CREATE TRIGGER refunds_event AFTER INSERT ON refunds
 BEGIN
-    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at)
+    INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at, pickup_local, total_cents)
     SELECT o.id, 'refunded', o.status, o.status,
            'refunded ' || printf('%d.%02d', NEW.amount_cents / 100, NEW.amount_cents % 100) || ' ' || p.method
            || ': ' || NEW.reason,
-           NEW.actor, NEW.at
+           NEW.actor, NEW.at, o.pickup_local, o.total_cents
     FROM payments p JOIN orders o ON o.id = p.order_id WHERE p.id = NEW.payment_id;
 END;
 

@@ -106,8 +106,19 @@ struct MoneyCommandTests {
             #expect(
                 text.contains("P.IVA IT01234567890") && text.contains("+ Aggiunte: bufala") && text.contains("22%"),
                 "\(text)")
-            #expect(text.contains("Documento non fiscale") && text.contains("Change"), "\(text)")
+            #expect(text.contains("Documento non fiscale") && text.contains("Resto"), "\(text)")
         }
+        // In the shop's language: Italian by default, English when set; the JSON keys stay.
+        try cli.ok("config", "set", "language", "en")
+        let english = try cli.ok("order", "receipt", id, "--width", "32").stdout
+        #expect(
+            english.contains("TOTAL EUR") && english.contains("Paid cash") && english.contains("Change")
+                && english.contains("GROSS"), "\(english)")
+        try cli.ok("config", "set", "language", "it")
+        let italian = try cli.ok("order", "receipt", id, "--width", "32").stdout
+        #expect(
+            italian.contains("TOTALE EUR") && italian.contains("Pagato contanti") && italian.contains("Resto")
+                && !italian.contains("Paid"), "\(italian)")
         #expect(try cli.run("order", "receipt", id, "--width", "40").status == 65)
         let json = try cli.json("order", "receipt", id, "--format", "json") as? [String: Any]
         let vat = json?["vat"] as? [String: Any]

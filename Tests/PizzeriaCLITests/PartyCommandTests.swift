@@ -76,11 +76,11 @@ struct PartyCommandTests {
         #expect(receipt?["party_total_cents"] as? Int == 7 * 600 + 150, "\(String(describing: receipt))")
         #expect((receipt?["party"] as? [Any])?.count == 2)
         let printed = try cli.ok("order", "receipt", last).stdout
-        #expect(printed.contains("Party \(shortID(partyID))"), "\(printed)")
+        #expect(printed.contains("Gruppo \(shortID(partyID))"), "\(printed)")
         let printedLines = printed.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(printedLines.contains { $0.hasPrefix("TOTAL EUR") && $0.hasSuffix(" 43.50") }, "\(printed)")
+        #expect(printedLines.contains { $0.hasPrefix("TOTALE EUR") && $0.hasSuffix(" 43.50") }, "\(printed)")
         // In pickup order, whichever order the receipt was asked from.
-        let times = printedLines.filter { $0.hasPrefix("Order ") }.map { String($0.suffix(5)) }
+        let times = printedLines.filter { $0.hasPrefix("Ordine ") }.map { String($0.suffix(5)) }
         #expect(times == ["20:00", "20:15", "20:30"], "\(printed)")
         // Too big for the evening's last slots: refused whole, nothing booked.
         let count = try cli.sqlite("SELECT count(*) FROM orders;").stdout

@@ -38,7 +38,7 @@ struct PartyPaymentCommandTests {
         #expect(noParty.status == 65 && noParty.stderr.contains("party: order \(alone) was booked on its own"))
         // The receipt lists the party's payment once; JSON carries it with its shares.
         let receipt = try cli.ok("order", "receipt", short[1], "--width", "32").stdout
-        #expect(receipt.contains("Paid card (party)") && receipt.contains("Paid cash"), "\(receipt)")
+        #expect(receipt.contains("Pagato carta (gruppo)") && receipt.contains("Pagato contanti"), "\(receipt)")
         let json = try cli.json("order", "receipt", short[1], "--format", "json") as? [String: Any]
         let party = (json?["party_payments"] as? [[String: Any]])?.first
         #expect(party?["reference"] as? String == "T-0042" && (party?["shares"] as? [Any])?.count == 3)

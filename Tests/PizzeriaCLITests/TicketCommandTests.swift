@@ -24,7 +24,7 @@ struct TicketCommandTests {
             let text = try cli.ok("order", "ticket", String(id.suffix(8)), "--width", width).stdout
             let lines = text.split(separator: "\n")
             #expect(lines.allSatisfy { columns($0) <= Int(width) ?? 0 }, "\(text)")
-            #expect(text.contains("PICKUP 19:30") && text.contains("山田 健二 🍕") && text.contains("2 x Margherita"))
+            #expect(text.contains("RITIRO 19:30") && text.contains("山田 健二 🍕") && text.contains("2 x Margherita"))
             #expect(
                 text.contains("\n  senza basilico") && !text.contains("+ senza") && text.contains(">> ben cotta")
                     && !text.contains("€"))

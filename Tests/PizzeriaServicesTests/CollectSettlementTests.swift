@@ -106,7 +106,7 @@ struct CollectSettlementTests {
                 text.contains("CANCELLED - ANNULLATO") && !text.contains("TOTAL") && !text.contains("GROSS"), "\(text)")
             #expect(
                 lines.contains { $0 == "2 x Margherita" || $0.hasPrefix("2 x Margherita") && !$0.contains("12.00") })
-            #expect(text.contains("Paid card") && text.contains("-12.00"), "\(text)")
+            #expect(text.contains("Pagato carta") && text.contains("-12.00"), "\(text)")
             #expect(lines.allSatisfy { DisplayWidth.of($0) <= width && !$0.hasSuffix(" ") }, "\(text)")
         }
     }

@@ -272,7 +272,7 @@ struct FeaturesMeetTests {
         let after = try f.pizzeria.payments.receipt(of: party.orders[1].id)
         #expect(after.vat.vat.cents == 20 && after.total.cents == 210 && after.balance.cents == 210)
         let text = after.text(width: 32)
-        #expect(text.contains("CANCELLED") && text.contains("2.10"), "\(text)")
+        #expect(text.contains("ANNULLATO") && text.contains("2.10"), "\(text)")
         #expect(try f.pizzeria.orders.party(of: party.orders[2].id)?.total.cents == 210)
     }
 

@@ -165,7 +165,7 @@ struct OverrideAndPartyTests {
         // One receipt for the party, from any of its orders.
         let receipt = try f.pizzeria.payments.receipt(of: party.orders[1].id)
         #expect(receipt.party.count == 2 && receipt.total == party.total && receipt.balance == party.total)
-        #expect(receipt.text(width: 32).contains("Party " + party.id.short))
+        #expect(receipt.text(width: 32).contains("Gruppo " + party.id.short))
         #expect(try Maintenance.check(path: f.base.path, now: f.now).domainProblems.isEmpty)
     }
 

@@ -75,8 +75,8 @@ struct PartyPaymentTests {
         #expect(paid.amount.cents == 10_200 && paid.change.cents == 4_800)
         let receipt = try f.pizzeria.payments.receipt(of: members[1].id)
         let text = receipt.text(width: 32)
-        #expect(text.components(separatedBy: "Paid cash (party)").count == 2, "\(text)")
-        #expect(!text.contains("Paid cash  ") && receipt.change.cents == paid.change.cents, "\(text)")
+        #expect(text.components(separatedBy: "Pagato contanti (gruppo)").count == 2, "\(text)")
+        #expect(!text.contains("Pagato contanti  ") && receipt.change.cents == paid.change.cents, "\(text)")
     }
 
     @Test("two tills paying one party at once (two connections) never pay it twice")

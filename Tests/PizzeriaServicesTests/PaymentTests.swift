@@ -207,7 +207,7 @@ struct PaymentTests {
             #expect(text.split(separator: "\n").allSatisfy { $0.count <= width }, "\(width)\n\(text)")
             #expect(
                 text.contains("Pizzeria da Michele") && text.contains("Documento non fiscale")
-                    && text.contains("Change"))
+                    && text.contains("Resto"))
         }
 
         let close = try payments.dailyClose(day: LocalDate("2026-12-01"), openingCash: Money(cents: 10_000))

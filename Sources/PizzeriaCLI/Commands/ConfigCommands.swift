@@ -14,7 +14,7 @@ enum ConfigCommands {
             + shopKeys.joined(separator: ", ") + ".",
         completion: .choices(SettingKey.allCases.map(spelling) + ["require-staff"] + shopKeys))
     /// The shop's details and default VAT rate (the `shop` row).
-    static let shopKeys = ["shop-name", "shop-address", "vat-number", "vat-rate", "phone-region"]
+    static let shopKeys = ["shop-name", "shop-address", "vat-number", "vat-rate", "phone-region", "language"]
     static let value = Argument("value", help: "The new value.")
 
     static let show = Command(
@@ -61,7 +61,9 @@ enum ConfigCommands {
             + "\n  " + "vat-rate".padding(to: 21)
             + " the VAT of categories without their own, in %: 10 (default), 22, 5.5 (`category vat` sets one)"
             + "\n  " + "phone-region".padding(to: 21)
-            + " the shop's country for national phone numbers (IT: 081 555 1234 is stored +390815551234; '' clears it)",
+            + " the shop's country for national phone numbers (IT: 081 555 1234 is stored +390815551234; '' clears it)"
+            + "\n  " + "language".padding(to: 21)
+            + " it (default) or en: the notifier's ready-made messages (notify run --template)",
         arguments: [key, value],
         options: [HoursCommands.keepOrders],
         examples: [
@@ -99,13 +101,15 @@ enum ConfigCommands {
                     case "vat-number":
                         .vatNumber(text.isEmpty ? nil : text.uppercased().replacingOccurrences(of: " ", with: ""))
                     case "phone-region": .phoneRegion(try region(text))
+                    case "language": .language(try language(text))
                     default: .vatRate(try VATRate.parse(text))
                     }
                 let shop = try context.open(.requireCurrent).payments.update(change)
                 try context.emit(shop) {
                     "Shop: \(shop.name ?? "(no name)"), \(shop.address ?? "(no address)"), VAT number \(shop.vatNumber ?? "(none)"), "
                         + "VAT \(shop.vatRate) where a category has none, phone numbers "
-                        + (shop.phoneRegion.map { "of \($0) without a +" } ?? "international only") + ".\n"
+                        + (shop.phoneRegion.map { "of \($0) without a +" } ?? "international only")
+                        + ", messages in \(shop.language.rawValue).\n"
                 }
                 return .ok
             }
@@ -139,6 +143,18 @@ enum ConfigCommands {
 
     /// The CLI's spelling of a setting.
     /// A phone region by its ISO code, or `nil` for `''` (international numbers only).
+    static func language(_ text: String) throws -> ShopLanguage {
+        guard let language = ShopLanguage(rawValue: text.lowercased()) else {
+            throw ValidationError([
+                FieldError(
+                    field: "language",
+                    message: "must be " + ShopLanguage.allCases.map(\.rawValue).joined(separator: " or ")
+                        + ", not '\(text)'")
+            ])
+        }
+        return language
+    }
+
     static func region(_ text: String) throws -> PhoneRegion? {
         guard !text.isEmpty else { return nil }
         guard let region = PhoneRegion.named(text) else {
@@ -179,6 +195,7 @@ enum ConfigCommands {
         table.add("vat-number", shop.vatNumber ?? "(not set)")
         table.add("vat-rate", "\(shop.vatRate) (categories without their own; see `category list`)")
         table.add("phone-region", shop.phoneRegion?.code ?? "(not set: numbers are given with +country)")
+        table.add("language", shop.language.rawValue + " (the notifier's ready-made messages)")
         return table.rendered + CapacityCommands.stateText(settings)
     }
 }

@@ -68,6 +68,11 @@ enum NotifyCommands {
         "staff-text",
         help: "Deliver staff's text too (kitchen notes, override, cancellation and unpaid reasons, staff names): "
             + "for a notifier that informs staff, not customers.")
+    static let template = Option(
+        "template", "kind",
+        help: "sms or email: put a ready-made message in the shop's language (config set language) in the event's "
+            + "\"message\" and $PIZZERIA_MESSAGE, so CMD only sends it.",
+        completion: .choices(MessageTemplate.allCases.map(\.rawValue)))
     static let timeout = Option(
         "timeout", "seconds", help: "Kill CMD after this many seconds (a failure, retried).", default: "30",
         .integer(in: 1...3_600))
@@ -89,21 +94,25 @@ enum NotifyCommands {
         abstract: "Run a notifier: every order event of its kinds to CMD, in order, until stopped (or --once).",
         discussion: """
             CMD gets the event as one JSON object on stdin ({"token", "kind", "notifier", "redelivery", "attempt",
-            "event": {…}}; the event is what `order watch --json` prints, its order with customer_name and
-            customer_phone) and as environment variables: PIZZERIA_EVENT_TOKEN, PIZZERIA_EVENT_KIND,
+            "message", "event": {…}}; the event is what `order watch --json` prints, its order with customer_name
+            and customer_phone, and "then": its pickup and total as they were at the event) and as environment
+            variables: PIZZERIA_MESSAGE (with --template), PIZZERIA_EVENT_TOKEN, PIZZERIA_EVENT_KIND,
             PIZZERIA_ORDER_ID, PIZZERIA_ORDER_STATUS, PIZZERIA_PICKUP_LOCAL, PIZZERIA_CUSTOMER,
             PIZZERIA_CUSTOMER_NAME, PIZZERIA_CUSTOMER_PHONE, PIZZERIA_ORDER_TOTAL, PIZZERIA_EVENT_DETAIL,
             PIZZERIA_REDELIVERY (1 when it may be a duplicate), PIZZERIA_ATTEMPT. What CMD prints goes to stderr.
             A customer reads what CMD sends, so staff's own text is left out of both: a history detail is cut at
             its first kitchen note, override, cancellation or unpaid reason (`delayed +10 min` stays), staff
             names (`by`) and the lines' and order's kitchen notes go; --staff-text delivers everything.
+            The pickup and total a message gives are the order's as they were at the event (a "placed" delivered
+            after a move still says the pickup it was booked for); events recorded before schema 46 carry the
+            order as it is now. --template sms|email writes the finished text in the shop's language.
             A CMD that fails (exit status, signal, --timeout) is tried again after 1 s, 2 s, 4 s … (--retry-ms,
             --retry-max), each failure reported on stderr and counted in `notify list`; the events after it wait.
             One process per notifier: a second is refused (exit 1) while the first runs. Prints a line per
             delivered event (--json: one JSON object per line). Ctrl-C or SIGTERM stops after the current event.
             """,
         options: [
-            nameOption, exec, kinds, from, once, timeout, retry, retryMax, attempts, interval, staffText,
+            nameOption, exec, kinds, from, once, timeout, retry, retryMax, attempts, interval, staffText, template,
             OrderCommands.by,
         ],
         examples: [
@@ -125,6 +134,15 @@ enum NotifyCommands {
         let kinds = try invocation[Self.kinds].map { try NotificationKind.list(parsing: $0, field: "kinds") }
         let once = invocation[Self.once]
         let staffText = invocation[Self.staffText]
+        let template = try invocation[Self.template].map { text in
+            guard let template = MessageTemplate(rawValue: text.lowercased()) else {
+                throw ValidationError([
+                    FieldError(field: "template", message: "must be sms or email, not '\(text)'")
+                ])
+            }
+            return template
+        }
+        let shop = try pizzeria.payments.shop()
         let policy = NotifierPolicy(
             once: once, firstRetry: Double(try invocation[retry] ?? 1_000) / 1_000,
             maximumRetry: Double(try invocation[retryMax] ?? 300),
@@ -158,7 +176,10 @@ enum NotifyCommands {
                             + "\(Self.seconds(wait))\n")
                 }
             },
-            deliver: { try runner.deliver(staffText ? $0 : $0.forCustomers()) })
+            deliver: { notification in
+                let told = staffText ? notification : notification.forCustomers()
+                try runner.deliver(template.map { told.templated($0, shop: shop) } ?? told)
+            })
         context.console.note(
             "notifier \(name): \(summary.delivered) delivered (\(summary.redeliveries) again after a stop), "
                 + "\(summary.failures) failed tries, \(summary.passedOver) passed over")

@@ -35,7 +35,7 @@ enum TicketCommand {
             if context.json {
                 try context.printJSON(ticket)
             } else {
-                context.console.out(ticket.text(width: width))
+                context.console.out(ticket.text(width: width, language: try pizzeria.payments.shop().language))
             }
             return .ok
         })

@@ -32,8 +32,9 @@ public struct KitchenTicket: Sendable, Hashable, Encodable, JSONMembers {
     public var customer: String { order.customer.name ?? order.handle }
 
     /// The ticket as a printer prints it, every line at most `width` display columns (32, 42 or
-    /// 48): CJK and emoji count as two.
-    public func text(width: Int) -> String {
+    /// 48): CJK and emoji count as two; its words in `language` (``PrintedWords``).
+    public func text(width: Int, language: ShopLanguage = .english) -> String {
+        let words = PrintedWords(language)
         var out: [String] = []
         let rule = String(repeating: "=", count: width), thin = String(repeating: "-", count: width)
         func pair(_ left: String, _ right: String) {
@@ -52,11 +53,11 @@ public struct KitchenTicket: Sendable, Hashable, Encodable, JSONMembers {
         }
         let local = order.pickupLocal
         out.append(rule)
-        pair("PICKUP " + String(local.dropFirst(11).prefix(5)), String(local.prefix(10)))
+        pair(words.pickup + " " + String(local.dropFirst(11).prefix(5)), String(local.prefix(10)))
         pair("#" + order.id.short, customer)
-        if let party = order.partyID { out.append("party #" + party.short) }
+        if let party = order.partyID { out.append(words.partyMark + party.short) }
         if let station { centred(station.uppercased()) }
-        if order.status == .cancelled { centred("*** CANCELLED ***") }
+        if order.status == .cancelled { centred("*** " + words.cancelled + " ***") }
         out.append(thin)
         for line in lines {
             out += DisplayWidth.wrap(
@@ -67,10 +68,10 @@ public struct KitchenTicket: Sendable, Hashable, Encodable, JSONMembers {
             }
             if let note = line.note { out += DisplayWidth.wrap("  >> " + note, width: width, indent: 5) }
         }
-        if lines.isEmpty { out.append("(nothing for this station)") }
+        if lines.isEmpty { out.append(words.nothingHere) }
         out.append(thin)
-        out.append(items == 1 ? "1 item" : "\(items) items")
-        if let note = order.note { out += DisplayWidth.wrap("NOTE: " + note, width: width, indent: 6) }
+        out.append(words.items(items))
+        if let note = order.note { out += DisplayWidth.wrap(words.note + note, width: width, indent: 6) }
         out.append(rule)
         return out.joined(separator: "\n") + "\n"
     }

@@ -117,10 +117,12 @@ public struct Receipt: Sendable, Hashable, Encodable {
         try container.encode(partyPayments, forKey: .partyPayments)
     }
 
-    /// The receipt for a thermal printer `width` characters wide (32, 42 or 48): every line at
-    /// most that many characters, amounts right-aligned.
+    /// The receipt for a thermal printer `width` display columns wide (32, 42 or 48): every line
+    /// at most that many columns (CJK and emoji count as two), amounts right-aligned, its words
+    /// in the shop's language (``PrintedWords``).
     public func text(width: Int) -> String {
         let width = max(width, 24)
+        let words = PrintedWords(shop.language)
         var out: [String] = []
         func centered(_ text: String) {
             for line in Self.wrap(text, width: width) {
@@ -147,16 +149,16 @@ public struct Receipt: Sendable, Hashable, Encodable {
         if let number = shop.vatNumber { centered("P.IVA " + number) }
         out.append(rule)
         if !party.isEmpty {
-            row("Party " + (order.partyID ?? order.id).short, "\(party.count + 1) orders")
+            row(words.party((order.partyID ?? order.id).short), words.orders(party.count + 1))
             out.append(rule)
         }
         // The party's orders in pickup order, wherever the receipt was asked from.
         for (index, each) in ([order] + party.map(\.order)).sorted(by: { $0.pickupAt < $1.pickupAt }).enumerated() {
             if index > 0 { out.append("") }
             row(
-                "Order " + each.id.short,
+                words.order(each.id.short),
                 each.status == .cancelled
-                    ? "CANCELLED" : String(each.pickupLocal.prefix(16)).replacingOccurrences(of: "T", with: " "))
+                    ? words.cancelled : String(each.pickupLocal.prefix(16)).replacingOccurrences(of: "T", with: " "))
             if party.isEmpty { out.append(rule) }
             for line in each.lines {
                 // A cancelled order's lines are not a sale: listed, without amounts.
@@ -172,10 +174,10 @@ public struct Receipt: Sendable, Hashable, Encodable {
         // Nothing on the receipt was sold: no total, no VAT; what was paid and given back stays.
         let sold = ([order] + party.map(\.order)).contains { $0.status != .cancelled }
         if !sold {
-            centered("CANCELLED - ANNULLATO")
-            centered("not a sale - non una vendita")
+            centered(words.notASale.0)
+            centered(words.notASale.1)
         }
-        if sold { row("TOTAL EUR", total.plain) }
+        if sold { row(words.total, total.plain) }
         let columns = (width - 6) / 3
         func vatRow(_ a: String, _ b: String, _ c: String, _ d: String) {
             out.append(
@@ -183,32 +185,33 @@ public struct Receipt: Sendable, Hashable, Encodable {
                     + [b, c, d].map { String(repeating: " ", count: max(columns - $0.count, 0)) + $0 }.joined())
         }
         if sold {
-            vatRow("VAT", "NET", "VAT", "GROSS")
+            let head = words.vatHead
+            vatRow(head.0, head.1, head.2, head.3)
             for rate in vat.rows { vatRow(rate.rate.description, rate.net.plain, rate.vat.plain, rate.gross.plain) }
         }
         out.append(rule)
         // A party's payment once, as the counter took it; its shares are not listed again.
         for payment in partyPayments {
-            row("Paid " + payment.method.rawValue + " (party)", payment.amount.plain)
+            row(words.paid(payment.method) + words.partySuffix, payment.amount.plain)
             if let tendered = payment.tendered, tendered != payment.amount {
-                row("  Tendered", tendered.plain)
-                row("  Change", payment.change.plain)
+                row(words.tendered, tendered.plain)
+                row(words.change, payment.change.plain)
             }
         }
         for payment in payments.payments + party.flatMap(\.payments.payments) where payment.partyPaymentID == nil {
-            row("Paid " + payment.method.rawValue, payment.amount.plain)
+            row(words.paid(payment.method), payment.amount.plain)
             if let tendered = payment.tendered, tendered != payment.amount {
-                row("  Tendered", tendered.plain)
-                row("  Change", payment.change.plain)
+                row(words.tendered, tendered.plain)
+                row(words.change, payment.change.plain)
             }
         }
         for refund in payments.refunds + party.flatMap(\.payments.refunds) {
-            row("Refund: " + refund.reason, "-" + refund.amount.plain)
+            row(words.refund(refund.reason), "-" + refund.amount.plain)
         }
-        if balance.cents > 0 { row("TO PAY", balance.plain) }
+        if balance.cents > 0 { row(words.toPay, balance.plain) }
         out.append(rule)
-        centered("Not a fiscal document")
-        centered("Documento non fiscale")
+        centered(words.notFiscal.0)
+        centered(words.notFiscal.1)
         return out.joined(separator: "\n") + "\n"
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// The shop's details, printed on receipts, and its default VAT rate (the `shop` row).
 ///
-/// JSON: `{"name", "address", "vat_number", "vat_rate_bp", "phone_region"}`.
+/// JSON: `{"name", "address", "vat_number", "vat_rate_bp", "phone_region", "language"}`.
 public struct ShopDetails: Sendable, Hashable, Encodable {
     /// The name a receipt's head prints (`Pizzeria da Michele`), if set.
     public let name: String?
@@ -14,6 +14,17 @@ public struct ShopDetails: Sendable, Hashable, Encodable {
     public let vatRate: VATRate
     /// The country national phone numbers are read in (`IT`), if set.
     public let phoneRegion: PhoneRegion?
+    /// The language of the notifier's ready-made messages.
+    public let language: ShopLanguage
+
+    /// The details; stores make them from the `shop` row.
+    public init(
+        name: String?, address: String?, vatNumber: String?, vatRate: VATRate, phoneRegion: PhoneRegion?,
+        language: ShopLanguage = .italian
+    ) {
+        (self.name, self.address, self.vatNumber, self.vatRate) = (name, address, vatNumber, vatRate)
+        (self.phoneRegion, self.language) = (phoneRegion, language)
+    }
 
     /// The longest name, in Unicode scalars.
     public static let maximumNameLength = 80
@@ -21,7 +32,7 @@ public struct ShopDetails: Sendable, Hashable, Encodable {
     public static let maximumAddressLength = 200
 
     private enum CodingKeys: String, CodingKey {
-        case name, address, vatNumber = "vat_number", vatRate = "vat_rate_bp", phoneRegion = "phone_region"
+        case name, address, vatNumber = "vat_number", vatRate = "vat_rate_bp", phoneRegion = "phone_region", language
     }
 
     /// The documented JSON shape (a detail not set is `null`).
@@ -32,7 +43,16 @@ public struct ShopDetails: Sendable, Hashable, Encodable {
         try container.encode(vatNumber, forKey: .vatNumber)
         try container.encode(vatRate, forKey: .vatRate)
         try container.encode(phoneRegion?.code, forKey: .phoneRegion)
+        try container.encode(language.rawValue, forKey: .language)
     }
+}
+
+/// The shop's language: what the notifier's ready-made messages are written in.
+public enum ShopLanguage: String, Sendable, Hashable, CaseIterable {
+    /// Italiano (the default).
+    case italian = "it"
+    /// English.
+    case english = "en"
 }
 
 /// A change of the shop's details.
@@ -47,6 +67,8 @@ public enum ShopChange: Sendable, Hashable {
     case vatRate(VATRate)
     /// The country national phone numbers are read in (`nil` clears it: only `+…` numbers then).
     case phoneRegion(PhoneRegion?)
+    /// The language of the ready-made messages.
+    case language(ShopLanguage)
 
     /// What is wrong with the change, naming the field as `config set` spells it.
     func problems() -> [FieldError] {
@@ -63,7 +85,7 @@ public enum ShopChange: Sendable, Hashable {
                         field: "vat-number",
                         message: "must be 2 to 20 capital letters and digits, such as IT01234567890, not '\(text)'")
                 ]
-        case .name(nil), .address(nil), .vatNumber(nil), .vatRate, .phoneRegion: []
+        case .name(nil), .address(nil), .vatNumber(nil), .vatRate, .phoneRegion, .language: []
         }
     }
 }

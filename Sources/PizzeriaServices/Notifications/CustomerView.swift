@@ -39,6 +39,6 @@ extension OrderNotification {
         let change = OrderStatusChange(
             kind: event.changeKind, from: event.from, to: event.to, at: event.at,
             detail: Self.customerPart(of: event.detail))
-        return with(OrderEvent(cursor: event.cursor, change: change, order: plain))
+        return with(OrderEvent(cursor: event.cursor, change: change, order: plain, then: event.then))
     }
 }

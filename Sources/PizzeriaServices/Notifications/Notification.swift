@@ -116,8 +116,8 @@ extension UInt8 {
 /// whether it may have been delivered before (``redelivery``: the notifier stopped while its
 /// command ran).
 ///
-/// JSON (the command's stdin): `{"token", "kind", "notifier", "redelivery", "attempt",
-/// "event": {…OrderEvent…}}`.
+/// JSON (the command's stdin): `{"token", "kind", "notifier", "redelivery", "attempt", "message",
+/// "event": {…OrderEvent…}}` (`message`: the finished text of a template, else `null`).
 public struct OrderNotification: Sendable, Hashable, Encodable {
     /// The notifier delivering it.
     public let notifier: NotifierName
@@ -129,25 +129,41 @@ public struct OrderNotification: Sendable, Hashable, Encodable {
     public let redelivery: Bool
     /// 1 on the first try, then 2, 3, … while the command fails.
     public let attempt: Int
+    /// The finished text a template made of it (``templated(_:shop:)``), for the gateway to send as it is.
+    public var message: String?
+
+    /// A notification; ``NotificationService`` makes them.
+    public init(
+        notifier: NotifierName, kind: NotificationKind, event: OrderEvent, redelivery: Bool, attempt: Int,
+        message: String? = nil
+    ) {
+        (self.notifier, self.kind, self.event, self.redelivery) = (notifier, kind, event, redelivery)
+        (self.attempt, self.message) = (attempt, message)
+    }
 
     /// The idempotency token: the event's cursor (`412.9f3a2c1b`), unique in the file's history.
     public var token: String { event.cursor.description }
 
     /// The same notification on a later try.
     func retried() -> OrderNotification {
-        OrderNotification(notifier: notifier, kind: kind, event: event, redelivery: redelivery, attempt: attempt + 1)
+        OrderNotification(
+            notifier: notifier, kind: kind, event: event, redelivery: redelivery, attempt: attempt + 1, message: message
+        )
     }
 
     /// The same notification with its event as read again (`event`, the same cursor).
     func with(_ event: OrderEvent) -> OrderNotification {
-        OrderNotification(notifier: notifier, kind: kind, event: event, redelivery: redelivery, attempt: attempt)
+        OrderNotification(
+            notifier: notifier, kind: kind, event: event, redelivery: redelivery, attempt: attempt, message: message)
     }
 
     /// The notification as environment variables (`PIZZERIA_EVENT_TOKEN`, `PIZZERIA_CUSTOMER_PHONE`,
-    /// …), for commands that read no JSON; an unknown value is an empty string.
+    /// `PIZZERIA_MESSAGE`, …), for commands that read no JSON; an unknown value is an empty string.
+    /// The pickup and total are the order's as they were at the event (``OrderEvent/then``).
     public var environment: [String: String] {
         let order = event.order
         return [
+            "PIZZERIA_MESSAGE": message ?? "",
             "PIZZERIA_NOTIFIER": notifier.description,
             "PIZZERIA_EVENT_TOKEN": token,
             "PIZZERIA_EVENT_KIND": kind.rawValue,
@@ -158,16 +174,20 @@ public struct OrderNotification: Sendable, Hashable, Encodable {
             "PIZZERIA_ATTEMPT": String(attempt),
             "PIZZERIA_ORDER_ID": order.id.description,
             "PIZZERIA_ORDER_STATUS": order.status.rawValue,
-            "PIZZERIA_ORDER_TOTAL": order.total.plain,
-            "PIZZERIA_PICKUP_LOCAL": order.pickupLocal,
-            "PIZZERIA_PICKUP_AT": Timestamp.string(from: order.pickupAt),
+            "PIZZERIA_ORDER_TOTAL": event.total.plain,
+            "PIZZERIA_PICKUP_LOCAL": event.pickupLocal,
+            "PIZZERIA_PICKUP_AT": Timestamp.string(
+                from: event.then.flatMap {
+                    // `2026-12-04T20:30+01:00`: seconds put in for the ISO-8601 reader.
+                    ISO8601DateFormatter().date(from: $0.pickupLocal.prefix(16) + ":00" + $0.pickupLocal.dropFirst(16))
+                } ?? order.pickupAt),
             "PIZZERIA_CUSTOMER": order.handle,
             "PIZZERIA_CUSTOMER_NAME": order.customer.name ?? "",
             "PIZZERIA_CUSTOMER_PHONE": order.customer.phone ?? "",
         ]
     }
 
-    private enum CodingKeys: String, CodingKey { case token, kind, notifier, redelivery, attempt, event }
+    private enum CodingKeys: String, CodingKey { case token, kind, notifier, redelivery, attempt, message, event }
 
     /// The documented JSON shape.
     public func encode(to encoder: Encoder) throws {
@@ -177,6 +197,7 @@ public struct OrderNotification: Sendable, Hashable, Encodable {
         try container.encode(notifier, forKey: .notifier)
         try container.encode(redelivery, forKey: .redelivery)
         try container.encode(attempt, forKey: .attempt)
+        try container.encode(message, forKey: .message)
         try container.encode(event, forKey: .event)
     }
 }

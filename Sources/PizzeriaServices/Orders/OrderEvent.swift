@@ -6,7 +6,7 @@ import Foundation
 /// commit order, and a ``cursor`` resumes exactly where a reader stopped.
 ///
 /// JSON (one line each in `pizzeria order watch --json`): `{"cursor", "kind", "from", "to",
-/// "at", "order": {…}}`.
+/// "at", "then": {"pickup_local", "total_cents"} | null, "order": {…}}`.
 public struct OrderEvent: Sendable, Hashable, Codable {
     /// What kind of change.
     public enum Kind: String, Sendable, Hashable, Codable {
@@ -51,6 +51,41 @@ public struct OrderEvent: Sendable, Hashable, Codable {
     public let at: Date
     /// The order as it is now (its lines, total, current status and history).
     public let order: Order
+    /// The order's pickup and total as they were at the event (what a message about it says);
+    /// `nil` for an event written before migration 46, which only has the order as it is now.
+    public let then: Snapshot?
+
+    /// The order's pickup and total as they were at an event.
+    public struct Snapshot: Sendable, Hashable, Codable {
+        /// The pickup then: local time with its offset (`2026-12-04T20:30:00+01:00`).
+        public let pickupLocal: String
+        /// The total then (`nil`: not recorded).
+        public let total: Money?
+
+        /// A snapshot.
+        public init(pickupLocal: String, total: Money?) { (self.pickupLocal, self.total) = (pickupLocal, total) }
+
+        private enum CodingKeys: String, CodingKey { case pickupLocal = "pickup_local", totalCents = "total_cents" }
+
+        /// `{"pickup_local", "total_cents"}`.
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(pickupLocal, forKey: .pickupLocal)
+            try container.encode(total?.cents, forKey: .totalCents)
+        }
+
+        /// Reads the JSON shape.
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            pickupLocal = try container.decode(String.self, forKey: .pickupLocal)
+            total = try container.decodeIfPresent(Int64.self, forKey: .totalCents).map(Money.init(cents:))
+        }
+    }
+
+    /// The pickup a message about this event names: as it was then, else as it is now.
+    public var pickupLocal: String { then?.pickupLocal ?? order.pickupLocal }
+    /// The total a message about this event names: as it was then, else as it is now.
+    public var total: Money { then?.total ?? order.total }
     /// What changed, for people (`pickup … → …`, `+1 Diavola`).
     public let detail: String?
     /// Who made the change, when they said.
@@ -61,9 +96,10 @@ public struct OrderEvent: Sendable, Hashable, Codable {
     /// The kind of history entry an event of this kind comes from.
     var changeKind: OrderStatusChange.Kind { kind.changeKind }
 
-    /// An event from its history entry.
-    public init(cursor: EventCursor, change: OrderStatusChange, order: Order) {
+    /// An event from its history entry, with the order as it was then when known.
+    public init(cursor: EventCursor, change: OrderStatusChange, order: Order, then: Snapshot? = nil) {
         self.cursor = cursor
+        self.then = then
         self.from = change.from
         self.to = change.to
         self.at = change.at
@@ -82,7 +118,7 @@ public struct OrderEvent: Sendable, Hashable, Codable {
             }
     }
 
-    private enum CodingKeys: String, CodingKey { case cursor, kind, from, to, at, order, detail, actor = "by" }
+    private enum CodingKeys: String, CodingKey { case cursor, kind, from, to, at, then, order, detail, actor = "by" }
 
     /// The documented JSON shape.
     public func encode(to encoder: Encoder) throws {
@@ -92,6 +128,7 @@ public struct OrderEvent: Sendable, Hashable, Codable {
         try container.encode(from, forKey: .from)
         try container.encode(to, forKey: .to)
         try container.encodeTimestamp(at, forKey: .at)
+        try container.encode(then, forKey: .then)
         try container.encode(order, forKey: .order)
         try container.encode(detail, forKey: .detail)
         try container.encode(actor, forKey: .actor)
@@ -109,6 +146,7 @@ public struct OrderEvent: Sendable, Hashable, Codable {
                 to: try container.decode(OrderStatus.self, forKey: .to), at: try container.decodeTimestamp(forKey: .at),
                 detail: try container.decodeIfPresent(String.self, forKey: .detail),
                 actor: try container.decodeIfPresent(String.self, forKey: .actor)),
-            order: try container.decode(Order.self, forKey: .order))
+            order: try container.decode(Order.self, forKey: .order),
+            then: try container.decodeIfPresent(Snapshot.self, forKey: .then))
     }
 }

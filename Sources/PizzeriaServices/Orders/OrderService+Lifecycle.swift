@@ -179,7 +179,7 @@ extension OrderService {
     // MARK: - The feed of changes
 
     /// The order events after `cursor`, oldest first: each booking, status change and
-    /// cancellation, with the order as it is now. The cursor of the last event resumes the feed.
+    /// cancellation, with the order as it is now and its pickup and total as they were then. The cursor of the last event resumes the feed.
     /// - Throws: ``FeedError/foreignCursor(_:newest:)`` when this file's history does not have
     ///   the cursor's event (a file restored from an earlier backup, or another file).
     public func events(after cursor: EventCursor, limit: Int = 100) throws -> [OrderEvent] {
@@ -187,6 +187,7 @@ extension OrderService {
             let rows = try OrderStore.events(after: cursor, limit: min(max(1, limit), 1_000), in: db)
             guard !rows.isEmpty else { return [] }
             let assembler = try OrderAssembler(now: now(), in: db)
+            let snapshots = try OrderStore.snapshots(ofEvents: rows.map(\.key), in: db)
             var orders: [Order.ID: Order] = [:]
             return try rows.map { row in
                 let order: Order
@@ -200,7 +201,8 @@ extension OrderService {
                     order = try assembler.order(header)
                     orders[row.orderID] = order
                 }
-                return OrderEvent(cursor: OrderStore.cursor(of: row), change: row.value, order: order)
+                return OrderEvent(
+                    cursor: OrderStore.cursor(of: row), change: row.value, order: order, then: snapshots[row.key])
             }
         }
     }
@@ -217,7 +219,9 @@ extension OrderService {
             let header = try OrderStore.header(id: row.orderID, in: db)
         else { return nil }
         let order = try OrderAssembler(now: now, in: db).order(header)
-        return OrderEvent(cursor: OrderStore.cursor(of: row), change: row.value, order: order)
+        return OrderEvent(
+            cursor: OrderStore.cursor(of: row), change: row.value, order: order,
+            then: try OrderStore.snapshots(ofEvents: [row.key], in: db)[row.key])
     }
 
     /// The cursor of the newest event: a feed started from it sees only what happens next.

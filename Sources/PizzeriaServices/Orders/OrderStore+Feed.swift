@@ -30,6 +30,22 @@ extension OrderStore {
         ).flatMap { self.cursor(of: $0) == cursor ? $0 : nil }
     }
 
+    /// The order's pickup and total at each of these events, where they were recorded (migration 46).
+    static func snapshots(ofEvents ids: [Int64], in db: Connection) throws -> [Int64: OrderEvent.Snapshot] {
+        guard !ids.isEmpty else { return [:] }
+        var snapshots: [Int64: OrderEvent.Snapshot] = [:]
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        try db.forEach(
+            "SELECT id, pickup_local, total_cents FROM order_status_events WHERE pickup_local IS NOT NULL AND id IN ("
+                + marks + ")", ids
+        ) { row in
+            snapshots[try row.int64("id")] = OrderEvent.Snapshot(
+                pickupLocal: try row.string("pickup_local"),
+                total: try row.optionalInt64("total_cents").map(Money.init(cents:)))
+        }
+        return snapshots
+    }
+
     /// The newest event's cursor (``EventCursor/start`` when there is none).
     static func latestEvent(in db: Connection) throws -> EventCursor {
         try db.fetchOne(

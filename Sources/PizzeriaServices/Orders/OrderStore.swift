@@ -260,6 +260,10 @@ enum OrderStore {
             ])
         try beforeLines()
         for (number, line) in lines.enumerated() { try insertLine(line, number: number + 1, order: id, in: db) }
+        // The placed event's total is the lines' (the event was written with the order, before them).
+        try db.run(
+            "UPDATE order_status_events SET total_cents = ? WHERE order_id = ? AND kind = 'placed' AND total_cents IS NULL",
+            [lines.reduce(Int64(0)) { $0 + $1.total.cents }, id])
     }
 
     static func insertLine(_ line: OrderLine, number: Int, order id: Order.ID, in db: Connection) throws {
@@ -373,7 +377,8 @@ enum OrderStore {
     ) throws {
         try db.run(
             """
-            INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO order_status_events (order_id, kind, from_status, to_status, detail, actor, at, pickup_local, total_cents)
+            SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, o.pickup_local, o.total_cents FROM orders o WHERE o.id = ?1
             """, [id, kind.rawValue, from.rawValue, to.rawValue, detail, actor, Timestamp.string(from: at)])
     }
 
