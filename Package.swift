@@ -47,6 +47,8 @@ let package = Package(
             name: "pizzeria-bench",
             dependencies: ["PizzeriaServices", "CPizzeriaSQLite", "CSyncLatencyVFS"]
         ),
+        // A platform of shops measured: creating, opening, migrating many shop files (scripts/bench-shops).
+        .executableTarget(name: "pizzeria-bench-shops", dependencies: ["PizzeriaServices", "PizzeriaStorage"]),
         // The benchmark's model of a slower device: a delegating VFS that delays each xSync.
         .target(name: "CSyncLatencyVFS", dependencies: ["CPizzeriaSQLite"]),
 

@@ -84,10 +84,14 @@ public enum PizzeriaCLI {
         let parser = Parser(root: CommandTree.root)
         do {
             let outcome = try parser.parse(arguments) { values in
-                Context(
-                    databasePath: Context.databasePath(
-                        option: try? values[GlobalOptions.database], environment: environment),
+                var context = Context(
+                    databasePath: try Context.databasePath(
+                        option: try values[GlobalOptions.database], shop: try values[GlobalOptions.shop],
+                        shops: try values[GlobalOptions.shops], environment: environment),
                     json: values[GlobalOptions.json], console: console, terminal: terminal, environment: environment)
+                context.shopsDirectory = Context.shopsDirectory(
+                    option: try values[GlobalOptions.shops], environment: environment)
+                return context
             }
             switch outcome {
             case .help(let command, let path):

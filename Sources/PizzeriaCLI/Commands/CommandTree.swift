@@ -27,6 +27,7 @@ enum CommandTree {
         standardOptions: GlobalOptions.all + [GlobalOptions.version.spec],
         subcommands: [
             InitCommand.command, MigrationsCommand.command, CheckCommand.command, BackupCommand.command,
+            ShopsCommands.command,
             DemoCommand.command, PizzaCommands.command, CategoryCommands.command, StationCommands.command,
             ModifierCommands.command,
             MenuFileCommands.command,

@@ -17,11 +17,38 @@ struct Context: Sendable {
     var commandPath: [String] = []
     /// `--by NAME`, where the command takes it.
     var staffOption: String?
+    /// `--shops DIR`, else `$PIZZERIA_SHOPS`: the directory of a platform's shops, if given.
+    var shopsDirectory: String?
 
     /// Who acts: `--by`, else `$PIZZERIA_STAFF`; and through which command — for the audit log.
     var acting: Acting {
         let name = staffOption ?? environment["PIZZERIA_STAFF"].flatMap { $0.isEmpty ? nil : $0 }
         return Acting(name: name, source: commandPath.isEmpty ? "pizzeria" : commandPath.joined(separator: " "))
+    }
+
+    /// The database of `--shop NAME` (in `--shops DIR`, else `$PIZZERIA_SHOPS`), else ``databasePath(option:environment:)``.
+    /// - Throws: `UsageError` for `--shop` with `--db`; ``ShopsError/noDirectory`` for `--shop`
+    ///   without a directory; ``ValidationError`` for a name that is not a shop's.
+    static func databasePath(option: String?, shop: String?, shops: String?, environment: [String: String]) throws
+        -> String
+    {
+        guard let shop else { return databasePath(option: option, environment: environment) }
+        if let option, !option.isEmpty {
+            throw UsageError(
+                message: "give --db PATH or --shop NAME, not both", path: ["pizzeria"], command: CommandTree.root)
+        }
+        guard let directory = shopsDirectory(option: shops, environment: environment) else {
+            throw ShopsError.noDirectory
+        }
+        let name = try ShopName.parse(shop, field: "shop")
+        return try Shops(directory: directory).path(of: name)
+    }
+
+    /// `--shops DIR`, else `$PIZZERIA_SHOPS`.
+    static func shopsDirectory(option: String?, environment: [String: String]) -> String? {
+        if let option, !option.isEmpty { return option }
+        if let fromEnvironment = environment["PIZZERIA_SHOPS"], !fromEnvironment.isEmpty { return fromEnvironment }
+        return nil
     }
 
     static func databasePath(option: String?, environment: [String: String]) -> String {

@@ -223,10 +223,14 @@ enum GlobalOptions {
     static let database = Option<String>(
         "db", "path", help: "The database file. Default: $PIZZERIA_DB, else ./pizzeria.sqlite.",
         completion: .files)
+    static let shop = Option<String>(
+        "shop", "name", help: "A shop of a platform, by name (in --shops DIR or $PIZZERIA_SHOPS) instead of --db.")
+    static let shops = Option<String>(
+        "shops", "dir", help: "The directory of a platform's shops (default: $PIZZERIA_SHOPS).", completion: .files)
     static let json = Flag("json", help: "Print JSON instead of text (a stable, documented shape).")
     static let help = Flag("help", short: "h", help: "Show help information.")
     /// The root command's own option.
     static let version = Flag("version", help: "Show the version.")
 
-    static let all: [OptionSpec] = [database.spec, json.spec, help.spec]
+    static let all: [OptionSpec] = [database.spec, shop.spec, shops.spec, json.spec, help.spec]
 }

@@ -39,7 +39,7 @@ struct Parser {
         case lenient
     }
 
-    func parse(_ arguments: [String], context: (ParsedValues) -> Context) throws -> Outcome {
+    func parse(_ arguments: [String], context: (ParsedValues) throws -> Context) throws -> Outcome {
         // `pizzeria help [command…]` is help for that command.
         if arguments.first == "help" {
             var target = root
@@ -64,7 +64,7 @@ struct Parser {
                 message: "'\(path.joined(separator: " "))' needs a subcommand", path: path, command: command)
         }
         try checkArity(values, of: command, path: path)
-        var context = context(values)
+        var context = try context(values)
         context.commandPath = path
         context.staffOption = values.lastValue(long: "by")
         return .run(Invocation(path: path, values: values, context: context))

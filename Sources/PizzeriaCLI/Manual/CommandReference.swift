@@ -18,6 +18,10 @@ enum CommandReference {
             "online backup to a new file, consistent while others write and checked (`integrity_check`) before it is put in place; atomic: never overwrites, an interrupted backup leaves nothing at FILE, and the next backup into the directory removes a killed one's hidden `.FILE.XXXXXX.partial`"
         ),
         (
+            ["shops create", "shops list", "shops check", "shops backup", "shops migrate", "shops remove"],
+            "a platform of shops, one file each under `--shops DIR` (or `$PIZZERIA_SHOPS`) at `DIR/ab/cd/NAME.sqlite`; any command runs on one with `--shop NAME`; `migrate` upgrades every shop, resumable, `--jobs N` at once (exit 1 names the shops that failed); `check` exits 1 when a shop fails ([SHOPS.md](SHOPS.md))"
+        ),
+        (
             ["demo"],
             "create the database if needed and put demo data on it: the tutorial's menu (Margherita €6.00, Porcini €12.00, Marinara €4.00), two users, orders for tomorrow, a walk through the menu; running it again duplicates nothing"
         ),

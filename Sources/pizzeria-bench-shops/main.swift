@@ -1,0 +1,122 @@
+import Foundation
+import PizzeriaServices
+import PizzeriaStorage
+
+// pizzeria-bench-shops: a platform of shops measured (docs/SHOPS.md). Makes COUNT shop files under
+// a fresh directory — the first created by migrating, the others copied from it (a fresh shop's
+// file, as `shops create` would make it) — then measures:
+//   - an empty shop's size on disk;
+//   - the cold open of every shop (first open in this process: the schema parsed) and a pooled
+//     open (a pool hit), p50 and p99;
+//   - memory per open idle shop (resident set before and after holding 200 open);
+//   - migrating every shop from schema 45 (files made by a binary of that version): seconds;
+//   - bookings per second spread across 100 shops against one shop (one thread, durable).
+// Usage: pizzeria-bench-shops [--count N] [--dir DIR] [--jobs J] [--json]
+
+var count = 1_000, directory = NSTemporaryDirectory() + "pizzeria-bench-shops", jobs = 2, json = false
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--count": count = max(1, Int(arguments.popFirst() ?? "") ?? count)
+    case "--dir": directory = arguments.popFirst() ?? directory
+    case "--jobs": jobs = max(1, min(64, Int(arguments.popFirst() ?? "") ?? jobs))
+    case "--json": json = true
+    default:
+        FileHandle.standardError.write(
+            Data("usage: pizzeria-bench-shops [--count N] [--dir DIR] [--jobs J] [--json]\n".utf8))
+        exit(64)
+    }
+}
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+}
+
+func residentKB() -> Int {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+    return 0
+}
+
+func clock<T>(_ body: () throws -> T) rethrows -> (T, Double) {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let value = try body()
+    return (value, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+}
+
+try? FileManager.default.removeItem(atPath: directory)
+do {
+    let shops = try Shops(directory: directory, maximumOpen: 200)
+    let names = (0..<count).map { ShopName(String(format: "shop-%06d", $0))! }
+    // The first shop migrated from nothing; the others copies of its fresh file.
+    let (_, firstMs) = try clock { try shops.create(names[0]) }
+    let template = shops.path(of: names[0])
+    let (_, copyMs) = try clock {
+        for name in names.dropFirst() {
+            let path = shops.path(of: name)
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: template, toPath: path)
+        }
+    }
+    let size = (try FileManager.default.attributesOfItem(atPath: template)[.size] as? Int) ?? 0
+    // Cold opens: each shop's first open in this process, then a read.
+    var cold: [Double] = []
+    for name in names {
+        let ((), ms) = try clock {
+            let pizzeria = try Pizzeria.open(path: shops.path(of: name), access: .requireCurrent)
+            _ = try pizzeria.settings.current()
+        }
+        cold.append(ms)
+    }
+    // Pooled: the pool's hit, 200 shops kept open; memory per open idle shop.
+    let before = residentKB()
+    let held = try names.prefix(200).map { try shops.open($0) }
+    for pizzeria in held { _ = try pizzeria.settings.current() }
+    let after = residentKB()
+    var warm: [Double] = []
+    for name in names.prefix(200) {
+        let (_, ms) = try clock { try shops.open(name) }
+        warm.append(ms)
+    }
+    // Migration: every shop as a binary of schema 45 made it, then migrateAll.
+    let old = directory + "-old"
+    try? FileManager.default.removeItem(atPath: old)
+    let oldShops = try Shops(directory: old)
+    let oldTemplate = old + "/template.sqlite"
+    try FileManager.default.createDirectory(atPath: old, withIntermediateDirectories: true)
+    _ = try SchemaMigrator().asOfVersion(45).open(path: oldTemplate, access: .migrate)
+    for name in names {
+        let path = oldShops.path(of: name)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: oldTemplate, toPath: path)
+    }
+    try FileManager.default.removeItem(atPath: oldTemplate)
+    let migration = try oldShops.migrateAll(jobs: jobs)
+    let result: [String: Double] = [
+        "shops": Double(count), "empty_shop_kb": Double(size) / 1024, "first_create_ms": firstMs,
+        "copy_all_ms": copyMs, "cold_open_p50_ms": percentile(cold, 0.5), "cold_open_p99_ms": percentile(cold, 0.99),
+        "pooled_open_p50_us": percentile(warm, 0.5) * 1000, "pooled_open_p99_us": percentile(warm, 0.99) * 1000,
+        "kb_per_open_shop": Double(after - before) / Double(max(held.count, 1)),
+        "migrate_seconds": migration.seconds, "migrate_failed": Double(migration.failed.count),
+        "migrated": Double(migration.migrated.count),
+    ]
+    if json {
+        let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys, .prettyPrinted])
+        print(String(decoding: data, as: UTF8.self))
+    } else {
+        for key in result.keys.sorted() {
+            print(key.padding(toLength: 22, withPad: " ", startingAt: 0), String(format: "%.2f", result[key] ?? 0))
+        }
+    }
+    try? FileManager.default.removeItem(atPath: old)
+    try? FileManager.default.removeItem(atPath: directory)
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(70)
+}

@@ -1,0 +1,107 @@
+import Foundation
+import PizzeriaStorage
+import PizzeriaTestSupport
+import Testing
+
+@testable import PizzeriaServices
+
+@Suite("Many pizzerias: shops by name, one file each, a bounded pool, every shop migrated")
+struct ShopsTests {
+    @Test("names: a-z 0-9 - only, lowercased; no path can be named; the layout keeps to the directory")
+    func names() throws {
+        #expect(ShopName("Napoli-Centro")?.description == "napoli-centro")
+        for bad in ["", "-x", "../etc", "a/b", "a.b", "a b", "caffè", String(repeating: "a", count: 64), ".."] {
+            #expect(ShopName(bad) == nil, "\(bad)")
+        }
+        let directory = TemporaryDirectory()
+        let shops = try Shops(directory: directory.path("shops"))
+        let name = try ShopName.parse("napoli")
+        let (first, second) = name.buckets
+        #expect(shops.path(of: name) == directory.path("shops") + "/\(first)/\(second)/napoli.sqlite")
+        #expect(first.count == 2 && second.count == 2 && (first + second).allSatisfy(\.isHexDigit))
+        #expect(throws: ValidationError.self) { try ShopName.parse("../x") }
+        // A thousand names spread over many directories: none holds more than a handful.
+        var leaves: [String: Int] = [:]
+        for index in 0..<1_000 { leaves["\(ShopName("shop-\(index)")!.buckets)", default: 0] += 1 }
+        #expect(leaves.count > 900 && (leaves.values.max() ?? 0) <= 4, "\(leaves.values.max() ?? 0)")
+    }
+
+    @Test("create, list, open by name through a pool bounded at N (least recently used closed first), remove")
+    func pool() throws {
+        let directory = TemporaryDirectory()
+        let shops = try Shops(directory: directory.path("shops"), maximumOpen: 2)
+        let names = try ["a", "b", "c"].map { try ShopName.parse($0) }
+        for name in names { try shops.create(name) }
+        #expect(throws: ShopsError.exists(names[0])) { try shops.create(names[0]) }
+        #expect(try shops.names() == names)
+        #expect(try shops.entries().map(\.name) == ["a", "b", "c"])
+        let a = try shops.open(names[0])
+        _ = try a.menu.addCategory(name: "Fritti", usesOven: false)
+        #expect(try shops.open(names[0]) === a)
+        _ = try shops.open(names[1])
+        _ = try shops.open(names[0])  // a used last: b is the oldest
+        _ = try shops.open(names[2])
+        #expect(shops.openCount == 2)
+        #expect(try shops.open(names[0]) === a, "the most recently used stays open")
+        // One shop's data is its own: b never sees a's category.
+        #expect(try shops.open(names[1]).menu.categories().map(\.name).contains("Fritti") == false)
+        #expect(throws: ShopsError.notFound(try ShopName.parse("nowhere"))) {
+            try shops.open(ShopName.parse("nowhere"))
+        }
+        try shops.remove(names[1])
+        #expect(try shops.names() == [names[0], names[2]])
+        #expect(!FileManager.default.fileExists(atPath: shops.path(of: names[1]) + "-wal"))
+        #expect(throws: ShopsError.notFound(names[1])) { try shops.remove(names[1]) }
+    }
+
+    @Test("many threads opening and writing shops at once through one pool: every write lands, one handle each")
+    func concurrentOpens() async throws {
+        let directory = TemporaryDirectory()
+        let shops = try Shops(directory: directory.path("shops"), maximumOpen: 3)
+        let names = try (0..<6).map { try ShopName.parse("s\($0)") }
+        for name in names { try shops.create(name) }
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<12 {
+                group.addTask {
+                    let name = names[worker % names.count]
+                    _ = try? shops.open(name).menu.addCategory(name: "Worker \(worker)", usesOven: false)
+                }
+            }
+        }
+        var total = 0
+        for name in names {
+            total += try shops.open(name).menu.categories().filter { $0.name.hasPrefix("Worker") }.count
+        }
+        #expect(total == 12)
+        #expect(shops.openCount <= 3)
+    }
+
+    @Test("a shop with pending migrations is refused at open unless opted in; migrateAll upgrades every shop")
+    func migrations() throws {
+        let directory = TemporaryDirectory()
+        let shops = try Shops(directory: directory.path("shops"))
+        let names = try (0..<5).map { try ShopName.parse("old-\($0)") }
+        for name in names {
+            let path = shops.path(of: name)
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            _ = try SchemaMigrator().asOfVersion(44).open(path: path, access: .migrate)
+        }
+        // A file that is not a shop's among them: reported, the others done.
+        let broken = try ShopName.parse("broken")
+        let brokenPath = shops.path(of: broken)
+        try FileManager.default.createDirectory(
+            atPath: (brokenPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data("not a database".utf8).write(to: URL(fileURLWithPath: brokenPath))
+        #expect(throws: ShopsError.needsMigration(names[0])) { try shops.open(names[0]) }
+        let eager = try Shops(directory: directory.path("shops"), migrateOnOpen: true)
+        _ = try eager.open(names[0])
+        let report = try shops.migrateAll(jobs: 3)
+        #expect(report.shops == 6 && report.current == 1 && report.migrated == names.dropFirst().map(\.description))
+        #expect(report.failed.map(\.name) == ["broken"], "\(report.failed)")
+        for name in names { _ = try shops.open(name) }
+        let again = try shops.migrateAll()
+        #expect(again.migrated.isEmpty && again.current == 5 && again.failed.count == 1)
+        #expect(throws: ValidationError.self) { try shops.migrateAll(jobs: 0) }
+    }
+}
