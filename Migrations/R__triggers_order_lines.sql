@@ -9,21 +9,38 @@ BEGIN
     SELECT RAISE(ABORT, 'order_locked: lines are removed only while the order is placed');
 END;
 
+-- An order with a discount or a comp keeps its lines: taking one away could leave a rate with
+-- less than was taken off it.
+CREATE TRIGGER order_lines_discounted_delete BEFORE DELETE ON order_lines
+WHEN EXISTS (SELECT 1 FROM order_discounts WHERE order_id = OLD.order_id)
+BEGIN
+    SELECT RAISE(ABORT, 'order_discounted: an order with a discount or a comp keeps its lines (cancel it and book again)');
+END;
+
+CREATE TRIGGER order_lines_discounted_update BEFORE UPDATE OF quantity ON order_lines
+WHEN NEW.quantity < OLD.quantity AND EXISTS (SELECT 1 FROM order_discounts WHERE order_id = OLD.order_id)
+BEGIN
+    SELECT RAISE(ABORT, 'order_discounted: an order with a discount or a comp keeps its lines (cancel it and book again)');
+END;
+
 CREATE TRIGGER order_lines_total_delete AFTER DELETE ON order_lines
 BEGIN
     UPDATE orders SET total_cents = (SELECT coalesce(sum(quantity * unit_price_cents), 0) FROM order_lines WHERE order_id = OLD.order_id)
+                                    - (SELECT coalesce(sum(amount_cents), 0) FROM order_discounts WHERE order_id = OLD.order_id)
     WHERE id = OLD.order_id;
 END;
 
 CREATE TRIGGER order_lines_total_insert AFTER INSERT ON order_lines
 BEGIN
     UPDATE orders SET total_cents = (SELECT coalesce(sum(quantity * unit_price_cents), 0) FROM order_lines WHERE order_id = NEW.order_id)
+                                    - (SELECT coalesce(sum(amount_cents), 0) FROM order_discounts WHERE order_id = NEW.order_id)
     WHERE id = NEW.order_id;
 END;
 
 CREATE TRIGGER order_lines_total_update AFTER UPDATE OF quantity ON order_lines
 BEGIN
     UPDATE orders SET total_cents = (SELECT coalesce(sum(quantity * unit_price_cents), 0) FROM order_lines WHERE order_id = NEW.order_id)
+                                    - (SELECT coalesce(sum(amount_cents), 0) FROM order_discounts WHERE order_id = NEW.order_id)
     WHERE id = NEW.order_id;
 END;
 

@@ -145,8 +145,9 @@ END;
 
 CREATE TRIGGER orders_total_derived BEFORE UPDATE OF total_cents ON orders
 WHEN NEW.total_cents IS NOT (SELECT coalesce(sum(quantity * unit_price_cents), 0) FROM order_lines WHERE order_id = NEW.id)
+                          - (SELECT coalesce(sum(amount_cents), 0) FROM order_discounts WHERE order_id = NEW.id)
 BEGIN
-    SELECT RAISE(ABORT, 'order_total_derived: orders.total_cents is the sum of the order''s lines, kept by triggers');
+    SELECT RAISE(ABORT, 'order_total_derived: orders.total_cents is the sum of the order''s lines less its discounts, kept by triggers');
 END;
 
 CREATE TRIGGER orders_user_fixed BEFORE UPDATE OF user_id ON orders

@@ -132,13 +132,21 @@ FROM (SELECT DISTINCT service_day FROM orders) d;
 
 CREATE VIEW daily_vat AS
 SELECT service_day, vat_rate_bp, sum(gross) AS gross_cents, sum(vat) AS vat_cents, sum(gross) - sum(vat) AS net_cents
-FROM (SELECT o.service_day, l.vat_rate_bp, sum(l.quantity * l.unit_price_cents) AS gross,
-             (2 * sum(l.quantity * l.unit_price_cents) * l.vat_rate_bp + 10000 + l.vat_rate_bp)
-             / (2 * (10000 + l.vat_rate_bp)) AS vat
-      FROM orders o JOIN order_lines l ON l.order_id = o.id
-      WHERE o.status = 'collected'
-      GROUP BY o.id, o.service_day, l.vat_rate_bp)
+FROM (SELECT service_day, vat_rate_bp, gross, (2 * gross * vat_rate_bp + 10000 + vat_rate_bp) / (2 * (10000 + vat_rate_bp)) AS vat
+      FROM (SELECT o.service_day, l.vat_rate_bp,
+                   sum(l.quantity * l.unit_price_cents)
+                   - (SELECT coalesce(sum(d.amount_cents), 0) FROM order_discounts d
+                      WHERE d.order_id = o.id AND d.vat_rate_bp = l.vat_rate_bp) AS gross
+            FROM orders o JOIN order_lines l ON l.order_id = o.id
+            WHERE o.status = 'collected'
+            GROUP BY o.id, o.service_day, l.vat_rate_bp))
 GROUP BY service_day, vat_rate_bp;
+
+CREATE VIEW order_discount_list AS
+SELECT d.order_id, o.service_day, d.kind, d.line_no, d.percent_bp, d.reason, d.actor, d.at,
+       sum(d.amount_cents) AS amount_cents, group_concat(d.vat_rate_bp || ':' || d.amount_cents, ',') AS by_rate
+FROM order_discounts d JOIN orders o ON o.id = d.order_id
+GROUP BY d.order_id, d.kind, d.line_no, d.at, d.reason;
 
 CREATE VIEW slot_override_allowance AS
 SELECT c.pickup_at, sum(c.pizzas) AS pizzas

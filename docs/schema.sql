@@ -222,6 +222,26 @@ CREATE TABLE notify_cursors (
     CHECK ((holder_host IS NULL) = (holder_pid IS NULL))
 ) STRICT;
 
+CREATE TABLE order_discounts (
+    id           INTEGER PRIMARY KEY,
+    order_id     TEXT NOT NULL REFERENCES orders (id),
+    kind         TEXT NOT NULL CHECK (kind IN ('discount', 'comp')),
+    -- A comp's line (order_lines.line_no); NULL for a discount.
+    line_no      INTEGER CHECK (line_no IS NULL OR line_no >= 1),
+    -- A discount by percentage: 1 to 10000 basis points (100 % = 10000); NULL for an amount.
+    percent_bp   INTEGER CHECK (percent_bp IS NULL OR percent_bp BETWEEN 1 AND 10000),
+    vat_rate_bp  INTEGER NOT NULL CHECK (vat_rate_bp BETWEEN 0 AND 10000),
+    amount_cents INTEGER NOT NULL CHECK (amount_cents BETWEEN 1 AND 10000000),
+    -- Why: 1 to 200 characters, no control characters ('[erased]' once the customer is erased).
+    reason       TEXT NOT NULL CHECK (length(reason) BETWEEN 1 AND 200 AND trim(reason) = reason
+                                      AND reason NOT GLOB ('*[' || char(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,
+                                                                         26,27,28,29,30,31,127) || ']*')),
+    actor        TEXT CHECK (actor IS NULL OR length(actor) BETWEEN 1 AND 64),
+    at           TEXT NOT NULL CHECK (strftime('%Y-%m-%dT%H:%M:%fZ', at) IS at),
+    CHECK ((kind = 'comp') = (line_no IS NOT NULL)),
+    CHECK (kind = 'discount' OR percent_bp IS NULL)
+) STRICT;
+
 CREATE TABLE "order_lines" (
     order_id         TEXT NOT NULL REFERENCES orders (id),
     line_no          INTEGER NOT NULL CHECK (line_no >= 1),
@@ -658,6 +678,8 @@ CREATE INDEX navigation_stack_by_order ON navigation_stack (order_id) WHERE orde
 
 CREATE INDEX navigation_stack_by_pizza ON navigation_stack (pizza_id) WHERE pizza_id IS NOT NULL;
 
+CREATE INDEX order_discounts_by_order ON order_discounts (order_id, id);
+
 CREATE INDEX order_lines_by_station ON order_lines (station_id) WHERE uses_oven = 0 AND station_id IS NOT NULL;
 
 CREATE INDEX order_status_events_by_order ON order_status_events (order_id, id);
@@ -768,12 +790,14 @@ FROM (SELECT DISTINCT service_day FROM orders) d;
 
 CREATE VIEW daily_vat AS
 SELECT service_day, vat_rate_bp, sum(gross) AS gross_cents, sum(vat) AS vat_cents, sum(gross) - sum(vat) AS net_cents
-FROM (SELECT o.service_day, l.vat_rate_bp, sum(l.quantity * l.unit_price_cents) AS gross,
-             (2 * sum(l.quantity * l.unit_price_cents) * l.vat_rate_bp + 10000 + l.vat_rate_bp)
-             / (2 * (10000 + l.vat_rate_bp)) AS vat
-      FROM orders o JOIN order_lines l ON l.order_id = o.id
-      WHERE o.status = 'collected'
-      GROUP BY o.id, o.service_day, l.vat_rate_bp)
+FROM (SELECT service_day, vat_rate_bp, gross, (2 * gross * vat_rate_bp + 10000 + vat_rate_bp) / (2 * (10000 + vat_rate_bp)) AS vat
+      FROM (SELECT o.service_day, l.vat_rate_bp,
+                   sum(l.quantity * l.unit_price_cents)
+                   - (SELECT coalesce(sum(d.amount_cents), 0) FROM order_discounts d
+                      WHERE d.order_id = o.id AND d.vat_rate_bp = l.vat_rate_bp) AS gross
+            FROM orders o JOIN order_lines l ON l.order_id = o.id
+            WHERE o.status = 'collected'
+            GROUP BY o.id, o.service_day, l.vat_rate_bp))
 GROUP BY service_day, vat_rate_bp;
 
 CREATE VIEW menu AS
@@ -853,6 +877,12 @@ SELECT weekday,
        closes_at <= opens_at AS past_midnight
 FROM weekly_hours
 ORDER BY weekday, opens_at;
+
+CREATE VIEW order_discount_list AS
+SELECT d.order_id, o.service_day, d.kind, d.line_no, d.percent_bp, d.reason, d.actor, d.at,
+       sum(d.amount_cents) AS amount_cents, group_concat(d.vat_rate_bp || ':' || d.amount_cents, ',') AS by_rate
+FROM order_discounts d JOIN orders o ON o.id = d.order_id
+GROUP BY d.order_id, d.kind, d.line_no, d.at, d.reason;
 
 CREATE VIEW order_line_details AS
 SELECT l.order_id, l.line_no, o.service_day, o.status, l.pizza_name AS item, l.variant_name AS variant,
@@ -1823,6 +1853,58 @@ BEGIN
     SELECT RAISE(ABORT, 'user_erased: this customer''s data was erased; nothing more is recorded for them');
 END;
 
+CREATE TRIGGER order_discounts_append_only_delete BEFORE DELETE ON order_discounts
+BEGIN
+    SELECT RAISE(ABORT, 'discounts_append_only: a discount is never deleted; a mistake is put right at the till (a payment or a refund)');
+END;
+
+CREATE TRIGGER order_discounts_append_only_update BEFORE UPDATE ON order_discounts
+WHEN NOT (NEW.reason = '[erased]' AND NEW.id IS OLD.id AND NEW.order_id IS OLD.order_id AND NEW.kind IS OLD.kind
+          AND NEW.line_no IS OLD.line_no AND NEW.percent_bp IS OLD.percent_bp AND NEW.vat_rate_bp IS OLD.vat_rate_bp
+          AND NEW.amount_cents IS OLD.amount_cents AND NEW.actor IS OLD.actor AND NEW.at IS OLD.at
+          AND EXISTS (SELECT 1 FROM orders o JOIN user_erasures e ON e.user_id = o.user_id WHERE o.id = OLD.order_id))
+BEGIN
+    SELECT RAISE(ABORT, 'discounts_append_only: a discount is never changed');
+END;
+
+CREATE TRIGGER order_discounts_rules BEFORE INSERT ON order_discounts
+BEGIN
+    SELECT RAISE(ABORT, 'discount_order: a cancelled order takes no discount')
+    WHERE (SELECT status FROM orders WHERE id = NEW.order_id) = 'cancelled';
+    SELECT RAISE(ABORT, 'discount_over_rate: a discount takes off at most what the order''s lines at its VAT rate have left')
+    WHERE NEW.amount_cents > (SELECT coalesce(sum(l.quantity * l.unit_price_cents), 0) FROM order_lines l
+                              WHERE l.order_id = NEW.order_id AND l.vat_rate_bp = NEW.vat_rate_bp)
+                             - (SELECT coalesce(sum(d.amount_cents), 0) FROM order_discounts d
+                                WHERE d.order_id = NEW.order_id AND d.vat_rate_bp = NEW.vat_rate_bp);
+    SELECT RAISE(ABORT, 'comp_line: a comp is one whole line of the order, at its VAT rate, once')
+    WHERE NEW.kind = 'comp' AND (
+        NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = NEW.order_id AND l.line_no = NEW.line_no
+                    AND l.vat_rate_bp = NEW.vat_rate_bp AND l.quantity * l.unit_price_cents = NEW.amount_cents)
+        OR EXISTS (SELECT 1 FROM order_discounts d WHERE d.order_id = NEW.order_id AND d.kind = 'comp'
+                   AND d.line_no = NEW.line_no));
+    SELECT RAISE(ABORT, 'row_never_replaced: a row of order_discounts is never replaced (REPLACE would delete it without its triggers)')
+    WHERE NEW.id > 0 AND EXISTS (SELECT 1 FROM order_discounts WHERE id = NEW.id);
+END;
+
+CREATE TRIGGER order_discounts_total AFTER INSERT ON order_discounts
+BEGIN
+    UPDATE orders SET total_cents = (SELECT coalesce(sum(quantity * unit_price_cents), 0) FROM order_lines WHERE order_id = NEW.order_id)
+                                    - (SELECT coalesce(sum(amount_cents), 0) FROM order_discounts WHERE order_id = NEW.order_id)
+    WHERE id = NEW.order_id;
+END;
+
+CREATE TRIGGER order_lines_discounted_delete BEFORE DELETE ON order_lines
+WHEN EXISTS (SELECT 1 FROM order_discounts WHERE order_id = OLD.order_id)
+BEGIN
+    SELECT RAISE(ABORT, 'order_discounted: an order with a discount or a comp keeps its lines (cancel it and book again)');
+END;
+
+CREATE TRIGGER order_lines_discounted_update BEFORE UPDATE OF quantity ON order_lines
+WHEN NEW.quantity < OLD.quantity AND EXISTS (SELECT 1 FROM order_discounts WHERE order_id = OLD.order_id)
+BEGIN
+    SELECT RAISE(ABORT, 'order_discounted: an order with a discount or a comp keeps its lines (cancel it and book again)');
+END;
+
 CREATE TRIGGER order_lines_hand_delete AFTER DELETE ON order_lines
 WHEN NOT EXISTS (SELECT 1 FROM pragma_table_list('pizzeria_connection') WHERE schema = 'temp')
 BEGIN
@@ -2010,18 +2092,21 @@ END;
 CREATE TRIGGER order_lines_total_delete AFTER DELETE ON order_lines
 BEGIN
     UPDATE orders SET total_cents = (SELECT coalesce(sum(quantity * unit_price_cents), 0) FROM order_lines WHERE order_id = OLD.order_id)
+                                    - (SELECT coalesce(sum(amount_cents), 0) FROM order_discounts WHERE order_id = OLD.order_id)
     WHERE id = OLD.order_id;
 END;
 
 CREATE TRIGGER order_lines_total_insert AFTER INSERT ON order_lines
 BEGIN
     UPDATE orders SET total_cents = (SELECT coalesce(sum(quantity * unit_price_cents), 0) FROM order_lines WHERE order_id = NEW.order_id)
+                                    - (SELECT coalesce(sum(amount_cents), 0) FROM order_discounts WHERE order_id = NEW.order_id)
     WHERE id = NEW.order_id;
 END;
 
 CREATE TRIGGER order_lines_total_update AFTER UPDATE OF quantity ON order_lines
 BEGIN
     UPDATE orders SET total_cents = (SELECT coalesce(sum(quantity * unit_price_cents), 0) FROM order_lines WHERE order_id = NEW.order_id)
+                                    - (SELECT coalesce(sum(amount_cents), 0) FROM order_discounts WHERE order_id = NEW.order_id)
     WHERE id = NEW.order_id;
 END;
 
@@ -2245,8 +2330,9 @@ END;
 
 CREATE TRIGGER orders_total_derived BEFORE UPDATE OF total_cents ON orders
 WHEN NEW.total_cents IS NOT (SELECT coalesce(sum(quantity * unit_price_cents), 0) FROM order_lines WHERE order_id = NEW.id)
+                          - (SELECT coalesce(sum(amount_cents), 0) FROM order_discounts WHERE order_id = NEW.id)
 BEGIN
-    SELECT RAISE(ABORT, 'order_total_derived: orders.total_cents is the sum of the order''s lines, kept by triggers');
+    SELECT RAISE(ABORT, 'order_total_derived: orders.total_cents is the sum of the order''s lines less its discounts, kept by triggers');
 END;
 
 CREATE TRIGGER orders_user_fixed BEFORE UPDATE OF user_id ON orders

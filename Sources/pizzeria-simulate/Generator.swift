@@ -34,7 +34,7 @@ struct Generator {
                 (.refund, paidOrders.isEmpty ? 0 : 4), (.price, 2), (.archive, 1), (.restore, archived.isEmpty ? 0 : 1),
                 (.stock, 2), (.modifierStock, 2), (.capacity, 1), (.hours, 1), (.erase, erased < 3 ? 1 : 0),
                 (.notify, 3), (.hand, 6), (.bump, open.isEmpty ? 0 : 5), (.stationCapacity, 1),
-                (.counterAdd, model.booked.isEmpty ? 0 : 3),
+                (.counterAdd, model.booked.isEmpty ? 0 : 3), (.discount, model.booked.isEmpty ? 0 : 2),
             ]) ?? .clock
         var step = Step(kind, number)
         let cli = cliShare > 0 && dice.chance(cliShare)
@@ -120,6 +120,14 @@ struct Generator {
             step.item = dice.int(0...model.modifiers.count - 1)
             step.left = dice.chance(0.3) ? nil : dice.int(0...4)
         case .capacity: step.quantity = dice.int(3...9)
+        case .discount:
+            step.order = dice.pick(model.booked)?.label
+            if dice.chance(0.4) {
+                step.line = dice.int(0...2)
+            } else {
+                step.quantity = [5, 10, 20, 50][dice.int(0...3)]
+            }
+            step.cli = cli
         case .counterAdd:
             step.order = dice.pick(dice.chance(0.8) && !open.isEmpty ? open : model.booked)?.label
             step.item = dice.int(0...model.items.count - 1)

@@ -40,10 +40,12 @@ enum Invariants {
         }
     }
 
-    /// VAT of one order's lines, per rate on the order, half up: the simulator's own rounding.
-    static func vat(of lines: [OrderLine]) -> Int64 {
+    /// VAT of one order's lines less what its discounts took off each rate, per rate on the
+    /// order, half up: the simulator's own rounding.
+    static func vat(of lines: [OrderLine], less discounts: [Int: Int64] = [:]) -> Int64 {
         var gross: [Int: Int64] = [:]
         for line in lines { gross[line.vatRate.basisPoints, default: 0] += line.total.cents }
+        for (rate, cents) in discounts { gross[rate, default: 0] -= cents }
         return gross.reduce(0) { sum, pair in
             let (rate, amount) = (Int64(pair.key), pair.value)
             return sum + (2 * amount * rate + 10_000 + rate) / (2 * (10_000 + rate))
@@ -59,7 +61,8 @@ enum Invariants {
             try db.fetchAll(
                 """
                 SELECT o.id, o.status, o.total_cents,
-                       (SELECT coalesce(sum(quantity * unit_price_cents), 0) FROM order_lines l WHERE l.order_id = o.id) AS lines,
+                       (SELECT coalesce(sum(quantity * unit_price_cents), 0) FROM order_lines l WHERE l.order_id = o.id)
+                       - (SELECT coalesce(sum(amount_cents), 0) FROM order_discounts d WHERE d.order_id = o.id) AS lines,
                        (SELECT coalesce(sum(amount_cents), 0) FROM payments p WHERE p.order_id = o.id) AS paid,
                        (SELECT coalesce(sum(r.amount_cents), 0) FROM payments p JOIN refunds r ON r.payment_id = p.id
                         WHERE p.order_id = o.id) AS refunded,
@@ -347,7 +350,9 @@ enum Invariants {
             let party = members.isEmpty ? [booked] : members
             let due = party.reduce(0) { $0 + $1.due }
             let balance = party.reduce(0) { $0 + $1.balance }
-            let expectedVAT = party.filter { $0.status != .cancelled }.reduce(0) { $0 + vat(of: $1.lines) }
+            let expectedVAT = party.filter { $0.status != .cancelled }.reduce(0) {
+                $0 + vat(of: $1.lines, less: $1.discounts)
+            }
             guard receipt.total.cents == due, receipt.balance.cents == balance, receipt.vat.vat.cents == expectedVAT
             else {
                 throw Finding(
@@ -360,7 +365,7 @@ enum Invariants {
         for day in days {
             let close = try payments.dailyClose(day: day)
             let collected = shop.model.booked.filter { $0.serviceDay == day && $0.status == .collected }
-            let expectedVAT = collected.reduce(0) { $0 + vat(of: $1.lines) }
+            let expectedVAT = collected.reduce(0) { $0 + vat(of: $1.lines, less: $1.discounts) }
             let unpaid = Set(collected.filter { $0.balance > 0 }.map(\.id))
             let sales = collected.reduce(0) { $0 + $1.total }
             guard close.vat.vat.cents == expectedVAT, Set(close.unpaidCollected.map(\.orderID)) == unpaid,

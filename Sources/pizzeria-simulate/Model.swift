@@ -63,7 +63,9 @@ struct Model {
         /// When its status last changed (an undo is possible for 10 minutes).
         var statusAt: Date
 
-        var total: Int64 { lines.reduce(0) { $0 + $1.total.cents } }
+        /// What discounts and comps took off, by VAT rate (basis points).
+        var discounts: [Int: Int64] = [:]
+        var total: Int64 { lines.reduce(0) { $0 + $1.total.cents } - discounts.values.reduce(0, +) }
         var due: Int64 { status == .cancelled ? 0 : total }
         var kept: Int64 { paid.reduce(0, +) - refunded.reduce(0, +) }
         var balance: Int64 { max(due - kept, 0) }

@@ -15,6 +15,8 @@ struct Step: Codable, Hashable, CustomStringConvertible {
         case stationCapacity
         /// Items added at the counter (`order add`): `item` of the shop's, `quantity` of it.
         case counterAdd
+        /// A manager's discount (`quantity` percent) or comp (`line`, 0-based) on an order.
+        case discount
     }
 
     var kind: Kind

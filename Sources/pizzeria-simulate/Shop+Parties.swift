@@ -104,3 +104,58 @@ extension Shop {
         return outcome
     }
 }
+
+// A manager's discount or comp (by the library or the CLI). The model's rules: what came off is
+// off each rate at most what the rate had left, and the total falls by exactly that.
+extension Shop {
+    func discount(_ step: Step, actor: String) throws -> Outcome {
+        guard let label = step.order, let booked = model.orders[label] else { return .skipped }
+        let before = try pizzeria.payments.discounts(of: booked.id)
+        let outcome: Outcome
+        if let line = step.line {
+            outcome =
+                step.cli == true
+                ? try cli([
+                    "order", "comp", booked.id.description, "--line", "\(line + 1)", "--reason",
+                    "omaggio \(tokenOf(booked))",
+                    "--by", "giulia",
+                ]).outcome
+                : try attempt("comp") {
+                    _ = try pizzeria.payments.comp(
+                        order: booked.id, line: line + 1, reason: "omaggio \(tokenOf(booked))", by: "giulia")
+                }
+        } else {
+            let percent = step.quantity ?? 10
+            outcome =
+                step.cli == true
+                ? try cli([
+                    "order", "discount", booked.id.description, "--percent", "\(percent)", "--reason",
+                    "sconto \(tokenOf(booked))", "--by", "giulia",
+                ]).outcome
+                : try attempt("discount") {
+                    _ = try pizzeria.payments.discount(
+                        order: booked.id, .percent(basisPoints: percent * 100), reason: "sconto \(tokenOf(booked))",
+                        by: "giulia")
+                }
+        }
+        guard outcome == .done else { return outcome }
+        let after = try pizzeria.payments.discounts(of: booked.id)
+        guard after.count == before.count + 1, let given = after.last else {
+            throw Finding(
+                invariant: "discount", detail: "order \(label): \(after.count - before.count) discounts recorded")
+        }
+        var left: [Int: Int64] = [:]
+        for line in booked.lines { left[line.vatRate.basisPoints, default: 0] += line.total.cents }
+        for (rate, cents) in booked.discounts { left[rate, default: 0] -= cents }
+        for (rate, amount) in given.byRate where amount.cents > (left[rate.basisPoints] ?? 0) {
+            throw Finding(
+                invariant: "discount",
+                detail: "order \(label): \(amount.cents) off \(rate) which had \(left[rate.basisPoints] ?? 0) left")
+        }
+        for (rate, amount) in given.byRate {
+            model.orders[label]?.discounts[rate.basisPoints, default: 0] += amount.cents
+        }
+        model.orders[label]?.events["edited", default: 0] += 1
+        return outcome
+    }
+}

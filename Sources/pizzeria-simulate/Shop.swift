@@ -153,6 +153,7 @@ final class Shop {
         case .bump: return try bump(step, actor: actor)
         case .stationCapacity: return try stationCapacity(step, actor: actor)
         case .counterAdd: return try counterAdd(step, actor: actor)
+        case .discount: return try discount(step, actor: actor)
         case .pay, .refund: return try money(step, actor: actor)
         case .price, .archive, .restore, .stock, .modifierStock, .capacity: return try menu(step)
         case .hours:

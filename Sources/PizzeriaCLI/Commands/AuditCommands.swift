@@ -173,6 +173,7 @@ enum AuditCommands {
         // Notifiers message customers: setting one running, moving its cursor or removing it is a manager's.
         "notify run": .manager, "notify reset": .manager, "notify remove": .manager,
         // Money: taking it is the counter's; giving it back is a manager's; the VAT a manager's.
-        "order pay": .counter, "order refund": .manager, "order delay": .counter, "category vat": .manager,
+        "order pay": .counter, "order refund": .manager, "order discount": .manager, "order comp": .manager,
+        "order delay": .counter, "category vat": .manager,
     ]
 }

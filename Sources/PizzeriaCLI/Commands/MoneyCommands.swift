@@ -269,6 +269,11 @@ extension MoneyCommands {
         rows.append(CloseFigure(section: "cash", name: "taken", count: nil, amount: close.drawerCashIn))
         rows.append(CloseFigure(section: "cash", name: "given_back", count: nil, amount: close.drawerCashOut))
         rows.append(CloseFigure(section: "cash", name: "expected", count: nil, amount: close.expectedCash))
+        for total in close.discounts {
+            rows.append(
+                CloseFigure(
+                    section: total.kind.rawValue, name: total.reason, count: total.count, amount: total.amount))
+        }
         if let count = close.count {
             rows.append(CloseFigure(section: "cash", name: "counted", count: nil, amount: count.counted))
             rows.append(CloseFigure(section: "cash", name: "over_short", count: nil, amount: count.overShort))
@@ -386,6 +391,12 @@ extension MoneyCommands {
         }
         let (noShows, lost) = close.noShows
         out += "No-shows: \(noShows) order\(noShows == 1 ? "" : "s"), \(lost.formatted)\n"
+        if !close.discounts.isEmpty {
+            out += "\nDiscounts and comps (off the collected orders):\n"
+            for total in close.discounts {
+                out += "  \(total.kind.rawValue)  \(total.reason)  ×\(total.count)  −\(total.amount.formatted)\n"
+            }
+        }
         if !close.unpaidCollected.isEmpty {
             out += "\nCollected but not paid (left without paying):\n"
             for open in close.unpaidCollected {

@@ -15,7 +15,8 @@ enum OrderCommands {
             place, list, show, move, DelayCommand.command, edit, CounterAddCommand.command, advance, collect, noShow,
             undo, cancel,
             MoneyCommands.pay,
-            MoneyCommands.refund, MoneyCommands.receipt, TicketCommand.command, BumpCommand.command,
+            MoneyCommands.refund, DiscountCommands.discount, DiscountCommands.comp, MoneyCommands.receipt,
+            TicketCommand.command, BumpCommand.command,
             OrderWatchCommand.command,
             BoardCommand.command,
         ])
@@ -278,7 +279,16 @@ enum OrderCommands {
             let pizzeria = try context.open(.requireCurrent)
             let order = try pizzeria.lookup.order(try invocation[orderArgument])
             let money = try pizzeria.payments.payments(of: order.id)
-            try context.emit(order) { OrderText.detail(order) + OrderText.money(money, zone: order.timeZone) }
+            let discounts = try pizzeria.payments.discounts(of: order.id)
+            try context.emit(order) {
+                OrderText.detail(order)
+                    + discounts.map {
+                        ($0.kind == .comp ? "Comp: \($0.lineName ?? "a line")" : "Discount")
+                            + ($0.percentBasisPoints.map { " \(Double($0) / 100)%" } ?? "")
+                            + " −\($0.amount.formatted) (\($0.reason)), by \($0.actor ?? "(no name)")\n"
+                    }.joined()
+                    + OrderText.money(money, zone: order.timeZone)
+            }
             return .ok
         })
 

@@ -106,6 +106,10 @@ enum CommandReference {
         (["order edit"], "change a placed order's lines or note; added pizzas are checked like a booking"),
         (["order add"], "add drinks (items no station prepares) at the counter, until the order is collected"),
         (
+            ["order discount", "order comp"],
+            "a manager's discount (`--percent` or `--amount`) or a line given free, with the reason: off each VAT rate, the total and balance following, in the receipt and the cash-up by reason"
+        ),
+        (
             ["notify run", "notify list", "notify reset", "notify remove"],
             "tell customers: each order event of a notifier's kinds (default placed, moved, delayed, ready, no_show, cancelled, refunded) to `--exec CMD` as JSON on stdin and `PIZZERIA_*` variables, at least once and in order; the cursor lives in the file (`notify_cursors`), so a notifier killed at any instant resumes, redelivering the event in flight with `PIZZERIA_REDELIVERY=1` and the same token; a failing CMD is retried with backoff, reported, never skipped; one process per notifier"
         ),

@@ -22,7 +22,9 @@ extension DomainStore {
                    + (SELECT count(*) FROM orders o JOIN order_lines l ON l.order_id = o.id
                       WHERE o.user_id = u.id AND l.note IS NOT NULL)
                    + (SELECT count(*) FROM orders o JOIN party_payments q ON q.party_id = o.id
-                      WHERE o.user_id = u.id AND q.reference IS NOT NULL) AS money
+                      WHERE o.user_id = u.id AND q.reference IS NOT NULL)
+                   + (SELECT count(*) FROM orders o JOIN order_discounts d ON d.order_id = o.id
+                      WHERE o.user_id = u.id AND d.reason <> '[erased]') AS money
             FROM users u JOIN user_erasures e ON e.user_id = u.id
             WHERE identity OR navigation > 0 OR money > 0
             ORDER BY u.id
@@ -60,6 +62,9 @@ extension DomainStore {
             [id])
         try db.run(
             "UPDATE party_payments SET reference = NULL WHERE party_id IN (SELECT id FROM orders WHERE user_id = ?) AND reference IS NOT NULL",
+            [id])
+        try db.run(
+            "UPDATE order_discounts SET reason = '[erased]' WHERE order_id IN (SELECT id FROM orders WHERE user_id = ?) AND reason <> '[erased]'",
             [id])
         try db.run(
             "UPDATE order_lines SET note = NULL WHERE order_id IN (SELECT id FROM orders WHERE user_id = ?) AND note IS NOT NULL",

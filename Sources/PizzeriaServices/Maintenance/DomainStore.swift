@@ -65,11 +65,13 @@ enum DomainStore {
         }
     }
 
-    /// Orders whose total is not the sum of their lines.
+    /// Orders whose total is not the sum of their lines less their discounts.
     static func driftedTotals(in db: Connection) throws -> [(id: String, total: Int64, actual: Int64)] {
         try db.fetchAll(
             """
-            SELECT o.id, o.total_cents, (SELECT coalesce(sum(l.quantity * l.unit_price_cents), 0) FROM order_lines l WHERE l.order_id = o.id) AS actual
+            SELECT o.id, o.total_cents,
+                   (SELECT coalesce(sum(l.quantity * l.unit_price_cents), 0) FROM order_lines l WHERE l.order_id = o.id)
+                   - (SELECT coalesce(sum(d.amount_cents), 0) FROM order_discounts d WHERE d.order_id = o.id) AS actual
             FROM orders o WHERE o.total_cents IS NOT actual ORDER BY o.id
             """
         ) { (try $0.string("id"), try $0.int64("total_cents"), try $0.int64("actual")) }
@@ -191,6 +193,7 @@ enum DomainStore {
         try db.run(
             """
             UPDATE orders SET total_cents = (SELECT coalesce(sum(quantity * unit_price_cents), 0) FROM order_lines WHERE order_id = orders.id)
+                                            - (SELECT coalesce(sum(amount_cents), 0) FROM order_discounts WHERE order_id = orders.id)
             WHERE id = ?
             """, [id])
     }

@@ -114,6 +114,33 @@ public struct DailyClose: Sendable, Hashable, Encodable {
     public let drawerCashOut: Money
     /// The day's latest count of the drawer (`report close --counted-cash`), if any.
     public let count: DrawerCount?
+    /// Discounts and comps of the collected orders, by kind and reason (most money first).
+    public let discounts: [DiscountTotal]
+
+    /// Discounts or comps of one kind and reason over a day.
+    ///
+    /// JSON: `{"kind", "reason", "count", "amount_cents"}`.
+    public struct DiscountTotal: Sendable, Hashable, Encodable {
+        /// A discount or a comp.
+        public let kind: OrderDiscount.Kind
+        /// Why.
+        public let reason: String
+        /// How many.
+        public let count: Int
+        /// How much came off.
+        public let amount: Money
+
+        private enum CodingKeys: String, CodingKey { case kind, reason, count, amountCents = "amount_cents" }
+
+        /// The documented JSON shape.
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(reason, forKey: .reason)
+            try container.encode(count, forKey: .count)
+            try container.encode(amount.cents, forKey: .amountCents)
+        }
+    }
     /// The pizzeria's zone, for local times.
     public let timeZone: TimeZone
 
@@ -143,11 +170,14 @@ public struct DailyClose: Sendable, Hashable, Encodable {
         case expectedCashCents = "expected_cash_cents", noShows = "no_shows", noShowCents = "no_show_cents"
         case unpaidCollected = "unpaid_collected", owingRefunds = "owing_refunds"
         case drawerCashInCents = "drawer_cash_in_cents", drawerCashOutCents = "drawer_cash_out_cents", count
+        case discounts, discountCents = "discount_cents"
     }
 
     /// JSON: `{"day", "orders": [status rows], "payments": [method rows], "vat", "collected_cents",
     /// "paid_cents", "refunded_cents", "opening_cash_cents", "expected_cash_cents", "no_shows",
-    /// "no_show_cents", "unpaid_collected": [open orders], "owing_refunds": [open orders]}`.
+    /// "no_show_cents", "unpaid_collected": [open orders], "owing_refunds": [open orders],
+    /// "drawer_cash_in_cents", "drawer_cash_out_cents", "count", "discounts": [{"kind", "reason",
+    /// "count", "amount_cents"}], "discount_cents"}`.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(day.description, forKey: .day)
@@ -166,6 +196,8 @@ public struct DailyClose: Sendable, Hashable, Encodable {
         try container.encode(drawerCashIn.cents, forKey: .drawerCashInCents)
         try container.encode(drawerCashOut.cents, forKey: .drawerCashOutCents)
         try container.encode(count, forKey: .count)
+        try container.encode(discounts, forKey: .discounts)
+        try container.encode(discounts.reduce(0) { $0 + $1.amount.cents }, forKey: .discountCents)
     }
 }
 
@@ -225,14 +257,16 @@ extension PaymentService {
             let members = try party.filter { $0.id != header.id }.map {
                 Receipt.PartyMember(order: try assembler.order($0), payments: try Self.summary(of: $0.id, in: db))
             }
+            let discounts = try DiscountStore.discounts(of: [full.id] + members.map(\.order.id), in: db)
             return Receipt(
                 shop: try ShopStore.details(in: db), order: full,
                 vat: VATBreakdown(
                     summing: ([full] + members.map(\.order)).filter { $0.status != .cancelled }.map {
-                        VATBreakdown(lines: $0.lines)
+                        VATBreakdown(lines: $0.lines, discounts: discounts[$0.id] ?? [])
                     }),
                 payments: try Self.summary(of: header.id, in: db), printedAt: now, party: members,
-                partyPayments: try header.partyID.map { try PartyPaymentStore.payments(ofParty: $0, in: db) } ?? [])
+                partyPayments: try header.partyID.map { try PartyPaymentStore.payments(ofParty: $0, in: db) } ?? [],
+                discounts: discounts)
         }
     }
 
@@ -285,6 +319,8 @@ extension PaymentService {
         let orderOfPayment = Dictionary(uniqueKeysWithValues: payments.map { ($0.id, $0.orderID) })
         let refundsByOrder = Dictionary(grouping: refunds) { orderOfPayment[$0.paymentID] }
 
+        let discountsByOrder = try DiscountStore.discounts(of: headers.map(\.id), in: db)
+        var discountTotals: [String: DailyClose.DiscountTotal] = [:]
         var byStatus: [OrderStatus: (orders: Int, items: Int, cents: Int64)] = [:]
         var breakdowns: [VATBreakdown] = [], unpaid: [DailyClose.OpenOrder] = [], owing: [DailyClose.OpenOrder] = []
         let clock = settings.clock
@@ -300,7 +336,15 @@ extension PaymentService {
                 orderID: header.id, handle: header.handle, pickupLocal: clock.localText(header.pickupAt),
                 payments: summary)
             if header.status == .collected {
-                breakdowns.append(VATBreakdown(lines: lines[index]))
+                let discounts = discountsByOrder[header.id] ?? []
+                breakdowns.append(VATBreakdown(lines: lines[index], discounts: discounts))
+                for discount in discounts {
+                    let key = discount.kind.rawValue + "\u{0}" + discount.reason
+                    let before = discountTotals[key]
+                    discountTotals[key] = DailyClose.DiscountTotal(
+                        kind: discount.kind, reason: discount.reason, count: (before?.count ?? 0) + 1,
+                        amount: Money(cents: (before?.amount.cents ?? 0) + discount.amount.cents))
+                }
                 if summary.balance.cents > 0 { unpaid.append(open) }
             }
             if summary.owesRefund.cents > 0 { owing.append(open) }
@@ -329,6 +373,8 @@ extension PaymentService {
             byMethod: methods, vat: VATBreakdown(summing: breakdowns), openingCash: openingCash,
             unpaidCollected: unpaid, owingRefunds: owing, drawerCashIn: Money(cents: cash.paid),
             drawerCashOut: Money(cents: cash.refunded), count: try PaymentStore.latestCount(of: date, in: db),
-            timeZone: settings.timeZone)
+            discounts: discountTotals.values.sorted {
+                ($1.amount.cents, $0.kind.rawValue, $0.reason) < ($0.amount.cents, $1.kind.rawValue, $1.reason)
+            }, timeZone: settings.timeZone)
     }
 }

@@ -61,6 +61,19 @@ public struct PrintedWords: Sendable, Hashable {
     public func items(_ count: Int) -> String {
         italian ? (count == 1 ? "1 pezzo" : "\(count) pezzi") : (count == 1 ? "1 item" : "\(count) items")
     }
+    /// A discount's row: `Sconto 10% (compleanno)`, `Omaggio: Coca-Cola (attesa)` / `Discount …`, `Comp: …`.
+    public func discount(_ discount: OrderDiscount, line: String?) -> String {
+        switch discount.kind {
+        case .discount:
+            let percent =
+                discount.percentBasisPoints.map {
+                    " " + String(format: $0 % 100 == 0 ? "%.0f%%" : "%.2f%%", Double($0) / 100)
+                } ?? ""
+            return (italian ? "Sconto" : "Discount") + percent + " (\(discount.reason))"
+        case .comp:
+            return (italian ? "Omaggio" : "Comp") + (line.map { ": " + $0 } ?? "") + " (\(discount.reason))"
+        }
+    }
     /// `NOTE: ` / `NOTA: ` before the order's note on a ticket.
     public var note: String { italian ? "NOTA: " : "NOTE: " }
 }

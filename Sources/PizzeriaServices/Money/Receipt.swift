@@ -24,14 +24,16 @@ public struct Receipt: Sendable, Hashable, Encodable {
     /// The party's payments taken as one (each listed once, with its tendered cash and change;
     /// their shares are in the members' ``OrderPayments``).
     public let partyPayments: [PartyPayment]
+    /// The discounts and comps of the receipt's orders, by order.
+    public let discounts: [Order.ID: [OrderDiscount]]
 
     /// A receipt; ``PaymentService/receipt(of:)`` makes them.
     public init(
         shop: ShopDetails, order: Order, vat: VATBreakdown, payments: OrderPayments, printedAt: Date,
-        party: [PartyMember], partyPayments: [PartyPayment] = []
+        party: [PartyMember], partyPayments: [PartyPayment] = [], discounts: [Order.ID: [OrderDiscount]] = [:]
     ) {
         (self.shop, self.order, self.vat, self.payments, self.printedAt) = (shop, order, vat, payments, printedAt)
-        (self.party, self.partyPayments) = (party, partyPayments)
+        (self.party, self.partyPayments, self.discounts) = (party, partyPayments, discounts)
     }
 
     /// Another order of the receipt's party, and its payments.
@@ -84,7 +86,7 @@ public struct Receipt: Sendable, Hashable, Encodable {
         case vat, payments, refunds, paidCents = "paid_cents", refundedCents = "refunded_cents"
         case changeCents = "change_cents", balanceCents = "balance_cents", state, printedAt = "printed_at", notice
         case party, partyTotalCents = "party_total_cents", partyBalanceCents = "party_balance_cents"
-        case partyPayments = "party_payments"
+        case partyPayments = "party_payments", discounts
     }
 
     /// JSON: `{"shop", "order_id", "pickup_local", "status", "lines", "total_cents", "vat",
@@ -115,6 +117,8 @@ public struct Receipt: Sendable, Hashable, Encodable {
         try container.encode(total.cents, forKey: .partyTotalCents)
         try container.encode(balance.cents, forKey: .partyBalanceCents)
         try container.encode(partyPayments, forKey: .partyPayments)
+        try container.encode(
+            ([order] + party.map(\.order)).flatMap { discounts[$0.id] ?? [] }, forKey: .discounts)
     }
 
     /// The receipt for a thermal printer `width` display columns wide (32, 42 or 48): every line
@@ -168,6 +172,10 @@ public struct Receipt: Sendable, Hashable, Encodable {
                 // The modifiers' prices are in the line's total.
                 for text in line.modifiers.compactMap(\.listed) { out += Self.wrap("  " + text, width: width) }
                 if let note = line.note { out += Self.wrap("  (\(note))", width: width) }
+            }
+            // Its discounts and comps, each off the order's total (the VAT below is of what is left).
+            for discount in discounts[each.id] ?? [] where each.status != .cancelled {
+                row(words.discount(discount, line: discount.lineName), "-" + discount.amount.plain)
             }
         }
         out.append(rule)

@@ -113,9 +113,14 @@ public struct VATBreakdown: Sendable, Hashable, Encodable {
     public let rows: [Row]
 
     /// The breakdown of one order's lines (per rate on the order).
-    public init(lines: [OrderLine]) {
+    public init(lines: [OrderLine]) { self.init(lines: lines, discounts: []) }
+
+    /// The breakdown of one order's lines less its discounts and comps, each rate's gross what
+    /// is left at it (the VAT recomputed from that, per rate on the order).
+    public init(lines: [OrderLine], discounts: [OrderDiscount]) {
         var gross: [VATRate: Int64] = [:]
         for line in lines { gross[line.vatRate, default: 0] += line.total.cents }
+        for (rate, amount) in discounts.flatMap(\.byRate) { gross[rate, default: 0] -= amount.cents }
         self.rows = gross.keys.sorted().map { rate in
             let amount = Money(cents: gross[rate] ?? 0)
             return Row(rate: rate, gross: amount, vat: rate.vat(ofGross: amount))

@@ -53,6 +53,8 @@ public enum OrderError: PizzeriaFailure, Equatable {
     case slotFull(slot: String, remaining: Int, requested: Int, firstAvailable: String? = nil)
     /// The order has nothing a station makes (`order bump`): the stations it has lines at are named.
     case nothingAtStation(orderID: Order.ID, station: String, stations: [String])
+    /// The order has a discount or a comp: its lines are not taken away or made smaller.
+    case discounted(orderID: Order.ID)
     /// A station (other than the oven) cannot make this many more pieces in the slot; `rule` is
     /// the station's capacity rule for the slot (`fri 19:00-22:00`), `nil` for its own capacity.
     case stationFull(station: String, slot: String, remaining: Int, requested: Int, rule: String?)
@@ -142,6 +144,9 @@ public enum OrderError: PizzeriaFailure, Equatable {
         case .unpaidAtCollection(let id, let balance):
             "order \(id.short) owes \(balance.formatted): take the payment as it is handed over, or say why it is "
                 + "left unpaid"
+        case .discounted(let id):
+            "order \(id.short) has a discount or a comp: its lines stay (items can be added); cancel it and book again "
+                + "to make it smaller"
         case .stationFull(let station, let slot, let remaining, let requested, let rule):
             "\(station) makes only \(remaining) more in the \(slot) slot (asked for \(requested)); "
                 + "choose another pickup time, or raise its capacity "

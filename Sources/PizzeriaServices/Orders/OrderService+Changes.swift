@@ -77,6 +77,12 @@ extension OrderService {
         let now = now()
         return try database.write { db in
             let header = try Self.changeable(id, action: .edit, expectedVersion: expectedVersion, in: db)
+            // An order with a discount keeps its lines: a discount is money off what it had.
+            if !(change.remove.isEmpty && change.removeChoices.isEmpty && change.setQuantity.isEmpty),
+                try DiscountStore.hasDiscounts(id, in: db)
+            {
+                throw OrderError.discounted(orderID: id)
+            }
             let settings = try SettingsStore.current(in: db)
             let existing = try OrderStore.numberedLines(of: id, in: db)
             // Lines are by choice (item, variant, modifiers): an item named without a variant is

@@ -173,6 +173,12 @@ enum UserStore {
             WHERE payment_id IN (SELECT p.id FROM payments p JOIN orders o ON o.id = p.order_id WHERE o.user_id = ?)
               AND reason <> '[erased]'
             """, [id])
+        // A discount keeps its amounts, who gave it and when; its reason goes.
+        counts.historyEntries += try db.run(
+            """
+            UPDATE order_discounts SET reason = '[erased]'
+            WHERE order_id IN (SELECT o.id FROM orders o WHERE o.user_id = ?) AND reason <> '[erased]'
+            """, [id])
         // An override over capacity keeps who let the order in and how many pizzas; its reason goes.
         counts.historyEntries += try db.run(
             """
