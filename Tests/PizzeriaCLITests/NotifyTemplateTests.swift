@@ -66,4 +66,33 @@ struct NotifyTemplateTests {
         let shown = try cli.ok("config", "show").stdout
         #expect(shown.contains("language") && shown.contains("en (the notifier's ready-made messages)"), "\(shown)")
     }
+
+    @Test("one message per party event: booked together or paid as one, the party's first order carries its totals")
+    func partyOnce() throws {
+        var cli = CLI()
+        cli.environment["PIZZERIA_NOW"] = "2026-12-04T16:00:00Z"
+        cli.environment["PIZZERIA_STAFF"] = "giulia"
+        try cli.ok("init")
+        try cli.ok("config", "set", "time-zone", "Europe/Rome")
+        try cli.ok("config", "set", "slot-capacity", "4")
+        try cli.ok("pizza", "add", "--name", "Margherita", "--price", "6.50")
+        try cli.ok("user", "add", "anna")
+        try cli.ok("order", "place", "anna", "--pickup", "20:00", "--split", "Margherita=10")
+        let first = try cli.sqlite("SELECT id FROM orders ORDER BY pickup_at LIMIT 1;").stdout
+        let short = String(first.dropLast().suffix(8))
+        try cli.ok("order", "pay", short, "--party", "--method", "card")
+        let sent = cli.directory.path("sent.txt")
+        let run = try cli.ok(
+            "notify", "run", "--name", "sms", "--from", "start", "--once", "--template", "sms", "--kinds",
+            "placed,paid",
+            "--exec",
+            "printf '%s|%s|%s|%s\\n' \"$PIZZERIA_EVENT_KIND\" \"$PIZZERIA_PARTY_ORDERS\" \"$PIZZERIA_PARTY_TOTAL\" \"$PIZZERIA_MESSAGE\" >> '\(sent)'"
+        )
+        #expect(run.stderr.contains("2 delivered") && run.stderr.contains("4 passed over"), "\(run.stderr)")
+        #expect(
+            lines(sent) == [
+                "placed|3|65.00|La pizzeria: gruppo \(short) confermato: 3 ordini dal ritiro il 04/12 alle 20:00, totale 65,00 €.",
+                "paid|3|65.00|La pizzeria: pagamento ricevuto per il gruppo \(short) (3 ordini).",
+            ], "\(lines(sent))")
+    }
 }

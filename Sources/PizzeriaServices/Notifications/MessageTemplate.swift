@@ -64,6 +64,20 @@ public enum MessageTemplate: String, Sendable, Hashable, CaseIterable {
                 amount(Money(cents: Int64(($0 * 100).rounded())), italian: italian)
             }
         }
+        if let party = notification.party {
+            let whole = amount(party.total, italian: italian)
+            switch notification.kind {
+            case .placed:
+                return italian
+                    ? "gruppo \(id) confermato: \(party.orders) ordini dal ritiro \(when), totale \(whole)."
+                    : "party \(id) confirmed: \(party.orders) orders from pickup \(when), total \(whole)."
+            case .paid:
+                return italian
+                    ? "pagamento ricevuto per il gruppo \(id) (\(party.orders) ordini)."
+                    : "payment received for party \(id) (\(party.orders) orders)."
+            default: break
+            }
+        }
         switch notification.kind {
         case .placed:
             return italian

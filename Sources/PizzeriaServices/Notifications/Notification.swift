@@ -117,7 +117,8 @@ extension UInt8 {
 /// command ran).
 ///
 /// JSON (the command's stdin): `{"token", "kind", "notifier", "redelivery", "attempt", "message",
-/// "event": {…OrderEvent…}}` (`message`: the finished text of a template, else `null`).
+/// "party", "event": {…OrderEvent…}}` (`message`: the finished text of a template, else `null`;
+/// `party`: a party's totals on the event it shares, else `null`).
 public struct OrderNotification: Sendable, Hashable, Encodable {
     /// The notifier delivering it.
     public let notifier: NotifierName
@@ -128,9 +129,37 @@ public struct OrderNotification: Sendable, Hashable, Encodable {
     /// Whether a delivery of it may already have happened (the notifier died while its command ran).
     public let redelivery: Bool
     /// 1 on the first try, then 2, 3, … while the command fails.
-    public let attempt: Int
+    public private(set) var attempt: Int
     /// The finished text a template made of it (``templated(_:shop:)``), for the gateway to send as it is.
     public var message: String?
+    /// For the event a whole party shares (its orders booked together, its one payment): the
+    /// party's orders and total as they were, on the party's first order's notification; the
+    /// other members' copies of that event are passed over (one message per party event).
+    public var party: PartyTotals?
+    /// Whether this is another member's copy of an event the party's first order carries.
+    var isPartyTwin = false
+
+    /// A party's orders and total at one of its events.
+    ///
+    /// JSON: `{"party_id", "orders", "total_cents"}`.
+    public struct PartyTotals: Sendable, Hashable, Encodable {
+        /// The party (its first order).
+        public let partyID: Order.ID
+        /// How many of its orders the event touched.
+        public let orders: Int
+        /// Their total as it was then.
+        public let total: Money
+
+        private enum CodingKeys: String, CodingKey { case partyID = "party_id", orders, totalCents = "total_cents" }
+
+        /// The documented JSON shape.
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(partyID, forKey: .partyID)
+            try container.encode(orders, forKey: .orders)
+            try container.encode(total.cents, forKey: .totalCents)
+        }
+    }
 
     /// A notification; ``NotificationService`` makes them.
     public init(
@@ -146,15 +175,17 @@ public struct OrderNotification: Sendable, Hashable, Encodable {
 
     /// The same notification on a later try.
     func retried() -> OrderNotification {
-        OrderNotification(
-            notifier: notifier, kind: kind, event: event, redelivery: redelivery, attempt: attempt + 1, message: message
-        )
+        var copy = self
+        copy.attempt = attempt + 1
+        return copy
     }
 
     /// The same notification with its event as read again (`event`, the same cursor).
     func with(_ event: OrderEvent) -> OrderNotification {
-        OrderNotification(
+        var copy = OrderNotification(
             notifier: notifier, kind: kind, event: event, redelivery: redelivery, attempt: attempt, message: message)
+        (copy.party, copy.isPartyTwin) = (party, isPartyTwin)
+        return copy
     }
 
     /// The notification as environment variables (`PIZZERIA_EVENT_TOKEN`, `PIZZERIA_CUSTOMER_PHONE`,
@@ -164,6 +195,8 @@ public struct OrderNotification: Sendable, Hashable, Encodable {
         let order = event.order
         return [
             "PIZZERIA_MESSAGE": message ?? "",
+            "PIZZERIA_PARTY_ORDERS": party.map { String($0.orders) } ?? "",
+            "PIZZERIA_PARTY_TOTAL": party?.total.plain ?? "",
             "PIZZERIA_NOTIFIER": notifier.description,
             "PIZZERIA_EVENT_TOKEN": token,
             "PIZZERIA_EVENT_KIND": kind.rawValue,
@@ -187,7 +220,9 @@ public struct OrderNotification: Sendable, Hashable, Encodable {
         ]
     }
 
-    private enum CodingKeys: String, CodingKey { case token, kind, notifier, redelivery, attempt, message, event }
+    private enum CodingKeys: String, CodingKey {
+        case token, kind, notifier, redelivery, attempt, message, party, event
+    }
 
     /// The documented JSON shape.
     public func encode(to encoder: Encoder) throws {
@@ -198,6 +233,7 @@ public struct OrderNotification: Sendable, Hashable, Encodable {
         try container.encode(redelivery, forKey: .redelivery)
         try container.encode(attempt, forKey: .attempt)
         try container.encode(message, forKey: .message)
+        try container.encode(party, forKey: .party)
         try container.encode(event, forKey: .event)
     }
 }

@@ -140,14 +140,32 @@ public final class NotificationService: Sendable {
             throw NotifyError.notFound(name)
         }
         let events = try orders.events(after: stored.after, limit: limit)
-        return (
-            stored.after,
-            events.map { event in
-                OrderNotification(
+        let notifications = try database.read { db in
+            try events.map { event in
+                var notification = OrderNotification(
                     notifier: name, kind: NotificationKind(event), event: event,
                     redelivery: stored.pending == event.cursor, attempt: 1)
+                try Self.markParty(&notification, in: db)
+                return notification
             }
-        )
+        }
+        return (stored.after, notifications)
+    }
+
+    /// One message per party event: an event every order of a party has at one instant (booked
+    /// together, paid as one) goes out once, on the party's first order, with the party's totals
+    /// as they were; the other members' copies are passed over.
+    static func markParty(_ notification: inout OrderNotification, in db: Connection) throws {
+        let event = notification.event
+        guard let party = event.order.partyID else { return }
+        let twins = try OrderStore.partyEvents(party: party, kind: event.changeKind, at: event.at, in: db)
+        guard twins.count > 1, twins.contains(where: { $0.orderID == party }) else { return }
+        if event.order.id == party {
+            notification.party = OrderNotification.PartyTotals(
+                partyID: party, orders: twins.count, total: Money(cents: twins.reduce(0) { $0 + ($1.total ?? 0) }))
+        } else {
+            notification.isPartyTwin = true
+        }
     }
 
     /// Records that `notification` is being handed over now (before the command runs), and

@@ -118,7 +118,7 @@ extension NotificationService {
             var passed: (to: EventCursor, count: Int)?
             for notification in batch {
                 if shouldStop() { break }
-                guard kinds.contains(notification.kind) else {
+                guard kinds.contains(notification.kind), !notification.isPartyTwin else {
                     passed = (notification.event.cursor, (passed?.count ?? 0) + 1)
                     continue
                 }

@@ -46,6 +46,19 @@ extension OrderStore {
         return snapshots
     }
 
+    /// The events of one kind that `party`'s orders have at one instant (the same transaction's:
+    /// the orders booked together, the shares of one payment), with each order and its total then.
+    static func partyEvents(party: Order.ID, kind: OrderStatusChange.Kind, at: Date, in db: Connection) throws -> [(
+        orderID: Order.ID, total: Int64?
+    )] {
+        try db.fetchAll(
+            """
+            SELECT e.order_id, e.total_cents FROM orders o JOIN order_status_events e ON e.order_id = o.id
+            WHERE o.party_id = ? AND e.kind = ? AND e.at = ?
+            """, [party, kind.rawValue, Timestamp.string(from: at)]
+        ) { (try $0.id("order_id"), try $0.optionalInt64("total_cents")) }
+    }
+
     /// The newest event's cursor (``EventCursor/start`` when there is none).
     static func latestEvent(in db: Connection) throws -> EventCursor {
         try db.fetchOne(
