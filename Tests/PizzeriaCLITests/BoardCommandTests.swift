@@ -12,6 +12,7 @@ struct BoardCommandTests {
         cli.environment["PIZZERIA_NOW"] = now
         try cli.ok("init")
         try cli.ok("config", "set", "time-zone", "Europe/Rome")
+        try cli.ok("config", "set", "language", "en")
         try cli.ok("demo")
         try cli.ok("user", "edit", "anna", "--name", "Anna Rossi")
         return cli

@@ -61,6 +61,7 @@ struct BoardTmuxTests {
         cli.environment["PIZZERIA_NOW"] = "2026-12-02T18:20:00Z"  // 19:20 in Rome
         try cli.ok("init")
         try cli.ok("config", "set", "time-zone", "Europe/Rome")
+        try cli.ok("config", "set", "language", "en")
         try cli.ok("demo")
         cli.environment["PIZZERIA_NOW"] = "2026-12-02T17:00:00Z"
         try cli.ok("order", "place", "marco", "--pickup", "2026-12-02T19:00", "Porcini")
@@ -108,6 +109,7 @@ struct BoardTmuxTests {
         cli.environment["PIZZERIA_NOW"] = "2026-12-04T09:00:00Z"
         try cli.ok("init")
         try cli.ok("config", "set", "time-zone", "Europe/Rome")
+        try cli.ok("config", "set", "language", "en")
         try cli.ok("demo")
         try cli.ok("hours", "set", "daily", "11:00-23:00")
         try cli.ok("capacity", "set", "daily", "11:00-23:00", "40")

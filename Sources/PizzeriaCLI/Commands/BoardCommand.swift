@@ -41,9 +41,10 @@ enum BoardCommand {
             let pizzeria = try context.open(.requireCurrent)
             let day = try invocation[date].map { try DateText.date($0, field: "date", pizzeria) }
             let station = try invocation[Self.station].map { try pizzeria.menu.station(named: $0).id }
+            let words = PrintedWords(try pizzeria.payments.shop().language)
             guard invocation[watch] else {
                 let board = try pizzeria.orders.board(day: day, station: station)
-                try context.emit(board) { text(board) }
+                try context.emit(board) { text(board, words) }
                 return .ok
             }
             let interval = try invocation[interval] ?? 500
@@ -63,11 +64,11 @@ enum BoardCommand {
                         // Home and clear, then the board fitted to the screen as it is now: the
                         // terminal shows one board, the current one, never scrolled.
                         let size = Terminal.screenSize(of: STDOUT_FILENO)
-                        let lines = BoardScreen.fitted(board, columns: size.columns, rows: size.rows)
+                        let lines = BoardScreen.fitted(board, columns: size.columns, rows: size.rows, words: words)
                         context.console.outFormatted("\u{1B}[H\u{1B}[2J")
                         context.console.out(lines.joined(separator: "\n"))
                     } else {
-                        context.console.out(text(board) + "\n")
+                        context.console.out(text(board, words) + "\n")
                     }
                     (seen, drawnAt) = (latest, Date())
                 }
@@ -104,10 +105,10 @@ enum BoardCommand {
     }
 
     /// The board for people: every slot, in time order.
-    static func text(_ board: KitchenBoard) -> String {
-        var out = BoardScreen.title(board) + "\n"
-        guard !board.slots.isEmpty else { return out + "No open orders.\n" }
-        for block in BoardScreen.blocks(board) {
+    static func text(_ board: KitchenBoard, _ words: PrintedWords = PrintedWords(.english)) -> String {
+        var out = BoardScreen.title(board, words) + "\n"
+        guard !board.slots.isEmpty else { return out + words.noOpenOrders + "\n" }
+        for block in BoardScreen.blocks(board, words) {
             out += "\n" + block.lines.map { $0.text + "\n" }.joined()
         }
         return out

@@ -179,10 +179,10 @@ enum MoneyCommands {
             head prints `config set shop-name`, `shop-address` and `vat-number`. VAT is split per rate on the
             order (docs/MONEY.md).
             """,
-        arguments: [OrderCommands.orderArgument], options: [format, width],
+        arguments: [OrderCommands.orderArgument], options: [format, width, refundsOnly],
         examples: [
             "pizzeria order receipt 84af", "pizzeria order receipt 84af --width 32",
-            "pizzeria order receipt 84af --format json",
+            "pizzeria order receipt 84af --format json", "pizzeria order receipt 84af --refunds",
         ],
         run: { invocation in
             let context = invocation.context
@@ -199,6 +199,17 @@ enum MoneyCommands {
             let pizzeria = try context.open(.requireCurrent)
             let receipt = try pizzeria.payments.receipt(
                 of: try pizzeria.lookup.order(try invocation[OrderCommands.orderArgument]).id)
+            if invocation[refundsOnly] {
+                guard let document = receipt.refundText(width: width) else {
+                    throw PaymentError.nothingRefunded(order: receipt.order.id)
+                }
+                if formatName == "json" || context.json {
+                    try context.printJSON(receipt.allRefunds)
+                } else {
+                    context.console.out(document)
+                }
+                return .ok
+            }
             if formatName == "json" || context.json {
                 try context.printJSON(receipt)
             } else {
@@ -206,6 +217,9 @@ enum MoneyCommands {
             }
             return .ok
         })
+
+    static let refundsOnly = Flag(
+        "refunds", help: "The refund document: what was given back, when, how and why (no sale figures).")
 }
 
 /// `report close`: the cash-up of a service day.

@@ -15,7 +15,7 @@ enum CommandReference {
         ),
         (
             ["backup"],
-            "online backup to a new file, consistent while others write and checked (`integrity_check`) before it is put in place; atomic: never overwrites, an interrupted backup leaves nothing at FILE, and the next backup into the directory removes a killed one's hidden `.FILE.XXXXXX.partial`"
+            "online backup to a new file, consistent while others write and checked (`integrity_check`, `foreign_key_check`; a copy that fails is made again) before it is put in place; atomic: never overwrites, an interrupted backup leaves nothing at FILE, and the next backup into the directory removes a killed one's hidden `.FILE.XXXXXX.partial`"
         ),
         (
             ["shops create", "shops list", "shops check", "shops backup", "shops migrate", "shops remove"],

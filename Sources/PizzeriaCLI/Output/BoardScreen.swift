@@ -18,23 +18,25 @@ enum BoardScreen {
     }
 
     /// The board's first line: `Board Fri 2026-12-04 · Friggitrice`.
-    static func title(_ board: KitchenBoard) -> String {
-        "Board \(board.day.weekday.short) \(board.day)" + (board.station.map { " · \($0)" } ?? "")
+    static func title(_ board: KitchenBoard, _ words: PrintedWords = PrintedWords(.english)) -> String {
+        words.board(board.day) + (board.station.map { " · \($0)" } ?? "")
     }
 
     /// Every slot's block, in time order.
-    static func blocks(_ board: KitchenBoard) -> [Block] {
-        board.slots.map { block(of: $0, on: board) }
+    static func blocks(_ board: KitchenBoard, _ words: PrintedWords = PrintedWords(.english)) -> [Block] {
+        board.slots.map { block(of: $0, on: board, words: words) }
     }
 
     /// A slot's block; with `columns`, its order rows made to fit them: the counter's items
     /// folded into ITEMS, and ITEMS cut (with `…`) where the row would be wider.
-    static func block(of slot: KitchenBoard.Slot, on board: KitchenBoard, columns: Int? = nil) -> Block {
+    static func block(
+        of slot: KitchenBoard.Slot, on board: KitchenBoard, columns: Int? = nil,
+        words: PrintedWords = PrintedWords(.english)
+    ) -> Block {
         let time = String(slot.local.suffix(5))
         var lines = [
             Line(
-                text: "\(time)  "
-                    + (slot.pieces == 0 ? "nothing to make" : slot.pieces == 1 ? "1 piece" : "\(slot.pieces) pieces"),
+                text: "\(time)  " + words.pieces(slot.pieces),
                 order: nil)
         ]
         // What each station makes, one line per station, in the stations' order.
@@ -55,25 +57,27 @@ enum BoardScreen {
         let counter = !folded && slot.orders.contains { $0.counter != nil }
         // Which stations still owe their part: worth a column when some part is done.
         let owes = board.station == nil && slot.orders.contains { $0.status != .ready && !$0.done.isEmpty }
-        var headers = ["ORDER", "CUSTOMER", "STATE", "WHEN"]
-        if owes && folded { headers.append("OWES") }
-        headers.append("ITEMS")
-        if owes && !folded { headers.append("OWES") }
-        if counter { headers.append("COUNTER") }
+        let heads = words.boardHeads
+        var headers = Array(heads.prefix(4))
+        if owes && folded { headers.append(heads[4]) }
+        headers.append(heads[5])
+        if owes && !folded { headers.append(heads[4]) }
+        if counter { headers.append(heads[6]) }
         var table = Table(columns: headers)
         for entry in slot.orders {
             // A ready order still owing is the counter's to take: marked where it waits.
             let when =
-                entry.lateMinutes.map { "LATE \($0) min" }
+                entry.lateMinutes.map { words.late($0) }
                 ?? (entry.due
-                    ? "DUE"
-                    : entry.status == .ready && entry.balance.cents > 0 ? "TO PAY \(entry.balance.formatted)" : "")
+                    ? words.due
+                    : entry.status == .ready && entry.balance.cents > 0
+                        ? "\(words.toPay) \(entry.balance.formatted)" : "")
             var row = [
-                entry.id.short, entry.handle + (entry.name.map { " (\($0))" } ?? ""), entry.status.rawValue, when,
+                entry.id.short, entry.handle + (entry.name.map { " (\($0))" } ?? ""), words.state(entry.status), when,
             ]
             let owing = entry.owing.joined(separator: ", ")
             if owes && folded { row.append(owing) }
-            row.append(entry.items + (folded ? entry.counter.map { "; counter: \($0)" } ?? "" : ""))
+            row.append(entry.items + (folded ? entry.counter.map { "; \(words.counter): \($0)" } ?? "" : ""))
             if owes && !folded { row.append(owing) }
             if counter { row.append(entry.counter ?? "") }
             table.rows.append(row)
@@ -118,11 +122,14 @@ enum BoardScreen {
     /// The board fitted to a screen of `columns` × `rows`: at most `rows` lines, none wider than
     /// `columns` (cut with `…`, never wrapped), the slots in ``prioritized(_:now:)`` order; when
     /// some do not fit, the last line says how many orders and slots are not shown.
-    static func fitted(_ board: KitchenBoard, columns: Int, rows: Int) -> [String] {
+    static func fitted(
+        _ board: KitchenBoard, columns: Int, rows: Int, words: PrintedWords = PrintedWords(.english)
+    ) -> [String] {
         let columns = max(columns, 10), rows = max(rows, 3)
-        var screen = [cut(title(board) + "  " + clock(board), to: columns)]
-        guard !board.slots.isEmpty else { return screen + ["No open orders."] }
-        let blocks = prioritized(board.slots.map { block(of: $0, on: board, columns: columns) }, now: board.now)
+        var screen = [cut(title(board, words) + "  " + words.at(clock(board)), to: columns)]
+        guard !board.slots.isEmpty else { return screen + [words.noOpenOrders] }
+        let blocks = prioritized(
+            board.slots.map { block(of: $0, on: board, columns: columns, words: words) }, now: board.now)
         var shownOrders = Set<Order.ID>(), shownSlots = 0
         // Every line, a blank between slots; the last row is kept for the `+N more` line.
         for block in blocks {
@@ -151,15 +158,13 @@ enum BoardScreen {
         let hiddenOrders = board.slots.reduce(0) { $0 + $1.orders.count } - shownOrders.count
         if hiddenOrders > 0 {
             let hiddenSlots = board.slots.count - shownSlots
-            let more =
-                "+\(hiddenOrders) more order\(hiddenOrders == 1 ? "" : "s") in \(hiddenSlots) slot"
-                + (hiddenSlots == 1 ? "" : "s") + " (a larger window or `order board` shows them all)"
+            let more = words.more(orders: hiddenOrders, slots: hiddenSlots)
             screen = Array(screen.prefix(rows - 1)) + [cut(more, to: columns)]
         }
         return screen
     }
 
-    /// The time it was read, local to the board's day: `at 20:41`.
+    /// The time it was read, local to the board's day: `20:41`.
     private static func clock(_ board: KitchenBoard) -> String {
         guard let slot = board.slots.first else { return "" }
         // A slot's local text and its start give the offset; the board's now is shown in it.
@@ -167,7 +172,7 @@ enum BoardScreen {
         guard time.count == 2 else { return "" }
         let offset = time[0] * 60 + time[1] - minutesOfDay(slot.start)
         let minutes = ((minutesOfDay(board.now) + offset) % 1440 + 1440) % 1440
-        return "at " + String(format: "%02d:%02d", minutes / 60, minutes % 60)
+        return String(format: "%02d:%02d", minutes / 60, minutes % 60)
     }
 
     /// Minutes since UTC midnight of `date`.

@@ -14,6 +14,8 @@ public enum PaymentError: PizzeriaFailure, Equatable {
     case referenceUsed(reference: String, order: Order.ID)
     /// Nothing paid is left to refund.
     case nothingToRefund(order: Order.ID)
+    /// Nothing was given back on the order: there is no refund document.
+    case nothingRefunded(order: Order.ID)
     /// More than what is left of its payments.
     case refundTooLarge(order: Order.ID, amount: Money, refundable: Money)
     /// A paid order needs a reason to be cancelled.
@@ -34,6 +36,7 @@ public enum PaymentError: PizzeriaFailure, Equatable {
         case .referenceUsed(let reference, let id):
             "reference: '\(reference)' is already recorded, for order \(id.short) with another amount or order"
         case .nothingToRefund(let id): "order \(id.short) has nothing paid left to refund"
+        case .nothingRefunded(let id): "nothing was given back on order \(id.short): there is no refund document"
         case .refundTooLarge(let id, let amount, let refundable):
             "amount: \(amount.formatted) is more than the \(refundable.formatted) left to refund of order \(id.short)"
         case .reasonRequired(let id, let kept):

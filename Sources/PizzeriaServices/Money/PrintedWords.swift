@@ -1,6 +1,6 @@
-/// The words printed on paper — receipts and kitchen tickets — in the shop's language
-/// (``ShopLanguage``): the one table of them, so a printed document is all Italian or all English.
-/// The JSON keeps its keys in English whatever the language.
+/// The words printed on paper and shown to the kitchen — receipts, kitchen tickets, the board —
+/// in the shop's language (``ShopLanguage``): the one table of them, so each is all Italian or
+/// all English. The JSON keeps its keys and values in English whatever the language.
 public struct PrintedWords: Sendable, Hashable {
     /// The language they are in.
     public let language: ShopLanguage
@@ -76,4 +76,54 @@ public struct PrintedWords: Sendable, Hashable {
     }
     /// `NOTE: ` / `NOTA: ` before the order's note on a ticket.
     public var note: String { italian ? "NOTA: " : "NOTE: " }
+
+    // MARK: - The kitchen board
+
+    /// `Board Fri 2026-12-04` / `Cucina ven 2026-12-04`.
+    public func board(_ day: LocalDate) -> String {
+        guard italian else { return "Board \(day.weekday.short) \(day)" }
+        let names = ["lun", "mar", "mer", "gio", "ven", "sab", "dom"]
+        return "Cucina \(names[(day.weekday.rawValue - 1) % 7]) \(day)"
+    }
+    /// `at 20:41` / `alle 20:41`.
+    public func at(_ time: String) -> String { (italian ? "alle " : "at ") + time }
+    /// A slot's pieces to make.
+    public func pieces(_ count: Int) -> String {
+        if count == 0 { return italian ? "niente da fare" : "nothing to make" }
+        return italian ? (count == 1 ? "1 pezzo" : "\(count) pezzi") : (count == 1 ? "1 piece" : "\(count) pieces")
+    }
+    /// The board's column heads: order, customer, state, when, owes, items, counter.
+    public var boardHeads: [String] {
+        italian
+            ? ["ORDINE", "CLIENTE", "STATO", "QUANDO", "MANCA", "PRODOTTI", "BANCO"]
+            : ["ORDER", "CUSTOMER", "STATE", "WHEN", "OWES", "ITEMS", "COUNTER"]
+    }
+    /// An order's state on the board.
+    public func state(_ status: OrderStatus) -> String {
+        guard italian else { return status.rawValue }
+        switch status {
+        case .placed: return "ricevuto"
+        case .preparing: return "in preparazione"
+        case .ready: return "pronto"
+        case .collected: return "ritirato"
+        case .noShow: return "non ritirato"
+        case .cancelled: return "annullato"
+        }
+    }
+    /// `LATE 12 min` / `RITARDO 12 min`.
+    public func late(_ minutes: Int) -> String { (italian ? "RITARDO " : "LATE ") + "\(minutes) min" }
+    /// An order due now.
+    public var due: String { italian ? "ORA" : "DUE" }
+    /// `counter:` before the items the counter hands over.
+    public var counter: String { italian ? "banco" : "counter" }
+    /// A board with nothing open.
+    public var noOpenOrders: String { italian ? "Nessun ordine aperto." : "No open orders." }
+    /// The last line of a board that does not fit the screen.
+    public func more(orders: Int, slots: Int) -> String {
+        italian
+            ? "+\(orders) altr\(orders == 1 ? "o ordine" : "i ordini") in \(slots) fasc\(slots == 1 ? "ia" : "e")"
+                + " (una finestra più grande o `order board` li mostra tutti)"
+            : "+\(orders) more order\(orders == 1 ? "" : "s") in \(slots) slot\(slots == 1 ? "" : "s")"
+                + " (a larger window or `order board` shows them all)"
+    }
 }
