@@ -109,4 +109,17 @@ struct DiscountTests {
         #expect(try payments.discounts(of: placed.id).map(\.reason) == ["[erased]"])
         #expect(try Maintenance.check(path: f.base.path, now: f.now).domainProblems.isEmpty)
     }
+
+    @Test("two discounts alike at one instant are two discounts (found by the simulator, seed 602)")
+    func twoAtOnce() throws {
+        let f = try OrderFixture()
+        let placed = try order(f)
+        let payments = f.pizzeria.payments
+        _ = try payments.discount(order: placed.id, .percent(basisPoints: 2000), reason: "sconto", by: "giulia")
+        _ = try payments.discount(order: placed.id, .percent(basisPoints: 1000), reason: "sconto", by: "giulia")
+        let given = try payments.discounts(of: placed.id)
+        #expect(given.count == 2, "\(given)")
+        #expect(given.map { $0.byRate.map(\.amount.cents) } == [[240, 60], [96, 24]], "\(given)")
+        #expect(try payments.payments(of: placed.id).total.cents == 1500 - 300 - 120)
+    }
 }

@@ -49,9 +49,12 @@ enum DiscountStore {
                     byRate: [(rate, Money(cents: try row.int64("amount_cents")))], reason: try row.string("reason"),
                     actor: try row.optionalString("actor"), at: at)
                 let order: Order.ID = try row.id("order_id")
-                // A discount's rows are consecutive: same order, kind, line, time and reason.
+                // A discount's rows are consecutive, one per rate: same order, kind, line, time and
+                // reason, and a rate the discount has no row for yet (two alike given at one instant
+                // are two discounts: found by the simulator).
                 if let last = rows.last, last.order == order, last.discount.kind == kind, last.discount.line == line,
-                    last.discount.at == at, last.discount.reason == piece.reason
+                    last.discount.at == at, last.discount.reason == piece.reason,
+                    !last.discount.byRate.contains(where: { $0.rate == rate })
                 {
                     rows[rows.count - 1].discount = OrderDiscount(
                         kind: kind, line: line, lineName: piece.lineName, percentBasisPoints: percent,
