@@ -206,6 +206,9 @@ struct ReplicationTests {
         let setup = try Setup()
         let first = try #require(try setup.book("anna", slot: 1))
         _ = try setup.waitForReplica(toHold: [first])
+        // Pacing, not waiting for an event: the moment named must fall in a later second than the
+        // first point and an earlier one than the second (the replica's times are whole seconds);
+        // a slower machine only widens the gaps.
         Thread.sleep(forTimeInterval: 1.5)
         let formatter = ISO8601DateFormatter()
         let between = formatter.string(from: Date())

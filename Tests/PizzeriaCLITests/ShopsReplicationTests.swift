@@ -44,7 +44,7 @@ struct ShopsReplicationTests {
                     try cli.ok("--db", out, "check")
                     return true
                 }
-                Thread.sleep(forTimeInterval: 0.5)
+                Thread.sleep(forTimeInterval: 0.5)  // between looks at a condition with a deadline
             }
             return false
         }

@@ -14,6 +14,7 @@ extension DomainStore {
     static func driftedStationLoads(in db: Connection) throws -> [(
         station: Int64, pickupAt: String, booked: Int?, actual: Int
     )] {
+        // `stationSum` is a constant subquery (no value in it); the statement binds nothing.
         try db.fetchAll(
             """
             SELECT s.station_id, s.pickup_at, s.booked, \(stationSum) AS actual FROM station_loads s

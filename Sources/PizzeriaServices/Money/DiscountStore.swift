@@ -26,6 +26,7 @@ enum DiscountStore {
         var found: [Order.ID: [OrderDiscount]] = [:]
         for chunk in stride(from: 0, to: orders.count, by: 500).map({ Array(orders[$0..<min($0 + 500, orders.count)]) })
         {
+            // One `?` per order id, each bound: the statement's text holds no value.
             let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
             var rows: [(order: Order.ID, discount: OrderDiscount)] = []
             try db.forEach(
@@ -34,8 +35,8 @@ enum DiscountStore {
                        d.at, l.pizza_name AS line_name
                 FROM order_discounts d
                 LEFT JOIN order_lines l ON l.order_id = d.order_id AND l.line_no = d.line_no
-                WHERE d.order_id IN (\(marks)) ORDER BY d.order_id, d.id
-                """, chunk
+                WHERE d.order_id IN (
+                """ + marks + ") ORDER BY d.order_id, d.id", chunk
             ) { row in
                 let id = String(try row.int64("id"))
                 guard let kind = OrderDiscount.Kind(rawValue: try row.string("kind")),

@@ -17,48 +17,23 @@ extension Receipt {
         let width = max(width, 24)
         let words = PrintedWords(shop.language)
         let italian = shop.language == .italian
-        var out: [String] = []
-        func centered(_ text: String) {
-            for line in Self.wrap(text, width: width) {
-                out.append(String(repeating: " ", count: (width - DisplayWidth.of(line)) / 2) + line)
-            }
-        }
-        func row(_ left: String, _ right: String) {
-            var parts = Self.wrap(left, width: width)
-            let last = parts.removeLast()
-            out += parts
-            let used = DisplayWidth.of(last)
-            if used + 1 + right.count <= width {
-                out.append(last + String(repeating: " ", count: width - used - right.count) + right)
-            } else {
-                out.append(last)
-                out.append(String(repeating: " ", count: max(width - right.count, 0)) + right)
-            }
-        }
-        let rule = String(repeating: "-", count: width)
-        if let name = shop.name { centered(name) }
-        if let address = shop.address { centered(address) }
-        if let number = shop.vatNumber { centered("P.IVA " + number) }
-        out.append(rule)
-        centered(italian ? "RIMBORSO" : "REFUND")
-        row(words.order(order.id.short), String(order.pickupLocal.prefix(16)).replacingOccurrences(of: "T", with: " "))
-        out.append(rule)
-        let zone = order.timeZone
+        var paper = Paper(width: width)
+        paper.head(shop)
+        paper.centered(italian ? "RIMBORSO" : "REFUND")
+        paper.row(
+            words.order(order.id.short), String(order.pickupLocal.prefix(16)).replacingOccurrences(of: "T", with: " "))
+        paper.lines.append(paper.rule)
         for refund in refunds {
-            row(
-                PickupTime.local(refund.at, in: zone) + " " + words.method(refund.method),
+            paper.row(
+                PickupTime.local(refund.at, in: order.timeZone) + " " + words.method(refund.method),
                 "-" + refund.amount.plain)
-            out += Self.wrap("  " + refund.reason, width: width)
+            paper.lines += Self.wrap("  " + refund.reason, width: width)
         }
-        out.append(rule)
-        row(
+        paper.lines.append(paper.rule)
+        paper.row(
             italian ? "TOTALE RIMBORSATO EUR" : "TOTAL REFUNDED EUR",
-            refunds.reduce(Money(cents: 0)) {
-                Money(cents: $0.cents + $1.amount.cents)
-            }.plain)
-        out.append(rule)
-        centered(words.notFiscal.0)
-        centered(words.notFiscal.1)
-        return out.joined(separator: "\n") + "\n"
+            Money(cents: refunds.reduce(0) { $0 + $1.amount.cents }).plain)
+        paper.foot(words)
+        return paper.text
     }
 }

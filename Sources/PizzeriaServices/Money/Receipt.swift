@@ -127,58 +127,38 @@ public struct Receipt: Sendable, Hashable, Encodable {
     public func text(width: Int) -> String {
         let width = max(width, 24)
         let words = PrintedWords(shop.language)
-        var out: [String] = []
-        func centered(_ text: String) {
-            for line in Self.wrap(text, width: width) {
-                out.append(String(repeating: " ", count: (width - DisplayWidth.of(line)) / 2) + line)
-            }
-        }
-        func row(_ left: String, _ right: String) {
-            var parts = Self.wrap(left, width: width)
-            let last = parts.removeLast()
-            out += parts
-            let used = DisplayWidth.of(last)
-            if right.isEmpty {
-                out.append(last)
-            } else if used + 1 + right.count <= width {
-                out.append(last + String(repeating: " ", count: width - used - right.count) + right)
-            } else {
-                out.append(last)
-                out.append(String(repeating: " ", count: max(width - right.count, 0)) + right)
-            }
-        }
-        let rule = String(repeating: "-", count: width)
-        if let name = shop.name { centered(name) }
-        if let address = shop.address { centered(address) }
-        if let number = shop.vatNumber { centered("P.IVA " + number) }
-        out.append(rule)
+        var paper = Paper(width: width)
+        func centered(_ text: String) { paper.centered(text) }
+        func row(_ left: String, _ right: String) { paper.row(left, right) }
+        let rule = paper.rule
+        paper.head(shop)
         if !party.isEmpty {
             row(words.party((order.partyID ?? order.id).short), words.orders(party.count + 1))
-            out.append(rule)
+            paper.lines.append(rule)
         }
         // The party's orders in pickup order, wherever the receipt was asked from.
         for (index, each) in ([order] + party.map(\.order)).sorted(by: { $0.pickupAt < $1.pickupAt }).enumerated() {
-            if index > 0 { out.append("") }
+            if index > 0 { paper.lines.append("") }
             row(
                 words.order(each.id.short),
                 each.status == .cancelled
                     ? words.cancelled : String(each.pickupLocal.prefix(16)).replacingOccurrences(of: "T", with: " "))
-            if party.isEmpty { out.append(rule) }
+            if party.isEmpty { paper.lines.append(rule) }
             for line in each.lines {
                 // A cancelled order's lines are not a sale: listed, without amounts.
                 row(
                     "\(line.quantity) x " + line.pizzaName + (line.variantName.map { " " + $0 } ?? ""),
                     each.status == .cancelled ? "" : line.total.plain)
                 // The modifiers' prices are in the line's total.
-                for text in line.modifiers.compactMap(\.listed) { out += Self.wrap("  " + text, width: width) }
-                if let note = line.note { out += Self.wrap("  (\(note))", width: width) }
+                for text in line.modifiers.compactMap(\.listed) { paper.lines += Self.wrap("  " + text, width: width) }
+                if let note = line.note { paper.lines += Self.wrap("  (\(note))", width: width) }
             }
             // Its discounts and comps, each off the order's total (the VAT below is of what is left).
             for discount in discounts[each.id] ?? [] where each.status != .cancelled {
                 row(words.discount(discount, line: discount.lineName), "-" + discount.amount.plain)
             }
         }
-        out.append(rule)
+        paper.lines.append(rule)
         // Nothing on the receipt was sold: no total, no VAT; what was paid and given back stays.
         let sold = ([order] + party.map(\.order)).contains { $0.status != .cancelled }
         if !sold {
@@ -188,7 +168,7 @@ public struct Receipt: Sendable, Hashable, Encodable {
         if sold { row(words.total, total.plain) }
         let columns = (width - 6) / 3
         func vatRow(_ a: String, _ b: String, _ c: String, _ d: String) {
-            out.append(
+            paper.lines.append(
                 a.padding(toLength: width - 3 * columns, withPad: " ", startingAt: 0)
                     + [b, c, d].map { String(repeating: " ", count: max(columns - $0.count, 0)) + $0 }.joined())
         }
@@ -197,7 +177,7 @@ public struct Receipt: Sendable, Hashable, Encodable {
             vatRow(head.0, head.1, head.2, head.3)
             for rate in vat.rows { vatRow(rate.rate.description, rate.net.plain, rate.vat.plain, rate.gross.plain) }
         }
-        out.append(rule)
+        paper.lines.append(rule)
         // A party's payment once, as the counter took it; its shares are not listed again.
         for payment in partyPayments {
             row(words.paid(payment.method) + words.partySuffix, payment.amount.plain)
@@ -217,14 +197,64 @@ public struct Receipt: Sendable, Hashable, Encodable {
             row(words.refund(refund.reason), "-" + refund.amount.plain)
         }
         if balance.cents > 0 { row(words.toPay, balance.plain) }
-        out.append(rule)
-        centered(words.notFiscal.0)
-        centered(words.notFiscal.1)
-        return out.joined(separator: "\n") + "\n"
+        paper.foot(words)
+        return paper.text
     }
 
     /// `text` in lines of at most `width` characters, broken at spaces where it can be.
     static func wrap(_ text: String, width: Int) -> [String] {
         DisplayWidth.wrap(text, width: width, indent: text.prefix { $0 == " " }.count)
+    }
+}
+
+/// A document for a thermal printer, `width` display columns wide: the receipt's and the refund
+/// document's one layout — the shop's head, centred lines, rows with an amount at the right
+/// edge (wrapped, never cut), the foot.
+struct Paper {
+    let width: Int
+    var lines: [String] = []
+
+    /// A full-width rule.
+    var rule: String { String(repeating: "-", count: width) }
+    /// The document, a newline after each line.
+    var text: String { lines.joined(separator: "\n") + "\n" }
+
+    /// `text` centred, wrapped at spaces.
+    mutating func centered(_ text: String) {
+        for line in Receipt.wrap(text, width: width) {
+            lines.append(String(repeating: " ", count: (width - DisplayWidth.of(line)) / 2) + line)
+        }
+    }
+
+    /// `left` (wrapped) with `right` at the right edge of its last line, or alone below it when
+    /// they do not fit side by side; nothing after `left` when `right` is empty.
+    mutating func row(_ left: String, _ right: String) {
+        var parts = Receipt.wrap(left, width: width)
+        let last = parts.removeLast()
+        lines += parts
+        let used = DisplayWidth.of(last)
+        if right.isEmpty {
+            lines.append(last)
+        } else if used + 1 + right.count <= width {
+            lines.append(last + String(repeating: " ", count: width - used - right.count) + right)
+        } else {
+            lines.append(last)
+            lines.append(String(repeating: " ", count: max(width - right.count, 0)) + right)
+        }
+    }
+
+    /// The shop's name, address and VAT number, centred, then a rule.
+    mutating func head(_ shop: ShopDetails) {
+        if let name = shop.name { centered(name) }
+        if let address = shop.address { centered(address) }
+        if let number = shop.vatNumber { centered("P.IVA " + number) }
+        lines.append(rule)
+    }
+
+    /// A rule, then "not a fiscal document" in both languages.
+    mutating func foot(_ words: PrintedWords) {
+        lines.append(rule)
+        centered(words.notFiscal.0)
+        centered(words.notFiscal.1)
     }
 }
