@@ -209,8 +209,25 @@ public final class Connection {
 
     /// Switches the file to write-ahead logging (persistent: it stays in WAL mode).
     /// - Throws: ``DatabaseError`` when SQLite cannot switch, such as on a read-only file.
+    ///
+    /// Two connections switching a new file at once can each hold a shared lock and want the
+    /// exclusive one; SQLite then returns `SQLITE_BUSY` to one of them at once, without calling the
+    /// busy handler (it would deadlock). That one retries, with a short pause, until the
+    /// configured busy timeout has passed.
     public func enableWAL() throws {
-        let mode = try fetchOne("PRAGMA journal_mode = WAL") { try $0.string("journal_mode") }
+        let deadline =
+            DispatchTime.now().uptimeNanoseconds + UInt64(max(configuration.busyTimeoutMilliseconds, 0)) * 1_000_000
+        var pause: UInt32 = 1_000
+        var mode: String?
+        while true {
+            do {
+                mode = try fetchOne("PRAGMA journal_mode = WAL") { try $0.string("journal_mode") }
+                break
+            } catch let error as DatabaseError where error.isBusy && DispatchTime.now().uptimeNanoseconds < deadline {
+                usleep(pause)  // backing off from another opener's lock, not pacing a test
+                pause = min(pause * 2, 50_000)
+            }
+        }
         guard mode?.lowercased() == "wal" else {
             throw DatabaseError(
                 code: nil, kind: .walUnavailable,
