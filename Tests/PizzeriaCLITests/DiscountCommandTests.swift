@@ -46,7 +46,7 @@ struct DiscountCommandTests {
         #expect(receipt.contains("TOTALE EUR") && receipt.contains("11.70"), "\(receipt)")
         try cli.ok("order", "collect", id, "--pay", "card")
         let close = try cli.ok("report", "close", "--date", "2026-12-04").stdout
-        #expect(close.contains("comp  attesa lunga  ×1  −€3.00") && close.contains("discount  compleanno  ×1  −€1.30"))
+        #expect(close.contains("omaggio  attesa lunga  ×1  −€3.00") && close.contains("sconto  compleanno  ×1  −€1.30"))
         let csv = try cli.ok("report", "close", "--date", "2026-12-04", "--csv").stdout
         #expect(csv.contains("comp,attesa lunga,1,3.00") || csv.contains("comp,attesa lunga,1"), "\(csv)")
         let json = try cli.json("report", "close", "--date", "2026-12-04", "--json") as? [String: Any]

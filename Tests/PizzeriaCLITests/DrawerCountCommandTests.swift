@@ -14,6 +14,7 @@ struct DrawerCountCommandTests {
         cli.environment["PIZZERIA_NOW"] = "2026-12-04T17:00:00Z"
         cli.environment["PIZZERIA_STAFF"] = "giulia"
         try cli.ok("demo")
+        try cli.ok("config", "set", "language", "en")
         let placed = try cli.json("order", "place", "anna", "--pickup", "19:30", "Margherita=2") as? [String: Any]
         let id = try #require(placed?["id"] as? String)
         try cli.ok("order", "pay", id, "--method", "cash", "--tendered", "20")

@@ -145,9 +145,20 @@ struct MoneyCommandTests {
         try cli.ok("order", "collect", card, "--unpaid", "2 euro off for the wait")
         try cli.ok("order", "collect", walkOut, "--unpaid", "walked out")
         #expect(try cli.ok("order", "show", walkOut).stdout.contains("unpaid: walked out"))
+        // The text is in the shop's language (Italian by default); the CSV is the same in either.
+        let testo = try cli.ok("report", "close", "--date", Self.day, "--opening-cash", "100").stdout
+        let csvItalian = try cli.ok("report", "close", "--date", Self.day, "--csv").stdout
+        #expect(testo.hasPrefix("Chiusura cassa mer \(Self.day)"), "\(testo)")
+        #expect(testo.contains("STATO") && testo.contains("ritirato") && testo.contains("contanti"), "\(testo)")
+        #expect(testo.contains("Contanti attesi nel cassetto: €112.00 (fondo cassa €100.00)"), "\(testo)")
+        #expect(testo.contains("senza pagare") && testo.contains("€4.00 da pagare"), "\(testo)")
+        #expect(!testo.contains("Cash") && !testo.contains("Collected"), "\(testo)")
+        try cli.ok("config", "set", "language", "en")
         let text = try cli.ok("report", "close", "--date", Self.day, "--opening-cash", "100").stdout
+        #expect(text.hasPrefix("Cash-up wed \(Self.day)") && text.contains("STATUS"), "\(text)")
         #expect(text.contains("Cash expected in the drawer: €112.00"), "\(text)")
         #expect(text.contains("left without paying") && text.contains(shortID(walkOut)), "\(text)")
+        #expect(try cli.ok("report", "close", "--date", Self.day, "--csv").stdout == csvItalian)
         let json = try cli.json("report", "close", "--date", Self.day, "--opening-cash", "100") as? [String: Any]
         let collected = json?["collected_cents"] as? Int
         let sums = try cli.sqlite(
@@ -213,8 +224,18 @@ extension MoneyCommandTests {
             ?? []
         #expect(staff.map { $0["key"] as? String } == ["giulia", "luca"], "\(staff)")
         #expect(staff.map { $0["orders"] as? Int } == [1, 1] && staff.map { $0["paid_cents"] as? Int } == [0, 1200])
+        // People read the shop's language (Italian by default); scripts read the same rows in either.
+        let tabella = try cli.ok("report", "sales").stdout
+        #expect(tabella.hasPrefix("GIORNO") && tabella.contains("ORDINI RITIRATI"), "\(tabella)")
+        #expect(tabella.contains("Totale: 3 pezzi ritirati") && tabella.contains("mer \(Self.day)"), "\(tabella)")
+        #expect(try cli.ok("report", "sales", "--by", "pizza").stdout.contains("PEZZI RITIRATI"))
+        let scripts = try ["--csv", "--tsv", "--nl", "--no-headers"].map { try cli.ok("report", "sales", $0).stdout }
+        try cli.ok("config", "set", "language", "en")
         let table = try cli.ok("report", "sales").stdout
         #expect(table.hasPrefix("DAY") && table.contains("ORDERS COLLECTED") && table.contains("items collected"))
         #expect(try cli.ok("report", "sales", "--by", "pizza").stdout.contains("ITEMS COLLECTED"))
+        #expect(try cli.ok("report", "sales", "--by", "staff").stdout.hasPrefix("STAFF"))
+        #expect(
+            try ["--csv", "--tsv", "--nl", "--no-headers"].map { try cli.ok("report", "sales", $0).stdout } == scripts)
     }
 }

@@ -175,8 +175,8 @@ struct ShellUserTests {
             sales.transcript.contains("Porcini") && sales.transcript.contains("█") && sales.transcript.contains("▒"),
             "\(sales.transcript)")
         #expect(
-            sales.transcript.contains("12 · €144.00 (+3 booked)")
-                && sales.transcript.contains("Total: 12 items collected, €144.00;"), "\(sales.transcript)")
+            sales.transcript.contains("12 · €144.00 (+3 prenotati)")
+                && sales.transcript.contains("Totale: 12 pezzi ritirati, €144.00, "), "\(sales.transcript)")
         let piped = try cli.ok("slots", "--date", "2026-12-01").stdout
         #expect(piped.hasPrefix("SLOT") && !piped.contains("█"))
     }

@@ -307,23 +307,29 @@ extension MoneyCommands {
         return rows
     }
 
-    static let statusShape = ListOutput.Shape<DailyClose.StatusRow>(
-        table: Table("STATUS", "ORDERS", "ITEMS", "VALUE", rightAligned: [1, 2, 3]),
-        cells: { [$0.status.rawValue, "\($0.orders)", "\($0.items)", $0.value.formatted] },
-        empty: "No orders on this day.\n", csvHeader: [], csvRow: { _ in [] })
-    static let methodShape = ListOutput.Shape<DailyClose.MethodRow>(
-        table: Table("METHOD", "PAYMENTS", "PAID", "REFUNDS", "REFUNDED", "NET", rightAligned: [1, 2, 3, 4, 5]),
-        cells: {
-            [
-                $0.method.rawValue, "\($0.payments)", $0.paid.formatted, "\($0.refunds)", $0.refunded.formatted,
-                $0.net.formatted,
-            ]
-        },
-        empty: "No payments.\n", csvHeader: [], csvRow: { _ in [] })
-    static let vatShape = ListOutput.Shape<VATBreakdown.Row>(
-        table: Table("VAT RATE", "NET", "VAT", "GROSS", rightAligned: [1, 2, 3]),
-        cells: { [$0.rate.description, $0.net.formatted, $0.vat.formatted, $0.gross.formatted] },
-        empty: "No collected orders: no VAT.\n", csvHeader: [], csvRow: { _ in [] })
+    static func statusShape(_ words: PrintedWords) -> ListOutput.Shape<DailyClose.StatusRow> {
+        ListOutput.Shape<DailyClose.StatusRow>(
+            table: Table(columns: words.closeStatusHeads, rightAligned: [1, 2, 3]),
+            cells: { [words.state($0.status), "\($0.orders)", "\($0.items)", $0.value.formatted] },
+            empty: words.noOrdersOnDay, csvHeader: [], csvRow: { _ in [] })
+    }
+    static func methodShape(_ words: PrintedWords) -> ListOutput.Shape<DailyClose.MethodRow> {
+        ListOutput.Shape<DailyClose.MethodRow>(
+            table: Table(columns: words.closeMethodHeads, rightAligned: [1, 2, 3, 4, 5]),
+            cells: {
+                [
+                    words.method($0.method), "\($0.payments)", $0.paid.formatted, "\($0.refunds)",
+                    $0.refunded.formatted, $0.net.formatted,
+                ]
+            },
+            empty: words.noPayments, csvHeader: [], csvRow: { _ in [] })
+    }
+    static func vatShape(_ words: PrintedWords) -> ListOutput.Shape<VATBreakdown.Row> {
+        ListOutput.Shape<VATBreakdown.Row>(
+            table: Table(columns: words.closeVATHeads, rightAligned: [1, 2, 3]),
+            cells: { [$0.rate.description, $0.net.formatted, $0.vat.formatted, $0.gross.formatted] },
+            empty: words.noVAT, csvHeader: [], csvRow: { _ in [] })
+    }
 
     static let date = Option("date", "date", help: "The service day: YYYY-MM-DD, today (default) or yesterday.")
     static let openingCash = Option(
@@ -348,6 +354,9 @@ extension MoneyCommands {
             leaves Saturday's drawer), beside the figures by service day. --counted-cash AMOUNT records the count
             (drawer_counts: who, when, opening, counted, expected) and shows over/short; the day's latest count
             is shown on every close of that day.
+
+            The text is in the shop's language (`config set language it|en`); --json, --csv, --tsv and --nl
+            carry the same figures with English names in either.
             """,
         options: [date, openingCash, countedCash, OrderCommands.by] + ListOptions.all,
         examples: [
@@ -373,53 +382,46 @@ extension MoneyCommands {
             case .json:
                 try context.printJSON(close)
             case .table where headers:
-                context.console.out(text(close))
+                context.console.out(text(close, PrintedWords(try pizzeria.payments.shop().language)))
             case .table, .lines, .csv, .tsv:
                 try context.list.write(invocation, figureShape) { each in try figures(close).forEach(each) }
             }
             return .ok
         })
 
-    static func text(_ close: DailyClose) -> String {
-        var out = "Cash-up \(close.day.weekday.short) \(close.day)\n\n"
-        out += statusShape.rendered(close.byStatus) + "\n"
-        out += methodShape.rendered(close.byMethod) + "\n"
-        out += vatShape.rendered(close.vat.rows) + "\n"
-        let collectedOrders = close.row(.collected)?.orders ?? 0
-        out += "Collected: \(collectedOrders) order\(collectedOrders == 1 ? "" : "s"), \(close.collected.formatted)"
-        out += " (net \(close.vat.net.formatted), VAT \(close.vat.vat.formatted))\n"
-        out += "Paid: \(close.paid.formatted); refunded: \(close.refunded.formatted)\n"
-        out += "Cash expected in the drawer: \(close.expectedCash.formatted)"
-        out += close.openingCash.map { " (opening \($0.formatted))" } ?? " (no --opening-cash given)"
-        out += "\n"
+    /// The cash-up for people, in `words`' language.
+    static func text(_ close: DailyClose, _ words: PrintedWords) -> String {
+        var out = words.cashUp(close.day) + "\n\n"
+        out += statusShape(words).rendered(close.byStatus) + "\n"
+        out += methodShape(words).rendered(close.byMethod) + "\n"
+        out += vatShape(words).rendered(close.vat.rows) + "\n"
+        out +=
+            words.collected(
+                orders: close.row(.collected)?.orders ?? 0, total: close.collected, net: close.vat.net,
+                vat: close.vat.vat) + "\n"
+        out += words.paidAndRefunded(paid: close.paid, refunded: close.refunded) + "\n"
+        out += words.expectedCash(close.expectedCash, opening: close.openingCash) + "\n"
         if let count = close.count {
-            let difference = count.overShort.cents
-            out +=
-                "Counted: \(count.counted.formatted) against \(count.expected.formatted) expected (opening "
-                + "\(count.opening.formatted)): "
-                + (difference == 0
-                    ? "even"
-                    : difference > 0
-                        ? "over \(count.overShort.formatted)" : "short \(Money(cents: -difference).formatted)")
-                + " — by \(count.actor ?? "(no name)") at \(count.at.local(close.timeZone))\n"
+            out += words.counted(count, at: count.at.local(close.timeZone).description) + "\n"
         }
         let (noShows, lost) = close.noShows
-        out += "No-shows: \(noShows) order\(noShows == 1 ? "" : "s"), \(lost.formatted)\n"
+        out += words.noShows(noShows, lost: lost) + "\n"
         if !close.discounts.isEmpty {
-            out += "\nDiscounts and comps (off the collected orders):\n"
+            out += "\n" + words.discountsHead + "\n"
             for total in close.discounts {
-                out += "  \(total.kind.rawValue)  \(total.reason)  ×\(total.count)  −\(total.amount.formatted)\n"
+                out += "  \(words.kind(total.kind))  \(total.reason)  ×\(total.count)  −\(total.amount.formatted)\n"
             }
         }
         if !close.unpaidCollected.isEmpty {
-            out += "\nCollected but not paid (left without paying):\n"
+            out += "\n" + words.unpaidCollectedHead + "\n"
             for open in close.unpaidCollected {
                 out +=
-                    "  \(open.orderID.short)  \(open.handle)  \(open.pickupLocal)  \(open.payments.balance.formatted) to pay\n"
+                    "  \(open.orderID.short)  \(open.handle)  \(open.pickupLocal)  \(open.payments.balance.formatted) "
+                    + words.toPayLower + "\n"
             }
         }
         if !close.owingRefunds.isEmpty {
-            out += "\nOwing a refund (`order refund ID --reason …`):\n"
+            out += "\n" + words.owingRefundHead + "\n"
             for open in close.owingRefunds {
                 out += "  \(open.orderID.short)  \(open.handle)  \(open.payments.owesRefund.formatted)\n"
             }

@@ -43,15 +43,15 @@ enum Chart {
     }
 
     /// Collected pizzas as a solid bar (█), those still booked after it as a shaded one (▒).
-    static func sales(_ report: SalesReport, display: Terminal.Display) -> String {
-        guard !report.rows.isEmpty else { return "No orders in this period.\n" }
+    static func sales(_ report: SalesReport, _ words: PrintedWords, display: Terminal.Display) -> String {
+        guard !report.rows.isEmpty else { return words.noOrdersInPeriod }
         let names = report.rows.map { TerminalText.escaped($0.label, .line) }.map {
             $0.count > 24 ? String($0.prefix(23)) + "…" : $0
         }
         let nameWidth = names.map(\.count).max() ?? 0
         let figures = report.rows.map {
             "\($0.quantity) · \($0.revenue.formatted)"
-                + ($0.bookedQuantity > 0 ? " (+\($0.bookedQuantity) booked)" : "")
+                + ($0.bookedQuantity > 0 ? " " + words.booked($0.bookedQuantity) : "")
         }
         let figureWidth = figures.map(\.count).max() ?? 0
         let width = max(10, display.width - nameWidth - figureWidth - 3)
@@ -66,11 +66,8 @@ enum Chart {
                 names[index].padding(to: nameWidth) + " " + paint(collected, .green, on: display) + booked + padding
                 + " " + figures[index] + "\n"
         }
-        let booked = report.bookedValue.cents > 0 ? "; \(report.bookedValue.formatted) still booked" : ""
-        text +=
-            paint(
-                "Total: \(report.quantity) items collected, \(report.revenue.formatted)\(booked)", .bold, on: display)
-            + "\n"
+        let total = words.salesTotal(items: report.quantity, revenue: report.revenue, booked: report.bookedValue)
+        text += paint(total, .bold, on: display) + "\n"
         return text
     }
 }

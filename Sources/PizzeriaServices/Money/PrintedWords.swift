@@ -8,7 +8,7 @@ public struct PrintedWords: Sendable, Hashable {
     /// The words of `language`.
     public init(_ language: ShopLanguage) { self.language = language }
 
-    private var italian: Bool { language == .italian }
+    var italian: Bool { language == .italian }
 
     /// `TOTAL EUR` / `TOTALE EUR`.
     public var total: String { italian ? "TOTALE EUR" : "TOTAL EUR" }
@@ -81,9 +81,7 @@ public struct PrintedWords: Sendable, Hashable {
 
     /// `Board Fri 2026-12-04` / `Cucina ven 2026-12-04`.
     public func board(_ day: LocalDate) -> String {
-        guard italian else { return "Board \(day.weekday.short) \(day)" }
-        let names = ["lun", "mar", "mer", "gio", "ven", "sab", "dom"]
-        return "Cucina \(names[(day.weekday.rawValue - 1) % 7]) \(day)"
+        (italian ? "Cucina " : "Board ") + self.day(day)
     }
     /// `at 20:41` / `alle 20:41`.
     public func at(_ time: String) -> String { (italian ? "alle " : "at ") + time }
