@@ -19,7 +19,7 @@ struct InputLimitsTests {
             #expect(slots.stdout.isEmpty)
         }
         let edge = try cli.run("report", "sales", "--from", "9999-01-01")
-        #expect(edge.status == 0 && edge.stdout.contains("No orders"), "\(edge)")
+        #expect(edge.status == 0 && edge.stdout.contains("Nessun ordine"), "\(edge)")
         let last = try cli.run("report", "sales", "--from", "9999-12-31", "--to", "9999-12-31")
         #expect(last.status == 0, "\(last)")
         let reversed = try cli.run("report", "sales", "--from", "2026-12-02", "--to", "2026-12-01")

@@ -238,7 +238,7 @@ struct MenuChoiceCommandTests {
         }
         #expect(Set(categories) == ["Pizze 2400", "Bevande 600"], "\(categories)")
         let table = try cli.ok("report", "sales", "--by", "category").stdout
-        #expect(table.contains("CATEGORY") && table.contains("Bevande"), "\(table)")
+        #expect(table.contains("CATEGORIA") && table.contains("Bevande"), "\(table)")
         #expect(try cli.ok("report", "sales", "--by", "pizza", "--csv").stdout.contains(",Maxi,Pizze\r\n"))
         let total = try cli.sqlite("SELECT sum(line_total_cents) FROM order_line_details;").stdout
         #expect(total == "3000\n")
