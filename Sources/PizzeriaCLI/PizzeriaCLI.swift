@@ -84,13 +84,17 @@ public enum PizzeriaCLI {
         let parser = Parser(root: CommandTree.root)
         do {
             let outcome = try parser.parse(arguments) { values in
+                let platform = try Context.Platform(
+                    shops: try values[GlobalOptions.shops], placement: try values[GlobalOptions.placement],
+                    node: try values[GlobalOptions.node], environment: environment)
+                let shop = try values[GlobalOptions.shop]
                 var context = Context(
                     databasePath: try Context.databasePath(
-                        option: try values[GlobalOptions.database], shop: try values[GlobalOptions.shop],
-                        shops: try values[GlobalOptions.shops], environment: environment),
+                        option: try values[GlobalOptions.database], shop: shop, platform: platform,
+                        environment: environment),
                     json: values[GlobalOptions.json], console: console, terminal: terminal, environment: environment)
-                context.shopsDirectory = Context.shopsDirectory(
-                    option: try values[GlobalOptions.shops], environment: environment)
+                context.platform = platform
+                context.isShop = shop != nil
                 return context
             }
             switch outcome {

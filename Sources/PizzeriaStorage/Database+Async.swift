@@ -105,6 +105,14 @@ extension Database {
     /// Runs `live` in one transaction, each job in its own savepoint, and commits.
     private func runJobs(_ live: [any BatchedWrite], on db: Connection) throws {
         try db.run("BEGIN IMMEDIATE")
+        if configuration.honoursMoveFence {
+            do {
+                try MoveFence.requireOpen(db, path: path)
+            } catch {
+                try db.rollbackIfOpen(after: error)
+                throw error
+            }
+        }
         batchOpen.store(true, ordering: .releasing)
         for job in live {
             // Each job in its own savepoint: when its work throws, everything it wrote

@@ -201,3 +201,54 @@ public struct HealthReport: Sendable, Equatable {
     /// Whether both checks passed.
     public var isHealthy: Bool { integrityProblems.isEmpty && foreignKeyProblems.isEmpty }
 }
+
+extension Database {
+    /// A digest of every row of every table (SHA-256, hex): two files with the same rows have the
+    /// same digest however their pages are laid out and in whatever order a scan returns them.
+    /// Each row is hashed (each value with its type), a table's row hashes sorted and hashed with
+    /// its name; the header (``MoveFence``, versions) and Litestream's own tables (`_litestream_seq`,
+    /// `_litestream_lock`: which replica saw which file) are not part of it. A shop's move compares its
+    /// old file with the copy restored on the new node by it.
+    /// - Throws: ``DatabaseError``.
+    public func contentDigest() throws -> String {
+        try read { db in
+            let tables = try db.fetchAll(
+                """
+                SELECT name FROM sqlite_schema
+                WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_litestream\\_%' ESCAPE '\\'
+                ORDER BY name
+                """
+            ) { try $0.string("name") }
+            var summary: [UInt8] = []
+            for table in tables {
+                var rows: [[UInt8]] = []
+                var bytes: [UInt8] = []
+                let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                // Identifiers cannot be bound: the table's name comes from sqlite_schema, quoted.
+                try db.forEach("SELECT * FROM \(quoted)") { row in
+                    bytes.removeAll(keepingCapacity: true)
+                    for column in row.columns { Self.append(row[column], to: &bytes) }
+                    rows.append(SHA256.digest(bytes))
+                }
+                rows.sort { $0.lexicographicallyPrecedes($1) }
+                summary += Array(table.utf8) + [0] + SHA256.digest(rows.joined())
+            }
+            return SHA256.hex(summary)
+        }
+    }
+
+    private static func append(_ value: DatabaseValue, to bytes: inout [UInt8]) {
+        func framed(_ tag: UInt8, _ payload: some Collection<UInt8>) {
+            bytes.append(tag)
+            withUnsafeBytes(of: UInt64(payload.count).littleEndian) { bytes += $0 }
+            bytes += payload
+        }
+        switch value {
+        case .null: bytes.append(0)
+        case .integer(let value): withUnsafeBytes(of: value.littleEndian) { framed(1, $0) }
+        case .real(let value): withUnsafeBytes(of: value.bitPattern.littleEndian) { framed(2, $0) }
+        case .text(let value): framed(3, Array(value.utf8))
+        case .blob(let value): framed(4, value)
+        }
+    }
+}

@@ -159,7 +159,10 @@ public final class Database: @unchecked Sendable {
             return try writer.savepoint { try body(writer) }
         }
         return try withWriter { db in
-            let result = try db.transaction(.immediate) { try body(db) }
+            let result = try db.transaction(.immediate) {
+                if configuration.honoursMoveFence { try MoveFence.requireOpen(db, path: path) }
+                return try body(db)
+            }
             commits.notify()
             checkpointIfDue(db)
             return result

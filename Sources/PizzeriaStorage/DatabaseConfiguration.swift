@@ -30,6 +30,11 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     /// A long-lived service leaves it off, so a long read never holds up a write. Default `false`.
     public var readsOnIdleWriter = false
 
+    /// Whether every write transaction first checks the file's ``MoveFence`` and refuses to
+    /// write to a fenced file (a shop moved or moving to another node). `Shops` turns it on for
+    /// the shops it opens; a single file opened by path leaves it off. Default `false`.
+    public var honoursMoveFence = false
+
     /// The defaults: 5 s busy timeout, 4 readers, durable commits, the recommended checkpoint
     /// policy.
     public init() {}

@@ -258,7 +258,7 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
     }
 
     for mode in modes {
-        progress("mode \(mode): copying the data set")
+        progress("mode \(mode): copying the data set; memory: \(MemoryNow.read())")
         let projectPath = directory + "/project-\(mode).sqlite", baselinePath = directory + "/baseline-\(mode).sqlite"
         try dataSet.copy(to: projectPath)
         try dataSet.copy(to: baselinePath)
@@ -366,6 +366,7 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
                 "    pages per op — project writer: \(perOp(ours.hits)) hits, \(perOp(ours.misses)) misses, \(perOp(ours.writes)) written; "
                     + "baseline: \(perOp(theirs.hits)) hits, \(perOp(theirs.misses)) misses, \(perOp(theirs.writes)) written"
             )
+            progress("    memory: \(MemoryNow.read())")
             if countsStatements {
                 let (ours, theirs) = (projectStatements.take(), baselineStatements.take())
                 progress(
@@ -494,6 +495,7 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
                 + "\(batches.syncs) syncs by the commit syncer, "
                 + String(format: "%.1f", Double(batches.writes) / Double(max(1, batches.syncs))) + " per sync)"
                 + (syncLatency > 0 ? "; \(pizzeria_sync_latency_vfs_syncs()) syncs delayed so far" : ""))
+        progress("    memory: \(MemoryNow.read())")
         refusals[mode] = [refusedProject, refusedBaseline]
     }
 
@@ -591,4 +593,18 @@ do {
     let (code, messages) = failure(error)
     for message in messages { try? FileHandle.standardError.write(contentsOf: Data("error: \(message)\n".utf8)) }
     exit(code)
+}
+
+/// The process's memory now, for the progress line after each phase: what is resident, its peak
+/// so far (SQLite's own memory statistics are off in the project: `SQLITE_CONFIG_MEMSTATUS`).
+enum MemoryNow {
+    static func read() -> String {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let pageSize = Double(sysconf(Int32(_SC_PAGESIZE)))
+        let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
+        let resident = statm.split(separator: " ").dropFirst().first.flatMap { Double($0) }.map { $0 * pageSize } ?? 0
+        return String(
+            format: "resident %.1f MB (peak %.1f MB)", resident / 1_048_576, Double(usage.ru_maxrss) / 1024)
+    }
 }

@@ -5,22 +5,27 @@ import PizzeriaServices
 enum ShopsCommands {
     static let command = Command(
         name: "shops",
-        abstract: "Many pizzerias: create, list, check, back up, migrate and remove shops by name.",
+        abstract: "Many pizzerias: create, list, check, back up, migrate, remove and move shops by name.",
         discussion: """
             A platform keeps one Pizzeria file per shop under one directory (--shops DIR or $PIZZERIA_SHOPS), at
             DIR/ab/cd/NAME.sqlite where ab/cd are the first four hex digits of the name's FNV-1a hash (so no
             directory grows large). A name is 1 to 63 of a-z 0-9 - (no dots or slashes: it can only name a file in
             DIR). Any command runs on one shop with --shop NAME instead of --db: `pizzeria --shop napoli order list`.
-            See docs/SHOPS.md.
+            Across nodes, a placement file (--placement FILE or $PIZZERIA_PLACEMENT) says which node serves which
+            shop: --shop goes to the shop's node, `shops move` moves one. See docs/SHOPS.md.
             """,
-        subcommands: [create, list, check, backup, migrate, remove])
+        subcommands: [
+            create, list, check, backup, migrate, remove, ShopsPlacementCommands.node, ShopsPlacementCommands.nodes,
+            ShopsPlacementCommands.whereCommand, ShopsPlacementCommands.move,
+        ])
 
     static let nameArgument = Argument("name", help: "The shop's name: 1 to 63 of a-z 0-9 -.")
 
     /// The platform's directory, or a usage error naming the option.
     static func shops(_ invocation: Invocation) throws -> Shops {
-        guard let directory = invocation.context.shopsDirectory else {
-            throw invocation.usage("give the shops' directory: --shops DIR or $PIZZERIA_SHOPS")
+        guard let directory = try invocation.context.platform.shopsDirectory() else {
+            throw invocation.usage(
+                "give the shops' directory: --shops DIR or $PIZZERIA_SHOPS (or --placement FILE with --node NAME)")
         }
         return try Shops(directory: directory, configuration: try invocation.context.configuration())
     }
@@ -31,7 +36,14 @@ enum ShopsCommands {
         run: { invocation in
             let context = invocation.context
             let name = try ShopName.parse(try invocation[nameArgument], field: "name")
-            let path = try shops(invocation).create(name)
+            let path: String
+            if let node = context.platform.node, context.platform.shopsOption == nil,
+                let placement = try context.platform.placement(now: try context.clock(), acting: context.acting)
+            {
+                path = try placement.create(name, on: node, configuration: try context.configuration())
+            } else {
+                path = try shops(invocation).create(name)
+            }
             try context.emit(ShopEntry(name: name.description, path: path)) { "Created shop \(name) at \(path).\n" }
             return .ok
         })
@@ -136,6 +148,11 @@ enum ShopsCommands {
             let name = try ShopName.parse(try invocation[nameArgument], field: "name")
             guard invocation[yes] else { throw invocation.usage("removing shop \(name) needs --yes") }
             try shops(invocation).remove(name)
+            if context.platform.shopsOption == nil,
+                let placement = try context.platform.placement(now: try context.clock(), acting: context.acting)
+            {
+                try placement.unplace(name)
+            }
             try context.emit(["removed": name.description]) { "Removed shop \(name).\n" }
             return .ok
         })

@@ -17,38 +17,71 @@ struct Context: Sendable {
     var commandPath: [String] = []
     /// `--by NAME`, where the command takes it.
     var staffOption: String?
-    /// `--shops DIR`, else `$PIZZERIA_SHOPS`: the directory of a platform's shops, if given.
-    var shopsDirectory: String?
-
     /// Who acts: `--by`, else `$PIZZERIA_STAFF`; and through which command — for the audit log.
     var acting: Acting {
         let name = staffOption ?? environment["PIZZERIA_STAFF"].flatMap { $0.isEmpty ? nil : $0 }
         return Acting(name: name, source: commandPath.isEmpty ? "pizzeria" : commandPath.joined(separator: " "))
     }
 
-    /// The database of `--shop NAME` (in `--shops DIR`, else `$PIZZERIA_SHOPS`), else ``databasePath(option:environment:)``.
+    /// The platform options: `--shops`, `--placement`, `--node` (each else its variable).
+    var platform = Platform()
+    /// Whether the file is a platform's shop (`--shop`): its writes honour a move's fence.
+    var isShop = false
+
+    /// `--shops DIR` (else `$PIZZERIA_SHOPS`), `--placement FILE` (else `$PIZZERIA_PLACEMENT`) and
+    /// `--node NAME` (else `$PIZZERIA_NODE`): where a platform's shops are.
+    struct Platform: Sendable {
+        var shopsOption: String?
+        var placementPath: String?
+        var node: ShopName?
+
+        init() {}
+
+        init(shops: String?, placement: String?, node: String?, environment: [String: String]) throws {
+            func given(_ option: String?, _ variable: String) -> String? {
+                if let option, !option.isEmpty { return option }
+                return environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+            }
+            shopsOption = given(shops, "PIZZERIA_SHOPS")
+            placementPath = given(placement, "PIZZERIA_PLACEMENT")
+            self.node = try given(node, "PIZZERIA_NODE").map { try ShopName.parse($0, field: "node") }
+        }
+
+        /// The placement, when one is given.
+        func placement(now: @escaping @Sendable () -> Date = { Date() }, acting: Acting = .library) throws
+            -> Placement?
+        {
+            try placementPath.map { try Placement(path: $0, now: now, acting: acting) }
+        }
+
+        /// The shops directory: `--shops`, else this node's in the placement.
+        func shopsDirectory() throws -> String? {
+            if let shopsOption { return shopsOption }
+            guard let node, let placement = try placement() else { return nil }
+            return try placement.node(node).shopsDirectory
+        }
+    }
+
+    /// The database of `--shop NAME` — on its node in the placement when one is given (busy while
+    /// it moves; not found when `--node` is another), else in the shops directory — else
+    /// ``databasePath(option:environment:)``.
     /// - Throws: `UsageError` for `--shop` with `--db`; ``ShopsError/noDirectory`` for `--shop`
-    ///   without a directory; ``ValidationError`` for a name that is not a shop's.
-    static func databasePath(option: String?, shop: String?, shops: String?, environment: [String: String]) throws
-        -> String
+    ///   without a directory or a placement; ``ValidationError`` for a name that is not a shop's;
+    ///   ``PlacementError``.
+    static func databasePath(option: String?, shop: String?, platform: Platform, environment: [String: String])
+        throws -> String
     {
         guard let shop else { return databasePath(option: option, environment: environment) }
         if let option, !option.isEmpty {
             throw UsageError(
                 message: "give --db PATH or --shop NAME, not both", path: ["pizzeria"], command: CommandTree.root)
         }
-        guard let directory = shopsDirectory(option: shops, environment: environment) else {
-            throw ShopsError.noDirectory
-        }
         let name = try ShopName.parse(shop, field: "shop")
-        return try Shops(directory: directory).path(of: name)
-    }
-
-    /// `--shops DIR`, else `$PIZZERIA_SHOPS`.
-    static func shopsDirectory(option: String?, environment: [String: String]) -> String? {
-        if let option, !option.isEmpty { return option }
-        if let fromEnvironment = environment["PIZZERIA_SHOPS"], !fromEnvironment.isEmpty { return fromEnvironment }
-        return nil
+        if platform.shopsOption == nil, let placement = try platform.placement() {
+            return try placement.locate(name, on: platform.node).path
+        }
+        guard let directory = try platform.shopsDirectory() else { throw ShopsError.noDirectory }
+        return Shops.path(of: name, in: directory)
     }
 
     static func databasePath(option: String?, environment: [String: String]) -> String {
@@ -90,6 +123,7 @@ struct Context: Sendable {
     func configuration() throws -> PizzeriaConfiguration {
         var configuration = try PizzeriaConfiguration(environment: environment)
         configuration.readsOnIdleWriter = true
+        configuration.honoursMoveFence = isShop
         return configuration
     }
 

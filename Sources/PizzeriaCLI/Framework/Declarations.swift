@@ -227,10 +227,19 @@ enum GlobalOptions {
         "shop", "name", help: "A shop of a platform, by name (in --shops DIR or $PIZZERIA_SHOPS) instead of --db.")
     static let shops = Option<String>(
         "shops", "dir", help: "The directory of a platform's shops (default: $PIZZERIA_SHOPS).", completion: .files)
+    static let placement = Option<String>(
+        "placement", "file",
+        help:
+            "The placement of a platform's shops on nodes (default: $PIZZERIA_PLACEMENT); --shop goes to the shop's node.",
+        completion: .files)
+    static let node = Option<String>(
+        "node", "name", help: "This node of the placement (default: $PIZZERIA_NODE): --shop must be served here.")
     static let json = Flag("json", help: "Print JSON instead of text (a stable, documented shape).")
     static let help = Flag("help", short: "h", help: "Show help information.")
     /// The root command's own option.
     static let version = Flag("version", help: "Show the version.")
 
-    static let all: [OptionSpec] = [database.spec, shop.spec, shops.spec, json.spec, help.spec]
+    static let all: [OptionSpec] = [
+        database.spec, shop.spec, shops.spec, placement.spec, node.spec, json.spec, help.spec,
+    ]
 }

@@ -115,6 +115,11 @@ extension ErrorReport {
             return "deep links look like pizzeria://pizza/ID, pizzeria://order/ID or pizzeria://pizza/ID/pizza/ID2"
         case NavigationError.sheetAlreadyOpen: return "`pizzeria sheet dismiss USER` discards it"
         case NavigationError.noSheet: return "open one with `pizzeria sheet open USER add` or `… edit PIZZA`"
+        case is FencedForMove, PlacementError.moving:
+            return "retry in a moment; `pizzeria shops where` says which node serves the shop"
+        case PlacementError.elsewhere(_, let node, _): return "address it on node \(node) (`pizzeria shops where`)"
+        case PlacementError.notPlaced: return "`pizzeria shops where` lists the placed shops"
+        case PlacementError.noNode: return "`pizzeria shops nodes` lists the nodes"
         case DataError.damagedRow:
             return "fix the row with sqlite3, or restore a backup; `pizzeria check` checks the whole file"
         default: return nil

@@ -22,6 +22,10 @@ enum CommandReference {
             "a platform of shops, one file each under `--shops DIR` (or `$PIZZERIA_SHOPS`) at `DIR/ab/cd/NAME.sqlite`; any command runs on one with `--shop NAME`; `migrate` upgrades every shop, resumable, `--jobs N` at once (exit 1 names the shops that failed); `check` exits 1 when a shop fails ([SHOPS.md](SHOPS.md))"
         ),
         (
+            ["shops node add", "shops nodes", "shops where", "shops move"],
+            "shops on nodes: the placement file (`--placement FILE` or `$PIZZERIA_PLACEMENT`) says which node serves which shop, and `--shop NAME` goes there (75 while it moves; 66 on another `--node`); `move` drains the shop (its old file fenced), restores it on the target from the old node's Litestream replica until the copy carries the fence and holds the same rows, switches the placement and removes the old file; a failure puts everything back (exit 1) ([SHOPS.md](SHOPS.md))"
+        ),
+        (
             ["demo"],
             "create the database if needed and put demo data on it: the tutorial's menu (Margherita €6.00, Porcini €12.00, Marinara €4.00), two users, orders for tomorrow, a walk through the menu; running it again duplicates nothing"
         ),

@@ -47,6 +47,8 @@ public struct FailureReport: Sendable, Equatable {
             self.init(category: .refused, messages: [backup.description], remedy: .chooseAnotherDestination)
         case let database as DatabaseError:
             self.init(database)
+        case let fenced as MoveFence.Fenced:
+            self.init(category: .busy, messages: [fenced.description], remedy: .retryLater)
         default:
             self.init(category: .internal, messages: ["internal error: \(error)"])
         }

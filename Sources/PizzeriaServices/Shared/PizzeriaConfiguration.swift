@@ -59,6 +59,11 @@ public struct PizzeriaConfiguration: Sendable, Equatable {
     /// of this process. Default `false`.
     public var readsOnIdleWriter = false
 
+    /// Whether writes refuse a file fenced by a shop's move (``MoveFence``): on for every shop
+    /// ``Shops`` opens, so a write that reaches a shop's old file after its move is refused
+    /// (retry on its node) instead of lost. Default `false` (one file opened by path).
+    public var honoursMoveFence = false
+
     /// The defaults.
     public init() {}
 
@@ -73,6 +78,7 @@ public struct PizzeriaConfiguration: Sendable, Equatable {
         configuration.maximumReaderCount = max(1, maximumConcurrentReads)
         configuration.writerCacheKiB = writerCacheKiB
         configuration.readsOnIdleWriter = readsOnIdleWriter
+        configuration.honoursMoveFence = honoursMoveFence
         return configuration
     }
 

@@ -48,11 +48,16 @@ public final class Shops: Sendable {
         }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         (self.directory, self.maximumOpen, self.migrateOnOpen) = (directory, maximumOpen, migrateOnOpen)
+        var configuration = configuration
+        configuration.honoursMoveFence = true
         (self.configuration, self.now, self.acting) = (configuration, now, acting)
     }
 
     /// Where `name`'s file is (whether or not it exists).
-    public func path(of name: ShopName) -> String {
+    public func path(of name: ShopName) -> String { Self.path(of: name, in: directory) }
+
+    /// Where `name`'s file is in the shops directory `directory`: `directory/ab/cd/NAME.sqlite`.
+    public static func path(of name: ShopName, in directory: String) -> String {
         let (first, second) = name.buckets
         return "\(directory)/\(first)/\(second)/\(name.description).sqlite"
     }

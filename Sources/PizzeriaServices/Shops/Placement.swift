@@ -1,0 +1,249 @@
+import Foundation
+import PizzeriaStorage
+
+/// Which node serves which shop: the directory a router reads (docs/SHOPS.md, "The placement").
+///
+/// A small SQLite file of its own (`--placement FILE`, `$PIZZERIA_PLACEMENT`) with three tables:
+/// `nodes` (each node's shops directory and the replica directory its replicator streams to),
+/// `placements` (each shop's node, and `moving` with a target while a move runs) and `moves` (every
+/// move: who, when, how it ended). A router sends a shop's requests to its node; a shop `moving`
+/// takes no writes (retry); ``ShopMove`` changes a placement.
+public final class Placement: Sendable {
+    /// The placement file.
+    public let path: String
+    let database: Database
+    let now: @Sendable () -> Date
+    let acting: Acting
+
+    /// The placement at `path`, made (with its tables) when missing.
+    /// - Throws: storage errors (a file that is not SQLite is ``DatabaseError/Kind/notADatabase``).
+    public init(path: String, now: @escaping @Sendable () -> Date = { Date() }, acting: Acting = .library) throws {
+        var configuration = DatabaseConfiguration()
+        configuration.maximumReaderCount = 1
+        let database = try Database(path: path, configuration: configuration, create: true)
+        try database.write { try PlacementStore.createSchema($0) }
+        (self.path, self.database, self.now, self.acting) = (path, database, now, acting)
+    }
+
+    var stamp: (at: String, by: String) {
+        (Timestamp.string(from: now()), acting.name.map { "\($0) (\(acting.source))" } ?? acting.source)
+    }
+
+    /// Every node, by name, with how many shops each serves.
+    public func nodes() throws -> [PlacementNode] { try database.read { try PlacementStore.nodes($0) } }
+
+    /// The node named `name`.
+    /// - Throws: ``PlacementError/noNode(_:)``.
+    public func node(_ name: ShopName) throws -> PlacementNode {
+        guard let node = try database.read({ try PlacementStore.node(named: name.description, $0) }) else {
+            throw PlacementError.noNode(name.description)
+        }
+        return node
+    }
+
+    /// Adds a node: its shops directory and its replica directory (both absolute). The shops
+    /// already in the directory and placed nowhere are placed on it, serving; they are returned.
+    /// - Throws: ``ValidationError`` for a relative directory; ``PlacementError/nodeExists(_:)``.
+    @discardableResult
+    public func addNode(_ name: ShopName, shopsDirectory: String, replicaDirectory: String) throws -> [ShopName] {
+        var problems: [FieldError] = []
+        if !shopsDirectory.hasPrefix("/") {
+            problems.append(FieldError(field: "dir", message: "must be an absolute path, not '\(shopsDirectory)'"))
+        }
+        if !replicaDirectory.hasPrefix("/") {
+            problems.append(
+                FieldError(field: "replica", message: "must be an absolute path, not '\(replicaDirectory)'"))
+        }
+        guard problems.isEmpty else { throw ValidationError(problems) }
+        let found = try Shops(directory: shopsDirectory).names()
+        let stamp = stamp
+        return try database.write { db in
+            guard try PlacementStore.node(named: name.description, db) == nil else {
+                throw PlacementError.nodeExists(name.description)
+            }
+            try PlacementStore.addNode(
+                PlacementNode(
+                    name: name.description, shopsDirectory: shopsDirectory, replicaDirectory: replicaDirectory,
+                    shops: 0), at: stamp.at, by: stamp.by, db)
+            return try found.filter {
+                try PlacementStore.place($0.description, on: name.description, at: stamp.at, by: stamp.by, db)
+            }
+        }
+    }
+
+    /// Every shop's place (or only `node`'s), by shop.
+    public func placements(on node: ShopName? = nil) throws -> [ShopPlacement] {
+        try database.read { db in
+            let nodes = Dictionary(uniqueKeysWithValues: try PlacementStore.nodes(db).map { ($0.name, $0) })
+            return try PlacementStore.placements(node: node?.description, db).map { row in
+                try Self.entry(row, nodes: nodes)
+            }
+        }
+    }
+
+    static func entry(
+        _ row: (shop: String, node: String, state: String, target: String?), nodes: [String: PlacementNode]
+    ) throws -> ShopPlacement {
+        guard let shop = ShopName(row.shop), let node = nodes[row.node] else {
+            throw DataError.damagedRow(table: "placements", id: row.shop, problem: "names no node or an invalid shop")
+        }
+        return ShopPlacement(
+            shop: row.shop, node: row.node, state: row.target == nil ? .serving : .moving, target: row.target,
+            path: Shops.path(of: shop, in: node.shopsDirectory))
+    }
+
+    /// Where `shop` is served: its node and its file there.
+    /// - Throws: ``PlacementError/notPlaced(_:)``; ``PlacementError/moving(shop:from:to:)`` while
+    ///   it moves (busy: retry); ``PlacementError/elsewhere(shop:node:asked:)`` when `node` is
+    ///   given and the shop is on another.
+    public func locate(_ shop: ShopName, on node: ShopName? = nil) throws -> ShopPlacement {
+        let place = try database.read { db -> ShopPlacement? in
+            guard let row = try PlacementStore.placement(of: shop.description, db) else { return nil }
+            let nodes = Dictionary(uniqueKeysWithValues: try PlacementStore.nodes(db).map { ($0.name, $0) })
+            return try Self.entry(row, nodes: nodes)
+        }
+        guard let place else { throw PlacementError.notPlaced(shop.description) }
+        if let target = place.target {
+            throw PlacementError.moving(shop: shop.description, from: place.node, to: target)
+        }
+        if let node, node.description != place.node {
+            throw PlacementError.elsewhere(shop: shop.description, node: place.node, asked: node.description)
+        }
+        return place
+    }
+
+    /// Creates `shop` on `node`: a new, migrated file in the node's directory, placed there.
+    /// - Throws: ``PlacementError/noNode(_:)``; ``ShopsError/exists(_:)`` when the shop is placed
+    ///   anywhere or its file exists.
+    @discardableResult
+    public func create(_ shop: ShopName, on node: ShopName, configuration: PizzeriaConfiguration = .init()) throws
+        -> String
+    {
+        let place = try self.node(node)
+        if try database.read({ try PlacementStore.placement(of: shop.description, $0) }) != nil {
+            throw ShopsError.exists(shop)
+        }
+        let path = try Shops(directory: place.shopsDirectory, configuration: configuration).create(shop)
+        let stamp = stamp
+        try database.write { db in
+            guard try PlacementStore.place(shop.description, on: node.description, at: stamp.at, by: stamp.by, db)
+            else { throw ShopsError.exists(shop) }
+        }
+        return path
+    }
+
+    /// Removes `shop`'s placement (its file is ``Shops/remove(_:)``'s).
+    public func unplace(_ shop: ShopName) throws {
+        try database.write { try PlacementStore.unplace(shop.description, $0) }
+    }
+}
+
+/// A node of the placement: where its shops live and where its replicator streams them.
+///
+/// JSON: `{"name", "shops_dir", "replica_dir", "shops"}`.
+public struct PlacementNode: Sendable, Hashable, Codable, JSONMembers {
+    /// The node's name (the rule of a shop's name).
+    public let name: String
+    /// Its `--shops` directory.
+    public let shopsDirectory: String
+    /// The directory its replicator (`scripts/replicate-shops`) streams its shops to.
+    public let replicaDirectory: String
+    /// How many shops it serves (or is moving away).
+    public let shops: Int
+
+    enum CodingKeys: String, CodingKey {
+        case name, shopsDirectory = "shops_dir", replicaDirectory = "replica_dir", shops
+    }
+
+    /// The documented JSON shape, defined once (see ``JSONMembers``).
+    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("name", name)
+        try writer.member("replica_dir", replicaDirectory)
+        try writer.member("shops", shops)
+        try writer.member("shops_dir", shopsDirectory)
+    }
+
+    /// The documented JSON shape.
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
+}
+
+/// Where one shop is served.
+///
+/// JSON: `{"shop", "node", "state": "serving"|"moving", "target", "path"}`.
+public struct ShopPlacement: Sendable, Hashable, Codable, JSONMembers {
+    /// Whether the shop takes requests.
+    public enum State: String, Sendable, Hashable, Codable {
+        /// Served by its node.
+        case serving
+        /// Being moved to ``ShopPlacement/target``: no writes until the move ends (retry).
+        case moving
+    }
+
+    /// The shop.
+    public let shop: String
+    /// The node serving it.
+    public let node: String
+    /// Serving or moving.
+    public let state: State
+    /// The node it is moving to, while it moves.
+    public let target: String?
+    /// Its file on its node.
+    public let path: String
+
+    /// The documented JSON shape, defined once (see ``JSONMembers``).
+    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
+        try writer.member("node", node)
+        try writer.member("path", path)
+        try writer.member("shop", shop)
+        try writer.member("state", state.rawValue)
+        try writer.member("target", target)
+    }
+
+    /// The documented JSON shape.
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
+}
+
+/// Why the placement refused.
+public enum PlacementError: PizzeriaFailure, Equatable {
+    /// No node has this name.
+    case noNode(String)
+    /// A node has this name already.
+    case nodeExists(String)
+    /// The shop is placed nowhere.
+    case notPlaced(String)
+    /// The shop is moving: its writes wait for the move (retry).
+    case moving(shop: String, from: String, to: String)
+    /// The shop is on another node than the one asked.
+    case elsewhere(shop: String, node: String, asked: String)
+    /// A move cannot start or could not finish (the shop stays where it was).
+    case moveFailed(shop: String, reason: String)
+    /// No placement file was given.
+    case noPlacement
+
+    /// Not found, refused, busy or invalid.
+    public var category: FailureCategory {
+        switch self {
+        case .noNode, .notPlaced, .elsewhere: .notFound
+        case .nodeExists, .moveFailed: .refused
+        case .moving: .busy
+        case .noPlacement: .invalidInput
+        }
+    }
+
+    /// A sentence for people.
+    public var description: String {
+        switch self {
+        case .noNode(let name): "node: no node named '\(name)' in the placement"
+        case .nodeExists(let name): "node: a node named '\(name)' exists already"
+        case .notPlaced(let shop): "shop: '\(shop)' is placed on no node"
+        case .moving(let shop, let from, let to):
+            "shop: '\(shop)' is moving from node \(from) to node \(to); it takes no writes until the move ends"
+        case .elsewhere(let shop, let node, let asked): "shop: '\(shop)' is on node \(node), not on node \(asked)"
+        case .moveFailed(let shop, let reason): "move: shop '\(shop)' did not move (it stays where it was): \(reason)"
+        case .noPlacement: "the placement file is needed: --placement FILE or $PIZZERIA_PLACEMENT"
+        }
+    }
+}
+
+/// A write refused because the shop's file is fenced by a move (busy: retry on the shop's node).
+public typealias FencedForMove = MoveFence.Fenced
