@@ -14,6 +14,7 @@
 #include "sync_latency_vfs.h"
 
 #include <dlfcn.h>
+#include <malloc.h>
 #include <sqlite3.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -153,3 +154,5 @@ int pizzeria_register_sync_latency_vfs(unsigned int microseconds) {
 unsigned long long pizzeria_sync_latency_vfs_syncs(void) { return atomic_load(&delayed_syncs); }
 
 unsigned long long pizzeria_sync_latency_vfs_temp_files(void) { return atomic_load(&temp_files); }
+
+int pizzeria_bench_trim_heap(void) { return malloc_trim(0); }

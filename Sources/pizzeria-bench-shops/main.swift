@@ -10,10 +10,14 @@ import PizzeriaStorage
 //     open (a pool hit), p50 and p99;
 //   - memory per open idle shop (resident set before and after holding 200 open);
 //   - migrating every shop from schema 45 (files made by a binary of that version): seconds;
-//   - bookings per second spread across 100 shops against one shop (one thread, durable).
-// Usage: pizzeria-bench-shops [--count N] [--dir DIR] [--jobs J] [--json]
+//   - bookings per second (durable, through the async API) in one shop against the same bookings
+//     spread round-robin over every shop (all held open, as a service keeps its shops, opened before
+//     the clock starts, each warmed by one booking), with one caller and with 8 concurrent callers; the shops carry the demo's
+//     menu and users (`seedDemo`), 1 pizza per booking, slots filled in turn over the next days.
+// Usage: pizzeria-bench-shops [--count N] [--dir DIR] [--jobs J] [--bookings N] [--json]
 
 var count = 1_000, directory = NSTemporaryDirectory() + "pizzeria-bench-shops", jobs = 2, json = false
+var bookings = 4_000
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -21,9 +25,10 @@ while let argument = arguments.popFirst() {
     case "--dir": directory = arguments.popFirst() ?? directory
     case "--jobs": jobs = max(1, min(64, Int(arguments.popFirst() ?? "") ?? jobs))
     case "--json": json = true
+    case "--bookings": bookings = max(100, Int(arguments.popFirst() ?? "") ?? bookings)
     default:
         FileHandle.standardError.write(
-            Data("usage: pizzeria-bench-shops [--count N] [--dir DIR] [--jobs J] [--json]\n".utf8))
+            Data("usage: pizzeria-bench-shops [--count N] [--dir DIR] [--jobs J] [--bookings N] [--json]\n".utf8))
         exit(64)
     }
 }
@@ -98,6 +103,8 @@ do {
     }
     try FileManager.default.removeItem(atPath: oldTemplate)
     let migration = try oldShops.migrateAll(jobs: jobs)
+    try? FileManager.default.removeItem(atPath: old)
+    let throughput = try await measureThroughput(names: names, in: directory + "-bookings", bookings: bookings)
     let result: [String: Double] = [
         "shops": Double(count), "empty_shop_kb": Double(size) / 1024, "first_create_ms": firstMs,
         "copy_all_ms": copyMs, "cold_open_p50_ms": percentile(cold, 0.5), "cold_open_p99_ms": percentile(cold, 0.99),
@@ -105,18 +112,91 @@ do {
         "kb_per_open_shop": Double(after - before) / Double(max(held.count, 1)),
         "migrate_seconds": migration.seconds, "migrate_failed": Double(migration.failed.count),
         "migrated": Double(migration.migrated.count),
-    ]
+    ].merging(throughput) { $1 }
     if json {
         let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys, .prettyPrinted])
         print(String(decoding: data, as: UTF8.self))
     } else {
         for key in result.keys.sorted() {
-            print(key.padding(toLength: 22, withPad: " ", startingAt: 0), String(format: "%.2f", result[key] ?? 0))
+            print(key.padding(toLength: 40, withPad: " ", startingAt: 0), String(format: "%.2f", result[key] ?? 0))
         }
     }
-    try? FileManager.default.removeItem(atPath: old)
     try? FileManager.default.removeItem(atPath: directory)
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
     exit(70)
+}
+
+/// Bookings per second in one shop and spread over every shop, 1 and 8 callers (see the head).
+nonisolated func measureThroughput(names: [ShopName], in booked: String, bookings: Int) async throws -> [String: Double]
+{
+    try? FileManager.default.removeItem(atPath: booked)
+    defer { try? FileManager.default.removeItem(atPath: booked) }
+    let shops = try Shops(directory: booked, maximumOpen: names.count + 1)
+    let template = booked + "/template.sqlite"
+    let requests: [OrderRequest], warmUp: OrderRequest
+    do {
+        let pizzeria = try await Pizzeria.open(path: template, access: .migrate)
+        _ = try pizzeria.seedDemo()
+        let clock = try pizzeria.settings.current().clock
+        let user = try pizzeria.lookup.user("anna").id, pizza = try pizzeria.lookup.pizza("Margherita").id
+        let today = clock.date(of: Date())
+        warmUp = OrderRequest(
+            user: user, items: [.init(pizza: pizza, quantity: 1)],
+            pickup: try clock.instant(on: today.adding(days: 1), at: LocalTime(hour: 20, minute: 0) ?? .midnight))
+        // 12 pizzas a slot, 44 slots a day (12:00-23:00): 500 bookings a day from tomorrow.
+        requests = try (0..<bookings).map { index in
+            let day = today.adding(days: 2 + index / 500), slot = index % 500 / 12
+            let time = LocalTime(hour: 12 + slot / 4, minute: slot % 4 * 15) ?? .midnight
+            return OrderRequest(
+                user: user, items: [.init(pizza: pizza, quantity: 1)], pickup: try clock.instant(on: day, at: time))
+        }
+    }
+    func copies(_ count: Int) throws -> [Pizzeria] {
+        try names.prefix(count).map { name in
+            let path = shops.path(of: name)
+            if !FileManager.default.fileExists(atPath: path) {
+                try FileManager.default.createDirectory(
+                    atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: template, toPath: path)
+            }
+            // Warm, as a service's shops are: one booking (outside the measure) has prepared the
+            // booking's statements and read its pages.
+            let pizzeria = try shops.open(name)
+            try pizzeria.orders.place(warmUp)
+            return pizzeria
+        }
+    }
+    /// Books every request, request i in shop i mod the count, from `callers` tasks; bookings a second.
+    func run(_ targets: [Pizzeria], callers: Int) async throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        // Each shop's requests keep their slots: shop k books requests k, k + n, … in its own file.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for caller in 0..<callers {
+                group.addTask {
+                    for index in stride(from: caller, to: requests.count, by: callers) {
+                        let request = requests[index / targets.count]
+                        _ = try await targets[index % targets.count].write { try $0.orders.place(request) }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        return Double(requests.count) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    var result: [String: Double] = ["bookings": Double(bookings)]
+    for callers in [1, 8] {
+        // A fresh copy each time, so every run books into the same empty week.
+        try shops.names().forEach {
+            shops.close($0); try shops.remove($0)
+        }
+        let one = try copies(1)
+        result["bookings_per_s_one_shop_\(callers)_callers"] = try await run(one, callers: callers)
+        try shops.names().forEach {
+            shops.close($0); try shops.remove($0)
+        }
+        let all = try copies(names.count)
+        result["bookings_per_s_all_shops_\(callers)_callers"] = try await run(all, callers: callers)
+    }
+    return result
 }

@@ -258,7 +258,12 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
     }
 
     for mode in modes {
-        progress("mode \(mode): copying the data set; memory: \(MemoryNow.read())")
+        // What the previous mode freed goes back to the system first (glibc keeps freed heap, and
+        // each thread's arena, until trimmed), so each mode's peak is its own.
+        let beforeTrim = MemoryNow.read()
+        _ = pizzeria_bench_trim_heap()
+        progress(
+            "mode \(mode): copying the data set; memory: \(beforeTrim), after trimming the heap \(MemoryNow.read())")
         let projectPath = directory + "/project-\(mode).sqlite", baselinePath = directory + "/baseline-\(mode).sqlite"
         try dataSet.copy(to: projectPath)
         try dataSet.copy(to: baselinePath)

@@ -58,6 +58,10 @@ struct ShopsMoveTests {
         #expect(try cli.ok("--shop", "napoli", "pizza", "list").stdout.contains("Margherita"))
         #expect(!(try cli.ok("--shop", "napoli", "pizza", "list").stdout.contains("Diavola")))
         try cli.ok("--db", path, "pizza", "add", "--name", "Diavola", "--price", "8")
+        // Removing a shop on its node takes it out of the placement too.
+        try cli.ok("--node", "a", "shops", "remove", "napoli", "--yes")
+        #expect(try cli.ok("shops", "where").stdout.contains("No shops placed."))
+        #expect(!FileManager.default.fileExists(atPath: path))
     }
 
     @Test("a move whose replica never reaches the fence is undone: exit 1, the shop serving where it was, writable")

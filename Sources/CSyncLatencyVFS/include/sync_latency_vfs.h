@@ -15,4 +15,8 @@ unsigned long long pizzeria_sync_latency_vfs_syncs(void);
 /// opened through the VFS so far.
 unsigned long long pizzeria_sync_latency_vfs_temp_files(void);
 
+/// Gives the heap's free memory back to the system (glibc's malloc_trim(0)): between the bench's
+/// modes, so each mode's peak resident memory is its own. 1 when memory was released.
+int pizzeria_bench_trim_heap(void);
+
 #endif
