@@ -92,11 +92,18 @@ public struct ShopMove: Sendable {
             progress("placement: \(shop) served by node \(to.name)")
             fenced = nil
             // The old node keeps nothing of the shop: its file and Litestream's local state of it.
-            try? removeFiles(source)
+            // The move is done: a file that cannot be removed is said, not thrown (it is fenced).
             let litestreamState =
                 (source as NSString).deletingLastPathComponent + "/." + (source as NSString).lastPathComponent
                 + "-litestream"
-            try? FileManager.default.removeItem(atPath: litestreamState)
+            do {
+                try removeFiles(source)
+                if FileManager.default.fileExists(atPath: litestreamState) {
+                    try FileManager.default.removeItem(atPath: litestreamState)
+                }
+            } catch {
+                progress("warning: the old file stays on node \(from.name), fenced; remove it by hand: \(error)")
+            }
             let signalled = Self.retireReplica(of: from)
             progress(
                 signalled
