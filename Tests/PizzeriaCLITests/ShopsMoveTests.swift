@@ -85,6 +85,43 @@ struct ShopsMoveTests {
     }
 
     @Test(
+        "a move killed after its copy was in place resumes when run again to the same node (and refuses another node meanwhile: 75)"
+    )
+    func killedMoveResumes() throws {
+        let (cli, _) = try Self.platform()
+        try cli.ok("--node", "a", "shops", "create", "napoli")
+        try cli.ok("--shop", "napoli", "pizza", "add", "--name", "Margherita", "--price", "7")
+        // What a mover killed after the rename leaves: the placement moving to b with its open move,
+        // the old file fenced with the move's token, the copy (same rows) in b's directory.
+        let destination = cli.directory.path("b") + "/fe/dc/napoli.sqlite"
+        try FileManager.default.createDirectory(
+            atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try cli.ok("--node", "a", "shops", "backup", "napoli", "--to", destination)
+        let placement = try SQLiteShell(databasePath: cli.directory.path("placement.sqlite"))
+        try placement.run(
+            """
+            UPDATE placements SET state = 'moving', target = 'b' WHERE shop = 'napoli';
+            INSERT INTO moves (shop, from_node, to_node, fence, started_at, by) VALUES ('napoli', 'a', 'b', 4242, '2026-12-07T10:00:00Z', 'ops');
+            """)
+        placement.close()
+        let source = cli.directory.path("a") + "/fe/dc/napoli.sqlite"
+        let old = try SQLiteShell(databasePath: source)
+        try old.run("PRAGMA application_id = 4242;")
+        old.close()
+
+        let busy = try cli.run("--shop", "napoli", "pizza", "list")
+        #expect(busy.status == 75 && busy.stderr.contains("is moving from node a to node b"), "\(busy)")
+        let other = try cli.run("shops", "move", "napoli", "--to", "a")
+        #expect(other.status == 75 && other.stderr.contains("moving"), "\(other)")
+        let resumed = try cli.ok("shops", "move", "napoli", "--to", "b", "--json").stdout
+        #expect(resumed.contains("\"to\" : \"b\""), "\(resumed)")
+        #expect(try cli.ok("--shop", "napoli", "pizza", "list").stdout.contains("Margherita"))
+        try cli.ok("--shop", "napoli", "pizza", "add", "--name", "Diavola", "--price", "8")
+        #expect(!FileManager.default.fileExists(atPath: source))
+        #expect(try cli.ok("shops", "where", "--csv", "--no-headers").stdout.hasPrefix("napoli,b,serving,,"))
+    }
+
+    @Test(
         "a shop moved there and back between two replicated nodes under a booking load: every acknowledged booking is on the new node, refusals are 75, nothing stays behind"
     )
     func moveUnderLoad() throws {
