@@ -104,4 +104,32 @@ struct ShopsTests {
         #expect(again.migrated.isEmpty && again.current == 5 && again.failed.count == 1)
         #expect(throws: ValidationError.self) { try shops.migrateAll(jobs: 0) }
     }
+
+    @Test(
+        "a fenced shop refuses every write of a Shops handle (sync and batched), reads go on, and nothing is written; a file opened by path does not read the fence"
+    )
+    func fenceRefusesWrites() async throws {
+        let directory = TemporaryDirectory()
+        let shops = try Shops(directory: directory.path("shops"))
+        let name = try ShopName.parse("napoli")
+        try shops.create(name)
+        let napoli = try shops.open(name)
+        _ = try napoli.menu.addCategory(name: "Fritti", usesOven: false)
+        // The mover's fence, from another handle on the same file.
+        let mover = try Database(path: shops.path(of: name))
+        try mover.write { try MoveFence.set(4242, on: $0) }
+        #expect(throws: FencedForMove.self) { _ = try napoli.menu.addCategory(name: "Dolci", usesOven: false) }
+        await #expect(throws: FencedForMove.self) {
+            _ = try await napoli.write { try $0.menu.addCategory(name: "Bevande", usesOven: false) }
+        }
+        let names = try napoli.menu.categories().map(\.name)
+        #expect(names.contains("Fritti") && !names.contains("Dolci") && !names.contains("Bevande"), "\(names)")
+        // The same file opened by path is one shop alone, as before: it writes.
+        let alone = try await Pizzeria.open(path: shops.path(of: name), access: .requireCurrent)
+        _ = try alone.menu.addCategory(name: "Dolci", usesOven: false)
+        // Lifted, the shop's handle writes again.
+        try mover.write { try MoveFence.set(nil, on: $0) }
+        _ = try await napoli.write { try $0.menu.addCategory(name: "Bevande", usesOven: false) }
+        #expect(try napoli.menu.categories().map(\.name).contains("Bevande"))
+    }
 }
