@@ -126,9 +126,9 @@ public final class Connection {
         let marked = pizzeria_sqlite_mark_connection(handle)
         guard marked == SQLITE_OK else { throw error(code: marked, sql: nil) }
         try applyUsualSettings()
-        // The value comes from a two-case enum, never from input. Deleted content is overwritten
-        // with zeros, freed pages included, so an erased customer's data leaves the file
-        // (https://sqlite.org/pragma.html#pragma_secure_delete).
+        // Deleted content is overwritten with zeros, freed pages included, so an erased customer's
+        // data leaves the file (https://sqlite.org/pragma.html#pragma_secure_delete).
+        // A PRAGMA value cannot be bound: it comes from a two-case enum, never from input.
         try execute("PRAGMA synchronous = \(configuration.synchronous.pragmaValue); PRAGMA secure_delete = ON")
         switch configuration.checkpointPolicy {
         case .sqliteAutomatic(let pages):

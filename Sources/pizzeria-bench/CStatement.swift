@@ -16,6 +16,7 @@ final class CDatabase {
         db = handle
         sqlite3_busy_timeout(db, 5_000)
         // The project's pragmas and durability; its checkpoint policy too (the same WAL growth).
+        // A PRAGMA value cannot be bound: `synchronous` is one of OFF, NORMAL, FULL, EXTRA (checked in main).
         try exec("PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; PRAGMA synchronous = \(synchronous)")
         try exec("PRAGMA secure_delete = ON; PRAGMA temp_store = MEMORY")
         // The same program as the project's: a connection the schema knows as the shop's own
@@ -25,7 +26,7 @@ final class CDatabase {
         }
         try exec("CREATE TEMP TABLE IF NOT EXISTS pizzeria_connection (id INTEGER PRIMARY KEY)")
         sqlite3_wal_autocheckpoint(db, Int32(checkpointPages))
-        // The same page cache as the project's writer, when the run sets one.
+        // The same page cache as the project's writer, when the run sets one (an Int: a PRAGMA value cannot be bound).
         if let cacheKiB { try exec("PRAGMA cache_size = -\(cacheKiB)") }
     }
 

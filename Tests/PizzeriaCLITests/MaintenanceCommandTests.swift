@@ -122,7 +122,7 @@ struct MaintenanceCommandTests {
         while !locked, Date() < deadline {
             locked = try cli.run("user", "add", "probe\(attempts)").status == 75
             attempts += 1
-            if !locked { Thread.sleep(forTimeInterval: 0.05) }
+            if !locked { Thread.sleep(forTimeInterval: 0.05) }  // between looks at a condition with a deadline
         }
         try #require(locked, "the sqlite3 shell never took the write lock")
         cli.environment["PIZZERIA_BUSY_TIMEOUT_MS"] = "300"

@@ -117,7 +117,7 @@ struct ReplicationTests {
                     try ids.isSubset(of: held)
                     && (query.map { try cli.sqliteOn(out, $0).stdout == (try cli.sqlite($0).stdout) } ?? true)
                 if caughtUp || Date() > deadline { return (held, out) }
-                Thread.sleep(forTimeInterval: 0.5)
+                Thread.sleep(forTimeInterval: 0.5)  // between looks at a condition with a deadline
             }
         }
     }
