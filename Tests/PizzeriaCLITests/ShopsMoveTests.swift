@@ -24,13 +24,19 @@ struct ShopsMoveTests {
         return (cli, store)
     }
 
+    /// ``platform()`` with shop `napoli` on node `a`, selling a Margherita.
+    static func platformWithNapoli() throws -> CLI {
+        let (cli, _) = try platform()
+        try cli.ok("--node", "a", "shops", "create", "napoli")
+        try cli.ok("--shop", "napoli", "pizza", "add", "--name", "Margherita", "--price", "7")
+        return cli
+    }
+
     @Test(
         "nodes and where in every format; --shop goes to the shop's node; another --node is 66; a fenced file refuses writes (75) through --shop only"
     )
     func placementAndFence() throws {
-        let (cli, _) = try Self.platform()
-        try cli.ok("--node", "a", "shops", "create", "napoli")
-        try cli.ok("--shop", "napoli", "pizza", "add", "--name", "Margherita", "--price", "7")
+        let cli = try Self.platformWithNapoli()
         let nodes = try cli.ok("shops", "nodes", "--csv").stdout
         #expect(nodes.contains("name,shops,shops_dir,replica_dir") && nodes.contains("a,1,"), "\(nodes)")
         let whereJSON = try cli.ok("shops", "where", "--json").stdout
@@ -41,6 +47,11 @@ struct ShopsMoveTests {
         // Asked on the wrong node: not found here, naming where it is.
         let elsewhere = try cli.run("--node", "b", "--shop", "napoli", "pizza", "list")
         #expect(elsewhere.status == 66 && elsewhere.stderr.contains("is on node a, not on node b"), "\(elsewhere)")
+        var typo = cli
+        typo.environment["PIZZERIA_PLACEMENT"] = cli.directory.path("placemnt.sqlite")
+        let missing = try typo.run("--shop", "napoli", "pizza", "list")
+        #expect(missing.status == 66 && missing.stderr.contains("no placement at"), "\(missing)")
+        #expect(!FileManager.default.fileExists(atPath: cli.directory.path("placemnt.sqlite")), "a read made no file")
         let unplaced = try cli.run("--shop", "roma", "pizza", "list")
         #expect(unplaced.status == 66 && unplaced.stderr.contains("placed on no node"), "\(unplaced)")
         let badNode = try cli.run("shops", "node", "add", "../x", "--dir", "/tmp", "--replica", "/tmp")
@@ -88,9 +99,7 @@ struct ShopsMoveTests {
         "a move killed after its copy was in place resumes when run again to the same node (and refuses another node meanwhile: 75)"
     )
     func killedMoveResumes() throws {
-        let (cli, _) = try Self.platform()
-        try cli.ok("--node", "a", "shops", "create", "napoli")
-        try cli.ok("--shop", "napoli", "pizza", "add", "--name", "Margherita", "--price", "7")
+        let cli = try Self.platformWithNapoli()
         // What a mover killed after the rename leaves: the placement moving to b with its open move,
         // the old file fenced with the move's token, the copy (same rows) in b's directory.
         let destination = cli.directory.path("b") + "/fe/dc/napoli.sqlite"

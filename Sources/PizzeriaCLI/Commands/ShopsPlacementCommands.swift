@@ -5,10 +5,11 @@ import PizzeriaServices
 /// (docs/SHOPS.md, "The placement" and "Moving a shop").
 enum ShopsPlacementCommands {
     /// The placement of `--placement` / `$PIZZERIA_PLACEMENT`, or a usage error naming them.
-    static func placement(_ invocation: Invocation) throws -> Placement {
+    static func placement(_ invocation: Invocation, create: Bool = false) throws -> Placement {
         let context = invocation.context
         guard
-            let placement = try context.platform.placement(now: try context.clock(), acting: context.acting)
+            let placement = try context.platform.placement(
+                create: create, now: try context.clock(), acting: context.acting)
         else {
             throw invocation.usage("give the placement file: --placement FILE or $PIZZERIA_PLACEMENT")
         }
@@ -30,7 +31,7 @@ enum ShopsPlacementCommands {
         ],
         run: { invocation in
             let name = try ShopName.parse(try invocation[nodeName], field: "node")
-            let placed = try placement(invocation).addNode(
+            let placed = try placement(invocation, create: true).addNode(
                 name, shopsDirectory: try invocation[directory], replicaDirectory: try invocation[replica])
             try invocation.context.emit([
                 "node": name.description, "placed": placed.map(\.description).joined(separator: " "),

@@ -47,11 +47,11 @@ struct Context: Sendable {
             self.node = try given(node, "PIZZERIA_NODE").map { try ShopName.parse($0, field: "node") }
         }
 
-        /// The placement, when one is given.
-        func placement(now: @escaping @Sendable () -> Date = { Date() }, acting: Acting = .library) throws
-            -> Placement?
-        {
-            try placementPath.map { try Placement(path: $0, now: now, acting: acting) }
+        /// The placement, when one is given (made only with `create`: `shops node add`).
+        func placement(
+            create: Bool = false, now: @escaping @Sendable () -> Date = { Date() }, acting: Acting = .library
+        ) throws -> Placement? {
+            try placementPath.map { try Placement(path: $0, create: create, now: now, acting: acting) }
         }
 
         /// The shops directory: `--shops`, else this node's in the placement.

@@ -120,6 +120,8 @@ extension ErrorReport {
         case PlacementError.elsewhere(_, let node, _): return "address it on node \(node) (`pizzeria shops where`)"
         case PlacementError.notPlaced: return "`pizzeria shops where` lists the placed shops"
         case PlacementError.noNode: return "`pizzeria shops nodes` lists the nodes"
+        case PlacementError.noPlacementFile:
+            return "check --placement / $PIZZERIA_PLACEMENT; `pizzeria shops node add` makes a new placement"
         case DataError.damagedRow:
             return "fix the row with sqlite3, or restore a backup; `pizzeria check` checks the whole file"
         default: return nil

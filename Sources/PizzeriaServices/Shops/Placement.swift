@@ -15,13 +15,26 @@ public final class Placement: Sendable {
     let now: @Sendable () -> Date
     let acting: Acting
 
-    /// The placement at `path`, made (with its tables) when missing.
-    /// - Throws: storage errors (a file that is not SQLite is ``DatabaseError/Kind/notADatabase``).
-    public init(path: String, now: @escaping @Sendable () -> Date = { Date() }, acting: Acting = .library) throws {
+    /// The placement at `path`. Only `create` makes the file and its tables (when missing): a
+    /// router's read opens what exists and writes nothing.
+    /// - Throws: ``PlacementError/noPlacementFile(_:)`` for a missing file (without `create`) or
+    ///   a SQLite file without the placement's tables; storage errors (a file that is not SQLite is
+    ///   ``DatabaseError/Kind/notADatabase``).
+    public init(
+        path: String, create: Bool = false, now: @escaping @Sendable () -> Date = { Date() },
+        acting: Acting = .library
+    ) throws {
+        guard create || FileManager.default.fileExists(atPath: path) else {
+            throw PlacementError.noPlacementFile(path)
+        }
         var configuration = DatabaseConfiguration()
         configuration.maximumReaderCount = 1
-        let database = try Database(path: path, configuration: configuration, create: true)
-        try database.write { try PlacementStore.createSchema($0) }
+        let database = try Database(path: path, configuration: configuration, create: create)
+        if create {
+            try database.write { try PlacementStore.createSchema($0) }
+        } else if try !database.read({ try PlacementStore.hasSchema($0) }) {
+            throw PlacementError.noPlacementFile(path)
+        }
         (self.path, self.database, self.now, self.acting) = (path, database, now, acting)
     }
 
@@ -219,11 +232,13 @@ public enum PlacementError: PizzeriaFailure, Equatable {
     case moveFailed(shop: String, reason: String)
     /// No placement file was given.
     case noPlacement
+    /// No placement at this path (or a file without its tables).
+    case noPlacementFile(String)
 
     /// Not found, refused, busy or invalid.
     public var category: FailureCategory {
         switch self {
-        case .noNode, .notPlaced, .elsewhere: .notFound
+        case .noNode, .notPlaced, .elsewhere, .noPlacementFile: .notFound
         case .nodeExists, .moveFailed: .refused
         case .moving: .busy
         case .noPlacement: .invalidInput
@@ -241,6 +256,7 @@ public enum PlacementError: PizzeriaFailure, Equatable {
         case .elsewhere(let shop, let node, let asked): "shop: '\(shop)' is on node \(node), not on node \(asked)"
         case .moveFailed(let shop, let reason): "move: shop '\(shop)' did not move (it stays where it was): \(reason)"
         case .noPlacement: "the placement file is needed: --placement FILE or $PIZZERIA_PLACEMENT"
+        case .noPlacementFile(let path): "placement: no placement at \(path)"
         }
     }
 }

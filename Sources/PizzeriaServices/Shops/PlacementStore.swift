@@ -40,6 +40,13 @@ enum PlacementStore {
 
     static func createSchema(_ db: Connection) throws { try db.execute(schema) }
 
+    /// Whether the file has the placement's three tables.
+    static func hasSchema(_ db: Connection) throws -> Bool {
+        try db.fetchOne(
+            "SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name IN ('nodes', 'placements', 'moves')"
+        ) { try $0.int("n") } == 3
+    }
+
     static func node(_ row: Row) throws -> PlacementNode {
         PlacementNode(
             name: try row.string("name"), shopsDirectory: try row.string("shops_dir"),

@@ -92,7 +92,7 @@ public struct ShopMove: Sendable {
             progress("placement: \(shop) served by node \(to.name)")
             fenced = nil
             // The old node keeps nothing of the shop: its file and Litestream's local state of it.
-            // The move is done: a file that cannot be removed is said, not thrown (it is fenced).
+            // The move is done, so a file that cannot be removed is said, not thrown (it is fenced).
             let litestreamState =
                 (source as NSString).deletingLastPathComponent + "/." + (source as NSString).lastPathComponent
                 + "-litestream"
