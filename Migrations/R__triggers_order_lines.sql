@@ -210,7 +210,7 @@ BEGIN
     SELECT RAISE(ABORT, 'slot_capacity_exceeded: the pickup slot has no room for these pizzas (only a staff override lets an order past its capacity)')
     FROM orders o JOIN slot_loads s ON s.pickup_at = o.pickup_at
     WHERE o.id = NEW.order_id AND NEW.uses_oven = 1 AND o.status <> 'cancelled' AND s.booked > s.capacity
-      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c WHERE c.order_id = o.id AND c.pickup_at = o.pickup_at);
+      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c WHERE c.order_id = o.id AND c.pickup_at = o.pickup_at AND c.station_id IS NULL);
 END;
 
 CREATE TRIGGER slot_loads_line_update AFTER UPDATE OF quantity, uses_oven ON order_lines
@@ -223,7 +223,7 @@ BEGIN
     FROM orders o JOIN slot_loads s ON s.pickup_at = o.pickup_at
     WHERE o.id = NEW.order_id AND NEW.quantity * NEW.uses_oven > OLD.quantity * OLD.uses_oven
       AND o.status <> 'cancelled' AND s.booked > s.capacity
-      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c WHERE c.order_id = o.id AND c.pickup_at = o.pickup_at);
+      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c WHERE c.order_id = o.id AND c.pickup_at = o.pickup_at AND c.station_id IS NULL);
 END;
 
 CREATE TRIGGER order_lines_locked_update BEFORE UPDATE ON order_lines
@@ -267,6 +267,12 @@ BEGIN
                   WHERE o.pickup_at = station_loads.pickup_at AND o.status <> 'cancelled' AND l.station_id = station_loads.station_id)
     WHERE station_id = (SELECT station_id FROM order_lines WHERE order_id = NEW.order_id AND line_no = NEW.line_no)
       AND pickup_at = (SELECT pickup_at FROM orders WHERE id = NEW.order_id);
+    SELECT RAISE(ABORT, 'station_capacity_exceeded: the station has no room for these pieces in the pickup slot (only a staff override lets an order past its capacity)')
+    FROM order_lines l JOIN orders o ON o.id = l.order_id
+    JOIN station_slot_capacity s ON s.station_id = l.station_id AND s.pickup_at = o.pickup_at
+    WHERE l.order_id = NEW.order_id AND l.line_no = NEW.line_no AND o.status <> 'cancelled' AND s.booked > s.capacity
+      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c
+                      WHERE c.order_id = o.id AND c.pickup_at = o.pickup_at AND c.station_id = l.station_id);
 END;
 
 -- A line written without its station takes its category's (as one without uses_oven takes 1);
@@ -286,6 +292,11 @@ BEGIN
     SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
                   WHERE o.pickup_at = station_loads.pickup_at AND o.status <> 'cancelled' AND l.station_id = station_loads.station_id)
     WHERE station_id = NEW.station_id AND pickup_at = (SELECT pickup_at FROM orders WHERE id = NEW.order_id);
+    SELECT RAISE(ABORT, 'station_capacity_exceeded: the station has no room for these pieces in the pickup slot (only a staff override lets an order past its capacity)')
+    FROM orders o JOIN station_slot_capacity s ON s.station_id = NEW.station_id AND s.pickup_at = o.pickup_at
+    WHERE o.id = NEW.order_id AND NEW.quantity > OLD.quantity AND o.status <> 'cancelled' AND s.booked > s.capacity
+      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c
+                      WHERE c.order_id = o.id AND c.pickup_at = o.pickup_at AND c.station_id = NEW.station_id);
 END;
 
 CREATE TRIGGER station_loads_line_delete AFTER DELETE ON order_lines

@@ -232,6 +232,13 @@ BEGIN
                   WHERE o.pickup_at = station_loads.pickup_at AND o.status <> 'cancelled' AND l.station_id = station_loads.station_id)
     WHERE pickup_at = NEW.pickup_at AND NEW.pickup_at IS NOT OLD.pickup_at
       AND station_id IN (SELECT l.station_id FROM order_lines l WHERE l.order_id = NEW.id AND l.uses_oven = 0);
+    SELECT RAISE(ABORT, 'station_capacity_exceeded: the station has no room for these pieces in the pickup slot (only a staff override lets an order past its capacity)')
+    FROM station_slot_capacity s
+    WHERE s.pickup_at = NEW.pickup_at AND NEW.status <> 'cancelled'
+      AND (OLD.status = 'cancelled' OR NEW.pickup_at IS NOT OLD.pickup_at) AND s.booked > s.capacity
+      AND s.station_id IN (SELECT l.station_id FROM order_lines l WHERE l.order_id = NEW.id AND l.uses_oven = 0)
+      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c
+                      WHERE c.order_id = NEW.id AND c.pickup_at = NEW.pickup_at AND c.station_id = s.station_id);
 END;
 
 CREATE TRIGGER slot_loads_order_change AFTER UPDATE OF status, pickup_at ON orders
@@ -258,7 +265,7 @@ BEGIN
     WHERE s.pickup_at = NEW.pickup_at AND NEW.status <> 'cancelled'
       AND (OLD.status = 'cancelled' OR NEW.pickup_at IS NOT OLD.pickup_at) AND s.booked > s.capacity
       AND EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = NEW.id AND l.uses_oven = 1)
-      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c WHERE c.order_id = NEW.id AND c.pickup_at = NEW.pickup_at);
+      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c WHERE c.order_id = NEW.id AND c.pickup_at = NEW.pickup_at AND c.station_id IS NULL);
 END;
 
 CREATE TRIGGER station_bumps_back_from_ready AFTER UPDATE OF status ON orders

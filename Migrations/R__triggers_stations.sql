@@ -77,13 +77,16 @@ END;
 
 CREATE TRIGGER station_loads_capacity BEFORE UPDATE OF booked ON station_loads
 WHEN NEW.booked > OLD.booked AND NEW.booked > (
-    SELECT c.capacity FROM slot_loads s JOIN station_capacity_candidates c ON c.station_id = NEW.station_id
+    SELECT c.capacity + min((c.capacity + 3) / 4,
+                            coalesce((SELECT a.pieces FROM station_override_allowance a
+                                      WHERE a.station_id = NEW.station_id AND a.pickup_at = NEW.pickup_at), 0))
+    FROM slot_loads s JOIN station_capacity_candidates c ON c.station_id = NEW.station_id
     WHERE s.pickup_at = NEW.pickup_at
       AND (c.day = s.service_day OR c.weekday = (CAST(strftime('%w', s.service_day) AS INTEGER) + 6) % 7 + 1 OR c.rank = 2)
       AND c.start_minute <= s.local_minute AND s.local_minute < c.end_minute
     ORDER BY c.rank, c.width LIMIT 1)
 BEGIN
-    SELECT RAISE(ABORT, 'station_capacity_exceeded: the station has no room for these pieces in the pickup slot (its capacity rule for the slot, else stations.capacity)');
+    SELECT RAISE(ABORT, 'station_capacity_exceeded: the station has no room for these pieces in the pickup slot (its capacity rule for the slot, else stations.capacity; a staff override passes it by at most a quarter, rounded up)');
 END;
 
 CREATE TRIGGER station_loads_never_replaced BEFORE INSERT ON station_loads

@@ -151,8 +151,14 @@ GROUP BY d.order_id, d.kind, d.line_no, d.at, d.reason;
 CREATE VIEW slot_override_allowance AS
 SELECT c.pickup_at, sum(c.pizzas) AS pizzas
 FROM capacity_overrides c JOIN orders o ON o.id = c.order_id
-WHERE o.pickup_at = c.pickup_at AND o.status <> 'cancelled'
+WHERE o.pickup_at = c.pickup_at AND o.status <> 'cancelled' AND c.station_id IS NULL
 GROUP BY c.pickup_at;
+
+CREATE VIEW station_override_allowance AS
+SELECT c.station_id, c.pickup_at, sum(c.pizzas) AS pieces
+FROM capacity_overrides c JOIN orders o ON o.id = c.order_id
+WHERE o.pickup_at = c.pickup_at AND o.status <> 'cancelled' AND c.station_id IS NOT NULL
+GROUP BY c.station_id, c.pickup_at;
 
 CREATE VIEW capacity_candidates AS
 SELECT r.id AS rule_id, r.capacity, r.day, r.weekday, r.start_minute, r.end_minute,

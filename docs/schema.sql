@@ -45,7 +45,7 @@ CREATE TABLE capacity_overrides (
                                                                     26,27,28,29,30,31,127) || ']*')),
     actor     TEXT NOT NULL CHECK (length(actor) BETWEEN 1 AND 64),
     at        TEXT NOT NULL CHECK (at GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]*Z')
-) STRICT;
+, station_id INTEGER REFERENCES stations (id)) STRICT;
 
 CREATE TABLE capacity_rules (
     id        INTEGER PRIMARY KEY,
@@ -662,6 +662,8 @@ CREATE INDEX capacity_overrides_by_order ON capacity_overrides (order_id);
 
 CREATE INDEX capacity_overrides_by_slot ON capacity_overrides (pickup_at);
 
+CREATE INDEX capacity_overrides_by_station ON capacity_overrides (station_id, pickup_at) WHERE station_id IS NOT NULL;
+
 CREATE UNIQUE INDEX capacity_rules_by_day ON capacity_rules (day, starts_at, ends_at) WHERE day IS NOT NULL;
 
 CREATE UNIQUE INDEX capacity_rules_by_weekday ON capacity_rules (weekday, starts_at, ends_at) WHERE weekday IS NOT NULL;
@@ -968,7 +970,7 @@ FROM slot_loads s LEFT JOIN capacity_rules r ON r.id = s.capacity_rule_id;
 CREATE VIEW slot_override_allowance AS
 SELECT c.pickup_at, sum(c.pizzas) AS pizzas
 FROM capacity_overrides c JOIN orders o ON o.id = c.order_id
-WHERE o.pickup_at = c.pickup_at AND o.status <> 'cancelled'
+WHERE o.pickup_at = c.pickup_at AND o.status <> 'cancelled' AND c.station_id IS NULL
 GROUP BY c.pickup_at;
 
 CREATE VIEW sold_out AS
@@ -984,6 +986,12 @@ SELECT r.station_id, r.id AS rule_id, r.capacity, r.day, r.weekday, r.start_minu
 FROM station_capacity_rules r
 UNION ALL
 SELECT s.id, NULL, s.capacity, NULL, NULL, 0, 2881, 2, 0 FROM stations s WHERE s.holds_slot_capacity = 0;
+
+CREATE VIEW station_override_allowance AS
+SELECT c.station_id, c.pickup_at, sum(c.pizzas) AS pieces
+FROM capacity_overrides c JOIN orders o ON o.id = c.order_id
+WHERE o.pickup_at = c.pickup_at AND o.status <> 'cancelled' AND c.station_id IS NOT NULL
+GROUP BY c.station_id, c.pickup_at;
 
 CREATE VIEW station_slot_capacity AS
 SELECT x.station, x.station_id, x.service_day, x.local_time, x.pickup_at, x.booked, x.capacity,
@@ -1505,6 +1513,7 @@ END;
 CREATE TRIGGER capacity_overrides_append_only_update BEFORE UPDATE ON capacity_overrides
 WHEN NOT (NEW.reason = '[erased]' AND NEW.id = OLD.id AND NEW.order_id = OLD.order_id AND NEW.pickup_at = OLD.pickup_at
           AND NEW.pizzas = OLD.pizzas AND NEW.actor = OLD.actor AND NEW.at = OLD.at
+          AND NEW.station_id IS OLD.station_id
           AND EXISTS (SELECT 1 FROM orders o JOIN user_erasures e ON e.user_id = o.user_id WHERE o.id = OLD.order_id))
 BEGIN
     SELECT RAISE(ABORT, 'capacity_overrides_append_only: an override is a record; only an erasure redacts its reason');
@@ -1514,6 +1523,13 @@ CREATE TRIGGER capacity_overrides_never_replaced BEFORE INSERT ON capacity_overr
 WHEN NEW.id > 0 AND EXISTS (SELECT 1 FROM capacity_overrides WHERE id = NEW.id)
 BEGIN
     SELECT RAISE(ABORT, 'row_never_replaced: a row of capacity_overrides is never replaced (REPLACE would delete it without its triggers); UPDATE it where the table allows, or insert a new row');
+END;
+
+CREATE TRIGGER capacity_overrides_station BEFORE INSERT ON capacity_overrides
+WHEN NEW.station_id IS NOT NULL
+ AND NOT EXISTS (SELECT 1 FROM stations t WHERE t.id = NEW.station_id AND t.holds_slot_capacity = 0)
+BEGIN
+    SELECT RAISE(ABORT, 'capacity_override_station: a station''s override names a station other than the one holding the slot capacity (whose override has no station_id)');
 END;
 
 CREATE TRIGGER capacity_rules_apply_delete AFTER DELETE ON capacity_rules
@@ -2906,7 +2922,7 @@ BEGIN
     SELECT RAISE(ABORT, 'slot_capacity_exceeded: the pickup slot has no room for these pizzas (only a staff override lets an order past its capacity)')
     FROM orders o JOIN slot_loads s ON s.pickup_at = o.pickup_at
     WHERE o.id = NEW.order_id AND NEW.uses_oven = 1 AND o.status <> 'cancelled' AND s.booked > s.capacity
-      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c WHERE c.order_id = o.id AND c.pickup_at = o.pickup_at);
+      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c WHERE c.order_id = o.id AND c.pickup_at = o.pickup_at AND c.station_id IS NULL);
 END;
 
 CREATE TRIGGER slot_loads_line_update AFTER UPDATE OF quantity, uses_oven ON order_lines
@@ -2919,7 +2935,7 @@ BEGIN
     FROM orders o JOIN slot_loads s ON s.pickup_at = o.pickup_at
     WHERE o.id = NEW.order_id AND NEW.quantity * NEW.uses_oven > OLD.quantity * OLD.uses_oven
       AND o.status <> 'cancelled' AND s.booked > s.capacity
-      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c WHERE c.order_id = o.id AND c.pickup_at = o.pickup_at);
+      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c WHERE c.order_id = o.id AND c.pickup_at = o.pickup_at AND c.station_id IS NULL);
 END;
 
 CREATE TRIGGER slot_loads_never_replaced BEFORE INSERT ON slot_loads
@@ -2964,7 +2980,7 @@ BEGIN
     WHERE s.pickup_at = NEW.pickup_at AND NEW.status <> 'cancelled'
       AND (OLD.status = 'cancelled' OR NEW.pickup_at IS NOT OLD.pickup_at) AND s.booked > s.capacity
       AND EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = NEW.id AND l.uses_oven = 1)
-      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c WHERE c.order_id = NEW.id AND c.pickup_at = NEW.pickup_at);
+      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c WHERE c.order_id = NEW.id AND c.pickup_at = NEW.pickup_at AND c.station_id IS NULL);
 END;
 
 CREATE TRIGGER slot_loads_ruled BEFORE INSERT ON slot_loads
@@ -3072,13 +3088,16 @@ END;
 
 CREATE TRIGGER station_loads_capacity BEFORE UPDATE OF booked ON station_loads
 WHEN NEW.booked > OLD.booked AND NEW.booked > (
-    SELECT c.capacity FROM slot_loads s JOIN station_capacity_candidates c ON c.station_id = NEW.station_id
+    SELECT c.capacity + min((c.capacity + 3) / 4,
+                            coalesce((SELECT a.pieces FROM station_override_allowance a
+                                      WHERE a.station_id = NEW.station_id AND a.pickup_at = NEW.pickup_at), 0))
+    FROM slot_loads s JOIN station_capacity_candidates c ON c.station_id = NEW.station_id
     WHERE s.pickup_at = NEW.pickup_at
       AND (c.day = s.service_day OR c.weekday = (CAST(strftime('%w', s.service_day) AS INTEGER) + 6) % 7 + 1 OR c.rank = 2)
       AND c.start_minute <= s.local_minute AND s.local_minute < c.end_minute
     ORDER BY c.rank, c.width LIMIT 1)
 BEGIN
-    SELECT RAISE(ABORT, 'station_capacity_exceeded: the station has no room for these pieces in the pickup slot (its capacity rule for the slot, else stations.capacity)');
+    SELECT RAISE(ABORT, 'station_capacity_exceeded: the station has no room for these pieces in the pickup slot (its capacity rule for the slot, else stations.capacity; a staff override passes it by at most a quarter, rounded up)');
 END;
 
 CREATE TRIGGER station_loads_insert_empty BEFORE INSERT ON station_loads
@@ -3122,6 +3141,12 @@ BEGIN
                   WHERE o.pickup_at = station_loads.pickup_at AND o.status <> 'cancelled' AND l.station_id = station_loads.station_id)
     WHERE station_id = (SELECT station_id FROM order_lines WHERE order_id = NEW.order_id AND line_no = NEW.line_no)
       AND pickup_at = (SELECT pickup_at FROM orders WHERE id = NEW.order_id);
+    SELECT RAISE(ABORT, 'station_capacity_exceeded: the station has no room for these pieces in the pickup slot (only a staff override lets an order past its capacity)')
+    FROM order_lines l JOIN orders o ON o.id = l.order_id
+    JOIN station_slot_capacity s ON s.station_id = l.station_id AND s.pickup_at = o.pickup_at
+    WHERE l.order_id = NEW.order_id AND l.line_no = NEW.line_no AND o.status <> 'cancelled' AND s.booked > s.capacity
+      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c
+                      WHERE c.order_id = o.id AND c.pickup_at = o.pickup_at AND c.station_id = l.station_id);
 END;
 
 CREATE TRIGGER station_loads_line_update AFTER UPDATE OF quantity ON order_lines
@@ -3131,6 +3156,11 @@ BEGIN
     SET booked = (SELECT coalesce(sum(l.quantity), 0) FROM orders o JOIN order_lines l ON l.order_id = o.id
                   WHERE o.pickup_at = station_loads.pickup_at AND o.status <> 'cancelled' AND l.station_id = station_loads.station_id)
     WHERE station_id = NEW.station_id AND pickup_at = (SELECT pickup_at FROM orders WHERE id = NEW.order_id);
+    SELECT RAISE(ABORT, 'station_capacity_exceeded: the station has no room for these pieces in the pickup slot (only a staff override lets an order past its capacity)')
+    FROM orders o JOIN station_slot_capacity s ON s.station_id = NEW.station_id AND s.pickup_at = o.pickup_at
+    WHERE o.id = NEW.order_id AND NEW.quantity > OLD.quantity AND o.status <> 'cancelled' AND s.booked > s.capacity
+      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c
+                      WHERE c.order_id = o.id AND c.pickup_at = o.pickup_at AND c.station_id = NEW.station_id);
 END;
 
 CREATE TRIGGER station_loads_never_replaced BEFORE INSERT ON station_loads
@@ -3157,6 +3187,13 @@ BEGIN
                   WHERE o.pickup_at = station_loads.pickup_at AND o.status <> 'cancelled' AND l.station_id = station_loads.station_id)
     WHERE pickup_at = NEW.pickup_at AND NEW.pickup_at IS NOT OLD.pickup_at
       AND station_id IN (SELECT l.station_id FROM order_lines l WHERE l.order_id = NEW.id AND l.uses_oven = 0);
+    SELECT RAISE(ABORT, 'station_capacity_exceeded: the station has no room for these pieces in the pickup slot (only a staff override lets an order past its capacity)')
+    FROM station_slot_capacity s
+    WHERE s.pickup_at = NEW.pickup_at AND NEW.status <> 'cancelled'
+      AND (OLD.status = 'cancelled' OR NEW.pickup_at IS NOT OLD.pickup_at) AND s.booked > s.capacity
+      AND s.station_id IN (SELECT l.station_id FROM order_lines l WHERE l.order_id = NEW.id AND l.uses_oven = 0)
+      AND NOT EXISTS (SELECT 1 FROM capacity_overrides c
+                      WHERE c.order_id = NEW.id AND c.pickup_at = NEW.pickup_at AND c.station_id = s.station_id);
 END;
 
 CREATE TRIGGER stations_holding_fixed BEFORE UPDATE OF id, holds_slot_capacity ON stations

@@ -47,7 +47,17 @@ struct Generator {
             step.slot = dice.int(first...19)
             step.items = picks(model, count: dice.int(1...3))
             if dice.chance(0.15) { step.key = "k\(number)" }
-            if dice.chance(0.1) { step.override = true }
+            if dice.chance(0.1) {
+                step.override = true
+                // A walk-in often wants fritti: an override that a full fryer, not the oven, needs.
+                let fried = model.items.indices.filter { !model.items[$0].usesOven && !model.items[$0].counter }
+                if dice.chance(0.6), let item = dice.pick(fried) {
+                    step.items =
+                        (step.items ?? []) + [
+                            Step.Pick(item: item, variant: nil, modifiers: [], quantity: dice.int(2...4))
+                        ]
+                }
+            }
             if dice.chance(0.08) {
                 step.party = true
                 step.items = [Step.Pick(item: 0, variant: nil, modifiers: [], quantity: dice.int(6...14))]

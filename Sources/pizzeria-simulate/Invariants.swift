@@ -154,7 +154,8 @@ enum Invariants {
 
     /// Every station other than the oven holds, per slot, the pieces of the live lines the model
     /// booked there, and in every slot ahead no more than its capacity there (its rule for the
-    /// slot, else its own: a change that would leave a future slot over is refused).
+    /// slot, else its own: a change that would leave a future slot over is refused) plus what its
+    /// live staff overrides took, up to the margin.
     static func stations(_ shop: Shop) throws {
         let rows = try stationSlots(shop), now = PickupTime.utc(shop.clock.now)
         var expected: [String: Int] = [:]
@@ -169,10 +170,14 @@ enum Invariants {
                 throw Finding(
                     invariant: "station-load", detail: "station \(row.key): booked \(row.booked), its lines otherwise")
             }
-            guard let capacity = row.capacity, row.booked > capacity, row.pickup > now else { continue }
+            guard let capacity = row.capacity, row.pickup > now,
+                row.booked > capacity + min((capacity + 3) / 4, row.allowance)
+            else { continue }
             throw Finding(
                 invariant: "station-capacity",
-                detail: "station \(row.key): \(row.booked) over its capacity \(capacity) (\(row.from ?? "its own"))")
+                detail:
+                    "station \(row.key): \(row.booked) over its capacity \(capacity) (\(row.from ?? "its own")), "
+                    + "allowance \(row.allowance)")
         }
         if let missing = expected.first(where: { $0.value > 0 }) {
             throw Finding(invariant: "station-load", detail: "station \(missing.key): \(missing.value) booked, no row")
@@ -181,17 +186,22 @@ enum Invariants {
 
     /// Each station slot with its load and capacity there, as the schema's view reads them.
     static func stationSlots(_ shop: Shop) throws -> [(
-        key: String, pickup: String, booked: Int, capacity: Int?, from: String?
+        key: String, pickup: String, booked: Int, capacity: Int?, from: String?, allowance: Int
     )] {
         try shop.pizzeria.database.read { db in
             try db.fetchAll(
-                "SELECT station_id, pickup_at, booked, capacity, capacity_from FROM station_slot_capacity"
+                """
+                SELECT c.station_id, c.pickup_at, c.booked, c.capacity, c.capacity_from,
+                       coalesce((SELECT a.pieces FROM station_override_allowance a
+                                 WHERE a.station_id = c.station_id AND a.pickup_at = c.pickup_at), 0) AS allowance
+                FROM station_slot_capacity c
+                """
             ) { row in
                 (
                     key: "\(try row.int64("station_id")) \(try row.string("pickup_at"))",
                     pickup: try row.string("pickup_at"), booked: try row.int("booked"),
                     capacity: try row.optionalInt64("capacity").map { Int($0) },
-                    from: try row.optionalString("capacity_from")
+                    from: try row.optionalString("capacity_from"), allowance: try row.int("allowance")
                 )
             }
         }

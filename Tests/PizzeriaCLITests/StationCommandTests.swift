@@ -77,6 +77,35 @@ struct StationCommandTests {
         try cli.ok("check")
     }
 
+    @Test("a staff override books a quarter over a full station, recorded; past it, exit 1 naming the station")
+    func overrideAtAStation() throws {
+        var cli = CLI()
+        cli.environment["PIZZERIA_NOW"] = "2026-12-01T10:00:00Z"
+        cli.environment["PIZZERIA_STAFF"] = "giulia"
+        try cli.ok("init")
+        try cli.ok("config", "set", "time-zone", "Europe/Rome")
+        try cli.ok("station", "add", "Friggitrice", "--capacity", "4")
+        try cli.ok("category", "add", "Fritti", "--station", "Friggitrice")
+        try cli.ok("pizza", "add", "--name", "Crocchè", "--price", "2.50", "--category", "Fritti")
+        try cli.ok("user", "add", "anna")
+        try cli.ok("order", "place", "anna", "--pickup", "19:30", "Crocchè=4")
+        let full = try cli.run("order", "place", "anna", "--pickup", "19:30", "Crocchè")
+        #expect(full.status == 1 && full.stderr.contains("hint: ") && full.stderr.contains("--override"), "\(full)")
+        try cli.ok("order", "place", "anna", "--pickup", "19:30", "Crocchè", "--override", "regular customer")
+        let beyond = try cli.run("order", "place", "anna", "--pickup", "19:30", "Crocchè", "--override", "again")
+        #expect(beyond.status == 1, "\(beyond)")
+        #expect(
+            beyond.stderr.contains(
+                "error: Friggitrice makes 4 in the 2026-12-01 19:30 slot and has 5 booked: an override books at most 1 over its capacity"
+            ), "\(beyond)")
+        let recorded = try cli.sqlite(
+            "SELECT t.name, c.pizzas, c.reason, c.actor FROM capacity_overrides c JOIN stations t ON t.id = c.station_id;"
+        ).stdout
+        #expect(recorded == "Friggitrice|1|regular customer|giulia\n", "\(recorded)")
+        #expect(try cli.sqlite("SELECT booked FROM station_loads;").stdout == "5\n")
+        try cli.ok("check")
+    }
+
     @Test("a board per station, a ticket per station, bump until ready (exit codes, JSON)")
     func boardAndBump() throws {
         var cli = CLI()

@@ -132,6 +132,83 @@ struct StationTests {
         #expect(try load(k, at: "19:00") == 12)
     }
 
+    @Test("a staff override passes a station's capacity by its margin, recorded for the station; the schema holds it")
+    func overrideMargin() throws {
+        let k = try Self.kitchen()
+        let orders = k.f.pizzeria.orders
+        let why = StaffOverride(reason: "walk-in")
+        func overrides() throws -> [String] {
+            try k.f.pizzeria.database.read { db in
+                try db.fetchAll(
+                    "SELECT coalesce(CAST(station_id AS TEXT), 'slot') AS station, pizzas FROM capacity_overrides ORDER BY id"
+                ) { "\(try $0.string("station")):\(try $0.int("pizzas"))" }
+            }
+        }
+        func place(_ items: [(Pizza.ID, Int)], at time: String = "19:00", override: StaffOverride?) throws -> Order {
+            try orders.place(
+                OrderRequest(
+                    user: try k.f.user("anna"), items: items.map { .init(pizza: $0.0, quantity: $0.1) },
+                    pickup: try k.f.at(time)), by: "giulia", override: override
+            ).order
+        }
+        let first = try book(k, [(k.crocche, 2)])
+        let second = try book(k, [(k.crocche, 1)])
+        // The fryer is full (3): a customer is refused, staff may pass it by a quarter (1 piece).
+        #expect(throws: OrderError.self) { try book(k, [(k.crocche, 1)]) }
+        let squeezed = try place([(k.crocche, 1), (try k.f.pizza("Margherita"), 1)], override: why)
+        #expect(try load(k, at: "19:00") == 4)
+        // Only the fryer needed the override: one record, for the station.
+        #expect(try overrides() == ["\(k.friggitrice.id):1"])
+        let before = try k.f.base.snapshot()
+        let over = #expect(throws: OrderError.self) { try place([(k.crocche, 1)], override: why) }
+        #expect(
+            over?.description.contains(
+                "Friggitrice makes 3 in the 2026-12-01 19:00 slot and has 4 booked: an override books at most 1 over")
+                == true, "\(String(describing: over))")
+        #expect(try k.f.base.snapshot() == before)
+        // A move and an edit with an override take the same margin; the allowance goes with its order.
+        let later = try book(k, [(k.crocche, 1)], at: "19:15")
+        #expect(throws: OrderError.self) {
+            try orders.move(id: later.id, to: try k.f.at("19:00"), by: "giulia", override: why)
+        }
+        _ = try orders.cancel(id: squeezed.id)
+        #expect(try load(k, at: "19:00") == 3)
+        _ = try orders.move(id: later.id, to: try k.f.at("19:00"), by: "giulia", override: why)
+        #expect(try load(k, at: "19:00") == 4)
+        #expect(try overrides() == ["\(k.friggitrice.id):1", "\(k.friggitrice.id):1"])
+        // The schema: past the margin, an override for the oven's station, and a customer's order
+        // let into the room an override made (the first order cancelled, the second grown by hand).
+        func refusal(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) -> String {
+            do {
+                try k.f.pizzeria.database.write { db in try db.run(sql, arguments) }
+                return "accepted"
+            } catch let error as DatabaseError {
+                return error.message
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(
+            refusal("UPDATE order_lines SET quantity = 3 WHERE order_id = ?", [first.id]).contains(
+                "station_capacity_exceeded"))
+        #expect(
+            refusal(
+                """
+                INSERT INTO capacity_overrides (order_id, pickup_at, pizzas, station_id, reason, actor, at)
+                VALUES (?, '2026-12-01T18:00:00Z', 1, 1, 'x', 'giulia', '2026-12-01T10:00:00Z')
+                """, [first.id]
+            ).contains("capacity_override_station"))
+        #expect(
+            refusal("UPDATE capacity_overrides SET station_id = NULL").contains("capacity_overrides_append_only"))
+        _ = try orders.cancel(id: first.id)
+        #expect(try load(k, at: "19:00") == 2)
+        #expect(
+            refusal("UPDATE order_lines SET quantity = 3 WHERE order_id = ?", [second.id]).contains(
+                "only a staff override lets an order past its capacity"))
+        #expect(try load(k, at: "19:00") == 2)
+        #expect(try Maintenance.check(path: k.f.base.path, now: k.f.now).domainProblems.isEmpty)
+    }
+
     @Test("the schema keeps station loads from their lines and refuses what the library refuses")
     func schemaRules() throws {
         let k = try Self.kitchen()

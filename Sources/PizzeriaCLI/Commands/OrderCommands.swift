@@ -82,9 +82,9 @@ enum OrderCommands {
             the clocks skip is refused; one they pass twice needs its offset. With --key, booking again with
             the same content returns the first order instead of a new one, so a retry is always safe.
 
-            --override REASON (staff, with --by) passes the lead time and a pause, and lets the slot take up
-            to a quarter of its capacity (rounded up) over it; each is recorded in the order's history and,
-            over capacity, in capacity_overrides. --split books a party too large for one slot: its pizzas
+            --override REASON (staff, with --by) passes the lead time and a pause, and lets the slot and each
+            station (the fryer) take up to a quarter of its capacity (rounded up) over it; each is recorded in
+            the order's history and, over a capacity, in capacity_overrides. --split books a party too large for one slot: its pizzas
             fill the slot and the ones right after it, each up to its capacity, as linked orders of one
             party (drinks go with the first); `order receipt` of any of them prints the party's one receipt.
 

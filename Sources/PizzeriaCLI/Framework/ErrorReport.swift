@@ -73,6 +73,11 @@ extension ErrorReport {
             return "see `pizzeria slots` for a run of slots with room, or start the party earlier"
         case OrderError.overMargin:
             return "book the rest in another slot, or spread the party over consecutive slots with --split"
+        case OrderError.stationFull:
+            return "see `pizzeria slots --available ITEM...` for slots where the whole order fits; staff may book "
+                + "a quarter over a station's capacity with --override REASON"
+        case OrderError.stationOverMargin:
+            return "book the rest in another slot, or raise the station's capacity"
         case OrderError.closedWeekday, OrderError.closedDate, OrderError.outsideOpeningHours, OrderError.tooSoon:
             return "see `pizzeria hours show` for the week and the exceptions"
         case ScheduleError.wouldOrphan:

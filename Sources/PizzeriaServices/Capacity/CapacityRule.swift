@@ -113,7 +113,8 @@ public struct SlotCapacity: Sendable, Hashable {
     public let rule: String?
 
     /// How many pizzas over ``capacity`` a staff override may book the slot: a quarter of it,
-    /// rounded up (8 → 2, 10 → 3, 20 → 5). The `slot_loads_capacity` trigger holds the same rule.
+    /// rounded up (8 → 2, 10 → 3, 20 → 5); a station's margin over its own capacity is the same. The
+    /// `slot_loads_capacity` and `station_loads_capacity` triggers hold the same rule.
     public var overrideMargin: Int { Self.overrideMargin(of: capacity) }
 
     /// The override margin of a slot taking `capacity` pizzas.

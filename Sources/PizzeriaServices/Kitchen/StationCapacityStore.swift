@@ -69,13 +69,17 @@ enum StationCapacityStore {
     }
 
     /// Future slots where `station` (every station, when `nil`) holds more pieces than its
-    /// capacity there: the station, its name, the pickup (UTC text), what is booked and the capacity.
+    /// capacity there: the station, its name, the pickup (UTC text), what is booked, the capacity
+    /// and the pieces over it the slot's live staff overrides granted (`station_override_allowance`).
     static func overbooked(after now: String, station: Station.ID? = nil, in db: Connection) throws -> [(
-        station: Station.ID, name: String, pickupAt: String, booked: Int, capacity: Int
+        station: Station.ID, name: String, pickupAt: String, booked: Int, capacity: Int, allowance: Int
     )] {
         try db.fetchAll(
             """
-            SELECT c.station_id, c.station, c.pickup_at, c.booked, c.capacity FROM station_slot_capacity c
+            SELECT c.station_id, c.station, c.pickup_at, c.booked, c.capacity,
+                   coalesce((SELECT a.pieces FROM station_override_allowance a
+                             WHERE a.station_id = c.station_id AND a.pickup_at = c.pickup_at), 0) AS allowance
+            FROM station_slot_capacity c
             JOIN stations t ON t.id = c.station_id
             WHERE c.pickup_at > ? AND (? IS NULL OR c.station_id = ?) AND c.booked > c.capacity
             ORDER BY c.pickup_at, t.position
@@ -83,7 +87,7 @@ enum StationCapacityStore {
         ) {
             (
                 Station.ID(try $0.int64("station_id")), try $0.string("station"), try $0.string("pickup_at"),
-                try $0.int("booked"), try $0.int("capacity")
+                try $0.int("booked"), try $0.int("capacity"), try $0.int("allowance")
             )
         }
     }

@@ -63,6 +63,9 @@ public enum OrderError: PizzeriaFailure, Equatable {
     /// Even a staff override cannot put this many pizzas in the slot: it books at most the
     /// slot's ``SlotCapacity/overrideMargin`` over its capacity.
     case overMargin(slot: String, capacity: Int, booked: Int, requested: Int, margin: Int)
+    /// Even a staff override cannot give a station this many pieces in the slot: it books at most
+    /// the station's margin (a quarter of its capacity there, rounded up) over it.
+    case stationOverMargin(station: String, slot: String, capacity: Int, booked: Int, requested: Int, margin: Int)
     /// A party's pizzas do not fit the consecutive slots from its pickup: `fits` fit in `slots` slots.
     case partyDoesNotFit(requested: Int, fits: Int, from: String, slots: Int)
     /// New bookings are paused.
@@ -161,6 +164,10 @@ public enum OrderError: PizzeriaFailure, Equatable {
         case .overMargin(let slot, let capacity, let booked, let requested, let margin):
             "the \(slot) slot takes \(pizzas(capacity)) and has \(booked) booked: an override books at most \(margin) over "
                 + "its capacity (a quarter of it, rounded up), so \(max(0, capacity + margin - booked)) of the \(requested) asked for fit"
+        case .stationOverMargin(let station, let slot, let capacity, let booked, let requested, let margin):
+            "\(station) makes \(capacity) in the \(slot) slot and has \(booked) booked: an override books at most "
+                + "\(margin) over its capacity (a quarter of it, rounded up), so \(max(0, capacity + margin - booked)) of "
+                + "the \(requested) asked for fit; choose another pickup time, or raise its capacity"
         case .partyDoesNotFit(let requested, let fits, let from, let slots):
             "a party of \(pizzas(requested)) does not fit the slots from \(from): "
                 + (slots == 0

@@ -3,7 +3,7 @@ import PizzeriaStorage
 
 // The pickup-time picker for a cart: what the checkout asks. The oven's pieces are the picker's
 // `pizzas`; every other station with a capacity has its own pieces to fit in the same slot, the
-// rule booking applies (``requireStationRoom(for:in:zone:in:)``) and the schema's `station_loads`.
+// rule booking applies (``requireStationRoom(for:in:zone:override:in:)``) and the schema's `station_loads`.
 extension OrderService {
     /// What a cart asks of each station other than the oven that has a capacity in some slot.
     struct StationNeed: Sendable, Hashable {

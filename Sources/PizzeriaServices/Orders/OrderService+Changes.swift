@@ -37,8 +37,11 @@ extension OrderService {
             let room = try Self.requireRoom(
                 for: pizzas, at: pickup, slot: slot, override: override, settings: settings, schedule: schedule,
                 now: now, in: db)
-            try Self.requireStationRoom(for: lines, in: slot, zone: settings.timeZone, in: db)
-            try Self.admit(room, order: id, at: pickup, override: override, actor: actor, now: now, in: db)
+            let stationsOver = try Self.requireStationRoom(
+                for: lines, in: slot, zone: settings.timeZone, override: override, in: db)
+            try Self.admit(
+                room, stations: stationsOver, order: id, at: pickup, override: override, actor: actor, now: now,
+                in: db)
             guard
                 try OrderStore.move(
                     id: id, version: header.version, pickupAt: PickupTime.utc(pickup), serviceDay: slot.serviceDay,
@@ -192,9 +195,11 @@ extension OrderService {
                 let room = try Self.requireRoom(
                     for: ovenDelta, at: header.pickupAt, slot: slot, override: override, settings: settings,
                     schedule: schedule, now: now, in: db)
-                try Self.requireStationRoom(
-                    for: grown + added, in: slot, zone: settings.timeZone, in: db)
-                try Self.admit(room, order: id, at: header.pickupAt, override: override, actor: actor, now: now, in: db)
+                let stationsOver = try Self.requireStationRoom(
+                    for: grown + added, in: slot, zone: settings.timeZone, override: override, in: db)
+                try Self.admit(
+                    room, stations: stationsOver, order: id, at: header.pickupAt, override: override, actor: actor,
+                    now: now, in: db)
                 if let override { detail.append(override.historyText) }
             }
             for (number, line) in existing where quantities[line.choice].map({ $0 > line.quantity }) == true {
@@ -282,8 +287,11 @@ extension OrderService {
                 let room = try Self.requireRoom(
                     for: pizzas, at: header.pickupAt, slot: slot, override: override, settings: settings,
                     schedule: schedule, now: now, in: db)
-                try Self.requireStationRoom(for: lines, in: slot, zone: settings.timeZone, in: db)
-                try Self.admit(room, order: id, at: header.pickupAt, override: override, actor: actor, now: now, in: db)
+                let stationsOver = try Self.requireStationRoom(
+                    for: lines, in: slot, zone: settings.timeZone, override: override, in: db)
+                try Self.admit(
+                    room, stations: stationsOver, order: id, at: header.pickupAt, override: override, actor: actor,
+                    now: now, in: db)
                 if let override { detail += ", " + override.historyText }
             } else if previous.isBooked, !header.status.isBooked, header.pickupAt > now {
                 // Collected or a no-show by mistake, and back in the kitchen: if the hours changed

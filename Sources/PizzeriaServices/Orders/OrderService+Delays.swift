@@ -139,9 +139,11 @@ extension OrderService {
                     let room = try Self.requireRoom(
                         for: pizzas, at: target, slot: slot, override: override, settings: settings,
                         schedule: schedule, now: now, in: db)
-                    try Self.requireStationRoom(for: lines, in: slot, zone: settings.timeZone, in: db)
+                    let stationsOver = try Self.requireStationRoom(
+                        for: lines, in: slot, zone: settings.timeZone, override: override, in: db)
                     try Self.admit(
-                        room, order: header.id, at: target, override: override, actor: actor, now: now, in: db)
+                        room, stations: stationsOver, order: header.id, at: target, override: override, actor: actor,
+                        now: now, in: db)
                     guard
                         try OrderStore.delay(
                             id: header.id, version: header.version, pickupAt: PickupTime.utc(target),

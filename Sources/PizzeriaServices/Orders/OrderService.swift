@@ -78,7 +78,8 @@ public final class OrderService: Sendable {
         let room = try requireRoom(
             for: pizzas, at: request.pickup, slot: slot, override: override, settings: settings, schedule: schedule,
             now: now, in: db)
-        try requireStationRoom(for: lines, in: slot, zone: settings.timeZone, in: db)
+        let stationsOver = try requireStationRoom(
+            for: lines, in: slot, zone: settings.timeZone, override: override, in: db)
         let capacity = room.capacity
         let id = Order.ID.timeOrdered(at: now)
         try OrderStore.insert(
@@ -87,7 +88,9 @@ public final class OrderService: Sendable {
             fingerprint: request.idempotencyKey == nil ? nil : fingerprint, lines: lines, actor: actor,
             historyNote: override?.historyText, party: party.id(of: id), at: now, in: db
         ) {
-            try admit(room, order: id, at: request.pickup, override: override, actor: actor, now: now, in: db)
+            try admit(
+                room, stations: stationsOver, order: id, at: request.pickup, override: override, actor: actor,
+                now: now, in: db)
         }
         let created = Timestamp.date(from: Timestamp.string(from: now)) ?? now  // as stored: to the millisecond
         let order = Order(
@@ -185,17 +188,25 @@ public final class OrderService: Sendable {
             slot: local, remaining: max(0, total - booked), requested: requested, firstAvailable: first?.local)
     }
 
-    /// Records the pizzas a staff override takes over the slot's capacity (`capacity_overrides`),
-    /// before the write that puts the order's pizzas in the slot: the schema's capacity trigger
-    /// lets the load past the capacity by what is recorded there.
+    /// Records the pizzas a staff override takes over the slot's capacity and the pieces it takes
+    /// over each station's (`capacity_overrides`), before the write that puts the order's items in
+    /// the slot: the schema's capacity triggers let the loads past the capacities by what is recorded there.
     static func admit(
-        _ room: Room, order id: Order.ID, at pickup: Date, override: StaffOverride?, actor: String?, now: Date,
-        in db: Connection
+        _ room: Room, stations: [Station.ID: Int] = [:], order id: Order.ID, at pickup: Date,
+        override: StaffOverride?, actor: String?, now: Date, in db: Connection
     ) throws {
-        guard room.overCapacity > 0, let override, let actor else { return }
-        try OrderStore.recordOverride(
-            order: id, pickupAt: PickupTime.utc(pickup), pizzas: room.overCapacity, reason: override.reason,
-            actor: actor, at: now, in: db)
+        guard let override, let actor else { return }
+        let pickupAt = PickupTime.utc(pickup)
+        if room.overCapacity > 0 {
+            try OrderStore.recordOverride(
+                order: id, pickupAt: pickupAt, pizzas: room.overCapacity, reason: override.reason, actor: actor,
+                at: now, in: db)
+        }
+        for (station, pieces) in stations.sorted(by: { $0.key < $1.key }) where pieces > 0 {
+            try OrderStore.recordOverride(
+                order: id, pickupAt: pickupAt, pizzas: pieces, station: station, reason: override.reason,
+                actor: actor, at: now, in: db)
+        }
     }
 
     /// The longest name of who makes a change, in Unicode scalars (as the schema counts).

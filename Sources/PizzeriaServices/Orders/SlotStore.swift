@@ -56,13 +56,27 @@ extension OrderStore {
         } ?? 0
     }
 
-    /// Records that staff let `order` into the slot `pizzas` over its capacity, why, who and when.
+    /// The pieces over `station`'s capacity in the slot its live overrides granted (what the
+    /// `station_loads_capacity` trigger adds, up to the margin).
+    static func overrideAllowance(pickupAt: String, station: Station.ID, in db: Connection) throws -> Int {
+        try db.fetchOne(
+            "SELECT pieces FROM station_override_allowance WHERE station_id = ? AND pickup_at = ?",
+            [station, pickupAt]
+        ) { try $0.int("pieces") } ?? 0
+    }
+
+    /// Records that staff let `order` into the slot `pizzas` over its capacity — the slot's
+    /// (`station` nil) or a station's — why, who and when.
     static func recordOverride(
-        order: Order.ID, pickupAt: String, pizzas: Int, reason: String, actor: String, at: Date, in db: Connection
+        order: Order.ID, pickupAt: String, pizzas: Int, station: Station.ID? = nil, reason: String, actor: String,
+        at: Date, in db: Connection
     ) throws {
         try db.run(
-            "INSERT INTO capacity_overrides (order_id, pickup_at, pizzas, reason, actor, at) VALUES (?, ?, ?, ?, ?, ?)",
-            [order, pickupAt, pizzas, reason, actor, Timestamp.string(from: at)])
+            """
+            INSERT INTO capacity_overrides (order_id, pickup_at, pizzas, station_id, reason, actor, at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [order, pickupAt, pizzas, station, reason, actor, Timestamp.string(from: at)])
     }
 
     // MARK: - The picker's forward walk
