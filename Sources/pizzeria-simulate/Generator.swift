@@ -61,6 +61,14 @@ struct Generator {
             if dice.chance(0.08) {
                 step.party = true
                 step.items = [Step.Pick(item: 0, variant: nil, modifiers: [], quantity: dice.int(6...14))]
+                // Often with fritti, which spread over the party's slots by the fryer's room.
+                let fried = model.items.indices.filter { !model.items[$0].usesOven && !model.items[$0].counter }
+                if dice.chance(0.5), let item = dice.pick(fried) {
+                    step.items =
+                        (step.items ?? []) + [
+                            Step.Pick(item: item, variant: nil, modifiers: [], quantity: dice.int(2...8))
+                        ]
+                }
             }
             step.cli = cli
         case .retry: step.order = dice.pick(model.booked.filter { $0.key != nil })?.label

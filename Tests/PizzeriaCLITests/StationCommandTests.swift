@@ -103,6 +103,14 @@ struct StationCommandTests {
         ).stdout
         #expect(recorded == "Friggitrice|1|regular customer|giulia\n", "\(recorded)")
         #expect(try cli.sqlite("SELECT booked FROM station_loads;").stdout == "5\n")
+        // A party of fritti alone (no pizza) spreads over the fryer's room; it used to trap.
+        let party = try cli.ok("order", "place", "anna", "--pickup", "20:00", "Crocchè=6", "--split").stdout
+        #expect(
+            party.contains("(2 orders)") && party.contains("4 × Crocchè") && party.contains("2 × Crocchè"), "\(party)")
+        let loads = try cli.sqlite(
+            "SELECT substr(pickup_at, 12, 5) || ' ' || booked FROM station_loads ORDER BY pickup_at;"
+        ).stdout
+        #expect(loads == "18:30 5\n19:00 4\n19:15 2\n", "\(loads)")
         try cli.ok("check")
     }
 

@@ -209,6 +209,37 @@ struct StationTests {
         #expect(try Maintenance.check(path: k.f.base.path, now: k.f.now).domainProblems.isEmpty)
     }
 
+    @Test("a party spreads its fritti over its slots by the fryer's room, its pizzas by the oven's; drinks ride first")
+    func partyShares() throws {
+        let k = try Self.kitchen()
+        let orders = k.f.pizzeria.orders
+        _ = try book(k, [(k.crocche, 2)])
+        func party(_ items: [(Pizza.ID, Int)], at time: String = "19:00") throws -> [Order] {
+            try orders.placeParty(
+                OrderRequest(
+                    user: try k.f.user("anna"), items: items.map { .init(pizza: $0.0, quantity: $0.1) },
+                    pickup: try k.f.at(time))
+            ).party.orders
+        }
+        // Fryer 3 a slot (2 taken at 19:00), oven 12: 6 crocchè → 1, 3, 2; the pizzas all at 19:00.
+        let spread = try party([(k.crocche, 6), (try k.f.pizza("Margherita"), 4), (k.acqua, 2)])
+        #expect(
+            spread.map { $0.lines.map { "\($0.quantity) \($0.pizzaName)" } } == [
+                ["1 Crocchè", "4 Margherita", "2 Acqua"], ["3 Crocchè"], ["2 Crocchè"],
+            ])
+        #expect(try load(k, at: "19:00") == 3 && load(k, at: "19:15") == 3 && load(k, at: "19:30") == 2)
+        // Drinks alone, or no room asked at all, are one order (this trapped: no slot was chosen).
+        #expect(try party([(k.acqua, 3)], at: "20:00").count == 1)
+        // More fritti than the run of slots holds is refused naming the fryer; nothing written.
+        let before = try k.f.base.snapshot()
+        let refused = #expect(throws: OrderError.self) { try party([(k.crocche, 20)], at: "22:00") }
+        #expect(
+            refused?.description.contains("a party's 20 pieces at Friggitrice do not fit the slots from") == true,
+            "\(String(describing: refused))")
+        #expect(try k.f.base.snapshot() == before)
+        #expect(try Maintenance.check(path: k.f.base.path, now: k.f.now).domainProblems.isEmpty)
+    }
+
     @Test("the schema keeps station loads from their lines and refuses what the library refuses")
     func schemaRules() throws {
         let k = try Self.kitchen()

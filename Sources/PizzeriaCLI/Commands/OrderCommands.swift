@@ -86,7 +86,8 @@ enum OrderCommands {
             station (the fryer) take up to a quarter of its capacity (rounded up) over it; each is recorded in
             the order's history and, over a capacity, in capacity_overrides. --split books a party too large for one slot: its pizzas
             fill the slot and the ones right after it, each up to its capacity, as linked orders of one
-            party (drinks go with the first); `order receipt` of any of them prints the party's one receipt.
+            party (fritti spread the same way by the fryer's room; drinks go with the first); `order receipt` of
+            any of them prints the party's one receipt.
 
             USER is the customer as `order list --user` finds them: handle, id, phone in any format, or a name
             that is unique. --walk-in NAME [--phone P] books for someone without an account instead (a guest

@@ -69,7 +69,7 @@ extension ErrorReport {
         case OrderError.slotFull, OrderError.orderTooLarge:
             return "see `pizzeria slots` for slots with room; staff may book a quarter over a slot's capacity "
                 + "with --override REASON, or spread a party over consecutive slots with --split"
-        case OrderError.partyDoesNotFit:
+        case OrderError.partyDoesNotFit, OrderError.partyStationDoesNotFit:
             return "see `pizzeria slots` for a run of slots with room, or start the party earlier"
         case OrderError.overMargin:
             return "book the rest in another slot, or spread the party over consecutive slots with --split"

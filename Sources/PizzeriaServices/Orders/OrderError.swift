@@ -68,6 +68,9 @@ public enum OrderError: PizzeriaFailure, Equatable {
     case stationOverMargin(station: String, slot: String, capacity: Int, booked: Int, requested: Int, margin: Int)
     /// A party's pizzas do not fit the consecutive slots from its pickup: `fits` fit in `slots` slots.
     case partyDoesNotFit(requested: Int, fits: Int, from: String, slots: Int)
+    /// A party's pieces for a station with a capacity (the fryer) do not fit the consecutive
+    /// slots from its pickup: `fits` fit in `slots` slots.
+    case partyStationDoesNotFit(station: String, requested: Int, fits: Int, from: String, slots: Int)
     /// New bookings are paused.
     case paused(pause: Pause, zone: TimeZone)
     /// The idempotency key was used for an order with other content.
@@ -172,6 +175,12 @@ public enum OrderError: PizzeriaFailure, Equatable {
             "a party of \(pizzas(requested)) does not fit the slots from \(from): "
                 + (slots == 0
                     ? "that slot is full"
+                    : "\(fits) fit in the \(slots) consecutive slot\(slots == 1 ? "" : "s") with room "
+                        + "(at most \(OrderService.maximumPartySlots), no gap, one service day)")
+        case .partyStationDoesNotFit(let station, let requested, let fits, let from, let slots):
+            "a party's \(requested) pieces at \(station) do not fit the slots from \(from): "
+                + (slots == 0
+                    ? "\(station) has no room in that slot"
                     : "\(fits) fit in the \(slots) consecutive slot\(slots == 1 ? "" : "s") with room "
                         + "(at most \(OrderService.maximumPartySlots), no gap, one service day)")
         case .paused(let pause, let zone):

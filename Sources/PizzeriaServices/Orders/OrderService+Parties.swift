@@ -47,13 +47,16 @@ extension OrderService {
 
     /// Books a party too large for one slot: its pizzas fill the slot at `request.pickup` and the
     /// slots right after it on the same service day (no gap, at most ``maximumPartySlots``), each
-    /// up to its capacity, as linked orders in one transaction; items that take no oven room
-    /// (drinks) go with the first order. A party that fits one slot is one order. Every order is
+    /// up to its capacity, as linked orders in one transaction; the items of a station with a
+    /// capacity (the fryer's) spread over the same run of slots up to that station's room; the
+    /// rest (drinks) go with the first order. A party that fits one slot is one order. Every order is
     /// checked as a booking (hours, lead time, pause, capacity — `override` passes the lead time
     /// and the pause, as for ``place(_:by:override:)``), and a retry under the same key returns
     /// the party booked first.
     /// - Throws: what ``place(_:by:override:)`` throws, and ``OrderError/partyDoesNotFit(requested:fits:from:slots:)``
-    ///   when the consecutive slots cannot take all its pizzas. Nothing is written when it throws.
+    ///   when the consecutive slots cannot take all its pizzas, and
+    ///   ``OrderError/partyStationDoesNotFit(station:requested:fits:from:slots:)`` when they cannot
+    ///   take a station's pieces. Nothing is written when it throws.
     @discardableResult
     public func placeParty(_ request: OrderRequest, by actor: String? = nil, override: StaffOverride? = nil) throws
         -> (party: Party, created: Bool)
@@ -123,51 +126,85 @@ extension OrderService {
     }
 
     /// Which lines go to which slot: oven lines fill each consecutive slot up to its free
-    /// capacity (a line split between two slots when it must be), the rest ride with the first.
+    /// capacity, and so do the lines of each other station with a capacity (the fryer's), up to
+    /// that station's free capacity there (a line split between two slots when it must be); the
+    /// rest (drinks, a station with no limit) ride with the first. A party that needs no room at
+    /// all is the first slot alone.
     static func shares(
         of lines: [OrderLine], from first: Slot, settings: Settings, schedule: Schedule, override: Bool, now: Date,
         in db: Connection
     ) throws -> [(slot: Slot, lines: [OrderLine])] {
-        let requested = lines.reduce(0) { $0 + $1.slotUnits }
+        let stations = try StationCapacities.read(in: db)
+        // What each kind of room is asked for: the oven (nil) and each station with a capacity.
+        var requested: [Station.ID?: Int] = [nil: lines.reduce(0) { $0 + $1.slotUnits }]
+        for line in lines where !line.usesOven {
+            if let id = line.stationID, stations.stations[id] != nil { requested[id, default: 0] += line.quantity }
+        }
         let finder = SlotFinder(settings: settings, schedule: schedule, now: now, db: db)
         let window = BookingWindow(settings: settings, now: now)
         let step = Double(settings.slotMinutes * 60)
-        var slots: [(slot: Slot, free: Int)] = []
-        var room = 0
+        var slots: [(slot: Slot, free: [Station.ID?: Int])] = []
+        var room: [Station.ID?: Int] = [:]
+        func short() -> [Station.ID?] { requested.keys.filter { (room[$0] ?? 0) < (requested[$0] ?? 0) } }
         for slot in try schedule.slots(of: first.serviceDay) where slot.start >= first.start {
-            guard room < requested, slots.count < maximumPartySlots,
+            let needed = short()
+            guard !needed.isEmpty, slots.count < maximumPartySlots,
                 slot.start == first.start.addingTimeInterval(step * Double(slots.count)),
                 window.refusal(at: slot.start, .place, override: override) == nil
             else { break }
-            let load = try OrderStore.slotLoad(pickupAt: PickupTime.utc(slot.start), in: db)
+            let pickupAt = PickupTime.utc(slot.start)
+            let load = try OrderStore.slotLoad(pickupAt: pickupAt, in: db)
             let capacity = try load?.capacity ?? finder.rules(on: slot.serviceDay).capacity(of: slot)
-            let free = max(0, capacity.capacity - (load?.booked ?? 0))
-            guard free > 0 else { break }
+            var free: [Station.ID?: Int] = [nil: max(0, capacity.capacity - (load?.booked ?? 0))]
+            let loads = try StationStore.loads(pickupAt: pickupAt, in: db)
+            for case let id? in requested.keys {
+                let ruled = stations.capacity(of: id, on: slot.serviceDay, wallMinute: slot.wallMinute).capacity
+                free[id] = ruled.map { max(0, $0 - (loads[id] ?? 0)) } ?? Int.max / 2
+            }
+            // A slot with no room for anything still needed ends the run: a party has no gap.
+            guard needed.contains(where: { (free[$0] ?? 0) > 0 }) else { break }
             slots.append((slot, free))
-            room += free
+            for (kind, more) in free { room[kind, default: 0] += more }
         }
-        guard room >= requested || requested == 0 else {
-            throw OrderError.partyDoesNotFit(
-                requested: requested, fits: room, from: PickupTime.local(first.start, in: settings.timeZone),
+        let zone = settings.timeZone
+        if let missing = short().sorted(by: { ($0?.rawValue ?? 0) < ($1?.rawValue ?? 0) }).first {
+            let from = PickupTime.local(first.start, in: zone)
+            guard let station = missing, let name = stations.stations[station]?.name else {
+                throw OrderError.partyDoesNotFit(
+                    requested: requested[nil] ?? 0, fits: room[nil] ?? 0, from: from, slots: slots.count)
+            }
+            throw OrderError.partyStationDoesNotFit(
+                station: name, requested: requested[station] ?? 0, fits: room[station] ?? 0, from: from,
                 slots: slots.count)
         }
+        guard !slots.isEmpty else { return [(first, lines)] }
         var shares: [(slot: Slot, lines: [OrderLine])] = slots.map { ($0.slot, []) }
-        var index = 0, left = slots.first?.free ?? 0
+        // Where each kind of room is being filled: the slot, and what is left there.
+        var cursor: [Station.ID?: (index: Int, left: Int)] = [:]
         for line in lines {
-            guard line.usesOven else {
+            let kind: Station.ID?
+            if line.usesOven {
+                kind = nil
+            } else if let id = line.stationID, requested[id] != nil {
+                kind = id
+            } else {
                 shares[0].lines.append(line)
                 continue
             }
+            var (index, left) = cursor[kind] ?? (0, slots[0].free[kind] ?? 0)
             var quantity = line.quantity
             while quantity > 0 {
                 while left == 0, index + 1 < slots.count {
                     index += 1
-                    left = slots[index].free
+                    left = slots[index].free[kind] ?? 0
                 }
-                let part = min(quantity, left)
+                // The run has room for every piece (checked above); were it short, the booking
+                // of the last slot refuses the rest by name.
+                let part = left > 0 ? min(quantity, left) : quantity
                 shares[index].lines.append(line.with(quantity: part))
-                (quantity, left) = (quantity - part, left - part)
+                (quantity, left) = (quantity - part, max(0, left - part))
             }
+            cursor[kind] = (index, left)
         }
         return shares.filter { !$0.lines.isEmpty }
     }
