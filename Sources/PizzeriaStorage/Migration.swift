@@ -33,7 +33,7 @@ public struct Migration: Sendable, Hashable {
     }
 
     /// The migrations compiled into this binary, in version order. Files whose names do not
-    /// follow `NNNN_name.sql` are left out: the repeatable definitions (`R__name.sql`,
+    /// follow `NNNN_name.sql` are left out: the baseline (`B__baseline.sql`, ``SchemaBaseline``), the repeatable definitions (`R__name.sql`,
     /// ``Repeatable``), and nothing else (a test fails when there is any).
     public static let embedded: [Migration] = EmbeddedMigrations.files
         .compactMap { Migration(fileName: $0.fileName, sql: $0.sql, checksum: $0.checksum) }

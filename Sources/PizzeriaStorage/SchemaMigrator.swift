@@ -27,18 +27,30 @@ public struct SchemaMigrator: Sendable {
     /// (`0005_edges.sql`); a key that names no migration is refused before anything runs.
     public typealias DataStep = @Sendable (Connection) throws -> Void
     private let dataSteps: [String: DataStep]
+    /// The current schema in one script, for a new file (``SchemaBaseline``): used when it is of
+    /// the latest version; `nil` makes every new file by running every migration.
+    public let baseline: SchemaBaseline?
 
     /// A migrator for `migrations`, by default the ones compiled into the binary, with the data
     /// steps that complete some of them, by migration file name. The repeatable definitions are by
     /// default the compiled ones when the migrations are, and none for other migrations (the
     /// definitions are of the latest schema: a migrator of earlier migrations is an earlier binary).
+    /// The baseline is the compiled one when the migrations are (and `useBaseline`), else none.
     public init(
         migrations: [Migration] = Migration.embedded, repeatables: [Repeatable]? = nil,
-        dataSteps: [String: DataStep] = [:]
+        dataSteps: [String: DataStep] = [:], useBaseline: Bool = true
     ) {
         self.migrations = migrations
         self.repeatables = repeatables ?? (migrations == Migration.embedded ? Repeatable.embedded : [])
         self.dataSteps = dataSteps
+        let baseline = useBaseline && migrations == Migration.embedded ? SchemaBaseline.embedded : nil
+        self.baseline = baseline?.version == migrations.last?.version ? baseline : nil
+    }
+
+    /// This migrator making new files by running every migration, as it did before baselines:
+    /// what the baseline is generated from and compared with.
+    public func withoutBaseline() -> SchemaMigrator {
+        SchemaMigrator(migrations: migrations, repeatables: repeatables, dataSteps: dataSteps, useBaseline: false)
     }
 
     /// The highest version this migrator knows.
@@ -50,7 +62,9 @@ public struct SchemaMigrator: Sendable {
     public func asOfVersion(_ version: Int) -> SchemaMigrator {
         let kept = migrations.filter { $0.version <= version }
         let names = Set(kept.map(\.fileName))
-        return SchemaMigrator(migrations: kept, repeatables: [], dataSteps: dataSteps.filter { names.contains($0.key) })
+        return SchemaMigrator(
+            migrations: kept, repeatables: [], dataSteps: dataSteps.filter { names.contains($0.key) },
+            useBaseline: false)
     }
 
     // MARK: - Opening
@@ -176,8 +190,36 @@ public struct SchemaMigrator: Sendable {
         // Re-read under the write lock: another process may have migrated meanwhile.
         try db.execute(Self.bookkeepingTable)
         let before = try status(of: db)
-        let done = Set(before.applied.map(\.version))
+        var done = Set(before.applied.map(\.version))
         var appliedNow: [Migration] = []
+        // A new file: the current schema in one step, each migration recorded as applied.
+        if let baseline, done.isEmpty,
+            try db.fetchOne(
+                "SELECT count(*) AS n FROM sqlite_schema WHERE name <> 'schema_migrations'", [],
+                {
+                    try $0.int("n")
+                }) == 0
+        {
+            do {
+                try db.execute(baseline.sql)
+            } catch let error as DatabaseError where error.kind != .io && error.kind != .busy {
+                throw SchemaError.migrationFailed(
+                    version: baseline.version, name: SchemaBaseline.fileName, reason: error.message)
+            }
+            for migration in migrations {
+                try db.run(
+                    "INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
+                    [migration.version, migration.name, migration.checksum])
+            }
+            // PRAGMA takes no bound parameters; the value is an Int from the embedded list.
+            try db.execute("PRAGMA user_version = \(baseline.version)")
+            let violations = try db.fetchAll("PRAGMA foreign_key_check") { try $0.string("table") }
+            guard violations.isEmpty else {
+                throw SchemaError.foreignKeyViolation(version: baseline.version, details: violations)
+            }
+            done = Set(migrations.map(\.version))
+            appliedNow = migrations
+        }
         for migration in migrations where !done.contains(migration.version) {
             do {
                 try db.execute(migration.sql)

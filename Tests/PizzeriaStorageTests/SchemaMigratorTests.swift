@@ -19,9 +19,10 @@ struct SchemaMigratorTests {
     func embeddedMatchesSources() throws {
         let folder = packageRoot.appendingPathComponent("Migrations")
         let all = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }
-        let files = all.filter { !$0.hasPrefix("R__") }.sorted()
+        let files = all.filter { !$0.hasPrefix("R__") && $0 != SchemaBaseline.fileName }.sorted()
         #expect(Migration.embeddedFileCount == all.count)
         #expect(Repeatable.embedded.map(\.fileName) == all.filter { $0.hasPrefix("R__") }.sorted())
+        #expect(all.contains(SchemaBaseline.fileName) && SchemaBaseline.embedded != nil)
         #expect(Migration.embedded.map(\.version) == Array(1...files.count))
         for (file, migration) in zip(files, Migration.embedded) {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
