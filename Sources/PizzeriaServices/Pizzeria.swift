@@ -131,11 +131,7 @@ public final class Pizzeria: Sendable {
     }
 
     /// The embedded migrations, with the steps in Swift that complete them.
-    static let migrator = SchemaMigrator(dataSteps: [
-        "0005_edges.sql": PizzaStore.fillNameKeys,
-        "0006_week.sql": OrderStore.fillLocalTimes,
-        "0009_every_path.sql": Rehoming.markKept,
-    ])
+    static let migrator = SchemaMigrator(dataSteps: MigrationSteps.all)
 
     /// Throws ``MaintenanceError/noDatabase(path:)`` when nothing (not even a link) is at `path`.
     static func requireFile(_ path: String) throws {

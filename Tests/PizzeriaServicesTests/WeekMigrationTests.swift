@@ -11,7 +11,7 @@ struct WeekMigrationTests {
     func versionFiveFile(_ directory: TemporaryDirectory) throws -> String {
         let path = directory.path("v5.sqlite")
         let old = SchemaMigrator(
-            migrations: Array(Migration.embedded.prefix(5)), dataSteps: ["0005_edges.sql": PizzaStore.fillNameKeys])
+            migrations: Array(Migration.embedded.prefix(5)), dataSteps: ["0005_edges.sql": MigrationSteps.nameKeys])
         let database = try old.open(path: path, access: .migrate)
         try database.write { db in
             try db.execute(
@@ -59,5 +59,37 @@ struct WeekMigrationTests {
         #expect(throws: OrderError.self) { try book("2026-12-02T19:31") }
         // No lead time on an old file: a slot 15 minutes ahead is still bookable.
         #expect(try book("2026-12-01T11:00").serviceDay == LocalDate("2026-12-01")!)
+    }
+}
+
+@Suite("Migration 9's data step, on a file of version 8")
+struct KeptOutsideHoursStepTests {
+    @Test("a future booking already outside the hours is marked kept; one inside and a past one are not")
+    func marksKept() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("v8.sqlite")
+        try Pizzeria.migrator.asOfVersion(8).open(path: path, access: .migrate).write { db in
+            try db.execute("UPDATE settings SET time_zone = 'Europe/Rome' WHERE id = 1")
+            try db.execute("INSERT INTO users (handle) VALUES ('anna')")
+            // The week is 12:00-23:00 every day: 19:00 is inside, 03:00 outside; 2020 is past.
+            for (id, utc, local) in [
+                ("11111111-1111-4111-8111-111111111111", "2099-01-05T18:00:00Z", "2099-01-05T19:00+01:00"),
+                ("22222222-2222-4222-8222-222222222222", "2099-01-05T02:00:00Z", "2099-01-05T03:00+01:00"),
+                ("33333333-3333-4333-8333-333333333333", "2020-01-07T02:00:00Z", "2020-01-07T03:00+01:00"),
+            ] {
+                try db.run(
+                    """
+                    INSERT INTO orders (id, user_id, pickup_at, service_day, pickup_local)
+                    SELECT ?, id, ?, substr(?, 1, 10), ? FROM users WHERE handle = 'anna'
+                    """, [id, utc, local, local])
+            }
+        }
+        let current = try Pizzeria.open(path: path)
+        let kept = try current.database.read { db in
+            try db.fetchAll("SELECT id FROM orders WHERE kept_outside_hours_at IS NOT NULL ORDER BY id") {
+                try $0.string("id")
+            }
+        }
+        #expect(kept == ["22222222-2222-4222-8222-222222222222"])
     }
 }

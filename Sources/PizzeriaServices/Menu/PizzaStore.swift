@@ -276,26 +276,6 @@ enum PizzaStore {
         .map(cursor(of:)) ?? .start
     }
 
-    /// Migration 5's data step: names with non-ASCII characters get their full case folding as
-    /// `name_key` (the SQL could only use `lower()`). Two names that fold alike stop the migration.
-    @Sendable static func fillNameKeys(_ db: Connection) throws {
-        let names = try db.fetchAll("SELECT id, name FROM pizzas WHERE name GLOB '*[^ -~]*'") {
-            (try $0.string("id"), try $0.string("name"))
-        }
-        for (id, name) in names {
-            do {
-                try db.run("UPDATE pizzas SET name_key = ? WHERE id = ?", [PizzaName.foldKey(name), id])
-            } catch let error as DatabaseError where error.constraint == .unique(table: "pizzas", columns: ["name_key"])
-            {
-                throw DatabaseError(
-                    extendedResultCode: ResultCode.SQLITE_CONSTRAINT_UNIQUE.rawValue,
-                    message:
-                        "pizza '\(name)' (\(id)) has the same name as another pizza ignoring case; rename one of them, then migrate again"
-                )
-            }
-        }
-    }
-
     // MARK: - Names for people (completion, suggestions)
 
     /// Up to `limit` names whose fold key starts with `key`, in key order: a range of the unique

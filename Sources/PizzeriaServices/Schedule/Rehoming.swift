@@ -62,16 +62,4 @@ enum Rehoming {
                 affected.sorted { ($0.pickupAt, $0.id.description) < ($1.pickupAt, $1.id.description) })
         }
     }
-
-    /// Migration 9's data step: future bookings already outside the hours were kept by staff
-    /// (`--keep-orders`) before the mark existed; they get it, so they block no later change.
-    @Sendable static func markKept(_ db: Connection) throws {
-        let now = Date()
-        let schedule = ScheduleStore.schedule(try SettingsStore.current(in: db), in: db)
-        for booking in try ScheduleStore.futureBookings(after: now, in: db) {
-            if case .slot = try schedule.locate(booking.pickupAt) { continue }
-            guard let day = LocalDate(booking.serviceDay) else { continue }
-            try ScheduleStore.rehome(booking.id, serviceDay: day, pickupLocal: booking.pickupLocal, keptAt: now, in: db)
-        }
-    }
 }
