@@ -8,7 +8,9 @@ import PizzeriaStorage
 //   - an empty shop's size on disk;
 //   - the cold open of every shop (first open in this process: the schema parsed) and a pooled
 //     open (a pool hit), p50 and p99;
-//   - memory per open idle shop (resident set before and after holding 200 open);
+//   - the same cold open with reads on the idle writer (`readsOnIdleWriter`: one connection);
+//   - memory per open idle shop (resident set before and after holding 200 open), with the
+//     default configuration and with reads on the idle writer;
 //   - migrating every shop from schema 45 (files made by a binary of that version): seconds;
 //   - bookings per second (durable, through the async API) in one shop against the same bookings
 //     spread round-robin over every shop (all held open, as a service keeps its shops, opened before
@@ -78,11 +80,27 @@ do {
         }
         cold.append(ms)
     }
+    // The same with reads on the idle writer (`readsOnIdleWriter`): one connection, one parse.
+    var oneConnection = PizzeriaConfiguration()
+    oneConnection.readsOnIdleWriter = true
+    var coldOne: [Double] = []
+    for name in names {
+        let ((), ms) = try clock {
+            let pizzeria = try Pizzeria.open(
+                path: shops.path(of: name), access: .requireCurrent, configuration: oneConnection)
+            _ = try pizzeria.settings.current()
+        }
+        coldOne.append(ms)
+    }
     // Pooled: the pool's hit, 200 shops kept open; memory per open idle shop.
     let before = residentKB()
     let held = try names.prefix(200).map { try shops.open($0) }
     for pizzeria in held { _ = try pizzeria.settings.current() }
     let after = residentKB()
+    let lean = try Shops(directory: directory, maximumOpen: 200, configuration: oneConnection)
+    let leanHeld = try names.suffix(200).map { try lean.open($0) }
+    for pizzeria in leanHeld { _ = try pizzeria.settings.current() }
+    let afterLean = residentKB()
     var warm: [Double] = []
     for name in names.prefix(200) {
         let (_, ms) = try clock { try shops.open(name) }
@@ -110,6 +128,9 @@ do {
         "copy_all_ms": copyMs, "cold_open_p50_ms": percentile(cold, 0.5), "cold_open_p99_ms": percentile(cold, 0.99),
         "pooled_open_p50_us": percentile(warm, 0.5) * 1000, "pooled_open_p99_us": percentile(warm, 0.99) * 1000,
         "kb_per_open_shop": Double(after - before) / Double(max(held.count, 1)),
+        "cold_open_one_connection_p50_ms": percentile(coldOne, 0.5),
+        "cold_open_one_connection_p99_ms": percentile(coldOne, 0.99),
+        "kb_per_open_shop_one_connection": Double(afterLean - after) / Double(max(leanHeld.count, 1)),
         "migrate_seconds": migration.seconds, "migrate_failed": Double(migration.failed.count),
         "migrated": Double(migration.migrated.count),
     ].merging(throughput) { $1 }
