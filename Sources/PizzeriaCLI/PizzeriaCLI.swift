@@ -28,7 +28,8 @@ public enum PizzeriaCLI {
         do {
             _ = try Parser(root: CommandTree.root).parse(arguments) { values in
                 Context(
-                    databasePath: "", json: values[GlobalOptions.json], console: Console(out: { _ in }, err: { _ in }),
+                    databasePath: "", json: try values[GlobalOptions.json],
+                    console: Console(out: { _ in }, err: { _ in }),
                     terminal: .none, environment: [:])
             }
             return .success(())
@@ -92,7 +93,8 @@ public enum PizzeriaCLI {
                     databasePath: try Context.databasePath(
                         option: try values[GlobalOptions.database], shop: shop, platform: platform,
                         environment: environment),
-                    json: values[GlobalOptions.json], console: console, terminal: terminal, environment: environment)
+                    json: try values[GlobalOptions.json], console: console, terminal: terminal, environment: environment
+                )
                 context.platform = platform
                 context.isShop = shop != nil
                 return context

@@ -52,9 +52,12 @@ struct CompletionTests {
         #expect(completer.candidates(words: ["pizza", "show"], current: "Mar").isEmpty)
     }
 
-    @Test("a command that reads an option it did not declare fails as an internal error, not silently")
+    @Test("a command that reads an option or a flag it did not declare fails as an internal error, not silently")
     func undeclaredOption() throws {
         let values = ParsedValues(command: CommandTree.root)
         #expect(throws: InternalError.self) { try values[OrderCommands.pickup] }
+        // A flag too, in every build (it was an assert, gone in release).
+        #expect(throws: InternalError.self) { try values[ListOptions.csv] }
+        #expect(try values[GlobalOptions.help] == false)
     }
 }

@@ -42,7 +42,7 @@ enum BoardCommand {
             let day = try invocation[date].map { try DateText.date($0, field: "date", pizzeria) }
             let station = try invocation[Self.station].map { try pizzeria.menu.station(named: $0).id }
             let words = PrintedWords(try pizzeria.payments.shop().language)
-            guard invocation[watch] else {
+            guard try invocation[watch] else {
                 let board = try pizzeria.orders.board(day: day, station: station)
                 try context.emit(board) { text(board, words) }
                 return .ok

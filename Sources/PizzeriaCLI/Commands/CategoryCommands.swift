@@ -67,8 +67,10 @@ enum CategoryCommands {
     /// The station `--station` names, `.some(nil)` for `--no-station`, `nil` for neither.
     static func stationChoice(_ invocation: Invocation, menu: MenuService) throws -> Station.ID?? {
         let named = try invocation[station]
-        if named != nil && invocation[noStation] { throw invocation.usage("give --station or --no-station, not both") }
-        if invocation[noStation] { return .some(nil) }
+        if try named != nil && invocation[noStation] {
+            throw invocation.usage("give --station or --no-station, not both")
+        }
+        if try invocation[noStation] { return .some(nil) }
         return try named.map { .some(try menu.station(named: $0).id) }
     }
 
@@ -101,8 +103,10 @@ enum CategoryCommands {
         ],
         run: { invocation in
             let context = invocation.context
-            if invocation[oven] && invocation[noOven] { throw invocation.usage("give --oven or --no-oven, not both") }
-            let usesOven: Bool? = invocation[oven] ? true : invocation[noOven] ? false : nil
+            if try invocation[oven] && invocation[noOven] {
+                throw invocation.usage("give --oven or --no-oven, not both")
+            }
+            let usesOven: Bool? = try invocation[oven] ? true : invocation[noOven] ? false : nil
             let newName = try invocation[Self.newName], position = try invocation[Self.position]
             let menu = try context.open(.requireCurrent).menu
             let choice = try stationChoice(invocation, menu: menu)

@@ -81,13 +81,13 @@ enum CheckCommand {
         let context = invocation.context
         let configuration = try context.configuration()
         let now = try context.clock()()
-        if invocation[repair] {
+        if try invocation[repair] {
             // A repair writes: with require-staff on, it is an owner's.
             try context.open(.requireCurrent).staff.authorize(context.acting.name, for: .owner)
         }
         // A restored backup that predates erasures made since: named, and erased again with --repair.
         if let live = try invocation[erasuresFrom] {
-            if invocation[repair] {
+            if try invocation[repair] {
                 let again = try Maintenance.reapplyErasures(
                     path: context.databasePath, from: live, configuration: configuration, now: now,
                     by: context.acting.name)
@@ -105,7 +105,7 @@ enum CheckCommand {
             }
         }
         let repaired =
-            invocation[repair]
+            try invocation[repair]
             ? try Maintenance.repair(path: context.databasePath, configuration: configuration, now: now).repaired : nil
         let result = try Maintenance.check(path: context.databasePath, configuration: configuration, now: now)
         let wal = result.wal

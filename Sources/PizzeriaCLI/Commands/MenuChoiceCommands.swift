@@ -68,7 +68,7 @@ enum VariantCommands {
         run: { invocation in
             let context = invocation.context
             let name = try invocation[newName], price = try invocation[newPrice], position = try invocation[position]
-            if name == nil && price == nil && position == nil && !invocation[makeDefault] {
+            if try name == nil && price == nil && position == nil && !invocation[makeDefault] {
                 throw invocation.usage("give --name, --price, --position or --default")
             }
             let pizzeria = try context.open(.requireCurrent)
@@ -336,10 +336,10 @@ enum ModifierCommands {
         ],
         run: { invocation in
             let context = invocation.context
-            if invocation[archive] && invocation[restore] {
+            if try invocation[archive] && invocation[restore] {
                 throw invocation.usage("give --archive or --restore, not both")
             }
-            let archived: Bool? = invocation[archive] ? true : invocation[restore] ? false : nil
+            let archived: Bool? = try invocation[archive] ? true : invocation[restore] ? false : nil
             var perVariant: (variant: String, price: Money?)?
             if let text = try invocation[variantPrice] {
                 guard let equals = text.lastIndex(of: "="), equals != text.startIndex else {

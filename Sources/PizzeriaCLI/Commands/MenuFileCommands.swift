@@ -71,7 +71,7 @@ enum MenuFileCommands {
             case let other?:
                 throw ValidationError([FieldError(field: "format", message: "must be json or csv, not '\(other)'")])
             }
-            let dry = invocation[dryRun]
+            let dry = try invocation[dryRun]
             let menu = try context.open(.requireCurrent).menu
             let changes: [MenuImportChange]
             if isJSON {

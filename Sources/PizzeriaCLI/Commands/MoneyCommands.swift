@@ -97,7 +97,7 @@ enum MoneyCommands {
             let request = PaymentRequest(
                 order: order.id, amount: try invocation[amount], method: try invocation[method],
                 reference: try invocation[reference], tendered: try invocation[tendered])
-            if invocation[party] { return try payParty(request, invocation) }
+            if try invocation[party] { return try payParty(request, invocation) }
             let (payment, created) = try pizzeria.payments.pay(request, by: try OrderCommands.actor(invocation))
             let summary = try pizzeria.payments.payments(of: order.id)
             try context.emit(summary) {
@@ -147,8 +147,9 @@ enum MoneyCommands {
             let pizzeria = try context.open(.requireCurrent)
             let order = try pizzeria.lookup.order(try invocation[OrderCommands.orderArgument])
             let actor = try OrderCommands.actor(invocation)
+            let forParty = try invocation[party]
             let refunds =
-                invocation[party]
+                forParty
                 ? try pizzeria.payments.refundParty(
                     order: order.id, amount: try invocation[amount], reason: try invocation[reason], by: actor)
                 : try pizzeria.payments.refund(
@@ -156,7 +157,7 @@ enum MoneyCommands {
             let summary = try pizzeria.payments.payments(of: order.id)
             let total = Money(cents: refunds.reduce(0) { $0 + $1.amount.cents })
             try context.emit(summary) {
-                "Refunded \(total.formatted) of " + (invocation[party] ? "the party of " : "")
+                "Refunded \(total.formatted) of " + (forParty ? "the party of " : "")
                     + "order \(order.id.short) ("
                     + refunds.map { "\($0.amount.formatted) \($0.method.rawValue)" }.joined(separator: ", ")
                     + "); it is \(summary.state.rawValue).\n"
@@ -199,7 +200,7 @@ enum MoneyCommands {
             let pizzeria = try context.open(.requireCurrent)
             let receipt = try pizzeria.payments.receipt(
                 of: try pizzeria.lookup.order(try invocation[OrderCommands.orderArgument]).id)
-            if invocation[refundsOnly] {
+            if try invocation[refundsOnly] {
                 guard let document = receipt.refundText(width: width) else {
                     throw PaymentError.nothingRefunded(order: receipt.order.id)
                 }

@@ -132,8 +132,8 @@ enum NotifyCommands {
             throw ValidationError([FieldError(field: "exec", message: "must not be empty")])
         }
         let kinds = try invocation[Self.kinds].map { try NotificationKind.list(parsing: $0, field: "kinds") }
-        let once = invocation[Self.once]
-        let staffText = invocation[Self.staffText]
+        let once = try invocation[Self.once]
+        let staffText = try invocation[Self.staffText]
         let template = try invocation[Self.template].map { text in
             guard let template = MessageTemplate(rawValue: text.lowercased()) else {
                 throw ValidationError([

@@ -114,7 +114,7 @@ enum OrderCommands {
             guard walkIn != nil || !phoneGiven else {
                 throw invocation.usage("--phone goes with --walk-in")
             }
-            if walkIn != nil, invocation[split] { throw invocation.usage("book a walk-in's party with an account") }
+            if walkIn != nil, try invocation[split] { throw invocation.usage("book a walk-in's party with an account") }
             let words = (walkIn == nil ? [] : [try invocation[user]]) + (try invocation[items])
             guard !words.isEmpty else { throw invocation.usage("missing argument <item>") }
             var items = try words.map { try parseItem($0, lookup: pizzeria.lookup, menu: pizzeria.menu) }
@@ -161,7 +161,7 @@ enum OrderCommands {
                 }
                 return .ok
             }
-            if invocation[split] {
+            if try invocation[split] {
                 let (party, created) = try pizzeria.orders.placeParty(
                     OrderRequest(user: user.id, items: items, pickup: pickup, idempotencyKey: typedKey),
                     by: try actor(invocation), override: try staffOverride(invocation))
@@ -206,7 +206,7 @@ enum OrderCommands {
             let context = invocation.context
             let status = try invocation[statusFilter]
             let pizzeria = try context.open(.requireCurrent)
-            if invocation[owesRefund] {
+            if try invocation[owesRefund] {
                 // Few by nature (cancelled after being paid): listed whole, oldest service day first.
                 let owing = try pizzeria.payments.owingRefunds().compactMap {
                     try pizzeria.orders.order(id: $0.orderID)
@@ -228,7 +228,7 @@ enum OrderCommands {
                     filter.modifier = try pizzeria.menu.modifier(named: modifier, for: nil, group: group).id
                 }
             }
-            if invocation[perLine] {
+            if try invocation[perLine] {
                 // One row per line, streamed order by order: any number of orders in the memory of a page.
                 try context.list.write(invocation, MoneyCommands.lineShape) { each in
                     try pizzeria.orders.forEach(filter) { order in try OrderLineRow.rows(of: order).forEach(each) }
@@ -504,9 +504,11 @@ enum OrderCommands {
                 change.lineNotes[position] = text.map { .set($0) } ?? .clear
             }
             if let text = try invocation[note] {
-                guard !invocation[clearNote] else { throw invocation.usage("give --note or --clear-note, not both") }
+                guard try !invocation[clearNote] else {
+                    throw invocation.usage("give --note or --clear-note, not both")
+                }
                 change.note = .set(text)
-            } else if invocation[clearNote] {
+            } else if try invocation[clearNote] {
                 change.note = .clear
             }
             let order = try pizzeria.orders.edit(

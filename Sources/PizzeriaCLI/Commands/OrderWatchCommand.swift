@@ -49,7 +49,7 @@ enum OrderWatchCommand {
         var cursor = try invocation[after] ?? orders.latestEventCursor()
         let status = try invocation[status]
         let interval = try invocation[interval] ?? 200
-        let asLines = context.json || invocation[ListOptions.lines]
+        let asLines = try context.json || invocation[ListOptions.lines]
         Stop.install()
         var announced = false
         while !Stop.requested {

@@ -32,7 +32,7 @@ enum PizzaCommands {
         run: { invocation in
             let context = invocation.context
             let menu = try context.open(.requireCurrent).menu
-            let all = invocation[Self.all]
+            let all = try invocation[Self.all]
             let now = try context.clock()()
             // Streamed: a menu of a million pizzas prints in the memory of a few rows.
             let shape = ListOutput.Shape<Pizza>(

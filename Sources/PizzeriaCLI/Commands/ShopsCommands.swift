@@ -146,7 +146,7 @@ enum ShopsCommands {
         run: { invocation in
             let context = invocation.context
             let name = try ShopName.parse(try invocation[nameArgument], field: "name")
-            guard invocation[yes] else { throw invocation.usage("removing shop \(name) needs --yes") }
+            guard try invocation[yes] else { throw invocation.usage("removing shop \(name) needs --yes") }
             try shops(invocation).remove(name)
             if context.platform.shopsOption == nil,
                 let placement = try context.platform.placement(now: try context.clock(), acting: context.acting)

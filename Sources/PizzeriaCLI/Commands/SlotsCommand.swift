@@ -59,7 +59,7 @@ enum SlotsCommand {
             let context = invocation.context
             let day = try invocation[date]
             let pizzeria = try context.open(.requireCurrent)
-            if invocation[available] {
+            if try invocation[available] {
                 guard day == nil else { throw invocation.usage("give --date or --available, not both") }
                 let from = try CapacityCommands.time(try invocation[after], pizzeria, field: "after")
                 let cart = try invocation[items]

@@ -63,15 +63,15 @@ enum StationCommands {
             let context = invocation.context
             let newName = try invocation[newName], capacity = try invocation[capacity]
             let position = try invocation[position]
-            if capacity != nil && invocation[noLimit] {
+            if try capacity != nil && invocation[noLimit] {
                 throw invocation.usage("give --capacity or --no-limit, not both")
             }
-            if newName == nil && capacity == nil && !invocation[noLimit] && position == nil {
+            if try newName == nil && capacity == nil && !invocation[noLimit] && position == nil {
                 throw invocation.usage("give --name, --capacity, --no-limit or --position")
             }
             let menu = try context.open(.requireCurrent).menu
             let current = try menu.station(named: try invocation[stationArgument])
-            let limit: Int?? = invocation[noLimit] ? .some(nil) : capacity.map { .some($0) }
+            let limit: Int?? = try invocation[noLimit] ? .some(nil) : capacity.map { .some($0) }
             let station = try menu.editStation(current.id, name: newName, capacity: limit, position: position)
             try context.emit(station) { "Saved station \(station.name) (\(Self.capacityText(station))).\n" }
             return .ok

@@ -171,7 +171,7 @@ enum UserCommands {
             let context = invocation.context
             let pizzeria = try context.open(.requireCurrent)
             let user = try pizzeria.lookup.user(try invocation[handle])
-            if !invocation[yes] {
+            if try !invocation[yes] {
                 guard context.terminal.isInteractive else {
                     throw invocation.usage("erasing cannot be undone: give --yes to erase without a terminal")
                 }

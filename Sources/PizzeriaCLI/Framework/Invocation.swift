@@ -20,10 +20,13 @@ struct ParsedValues: Sendable {
     /// The last value given for the option with this long name, whatever declares it.
     func lastValue(long: String) -> String? { raw[long]?.last }
 
-    /// Whether the flag was given.
+    /// Whether the flag was given; a flag the command did not declare is the program's mistake
+    /// (exit 70, in every build), as for options.
     subscript(flag: Flag) -> Bool {
-        assert(isDeclared(flag.spec), "--\(flag.spec.long) is not an option of '\(command.name)'")
-        return flags.contains(flag.spec.long)
+        get throws {
+            try requireDeclared(flag.spec)
+            return flags.contains(flag.spec.long)
+        }
     }
 
     /// The option's last value, parsed; `nil` when it was not given.
@@ -110,7 +113,7 @@ struct Invocation: Sendable {
     var command: Command { values.command }
 
     /// Whether the flag was given.
-    subscript(flag: Flag) -> Bool { values[flag] }
+    subscript(flag: Flag) -> Bool { get throws { try values[flag] } }
     /// The option's last value, parsed.
     subscript<Value>(option: Option<Value>) -> Value? { get throws { try values[option] } }
     /// Every value of a repeatable option.

@@ -55,7 +55,7 @@ struct Parser {
         }
         let scan = try self.scan(arguments, mode: .strict)
         let (command, path, values) = (scan.command, scan.path, scan.values)
-        if values[GlobalOptions.help] { return .help(command, path: path) }
+        if try values[GlobalOptions.help] { return .help(command, path: path) }
         // Only the root declares --version, so only there can the scan have found it.
         if values.flags.contains(GlobalOptions.version.spec.long) { return .version }
         guard command.run != nil else {
@@ -120,7 +120,7 @@ struct Parser {
                     continue
                 }
                 if mode == .strict {
-                    if scan.values[GlobalOptions.help] { break }
+                    if try scan.values[GlobalOptions.help] { break }
                     throw unknownCommand(argument, in: scan.command, path: scan.path)
                 }
             }

@@ -35,13 +35,13 @@ extension Invocation {
     /// The list format the command line asks for, and whether headers are printed.
     /// - Throws: a usage error when two formats are asked for at once, or `--no-headers` with JSON.
     func listFormat() throws -> (format: ListFormat, headers: Bool) {
-        let chosen = [
+        let chosen = try [
             ("--csv", self[ListOptions.csv], ListFormat.csv), ("--json", context.json, .json),
             ("--nl", self[ListOptions.lines], .lines), ("--tsv", self[ListOptions.tsv], .tsv),
         ].filter(\.1)
         if chosen.count > 1 { throw usage("\(chosen[0].0) and \(chosen[1].0) cannot be combined") }
         let format = chosen.first?.2 ?? .table
-        let headers = !self[ListOptions.noHeaders]
+        let headers = try !self[ListOptions.noHeaders]
         if !headers, format == .json || format == .lines {
             throw usage("--no-headers applies to tables, CSV and TSV, not to JSON")
         }
