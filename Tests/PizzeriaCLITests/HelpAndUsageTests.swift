@@ -31,6 +31,26 @@ struct HelpAndUsageTests {
         #expect(!FileManager.default.fileExists(atPath: cli.databasePath))
     }
 
+    @Test(
+        "options a command takes one of are refused together before it runs: exit 64 with no file opened",
+        arguments: [
+            ["slots", "--date", "today", "--available"], ["order", "edit", "x", "--note", "ben cotta", "--clear-note"],
+            ["order", "collect", "x", "--pay", "cash", "--unpaid", "tab"],
+            ["order", "advance", "x", "--pay", "card", "--unpaid", "tab"],
+            ["station", "edit", "Friggitrice", "--capacity", "3", "--no-limit"],
+            ["category", "add", "Fritti", "--station", "Friggitrice", "--no-station"],
+            ["category", "edit", "Fritti", "--oven", "--no-oven"],
+            ["modifier", "edit", "Aggiunte", "bufala", "--archive", "--restore"],
+        ])
+    func exclusiveOptions(arguments: [String]) throws {
+        // No file at --db: a check made inside the command would first answer 66 (no database).
+        let cli = CLI()
+        let result = try cli.run(["--db", cli.directory.path("missing.sqlite")] + arguments)
+        #expect(result.status == 64, "\(arguments): \(result)")
+        #expect(result.stderr.contains(", not both"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: cli.directory.path("missing.sqlite")))
+    }
+
     @Test("--version prints the version")
     func version() throws {
         let result = try CLI().ok("--version")

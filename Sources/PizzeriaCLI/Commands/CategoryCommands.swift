@@ -67,16 +67,13 @@ enum CategoryCommands {
     /// The station `--station` names, `.some(nil)` for `--no-station`, `nil` for neither.
     static func stationChoice(_ invocation: Invocation, menu: MenuService) throws -> Station.ID?? {
         let named = try invocation[station]
-        if try named != nil && invocation[noStation] {
-            throw invocation.usage("give --station or --no-station, not both")
-        }
         if try invocation[noStation] { return .some(nil) }
         return try named.map { .some(try menu.station(named: $0).id) }
     }
 
     static let add = Command(
         name: "add", abstract: "Add a category.", arguments: [name],
-        options: [station, noStation, noOven, position, OrderCommands.by],
+        options: [station, noStation, noOven, position, OrderCommands.by], exclusive: [[station, noStation]],
         examples: [
             "pizzeria category add Bevande --no-station", "pizzeria category add Fritti --station Friggitrice",
             "pizzeria category add \"Pizze bianche\" --position 2",
@@ -97,15 +94,13 @@ enum CategoryCommands {
         name: "edit", abstract: "Rename a category, move it, or say at which station its items are prepared.",
         arguments: [categoryArgument],
         options: [newName, station, noStation, oven, noOven, position, OrderCommands.by],
+        exclusive: [[station, noStation], [oven, noOven]],
         examples: [
             "pizzeria category edit Fritti --station Friggitrice", "pizzeria category edit Bevande --no-station",
             "pizzeria category edit Pizze --name \"Pizze rosse\"",
         ],
         run: { invocation in
             let context = invocation.context
-            if try invocation[oven] && invocation[noOven] {
-                throw invocation.usage("give --oven or --no-oven, not both")
-            }
             let usesOven: Bool? = try invocation[oven] ? true : invocation[noOven] ? false : nil
             let newName = try invocation[Self.newName], position = try invocation[Self.position]
             let menu = try context.open(.requireCurrent).menu

@@ -330,15 +330,13 @@ enum ModifierCommands {
         name: "edit", abstract: "Rename, reprice, archive or restore a modifier, or price it per variant.",
         arguments: [groupArgument, modifierArgument],
         options: [newName, price, allergens, position, archive, restore, variantPrice, OrderCommands.by],
+        exclusive: [[archive, restore]],
         examples: [
             "pizzeria modifier edit Aggiunte bufala --variant-price Maxi=3",
             "pizzeria modifier edit Aggiunte bufala --archive   # out of bufala",
         ],
         run: { invocation in
             let context = invocation.context
-            if try invocation[archive] && invocation[restore] {
-                throw invocation.usage("give --archive or --restore, not both")
-            }
             let archived: Bool? = try invocation[archive] ? true : invocation[restore] ? false : nil
             var perVariant: (variant: String, price: Money?)?
             if let text = try invocation[variantPrice] {

@@ -301,6 +301,7 @@ enum OrderCommands {
     /// transaction, each reported (a line, or its error); the exit code is the worst of them.
     static func lifecycle(
         _ name: String, _ abstract: String, options: [any OptionDeclaration] = [],
+        exclusive: [[any OptionDeclaration]] = [],
         _ change: @escaping @Sendable (OrderService, Order.ID, String?, Invocation) throws -> Order,
         _ message: @escaping @Sendable (Order) -> String
     ) -> Command {
@@ -308,7 +309,7 @@ enum OrderCommands {
             name: name, abstract: abstract,
             discussion:
                 "Several orders may be named: each changes in its own transaction and is reported; the exit code is the worst.",
-            arguments: [orders], options: [by] + options,
+            arguments: [orders], options: [by] + options, exclusive: exclusive,
             run: { invocation in
                 let context = invocation.context
                 let pizzeria = try context.open(.requireCurrent)
@@ -342,7 +343,7 @@ enum OrderCommands {
         "advance",
         "Move an order to its next status (placed → preparing → ready → collected); handed over owing money, it "
             + "needs --pay or --unpaid.",
-        options: settlingOptions,
+        options: settlingOptions, exclusive: [[payMethod, unpaid]],
         { service, id, actor, invocation in
             try service.advance(id: id, by: actor, settling: try settling(invocation, id))
         },
@@ -362,7 +363,6 @@ enum OrderCommands {
     static func settling(_ invocation: Invocation, _ id: Order.ID) throws -> OrderService.Settlement? {
         let method = try invocation[payMethod], reason = try invocation[unpaid]
         let tendered = try invocation[MoneyCommands.tendered], reference = try invocation[MoneyCommands.reference]
-        if method != nil, reason != nil { throw invocation.usage("give --pay or --unpaid, not both") }
         if method == nil, tendered != nil || reference != nil {
             throw invocation.usage("--tendered and --reference go with --pay")
         }
@@ -394,7 +394,7 @@ enum OrderCommands {
         "collect",
         "Hand over orders: from placed, preparing or ready to collected in one step (each step in the history); "
             + "one that owes money is paid in the same step (--pay METHOD) or left unpaid with a reason (--unpaid).",
-        options: settlingOptions,
+        options: settlingOptions, exclusive: [[payMethod, unpaid]],
         { service, id, actor, invocation in
             try service.collect(id: id, by: actor, settling: try settling(invocation, id))
         },
@@ -476,6 +476,7 @@ enum OrderCommands {
             """,
         arguments: [orderArgument],
         options: [add, remove, set, note, clearNote, lineNote, ifVersion, by, override],
+        exclusive: [[note, clearNote]],
         examples: [
             "pizzeria order edit 1a2b3c4d --add Diavola --set Margherita=3",
             "pizzeria order edit 1a2b --note \"no basil\"",
@@ -504,9 +505,6 @@ enum OrderCommands {
                 change.lineNotes[position] = text.map { .set($0) } ?? .clear
             }
             if let text = try invocation[note] {
-                guard try !invocation[clearNote] else {
-                    throw invocation.usage("give --note or --clear-note, not both")
-                }
                 change.note = .set(text)
             } else if try invocation[clearNote] {
                 change.note = .clear

@@ -49,7 +49,7 @@ enum SlotsCommand {
             STATIONS lists the pieces booked at each station other than the oven, against its capacity.
             """,
         arguments: [items],
-        options: [date, available, pizzas, after, limit] + ListOptions.all,
+        options: [date, available, pizzas, after, limit] + ListOptions.all, exclusive: [[date, available]],
         examples: [
             "pizzeria slots --date tomorrow", "pizzeria slots --available --pizzas 4",
             "pizzeria slots --available --after 20:00 --limit 3 --json",
@@ -60,7 +60,6 @@ enum SlotsCommand {
             let day = try invocation[date]
             let pizzeria = try context.open(.requireCurrent)
             if try invocation[available] {
-                guard day == nil else { throw invocation.usage("give --date or --available, not both") }
                 let from = try CapacityCommands.time(try invocation[after], pizzeria, field: "after")
                 let cart = try invocation[items]
                 let answer: SlotAvailability

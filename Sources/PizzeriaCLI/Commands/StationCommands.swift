@@ -56,6 +56,7 @@ enum StationCommands {
     static let edit = Command(
         name: "edit", abstract: "Rename a station, change its capacity per slot, or move it.",
         arguments: [stationArgument], options: [newName, capacity, noLimit, position, OrderCommands.by],
+        exclusive: [[capacity, noLimit]],
         examples: [
             "pizzeria station edit Friggitrice --capacity 8", "pizzeria station edit Forno --name \"Forno a legna\"",
         ],
@@ -63,9 +64,6 @@ enum StationCommands {
             let context = invocation.context
             let newName = try invocation[newName], capacity = try invocation[capacity]
             let position = try invocation[position]
-            if try capacity != nil && invocation[noLimit] {
-                throw invocation.usage("give --capacity or --no-limit, not both")
-            }
             if try newName == nil && capacity == nil && !invocation[noLimit] && position == nil {
                 throw invocation.usage("give --name, --capacity, --no-limit or --position")
             }

@@ -15,6 +15,9 @@ struct Command: Sendable {
     var options: [OptionSpec] = []
     /// The options it shares with every command, after its own (the root adds `--version`).
     var standardOptions: [OptionSpec] = GlobalOptions.all
+    /// Options of which a command line gives at most one of each group (`--note` or `--clear-note`):
+    /// the parser refuses two before the command runs (exit 64, "give --a or --b, not both").
+    var exclusive: [[OptionSpec]] = []
     /// Examples for the help page, each a command line.
     var examples: [String] = []
     /// Subcommands; non-empty for groups.
@@ -31,7 +34,7 @@ struct Command: Sendable {
     init(
         name: String, abstract: String, discussion: String? = nil, arguments: [any ArgumentDeclaration] = [],
         options: [any OptionDeclaration] = [], standardOptions: [OptionSpec] = GlobalOptions.all,
-        examples: [String] = [],
+        exclusive: [[any OptionDeclaration]] = [], examples: [String] = [],
         subcommands: [Command] = [], lostOutputHint: String? = Command.workDoneHint,
         run: (@Sendable (Invocation) throws -> ExitCode)? = nil
     ) {
@@ -42,6 +45,7 @@ struct Command: Sendable {
         self.arguments = arguments.map(\.spec)
         self.options = options.map(\.spec)
         self.standardOptions = standardOptions
+        self.exclusive = exclusive.map { $0.map(\.spec) }
         self.examples = examples
         self.subcommands = subcommands
         self.run = run

@@ -17,6 +17,9 @@ struct ParsedValues: Sendable {
 
     mutating func add(_ value: String, for option: OptionSpec) { raw[option.long, default: []].append(value) }
 
+    /// Whether the command line gave the option or flag at all.
+    func gave(_ spec: OptionSpec) -> Bool { raw[spec.long] != nil || flags.contains(spec.long) }
+
     /// The last value given for the option with this long name, whatever declares it.
     func lastValue(long: String) -> String? { raw[long]?.last }
 

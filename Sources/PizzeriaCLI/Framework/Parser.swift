@@ -64,10 +64,22 @@ struct Parser {
                 message: "'\(path.joined(separator: " "))' needs a subcommand", path: path, command: command)
         }
         try checkArity(values, of: command, path: path)
+        try checkExclusive(values, of: command, path: path)
         var context = try context(values)
         context.commandPath = path
         context.staffOption = values.lastValue(long: "by")
         return .run(Invocation(path: path, values: values, context: context))
+    }
+
+    /// Refuses a command line that gives two options of one of the command's exclusive groups.
+    func checkExclusive(_ values: ParsedValues, of command: Command, path: [String]) throws {
+        for group in command.exclusive {
+            let given = group.filter { values.gave($0) }
+            guard given.count > 1 else { continue }
+            throw UsageError(
+                message: "give " + given.map { "--\($0.long)" }.joined(separator: " or ") + ", not both", path: path,
+                command: command)
+        }
     }
 
     /// Walks the words: command words first, then options and positionals in any order.
