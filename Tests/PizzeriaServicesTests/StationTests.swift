@@ -230,6 +230,18 @@ struct StationTests {
         #expect(try load(k, at: "19:00") == 3 && load(k, at: "19:15") == 3 && load(k, at: "19:30") == 2)
         // Drinks alone, or no room asked at all, are one order (this trapped: no slot was chosen).
         #expect(try party([(k.acqua, 3)], at: "20:00").count == 1)
+        // A station with no limit beside pizzas over three slots (its room summed over the run
+        // overflowed, and trapped): its items ride with the first order.
+        let bar = try k.f.pizzeria.menu.addStation(name: "Bar")
+        let cocktail = try k.f.pizzeria.menu.addCategory(name: "Cocktail", station: bar.id)
+        var draft = PizzaDraft.blank
+        draft.name = "Spritz"
+        draft.price = Money(cents: 500)
+        draft.categoryID = cocktail.id
+        let spritz = try k.f.pizzeria.menu.save(draft).id
+        let long = try party(
+            [(try k.f.pizza("Margherita"), 20), (try k.f.pizza("Marinara"), 10), (spritz, 2)], at: "20:30")
+        #expect(long.count == 3 && long[0].lines.contains { $0.pizzaName == "Spritz" && $0.quantity == 2 })
         // More fritti than the run of slots holds is refused naming the fryer; nothing written.
         let before = try k.f.base.snapshot()
         let refused = #expect(throws: OrderError.self) { try party([(k.crocche, 20)], at: "22:00") }

@@ -143,6 +143,9 @@ extension OrderService {
         let finder = SlotFinder(settings: settings, schedule: schedule, now: now, db: db)
         let window = BookingWindow(settings: settings, now: now)
         let step = Double(settings.slotMinutes * 60)
+        // A station with no limit in a slot: more room than any party asks for, small enough that
+        // the room of every slot of a run adds up without overflowing (Int.max / 2 did, and trapped).
+        let unlimited = 1 << 40
         var slots: [(slot: Slot, free: [Station.ID?: Int])] = []
         var room: [Station.ID?: Int] = [:]
         func short() -> [Station.ID?] { requested.keys.filter { (room[$0] ?? 0) < (requested[$0] ?? 0) } }
@@ -159,7 +162,7 @@ extension OrderService {
             let loads = try StationStore.loads(pickupAt: pickupAt, in: db)
             for case let id? in requested.keys {
                 let ruled = stations.capacity(of: id, on: slot.serviceDay, wallMinute: slot.wallMinute).capacity
-                free[id] = ruled.map { max(0, $0 - (loads[id] ?? 0)) } ?? Int.max / 2
+                free[id] = ruled.map { max(0, $0 - (loads[id] ?? 0)) } ?? unlimited
             }
             // A slot with no room for anything still needed ends the run: a party has no gap.
             guard needed.contains(where: { (free[$0] ?? 0) > 0 }) else { break }
