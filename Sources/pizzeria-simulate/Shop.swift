@@ -79,9 +79,14 @@ final class Shop {
         // The fryer: a station of its own, four pieces a slot.
         let friggitrice = try menu.addStation(name: "Friggitrice", capacity: 4)
         let fritti = try menu.addCategory(name: "Fritti", station: friggitrice.id)
+        // The bar: a station with no limit, so its items go to the kitchen board and to bump but
+        // never fill a slot (a party's spreading once overflowed summing its room).
+        let bar = try menu.addStation(name: "Bar")
+        let cocktail = try menu.addCategory(name: "Cocktail", station: bar.id)
         let bevande = try menu.addCategory(name: "Bevande", usesOven: false)
         let dolci = try menu.addCategory(name: "Dolci", usesOven: false)
         _ = try pizzeria.payments.setVATRate(VATRate(basisPoints: 2200), of: bevande.id)
+        _ = try pizzeria.payments.setVATRate(VATRate(basisPoints: 2200), of: cocktail.id)
         let aggiunte = try menu.addModifierGroup(name: "Aggiunte", min: 0, max: 3)
         let senza = try menu.addModifierGroup(name: "Senza", min: 0, max: 3, kind: .removal)
         // A choice: a line that names no dough takes the default, classico.
@@ -99,6 +104,7 @@ final class Shop {
             ("Margherita", 600, pizze, true), ("Marinara", 450, pizze, true), ("Diavola", 750, pizze, true),
             ("Bufalina", 850, pizze, true), ("Frittatina", 350, fritti, false), ("Pane", 105, fritti, false),
             ("Coca-Cola", 300, bevande, false), ("Acqua", 150, bevande, false), ("Tiramisù", 450, dolci, false),
+            ("Spritz", 550, cocktail, false),
         ]
         for (name, cents, category, takesModifiers) in items {
             var draft = PizzaDraft.blank

@@ -67,6 +67,47 @@ struct ModifierGroupKindTests {
         #expect(try Maintenance.check(path: m.f.base.path, now: m.f.now).domainProblems.isEmpty)
     }
 
+    @Test(
+        "naming no dough or naming its default is one line, booked or added; an order holding two such lines grows only into room"
+    )
+    func defaultIsTheSameLine() throws {
+        let (m, _, _) = try Self.menu()
+        let orders = m.f.pizzeria.orders
+        let order = try book(
+            m,
+            [
+                .init(pizza: m.margherita, quantity: 1),
+                .init(pizza: m.margherita, quantity: 2, modifiers: [m.classico.id]),
+            ])
+        #expect(order.lines.map(\.quantity) == [3])
+        // An edit's --add of the same item grows that line (it made a second one: found by the simulator).
+        var add = OrderEdit()
+        add.add = [.init(pizza: m.margherita, quantity: 1)]
+        #expect(try orders.edit(id: order.id, add).lines.map(\.quantity) == [4])
+        // An order booked before holds two lines of one choice: a quantity set on them is checked
+        // against the slot's room like any growth (the schema refused it with its own text).
+        try m.f.pizzeria.database.write { db in
+            try db.run(
+                """
+                INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity, uses_oven,
+                                         variant_id, variant_name, base_price_cents, modifiers, allergens, vat_rate_bp, station_id)
+                SELECT order_id, 2, pizza_id, pizza_name, unit_price_cents, 1, uses_oven, variant_id, variant_name,
+                       base_price_cents, modifiers, allergens, vat_rate_bp, station_id
+                FROM order_lines WHERE order_id = ? AND line_no = 1
+                """, [order.id])
+        }
+        _ = try book(m, [.init(pizza: m.margherita, quantity: 7)])  // the slot (12) is full
+        let before = try m.f.base.snapshot()
+        var set = OrderEdit()
+        set.setQuantity = [.init(pizza: m.margherita, quantity: 3)]
+        let refused = #expect(throws: OrderError.self) { try orders.edit(id: order.id, set) }
+        guard case .slotFull? = refused else {
+            Issue.record("expected the slot's rule, got \(String(describing: refused))")
+            return
+        }
+        #expect(try m.f.base.snapshot() == before)
+    }
+
     @Test("a line stored before kinds (no kind, no default) reads as an extra, printed with its group")
     func olderLinesReadAsExtras() throws {
         let json = #"{"id": 3, "group": "Senza", "name": "basilico", "price": "0.00", "price_cents": 0}"#

@@ -104,7 +104,7 @@ extension OrderService {
                     variant = found
                 }
                 let choice = LineChoice(
-                    pizza: item.pizza, variant: variant, modifiers: Set(item.modifiers),
+                    pizza: item.pizza, variant: variant, modifiers: try Self.chosenModifiers(of: item, in: db),
                     note: item.note?.trimmingWhitespace())
                 if !order.contains(choice) { order.append(choice) }
                 return choice
@@ -161,17 +161,20 @@ extension OrderService {
             var added: [OrderLine] = [], grown: [OrderLine] = []
             for choice in kept {
                 let quantity = quantities[choice] ?? 0
-                if let (_, line) = byChoice[choice] {
-                    guard quantity != line.quantity else { continue }
-                    guard quantity <= OrderRequest.maximumQuantity else {
-                        throw OrderError.tooMany(name: line.label, quantity: quantity)
+                if byChoice[choice] != nil {
+                    // Every line of the choice, as the writes below change each: an order booked
+                    // before lines were merged by their chosen modifiers may hold two.
+                    for (_, line) in existing where line.choice == choice && quantity != line.quantity {
+                        guard quantity <= OrderRequest.maximumQuantity else {
+                            throw OrderError.tooMany(name: line.label, quantity: quantity)
+                        }
+                        if quantity > line.quantity {
+                            delta += quantity - line.quantity
+                            ovenDelta += line.usesOven ? quantity - line.quantity : 0
+                            grown.append(line.with(quantity: quantity - line.quantity))
+                        }
+                        detail.append("\(line.label) \(line.quantity)→\(quantity)")
                     }
-                    if quantity > line.quantity {
-                        delta += quantity - line.quantity
-                        ovenDelta += line.usesOven ? quantity - line.quantity : 0
-                        grown.append(line.with(quantity: quantity - line.quantity))
-                    }
-                    detail.append("\(line.label) \(line.quantity)→\(quantity)")
                 } else {
                     let item = OrderRequest.Item(
                         pizza: choice.pizza, quantity: quantity, variant: choice.variant,

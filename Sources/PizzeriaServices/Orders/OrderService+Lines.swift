@@ -25,6 +25,47 @@ extension OrderService {
         return merged
     }
 
+    /// Lines of one choice (item, variant, modifiers, note) as one line: two items that differ
+    /// only in naming a choice's default (`Marinara` and `Marinara +classico`) book the same line.
+    static func mergedByChoice(_ lines: [OrderLine]) throws -> [OrderLine] {
+        var merged: [OrderLine] = []
+        for line in lines {
+            guard let index = merged.firstIndex(where: { $0.choice == line.choice }) else {
+                merged.append(line)
+                continue
+            }
+            let quantity = merged[index].quantity + line.quantity
+            guard quantity <= OrderRequest.maximumQuantity else {
+                throw OrderError.tooMany(name: line.label, quantity: quantity)
+            }
+            merged[index] = merged[index].with(quantity: quantity)
+        }
+        return merged
+    }
+
+    /// The modifiers a line of `item` books: those it names, and each choice group's default
+    /// where it names nothing of that group — the rule ``snapshot(_:for:zone:in:)`` applies,
+    /// read here so an edit finds the line an item means (a line booked without naming its dough
+    /// carries the default, and `--add Marinara` grows it instead of making a second one).
+    static func chosenModifiers(of item: OrderRequest.Item, in db: Connection) throws -> Set<Modifier.ID> {
+        var modifiers = Set(item.modifiers)
+        let choices = try ModifierStore.attachedGroups(of: item.pizza, in: db).filter {
+            $0.kind == .choice && $0.defaultModifier != nil
+        }
+        guard !choices.isEmpty else { return modifiers }
+        var named: Set<ModifierGroup.ID> = []
+        for id in item.modifiers {
+            if let choice = try ModifierStore.choice(id: id, onVariant: "", in: db) { named.insert(choice.groupID) }
+        }
+        for group in choices where !named.contains(group.id) {
+            guard let id = group.defaultModifier,
+                let choice = try ModifierStore.choice(id: id, onVariant: "", in: db), !choice.isArchived
+            else { continue }
+            modifiers.insert(id)
+        }
+        return modifiers
+    }
+
     /// Refuses lines that would take more of an item's or a modifier's stock than is left for
     /// `pickup` (the schema's stock triggers refuse the same; this names what and how many): the
     /// lines of a cancelled order booked again, or the pizzas an edit adds to lines it keeps.

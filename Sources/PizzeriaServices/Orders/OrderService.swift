@@ -68,7 +68,7 @@ public final class OrderService: Sendable {
             }
             return (try OrderAssembler(now: now, in: db).order(existing), false)
         }
-        let lines = try snapshot(items, for: request.pickup, zone: settings.timeZone, in: db)
+        let lines = try mergedByChoice(snapshot(items, for: request.pickup, zone: settings.timeZone, in: db))
         let schedule = ScheduleStore.schedule(settings, in: db)
         // What takes the oven's capacity: drinks and desserts do not (their category says so).
         let pizzas = lines.reduce(0) { $0 + $1.slotUnits }
