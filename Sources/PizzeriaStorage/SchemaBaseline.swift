@@ -83,6 +83,8 @@ public struct SchemaBaseline: Sendable, Hashable {
                     }
                     return literal
                 }
+                // Text of the script, not a statement run here: quoted identifiers, and values as
+                // SQLite's own quote() wrote them (or the made-now expression).
                 lines.append("INSERT INTO \(quotedTable) (\(names)) VALUES (\(values.joined(separator: ", ")));")
             }
         }

@@ -193,30 +193,14 @@ public struct SchemaMigrator: Sendable {
         var done = Set(before.applied.map(\.version))
         var appliedNow: [Migration] = []
         // A new file: the current schema in one step, each migration recorded as applied.
-        if let baseline, done.isEmpty,
-            try db.fetchOne(
-                "SELECT count(*) AS n FROM sqlite_schema WHERE name <> 'schema_migrations'", [],
-                {
-                    try $0.int("n")
-                }) == 0
-        {
+        if let baseline, done.isEmpty, try Self.holdsNothingElse(db) {
             do {
                 try db.execute(baseline.sql)
             } catch let error as DatabaseError where error.kind != .io && error.kind != .busy {
                 throw SchemaError.migrationFailed(
                     version: baseline.version, name: SchemaBaseline.fileName, reason: error.message)
             }
-            for migration in migrations {
-                try db.run(
-                    "INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
-                    [migration.version, migration.name, migration.checksum])
-            }
-            // PRAGMA takes no bound parameters; the value is an Int from the embedded list.
-            try db.execute("PRAGMA user_version = \(baseline.version)")
-            let violations = try db.fetchAll("PRAGMA foreign_key_check") { try $0.string("table") }
-            guard violations.isEmpty else {
-                throw SchemaError.foreignKeyViolation(version: baseline.version, details: violations)
-            }
+            try record(migrations, in: db)
             done = Set(migrations.map(\.version))
             appliedNow = migrations
         }
@@ -231,21 +215,37 @@ public struct SchemaMigrator: Sendable {
                 throw SchemaError.migrationFailed(
                     version: migration.version, name: migration.name, reason: error.message)
             }
-            try db.run(
-                "INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
-                [migration.version, migration.name, migration.checksum])
-            // PRAGMA takes no bound parameters; the value is an Int from the embedded list.
-            try db.execute("PRAGMA user_version = \(migration.version)")
-            let violations = try db.fetchAll("PRAGMA foreign_key_check") { row in
-                "\(try row.string("table")) row \(try row.value("rowid")) → \(try row.string("parent"))"
-            }
-            guard violations.isEmpty else {
-                throw SchemaError.foreignKeyViolation(version: migration.version, details: violations)
-            }
+            try record([migration], in: db)
             appliedNow.append(migration)
         }
         if !appliedNow.isEmpty || !before.repeatablesCurrent { try applyRepeatables(in: db) }
         return appliedNow
+    }
+
+    /// Whether `db` holds nothing but the migrator's bookkeeping table: a new file.
+    private static func holdsNothingElse(_ db: Connection) throws -> Bool {
+        try db.fetchOne("SELECT count(*) AS n FROM sqlite_schema WHERE name <> 'schema_migrations'") {
+            try $0.int("n")
+        } == 0
+    }
+
+    /// Records `applied` (in version order) in `schema_migrations` and `PRAGMA user_version`,
+    /// once `foreign_key_check` finds nothing: after each migration, or after the baseline for all.
+    private func record(_ applied: [Migration], in db: Connection) throws {
+        guard let last = applied.last else { return }
+        for migration in applied {
+            try db.run(
+                "INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
+                [migration.version, migration.name, migration.checksum])
+        }
+        // PRAGMA takes no bound parameters; the value is an Int from the embedded list.
+        try db.execute("PRAGMA user_version = \(last.version)")
+        let violations = try db.fetchAll("PRAGMA foreign_key_check") { row in
+            "\(try row.string("table")) row \(try row.value("rowid")) → \(try row.string("parent"))"
+        }
+        guard violations.isEmpty else {
+            throw SchemaError.foreignKeyViolation(version: last.version, details: violations)
+        }
     }
 
     /// Makes every view and trigger again from the repeatable definitions: all of them are

@@ -44,6 +44,18 @@ struct StationTests {
         ).order
     }
 
+    /// A hand-written statement's outcome: `accepted`, or the schema's message refusing it.
+    static func refusal(of sql: String, _ arguments: [any DatabaseValueConvertible], in k: Kitchen) -> String {
+        do {
+            try k.f.pizzeria.database.write { db in try db.run(sql, arguments) }
+            return "accepted"
+        } catch let error as DatabaseError {
+            return error.message
+        } catch {
+            return "\(error)"
+        }
+    }
+
     func load(_ k: Kitchen, at time: String) throws -> Int {
         try k.f.pizzeria.database.read { db in
             try StationStore.loads(pickupAt: PickupTime.utc(try k.f.at(time)), in: db)[k.friggitrice.id] ?? 0
@@ -179,14 +191,7 @@ struct StationTests {
         // The schema: past the margin, an override for the oven's station, and a customer's order
         // let into the room an override made (the first order cancelled, the second grown by hand).
         func refusal(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) -> String {
-            do {
-                try k.f.pizzeria.database.write { db in try db.run(sql, arguments) }
-                return "accepted"
-            } catch let error as DatabaseError {
-                return error.message
-            } catch {
-                return "\(error)"
-            }
+            Self.refusal(of: sql, arguments, in: k)
         }
         #expect(
             refusal("UPDATE order_lines SET quantity = 3 WHERE order_id = ?", [first.id]).contains(
@@ -256,16 +261,8 @@ struct StationTests {
     func schemaRules() throws {
         let k = try Self.kitchen()
         let order = try book(k, [(k.crocche, 3)])
-        let database = k.f.pizzeria.database
         func refusal(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) -> String {
-            do {
-                try database.write { db in try db.run(sql, arguments) }
-                return "accepted"
-            } catch let error as DatabaseError {
-                return error.message
-            } catch {
-                return "\(error)"
-            }
+            Self.refusal(of: sql, arguments, in: k)
         }
         #expect(refusal("UPDATE station_loads SET booked = 0").contains("station_loads_derived"))
         #expect(refusal("DELETE FROM station_loads").contains("station_loads_derived"))

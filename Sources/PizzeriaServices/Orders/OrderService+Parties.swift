@@ -159,7 +159,7 @@ extension OrderService {
             let load = try OrderStore.slotLoad(pickupAt: pickupAt, in: db)
             let capacity = try load?.capacity ?? finder.rules(on: slot.serviceDay).capacity(of: slot)
             var free: [Station.ID?: Int] = [nil: max(0, capacity.capacity - (load?.booked ?? 0))]
-            let loads = try StationStore.loads(pickupAt: pickupAt, in: db)
+            let loads = requested.count > 1 ? try StationStore.loads(pickupAt: pickupAt, in: db) : [:]
             for case let id? in requested.keys {
                 let ruled = stations.capacity(of: id, on: slot.serviceDay, wallMinute: slot.wallMinute).capacity
                 free[id] = ruled.map { max(0, $0 - (loads[id] ?? 0)) } ?? unlimited
