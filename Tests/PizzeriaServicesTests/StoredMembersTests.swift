@@ -35,6 +35,16 @@ struct StoredMembersTests {
             record(key, nil)
         }
         mutating func allergens(_ key: StaticString) throws -> Set<Allergen> { record(key, []) }
+        mutating func assembled<Value: Decodable>(_ key: StaticString, as type: Value.Type) throws -> Value? { nil }
+        mutating func required<Value: Decodable>(_ key: StaticString, placeholder: Value) throws -> Value {
+            record(key, placeholder)
+        }
+        mutating func parsed<Value>(
+            _ key: StaticString, form: String, placeholder: Value, _ parse: (String) -> Value?
+        ) throws -> Value { record(key, placeholder) }
+        mutating func optionalParsed<Value>(_ key: StaticString, form: String, _ parse: (String) -> Value?) throws
+            -> Value?
+        { record(key, nil) }
 
         private mutating func record<T>(_ key: StaticString, _ value: T) -> T {
             keys.append(key.description)
@@ -175,7 +185,9 @@ struct StoredMembersTests {
 
     @Test("JSON without a stored member is refused naming it")
     func missingMemberRefused() throws {
-        let json = Data(#"{"id":"7c3b0d4e-2a55-4d0b-9a63-3f1c0e6a9b10","name":"Margherita","version":1}"#.utf8)
+        let json = Data(
+            #"{"id":"7c3b0d4e-2a55-4d0b-9a63-3f1c0e6a9b10","name":"Margherita","version":1,"created_at":"2026-12-01T18:00:00Z","updated_at":"2026-12-01T18:00:00Z"}"#
+                .utf8)
         let error = #expect(throws: DecodingError.self) { try JSONDecoder().decode(Pizza.self, from: json) }
         guard case .keyNotFound(let key, _) = error else {
             Issue.record("expected keyNotFound, got \(String(describing: error))")

@@ -4,11 +4,11 @@ import Foundation
 /// untouched.
 ///
 /// JSON: `{"until": UTC | null, "reason": "oven repair" | null}`.
-public struct Pause: Sendable, Hashable, Codable {
+public struct Pause: Sendable, Hashable, Record {
     /// When it ends by itself; `nil`: when someone resumes.
-    public let until: Date?
+    public internal(set) var until: Date?
     /// Why, as customers are told.
-    public let reason: String?
+    public internal(set) var reason: String?
 
     /// A pause.
     public init(until: Date?, reason: String?) {
@@ -22,21 +22,13 @@ public struct Pause: Sendable, Hashable, Codable {
     /// The longest reason, in Unicode scalars (as SQLite's `length()` counts them).
     public static let maximumReasonLength = 200
 
-    private enum CodingKeys: String, CodingKey { case until, reason }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeTimestamp(until, forKey: .until)
-        try container.encode(reason, forKey: .reason)
-    }
-
-    /// Reads the JSON shape.
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            until: try container.decodeTimestampIfPresent(forKey: .until),
-            reason: try container.decodeIfPresent(String.self, forKey: .reason))
+    /// The members, the documented JSON shape, declared once (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("reason", &reason)
+        try visitor.member("until", timestamp: &until)
     }
 }
 
@@ -44,11 +36,11 @@ public struct Pause: Sendable, Hashable, Codable {
 /// turned off. Existing orders are untouched.
 ///
 /// JSON: `{"minutes": 30, "until": UTC | null}`.
-public struct Rush: Sendable, Hashable, Codable {
+public struct Rush: Sendable, Hashable, Record {
     /// Minutes added to the lead time: 1–``Rush/maximumMinutes``.
-    public let minutes: Int
+    public internal(set) var minutes: Int = 0
     /// When it ends by itself; `nil`: when turned off.
-    public let until: Date?
+    public internal(set) var until: Date?
 
     /// The most minutes a rush may add.
     public static let maximumMinutes = 1_440
@@ -62,20 +54,12 @@ public struct Rush: Sendable, Hashable, Codable {
     /// Whether it still holds at `now`.
     public func isActive(at now: Date) -> Bool { until.map { now < $0 } ?? true }
 
-    private enum CodingKeys: String, CodingKey { case minutes, until }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(minutes, forKey: .minutes)
-        try container.encodeTimestamp(until, forKey: .until)
-    }
-
-    /// Reads the JSON shape.
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            minutes: try container.decode(Int.self, forKey: .minutes),
-            until: try container.decodeTimestampIfPresent(forKey: .until))
+    /// The members, the documented JSON shape, declared once (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("minutes", &minutes)
+        try visitor.member("until", timestamp: &until)
     }
 }

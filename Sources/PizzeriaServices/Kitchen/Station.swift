@@ -7,7 +7,7 @@ import PizzeriaStorage
 /// or none (no limit).
 ///
 /// JSON: `{"id", "name", "capacity", "holds_slot_capacity", "position"}`.
-public struct Station: Sendable, Hashable, Identifiable, Codable, JSONMembers {
+public struct Station: Sendable, Hashable, Identifiable, Record {
     /// A station's id.
     public typealias ID = RowNumber<Station>
 
@@ -19,16 +19,16 @@ public struct Station: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     public static let maximumPosition = 100
 
     /// Its id.
-    public let id: ID
+    public internal(set) var id: ID = ID(0)
     /// 1 to 40 characters, unique ignoring case.
-    public let name: String
+    public internal(set) var name: String = ""
     /// Pieces per slot it makes, or `nil`: no limit (and for the station holding the slot
     /// capacity, whose capacity is the slot's).
-    public let capacity: Int?
+    public internal(set) var capacity: Int?
     /// Whether it is the station whose load is the slot's (the oven).
-    public let holdsSlotCapacity: Bool
+    public internal(set) var holdsSlotCapacity: Bool = false
     /// Where it is listed: 1 first.
-    public let position: Int
+    public internal(set) var position: Int = 0
 
     /// A value; stores use it when reading rows.
     public init(id: ID, name: String, capacity: Int?, holdsSlotCapacity: Bool, position: Int) {
@@ -36,22 +36,16 @@ public struct Station: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         (self.holdsSlotCapacity, self.position) = (holdsSlotCapacity, position)
     }
 
-    /// The documented JSON shape, defined once (see ``JSONMembers``).
-    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-        try writer.member("capacity", capacity)
-        try writer.member("holds_slot_capacity", holdsSlotCapacity)
-        try writer.member("id", id.rawValue)
-        try writer.member("name", name)
-        try writer.member("position", position)
-    }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
-
-    /// Reads the documented JSON shape.
-    public init(from decoder: Decoder) throws {
-        var members = try ContainerMemberReader(decoder)
-        try self.init(reading: &members)
+    /// The members, declared once for its rows, its JSON and its CSV (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("capacity", &capacity)
+        try visitor.member("holds_slot_capacity", &holdsSlotCapacity, absent: false)
+        try visitor.member("id", &id, absent: nil)
+        try visitor.member("name", &name)
+        try visitor.member("position", &position)
     }
 
     /// What is wrong with a station's name, capacity and position (each when given), naming the field.
@@ -69,27 +63,18 @@ public struct Station: Sendable, Hashable, Identifiable, Codable, JSONMembers {
 
 extension Station: StoredMembers {
     static let table = "stations"
-
-    /// The stored members, read once for rows of `stations` and for JSON.
-    init<Reader: MemberReader>(reading members: inout Reader) throws {
-        self.init(
-            id: ID(try members.number("id")), name: try members.text("name"),
-            capacity: try members.optionalNumber("capacity").map { Int($0) },
-            holdsSlotCapacity: try members.optionalFlag("holds_slot_capacity") ?? false,
-            position: try members.int("position"))
-    }
 }
 
 /// A station's load in one pickup slot (a station other than the oven, whose load is the slot's).
 ///
 /// JSON: `{"station", "booked", "capacity"}` (`capacity` `null`: no limit).
-public struct StationLoad: Sendable, Hashable, Codable, JSONMembers {
+public struct StationLoad: Sendable, Hashable, Record {
     /// The station's name.
-    public let station: String
+    public internal(set) var station: String = ""
     /// Pieces booked there by orders that are not cancelled.
-    public let booked: Int
+    public internal(set) var booked: Int = 0
     /// Its capacity per slot, or `nil`: no limit.
-    public let capacity: Int?
+    public internal(set) var capacity: Int?
 
     /// A load.
     public init(station: String, booked: Int, capacity: Int?) {
@@ -99,24 +84,13 @@ public struct StationLoad: Sendable, Hashable, Codable, JSONMembers {
     /// `Friggitrice 3/4`, `Bar 2`.
     public var text: String { "\(station) \(booked)" + (capacity.map { "/\($0)" } ?? "") }
 
-    /// The documented JSON shape, defined once (see ``JSONMembers``).
-    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-        try writer.member("booked", booked)
-        try writer.member("capacity", capacity)
-        try writer.member("station", station)
-    }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
-
-    private enum CodingKeys: String, CodingKey { case station, booked, capacity }
-
-    /// Reads the JSON shape.
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            station: try container.decode(String.self, forKey: .station),
-            booked: try container.decode(Int.self, forKey: .booked),
-            capacity: try container.decodeIfPresent(Int.self, forKey: .capacity))
+    /// The members: the documented JSON shape, declared once (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("booked", &booked)
+        try visitor.member("capacity", &capacity)
+        try visitor.member("station", &station)
     }
 }

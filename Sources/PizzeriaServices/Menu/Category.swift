@@ -8,7 +8,7 @@ import PizzeriaStorage
 /// JSON: `{"id": 1, "name", "position", "station_id", "uses_oven", "vat_rate_bp"}` (when it was
 /// added is in the audit log; `vat_rate_bp` is `null` where the shop's rate applies; `uses_oven`
 /// says whether the station holds the slot capacity).
-public struct Category: Sendable, Hashable, Identifiable, Codable, JSONMembers {
+public struct Category: Sendable, Hashable, Identifiable, Record {
     /// A category's id: a small whole number (1 is the category every pizza of an older file is in).
     public typealias ID = RowNumber<Category>
 
@@ -21,18 +21,18 @@ public struct Category: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     public static let maximumPosition = 1000
 
     /// Its id.
-    public let id: ID
+    public internal(set) var id = ID(0)
     /// 1 to 40 characters, unique ignoring case.
-    public let name: String
+    public internal(set) var name = ""
     /// Where it comes in the menu: smaller first, ties by name.
-    public let position: Int
+    public internal(set) var position = 0
     /// Whether its items count toward a slot's capacity: they are prepared at the station that
     /// holds it.
-    public let usesOven: Bool
+    public internal(set) var usesOven = true
     /// Its items' VAT rate, or `nil` for the shop's (``ShopDetails/vatRate``).
-    public let vatRate: VATRate?
+    public internal(set) var vatRate: VATRate?
     /// Where its items are prepared, or `nil`: nowhere (handed over at the counter).
-    public let stationID: Station.ID?
+    public internal(set) var stationID: Station.ID?
 
     /// A value; stores use it when reading rows.
     public init(
@@ -42,23 +42,17 @@ public struct Category: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         self.stationID = stationID
     }
 
-    /// The documented JSON shape, defined once (see ``JSONMembers``).
-    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-        try writer.member("id", id.rawValue)
-        try writer.member("name", name)
-        try writer.member("position", position)
-        try writer.member("station_id", stationID.map { Int($0.rawValue) })
-        try writer.member("uses_oven", usesOven)
-        try writer.member("vat_rate_bp", encoded: vatRate?.basisPoints)
-    }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
-
-    /// Reads the documented JSON shape.
-    public init(from decoder: Decoder) throws {
-        var members = try ContainerMemberReader(decoder)
-        try self.init(reading: &members)
+    /// The members, declared once for its rows, its JSON and its CSV (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("id", &id, absent: nil)
+        try visitor.member("name", &name)
+        try visitor.member("position", &position)
+        try visitor.member("station_id", &stationID)
+        try visitor.member("uses_oven", &usesOven, absent: true)
+        try visitor.member("vat_rate_bp", basisPoints: &vatRate)
     }
 
     /// What is wrong with a category's name and position (each when given), naming the field.
@@ -73,13 +67,4 @@ public struct Category: Sendable, Hashable, Identifiable, Codable, JSONMembers {
 
 extension Category: StoredMembers {
     static let table = "categories"
-
-    /// The stored members, read once for rows of `categories` and for JSON.
-    init<Reader: MemberReader>(reading members: inout Reader) throws {
-        self.init(
-            id: ID(try members.number("id")), name: try members.text("name"), position: try members.int("position"),
-            usesOven: try members.optionalFlag("uses_oven") ?? true,
-            vatRate: try members.optionalNumber("vat_rate_bp").flatMap { VATRate(basisPoints: Int($0)) },
-            stationID: try members.optionalNumber("station_id").map(Station.ID.init))
-    }
 }

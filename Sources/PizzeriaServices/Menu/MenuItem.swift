@@ -5,13 +5,13 @@ import PizzeriaStorage
 /// modifier groups it offers, each with its modifiers.
 ///
 /// JSON: `{"item": {…a pizza…}, "modifier_groups": [{…, "modifiers": […]}], "variants": […]}`.
-public struct MenuItem: Sendable, Hashable, Identifiable, Codable, JSONMembers {
+public struct MenuItem: Sendable, Hashable, Identifiable, Record {
     /// The item.
-    public let pizza: Pizza
+    public internal(set) var pizza: Pizza = Pizza(blank: RecordBlank())
     /// Its variants in the order they are offered; one is the default.
-    public let variants: [Variant]
+    public internal(set) var variants: [Variant] = []
     /// Its modifier groups in the order they are offered.
-    public let modifierGroups: [ModifierGroup]
+    public internal(set) var modifierGroups: [ModifierGroup] = []
 
     /// An item.
     public init(pizza: Pizza, variants: [Variant], modifierGroups: [ModifierGroup]) {
@@ -24,28 +24,14 @@ public struct MenuItem: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     /// The variant a plain order gets.
     public var defaultVariant: Variant? { variants.first(where: \.isDefault) ?? variants.first }
 
-    /// The documented JSON shape, defined once (see ``JSONMembers``).
-    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-        try writer.member("item", object: pizza)
-        try writer.member("modifier_groups", objects: modifierGroups)
-        try writer.member("variants", objects: variants)
-    }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
-
-    enum CodingKeys: String, CodingKey {
-        case pizza = "item"
-        case variants
-        case modifierGroups = "modifier_groups"
-    }
-
-    /// Reads the documented JSON shape.
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        pizza = try container.decode(Pizza.self, forKey: .pizza)
-        variants = try container.decode([Variant].self, forKey: .variants)
-        modifierGroups = try container.decode([ModifierGroup].self, forKey: .modifierGroups)
+    /// The members, the documented JSON shape, declared once (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("item", object: &pizza)
+        try visitor.member("modifier_groups", objects: &modifierGroups)
+        try visitor.member("variants", objects: &variants)
     }
 }
 

@@ -6,7 +6,7 @@ import PizzeriaStorage
 ///
 /// JSON: `{"id", "name", "kind", "default_modifier_id", "min_selected", "max_selected", "position",
 /// "modifiers": [...]}`.
-public struct ModifierGroup: Sendable, Hashable, Identifiable, Codable, JSONMembers {
+public struct ModifierGroup: Sendable, Hashable, Identifiable, Record {
     /// A group's id.
     public typealias ID = RowNumber<ModifierGroup>
 
@@ -29,21 +29,21 @@ public struct ModifierGroup: Sendable, Hashable, Identifiable, Codable, JSONMemb
     public static let maximumPosition = 100
 
     /// Its id.
-    public let id: ID
+    public internal(set) var id: ID = ID(0)
     /// 1 to 40 characters, unique ignoring case.
-    public let name: String
+    public internal(set) var name: String = ""
     /// The fewest of its modifiers a line takes (1 for a required choice).
-    public let minSelected: Int
+    public internal(set) var minSelected: Int = 0
     /// The most of its modifiers a line takes.
-    public let maxSelected: Int
+    public internal(set) var maxSelected: Int = 0
     /// Where it is offered among an item's groups.
-    public let position: Int
+    public internal(set) var position: Int = 0
     /// What its modifiers do to a line.
-    public let kind: Kind
+    public internal(set) var kind: Kind = .extra
     /// A choice's default: the modifier a line takes when it names none of the group.
-    public let defaultModifier: Modifier.ID?
+    public internal(set) var defaultModifier: Modifier.ID?
     /// Its modifiers, archived ones included, in menu order.
-    public internal(set) var modifiers: [Modifier]
+    public internal(set) var modifiers: [Modifier] = []
 
     /// A value; stores use it when reading rows.
     public init(
@@ -62,26 +62,19 @@ public struct ModifierGroup: Sendable, Hashable, Identifiable, Codable, JSONMemb
         minSelected == maxSelected ? "exactly \(minSelected)" : "\(minSelected) to \(maxSelected)"
     }
 
-    /// The documented JSON shape, defined once (see ``JSONMembers``).
-    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-        try writer.member("default_modifier_id", defaultModifier.map { Int($0.rawValue) })
-        try writer.member("id", id.rawValue)
-        try writer.member("kind", kind.rawValue)
-        try writer.member("max_selected", maxSelected)
-        try writer.member("min_selected", minSelected)
-        try writer.member("modifiers", objects: modifiers)
-        try writer.member("name", name)
-        try writer.member("position", position)
-    }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
-
-    /// Reads the documented JSON shape.
-    public init(from decoder: Decoder) throws {
-        var members = try ContainerMemberReader(decoder)
-        try self.init(reading: &members)
-        modifiers = try members.decoded("modifiers", as: [Modifier].self) ?? []
+    /// The members, declared once for its rows, its JSON and its CSV (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("default_modifier_id", &defaultModifier)
+        try visitor.member("id", &id, absent: nil)
+        try visitor.member("kind", raw: &kind, absent: .extra)
+        try visitor.member("max_selected", &maxSelected)
+        try visitor.member("min_selected", &minSelected)
+        try visitor.member("modifiers", assembled: &modifiers)
+        try visitor.member("name", &name)
+        try visitor.member("position", &position)
     }
 
     /// What is wrong with a group's name, bounds and position (each when given), naming the field.
@@ -105,16 +98,6 @@ public struct ModifierGroup: Sendable, Hashable, Identifiable, Codable, JSONMemb
 
 extension ModifierGroup: StoredMembers {
     static let table = "modifier_groups"
-
-    /// The stored members, read once for rows of `modifier_groups` and for JSON.
-    init<Reader: MemberReader>(reading members: inout Reader) throws {
-        self.init(
-            id: ID(try members.number("id")), name: try members.text("name"),
-            minSelected: try members.int("min_selected"), maxSelected: try members.int("max_selected"),
-            position: try members.int("position"),
-            kind: try members.optionalText("kind").flatMap(Kind.init(rawValue:)) ?? .extra,
-            defaultModifier: try members.optionalNumber("default_modifier_id").map(Modifier.ID.init))
-    }
 }
 
 /// One choice of a group: `bufala` +2.00, `basilico` (senza) 0.00, `integrale` +1.00 — with the
@@ -122,7 +105,7 @@ extension ModifierGroup: StoredMembers {
 ///
 /// JSON: `{"id", "group_id", "name", "price", "price_cents", "allergens": ["milk"], "position",
 /// "archived_at", "stock_left", "stock_until", "variant_prices": [{"variant": "Maxi", "price_cents": 300}]}`.
-public struct Modifier: Sendable, Hashable, Identifiable, Codable, JSONMembers {
+public struct Modifier: Sendable, Hashable, Identifiable, Record {
     /// A modifier's id.
     public typealias ID = RowNumber<Modifier>
 
@@ -130,55 +113,45 @@ public struct Modifier: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     public static let maximumNameLength = 40
 
     /// A modifier's price on the variants of one name.
-    public struct VariantPrice: Sendable, Hashable, Codable {
+    public struct VariantPrice: Sendable, Hashable, Record {
         /// The variant's name (`Maxi`), matched ignoring case.
-        public let variant: String
+        public internal(set) var variant = ""
         /// What the modifier costs on it.
-        public let price: Money
+        public internal(set) var price = Money(cents: 0)
 
         /// A price.
         public init(variant: String, price: Money) { (self.variant, self.price) = (variant, price) }
 
-        enum CodingKeys: String, CodingKey {
-            case variant
-            case priceCents = "price_cents"
-        }
+        /// A value for a reader to fill (see ``Record``).
+        public init(blank: RecordBlank) {}
 
-        /// `{"variant", "price_cents"}`.
-        public init(from decoder: Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            variant = try container.decode(String.self, forKey: .variant)
-            price = Money(cents: try container.decode(Int64.self, forKey: .priceCents))
-        }
-
-        /// `{"variant", "price_cents"}`.
-        public func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(variant, forKey: .variant)
-            try container.encode(price.cents, forKey: .priceCents)
+        /// `{"price_cents", "variant"}`, declared once (see ``Record``).
+        public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+            try visitor.member("price_cents", cents: &price)
+            try visitor.member("variant", &variant)
         }
     }
 
     /// Its id.
-    public let id: ID
+    public internal(set) var id: ID = ID(0)
     /// Its group.
-    public let groupID: ModifierGroup.ID
+    public internal(set) var groupID: ModifierGroup.ID = ModifierGroup.ID(0)
     /// 1 to 40 characters, unique in its group ignoring case.
-    public let name: String
+    public internal(set) var name: String = ""
     /// What it adds to a line's unit price: 0.00 to ``Money/maximumModifier``.
-    public let price: Money
+    public internal(set) var price: Money = Money(cents: 0)
     /// The allergens it brings to a line.
-    public let allergens: Set<Allergen>
+    public internal(set) var allergens: Set<Allergen> = []
     /// Where it is offered in its group.
-    public let position: Int
+    public internal(set) var position: Int = 0
     /// When it was taken off; `nil` while offered.
-    public let archivedAt: Date?
+    public internal(set) var archivedAt: Date?
     /// Its prices on variants of a given name, where they differ from ``price``.
-    public let variantPrices: [VariantPrice]
+    public internal(set) var variantPrices: [VariantPrice] = []
     /// How many more lines' worth can be booked for pickups before ``stockUntil`` (0: sold out).
-    public let stockLeft: Int?
+    public internal(set) var stockLeft: Int?
     /// When the limit ends.
-    public let stockUntil: Date?
+    public internal(set) var stockUntil: Date?
 
     /// A value; stores use it when reading rows.
     public init(
@@ -203,28 +176,22 @@ public struct Modifier: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         return variantPrices.first { $0.variant.caseInsensitiveCompare(variant) == .orderedSame }?.price ?? price
     }
 
-    /// The documented JSON shape, defined once (see ``JSONMembers``).
-    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-        try writer.member("allergens", encoded: Allergen.codes(allergens))
-        try writer.member("archived_at", timestamp: archivedAt)
-        try writer.member("group_id", groupID.rawValue)
-        try writer.member("id", id.rawValue)
-        try writer.member("name", name)
-        try writer.member("position", position)
-        try writer.member("price", plain: price)
-        try writer.member("price_cents", price.cents)
-        try writer.member("stock_left", stockLeft)
-        try writer.member("stock_until", timestamp: stockUntil)
-        try writer.member("variant_prices", encoded: variantPrices)
-    }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
-
-    /// Reads the documented JSON shape.
-    public init(from decoder: Decoder) throws {
-        var members = try ContainerMemberReader(decoder)
-        try self.init(reading: &members)
+    /// The members, declared once for its rows, its JSON and its CSV (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("allergens", allergens: &allergens)
+        try visitor.member("archived_at", timestamp: &archivedAt)
+        try visitor.member("group_id", &groupID, absent: nil)
+        try visitor.member("id", &id, absent: nil)
+        try visitor.member("name", &name)
+        try visitor.member("position", &position)
+        try visitor.derived("price", plain: price)
+        try visitor.member("price_cents", cents: &price)
+        try visitor.member("stock_left", &stockLeft)
+        try visitor.member("stock_until", timestamp: &stockUntil)
+        try visitor.member("variant_prices", objects: &variantPrices)
     }
 
     /// What is wrong with a modifier's name and price (each when given), naming the field.
@@ -240,17 +207,4 @@ public struct Modifier: Sendable, Hashable, Identifiable, Codable, JSONMembers {
 
 extension Modifier: StoredMembers {
     static let table = "modifiers"
-
-    /// The stored members, read once for rows of `modifiers` (with `variant_prices` as JSON text
-    /// built from `modifier_prices`) and for JSON.
-    init<Reader: MemberReader>(reading members: inout Reader) throws {
-        self.init(
-            id: ID(try members.number("id")), groupID: ModifierGroup.ID(try members.number("group_id")),
-            name: try members.text("name"), price: try members.money(cents: "price_cents"),
-            allergens: try members.allergens("allergens"), position: try members.int("position"),
-            archivedAt: try members.optionalTimestamp("archived_at"),
-            variantPrices: try members.decoded("variant_prices", as: [VariantPrice].self) ?? [],
-            stockLeft: try members.optionalNumber("stock_left").map { Int($0) },
-            stockUntil: try members.optionalTimestamp("stock_until"))
-    }
 }

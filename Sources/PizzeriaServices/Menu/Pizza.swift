@@ -6,32 +6,32 @@ import Foundation
 /// `{"id", "name", "price": "6.00", "price_cents": 600, "currency": "EUR", "archived": false,
 ///   "archived_at", "category_id": 1, "allergens": ["gluten", "milk"], "stock_left": null,
 ///   "stock_until": null, "version", "created_at", "updated_at"}`. Its variants and modifier groups are read with it as a ``MenuItem``.
-public struct Pizza: Sendable, Hashable, Identifiable, Codable, JSONMembers {
+public struct Pizza: Sendable, Hashable, Identifiable, Record {
     /// A pizza's id.
     public typealias ID = Identifier<Pizza>
 
     /// Its id.
-    public let id: ID
+    public internal(set) var id: ID = .blank
     /// Trimmed, NFC-normalised, unique by full case folding.
-    public let name: String
+    public internal(set) var name: String = ""
     /// More than zero, at most ``Money/maximum``.
-    public let price: Money
+    public internal(set) var price: Money = Money(cents: 0)
     /// When it was taken off the menu; `nil` while on it.
-    public let archivedAt: Date?
+    public internal(set) var archivedAt: Date?
     /// Incremented by every change; edits name the version they started from.
-    public let version: Int
+    public internal(set) var version: Int = 0
     /// When it was added.
-    public let createdAt: Date
+    public internal(set) var createdAt: Date = Date(timeIntervalSince1970: 0)
     /// When it last changed.
-    public let updatedAt: Date
+    public internal(set) var updatedAt: Date = Date(timeIntervalSince1970: 0)
     /// The menu section it is in (``Category/defaultID`` for every pizza of an older file).
-    public let categoryID: Category.ID
+    public internal(set) var categoryID: Category.ID = Category.defaultID
     /// The EU allergens it contains (its modifiers may add more to a line).
-    public let allergens: Set<Allergen>
+    public internal(set) var allergens: Set<Allergen> = []
     /// How many more can be booked for pickups before ``stockUntil`` (0: sold out); `nil`: no limit.
-    public let stockLeft: Int?
+    public internal(set) var stockLeft: Int?
     /// When the limit ends (the end of tonight's service); `nil` with a limit: until made available.
-    public let stockUntil: Date?
+    public internal(set) var stockUntil: Date?
 
     /// Creates a value; stores use it when reading rows.
     public init(
@@ -58,52 +58,34 @@ public struct Pizza: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     /// Whether it is off the menu.
     public var isArchived: Bool { archivedAt != nil }
 
-    /// The documented JSON shape, defined once (see ``JSONMembers``).
-    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-        try writer.member("allergens", encoded: Allergen.codes(allergens))
-        try writer.member("archived", isArchived)
-        try writer.member("archived_at", timestamp: archivedAt)
-        try writer.member("category_id", categoryID.rawValue)
-        try writer.member("created_at", timestamp: createdAt)
-        try writer.member("currency", "EUR")
-        try writer.member("id", id: id)
-        try writer.member("name", name)
-        try writer.member("price", plain: price)
-        try writer.member("price_cents", price.cents)
-        try writer.member("stock_left", stockLeft)
-        try writer.member("stock_until", timestamp: stockUntil)
-        try writer.member("updated_at", timestamp: updatedAt)
-        try writer.member("version", version)
-    }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
-
-    /// Reads the documented JSON shape.
-    public init(from decoder: Decoder) throws {
-        var members = try ContainerMemberReader(decoder)
-        try self.init(reading: &members)
+    /// The members, declared once for its rows, its JSON and its CSV (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("allergens", allergens: &allergens)
+        try visitor.derived("archived", isArchived)
+        try visitor.member("archived_at", timestamp: &archivedAt)
+        try visitor.member("category_id", &categoryID, absent: Category.defaultID)
+        try visitor.member("created_at", timestamp: &createdAt)
+        try visitor.derived("currency", "EUR")
+        try visitor.member("id", &id)
+        try visitor.member("name", &name)
+        try visitor.derived("price", plain: price)
+        try visitor.member("price_cents", cents: &price)
+        try visitor.member("stock_left", &stockLeft)
+        try visitor.member("stock_until", timestamp: &stockUntil)
+        try visitor.member("updated_at", timestamp: &updatedAt)
+        try visitor.member("version", &version)
     }
 }
 
 extension Pizza: StoredMembers {
     static let table = "pizzas"
-
-    /// The stored members, read once for rows of `pizzas` and for JSON.
-    init<Reader: MemberReader>(reading members: inout Reader) throws {
-        self.init(
-            id: try members.id("id"), name: try members.text("name"), price: try members.money(cents: "price_cents"),
-            archivedAt: try members.optionalTimestamp("archived_at"), version: try members.int("version"),
-            createdAt: try members.timestamp("created_at"), updatedAt: try members.timestamp("updated_at"),
-            categoryID: Category.ID(try members.optionalNumber("category_id") ?? Category.defaultID.rawValue),
-            allergens: try members.allergens("allergens"),
-            stockLeft: try members.optionalNumber("stock_left").map { Int($0) },
-            stockUntil: try members.optionalTimestamp("stock_until"))
-    }
 }
 
 /// One entry of a pizza's append-only history.
-public struct PizzaChange: Sendable, Hashable, Codable, JSONMembers {
+public struct PizzaChange: Sendable, Hashable, Record {
     /// What happened.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         /// Added to the menu.
@@ -117,19 +99,19 @@ public struct PizzaChange: Sendable, Hashable, Codable, JSONMembers {
     }
 
     /// What happened.
-    public let change: Kind
+    public internal(set) var change: Kind = .created
     /// The name before (`nil` for `created`).
-    public let oldName: String?
+    public internal(set) var oldName: String?
     /// The name after.
-    public let newName: String
+    public internal(set) var newName: String = ""
     /// The price before (`nil` for `created`).
-    public let oldPrice: Money?
+    public internal(set) var oldPrice: Money?
     /// The price after.
-    public let newPrice: Money
+    public internal(set) var newPrice: Money = Money(cents: 0)
     /// The pizza's version after the change.
-    public let version: Int
+    public internal(set) var version: Int = 0
     /// When.
-    public let changedAt: Date
+    public internal(set) var changedAt: Date = Date(timeIntervalSince1970: 0)
 
     /// Creates a value; stores use it when reading rows.
     public init(
@@ -145,38 +127,23 @@ public struct PizzaChange: Sendable, Hashable, Codable, JSONMembers {
         self.changedAt = changedAt
     }
 
-    /// JSON with prices as `"6.00"` plus `*_cents`, defined once (see ``JSONMembers``).
-    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-        try writer.member("change", change.rawValue)
-        try writer.member("changed_at", timestamp: changedAt)
-        try writer.member("new_name", newName)
-        try writer.member("new_price", plain: newPrice)
-        try writer.member("new_price_cents", newPrice.cents)
-        try writer.member("old_name", oldName)
-        try writer.member("old_price", oldPrice?.plain)
-        try writer.member("old_price_cents", oldPrice.map { Int($0.cents) })
-        try writer.member("version", version)
-    }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// The JSON shape.
-    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
-
-    /// Reads the JSON shape.
-    public init(from decoder: Decoder) throws {
-        var members = try ContainerMemberReader(decoder)
-        try self.init(reading: &members)
+    /// The members, declared once for its rows and its JSON (prices as `"6.00"` plus `*_cents`) (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("change", raw: &change, absent: nil)
+        try visitor.member("changed_at", timestamp: &changedAt)
+        try visitor.member("new_name", &newName)
+        try visitor.derived("new_price", plain: newPrice)
+        try visitor.member("new_price_cents", cents: &newPrice)
+        try visitor.member("old_name", &oldName)
+        try visitor.derived("old_price", oldPrice?.plain)
+        try visitor.member("old_price_cents", cents: &oldPrice)
+        try visitor.member("version", &version)
     }
 }
 
 extension PizzaChange: StoredMembers {
     static let table = "pizza_history"
-
-    /// The stored members, read once for rows of `pizza_history` and for JSON.
-    init<Reader: MemberReader>(reading members: inout Reader) throws {
-        self.init(
-            change: try members.raw("change", as: Kind.self), oldName: try members.optionalText("old_name"),
-            newName: try members.text("new_name"), oldPrice: try members.optionalMoney(cents: "old_price_cents"),
-            newPrice: try members.money(cents: "new_price_cents"), version: try members.int("version"),
-            changedAt: try members.timestamp("changed_at"))
-    }
 }

@@ -6,7 +6,7 @@ import PizzeriaStorage
 /// ``Pizza/price`` is the default's. An item with one variant is ordered as before: "2 × Margherita".
 ///
 /// JSON: `{"id", "pizza_id", "name", "price": "9.00", "price_cents", "position", "is_default"}`.
-public struct Variant: Sendable, Hashable, Identifiable, Codable, JSONMembers {
+public struct Variant: Sendable, Hashable, Identifiable, Record {
     /// A variant's id.
     public typealias ID = RowNumber<Variant>
 
@@ -20,17 +20,17 @@ public struct Variant: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     public static let maximumPerItem = 10
 
     /// Its id.
-    public let id: ID
+    public internal(set) var id: ID = ID(0)
     /// The item it belongs to.
-    public let pizzaID: Pizza.ID
+    public internal(set) var pizzaID: Pizza.ID = .blank
     /// 1 to 30 characters, unique in its item ignoring case.
-    public let name: String
+    public internal(set) var name: String = ""
     /// More than zero, at most ``Money/maximum``.
-    public let price: Money
+    public internal(set) var price: Money = Money(cents: 0)
     /// Where it is offered among the item's variants: smaller first.
-    public let position: Int
+    public internal(set) var position: Int = 0
     /// Whether a plain order of the item gets it.
-    public let isDefault: Bool
+    public internal(set) var isDefault: Bool = false
 
     /// A value; stores use it when reading rows.
     public init(id: ID, pizzaID: Pizza.ID, name: String, price: Money, position: Int, isDefault: Bool) {
@@ -38,24 +38,18 @@ public struct Variant: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         (self.position, self.isDefault) = (position, isDefault)
     }
 
-    /// The documented JSON shape, defined once (see ``JSONMembers``).
-    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-        try writer.member("id", id.rawValue)
-        try writer.member("is_default", isDefault)
-        try writer.member("name", name)
-        try writer.member("pizza_id", id: pizzaID)
-        try writer.member("position", position)
-        try writer.member("price", plain: price)
-        try writer.member("price_cents", price.cents)
-    }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
-
-    /// Reads the documented JSON shape.
-    public init(from decoder: Decoder) throws {
-        var members = try ContainerMemberReader(decoder)
-        try self.init(reading: &members)
+    /// The members, declared once for its rows, its JSON and its CSV (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("id", &id, absent: nil)
+        try visitor.member("is_default", &isDefault, absent: false)
+        try visitor.member("name", &name)
+        try visitor.member("pizza_id", &pizzaID)
+        try visitor.member("position", &position)
+        try visitor.derived("price", plain: price)
+        try visitor.member("price_cents", cents: &price)
     }
 
     /// What is wrong with a variant's name, price and position (each when given), naming the field.
@@ -74,12 +68,4 @@ public struct Variant: Sendable, Hashable, Identifiable, Codable, JSONMembers {
 
 extension Variant: StoredMembers {
     static let table = "pizza_variants"
-
-    /// The stored members, read once for rows of `pizza_variants` and for JSON.
-    init<Reader: MemberReader>(reading members: inout Reader) throws {
-        self.init(
-            id: ID(try members.number("id")), pizzaID: try members.id("pizza_id"), name: try members.text("name"),
-            price: try members.money(cents: "price_cents"), position: try members.int("position"),
-            isDefault: try members.optionalFlag("is_default") ?? false)
-    }
 }

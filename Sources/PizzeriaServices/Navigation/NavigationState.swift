@@ -147,19 +147,19 @@ public struct Sheet: Sendable, Hashable, Codable {
 }
 
 /// One entry of a user's navigation history.
-public struct NavigationEvent: Sendable, Hashable, Codable, JSONMembers {
+public struct NavigationEvent: Sendable, Hashable, Record {
     /// Increasing: the order of events.
-    public let id: Int64
+    public internal(set) var id: Int64 = 0
     /// When.
-    public let at: Date
+    public internal(set) var at: Date = Date(timeIntervalSince1970: 0)
     /// What happened.
-    public let action: NavigationAction
+    public internal(set) var action: NavigationAction = .push
     /// The routes involved: pushed, popped, or the new stack.
-    public let routes: [NavigationElement]
+    public internal(set) var routes: [NavigationElement] = []
     /// The stack depth after the change.
-    public let depthAfter: Int
+    public internal(set) var depthAfter: Int = 0
     /// The URL opened, the sheet field set, the seed used, …
-    public let detail: String?
+    public internal(set) var detail: String?
 
     /// An event from its parts.
     public init(
@@ -173,49 +173,36 @@ public struct NavigationEvent: Sendable, Hashable, Codable, JSONMembers {
         self.detail = detail
     }
 
-    private enum CodingKeys: String, CodingKey { case id, at, action, routes, depthAfter = "depth_after", detail }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// `{"action", "at", "depth_after", "detail", "id", "routes"}`, defined once (see ``JSONMembers``).
-    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-        try writer.member("action", action.rawValue)
-        try writer.member("at", timestamp: at)
-        try writer.member("depth_after", depthAfter)
-        try writer.member("detail", detail)
-        try writer.member("id", id)
-        try writer.member("routes", objects: routes)
-    }
-
-    /// The JSON shape.
-    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
-
-    /// Reads the JSON shape.
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            id: try container.decode(Int64.self, forKey: .id), at: try container.decodeTimestamp(forKey: .at),
-            action: try container.decode(NavigationAction.self, forKey: .action),
-            routes: try container.decode([NavigationElement].self, forKey: .routes),
-            depthAfter: try container.decode(Int.self, forKey: .depthAfter),
-            detail: try container.decodeIfPresent(String.self, forKey: .detail))
+    /// The members, `{"action", "at", "depth_after", "detail", "id", "routes"}`, declared once (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("action", raw: &action, absent: nil)
+        try visitor.member("at", timestamp: &at)
+        try visitor.member("depth_after", &depthAfter)
+        try visitor.member("detail", &detail)
+        try visitor.member("id", &id)
+        try visitor.member("routes", objects: &routes)
     }
 }
 
 /// How often each pizza's detail was shown, from the navigation history, by how it was opened.
-public struct PizzaViews: Sendable, Hashable, Codable, JSONMembers {
+public struct PizzaViews: Sendable, Hashable, Record {
     /// The pizza's id.
-    public let pizzaID: Pizza.ID
+    public internal(set) var pizzaID: Pizza.ID = .blank
     /// Its name now.
-    public let name: String
+    public internal(set) var name: String = ""
     /// How many times its detail was shown, every way.
-    public let views: Int
+    public internal(set) var views: Int = 0
     /// Of those, pushed from the menu.
-    public let pushed: Int
+    public internal(set) var pushed: Int = 0
     /// Picked by the Random button.
-    public let random: Int
+    public internal(set) var random: Int = 0
     /// Opened by a deep link.
-    public let deepLinks: Int
+    public internal(set) var deepLinks: Int = 0
     /// Restored with an imported path (or a replaced stack).
-    public let restored: Int
+    public internal(set) var restored: Int = 0
 
     /// A row.
     public init(
@@ -226,23 +213,19 @@ public struct PizzaViews: Sendable, Hashable, Codable, JSONMembers {
         (self.pushed, self.random, self.deepLinks, self.restored) = (pushed, random, deepLinks, restored)
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case pizzaID = "pizza_id", name, views, pushed, random, deepLinks = "deep_links", restored
-    }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// The documented JSON shape, defined once (see ``JSONMembers``).
-    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-        try writer.member("deep_links", deepLinks)
-        try writer.member("name", name)
-        try writer.member("pizza_id", id: pizzaID)
-        try writer.member("pushed", pushed)
-        try writer.member("random", random)
-        try writer.member("restored", restored)
-        try writer.member("views", views)
+    /// The members, the documented JSON shape, declared once (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("deep_links", &deepLinks)
+        try visitor.member("name", &name)
+        try visitor.member("pizza_id", &pizzaID)
+        try visitor.member("pushed", &pushed)
+        try visitor.member("random", &random)
+        try visitor.member("restored", &restored)
+        try visitor.member("views", &views)
     }
-
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 }
 
 /// What an import restored, and what it had to drop.

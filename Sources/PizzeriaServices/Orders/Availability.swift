@@ -5,21 +5,21 @@ import PizzeriaStorage
 ///
 /// JSON: `{"start": UTC, "service_day", "local": "2026-12-04 19:30", "time": "19:30", "offset":
 /// "+01:00", "offset_seconds": 3600, "remaining", "capacity", "capacity_rule": "fri 18:30-21:00" | null}`.
-public struct AvailableSlot: Sendable, Hashable, Codable, JSONMembers {
+public struct AvailableSlot: Sendable, Hashable, Record {
     /// Its start.
-    public let start: Date
+    public internal(set) var start: Date = Date(timeIntervalSince1970: 0)
     /// The service day it belongs to (a night slot after midnight belongs to the day before).
-    public let serviceDay: LocalDate
+    public internal(set) var serviceDay: LocalDate = LocalDate.supported.lowerBound
     /// The zone's offset at its start, in seconds east of UTC.
-    public let offsetSeconds: Int
+    public internal(set) var offsetSeconds: Int = 0
     /// Pizzas it can still take.
-    public let remaining: Int
+    public internal(set) var remaining: Int = 0
     /// Its capacity.
-    public let capacity: Int
+    public internal(set) var capacity: Int = 0
     /// The rule its capacity came from (`fri 18:30-21:00`), or `nil` for `slot-capacity`.
-    public let capacityRule: String?
+    public internal(set) var capacityRule: String?
     /// Minutes after its service day's midnight.
-    let wallMinute: Int
+    private(set) var wallMinute = 0
 
     /// Its local start as minutes and date (arithmetic on the offset: no zone lookup).
     private var localParts: (date: LocalDate, minutes: Int) { ZonedClock.wallClock(start, offset: offsetSeconds) }
@@ -30,36 +30,24 @@ public struct AvailableSlot: Sendable, Hashable, Codable, JSONMembers {
     /// The zone's offset at its start, `+01:00`.
     public var offset: String { PickupTime.offsetText(offsetSeconds) }
 
-    private enum CodingKeys: String, CodingKey {
-        case start, serviceDay = "service_day", local, time, offset, offsetSeconds = "offset_seconds", remaining,
-            capacity, capacityRule = "capacity_rule"
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
+
+    /// The members: the documented JSON shape, declared once (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("capacity", &capacity)
+        try visitor.member("capacity_rule", &capacityRule)
+        try visitor.derived("local", local)
+        try visitor.derived("offset", offset)
+        try visitor.member("offset_seconds", &offsetSeconds)
+        try visitor.member("remaining", &remaining)
+        try visitor.member("service_day", text: &serviceDay)
+        try visitor.member("start", minute: &start)
+        try visitor.derived("time", time)
     }
 
-    /// The documented JSON shape, defined once (see ``JSONMembers``).
-    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-        try writer.member("capacity", capacity)
-        try writer.member("capacity_rule", capacityRule)
-        try writer.member("local", local)
-        try writer.member("offset", offset)
-        try writer.member("offset_seconds", offsetSeconds)
-        try writer.member("remaining", remaining)
-        try writer.member("service_day", serviceDay.description)
-        try writer.member("start", minute: start)
-        try writer.member("time", time)
-    }
-
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
-
-    /// Reads the JSON shape.
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        start = try container.decodeTimestamp(forKey: .start)
-        serviceDay = try container.decode(LocalDate.self, forKey: .serviceDay)
-        offsetSeconds = try container.decode(Int.self, forKey: .offsetSeconds)
-        remaining = try container.decode(Int.self, forKey: .remaining)
-        capacity = try container.decode(Int.self, forKey: .capacity)
-        capacityRule = try container.decodeIfPresent(String.self, forKey: .capacityRule)
+    /// Its wall minute, from its start, offset and service day.
+    public mutating func didReadMembers() {
         let (date, minutes) = ZonedClock.wallClock(start, offset: offsetSeconds)
         wallMinute = minutes + Int(date.daysSinceEpoch - serviceDay.daysSinceEpoch) * 1440
     }

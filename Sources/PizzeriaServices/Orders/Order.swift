@@ -44,7 +44,7 @@ public enum OrderStatus: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// One entry of an order's history: booked, a status change, an undo, a move or an edit — with
 /// who made it and when. The history is append-only: an undo is a new entry, never a rewrite.
-public struct OrderStatusChange: Sendable, Hashable, Codable, JSONMembers {
+public struct OrderStatusChange: Sendable, Hashable, Record {
     /// What happened.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         /// Booked.
@@ -64,17 +64,17 @@ public struct OrderStatusChange: Sendable, Hashable, Codable, JSONMembers {
     }
 
     /// What happened.
-    public let kind: Kind
+    public internal(set) var kind: Kind = .placed
     /// The status before; `nil` for the first event (the order was placed).
-    public let from: OrderStatus?
+    public internal(set) var from: OrderStatus?
     /// The status after.
-    public let to: OrderStatus
+    public internal(set) var to: OrderStatus = .placed
     /// When.
-    public let at: Date
+    public internal(set) var at: Date = Date(timeIntervalSince1970: 0)
     /// What changed, for people (`pickup … → …`, `+1 Diavola`).
-    public let detail: String?
+    public internal(set) var detail: String?
     /// Who made the change, when they said.
-    public let actor: String?
+    public internal(set) var actor: String?
 
     /// An entry.
     public init(
@@ -88,30 +88,18 @@ public struct OrderStatusChange: Sendable, Hashable, Codable, JSONMembers {
         self.actor = actor
     }
 
-    private enum CodingKeys: String, CodingKey { case kind, from, to, at, detail, actor = "by" }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// `{"at", "by", "detail", "from", "kind", "to"}`, defined once (see ``JSONMembers``).
-    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-        try writer.member("at", timestamp: at)
-        try writer.member("by", actor)
-        try writer.member("detail", detail)
-        try writer.member("from", from?.rawValue)
-        try writer.member("kind", kind.rawValue)
-        try writer.member("to", to.rawValue)
-    }
-
-    /// The JSON shape.
-    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
-
-    /// Reads the JSON shape.
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            kind: try container.decodeIfPresent(Kind.self, forKey: .kind),
-            from: try container.decodeIfPresent(OrderStatus.self, forKey: .from),
-            to: try container.decode(OrderStatus.self, forKey: .to), at: try container.decodeTimestamp(forKey: .at),
-            detail: try container.decodeIfPresent(String.self, forKey: .detail),
-            actor: try container.decodeIfPresent(String.self, forKey: .actor))
+    /// The members, `{"at", "by", "detail", "from", "kind", "to"}`, declared once (see ``Record``);
+    /// an entry without a kind reads as placed (no `from`) or a status change (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("at", timestamp: &at)
+        try visitor.member("by", &actor)
+        try visitor.member("detail", &detail)
+        try visitor.member("from", raw: &from)
+        try visitor.member("kind", raw: &kind, absent: from == nil ? .placed : .status)
+        try visitor.member("to", raw: &to, absent: nil)
     }
 }
 
@@ -120,51 +108,51 @@ public struct OrderStatusChange: Sendable, Hashable, Codable, JSONMembers {
 /// JSON: `{"id", "short_id" (``Identifier/short``: what people are shown), "user", "user_id", "customer_name", "customer_phone", "pickup_at" (UTC), "pickup_local", "time_zone", "status",
 /// "lines": […], "total", "total_cents", "currency", "idempotency_key", "created_at",
 /// "updated_at", "history": […], "party_id"}`.
-public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
+public struct Order: Sendable, Hashable, Identifiable, Record {
     /// An order's id.
     public typealias ID = Identifier<Order>
 
     /// Its id.
-    public let id: ID
+    public internal(set) var id: ID = .blank
     /// Who booked it.
-    public let userID: User.ID
+    public internal(set) var userID: User.ID = .blank
     /// Their handle.
-    public let handle: String
+    public internal(set) var handle: String = ""
     /// Their name and phone as they are now (both `nil` once the user is erased).
-    public let customer: Customer
+    public internal(set) var customer: Customer = Customer()
     /// The start of the pickup slot.
-    public let pickupAt: Date
+    public internal(set) var pickupAt: Date = Date(timeIntervalSince1970: 0)
     /// The service day the pickup belongs to (a pickup after midnight can belong to the day before).
-    public let serviceDay: LocalDate
+    public internal(set) var serviceDay: LocalDate = LocalDate.supported.lowerBound
     /// Where it is in its life.
-    public let status: OrderStatus
+    public internal(set) var status: OrderStatus = .placed
     /// The pizzas, in the order they were booked.
-    public let lines: [OrderLine]
+    public internal(set) var lines: [OrderLine] = []
     /// Σ quantity × unit price.
-    public let total: Money
+    public internal(set) var total: Money = Money(cents: 0)
     /// The key it was booked with, if any.
-    public let idempotencyKey: String?
+    public internal(set) var idempotencyKey: String?
     /// When it was booked.
-    public let createdAt: Date
+    public internal(set) var createdAt: Date = Date(timeIntervalSince1970: 0)
     /// When its status last changed.
-    public let updatedAt: Date
+    public internal(set) var updatedAt: Date = Date(timeIntervalSince1970: 0)
     /// Every status it has had, oldest first.
-    public let history: [OrderStatusChange]
+    public internal(set) var history: [OrderStatusChange] = []
     /// The pizzeria's time zone, for ``pickupLocal``.
-    public let timeZone: TimeZone
+    public internal(set) var timeZone: TimeZone = TimeZone.current
     /// Whether it is still booked for a time the hours no longer cover (kept through a change of
     /// the hours with `keepOrders`).
-    public let outsideHours: Bool
+    public internal(set) var outsideHours: Bool = false
     /// The kitchen's note ("no basil"), if any.
-    public let note: String?
+    public internal(set) var note: String?
     /// Bumped by every change: a move or edit made from an older version is refused.
-    public let version: Int
+    public internal(set) var version: Int = 1
     /// Its slot's effective capacity and the rule it came from (`nil` when the file has no load
     /// row for the slot, which the schema always keeps).
-    public let slotCapacity: SlotCapacity?
+    public internal(set) var slotCapacity: SlotCapacity?
     /// The party it belongs to (the id of the party's first order), when it was booked with
     /// others on consecutive slots (``OrderService/placeParty(_:by:override:)``); `nil` for an order on its own.
-    public let partyID: ID?
+    public internal(set) var partyID: ID?
 
     /// An order from its parts; stores use it when reading rows.
     public init(
@@ -201,9 +189,9 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     /// the order, so staff at the counter and a notifier see them beside the handle.
     public struct Customer: Sendable, Hashable {
         /// Their display name, if they gave one.
-        public let name: String?
+        public internal(set) var name: String?
         /// Their phone number in E.164 (`+390815551234`), if they gave one.
-        public let phone: String?
+        public internal(set) var phone: String?
 
         /// A customer's contact details.
         public init(name: String? = nil, phone: String? = nil) {
@@ -218,75 +206,39 @@ public struct Order: Sendable, Hashable, Identifiable, Codable, JSONMembers {
     /// `2026-12-01 19:30` in the pizzeria's time zone.
     public var pickupLocal: String { PickupTime.local(pickupAt, in: timeZone) }
 
-    private enum CodingKeys: String, CodingKey {
-        case id, user, userID = "user_id", customerName = "customer_name", customerPhone = "customer_phone", pickupAt =
-            "pickup_at", pickupLocal = "pickup_local", timeZone = "time_zone"
-        case status, lines, total, totalCents = "total_cents", currency, idempotencyKey = "idempotency_key"
-        case createdAt = "created_at", updatedAt = "updated_at", history, serviceDay = "service_day", outsideHours =
-            "outside_hours", note, version, partyID = "party_id"
-        case slotCapacity = "slot_capacity", capacityRule = "capacity_rule"
-    }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// The documented JSON shape, defined once (see ``JSONMembers``).
-    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-        try writer.member("capacity_rule", slotCapacity?.rule)
-        try writer.member("created_at", timestamp: createdAt)
-        try writer.member("currency", "EUR")
-        try writer.member("customer_name", customer.name)
-        try writer.member("customer_phone", customer.phone)
-        try writer.member("history", objects: history)
-        try writer.member("id", id: id)
-        try writer.member("idempotency_key", idempotencyKey)
-        try writer.member("lines", objects: lines)
-        try writer.member("note", note)
-        try writer.member("outside_hours", outsideHours)
-        try writer.member("party_id", partyID?.description)
-        try writer.member("pickup_at", minute: pickupAt)
-        try writer.member("pickup_local", pickupLocal)
-        try writer.member("service_day", serviceDay.description)
-        try writer.member("short_id", id.short)
-        try writer.member("slot_capacity", slotCapacity?.capacity)
-        try writer.member("status", status.rawValue)
-        try writer.member("time_zone", timeZone.identifier)
-        try writer.member("total", plain: total)
-        try writer.member("total_cents", total.cents)
-        try writer.member("updated_at", timestamp: updatedAt)
-        try writer.member("user", handle)
-        try writer.member("user_id", id: userID)
-        try writer.member("version", version)
-    }
-
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
-
-    /// Reads the documented JSON shape.
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let zoneName = try container.decode(String.self, forKey: .timeZone)
-        guard let zone = TimeZone(identifier: zoneName) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .timeZone, in: container, debugDescription: "unknown time zone '\(zoneName)'")
-        }
-        self.init(
-            id: try container.decode(ID.self, forKey: .id), userID: try container.decode(User.ID.self, forKey: .userID),
-            handle: try container.decode(String.self, forKey: .user),
-            customer: Customer(
-                name: try container.decodeIfPresent(String.self, forKey: .customerName),
-                phone: try container.decodeIfPresent(String.self, forKey: .customerPhone)),
-            pickupAt: try container.decodeTimestamp(forKey: .pickupAt),
-            serviceDay: try container.decode(LocalDate.self, forKey: .serviceDay),
-            status: try container.decode(OrderStatus.self, forKey: .status),
-            lines: try container.decode([OrderLine].self, forKey: .lines),
-            total: try container.decodeMoney(centsKey: .totalCents),
-            idempotencyKey: try container.decodeIfPresent(String.self, forKey: .idempotencyKey),
-            createdAt: try container.decodeTimestamp(forKey: .createdAt),
-            updatedAt: try container.decodeTimestamp(forKey: .updatedAt),
-            history: try container.decode([OrderStatusChange].self, forKey: .history), timeZone: zone,
-            outsideHours: try container.decodeIfPresent(Bool.self, forKey: .outsideHours) ?? false,
-            note: try container.decodeIfPresent(String.self, forKey: .note),
-            version: try container.decodeIfPresent(Int.self, forKey: .version) ?? 1,
-            slotCapacity: try container.decodeIfPresent(Int.self, forKey: .slotCapacity).map {
-                SlotCapacity(capacity: $0, rule: try container.decodeIfPresent(String.self, forKey: .capacityRule))
-            }, partyID: try container.decodeIfPresent(ID.self, forKey: .partyID))
+    /// The members: the documented JSON shape, declared once (see ``Record``); an order is
+    /// assembled from several tables, not read from one row (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        var rule = slotCapacity?.rule
+        try visitor.member("capacity_rule", &rule)
+        try visitor.member("created_at", timestamp: &createdAt)
+        try visitor.derived("currency", "EUR")
+        try visitor.member("customer_name", &customer.name)
+        try visitor.member("customer_phone", &customer.phone)
+        try visitor.member("history", objects: &history)
+        try visitor.member("id", &id)
+        try visitor.member("idempotency_key", &idempotencyKey)
+        try visitor.member("lines", objects: &lines)
+        try visitor.member("note", &note)
+        try visitor.member("outside_hours", &outsideHours, absent: false)
+        try visitor.member("party_id", text: &partyID)
+        try visitor.member("pickup_at", minute: &pickupAt)
+        try visitor.derived("pickup_local", pickupLocal)
+        try visitor.member("service_day", text: &serviceDay)
+        try visitor.derived("short_id", id.short)
+        var capacity = slotCapacity?.capacity
+        try visitor.member("slot_capacity", &capacity)
+        slotCapacity = capacity.map { SlotCapacity(capacity: $0, rule: rule) }
+        try visitor.member("status", raw: &status, absent: nil)
+        try visitor.member("time_zone", timeZone: &timeZone)
+        try visitor.derived("total", plain: total)
+        try visitor.member("total_cents", cents: &total)
+        try visitor.member("updated_at", timestamp: &updatedAt)
+        try visitor.member("user", &handle)
+        try visitor.member("user_id", &userID)
+        try visitor.member("version", &version, absent: 1)
     }
 }

@@ -6,19 +6,19 @@ import Foundation
 /// JSON (and the stored `order_lines.modifiers` array): `{"default", "group", "id", "kind", "name",
 /// "price": "2.00", "price_cents"}` (`kind` and `default` are absent from lines booked before
 /// groups had kinds: they read as an extra, not a default).
-public struct ChosenModifier: Sendable, Hashable, Codable, JSONMembers {
+public struct ChosenModifier: Sendable, Hashable, Record {
     /// The modifier.
-    public let id: Modifier.ID
+    public internal(set) var id: Modifier.ID = Modifier.ID(0)
     /// Its group's name when booked (`Aggiunte`).
-    public let group: String
+    public internal(set) var group: String = ""
     /// Its name when booked (`bufala`).
-    public let name: String
+    public internal(set) var name: String = ""
     /// What it added to the unit price.
-    public let price: Money
+    public internal(set) var price: Money = Money(cents: 0)
     /// Its group's kind when booked.
-    public let kind: ModifierGroup.Kind
+    public internal(set) var kind: ModifierGroup.Kind = .extra
     /// Whether it was its choice group's default, taken because the line named none.
-    public let isDefault: Bool
+    public internal(set) var isDefault: Bool = false
 
     /// A chosen modifier.
     public init(
@@ -43,63 +43,53 @@ public struct ChosenModifier: Sendable, Hashable, Codable, JSONMembers {
     /// `senza basilico` — or `nil` as ``text``. One home for every view: show, receipt, ticket.
     public var listed: String? { text.map { kind == .removal ? $0 : "+ " + $0 } }
 
-    /// The JSON shape, defined once (see ``JSONMembers``).
-    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-        try writer.member("default", isDefault)
-        try writer.member("group", group)
-        try writer.member("id", id.rawValue)
-        try writer.member("kind", kind.rawValue)
-        try writer.member("name", name)
-        try writer.member("price", plain: price)
-        try writer.member("price_cents", price.cents)
-    }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// The JSON shape.
-    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
-
-    /// Reads the JSON shape (`price` is for people; `price_cents` is read).
-    public init(from decoder: Decoder) throws {
-        var members = try ContainerMemberReader(decoder)
-        self.init(
-            id: Modifier.ID(try members.number("id")), group: try members.text("group"), name: try members.text("name"),
-            price: try members.money(cents: "price_cents"),
-            kind: try members.optionalText("kind").flatMap(ModifierGroup.Kind.init(rawValue:)) ?? .extra,
-            isDefault: try members.optionalFlag("default") ?? false)
+    /// The members, declared once (see ``Record``); `price` is for people, `price_cents` is read.
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("default", &isDefault, absent: false)
+        try visitor.member("group", &group)
+        try visitor.member("id", &id, absent: nil)
+        try visitor.member("kind", raw: &kind, absent: .extra)
+        try visitor.member("name", &name)
+        try visitor.derived("price", plain: price)
+        try visitor.member("price_cents", cents: &price)
     }
 }
 
 /// One line of an order: an item in one variant with its chosen modifiers, and how many — with
 /// the names and prices as they were at booking time.
-public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
+public struct OrderLine: Sendable, Hashable, Record {
     /// The pizza's id.
-    public let pizzaID: Pizza.ID
+    public internal(set) var pizzaID: Pizza.ID = .blank
     /// Its name when the order was booked.
-    public let pizzaName: String
+    public internal(set) var pizzaName: String = ""
     /// One of it: the variant's price plus the modifiers' when booked.
-    public let unitPrice: Money
+    public internal(set) var unitPrice: Money = Money(cents: 0)
     /// 1–20.
-    public let quantity: Int
+    public internal(set) var quantity: Int = 0
     /// Whether the item's category used the oven when the line was booked: only such lines
     /// count toward a slot's capacity (a drink does not take a pizza's place).
-    public let usesOven: Bool
+    public internal(set) var usesOven: Bool = true
     /// The variant booked (`nil` only in a value built without one: every stored line has one).
-    public let variantID: Variant.ID?
+    public internal(set) var variantID: Variant.ID?
     /// The variant's name when booked; `nil` when the item had only that variant ("2 × Margherita").
-    public let variantName: String?
+    public internal(set) var variantName: String?
     /// The variant's price when booked (the unit price before modifiers).
-    public let basePrice: Money
+    public internal(set) var basePrice: Money = Money(cents: 0)
     /// The modifiers chosen, in the menu's order.
-    public let modifiers: [ChosenModifier]
+    public internal(set) var modifiers: [ChosenModifier] = []
     /// The item's and the modifiers' allergens when booked.
-    public let allergens: Set<Allergen>
+    public internal(set) var allergens: Set<Allergen> = []
     /// The VAT rate of the item's category when booked (the shop's default where it had none).
-    public let vatRate: VATRate
+    public internal(set) var vatRate: VATRate = .standardFood
     /// The kitchen's note on this line (`ben cotta`): 1 to ``OrderEdit/maximumNoteLength``
     /// characters, or `nil`.
-    public let note: String?
+    public internal(set) var note: String?
     /// The station its item's category prepared it at when booked, or `nil`: none (a drink
     /// handed over at the counter).
-    public let stationID: Station.ID?
+    public internal(set) var stationID: Station.ID?
 
     /// A line.
     public init(
@@ -162,33 +152,38 @@ public struct OrderLine: Sendable, Hashable, Codable, JSONMembers {
         LineChoice(pizza: pizzaID, variant: variantID, modifiers: Set(modifiers.map(\.id)), note: note)
     }
 
-    /// JSON with prices as `"6.00"` plus `*_cents`, defined once (see ``JSONMembers``).
-    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-        try writer.member("allergens", encoded: Allergen.codes(allergens))
-        try writer.member("base_price_cents", basePrice.cents)
-        try writer.member("line_total", plain: total)
-        try writer.member("line_total_cents", total.cents)
-        try writer.member("modifiers", objects: modifiers)
-        try writer.member("name", pizzaName)
-        try writer.member("note", note)
-        try writer.member("pizza_id", id: pizzaID)
-        try writer.member("quantity", quantity)
-        try writer.member("station_id", stationID.map { Int($0.rawValue) })
-        try writer.member("unit_price", plain: unitPrice)
-        try writer.member("unit_price_cents", unitPrice.cents)
-        try writer.member("uses_oven", usesOven)
-        try writer.member("variant", variantName)
-        try writer.member("variant_id", variantID.map { Int($0.rawValue) })
-        try writer.member("vat_rate_bp", vatRate.basisPoints)
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
+
+    /// The members, declared once for its rows of `order_lines` (`pizza_name AS name`,
+    /// `variant_name AS variant`) and its JSON, with prices as `"6.00"` plus `*_cents` (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("allergens", allergens: &allergens)
+        var basePrice: Money? = self.basePrice
+        try visitor.member("base_price_cents", cents: &basePrice)
+        self.basePrice = basePrice ?? Self.unreadBasePrice
+        try visitor.derived("line_total", plain: total)
+        try visitor.derived("line_total_cents", total.cents)
+        try visitor.member("modifiers", objects: &modifiers)
+        try visitor.member("name", &pizzaName)
+        try visitor.member("note", &note)
+        try visitor.member("pizza_id", &pizzaID)
+        try visitor.member("quantity", &quantity)
+        try visitor.member("station_id", &stationID)
+        try visitor.derived("unit_price", plain: unitPrice)
+        try visitor.member("unit_price_cents", cents: &unitPrice)
+        try visitor.member("uses_oven", &usesOven, absent: true)
+        try visitor.member("variant", &variantName)
+        try visitor.member("variant_id", &variantID)
+        try visitor.member("vat_rate_bp", basisPoints: &vatRate, absent: .standardFood)
     }
 
-    /// The JSON shape.
-    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
+    /// A base price JSON of an older version lacks (no price is negative): read as the unit price.
+    private static let unreadBasePrice = Money(cents: -1)
 
-    /// Reads the JSON shape.
-    public init(from decoder: Decoder) throws {
-        var members = try ContainerMemberReader(decoder)
-        try self.init(reading: &members)
+    /// Reads a missing base price as the unit price (lines booked before variants had prices).
+    public mutating func didReadMembers() {
+        if basePrice == Self.unreadBasePrice { basePrice = unitPrice }
     }
 }
 
@@ -212,24 +207,4 @@ public struct LineChoice: Sendable, Hashable {
 
 extension OrderLine: StoredMembers {
     static let table = "order_lines"
-
-    /// The stored members, read once for rows of `order_lines` (`pizza_name AS name`,
-    /// `variant_name AS variant`) and for JSON (where members added by later migrations may be
-    /// absent).
-    init<Reader: MemberReader>(reading members: inout Reader) throws {
-        let unitPrice = try members.money(cents: "unit_price_cents")
-        self.init(
-            pizzaID: try members.id("pizza_id"), pizzaName: try members.text("name"),
-            unitPrice: unitPrice, quantity: try members.int("quantity"),
-            usesOven: try members.optionalFlag("uses_oven") ?? true,
-            variantID: try members.optionalNumber("variant_id").map(Variant.ID.init),
-            variantName: try members.optionalText("variant"),
-            basePrice: try members.optionalMoney(cents: "base_price_cents") ?? unitPrice,
-            modifiers: try members.decoded("modifiers", as: [ChosenModifier].self) ?? [],
-            allergens: try members.allergens("allergens"),
-            vatRate: try members.optionalNumber("vat_rate_bp").flatMap { VATRate(basisPoints: Int($0)) }
-                ?? .standardFood,
-            note: try members.optionalText("note"),
-            stationID: try members.optionalNumber("station_id").map(Station.ID.init))
-    }
 }

@@ -21,26 +21,26 @@ public enum SlotState: String, Sendable, Hashable, Codable, CaseIterable {
     public var label: String { rawValue.replacingOccurrences(of: "_", with: " ") }
 }
 
-public struct SlotUsage: Sendable, Hashable, Codable, JSONMembers {
+public struct SlotUsage: Sendable, Hashable, Record {
     /// Its start.
-    public let start: Date
+    public internal(set) var start: Date = Date(timeIntervalSince1970: 0)
     /// The service day it belongs to.
-    public let serviceDay: LocalDate
+    public internal(set) var serviceDay: LocalDate = LocalDate.supported.lowerBound
     /// `19:30`, pizzeria time (`02:30 +01:00` for a time that happens twice that day; `Sat 00:30`
     /// after midnight).
-    public let local: String
+    public internal(set) var local: String = ""
     /// Pizzas booked by orders that are not cancelled.
-    public let booked: Int
+    public internal(set) var booked: Int = 0
     /// The slot's capacity.
-    public let capacity: Int
+    public internal(set) var capacity: Int = 0
     /// `capacity - booked`, never negative.
     public var remaining: Int { max(0, capacity - booked) }
     /// Whether it can be booked now: past and too-soon slots are listed for the counter but never offered.
-    public let state: SlotState
+    public internal(set) var state: SlotState = .open
     /// The capacity rule its capacity came from (`fri 18:30-21:00`), or `nil` for `slot-capacity`.
-    public let capacityRule: String?
+    public internal(set) var capacityRule: String?
     /// The load of each station other than the oven (whose load is ``booked``), in the stations' order.
-    public let stations: [StationLoad]
+    public internal(set) var stations: [StationLoad] = []
 
     /// A slot.
     public init(
@@ -57,39 +57,20 @@ public struct SlotUsage: Sendable, Hashable, Codable, JSONMembers {
         self.state = state
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case start, serviceDay = "service_day", local, booked, capacity, remaining, state, capacityRule =
-            "capacity_rule", stations
-    }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// The documented JSON shape, defined once (see ``JSONMembers``).
-    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-        try writer.member("booked", booked)
-        try writer.member("capacity", capacity)
-        try writer.member("capacity_rule", capacityRule)
-        try writer.member("local", local)
-        try writer.member("remaining", remaining)
-        try writer.member("service_day", serviceDay.description)
-        try writer.member("start", minute: start)
-        try writer.member("state", state.rawValue)
-        try writer.member("stations", objects: stations)
-    }
-
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
-
-    /// Reads the JSON shape.
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            start: try container.decodeTimestamp(forKey: .start),
-            serviceDay: try container.decode(LocalDate.self, forKey: .serviceDay),
-            local: try container.decode(String.self, forKey: .local),
-            booked: try container.decode(Int.self, forKey: .booked),
-            capacity: try container.decode(Int.self, forKey: .capacity),
-            state: try container.decodeIfPresent(SlotState.self, forKey: .state) ?? .open,
-            capacityRule: try container.decodeIfPresent(String.self, forKey: .capacityRule),
-            stations: try container.decodeIfPresent([StationLoad].self, forKey: .stations) ?? [])
+    /// The members: the documented JSON shape, declared once (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("booked", &booked)
+        try visitor.member("capacity", &capacity)
+        try visitor.member("capacity_rule", &capacityRule)
+        try visitor.member("local", &local)
+        try visitor.derived("remaining", Int64(remaining))
+        try visitor.member("service_day", text: &serviceDay)
+        try visitor.member("start", minute: &start)
+        try visitor.member("state", raw: &state, absent: .open)
+        try visitor.member("stations", objects: &stations)
     }
 }
 
@@ -98,72 +79,49 @@ public struct SlotUsage: Sendable, Hashable, Codable, JSONMembers {
 /// cancellations are their own columns.
 public struct SalesReport: Sendable, Hashable, Codable {
     /// One pizza's figures (one row per name it was sold under).
-    public struct Row: Sendable, Hashable, Codable, JSONMembers {
+    public struct Row: Sendable, Hashable, Record {
         /// The pizza's id.
-        public let pizzaID: Pizza.ID
+        public internal(set) var pizzaID: Pizza.ID = .blank
         /// The name on the orders.
-        public let name: String
+        public internal(set) var name: String = ""
         /// The variant's name on the orders (`nil` for an item sold in one variant).
-        public let variant: String?
+        public internal(set) var variant: String?
         /// The item's menu section now (`nil` if it has none).
-        public let category: String?
+        public internal(set) var category: String?
         /// Pizzas collected.
-        public let quantity: Int
+        public internal(set) var quantity: Int = 0
         /// Σ quantity × unit price of collected orders.
-        public let revenue: Money
+        public internal(set) var revenue: Money = Money(cents: 0)
         /// Pizzas in orders still booked (placed, preparing, ready).
-        public let bookedQuantity: Int
+        public internal(set) var bookedQuantity: Int = 0
         /// Their value.
-        public let bookedValue: Money
+        public internal(set) var bookedValue: Money = Money(cents: 0)
         /// Pizzas of no-shows.
-        public let noShowQuantity: Int
+        public internal(set) var noShowQuantity: Int = 0
         /// Pizzas of cancelled orders.
-        public let cancelledQuantity: Int
+        public internal(set) var cancelledQuantity: Int = 0
 
-        private enum CodingKeys: String, CodingKey {
-            case pizzaID = "pizza_id", name, quantity, revenue, revenueCents = "revenue_cents", bookedQuantity =
-                "booked_quantity"
-            case bookedValue = "booked_value", bookedValueCents = "booked_value_cents", noShowQuantity =
-                "no_show_quantity"
-            case cancelledQuantity = "cancelled_quantity", variant, category
+        /// A value for a reader to fill (see ``Record``).
+        public init(blank: RecordBlank) {}
+
+        /// The members: the documented JSON shape, declared once (see ``Record``).
+        public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+            try visitor.member("booked_quantity", &bookedQuantity)
+            try visitor.derived("booked_value", plain: bookedValue)
+            try visitor.member("booked_value_cents", cents: &bookedValue)
+            try visitor.member("cancelled_quantity", &cancelledQuantity)
+            try visitor.member("category", &category)
+            try visitor.member("name", &name)
+            try visitor.member("no_show_quantity", &noShowQuantity)
+            try visitor.member("pizza_id", &pizzaID)
+            try visitor.member("quantity", &quantity)
+            try visitor.derived("revenue", plain: revenue)
+            try visitor.member("revenue_cents", cents: &revenue)
+            try visitor.member("variant", &variant)
         }
-
-        /// The documented JSON shape, defined once (see ``JSONMembers``).
-        public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-            try writer.member("booked_quantity", bookedQuantity)
-            try writer.member("booked_value", plain: bookedValue)
-            try writer.member("booked_value_cents", bookedValue.cents)
-            try writer.member("cancelled_quantity", cancelledQuantity)
-            try writer.member("category", category)
-            try writer.member("name", name)
-            try writer.member("no_show_quantity", noShowQuantity)
-            try writer.member("pizza_id", id: pizzaID)
-            try writer.member("quantity", quantity)
-            try writer.member("revenue", plain: revenue)
-            try writer.member("revenue_cents", revenue.cents)
-            try writer.member("variant", variant)
-        }
-
-        /// The documented JSON shape.
-        public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 
         /// `Margherita`, `Margherita Maxi`.
         public var label: String { name + (variant.map { " " + $0 } ?? "") }
-
-        /// Reads the JSON shape (money from its cents).
-        public init(from decoder: Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            pizzaID = try container.decode(Pizza.ID.self, forKey: .pizzaID)
-            name = try container.decode(String.self, forKey: .name)
-            variant = try container.decodeIfPresent(String.self, forKey: .variant)
-            category = try container.decodeIfPresent(String.self, forKey: .category)
-            quantity = try container.decode(Int.self, forKey: .quantity)
-            revenue = try container.decodeMoney(centsKey: .revenueCents)
-            bookedQuantity = try container.decode(Int.self, forKey: .bookedQuantity)
-            bookedValue = try container.decodeMoney(centsKey: .bookedValueCents)
-            noShowQuantity = try container.decode(Int.self, forKey: .noShowQuantity)
-            cancelledQuantity = try container.decode(Int.self, forKey: .cancelledQuantity)
-        }
 
         init(
             pizzaID: Pizza.ID, name: String, variant: String? = nil, category: String? = nil, quantity: Int,
@@ -178,61 +136,40 @@ public struct SalesReport: Sendable, Hashable, Codable {
     }
 
     /// One service day's orders by outcome.
-    public struct Day: Sendable, Hashable, Codable, JSONMembers {
+    public struct Day: Sendable, Hashable, Record {
         /// The service day.
-        public let serviceDay: LocalDate
+        public internal(set) var serviceDay: LocalDate = LocalDate.supported.lowerBound
         /// Orders collected.
-        public let collectedOrders: Int
+        public internal(set) var collectedOrders: Int = 0
         /// Their value: the revenue.
-        public let revenue: Money
+        public internal(set) var revenue: Money = Money(cents: 0)
         /// Orders still booked (placed, preparing, ready).
-        public let bookedOrders: Int
+        public internal(set) var bookedOrders: Int = 0
         /// Their value.
-        public let bookedValue: Money
+        public internal(set) var bookedValue: Money = Money(cents: 0)
         /// Orders whose customer never came.
-        public let noShows: Int
+        public internal(set) var noShows: Int = 0
         /// Their value: made, not paid.
-        public let noShowValue: Money
+        public internal(set) var noShowValue: Money = Money(cents: 0)
         /// Orders cancelled.
-        public let cancelled: Int
+        public internal(set) var cancelled: Int = 0
 
-        private enum CodingKeys: String, CodingKey {
-            case serviceDay = "service_day", collectedOrders = "collected_orders", revenue, revenueCents =
-                "revenue_cents"
-            case bookedOrders = "booked_orders", bookedValue = "booked_value", bookedValueCents = "booked_value_cents"
-            case noShows = "no_shows", noShowValue = "no_show_value", noShowValueCents = "no_show_value_cents",
-                cancelled
-        }
+        /// A value for a reader to fill (see ``Record``).
+        public init(blank: RecordBlank) {}
 
-        /// The documented JSON shape, defined once (see ``JSONMembers``).
-        public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-            try writer.member("booked_orders", bookedOrders)
-            try writer.member("booked_value", plain: bookedValue)
-            try writer.member("booked_value_cents", bookedValue.cents)
-            try writer.member("cancelled", cancelled)
-            try writer.member("collected_orders", collectedOrders)
-            try writer.member("no_show_value", plain: noShowValue)
-            try writer.member("no_show_value_cents", noShowValue.cents)
-            try writer.member("no_shows", noShows)
-            try writer.member("revenue", plain: revenue)
-            try writer.member("revenue_cents", revenue.cents)
-            try writer.member("service_day", serviceDay.description)
-        }
-
-        /// The documented JSON shape.
-        public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
-
-        /// Reads the JSON shape (money from its cents).
-        public init(from decoder: Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            serviceDay = try container.decode(LocalDate.self, forKey: .serviceDay)
-            collectedOrders = try container.decode(Int.self, forKey: .collectedOrders)
-            revenue = try container.decodeMoney(centsKey: .revenueCents)
-            bookedOrders = try container.decode(Int.self, forKey: .bookedOrders)
-            bookedValue = try container.decodeMoney(centsKey: .bookedValueCents)
-            noShows = try container.decode(Int.self, forKey: .noShows)
-            noShowValue = try container.decodeMoney(centsKey: .noShowValueCents)
-            cancelled = try container.decode(Int.self, forKey: .cancelled)
+        /// The members: the documented JSON shape, declared once (see ``Record``).
+        public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+            try visitor.member("booked_orders", &bookedOrders)
+            try visitor.derived("booked_value", plain: bookedValue)
+            try visitor.member("booked_value_cents", cents: &bookedValue)
+            try visitor.member("cancelled", &cancelled)
+            try visitor.member("collected_orders", &collectedOrders)
+            try visitor.derived("no_show_value", plain: noShowValue)
+            try visitor.member("no_show_value_cents", cents: &noShowValue)
+            try visitor.member("no_shows", &noShows)
+            try visitor.derived("revenue", plain: revenue)
+            try visitor.member("revenue_cents", cents: &revenue)
+            try visitor.member("service_day", text: &serviceDay)
         }
 
         init(

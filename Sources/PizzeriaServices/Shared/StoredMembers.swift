@@ -1,23 +1,17 @@
 import Foundation
 import PizzeriaStorage
 
-// The reading side of a model's one shape. A model's stored members (the columns of its table,
-// spelled as its JSON spells them) are read by one declaration, `init(reading:)`, and that one
-// declaration serves both readers: a row of its table (`StoredDecoder`, the stores' row decoder)
-// and the documented JSON (`init(from:)`, through `ContainerMemberReader`). The writing side is
-// `JSONMembers.writeMembers`, which JSON text, `JSONEncoder` and CSV share. A new stored field is
-// then one line in each of the two functions and its column in the store's `columns`, which a
-// test compares with the keys `init(reading:)` reads (StoredMembersTests).
+// The readers of a record's one declaration (`Record.members`): a row of its table
+// (`StoredDecoder`, the stores' row decoder) and the documented JSON (`ContainerMemberReader`).
+// A store's column list is compared with the keys the declaration reads (StoredMembersTests).
 
-/// A model read from its stored members: a row of its table or its documented JSON.
-protocol StoredMembers {
+/// A ``Record`` stored as the rows of a table.
+protocol StoredMembers: Record {
     /// The table its rows come from, named when a stored value is damaged.
     static var table: String { get }
-    /// Reads every stored member, each by its key (= the column's name = the JSON member's name).
-    init<Reader: MemberReader>(reading members: inout Reader) throws
 }
 
-/// Where ``StoredMembers/init(reading:)`` reads its values from.
+/// Where a ``Record`` reads its members from (through ``MemberReading``).
 protocol MemberReader {
     /// Text.
     mutating func text(_ key: StaticString) throws -> String
@@ -42,6 +36,20 @@ protocol MemberReader {
     mutating func decoded<Value: Decodable>(_ key: StaticString, as type: Value.Type) throws -> Value?
     /// A set of allergens: the sum of their bits in a row, their codes in JSON; empty when absent.
     mutating func allergens(_ key: StaticString) throws -> Set<Allergen>
+    /// A value assembled from other rows: `nil` from a row (not one of its columns), the nested
+    /// JSON value in JSON.
+    mutating func assembled<Value: Decodable>(_ key: StaticString, as type: Value.Type) throws -> Value?
+    /// A structured value that must be there: JSON text in a row, a nested JSON value in JSON.
+    /// `placeholder` is the blank record's value, for a reader that reads none.
+    mutating func required<Value: Decodable>(_ key: StaticString, placeholder: Value) throws -> Value
+    /// A value parsed from its text; text `parse` refuses is damaged, named with `form` ("a date
+    /// YYYY-MM-DD"). `placeholder` is the blank record's value, for a reader that reads none.
+    mutating func parsed<Value>(
+        _ key: StaticString, form: String, placeholder: Value, _ parse: (String) -> Value?
+    ) throws -> Value
+    /// A value parsed from its text, or `nil` for `NULL` / an absent or `null` member.
+    mutating func optionalParsed<Value>(_ key: StaticString, form: String, _ parse: (String) -> Value?) throws
+        -> Value?
 }
 
 extension MemberReader {
@@ -133,6 +141,16 @@ private struct ResolvingReader: MemberReader {
         try resolve(key, nil)
     }
     mutating func allergens(_ key: StaticString) throws -> Set<Allergen> { try resolve(key, []) }
+    mutating func assembled<Value: Decodable>(_ key: StaticString, as type: Value.Type) throws -> Value? { nil }
+    mutating func parsed<Value>(
+        _ key: StaticString, form: String, placeholder: Value, _ parse: (String) -> Value?
+    ) throws -> Value { try resolve(key, placeholder) }
+    mutating func required<Value: Decodable>(_ key: StaticString, placeholder: Value) throws -> Value {
+        try resolve(key, placeholder)
+    }
+    mutating func optionalParsed<Value>(_ key: StaticString, form: String, _ parse: (String) -> Value?) throws
+        -> Value?
+    { try resolve(key, nil) }
 }
 
 /// Reads one row for ``StoredMembers/init(reading:)``.
@@ -220,6 +238,36 @@ private struct RowMemberReader: MemberReader {
     mutating func allergens(_ key: StaticString) throws -> Set<Allergen> {
         Allergen.set(bits: try row.optionalInt64(try column(key)) ?? 0)
     }
+
+    mutating func assembled<Value: Decodable>(_ key: StaticString, as type: Value.Type) throws -> Value? { nil }
+
+    mutating func parsed<Value>(
+        _ key: StaticString, form: String, placeholder: Value, _ parse: (String) -> Value?
+    ) throws -> Value {
+        let column = try column(key)
+        let text = try row.string(column)
+        guard let value = parse(text) else { throw damaged(column, "'\(text)' is not \(form)") }
+        return value
+    }
+
+    mutating func required<Value: Decodable>(_ key: StaticString, placeholder: Value) throws -> Value {
+        let column = try column(key)
+        let text = try row.string(column)
+        do {
+            return try JSONDecoder().decode(Value.self, from: Data(text.utf8))
+        } catch {
+            throw damaged(column, "is not the JSON of \(Value.self): \(error)")
+        }
+    }
+
+    mutating func optionalParsed<Value>(_ key: StaticString, form: String, _ parse: (String) -> Value?) throws
+        -> Value?
+    {
+        let column = try column(key)
+        guard let text = try row.optionalString(column) else { return nil }
+        guard let value = parse(text) else { throw damaged(column, "'\(text)' is not \(form)") }
+        return value
+    }
 }
 
 // MARK: - From JSON
@@ -261,6 +309,34 @@ struct ContainerMemberReader: MemberReader {
 
     func decoded<Value: Decodable>(_ key: StaticString, as type: Value.Type) throws -> Value? {
         try container.decodeIfPresent(type, forKey: JSONMemberKey(key))
+    }
+
+    func assembled<Value: Decodable>(_ key: StaticString, as type: Value.Type) throws -> Value? {
+        try decoded(key, as: type)
+    }
+
+    func required<Value: Decodable>(_ key: StaticString, placeholder: Value) throws -> Value {
+        try container.decode(Value.self, forKey: JSONMemberKey(key))
+    }
+
+    func parsed<Value>(_ key: StaticString, form: String, placeholder: Value, _ parse: (String) -> Value?) throws
+        -> Value
+    {
+        let text = try text(key)
+        guard let value = parse(text) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: JSONMemberKey(key), in: container, debugDescription: "'\(text)' is not \(form)")
+        }
+        return value
+    }
+
+    func optionalParsed<Value>(_ key: StaticString, form: String, _ parse: (String) -> Value?) throws -> Value? {
+        guard let text = try optionalText(key) else { return nil }
+        guard let value = parse(text) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: JSONMemberKey(key), in: container, debugDescription: "'\(text)' is not \(form)")
+        }
+        return value
     }
 
     func allergens(_ key: StaticString) throws -> Set<Allergen> {

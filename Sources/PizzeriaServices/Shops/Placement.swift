@@ -154,38 +154,36 @@ public final class Placement: Sendable {
 /// A node of the placement: where its shops live and where its replicator streams them.
 ///
 /// JSON: `{"name", "shops_dir", "replica_dir", "shops"}`.
-public struct PlacementNode: Sendable, Hashable, Codable, JSONMembers {
+public struct PlacementNode: Sendable, Hashable, Record {
     /// The node's name (the rule of a shop's name).
-    public let name: String
+    public internal(set) var name: String = ""
     /// Its `--shops` directory.
-    public let shopsDirectory: String
+    public internal(set) var shopsDirectory: String = ""
     /// The directory its replicator (`scripts/replicate-shops`) streams its shops to.
-    public let replicaDirectory: String
+    public internal(set) var replicaDirectory: String = ""
     /// How many shops it serves (or is moving away).
-    public let shops: Int
+    public internal(set) var shops: Int = 0
 
-    enum CodingKeys: String, CodingKey {
-        case name, shopsDirectory = "shops_dir", replicaDirectory = "replica_dir", shops
+    /// The members: the documented JSON shape, declared once (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("name", &name)
+        try visitor.member("replica_dir", &replicaDirectory)
+        try visitor.member("shops", &shops)
+        try visitor.member("shops_dir", &shopsDirectory)
     }
+}
 
-    /// The documented JSON shape, defined once (see ``JSONMembers``).
-    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-        try writer.member("name", name)
-        try writer.member("replica_dir", replicaDirectory)
-        try writer.member("shops", shops)
-        try writer.member("shops_dir", shopsDirectory)
-    }
-
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
+extension PlacementNode {
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 }
 
 /// Where one shop is served.
 ///
 /// JSON: `{"shop", "node", "state": "serving"|"moving", "target", "path"}`.
-public struct ShopPlacement: Sendable, Hashable, Codable, JSONMembers {
+public struct ShopPlacement: Sendable, Hashable, Record {
     /// Whether the shop takes requests.
-    public enum State: String, Sendable, Hashable, Codable {
+    public enum State: String, Sendable, Hashable, Codable, CaseIterable {
         /// Served by its node.
         case serving
         /// Being moved to ``ShopPlacement/target``: no writes until the move ends (retry).
@@ -193,27 +191,29 @@ public struct ShopPlacement: Sendable, Hashable, Codable, JSONMembers {
     }
 
     /// The shop.
-    public let shop: String
+    public internal(set) var shop: String = ""
     /// The node serving it.
-    public let node: String
+    public internal(set) var node: String = ""
     /// Serving or moving.
-    public let state: State
+    public internal(set) var state: State = .serving
     /// The node it is moving to, while it moves.
-    public let target: String?
+    public internal(set) var target: String?
     /// Its file on its node.
-    public let path: String
+    public internal(set) var path: String = ""
 
-    /// The documented JSON shape, defined once (see ``JSONMembers``).
-    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-        try writer.member("node", node)
-        try writer.member("path", path)
-        try writer.member("shop", shop)
-        try writer.member("state", state.rawValue)
-        try writer.member("target", target)
+    /// The members: the documented JSON shape, declared once (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("node", &node)
+        try visitor.member("path", &path)
+        try visitor.member("shop", &shop)
+        try visitor.member("state", raw: &state, absent: nil)
+        try visitor.member("target", &target)
     }
+}
 
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
+extension ShopPlacement {
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 }
 
 /// Why the placement refused.

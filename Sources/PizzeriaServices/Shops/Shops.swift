@@ -186,33 +186,23 @@ public enum ShopsError: PizzeriaFailure, Equatable {
 /// A shop as `shops list` shows it: its name and its file.
 ///
 /// JSON: `{"name", "path"}`.
-public struct ShopEntry: Sendable, Hashable, Codable, JSONMembers {
+public struct ShopEntry: Sendable, Hashable, Record {
     /// The shop's name.
-    public let name: String
+    public internal(set) var name: String = ""
     /// Its file.
-    public let path: String
+    public internal(set) var path: String = ""
 
     /// An entry.
     public init(name: String, path: String) { (self.name, self.path) = (name, path) }
 
-    /// The documented JSON shape, defined once (see ``JSONMembers``).
-    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-        try writer.member("name", name)
-        try writer.member("path", path)
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
+
+    /// The members, the documented JSON shape, declared once (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("name", &name)
+        try visitor.member("path", &path)
     }
-
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
-
-    /// Reads the documented JSON shape.
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: Keys.self)
-        self.init(
-            name: try container.decode(String.self, forKey: .name),
-            path: try container.decode(String.self, forKey: .path))
-    }
-
-    private enum Keys: String, CodingKey { case name, path }
 }
 
 extension Shops {

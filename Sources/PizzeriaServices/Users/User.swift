@@ -3,23 +3,23 @@ import Foundation
 /// A person using the app or booking orders, named by a handle.
 ///
 /// JSON: `{"id", "handle", "display_name", "phone", "erased_at", "created_at"}`.
-public struct User: Sendable, Hashable, Identifiable, Codable, JSONMembers {
+public struct User: Sendable, Hashable, Identifiable, Record {
     /// A user's id.
     public typealias ID = Identifier<User>
 
     /// Its id.
-    public let id: ID
+    public internal(set) var id: ID = .blank
     /// 1–32 characters of `a-z 0-9 . _ -`, lowercase, unique.
-    public let handle: String
+    public internal(set) var handle: String = ""
     /// Optional name for people.
-    public let displayName: String?
+    public internal(set) var displayName: String?
     /// Optional phone number for the counter, E.164 (`+393331234567`).
-    public let phone: String?
+    public internal(set) var phone: String?
     /// When it was added.
-    public let createdAt: Date
+    public internal(set) var createdAt: Date = Date(timeIntervalSince1970: 0)
     /// When the customer's personal data was erased at their request (the handle is then a
     /// pseudonym), or `nil`.
-    public let erasedAt: Date?
+    public internal(set) var erasedAt: Date?
 
     /// A user; stores use it when reading rows.
     public init(
@@ -33,36 +33,22 @@ public struct User: Sendable, Hashable, Identifiable, Codable, JSONMembers {
         self.erasedAt = erasedAt
     }
 
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// The documented JSON shape, defined once (see ``JSONMembers``).
-    public func writeMembers<W: JSONMemberWriter>(to writer: inout W) throws {
-        try writer.member("created_at", timestamp: createdAt)
-        try writer.member("display_name", displayName)
-        try writer.member("erased_at", timestamp: erasedAt)
-        try writer.member("handle", handle)
-        try writer.member("id", id: id)
-        try writer.member("phone", phone)
-    }
-
-    /// Reads the documented JSON shape.
-    public init(from decoder: Decoder) throws {
-        var members = try ContainerMemberReader(decoder)
-        try self.init(reading: &members)
+    /// The members, declared once for its rows, its JSON and its CSV (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("created_at", timestamp: &createdAt)
+        try visitor.member("display_name", &displayName)
+        try visitor.member("erased_at", timestamp: &erasedAt)
+        try visitor.member("handle", &handle)
+        try visitor.member("id", &id)
+        try visitor.member("phone", &phone)
     }
 }
 
 extension User: StoredMembers {
     static let table = "users"
-
-    /// The stored members, read once for rows of `users` and for JSON.
-    init<Reader: MemberReader>(reading members: inout Reader) throws {
-        self.init(
-            id: try members.id("id"), handle: try members.text("handle"),
-            displayName: try members.optionalText("display_name"), phone: try members.optionalText("phone"),
-            createdAt: try members.timestamp("created_at"), erasedAt: try members.optionalTimestamp("erased_at"))
-    }
 }
 
 /// The rules for handles and display names.
