@@ -35,4 +35,37 @@ struct SourceLayoutTests {
         let twins = files.filter { $0.name.hasSuffix("+Async.swift") && !$0.name.hasSuffix("Pizzeria+Async.swift") }
         #expect(twins.isEmpty, "async twins: \(twins.map(\.name))")
     }
+
+    /// The files that may read JSON by hand (`init(from:)`), each for its reason: a value whose
+    /// JSON is one scalar, or a shape that is not its fields (a projection, validated as a whole).
+    static let handReaders: [String: String] = [
+        "Sources/PizzeriaServices/Shared/Record.swift": "the one reader of every record",
+        "Sources/PizzeriaServices/Shared/Money.swift": "a value: cents",
+        "Sources/PizzeriaServices/Shared/RowNumber.swift": "a value: a number",
+        "Sources/PizzeriaServices/Shared/TextCodable.swift": "values written as text",
+        "Sources/PizzeriaServices/Money/VAT.swift": "a value: basis points",
+        "Sources/PizzeriaServices/Capacity/CapacityRule.swift": "weekday or date, and a range, from four members",
+        "Sources/PizzeriaServices/Schedule/ScheduleException.swift": "an interval from two members, by kind",
+        "Sources/PizzeriaServices/Schedule/Week.swift": "a weekday's hours as OSM-like text",
+        "Sources/PizzeriaServices/Navigation/NavigationState.swift": "the sheet: a draft, its errors, its mode",
+        "Sources/PizzeriaServices/Navigation/Route.swift": "enums: one case per shape",
+        "Sources/PizzeriaServices/Menu/MenuFile.swift": "the import file's own format",
+    ]
+
+    @Test("a shape read and written is a Record: its members declared once, no hand-written pair")
+    func recordsDeclaredOnce() throws {
+        let files = try Self.swiftFiles(under: "Sources")
+        #expect(files.count > 100)
+        // A struct that writes its members and is also Decodable would read them by hand.
+        let pair = try Regex(#"struct \w+[^{]*\b(Codable|Decodable)\b[^{]*\bJSONMembers\b"#)
+        let pairs = files.filter { $0.text.contains(pair) }.map(\.name)
+        #expect(pairs.isEmpty, "Codable and JSONMembers by hand (make it a Record): \(pairs)")
+        let readers = files.filter { $0.text.contains("init(from decoder: Decoder)") }.map(\.name)
+        let unexpected = readers.filter { Self.handReaders[$0] == nil }
+        #expect(unexpected.isEmpty, "init(from:) by hand (declare the members once: Record): \(unexpected)")
+        // The list says no more than is true.
+        #expect(
+            Set(readers) == Set(Self.handReaders.keys),
+            "stale entries: \(Set(Self.handReaders.keys).subtracting(readers))")
+    }
 }

@@ -22,14 +22,6 @@ struct StoredMembersTests {
         }
         mutating func timestamp(_ key: StaticString) throws -> Date { record(key, Date(timeIntervalSince1970: 0)) }
         mutating func optionalTimestamp(_ key: StaticString) throws -> Date? { record(key, nil) }
-        mutating func raw<Value: RawRepresentable & CaseIterable>(_ key: StaticString, as type: Value.Type) throws
-            -> Value
-        where Value.RawValue == String {
-            guard let value = Value.allCases.first else {
-                throw DataError.damagedRow(table: "test", id: "-", problem: "no placeholder for \(Value.self)")
-            }
-            return record(key, value)
-        }
 
         mutating func decoded<Value: Decodable>(_ key: StaticString, as type: Value.Type) throws -> Value? {
             record(key, nil)
@@ -211,5 +203,102 @@ struct StoredMembersTests {
                 == .damagedRow(
                     table: "pizzas", id: pizza.id.description,
                     problem: "updated_at 'yesterday' is not an ISO-8601 UTC time"))
+    }
+
+    /// Records the keys a shape writes, in its order.
+    struct KeyRecorder: JSONMemberWriter {
+        var keys: [String] = []
+        mutating func member(_ key: StaticString, _ text: String?) throws { keys.append(key.description) }
+        mutating func member(_ key: StaticString, _ number: Int64) throws { keys.append(key.description) }
+        mutating func member(_ key: StaticString, _ flag: Bool) throws { keys.append(key.description) }
+        mutating func member<Entity>(_ key: StaticString, id: Identifier<Entity>) throws {
+            keys.append(key.description)
+        }
+        mutating func member(_ key: StaticString, timestamp: Date?) throws { keys.append(key.description) }
+        mutating func member(_ key: StaticString, minute: Date) throws { keys.append(key.description) }
+        mutating func member<Value: JSONMembers>(_ key: StaticString, object: Value?) throws {
+            keys.append(key.description)
+        }
+        mutating func member<Element: JSONMembers>(_ key: StaticString, objects: [Element]) throws {
+            keys.append(key.description)
+        }
+        mutating func member<Value: Encodable>(_ key: StaticString, encoded: Value) throws {
+            keys.append(key.description)
+        }
+    }
+
+    /// `value` written by its members and read back by them is `value`, and its members are
+    /// written in sorted key order (the order the streaming writers rely on), each once.
+    static func roundTrip<Model: Record & Equatable>(_ value: Model) throws {
+        let data = try JSONEncoder().encode(value)
+        #expect(try JSONDecoder().decode(Model.self, from: data) == value, "\(Model.self)")
+        var recorder = KeyRecorder()
+        try value.writeMembers(to: &recorder)
+        #expect(!recorder.keys.isEmpty)
+        #expect(recorder.keys == Array(Set(recorder.keys)).sorted(), "\(Model.self) writes its members out of order")
+    }
+
+    @Test("every record reads back what it writes, from a real file: one declaration, both ways")
+    func recordsRoundTrip() throws {
+        let fixture = try Fixture()
+        let pizzeria = fixture.pizzeria
+        let pizza = try fixture.add("Diavola", 850)
+        let user = try pizzeria.users.add(handle: "anna", displayName: "Anna")
+        let slot = try #require(try pizzeria.orders.availableSlots(pizzas: 2, limit: 1).slots.first)
+        let order = try pizzeria.orders.place(
+            OrderRequest(user: user.id, items: [.init(pizza: pizza.id, quantity: 2)], pickup: slot.start)
+        ).order
+        _ = try pizzeria.orders.advance(id: order.id)
+        try pizzeria.navigation.push(user.id, [.pizza(id: pizza.id), .order(id: order.id)])
+
+        try Self.roundTrip(try pizzeria.menu.item(pizza.id))
+        let stored = try #require(try pizzeria.orders.order(id: order.id))
+        try Self.roundTrip(stored)
+        // A time zone no one has is refused, naming what it must be.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        let text = String(decoding: try encoder.encode(stored), as: UTF8.self)
+        let mars = text.replacingOccurrences(
+            of: #""time_zone":"\#(stored.timeZone.identifier)""#, with: #""time_zone":"Mars/Olympus""#)
+        #expect(mars != text)
+        let error = #expect(throws: DecodingError.self) { try JSONDecoder().decode(Order.self, from: Data(mars.utf8)) }
+        #expect(String(describing: error).contains("'Mars/Olympus' is not a known time zone"))
+        for event in try pizzeria.orders.events(after: .start) { try Self.roundTrip(event) }
+        try Self.roundTrip(slot)
+        for usage in try pizzeria.orders.slots(on: order.serviceDay) { try Self.roundTrip(usage) }
+        let sales = try pizzeria.orders.sales(from: order.serviceDay, to: order.serviceDay)
+        try Self.roundTrip(sales)
+        try Self.roundTrip(try pizzeria.navigation.state(of: user.id))
+        for event in try pizzeria.navigation.history(of: user.id) { try Self.roundTrip(event) }
+        for views in try pizzeria.navigation.mostViewed() { try Self.roundTrip(views) }
+        try Self.roundTrip(try pizzeria.capacity.pause(until: slot.start, reason: "forno"))
+        try Self.roundTrip(try pizzeria.capacity.rush(minutes: 20, until: nil))
+        try Self.roundTrip(ShopEntry(name: "roma", path: "/srv/roma.sqlite"))
+        try Self.roundTrip(OrphanedOrder(id: order.id, handle: "anna", pickupAt: slot.start, pickupLocal: slot.local))
+    }
+
+    @Test("a record's reading declaration refuses what it cannot read, naming the member")
+    func recordRefusals() throws {
+        // A status no order has: refused, naming the statuses.
+        let event = #"{"at":"2026-12-01T18:00:00Z","kind":"status","to":"baked"}"#
+        let status = #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(OrderStatusChange.self, from: Data(event.utf8))
+        }
+        #expect(String(describing: status).contains("'baked' is not one of placed, preparing"))
+        // A kind no group has is refused; a missing one reads as an extra (lines booked before kinds).
+        let modifier = #"{"group":"Impasto","id":3,"kind":"bogus","name":"integrale","price_cents":100}"#
+        let kind = #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(ChosenModifier.self, from: Data(modifier.utf8))
+        }
+        #expect(String(describing: kind).contains("'bogus' is not one of extra, removal, choice"))
+        let missing = #"{"group":"Impasto","id":3,"name":"integrale","price_cents":100}"#
+        #expect(try JSONDecoder().decode(ChosenModifier.self, from: Data(missing.utf8)).kind == .extra)
+        // A date no calendar has.
+        let slot =
+            #"{"capacity":4,"offset_seconds":3600,"remaining":4,"service_day":"2026-13-01","start":"2026-12-01T18:00:00Z"}"#
+        let bad = #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(AvailableSlot.self, from: Data(slot.utf8))
+        }
+        #expect(String(describing: bad).contains("is not a date YYYY-MM-DD"))
     }
 }

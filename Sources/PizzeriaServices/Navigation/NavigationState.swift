@@ -4,17 +4,17 @@ import Foundation
 /// (Readable labels for the screens are presentation: ``NavigationService/labels(for:)``.)
 ///
 /// JSON: `{"user", "user_id", "depth", "path": [route…], "current", "previous", "sheet"}`.
-public struct NavigationState: Sendable, Hashable, Codable {
+public struct NavigationState: Sendable, Hashable, Record {
     /// The user.
-    public let userID: User.ID
+    public internal(set) var userID: User.ID = .blank
     /// The user's handle.
-    public let handle: String
+    public internal(set) var handle: String = ""
     /// The stack, bottom first; empty means the menu (the root).
-    public let path: [NavigationElement]
+    public internal(set) var path: [NavigationElement] = []
     /// The top of the stack before the last change to it (`nil`: the menu, or no change yet).
-    public let previous: NavigationElement?
+    public internal(set) var previous: NavigationElement?
     /// The sheet presented over the stack, if any.
-    public let sheet: Sheet?
+    public internal(set) var sheet: Sheet?
 
     /// A state from its parts.
     public init(userID: User.ID, handle: String, path: [NavigationElement], previous: NavigationElement?, sheet: Sheet?)
@@ -31,31 +31,18 @@ public struct NavigationState: Sendable, Hashable, Codable {
     /// The top of the stack (`nil`: the menu).
     public var current: NavigationElement? { path.last }
 
-    private enum CodingKeys: String, CodingKey {
-        case user, userID = "user_id", depth, path, current, previous, sheet
-    }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(handle, forKey: .user)
-        try container.encode(userID, forKey: .userID)
-        try container.encode(depth, forKey: .depth)
-        try container.encode(path, forKey: .path)
-        try container.encode(current, forKey: .current)
-        try container.encode(previous, forKey: .previous)
-        try container.encode(sheet, forKey: .sheet)
-    }
-
-    /// Reads the documented JSON shape.
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            userID: try container.decode(User.ID.self, forKey: .userID),
-            handle: try container.decode(String.self, forKey: .user),
-            path: try container.decode([NavigationElement].self, forKey: .path),
-            previous: try container.decodeIfPresent(NavigationElement.self, forKey: .previous),
-            sheet: try container.decodeIfPresent(Sheet.self, forKey: .sheet))
+    /// The members: the documented JSON shape, declared once (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.derived("current", object: current)
+        try visitor.derived("depth", Int64(depth))
+        try visitor.member("path", objects: &path)
+        try visitor.member("previous", object: &previous)
+        try visitor.member("sheet", encoded: &sheet, absent: nil)
+        try visitor.member("user", &handle)
+        try visitor.member("user_id", &userID)
     }
 }
 

@@ -7,9 +7,9 @@ import Foundation
 ///
 /// JSON (one line each in `pizzeria order watch --json`): `{"cursor", "kind", "from", "to",
 /// "at", "then": {"pickup_local", "total_cents"} | null, "order": {…}}`.
-public struct OrderEvent: Sendable, Hashable, Codable {
+public struct OrderEvent: Sendable, Hashable, Record {
     /// What kind of change.
-    public enum Kind: String, Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         /// A new order.
         case placed
         /// Moved along its lifecycle (preparing, ready, collected, no-show).
@@ -42,43 +42,36 @@ public struct OrderEvent: Sendable, Hashable, Codable {
     }
 
     /// The event's position in the feed, tied to this file's history; pass it as `after` to resume.
-    public let cursor: EventCursor
+    public internal(set) var cursor: EventCursor = EventCursor.start
     /// The status before (`nil` when placed).
-    public let from: OrderStatus?
+    public internal(set) var from: OrderStatus?
     /// The status after.
-    public let to: OrderStatus
+    public internal(set) var to: OrderStatus = .placed
     /// When it happened.
-    public let at: Date
+    public internal(set) var at: Date = Date(timeIntervalSince1970: 0)
     /// The order as it is now (its lines, total, current status and history).
-    public let order: Order
+    public internal(set) var order: Order = Order(blank: RecordBlank())
     /// The order's pickup and total as they were at the event (what a message about it says);
     /// `nil` for an event written before migration 46, which only has the order as it is now.
-    public let then: Snapshot?
+    public internal(set) var then: Snapshot?
 
     /// The order's pickup and total as they were at an event.
-    public struct Snapshot: Sendable, Hashable, Codable {
+    public struct Snapshot: Sendable, Hashable, Record {
         /// The pickup then: local time with its offset (`2026-12-04T20:30:00+01:00`).
-        public let pickupLocal: String
+        public internal(set) var pickupLocal: String = ""
         /// The total then (`nil`: not recorded).
-        public let total: Money?
+        public internal(set) var total: Money?
 
         /// A snapshot.
         public init(pickupLocal: String, total: Money?) { (self.pickupLocal, self.total) = (pickupLocal, total) }
 
-        private enum CodingKeys: String, CodingKey { case pickupLocal = "pickup_local", totalCents = "total_cents" }
+        /// A value for a reader to fill (see ``Record``).
+        public init(blank: RecordBlank) {}
 
-        /// `{"pickup_local", "total_cents"}`.
-        public func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(pickupLocal, forKey: .pickupLocal)
-            try container.encode(total?.cents, forKey: .totalCents)
-        }
-
-        /// Reads the JSON shape.
-        public init(from decoder: Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            pickupLocal = try container.decode(String.self, forKey: .pickupLocal)
-            total = try container.decodeIfPresent(Int64.self, forKey: .totalCents).map(Money.init(cents:))
+        /// The members: `{"pickup_local", "total_cents"}`, declared once (see ``Record``).
+        public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+            try visitor.member("pickup_local", &pickupLocal)
+            try visitor.member("total_cents", cents: &total)
         }
     }
 
@@ -87,11 +80,11 @@ public struct OrderEvent: Sendable, Hashable, Codable {
     /// The total a message about this event names: as it was then, else as it is now.
     public var total: Money { then?.total ?? order.total }
     /// What changed, for people (`pickup … → …`, `+1 Diavola`).
-    public let detail: String?
+    public internal(set) var detail: String?
     /// Who made the change, when they said.
-    public let actor: String?
+    public internal(set) var actor: String?
     /// What kind of change.
-    public let kind: Kind
+    public internal(set) var kind: Kind = .placed
 
     /// The kind of history entry an event of this kind comes from.
     var changeKind: OrderStatusChange.Kind { kind.changeKind }
@@ -118,35 +111,19 @@ public struct OrderEvent: Sendable, Hashable, Codable {
             }
     }
 
-    private enum CodingKeys: String, CodingKey { case cursor, kind, from, to, at, then, order, detail, actor = "by" }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(cursor, forKey: .cursor)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(from, forKey: .from)
-        try container.encode(to, forKey: .to)
-        try container.encodeTimestamp(at, forKey: .at)
-        try container.encode(then, forKey: .then)
-        try container.encode(order, forKey: .order)
-        try container.encode(detail, forKey: .detail)
-        try container.encode(actor, forKey: .actor)
-    }
-
-    /// Reads the JSON shape.
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let kind = try container.decode(Kind.self, forKey: .kind)
-        let changeKind = kind.changeKind
-        self.init(
-            cursor: try container.decode(EventCursor.self, forKey: .cursor),
-            change: OrderStatusChange(
-                kind: changeKind, from: try container.decodeIfPresent(OrderStatus.self, forKey: .from),
-                to: try container.decode(OrderStatus.self, forKey: .to), at: try container.decodeTimestamp(forKey: .at),
-                detail: try container.decodeIfPresent(String.self, forKey: .detail),
-                actor: try container.decodeIfPresent(String.self, forKey: .actor)),
-            order: try container.decode(Order.self, forKey: .order),
-            then: try container.decodeIfPresent(Snapshot.self, forKey: .then))
+    /// The members: the documented JSON shape, declared once (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("at", timestamp: &at)
+        try visitor.member("by", &actor)
+        try visitor.member("cursor", text: &cursor)
+        try visitor.member("detail", &detail)
+        try visitor.member("from", raw: &from)
+        try visitor.member("kind", raw: &kind, absent: nil)
+        try visitor.member("order", object: &order)
+        try visitor.member("then", object: &then)
+        try visitor.member("to", raw: &to, absent: nil)
     }
 }

@@ -77,7 +77,7 @@ public struct SlotUsage: Sendable, Hashable, Record {
 /// What a period sold, by service day and by pizza, from the orders' snapshots. Revenue counts
 /// collected orders only; what is still booked (placed, preparing, ready), no-shows and
 /// cancellations are their own columns.
-public struct SalesReport: Sendable, Hashable, Codable {
+public struct SalesReport: Sendable, Hashable, Record {
     /// One pizza's figures (one row per name it was sold under).
     public struct Row: Sendable, Hashable, Record {
         /// The pizza's id.
@@ -187,13 +187,13 @@ public struct SalesReport: Sendable, Hashable, Codable {
     }
 
     /// First service day included, if limited.
-    public let from: LocalDate?
+    public internal(set) var from: LocalDate?
     /// Last service day included, if limited.
-    public let to: LocalDate?
+    public internal(set) var to: LocalDate?
     /// By pizza, best sellers first.
-    public let rows: [Row]
+    public internal(set) var rows: [Row] = []
     /// By service day, in date order.
-    public let days: [Day]
+    public internal(set) var days: [Day] = []
     /// By the items' menu section, in revenue order: the rows summed.
     public var categories: [CategoryTotal] {
         var totals: [String: CategoryTotal] = [:]
@@ -266,34 +266,22 @@ public struct SalesReport: Sendable, Hashable, Codable {
         self.days = days
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case from, to, rows = "pizzas", days, categories, quantity = "total_quantity", revenue = "total_revenue"
-        case revenueCents = "total_revenue_cents", bookedValue = "total_booked_value", bookedValueCents =
-            "total_booked_value_cents", currency
-    }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(from, forKey: .from)
-        try container.encode(to, forKey: .to)
-        try container.encode(rows, forKey: .rows)
-        try container.encode(days, forKey: .days)
-        try container.encode(categories, forKey: .categories)
-        try container.encode(quantity, forKey: .quantity)
-        try container.encode(revenue, forKey: .revenue, centsKey: .revenueCents)
-        try container.encode(bookedValue, forKey: .bookedValue, centsKey: .bookedValueCents)
-        try container.encode("EUR", forKey: .currency)
-    }
-
-    /// Reads the JSON shape; the totals are derived again from the rows and days.
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            from: try container.decodeIfPresent(LocalDate.self, forKey: .from),
-            to: try container.decodeIfPresent(LocalDate.self, forKey: .to),
-            rows: try container.decode([Row].self, forKey: .rows), days: try container.decode([Day].self, forKey: .days)
-        )
+    /// The members: the documented JSON shape, declared once; the totals are derived from the rows and days (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.derived("categories", objects: categories)
+        try visitor.derived("currency", "EUR")
+        try visitor.member("days", objects: &days)
+        try visitor.member("from", text: &from)
+        try visitor.member("pizzas", objects: &rows)
+        try visitor.member("to", text: &to)
+        try visitor.derived("total_booked_value", plain: bookedValue)
+        try visitor.derived("total_booked_value_cents", bookedValue.cents)
+        try visitor.derived("total_quantity", Int64(quantity))
+        try visitor.derived("total_revenue", plain: revenue)
+        try visitor.derived("total_revenue_cents", revenue.cents)
     }
 }
 

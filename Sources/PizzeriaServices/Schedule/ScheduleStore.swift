@@ -202,9 +202,9 @@ enum ScheduleStore {
 
 /// A booked order a schedule change would affect: left outside the hours, moved to another
 /// service day than it was booked for, or in a slot the change takes past its capacity.
-public struct OrphanedOrder: Sendable, Hashable, Codable {
+public struct OrphanedOrder: Sendable, Hashable, Record {
     /// How the change would affect it.
-    public enum Problem: String, Sendable, Hashable, Codable {
+    public enum Problem: String, Sendable, Hashable, Codable, CaseIterable {
         /// Its pickup would no longer be a slot of the hours.
         case outsideHours = "outside_hours"
         /// Its pickup would belong to another service day than the one it was booked for.
@@ -214,15 +214,15 @@ public struct OrphanedOrder: Sendable, Hashable, Codable {
     }
 
     /// The order.
-    public let id: Order.ID
+    public internal(set) var id: Order.ID = .blank
     /// Its user's handle.
-    public let handle: String
+    public internal(set) var handle: String = ""
     /// Its pickup.
-    public let pickupAt: Date
+    public internal(set) var pickupAt: Date = Date(timeIntervalSince1970: 0)
     /// Its pickup in the pizzeria's time (as it was when booked: the zone may be what changes).
-    public let pickupLocal: String
+    public internal(set) var pickupLocal: String = ""
     /// How the change would affect it.
-    public let problem: Problem
+    public internal(set) var problem: Problem = .outsideHours
 
     /// `1a2b3c4d anna 2026-12-04 19:30`, and the problem unless it is the hours.
     public var summary: String {
@@ -234,29 +234,16 @@ public struct OrphanedOrder: Sendable, Hashable, Codable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case id, user, pickupAt = "pickup_at", pickupLocal = "pickup_local", problem
-    }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// `{"id", "user", "pickup_at", "pickup_local", "problem"}`.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(handle, forKey: .user)
-        try container.encode(PickupTime.utc(pickupAt), forKey: .pickupAt)
-        try container.encode(pickupLocal, forKey: .pickupLocal)
-        try container.encode(problem, forKey: .problem)
-    }
-
-    /// Reads the JSON shape.
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            id: try container.decode(Order.ID.self, forKey: .id),
-            handle: try container.decode(String.self, forKey: .user),
-            pickupAt: try container.decodeTimestamp(forKey: .pickupAt),
-            pickupLocal: try container.decode(String.self, forKey: .pickupLocal),
-            problem: try container.decodeIfPresent(Problem.self, forKey: .problem) ?? .outsideHours)
+    /// The members: `{"id", "pickup_at", "pickup_local", "problem", "user"}`, declared once (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.member("id", &id)
+        try visitor.member("pickup_at", minute: &pickupAt)
+        try visitor.member("pickup_local", &pickupLocal)
+        try visitor.member("problem", raw: &problem, absent: .outsideHours)
+        try visitor.member("user", &handle)
     }
 
     init(id: Order.ID, handle: String, pickupAt: Date, pickupLocal: String, problem: Problem = .outsideHours) {

@@ -114,8 +114,8 @@ public protocol MemberVisitor {
     mutating func member(_ key: StaticString, cents value: inout Money) throws
     /// Money as its integer cents, or `null`.
     mutating func member(_ key: StaticString, cents value: inout Money?) throws
-    /// A case of `Value` by its raw text; `absent` when given is read for `NULL`, a missing member
-    /// or text no case has.
+    /// A case of `Value` by its raw text; `absent` when given is read for `NULL` or a missing
+    /// member. Text no case has is refused, naming the cases.
     mutating func member<Value: RawRepresentable & CaseIterable>(
         _ key: StaticString, raw value: inout Value, absent: Value?
     ) throws where Value.RawValue == String
@@ -129,6 +129,8 @@ public protocol MemberVisitor {
     mutating func member<Value: Codable>(_ key: StaticString, encoded value: inout Value, absent: Value) throws
     /// A nested record that must be there: JSON text in a row, an object in JSON.
     mutating func member<Value: JSONMembers & Decodable>(_ key: StaticString, object value: inout Value) throws
+    /// A nested record, or `null`.
+    mutating func member<Value: JSONMembers & Decodable>(_ key: StaticString, object value: inout Value?) throws
     /// Nested records: JSON text in a row, an array in JSON; empty when missing.
     mutating func member<Element: JSONMembers & Decodable>(_ key: StaticString, objects value: inout [Element]) throws
     /// Nested records assembled from other rows: an array in JSON, not read from the model's row.
@@ -142,6 +144,11 @@ public protocol MemberVisitor {
     mutating func derived(_ key: StaticString, _ value: @autoclosure () -> Int64) throws
     /// Money only written, as its plain text (`"6.00"`).
     mutating func derived(_ key: StaticString, plain value: @autoclosure () -> Money) throws
+    /// A nested object only written, or `null`.
+    mutating func derived<Value: JSONMembers>(_ key: StaticString, object value: @autoclosure () -> Value?) throws
+    /// Nested objects only written.
+    mutating func derived<Element: JSONMembers>(_ key: StaticString, objects value: @autoclosure () -> [Element])
+        throws
 }
 
 /// Reads each member through a ``MemberReader``: a row's or a JSON object's.
@@ -191,7 +198,8 @@ struct MemberReading<Reader: MemberReader>: MemberVisitor {
     }
     mutating func member<Value: RawRepresentable & CaseIterable>(_ key: StaticString, raw value: inout Value?) throws
     where Value.RawValue == String {
-        value = try reader.pointee.optionalParsed(key, form: "a known value", Value.init(rawValue:))
+        let form = "one of " + Value.allCases.map(\.rawValue).joined(separator: ", ")
+        value = try reader.pointee.optionalParsed(key, form: form, Value.init(rawValue:))
     }
     mutating func member(_ key: StaticString, minute value: inout Date) throws {
         value = try reader.pointee.timestamp(key)
@@ -211,10 +219,11 @@ struct MemberReading<Reader: MemberReader>: MemberVisitor {
     mutating func member<Value: RawRepresentable & CaseIterable>(
         _ key: StaticString, raw value: inout Value, absent: Value?
     ) throws where Value.RawValue == String {
+        let form = "one of " + Value.allCases.map(\.rawValue).joined(separator: ", ")
         if let absent {
-            value = try reader.pointee.optionalText(key).flatMap(Value.init(rawValue:)) ?? absent
+            value = try reader.pointee.optionalParsed(key, form: form, Value.init(rawValue:)) ?? absent
         } else {
-            value = try reader.pointee.raw(key, as: Value.self)
+            value = try reader.pointee.parsed(key, form: form, placeholder: value, Value.init(rawValue:))
         }
     }
     mutating func member(_ key: StaticString, allergens value: inout Set<Allergen>) throws {
@@ -232,6 +241,9 @@ struct MemberReading<Reader: MemberReader>: MemberVisitor {
     mutating func member<Value: JSONMembers & Decodable>(_ key: StaticString, object value: inout Value) throws {
         value = try reader.pointee.required(key, placeholder: value)
     }
+    mutating func member<Value: JSONMembers & Decodable>(_ key: StaticString, object value: inout Value?) throws {
+        value = try reader.pointee.decoded(key, as: Value.self)
+    }
     mutating func member<Element: JSONMembers & Decodable>(_ key: StaticString, objects value: inout [Element]) throws {
         value = try reader.pointee.decoded(key, as: [Element].self) ?? []
     }
@@ -244,6 +256,10 @@ struct MemberReading<Reader: MemberReader>: MemberVisitor {
     mutating func derived(_ key: StaticString, _ value: @autoclosure () -> Bool) throws {}
     mutating func derived(_ key: StaticString, _ value: @autoclosure () -> Int64) throws {}
     mutating func derived(_ key: StaticString, plain value: @autoclosure () -> Money) throws {}
+    mutating func derived<Value: JSONMembers>(_ key: StaticString, object value: @autoclosure () -> Value?) throws {}
+    mutating func derived<Element: JSONMembers>(_ key: StaticString, objects value: @autoclosure () -> [Element])
+        throws
+    {}
 }
 
 /// Writes each member into a ``JSONMemberWriter``.
@@ -314,6 +330,9 @@ struct MemberWriting<Writer: JSONMemberWriter>: MemberVisitor {
     mutating func member<Value: JSONMembers & Decodable>(_ key: StaticString, object value: inout Value) throws {
         try writer.pointee.member(key, object: value)
     }
+    mutating func member<Value: JSONMembers & Decodable>(_ key: StaticString, object value: inout Value?) throws {
+        try writer.pointee.member(key, object: value)
+    }
     mutating func member<Element: JSONMembers & Decodable>(_ key: StaticString, objects value: inout [Element]) throws {
         try writer.pointee.member(key, objects: value)
     }
@@ -334,6 +353,12 @@ struct MemberWriting<Writer: JSONMemberWriter>: MemberVisitor {
     mutating func derived(_ key: StaticString, plain value: @autoclosure () -> Money) throws {
         try writer.pointee.member(key, plain: value())
     }
+    mutating func derived<Value: JSONMembers>(_ key: StaticString, object value: @autoclosure () -> Value?) throws {
+        try writer.pointee.member(key, object: value())
+    }
+    mutating func derived<Element: JSONMembers>(_ key: StaticString, objects value: @autoclosure () -> [Element])
+        throws
+    { try writer.pointee.member(key, objects: value()) }
 }
 
 extension Identifier {

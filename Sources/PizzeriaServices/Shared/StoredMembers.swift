@@ -29,9 +29,6 @@ protocol MemberReader {
     mutating func timestamp(_ key: StaticString) throws -> Date
     /// An ISO-8601 UTC instant, or `nil`.
     mutating func optionalTimestamp(_ key: StaticString) throws -> Date?
-    /// Text naming a case of `type` (its raw value).
-    mutating func raw<Value: RawRepresentable & CaseIterable>(_ key: StaticString, as type: Value.Type) throws -> Value
-    where Value.RawValue == String
     /// A structured value: JSON text in a row, a nested JSON value in JSON; `nil` for `NULL` or absent.
     mutating func decoded<Value: Decodable>(_ key: StaticString, as type: Value.Type) throws -> Value?
     /// A set of allergens: the sum of their bits in a row, their codes in JSON; empty when absent.
@@ -130,13 +127,6 @@ private struct ResolvingReader: MemberReader {
     }
     mutating func timestamp(_ key: StaticString) throws -> Date { try resolve(key, Date(timeIntervalSince1970: 0)) }
     mutating func optionalTimestamp(_ key: StaticString) throws -> Date? { try resolve(key, nil) }
-    mutating func raw<Value: RawRepresentable & CaseIterable>(_ key: StaticString, as type: Value.Type) throws -> Value
-    where Value.RawValue == String {
-        guard let first = Value.allCases.first else {
-            throw DataError.damagedRow(table: table, id: "-", problem: "\(Value.self) has no cases to read \(key) as")
-        }
-        return try resolve(key, first)
-    }
     mutating func decoded<Value: Decodable>(_ key: StaticString, as type: Value.Type) throws -> Value? {
         try resolve(key, nil)
     }
@@ -217,14 +207,6 @@ private struct RowMemberReader: MemberReader {
         throw damaged(column, "'\(try row.string(column))' is not an ISO-8601 UTC time")
     }
 
-    mutating func raw<Value: RawRepresentable & CaseIterable>(_ key: StaticString, as type: Value.Type) throws -> Value
-    where Value.RawValue == String {
-        let column = try column(key)
-        let text = try row.string(column)
-        guard let value = Value(rawValue: text) else { throw damaged(column, "'\(text)' is not a known value") }
-        return value
-    }
-
     mutating func decoded<Value: Decodable>(_ key: StaticString, as type: Value.Type) throws -> Value? {
         let column = try column(key)
         guard let text = try row.optionalString(column) else { return nil }
@@ -296,15 +278,6 @@ struct ContainerMemberReader: MemberReader {
     func timestamp(_ key: StaticString) throws -> Date { try container.decodeTimestamp(forKey: JSONMemberKey(key)) }
     func optionalTimestamp(_ key: StaticString) throws -> Date? {
         try container.decodeTimestampIfPresent(forKey: JSONMemberKey(key))
-    }
-    func raw<Value: RawRepresentable & CaseIterable>(_ key: StaticString, as type: Value.Type) throws -> Value
-    where Value.RawValue == String {
-        let text = try text(key)
-        guard let value = Value(rawValue: text) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: JSONMemberKey(key), in: container, debugDescription: "'\(text)' is not a known value")
-        }
-        return value
     }
 
     func decoded<Value: Decodable>(_ key: StaticString, as type: Value.Type) throws -> Value? {
