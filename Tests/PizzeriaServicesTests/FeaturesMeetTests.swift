@@ -442,4 +442,33 @@ struct FeaturesMeetTests {
         #expect(try f.pizzeria.orders.edit(id: order.id, change, by: "giulia").pizzaCount == 5)
         #expect(try f.pizzeria.menu.pizza(id: margherita)?.stockLeft == 0)
     }
+
+    @Test("what an erasure clears is one list: check finds any of it written back, and --repair clears it again")
+    func erasureOneList() throws {
+        let f = try OrderFixture()
+        let anna = try f.user("anna")
+        let order = try f.pizzeria.orders.place(
+            OrderRequest(
+                user: anna, items: [.init(pizza: try f.pizza("Margherita"), note: "per Anna-Secret")],
+                pickup: try f.at("19:00"))
+        ).order
+        _ = try f.pizzeria.orders.edit(id: order.id, OrderEdit(note: .set("ring Anna-Secret")), by: "giulia")
+        try f.pizzeria.users.erase(id: anna, by: "giulia")
+        #expect(try Maintenance.check(path: f.base.path, now: f.now).domainProblems.isEmpty)
+        // By hand, with the triggers that lock an erased customer's orders dropped: both notes back.
+        try f.pizzeria.database.write { db in
+            let locks = try db.fetchAll(
+                "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name IN ('orders', 'order_lines')"
+            ) { try $0.string("name") }
+            for name in locks { try db.execute("DROP TRIGGER \"\(name)\"") }
+            _ = try db.run("UPDATE orders SET note = 'Anna-Secret' WHERE id = ?", [order.id])
+            _ = try db.run("UPDATE order_lines SET note = 'Anna-Secret' WHERE order_id = ?", [order.id])
+        }
+        let found = try Maintenance.check(path: f.base.path, now: f.now).domainProblems.map(\.problem)
+        #expect(found.contains { $0.contains("erased, but 2 notes, references or reasons of theirs") }, "\(found)")
+        _ = try Maintenance.repair(path: f.base.path, now: f.now)
+        let after = try Maintenance.check(path: f.base.path, now: f.now)
+        #expect(after.domainProblems.isEmpty && after.schemaDrift.isEmpty, "\(after.domainProblems)")
+        #expect(!(try f.base.snapshot().joined().contains("Anna-Secret")))
+    }
 }

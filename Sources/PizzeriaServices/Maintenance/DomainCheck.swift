@@ -196,7 +196,7 @@ enum DomainCheck {
             let what = [
                 leftover.identity ? "name, phone or handle filled in again" : nil,
                 leftover.navigation > 0 ? "\(leftover.navigation) navigation rows" : nil,
-                leftover.money > 0 ? "\(leftover.money) payment references, refund reasons or line notes" : nil,
+                leftover.text > 0 ? "\(leftover.text) notes, references or reasons of theirs" : nil,
             ].compactMap { $0 }
             found(
                 "users", leftover.id, "erased, but " + what.joined(separator: " and "),

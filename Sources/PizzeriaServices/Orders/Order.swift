@@ -57,9 +57,9 @@ public struct OrderStatusChange: Sendable, Hashable, Record {
         case moved
         /// Lines or note changed.
         case edited
-        /// A payment (since migration 22): the status stays; `detail` says how much and how.
+        /// A payment: the status stays; `detail` says how much and how.
         case paid
-        /// A refund (since migration 22): the status stays; `detail` says how much and why.
+        /// A refund: the status stays; `detail` says how much and why.
         case refunded
     }
 

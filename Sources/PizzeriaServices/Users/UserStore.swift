@@ -126,12 +126,9 @@ enum UserStore {
                 UPDATE orders SET status = 'cancelled', changed_by = ?, changed_at = ?, change_note = 'erased' WHERE id = ?
                 """, [actor, stamp, order])
         }
-        counts.notes = try db.run("UPDATE orders SET note = NULL WHERE user_id = ? AND note IS NOT NULL", [id])
-        counts.notes += try db.run(
-            """
-            UPDATE order_lines SET note = NULL
-            WHERE order_id IN (SELECT o.id FROM orders o WHERE o.user_id = ?) AND note IS NOT NULL
-            """, [id])
+        // The free text of their rows (notes, references, reasons), each column as `ErasureStore` lists it.
+        let redacted = try ErasureStore.redact(id.description, in: db)
+        counts.notes = redacted[.note] ?? 0
         // The free text of a history detail (`note: …`, `override: …`, `reason: …`, `unpaid: …`) runs to its end:
         // it becomes `[erased]`; so do a payment's reference (`paid 5.00 card (REF)`) and a refund's
         // reason (`refunded 5.00 card: …`).
@@ -156,35 +153,7 @@ enum UserStore {
                    OR (free < 100000 AND substr(detail, -8) <> '[erased]') OR actor IN (?1, ?2))
             """,
             [user.handle, user.displayName ?? user.handle, pseudonym, id])
-        // What the money records carry of them: a payment's reference, a refund's reason.
-        counts.historyEntries += try db.run(
-            """
-            UPDATE payments SET reference = NULL
-            WHERE order_id IN (SELECT o.id FROM orders o WHERE o.user_id = ?) AND reference IS NOT NULL
-            """, [id])
-        counts.historyEntries += try db.run(
-            """
-            UPDATE party_payments SET reference = NULL
-            WHERE party_id IN (SELECT o.id FROM orders o WHERE o.user_id = ?) AND reference IS NOT NULL
-            """, [id])
-        counts.historyEntries += try db.run(
-            """
-            UPDATE refunds SET reason = '[erased]'
-            WHERE payment_id IN (SELECT p.id FROM payments p JOIN orders o ON o.id = p.order_id WHERE o.user_id = ?)
-              AND reason <> '[erased]'
-            """, [id])
-        // A discount keeps its amounts, who gave it and when; its reason goes.
-        counts.historyEntries += try db.run(
-            """
-            UPDATE order_discounts SET reason = '[erased]'
-            WHERE order_id IN (SELECT o.id FROM orders o WHERE o.user_id = ?) AND reason <> '[erased]'
-            """, [id])
-        // An override over capacity keeps who let the order in and how many pizzas; its reason goes.
-        counts.historyEntries += try db.run(
-            """
-            UPDATE capacity_overrides SET reason = '[erased]'
-            WHERE order_id IN (SELECT o.id FROM orders o WHERE o.user_id = ?) AND reason <> '[erased]'
-            """, [id])
+        counts.historyEntries += redacted[.record] ?? 0
         counts.keys = try db.run(
             "UPDATE orders SET idempotency_key = NULL, request_fingerprint = NULL WHERE user_id = ? AND idempotency_key IS NOT NULL",
             [id])
