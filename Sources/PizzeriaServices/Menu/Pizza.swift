@@ -25,7 +25,7 @@ public struct Pizza: Sendable, Hashable, Identifiable, Record {
     /// When it last changed.
     public internal(set) var updatedAt: Date = Date(timeIntervalSince1970: 0)
     /// The menu section it is in (``Category/defaultID`` for every pizza of an older file).
-    public internal(set) var categoryID: Category.ID = Category.defaultID
+    public internal(set) var categoryID = Category.ID(0)
     /// The EU allergens it contains (its modifiers may add more to a line).
     public internal(set) var allergens: Set<Allergen> = []
     /// How many more can be booked for pickups before ``stockUntil`` (0: sold out); `nil`: no limit.

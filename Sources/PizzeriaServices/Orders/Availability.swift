@@ -9,7 +9,7 @@ public struct AvailableSlot: Sendable, Hashable, Record {
     /// Its start.
     public internal(set) var start: Date = Date(timeIntervalSince1970: 0)
     /// The service day it belongs to (a night slot after midnight belongs to the day before).
-    public internal(set) var serviceDay: LocalDate = LocalDate.supported.lowerBound
+    public internal(set) var serviceDay = LocalDate(days: 0)
     /// The zone's offset at its start, in seconds east of UTC.
     public internal(set) var offsetSeconds: Int = 0
     /// Pizzas it can still take.

@@ -123,7 +123,7 @@ public struct Order: Sendable, Hashable, Identifiable, Record {
     /// The start of the pickup slot.
     public internal(set) var pickupAt: Date = Date(timeIntervalSince1970: 0)
     /// The service day the pickup belongs to (a pickup after midnight can belong to the day before).
-    public internal(set) var serviceDay: LocalDate = LocalDate.supported.lowerBound
+    public internal(set) var serviceDay = LocalDate(days: 0)
     /// Where it is in its life.
     public internal(set) var status: OrderStatus = .placed
     /// The pizzas, in the order they were booked.
@@ -139,7 +139,7 @@ public struct Order: Sendable, Hashable, Identifiable, Record {
     /// Every status it has had, oldest first.
     public internal(set) var history: [OrderStatusChange] = []
     /// The pizzeria's time zone, for ``pickupLocal``.
-    public internal(set) var timeZone: TimeZone = TimeZone.current
+    public internal(set) var timeZone = Order.placeholderZone
     /// Whether it is still booked for a time the hours no longer cover (kept through a change of
     /// the hours with `keepOrders`).
     public internal(set) var outsideHours: Bool = false
@@ -153,6 +153,9 @@ public struct Order: Sendable, Hashable, Identifiable, Record {
     /// The party it belongs to (the id of the party's first order), when it was booked with
     /// others on consecutive slots (``OrderService/placeParty(_:by:override:)``); `nil` for an order on its own.
     public internal(set) var partyID: ID?
+
+    /// A blank order's zone, made once (a placeholder reading replaces).
+    static let placeholderZone = TimeZone(identifier: "UTC") ?? TimeZone.current
 
     /// An order from its parts; stores use it when reading rows.
     public init(

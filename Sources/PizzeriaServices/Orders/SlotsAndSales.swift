@@ -25,7 +25,7 @@ public struct SlotUsage: Sendable, Hashable, Record {
     /// Its start.
     public internal(set) var start: Date = Date(timeIntervalSince1970: 0)
     /// The service day it belongs to.
-    public internal(set) var serviceDay: LocalDate = LocalDate.supported.lowerBound
+    public internal(set) var serviceDay = LocalDate(days: 0)
     /// `19:30`, pizzeria time (`02:30 +01:00` for a time that happens twice that day; `Sat 00:30`
     /// after midnight).
     public internal(set) var local: String = ""
@@ -138,7 +138,7 @@ public struct SalesReport: Sendable, Hashable, Record {
     /// One service day's orders by outcome.
     public struct Day: Sendable, Hashable, Record {
         /// The service day.
-        public internal(set) var serviceDay: LocalDate = LocalDate.supported.lowerBound
+        public internal(set) var serviceDay = LocalDate(days: 0)
         /// Orders collected.
         public internal(set) var collectedOrders: Int = 0
         /// Their value: the revenue.
