@@ -361,7 +361,11 @@ struct MemberWriting<Writer: JSONMemberWriter>: MemberVisitor {
     { try writer.pointee.member(key, objects: value()) }
 }
 
+/// The nil UUID, made once: a blank record's ids are placeholders every init makes, and making a
+/// UUID from its bytes is a call into Foundation.
+private let nilUUID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
 extension Identifier {
     /// The placeholder of a blank record's id (the nil UUID), which reading replaces.
-    static var blank: Identifier { Identifier(uuid: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))) }
+    static var blank: Identifier { Identifier(uuid: nilUUID) }
 }
