@@ -301,4 +301,72 @@ struct StoredMembersTests {
         }
         #expect(String(describing: bad).contains("is not a date YYYY-MM-DD"))
     }
+
+    /// Each row of `sql` decoded as `Model`, and the model's arguments for `keys` against the
+    /// row's own values: the declaration writes what it reads.
+    static func writesWhatItReads<Model: StoredMembers>(
+        _ type: Model.Type, _ sql: String, keys: [String], in pizzeria: Pizzeria
+    ) throws -> Int {
+        try pizzeria.database.read { db in
+            try db.withRows(StatementKey(sql), [], StoredDecoder<Model>.self) { rows in
+                var count = 0
+                while try rows.step() {
+                    let model = try rows.decoder.decode(rows.row)
+                    let stored = try keys.map { rows.row[try rows.row.column($0)] }
+                    #expect(try model.arguments(named: keys) == stored, "\(Model.self)")
+                    count += 1
+                }
+                return count
+            }
+        }
+    }
+
+    @Test("a stored record's arguments are its row: the declaration that reads a column writes it back")
+    func argumentsAreTheRow() throws {
+        let f = try OrderFixture()
+        let pizzeria = f.pizzeria
+        var draft = try pizzeria.menu.editDraft(for: try f.pizza("Margherita"))
+        draft.price = Money(cents: 650)
+        _ = try pizzeria.menu.save(draft)
+        let order = try pizzeria.orders.place(
+            OrderRequest(
+                user: try f.user("anna"),
+                items: [.init(pizza: try f.pizza("Margherita"), quantity: 2, note: "ben cotta")],
+                pickup: try f.at("19:00"))
+        ).order
+        _ = try pizzeria.users.erase(id: try f.user("marco"), by: "giulia")
+        func keys(_ columns: String, dropping: Set<String> = [], prefix: String = "") -> [String] {
+            Self.names(columns).map { $0.replacingOccurrences(of: prefix, with: "") }.filter { !dropping.contains($0) }
+        }
+        #expect(
+            try Self.writesWhatItReads(
+                Pizza.self, "SELECT \(PizzaStore.columns) FROM pizzas", keys: keys(PizzaStore.columns), in: pizzeria)
+                > 0)
+        #expect(
+            try Self.writesWhatItReads(
+                User.self, "SELECT \(UserStore.columns) FROM users", keys: keys(UserStore.columns), in: pizzeria) > 1)
+        #expect(
+            try Self.writesWhatItReads(
+                Category.self, "SELECT \(CategoryStore.columns) FROM categories", keys: keys(CategoryStore.columns),
+                in: pizzeria) > 0)
+        #expect(
+            try Self.writesWhatItReads(
+                Station.self, "SELECT \(StationStore.columns) FROM stations", keys: keys(StationStore.columns),
+                in: pizzeria) > 0)
+        let changes = "SELECT \(PizzaStore.changeColumns) FROM pizza_history"
+        #expect(
+            try Self.writesWhatItReads(
+                PizzaChange.self, changes, keys: keys(PizzaStore.changeColumns, dropping: ["id", "pizza_id"]),
+                in: pizzeria) > 1)
+        let lines = "SELECT \(OrderStore.lineColumns) FROM order_lines l WHERE l.order_id = '\(order.id)'"
+        #expect(
+            try Self.writesWhatItReads(
+                OrderLine.self, lines,
+                keys: keys(OrderStore.lineColumns, dropping: ["order_id", "line_no", "modifiers"], prefix: "l."),
+                in: pizzeria) == 1)
+        // A member the row does not store as a value is refused by name, never bound as NULL.
+        let pizza = try #require(try pizzeria.menu.pizza(id: try f.pizza("Margherita")))
+        #expect(throws: UnstoredMember.self) { try pizza.arguments(["price"]) }
+        #expect(User.insertStatement(["id", "handle"]) == "INSERT INTO users (id, handle) VALUES (?, ?)")
+    }
 }

@@ -78,13 +78,16 @@ enum UserStore {
                 """, [pattern, digits, limit], Decoder.self)
     }
 
-    /// Inserts a user.
+    /// The members a new user's row is written with (its erasure comes later, by its own table).
+    private static let insertedKeys: [StaticString] = ["id", "handle", "display_name", "phone", "created_at"]
+    private static let insertSQL = User.insertStatement(insertedKeys)
+
+    /// Inserts a user: the row is written from the record's own declaration.
     static func insert(
         id: User.ID, handle: String, displayName: String?, phone: String?, at now: Date, in db: Connection
     ) throws -> User {
-        try db.run(
-            "INSERT INTO users (id, handle, display_name, phone, created_at) VALUES (?, ?, ?, ?, ?)",
-            [id, handle, displayName, phone, Timestamp.string(from: now)])
+        let user = User(id: id, handle: handle, displayName: displayName, phone: phone, createdAt: now)
+        try db.run(insertSQL, try user.arguments(insertedKeys))
         return try required(id, in: db)
     }
 
