@@ -30,7 +30,7 @@ public struct Station: Sendable, Hashable, Identifiable, Record {
     /// Where it is listed: 1 first.
     public internal(set) var position: Int = 0
 
-    /// A value; stores use it when reading rows.
+    /// A value from its parts (rows are read through its members, see ``Record``).
     public init(id: ID, name: String, capacity: Int?, holdsSlotCapacity: Bool, position: Int) {
         (self.id, self.name, self.capacity) = (id, name, capacity)
         (self.holdsSlotCapacity, self.position) = (holdsSlotCapacity, position)

@@ -34,7 +34,7 @@ public struct Category: Sendable, Hashable, Identifiable, Record {
     /// Where its items are prepared, or `nil`: nowhere (handed over at the counter).
     public internal(set) var stationID: Station.ID?
 
-    /// A value; stores use it when reading rows.
+    /// A value from its parts (rows are read through its members, see ``Record``).
     public init(
         id: ID, name: String, position: Int, usesOven: Bool, vatRate: VATRate? = nil, stationID: Station.ID? = nil
     ) {

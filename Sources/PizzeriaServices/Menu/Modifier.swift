@@ -45,7 +45,7 @@ public struct ModifierGroup: Sendable, Hashable, Identifiable, Record {
     /// Its modifiers, archived ones included, in menu order.
     public internal(set) var modifiers: [Modifier] = []
 
-    /// A value; stores use it when reading rows.
+    /// A value from its parts (rows are read through its members, see ``Record``).
     public init(
         id: ID, name: String, minSelected: Int, maxSelected: Int, position: Int, kind: Kind = .extra,
         defaultModifier: Modifier.ID? = nil, modifiers: [Modifier] = []
@@ -153,7 +153,7 @@ public struct Modifier: Sendable, Hashable, Identifiable, Record {
     /// When the limit ends.
     public internal(set) var stockUntil: Date?
 
-    /// A value; stores use it when reading rows.
+    /// A value from its parts (rows are read through its members, see ``Record``).
     public init(
         id: ID, groupID: ModifierGroup.ID, name: String, price: Money, allergens: Set<Allergen> = [],
         position: Int = 1, archivedAt: Date? = nil, variantPrices: [VariantPrice] = [], stockLeft: Int? = nil,

@@ -33,7 +33,7 @@ public struct Pizza: Sendable, Hashable, Identifiable, Record {
     /// When the limit ends (the end of tonight's service); `nil` with a limit: until made available.
     public internal(set) var stockUntil: Date?
 
-    /// Creates a value; stores use it when reading rows.
+    /// A value from its parts (rows are read through its members, see ``Record``).
     public init(
         id: ID, name: String, price: Money, archivedAt: Date?, version: Int, createdAt: Date, updatedAt: Date,
         categoryID: Category.ID = Category.defaultID, allergens: Set<Allergen> = [], stockLeft: Int? = nil,
@@ -113,7 +113,7 @@ public struct PizzaChange: Sendable, Hashable, Record {
     /// When.
     public internal(set) var changedAt: Date = Date(timeIntervalSince1970: 0)
 
-    /// Creates a value; stores use it when reading rows.
+    /// A value from its parts (rows are read through its members, see ``Record``).
     public init(
         change: Kind, oldName: String?, newName: String, oldPrice: Money?, newPrice: Money, version: Int,
         changedAt: Date

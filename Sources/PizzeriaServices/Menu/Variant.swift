@@ -32,7 +32,7 @@ public struct Variant: Sendable, Hashable, Identifiable, Record {
     /// Whether a plain order of the item gets it.
     public internal(set) var isDefault: Bool = false
 
-    /// A value; stores use it when reading rows.
+    /// A value from its parts (rows are read through its members, see ``Record``).
     public init(id: ID, pizzaID: Pizza.ID, name: String, price: Money, position: Int, isDefault: Bool) {
         (self.id, self.pizzaID, self.name, self.price) = (id, pizzaID, name, price)
         (self.position, self.isDefault) = (position, isDefault)

@@ -157,7 +157,7 @@ public struct Order: Sendable, Hashable, Identifiable, Record {
     /// A blank order's zone, made once (a placeholder reading replaces).
     static let placeholderZone = TimeZone(identifier: "UTC") ?? TimeZone.current
 
-    /// An order from its parts; stores use it when reading rows.
+    /// An order from its parts; the order store assembles one from its header, lines and history.
     public init(
         id: ID, userID: User.ID, handle: String, customer: Customer = Customer(), pickupAt: Date, serviceDay: LocalDate,
         status: OrderStatus,

@@ -21,7 +21,7 @@ public struct User: Sendable, Hashable, Identifiable, Record {
     /// pseudonym), or `nil`.
     public internal(set) var erasedAt: Date?
 
-    /// A user; stores use it when reading rows.
+    /// A user from its parts (rows are read through its members, see ``Record``).
     public init(
         id: ID, handle: String, displayName: String?, phone: String? = nil, createdAt: Date, erasedAt: Date? = nil
     ) {
