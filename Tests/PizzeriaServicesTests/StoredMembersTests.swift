@@ -364,6 +364,24 @@ struct StoredMembersTests {
                 OrderLine.self, lines,
                 keys: keys(OrderStore.lineColumns, dropping: ["order_id", "line_no", "modifiers"], prefix: "l."),
                 in: pizzeria) == 1)
+        _ = try pizzeria.payments.pay(
+            PaymentRequest(order: order.id, method: .cash, tendered: Money(cents: 5000)), by: "giulia")
+        _ = try pizzeria.payments.refund(order: order.id, amount: Money(cents: 100), reason: "crosta", by: "giulia")
+        let payments = "SELECT \(PaymentStore.paymentColumns) FROM payments p"
+        #expect(
+            try Self.writesWhatItReads(
+                Payment.self, payments, keys: keys(PaymentStore.paymentColumns, prefix: "p."), in: pizzeria) == 1)
+        let refunds = "SELECT \(PaymentStore.refundColumns) FROM refunds r JOIN payments p ON p.id = r.payment_id"
+        #expect(
+            try Self.writesWhatItReads(
+                Refund.self, refunds,
+                keys: keys(PaymentStore.refundColumns, prefix: "r.").map {
+                    $0.replacingOccurrences(of: "p.", with: "")
+                },
+                in: pizzeria) == 1)
+        let money = try pizzeria.payments.payments(of: order.id)
+        for payment in money.payments { try Self.roundTrip(payment) }
+        for refund in money.refunds { try Self.roundTrip(refund) }
         // A member the row does not store as a value is refused by name, never bound as NULL.
         let pizza = try #require(try pizzeria.menu.pizza(id: try f.pizza("Margherita")))
         #expect(throws: UnstoredMember.self) { try pizza.arguments(["price"]) }

@@ -18,27 +18,27 @@ public enum PaymentMethod: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// Money taken for an order: a record of its own, never changed (a mistake is a ``Refund``).
-public struct Payment: Sendable, Hashable, Identifiable, Encodable {
+public struct Payment: Sendable, Hashable, Identifiable, Record {
     /// The payment's row id.
-    public let id: Int64
+    public internal(set) var id: Int64 = 0
     /// The order it pays.
-    public let orderID: Order.ID
+    public internal(set) var orderID: Order.ID = .blank
     /// What was taken.
-    public let amount: Money
+    public internal(set) var amount: Money = Money(cents: 0)
     /// How.
-    public let method: PaymentMethod
+    public internal(set) var method: PaymentMethod = .unknown
     /// The provider's or terminal's reference, unique per method.
-    public let reference: String?
+    public internal(set) var reference: String?
     /// Cash handed over, when more than the amount.
-    public let tendered: Money?
+    public internal(set) var tendered: Money?
     /// When.
-    public let at: Date
+    public internal(set) var at: Date = Date(timeIntervalSince1970: 0)
     /// Who took it.
-    public let actor: String?
+    public internal(set) var actor: String?
     /// The party payment it is this order's share of (``PartyPayment``), or `nil`.
-    public let partyPaymentID: Int64?
+    public internal(set) var partyPaymentID: Int64?
 
-    /// A value; stores use it when reading rows.
+    /// A value from its parts (rows are read through its members, see ``Record``).
     public init(
         id: Int64, orderID: Order.ID, amount: Money, method: PaymentMethod, reference: String?, tendered: Money?,
         at: Date, actor: String?, partyPaymentID: Int64? = nil
@@ -50,62 +50,54 @@ public struct Payment: Sendable, Hashable, Identifiable, Encodable {
     /// The change handed back: tendered − amount (0 without a tendered amount).
     public var change: Money { Money(cents: max((tendered?.cents ?? amount.cents) - amount.cents, 0)) }
 
-    private enum CodingKeys: String, CodingKey {
-        case id, orderID = "order_id", amount, amountCents = "amount_cents", method, reference
-        case tenderedCents = "tendered_cents", changeCents = "change_cents", at, actor = "by"
-        case partyPaymentID = "party_payment_id"
-    }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// JSON: `{"id", "order_id", "amount": "12.00", "amount_cents", "method", "reference",
-    /// "tendered_cents", "change_cents", "at", "by", "party_payment_id"}`.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(orderID, forKey: .orderID)
-        try container.encode(amount.plain, forKey: .amount)
-        try container.encode(amount.cents, forKey: .amountCents)
-        try container.encode(method, forKey: .method)
-        try container.encode(reference, forKey: .reference)
-        try container.encode(tendered?.cents, forKey: .tenderedCents)
-        try container.encode(change.cents, forKey: .changeCents)
-        try container.encode(Timestamp.string(from: at), forKey: .at)
-        try container.encode(actor, forKey: .actor)
-        try container.encode(partyPaymentID, forKey: .partyPaymentID)
+    /// The members: `{"amount": "12.00", "amount_cents", "at", "by", "change_cents", "id",
+    /// "method", "order_id", "party_payment_id", "reference", "tendered_cents"}`, declared once (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.derived("amount", plain: amount)
+        try visitor.member("amount_cents", cents: &amount)
+        try visitor.member("at", timestamp: &at)
+        try visitor.member("by", &actor)
+        try visitor.derived("change_cents", change.cents)
+        try visitor.member("id", &id)
+        try visitor.member("method", raw: &method, absent: nil)
+        try visitor.member("order_id", &orderID)
+        try visitor.member("party_payment_id", &partyPaymentID)
+        try visitor.member("reference", &reference)
+        try visitor.member("tendered_cents", cents: &tendered)
     }
 }
 
 /// Money given back on a payment, with its reason.
-public struct Refund: Sendable, Hashable, Identifiable, Encodable {
+public struct Refund: Sendable, Hashable, Identifiable, Record {
     /// The refund's row id.
-    public let id: Int64
+    public internal(set) var id: Int64 = 0
     /// The payment it gives back from.
-    public let paymentID: Int64
+    public internal(set) var paymentID: Int64 = 0
     /// The method of that payment (cash back from the drawer, a card refund…).
-    public let method: PaymentMethod
+    public internal(set) var method: PaymentMethod = .unknown
     /// How much.
-    public let amount: Money
+    public internal(set) var amount: Money = Money(cents: 0)
     /// Why: 1 to 200 characters.
-    public let reason: String
+    public internal(set) var reason: String = ""
     /// When.
-    public let at: Date
+    public internal(set) var at: Date = Date(timeIntervalSince1970: 0)
     /// Who gave it.
-    public let actor: String?
+    public internal(set) var actor: String?
 
-    private enum CodingKeys: String, CodingKey {
-        case id, paymentID = "payment_id", method, amount, amountCents = "amount_cents", reason, at, actor = "by"
-    }
-
-    /// JSON: `{"id", "payment_id", "method", "amount", "amount_cents", "reason", "at", "by"}`.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(paymentID, forKey: .paymentID)
-        try container.encode(method, forKey: .method)
-        try container.encode(amount.plain, forKey: .amount)
-        try container.encode(amount.cents, forKey: .amountCents)
-        try container.encode(reason, forKey: .reason)
-        try container.encode(Timestamp.string(from: at), forKey: .at)
-        try container.encode(actor, forKey: .actor)
+    /// The members: `{"amount", "amount_cents", "at", "by", "id", "method", "payment_id",
+    /// "reason"}`, declared once (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.derived("amount", plain: amount)
+        try visitor.member("amount_cents", cents: &amount)
+        try visitor.member("at", timestamp: &at)
+        try visitor.member("by", &actor)
+        try visitor.member("id", &id)
+        try visitor.member("method", raw: &method, absent: nil)
+        try visitor.member("payment_id", &paymentID)
+        try visitor.member("reason", &reason)
     }
 }
 
@@ -226,4 +218,15 @@ public struct PaymentRequest: Sendable, Hashable {
     public static let maximumReferenceLength = 200
     /// The largest amount of one payment or refund: 100,000.00 EUR.
     public static let maximumAmount = Money(cents: 10_000_000)
+}
+
+extension Payment: StoredMembers {
+    static let table = "payments"
+}
+
+extension Refund: StoredMembers {
+    static let table = "refunds"
+
+    /// A value for a reader to fill (see ``Record``; declared here so the memberwise init stays).
+    public init(blank: RecordBlank) {}
 }

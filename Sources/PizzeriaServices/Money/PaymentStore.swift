@@ -4,34 +4,14 @@ import PizzeriaStorage
 /// The SQL of payments and refunds. Functions take the connection of an open transaction.
 enum PaymentStore {
     static let paymentColumns =
-        "p.id, p.order_id, p.amount_cents, p.method, p.reference, p.tendered_cents, p.at, p.actor, p.party_payment_id"
-    static let refundColumns = "r.id, r.payment_id, p.method, r.amount_cents, r.reason, r.at, r.actor"
+        "p.id, p.order_id, p.amount_cents, p.method, p.reference, p.tendered_cents, p.at, p.actor AS by, p.party_payment_id"
+    static let refundColumns = "r.id, r.payment_id, p.method, r.amount_cents, r.reason, r.at, r.actor AS by"
 
-    static func payment(_ row: Row) throws -> Payment {
-        let method = try row.string("method")
-        guard let kind = PaymentMethod(rawValue: method), let order = Order.ID(try row.string("order_id")),
-            let at = Timestamp.date(from: try row.string("at"))
-        else {
-            throw DataError.damagedRow(table: "payments", id: String(try row.int64("id")), problem: "unreadable")
-        }
-        return Payment(
-            id: try row.int64("id"), orderID: order, amount: Money(cents: try row.int64("amount_cents")), method: kind,
-            reference: try row.optionalString("reference"),
-            tendered: try row.optionalInt64("tendered_cents").map(Money.init(cents:)), at: at,
-            actor: try row.optionalString("actor"), partyPaymentID: try row.optionalInt64("party_payment_id"))
-    }
+    /// A payment from a row of ``paymentColumns``: its record's members (see ``Record``).
+    static func payment(_ row: Row) throws -> Payment { try Payment(row: row) }
 
-    static func refund(_ row: Row) throws -> Refund {
-        guard let method = PaymentMethod(rawValue: try row.string("method")),
-            let at = Timestamp.date(from: try row.string("at"))
-        else {
-            throw DataError.damagedRow(table: "refunds", id: String(try row.int64("id")), problem: "unreadable")
-        }
-        return Refund(
-            id: try row.int64("id"), paymentID: try row.int64("payment_id"), method: method,
-            amount: Money(cents: try row.int64("amount_cents")), reason: try row.string("reason"), at: at,
-            actor: try row.optionalString("actor"))
-    }
+    /// A refund from a row of ``refundColumns``.
+    static func refund(_ row: Row) throws -> Refund { try Refund(row: row) }
 
     static func payments(of order: Order.ID, in db: Connection) throws -> [Payment] {
         try db.fetchAll(

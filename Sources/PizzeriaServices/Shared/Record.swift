@@ -84,6 +84,8 @@ public protocol MemberVisitor {
     mutating func member(_ key: StaticString, _ value: inout Int?) throws
     /// A whole number of 64 bits.
     mutating func member(_ key: StaticString, _ value: inout Int64) throws
+    /// A whole number of 64 bits, or `null`.
+    mutating func member(_ key: StaticString, _ value: inout Int64?) throws
     /// `true` or `false` (a row stores 1 or 0).
     mutating func member(_ key: StaticString, _ value: inout Bool, absent: Bool) throws
     /// A UUID id.
@@ -185,6 +187,9 @@ struct MemberReading<Reader: MemberReader>: MemberVisitor {
         value = try reader.pointee.optionalNumber(key).map { Int($0) } ?? absent
     }
     mutating func member(_ key: StaticString, _ value: inout Int64) throws { value = try reader.pointee.number(key) }
+    mutating func member(_ key: StaticString, _ value: inout Int64?) throws {
+        value = try reader.pointee.optionalNumber(key)
+    }
     mutating func member<Value: TextCodable>(_ key: StaticString, text value: inout Value) throws {
         value = try reader.pointee.parsed(key, form: Value.textForm, placeholder: value, Value.init)
     }
@@ -286,6 +291,9 @@ struct MemberWriting<Writer: JSONMemberWriter>: MemberVisitor {
         try writer.pointee.member(key, value)
     }
     mutating func member(_ key: StaticString, _ value: inout Int64) throws { try writer.pointee.member(key, value) }
+    mutating func member(_ key: StaticString, _ value: inout Int64?) throws {
+        try writer.pointee.member(key, value.map { Int($0) })
+    }
     mutating func member<Value: TextCodable>(_ key: StaticString, text value: inout Value) throws {
         try writer.pointee.member(key, value.description)
     }

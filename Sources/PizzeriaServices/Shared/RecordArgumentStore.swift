@@ -54,6 +54,7 @@ struct MemberArguments: MemberVisitor {
     mutating func member(_ key: StaticString, _ value: inout Int) throws { put(key, .integer(Int64(value))) }
     mutating func member(_ key: StaticString, _ value: inout Int?) throws { put(key, value.map { Int64($0) }) }
     mutating func member(_ key: StaticString, _ value: inout Int64) throws { put(key, .integer(value)) }
+    mutating func member(_ key: StaticString, _ value: inout Int64?) throws { put(key, value) }
     mutating func member(_ key: StaticString, _ value: inout Bool, absent: Bool) throws {
         put(key, .integer(value ? 1 : 0))
     }

@@ -96,6 +96,15 @@ struct StoredDecoder<Model: StoredMembers>: RowDecoder {
     }
 }
 
+extension StoredMembers {
+    /// A record from a row whose columns are looked up by name (a cold path's closure decoder;
+    /// a hot query uses ``StoredDecoder``, which resolves them once per statement).
+    init(row: Row) throws {
+        var reader = RowMemberReader(row: row, keys: [], columns: [], table: Self.table)
+        try self.init(reading: &reader)
+    }
+}
+
 /// The address of a key's text, which identifies a literal key without comparing its characters.
 @inline(__always)
 private func address(_ key: StaticString) -> UnsafeRawPointer? {
