@@ -7,27 +7,27 @@ import Foundation
 ///
 /// JSON: `{"id", "party_id", "amount", "amount_cents", "method", "reference", "tendered_cents",
 /// "change_cents", "at", "by", "shares": [payment…]}`.
-public struct PartyPayment: Sendable, Hashable, Identifiable, Encodable {
+public struct PartyPayment: Sendable, Hashable, Identifiable, Record {
     /// Its row id (`party_payments.id`).
-    public let id: Int64
+    public internal(set) var id: Int64 = 0
     /// The party: its first order's id.
-    public let partyID: Order.ID
+    public internal(set) var partyID: Order.ID = .blank
     /// What was taken in all.
-    public let amount: Money
+    public internal(set) var amount: Money = Money(cents: 0)
     /// How.
-    public let method: PaymentMethod
+    public internal(set) var method: PaymentMethod = .unknown
     /// The terminal's or provider's reference, unique per method.
-    public let reference: String?
+    public internal(set) var reference: String?
     /// Cash handed over for the whole party, when more than the amount.
-    public let tendered: Money?
+    public internal(set) var tendered: Money?
     /// When.
-    public let at: Date
+    public internal(set) var at: Date = Date(timeIntervalSince1970: 0)
     /// Who took it.
-    public let actor: String?
+    public internal(set) var actor: String?
     /// Each member's share, in pickup order.
-    public let shares: [Payment]
+    public internal(set) var shares: [Payment] = []
 
-    /// A value; stores use it when reading rows.
+    /// A value from its parts (rows are read through its members, see ``Record``).
     public init(
         id: Int64, partyID: Order.ID, amount: Money, method: PaymentMethod, reference: String?, tendered: Money?,
         at: Date, actor: String?, shares: [Payment]
@@ -39,25 +39,22 @@ public struct PartyPayment: Sendable, Hashable, Identifiable, Encodable {
     /// The change handed back: tendered − amount (0 without a tendered amount).
     public var change: Money { Money(cents: max((tendered?.cents ?? amount.cents) - amount.cents, 0)) }
 
-    private enum CodingKeys: String, CodingKey {
-        case id, partyID = "party_id", amount, amountCents = "amount_cents", method, reference
-        case tenderedCents = "tendered_cents", changeCents = "change_cents", at, actor = "by", shares
-    }
+    /// A value for a reader to fill (see ``Record``).
+    public init(blank: RecordBlank) {}
 
-    /// The documented JSON shape.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(partyID, forKey: .partyID)
-        try container.encode(amount.plain, forKey: .amount)
-        try container.encode(amount.cents, forKey: .amountCents)
-        try container.encode(method, forKey: .method)
-        try container.encode(reference, forKey: .reference)
-        try container.encode(tendered?.cents, forKey: .tenderedCents)
-        try container.encode(change.cents, forKey: .changeCents)
-        try container.encode(Timestamp.string(from: at), forKey: .at)
-        try container.encode(actor, forKey: .actor)
-        try container.encode(shares, forKey: .shares)
+    /// The members: the documented JSON shape, declared once (see ``Record``).
+    public mutating func members<Visitor: MemberVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.derived("amount", plain: amount)
+        try visitor.member("amount_cents", cents: &amount)
+        try visitor.member("at", timestamp: &at)
+        try visitor.member("by", &actor)
+        try visitor.derived("change_cents", change.cents)
+        try visitor.member("id", &id)
+        try visitor.member("method", raw: &method, absent: nil)
+        try visitor.member("party_id", &partyID)
+        try visitor.member("reference", &reference)
+        try visitor.member("shares", assembled: &shares)
+        try visitor.member("tendered_cents", cents: &tendered)
     }
 
     /// How the shares are made: `balances` (each member's, in pickup order) paid whole one after
@@ -74,4 +71,8 @@ public struct PartyPayment: Sendable, Hashable, Identifiable, Encodable {
         }
         return shares
     }
+}
+
+extension PartyPayment: StoredMembers {
+    static let table = "party_payments"
 }

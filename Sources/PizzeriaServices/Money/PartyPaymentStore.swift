@@ -4,7 +4,8 @@ import PizzeriaStorage
 /// The SQL of a party's payments (`party_payments` and their shares in `payments`). Functions
 /// take the connection of an open transaction.
 enum PartyPaymentStore {
-    static let columns = "q.id, q.party_id, q.amount_cents, q.method, q.reference, q.tendered_cents, q.at, q.actor"
+    static let columns =
+        "q.id, q.party_id, q.amount_cents, q.method, q.reference, q.tendered_cents, q.at, q.actor AS by"
 
     static func insert(
         party: Order.ID, amount: Money, method: PaymentMethod, reference: String?, tendered: Money?, actor: String?,
@@ -65,18 +66,8 @@ enum PartyPaymentStore {
         ) { (try $0.int64("id"), try $0.int64("amount_cents"), try $0.int64("shares")) }
     }
 
-    private static func header(_ row: Row) throws -> PartyPayment {
-        guard let method = PaymentMethod(rawValue: try row.string("method")),
-            let party = Order.ID(try row.string("party_id")), let at = Timestamp.date(from: try row.string("at"))
-        else {
-            throw DataError.damagedRow(table: "party_payments", id: String(try row.int64("id")), problem: "unreadable")
-        }
-        return PartyPayment(
-            id: try row.int64("id"), partyID: party, amount: Money(cents: try row.int64("amount_cents")),
-            method: method, reference: try row.optionalString("reference"),
-            tendered: try row.optionalInt64("tendered_cents").map(Money.init(cents:)), at: at,
-            actor: try row.optionalString("actor"), shares: [])
-    }
+    /// A party payment from a row of ``columns``, its shares still to be read (``withShares``).
+    private static func header(_ row: Row) throws -> PartyPayment { try PartyPayment(row: row) }
 
     private static func withShares(_ payment: PartyPayment, in db: Connection) throws -> PartyPayment {
         let shares = try db.fetchAll(
@@ -84,9 +75,8 @@ enum PartyPaymentStore {
                 + " FROM payments p JOIN orders o ON o.id = p.order_id WHERE p.party_payment_id = ?"
                 + " ORDER BY o.pickup_at, o.id",
             [payment.id], PaymentStore.payment)
-        return PartyPayment(
-            id: payment.id, partyID: payment.partyID, amount: payment.amount, method: payment.method,
-            reference: payment.reference, tendered: payment.tendered, at: payment.at, actor: payment.actor,
-            shares: shares)
+        var whole = payment
+        whole.shares = shares
+        return whole
     }
 }
