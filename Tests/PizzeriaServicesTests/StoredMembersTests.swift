@@ -32,9 +32,11 @@ struct StoredMembersTests {
             record(key, placeholder)
         }
         mutating func parsed<Value>(
-            _ key: StaticString, form: String, placeholder: Value, _ parse: (String) -> Value?
+            _ key: StaticString, form: @autoclosure () -> String, placeholder: Value, _ parse: (String) -> Value?
         ) throws -> Value { record(key, placeholder) }
-        mutating func optionalParsed<Value>(_ key: StaticString, form: String, _ parse: (String) -> Value?) throws
+        mutating func optionalParsed<Value>(
+            _ key: StaticString, form: @autoclosure () -> String, _ parse: (String) -> Value?
+        ) throws
             -> Value?
         { record(key, nil) }
 

@@ -15,13 +15,13 @@ extension DomainStore {
                    (u.handle IS NOT 'erased-' || substr(u.id, 1, 13) OR u.display_name IS NOT NULL OR u.phone IS NOT NULL) AS identity,
                    (SELECT count(*) FROM navigation_stack n WHERE n.user_id = u.id)
                    + (SELECT count(*) FROM navigation_sheets n WHERE n.user_id = u.id)
-                   + (SELECT count(*) FROM navigation_events n WHERE n.user_id = u.id) AS navigation
+                   + (SELECT count(*) FROM navigation_events n WHERE n.user_id = u.id) AS navigation,
+                   \(ErasureStore.leftovers) AS text
             FROM users u JOIN user_erasures e ON e.user_id = u.id
+            WHERE identity OR navigation > 0 OR text > 0
             ORDER BY u.id
-            """
-        ) { (try $0.string("id"), try $0.int("identity") != 0, try $0.int("navigation")) }
-        .map { (id: $0.0, identity: $0.1, navigation: $0.2, text: try ErasureStore.leftovers($0.0, in: db)) }
-        .filter { $0.identity || $0.navigation > 0 || $0.text > 0 }
+            """  // ErasureStore.leftovers: an expression built from its constants
+        ) { (try $0.string("id"), try $0.int("identity") != 0, try $0.int("navigation"), try $0.int("text")) }
     }
 
     /// Future bookings of erased customers (their erasure predates migration 9, which cancels them).

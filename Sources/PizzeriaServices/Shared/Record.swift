@@ -203,8 +203,7 @@ struct MemberReading<Reader: MemberReader>: MemberVisitor {
     }
     mutating func member<Value: RawRepresentable & CaseIterable>(_ key: StaticString, raw value: inout Value?) throws
     where Value.RawValue == String {
-        let form = "one of " + Value.allCases.map(\.rawValue).joined(separator: ", ")
-        value = try reader.pointee.optionalParsed(key, form: form, Value.init(rawValue:))
+        value = try reader.pointee.optionalParsed(key, form: cases(of: Value.self), Value.init(rawValue:))
     }
     mutating func member(_ key: StaticString, minute value: inout Date) throws {
         value = try reader.pointee.timestamp(key)
@@ -224,11 +223,11 @@ struct MemberReading<Reader: MemberReader>: MemberVisitor {
     mutating func member<Value: RawRepresentable & CaseIterable>(
         _ key: StaticString, raw value: inout Value, absent: Value?
     ) throws where Value.RawValue == String {
-        let form = "one of " + Value.allCases.map(\.rawValue).joined(separator: ", ")
         if let absent {
-            value = try reader.pointee.optionalParsed(key, form: form, Value.init(rawValue:)) ?? absent
+            value = try reader.pointee.optionalParsed(key, form: cases(of: Value.self), Value.init(rawValue:)) ?? absent
         } else {
-            value = try reader.pointee.parsed(key, form: form, placeholder: value, Value.init(rawValue:))
+            value = try reader.pointee.parsed(
+                key, form: cases(of: Value.self), placeholder: value, Value.init(rawValue:))
         }
     }
     mutating func member(_ key: StaticString, allergens value: inout Set<Allergen>) throws {
@@ -265,6 +264,13 @@ struct MemberReading<Reader: MemberReader>: MemberVisitor {
     mutating func derived<Element: JSONMembers>(_ key: StaticString, objects value: @autoclosure () -> [Element])
         throws
     {}
+}
+
+/// What a raw value must be, for a refusal: `one of extra, removal, choice` (made only then: the
+/// readers take it as an autoclosure).
+private func cases<Value: RawRepresentable & CaseIterable>(of type: Value.Type) -> String
+where Value.RawValue == String {
+    "one of " + Value.allCases.map(\.rawValue).joined(separator: ", ")
 }
 
 /// Writes each member into a ``JSONMemberWriter``.

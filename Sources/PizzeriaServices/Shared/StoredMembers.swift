@@ -42,10 +42,12 @@ protocol MemberReader {
     /// A value parsed from its text; text `parse` refuses is damaged, named with `form` ("a date
     /// YYYY-MM-DD"). `placeholder` is the blank record's value, for a reader that reads none.
     mutating func parsed<Value>(
-        _ key: StaticString, form: String, placeholder: Value, _ parse: (String) -> Value?
+        _ key: StaticString, form: @autoclosure () -> String, placeholder: Value, _ parse: (String) -> Value?
     ) throws -> Value
     /// A value parsed from its text, or `nil` for `NULL` / an absent or `null` member.
-    mutating func optionalParsed<Value>(_ key: StaticString, form: String, _ parse: (String) -> Value?) throws
+    mutating func optionalParsed<Value>(
+        _ key: StaticString, form: @autoclosure () -> String, _ parse: (String) -> Value?
+    ) throws
         -> Value?
 }
 
@@ -142,12 +144,14 @@ private struct ResolvingReader: MemberReader {
     mutating func allergens(_ key: StaticString) throws -> Set<Allergen> { try resolve(key, []) }
     mutating func assembled<Value: Decodable>(_ key: StaticString, as type: Value.Type) throws -> Value? { nil }
     mutating func parsed<Value>(
-        _ key: StaticString, form: String, placeholder: Value, _ parse: (String) -> Value?
+        _ key: StaticString, form: @autoclosure () -> String, placeholder: Value, _ parse: (String) -> Value?
     ) throws -> Value { try resolve(key, placeholder) }
     mutating func required<Value: Decodable>(_ key: StaticString, placeholder: Value) throws -> Value {
         try resolve(key, placeholder)
     }
-    mutating func optionalParsed<Value>(_ key: StaticString, form: String, _ parse: (String) -> Value?) throws
+    mutating func optionalParsed<Value>(
+        _ key: StaticString, form: @autoclosure () -> String, _ parse: (String) -> Value?
+    ) throws
         -> Value?
     { try resolve(key, nil) }
 }
@@ -233,30 +237,30 @@ private struct RowMemberReader: MemberReader {
     mutating func assembled<Value: Decodable>(_ key: StaticString, as type: Value.Type) throws -> Value? { nil }
 
     mutating func parsed<Value>(
-        _ key: StaticString, form: String, placeholder: Value, _ parse: (String) -> Value?
+        _ key: StaticString, form: @autoclosure () -> String, placeholder: Value, _ parse: (String) -> Value?
     ) throws -> Value {
-        let column = try column(key)
-        let text = try row.string(column)
-        guard let value = parse(text) else { throw damaged(column, "'\(text)' is not \(form)") }
+        guard let value = try optionalParsed(key, form: form(), parse) else { throw missing(key) }
         return value
     }
 
     mutating func required<Value: Decodable>(_ key: StaticString, placeholder: Value) throws -> Value {
-        let column = try column(key)
-        let text = try row.string(column)
-        do {
-            return try JSONDecoder().decode(Value.self, from: Data(text.utf8))
-        } catch {
-            throw damaged(column, "is not the JSON of \(Value.self): \(error)")
-        }
+        guard let value = try decoded(key, as: Value.self) else { throw missing(key) }
+        return value
     }
 
-    mutating func optionalParsed<Value>(_ key: StaticString, form: String, _ parse: (String) -> Value?) throws
+    /// A member that must be there is `NULL`.
+    private func missing(_ key: StaticString) -> DataError {
+        DataError.damagedRow(table: table, id: rowID(), problem: "\(key) is NULL")
+    }
+
+    mutating func optionalParsed<Value>(
+        _ key: StaticString, form: @autoclosure () -> String, _ parse: (String) -> Value?
+    ) throws
         -> Value?
     {
         let column = try column(key)
         guard let text = try row.optionalString(column) else { return nil }
-        guard let value = parse(text) else { throw damaged(column, "'\(text)' is not \(form)") }
+        guard let value = parse(text) else { throw damaged(column, "'\(text)' is not \(form())") }
         return value
     }
 }
@@ -301,22 +305,24 @@ struct ContainerMemberReader: MemberReader {
         try container.decode(Value.self, forKey: JSONMemberKey(key))
     }
 
-    func parsed<Value>(_ key: StaticString, form: String, placeholder: Value, _ parse: (String) -> Value?) throws
+    func parsed<Value>(
+        _ key: StaticString, form: @autoclosure () -> String, placeholder: Value, _ parse: (String) -> Value?
+    ) throws
         -> Value
     {
-        let text = try text(key)
-        guard let value = parse(text) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: JSONMemberKey(key), in: container, debugDescription: "'\(text)' is not \(form)")
-        }
+        // A missing or `null` member: `text` refuses it as it refuses any, naming the key (the
+        // placeholder is never returned).
+        guard let value = try optionalParsed(key, form: form(), parse) else { _ = try text(key); return placeholder }
         return value
     }
 
-    func optionalParsed<Value>(_ key: StaticString, form: String, _ parse: (String) -> Value?) throws -> Value? {
+    func optionalParsed<Value>(_ key: StaticString, form: @autoclosure () -> String, _ parse: (String) -> Value?) throws
+        -> Value?
+    {
         guard let text = try optionalText(key) else { return nil }
         guard let value = parse(text) else {
             throw DecodingError.dataCorruptedError(
-                forKey: JSONMemberKey(key), in: container, debugDescription: "'\(text)' is not \(form)")
+                forKey: JSONMemberKey(key), in: container, debugDescription: "'\(text)' is not \(form())")
         }
         return value
     }
