@@ -135,12 +135,18 @@ public struct Row {
 
     /// A nullable `TEXT` column. - Throws: on another type.
     public func optionalString(_ column: Column) throws -> String? {
-        isNull(column) ? nil : try string(column)
+        // One value lookup for both questions (NULL? then the bytes), not a type check first.
+        try optionalTextBytes(column).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// A nullable `INTEGER` column. - Throws: on another type.
     public func optionalInt64(_ column: Column) throws -> Int64? {
-        isNull(column) ? nil : try int64(column)
+        let value = value(column)
+        switch sqlite3_value_type(value) {
+        case SQLITE_NULL: return nil
+        case SQLITE_INTEGER: return sqlite3_value_int64(value)
+        default: throw mismatch(column, expected: "INTEGER")
+        }
     }
 
     /// A nullable `INTEGER` column as `Int`. - Throws: on another type.

@@ -37,6 +37,31 @@ struct LineNoteTests {
         #expect(json.contains(#""note":"tagliata a spicchi""#))
     }
 
+    @Test("a line's remarks are one list every view shows in its own form; the customer's copy leaves the staff's out")
+    func remarksOnEveryView() throws {
+        let f = try OrderFixture()
+        let order = try f.pizzeria.orders.place(
+            OrderRequest(
+                user: try f.user("anna"),
+                items: [
+                    .init(pizza: try f.pizza("Margherita"), note: "ben cotta"), .init(pizza: try f.pizza("Marinara")),
+                ],
+                pickup: try f.at("19:00"))
+        ).order
+        let noted = try #require(order.lines.first { $0.note != nil })
+        #expect(noted.remarks == [LineRemark(label: "note", text: "ben cotta", isStaffText: true)])
+        #expect(order.lines.first { $0.note == nil }?.remarks == [])
+        #expect(noted.labelWithNote == "Margherita (ben cotta)")
+        #expect(noted.forCustomer.remarks.isEmpty && noted.forCustomer.note == nil)
+        #expect(noted.forCustomer.with(note: "ben cotta") == noted, "only the staff's words are left out")
+        let ticket = try f.pizzeria.orders.ticket(of: order.id).text(width: 32)
+        #expect(ticket.contains("\n  >> ben cotta\n"), "\(ticket)")
+        let receipt = try f.pizzeria.payments.receipt(of: order.id).text(width: 32)
+        #expect(receipt.contains("\n  (ben cotta)\n"), "\(receipt)")
+        let board = try f.pizzeria.orders.board(day: LocalDate("2026-12-01"))
+        #expect(board.slots.first?.bake.contains { $0.item == "Margherita (ben cotta)" } == true)
+    }
+
     @Test("a note is limited like an order's, and refused on a line that is not there; nothing is written")
     func limits() throws {
         let f = try OrderFixture()

@@ -103,7 +103,7 @@ enum OrderText {
                 for (text, price) in shown { lines.add("", "  " + text, price, "") }
                 lines.add("", "  = one", line.unitPrice.formatted, line.total.formatted)
             }
-            if let note = line.note { lines.add("", "  note: " + note, "", "") }
+            for remark in line.remarks { lines.add("", "  \(remark.label): \(remark.text)", "", "") }
             if !line.allergens.isEmpty {
                 lines.add("", "  allergens: " + Allergen.codes(line.allergens).joined(separator: ", "), "", "")
             }

@@ -66,7 +66,7 @@ public struct KitchenTicket: Sendable, Hashable, Encodable, JSONMembers {
             for text in line.modifiers.compactMap(\.listed) {
                 out += DisplayWidth.wrap("  " + text, width: width, indent: 4)
             }
-            if let note = line.note { out += DisplayWidth.wrap("  >> " + note, width: width, indent: 5) }
+            for remark in line.remarks { out += DisplayWidth.wrap("  >> " + remark.text, width: width, indent: 5) }
         }
         if lines.isEmpty { out.append(words.nothingHere) }
         out.append(thin)

@@ -151,7 +151,7 @@ public struct Receipt: Sendable, Hashable, Encodable {
                     each.status == .cancelled ? "" : line.total.plain)
                 // The modifiers' prices are in the line's total.
                 for text in line.modifiers.compactMap(\.listed) { paper.lines += Self.wrap("  " + text, width: width) }
-                if let note = line.note { paper.lines += Self.wrap("  (\(note))", width: width) }
+                for remark in line.remarks { paper.lines += Self.wrap("  (\(remark.text))", width: width) }
             }
             // Its discounts and comps, each off the order's total (the VAT below is of what is left).
             for discount in discounts[each.id] ?? [] where each.status != .cancelled {

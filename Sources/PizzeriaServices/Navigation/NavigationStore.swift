@@ -28,8 +28,9 @@ enum NavigationStore {
         }
 
         func decode(_ row: Row) throws -> NavigationElement? {
-            if row.isNull(kind) { return nil }
-            return switch try row.withUTF8(kind, { $0.first }) {
+            // One value lookup: NULL (the empty stack's row) or the kind's first byte.
+            guard let kind = try row.optionalTextBytes(kind) else { return nil }
+            return switch kind.first {
             case UInt8(ascii: "p"): .route(.pizza(id: try row.id(pizzaID)))
             case UInt8(ascii: "o") where !row.isNull(orderID): .route(.order(id: try row.id(orderID)))
             case UInt8(ascii: "c") where !row.isNull(categoryID):

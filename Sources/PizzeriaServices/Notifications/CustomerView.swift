@@ -32,7 +32,7 @@ extension OrderNotification {
         let plain = Order(
             id: order.id, userID: order.userID, handle: order.handle, customer: order.customer,
             pickupAt: order.pickupAt, serviceDay: order.serviceDay, status: order.status,
-            lines: order.lines.map { $0.with(note: nil) }, total: order.total, idempotencyKey: order.idempotencyKey,
+            lines: order.lines.map(\.forCustomer), total: order.total, idempotencyKey: order.idempotencyKey,
             createdAt: order.createdAt, updatedAt: order.updatedAt, history: history, timeZone: order.timeZone,
             outsideHours: order.outsideHours, note: nil, version: order.version, slotCapacity: order.slotCapacity,
             partyID: order.partyID)

@@ -146,7 +146,7 @@ extension OrderService {
             var index = 0
             while index < headers.count {
                 let start = headers[index].pickupAt
-                // Keyed by station and label: a line's note and each modifier (a removal too) are
+                // Keyed by station and label: a line's remarks and each modifier (a removal too) are
                 // part of the label, so lines that differ are never merged.
                 var bake: [Station.ID: [String: Int]] = [:], order: [Station.ID: [String]] = [:]
                 var entries: [KitchenBoard.Entry] = []

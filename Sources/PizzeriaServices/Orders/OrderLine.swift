@@ -143,8 +143,22 @@ public struct OrderLine: Sendable, Hashable, Record {
             .joined(separator: " + ")
     }
 
-    /// The label with the line's note, for the kitchen: `Margherita Maxi + senza basilico (ben cotta)`.
-    public var labelWithNote: String { label + (note.map { " (\($0))" } ?? "") }
+    /// The label with the line's remarks, for the kitchen: `Margherita Maxi + senza basilico (ben cotta)`.
+    public var labelWithNote: String { label + remarks.map { " (\($0.text))" }.joined() }
+
+    /// What the line says beyond its item, variant and modifiers — today its note — in the order
+    /// every view shows them. The one home of a line's free words: `order show` prints each as
+    /// `LABEL: TEXT`, the kitchen's ticket as `>> TEXT`, the receipt as `(TEXT)`, the board and
+    /// the order's summary in the line's label (``labelWithNote``), and the customer's copy of
+    /// an order leaves out the staff's (``forCustomer``). Something new a line says is one entry
+    /// here, not one in each view.
+    public var remarks: [LineRemark] {
+        guard let note else { return [] }
+        return [LineRemark(label: "note", text: note, isStaffText: true)]
+    }
+
+    /// The line as its customer may read it: without the remarks that are staff text.
+    public var forCustomer: OrderLine { with(note: nil) }
 
     /// What makes two lines the same choice (merged in a booking): the item, the variant and the
     /// set of modifiers.
@@ -184,6 +198,21 @@ public struct OrderLine: Sendable, Hashable, Record {
     /// Reads a missing base price as the unit price (lines booked before variants had prices).
     public mutating func didReadMembers() {
         if basePrice == Self.unreadBasePrice { basePrice = unitPrice }
+    }
+}
+
+/// One thing an order line says beyond its item, variant and modifiers (``OrderLine/remarks``).
+public struct LineRemark: Sendable, Hashable {
+    /// What it is, as `order show` names it (`note`).
+    public let label: String
+    /// What it says (`ben cotta`).
+    public let text: String
+    /// Whether it is the staff's words, left out of what a customer is sent.
+    public let isStaffText: Bool
+
+    /// A remark.
+    public init(label: String, text: String, isStaffText: Bool) {
+        (self.label, self.text, self.isStaffText) = (label, text, isStaffText)
     }
 }
 

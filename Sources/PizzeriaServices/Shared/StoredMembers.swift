@@ -215,8 +215,8 @@ private struct RowMemberReader: MemberReader {
 
     mutating func optionalTimestamp(_ key: StaticString) throws -> Date? {
         let column = try column(key)
-        if row.isNull(column) { return nil }
-        if let date = try row.withUTF8(column, Timestamp.date(utf8:)) { return date }
+        guard let bytes = try row.optionalTextBytes(column) else { return nil }
+        if let date = Timestamp.date(utf8: bytes) { return date }
         throw damaged(column, "'\(try row.string(column))' is not an ISO-8601 UTC time")
     }
 
