@@ -88,6 +88,10 @@ struct Generator {
                 step.line = dice.int(0...2)
                 if dice.chance(0.5) { step.quantity = dice.int(1...4) }
             }
+            if dice.chance(0.25) {
+                step.noteLine = dice.int(0...2)
+                step.noteSet = dice.chance(0.7)
+            }
         case .advance, .collect, .cancel:
             step.order = dice.pick(open)?.label
             step.cli = cli

@@ -41,6 +41,10 @@ struct Step: Codable, Hashable, CustomStringConvertible {
     var quantity: Int?
     var left: Int?
     var edit: Int?
+    /// An edit's line (0-based) whose annotations change: its note set (`true`, naming the
+    /// customer's token) or cleared (`false`), in `noteSet`.
+    var noteLine: Int?
+    var noteSet: Bool?
     /// An order handed over owing money on purpose (`--unpaid`); `method` pays it as it is handed over.
     var unpaid: Bool?
 
@@ -76,6 +80,8 @@ struct Step: Codable, Hashable, CustomStringConvertible {
                     }.joined(separator: ",") + "]")
         }
         add("key", key)
+        add("noteLine", noteLine)
+        add("noteSet", noteSet)
         if override == true { parts.append("override") }
         if party == true { parts.append("party") }
         if cli == true { parts.append("cli") }

@@ -327,10 +327,17 @@ final class Shop {
         var change = OrderEdit()
         change.add = requestItems(step.items ?? [], user: booked.user)
         if let line = step.line, let chosen = booked.lines[safe: line] {
+            // The line's choice is its item, variant, modifiers and annotations (a noted line too).
             let item = OrderRequest.Item(
                 pizza: chosen.pizzaID, quantity: step.quantity ?? 1, variant: chosen.variantID,
-                modifiers: chosen.modifiers.map(\.id))
+                modifiers: chosen.modifiers.map(\.id), annotations: chosen.annotations)
             if step.quantity == nil { change.removeChoices = [item] } else { change.setQuantity = [item] }
+        }
+        if let line = step.noteLine, booked.lines.indices.contains(line) {
+            // A note the counter sets names the customer, as the booked ones do: erased with them.
+            let token = model.customers[safe: booked.user]?.token ?? "x"
+            change.lineAnnotations[line + 1] = LineAnnotations.Change(
+                note: step.noteSet == true ? .set("tagliata per \(token)") : .clear)
         }
         guard !change.isEmpty else { return .skipped }
         let outcome = try attempt("edit") { _ = try pizzeria.orders.edit(id: booked.id, change, by: actor) }

@@ -62,6 +62,41 @@ struct LineNoteTests {
         #expect(board.slots.first?.bake.contains { $0.item == "Margherita (ben cotta)" } == true)
     }
 
+    @Test("a line's note is trimmed and NFC-normalised as it is checked: blank is refused, é is one é")
+    func normalised() throws {
+        let f = try OrderFixture()
+        let margherita = try f.pizza("Margherita")
+        let before = try f.base.snapshot()
+        let blank = #expect(throws: ValidationError.self) {
+            try f.pizzeria.orders.place(
+                OrderRequest(
+                    user: try f.user("anna"),
+                    items: [.init(pizza: margherita), .init(pizza: margherita, note: "   ")],
+                    pickup: try f.at("19:00")))
+        }
+        #expect(
+            blank?.errors.map(\.field) == ["line-note"] && blank?.description.contains("(item 2)") == true,
+            "\(String(describing: blank))")
+        #expect(try f.base.snapshot() == before)
+        let order = try f.pizzeria.orders.place(
+            OrderRequest(
+                user: try f.user("anna"),
+                items: [
+                    .init(pizza: margherita, annotations: LineAnnotations(note: " caffe\u{301} ")),
+                    .init(pizza: margherita, note: "caff\u{E9}"),
+                ], pickup: try f.at("19:00"))
+        ).order
+        #expect(order.lines.map(\.note) == ["caff\u{E9}"] && order.lines.map(\.quantity) == [2])
+        #expect(order.lines.first?.note?.unicodeScalars.count == 5)
+        var change = OrderEdit()
+        change.lineNotes = [1: .set("  ")]
+        #expect(change.lineAnnotations == [1: LineAnnotations.Change(note: .set("  "))])
+        let refused = #expect(throws: ValidationError.self) { try f.pizzeria.orders.edit(id: order.id, change) }
+        #expect(refused?.description.contains("(line 1)") == true, "\(String(describing: refused))")
+        change.lineNotes = [:]
+        #expect(change.lineAnnotations.isEmpty && change.isEmpty)
+    }
+
     @Test("a note is limited like an order's, and refused on a line that is not there; nothing is written")
     func limits() throws {
         let f = try OrderFixture()

@@ -323,6 +323,25 @@ struct StoredMembersTests {
         }
     }
 
+    @Test("a line's annotations are stored in their columns: the values the store binds are the line's members")
+    func annotationColumnsAreMembers() throws {
+        let f = try OrderFixture()
+        let order = try f.pizzeria.orders.place(
+            OrderRequest(
+                user: try f.user("anna"), items: [.init(pizza: try f.pizza("Margherita"), note: "ben cotta")],
+                pickup: try f.at("19:00"))
+        ).order
+        let line = try #require(order.lines.first)
+        let keys = LineAnnotations.columns.map(\.description)
+        #expect(keys.count == line.annotations.values.count)
+        #expect(try line.arguments(named: keys) == line.annotations.values.map(\.databaseValue))
+        #expect(try line.with(annotations: LineAnnotations()).arguments(named: keys).allSatisfy { $0 == .null })
+        #expect(line.with(annotations: line.annotations) == line)
+        let rows = try Self.writesWhatItReads(
+            OrderLine.self, "SELECT " + OrderStore.lineColumns + " FROM order_lines l", keys: keys, in: f.pizzeria)
+        #expect(rows == 1)
+    }
+
     @Test("a stored record's arguments are its row: the declaration that reads a column writes it back")
     func argumentsAreTheRow() throws {
         let f = try OrderFixture()

@@ -31,9 +31,23 @@ public struct OrderEdit: Sendable, Hashable {
     public var setQuantity: [OrderRequest.Item] = []
     /// The note, when it changes.
     public var note: NoteChange?
-    /// Notes of the order's lines, by their position as the order lists them (1 for its first
-    /// line), set or cleared; an added item carries its own (``OrderRequest/Item/note``).
-    public var lineNotes: [Int: NoteChange] = [:]
+    /// Changes to the annotations of the order's lines (``LineAnnotations``), by their position as
+    /// the order lists them (1 for its first line); an added item carries its own
+    /// (``OrderRequest/Item/annotations``).
+    public var lineAnnotations: [Int: LineAnnotations.Change] = [:]
+
+    /// The notes of the order's lines, set or cleared, by position: the notes of
+    /// ``lineAnnotations``.
+    public var lineNotes: [Int: NoteChange] {
+        get { lineAnnotations.compactMapValues(\.note) }
+        set {
+            for position in Set(lineAnnotations.keys).union(newValue.keys) {
+                var change = lineAnnotations[position] ?? LineAnnotations.Change()
+                change.note = newValue[position]
+                lineAnnotations[position] = change.isEmpty ? nil : change
+            }
+        }
+    }
 
     /// An edit; with no arguments, one that changes nothing.
     public init(
@@ -58,7 +72,7 @@ public struct OrderEdit: Sendable, Hashable {
     /// Whether it changes anything.
     public var isEmpty: Bool {
         add.isEmpty && remove.isEmpty && removeChoices.isEmpty && setQuantity.isEmpty && note == nil
-            && lineNotes.isEmpty
+            && lineAnnotations.isEmpty
     }
 
     /// Shape problems found without the database.
@@ -74,19 +88,14 @@ public struct OrderEdit: Sendable, Hashable {
         if case .set(let text) = note {
             errors += TextLimit.problems(text, field: "note", maximum: Self.maximumNoteLength)
         }
-        for (position, change) in lineNotes.sorted(by: { $0.key < $1.key }) {
+        for (position, change) in lineAnnotations.sorted(by: { $0.key < $1.key }) {
             if position < 1 {
                 errors.append(FieldError(field: "line-note", message: "names a line from 1, not \(position)"))
             }
-            if case .set(let text) = change {
-                errors += TextLimit.problems(text, field: "line-note", maximum: Self.maximumNoteLength)
-            }
+            errors += change.applied(to: LineAnnotations()).normalized.problems(of: "line \(position)")
         }
         for (index, item) in (add + setQuantity).enumerated() {
-            if let text = item.note {
-                errors += TextLimit.problems(text, field: "line-note", maximum: Self.maximumNoteLength)
-                    .map { FieldError(field: $0.field, message: $0.message + " (item \(index + 1))") }
-            }
+            errors += item.annotations.normalized.problems(of: "item \(index + 1)")
         }
         return errors
     }

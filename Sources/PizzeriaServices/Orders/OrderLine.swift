@@ -126,10 +126,20 @@ public struct OrderLine: Sendable, Hashable, Record {
 
     /// The same line with another note.
     public func with(note: String?) -> OrderLine {
-        OrderLine(
-            pizzaID: pizzaID, pizzaName: pizzaName, unitPrice: unitPrice, quantity: quantity, usesOven: usesOven,
-            variantID: variantID, variantName: variantName, basePrice: basePrice, modifiers: modifiers,
-            allergens: allergens, vatRate: vatRate, note: note, stationID: stationID)
+        var annotations = annotations
+        annotations.note = note
+        return with(annotations: annotations)
+    }
+
+    /// What the line carries in words beyond its item (``LineAnnotations``): its members that are
+    /// words, as one value.
+    public var annotations: LineAnnotations { LineAnnotations(note: note) }
+
+    /// The same line with other annotations.
+    public func with(annotations: LineAnnotations) -> OrderLine {
+        var line = self
+        line.note = annotations.note
+        return line
     }
 
     /// What the line takes of its slot's capacity: its quantity when it uses the oven, else 0.
@@ -146,24 +156,19 @@ public struct OrderLine: Sendable, Hashable, Record {
     /// The label with the line's remarks, for the kitchen: `Margherita Maxi + senza basilico (ben cotta)`.
     public var labelWithNote: String { label + remarks.map { " (\($0.text))" }.joined() }
 
-    /// What the line says beyond its item, variant and modifiers — today its note — in the order
-    /// every view shows them. The one home of a line's free words: `order show` prints each as
-    /// `LABEL: TEXT`, the kitchen's ticket as `>> TEXT`, the receipt as `(TEXT)`, the board and
-    /// the order's summary in the line's label (``labelWithNote``), and the customer's copy of
-    /// an order leaves out the staff's (``forCustomer``). Something new a line says is one entry
-    /// here, not one in each view.
-    public var remarks: [LineRemark] {
-        guard let note else { return [] }
-        return [LineRemark(label: "note", text: note, isStaffText: true)]
-    }
+    /// What the line says beyond its item, variant and modifiers (its ``annotations``), in the
+    /// order every view shows them: `order show` prints each as `LABEL: TEXT`, the kitchen's
+    /// ticket as `>> TEXT`, the receipt as `(TEXT)`, the board and the order's summary in the
+    /// line's label (``labelWithNote``).
+    public var remarks: [LineRemark] { annotations.remarks }
 
-    /// The line as its customer may read it: without the remarks that are staff text.
-    public var forCustomer: OrderLine { with(note: nil) }
+    /// The line as its customer may read it: without the annotations that are staff text.
+    public var forCustomer: OrderLine { with(annotations: annotations.forCustomer) }
 
-    /// What makes two lines the same choice (merged in a booking): the item, the variant and the
-    /// set of modifiers.
+    /// What makes two lines the same choice (merged in a booking): the item, the variant, the
+    /// set of modifiers and the annotations.
     public var choice: LineChoice {
-        LineChoice(pizza: pizzaID, variant: variantID, modifiers: Set(modifiers.map(\.id)), note: note)
+        LineChoice(pizza: pizzaID, variant: variantID, modifiers: Set(modifiers.map(\.id)), annotations: annotations)
     }
 
     /// A value for a reader to fill (see ``Record``).
@@ -225,12 +230,19 @@ public struct LineChoice: Sendable, Hashable {
     public let variant: Variant.ID?
     /// The modifiers.
     public let modifiers: Set<Modifier.ID>
-    /// The line's note: a Margherita `ben cotta` and a plain one are two lines.
-    public let note: String?
+    /// The line's annotations: a Margherita `ben cotta` and a plain one are two lines.
+    public let annotations: LineAnnotations
+    /// The line's note (of its ``annotations``).
+    public var note: String? { annotations.note }
 
     /// A choice.
     public init(pizza: Pizza.ID, variant: Variant.ID?, modifiers: Set<Modifier.ID>, note: String? = nil) {
-        (self.pizza, self.variant, self.modifiers, self.note) = (pizza, variant, modifiers, note)
+        self.init(pizza: pizza, variant: variant, modifiers: modifiers, annotations: LineAnnotations(note: note))
+    }
+
+    /// A choice with its annotations.
+    public init(pizza: Pizza.ID, variant: Variant.ID?, modifiers: Set<Modifier.ID>, annotations: LineAnnotations) {
+        (self.pizza, self.variant, self.modifiers, self.annotations) = (pizza, variant, modifiers, annotations)
     }
 }
 

@@ -18,25 +18,48 @@ public struct OrderRequest: Sendable, Hashable {
         public var variant: Variant.ID?
         /// The modifiers chosen (each at most once), from the item's groups.
         public var modifiers: [Modifier.ID]
-        /// The kitchen's note on its line (`ben cotta`), 1–200 characters: part of the line's
-        /// choice, so a noted Margherita and a plain one are two lines.
-        public var note: String?
+        /// What its line carries in words (``LineAnnotations``): part of the line's choice, so a
+        /// noted Margherita and a plain one are two lines.
+        public var annotations: LineAnnotations
+        /// The kitchen's note on its line (`ben cotta`), 1–200 characters (of its ``annotations``).
+        public var note: String? {
+            get { annotations.note }
+            set { annotations.note = newValue }
+        }
 
         /// An item.
         public init(
             pizza: Pizza.ID, quantity: Int = 1, variant: Variant.ID? = nil, modifiers: [Modifier.ID] = [],
             note: String? = nil
         ) {
+            self.init(
+                pizza: pizza, quantity: quantity, variant: variant, modifiers: modifiers,
+                annotations: LineAnnotations(note: note))
+        }
+
+        /// An item with its line's annotations.
+        public init(
+            pizza: Pizza.ID, quantity: Int = 1, variant: Variant.ID? = nil, modifiers: [Modifier.ID] = [],
+            annotations: LineAnnotations
+        ) {
             self.pizza = pizza
             self.quantity = quantity
             self.variant = variant
             self.modifiers = modifiers
-            self.note = note
+            self.annotations = annotations
         }
 
         /// What the item is of, for merging repeats.
         public var choice: LineChoice {
-            LineChoice(pizza: pizza, variant: variant, modifiers: Set(modifiers), note: note?.trimmingWhitespace())
+            LineChoice(pizza: pizza, variant: variant, modifiers: Set(modifiers), annotations: annotations.normalized)
+        }
+
+        /// The item in a request's fingerprint: `PIZZAxQTY` as before variants, then `/VARIANT`
+        /// and `+MODIFIER…` (sorted) when chosen and the annotations' words as given, so old keys
+        /// keep matching their retries.
+        var fingerprint: String {
+            "\(pizza)" + (variant.map { "/\($0)" } ?? "") + modifiers.sorted().map { "+\($0)" }.joined()
+                + "x\(quantity)" + annotations.fingerprint
         }
     }
 
@@ -101,9 +124,7 @@ public struct OrderRequest: Sendable, Hashable {
         for (index, item) in items.enumerated() {
             if let problem = Self.quantityProblem(item.quantity, of: "item \(index + 1)") { errors.append(problem) }
             errors += Self.modifierProblems(item.modifiers, of: "item \(index + 1)")
-            if let note = item.note {
-                errors += TextLimit.problems(note, field: "line-note", maximum: OrderEdit.maximumNoteLength)
-            }
+            errors += item.annotations.normalized.problems(of: "item \(index + 1)")
         }
         if let key = idempotencyKey,
             key.isEmpty || key.count > 128 || key.unicodeScalars.contains(where: PizzaName.isForbidden)

@@ -105,7 +105,7 @@ extension OrderService {
                 }
                 let choice = LineChoice(
                     pizza: item.pizza, variant: variant, modifiers: try Self.chosenModifiers(of: item, in: db),
-                    note: item.note?.trimmingWhitespace())
+                    annotations: item.annotations.normalized)
                 if !order.contains(choice) { order.append(choice) }
                 return choice
             }
@@ -178,7 +178,8 @@ extension OrderService {
                 } else {
                     let item = OrderRequest.Item(
                         pizza: choice.pizza, quantity: quantity, variant: choice.variant,
-                        modifiers: change.modifiersInRequestOrder(of: choice), note: choice.note)
+                        modifiers: change.modifiersInRequestOrder(of: choice),
+                        annotations: choice.annotations)
                     let snapshot = try Self.snapshot([item], for: header.pickupAt, zone: settings.timeZone, in: db)
                     added += snapshot
                     delta += quantity
@@ -213,8 +214,8 @@ extension OrderService {
                 try OrderStore.insertLine(line, number: Int(next), order: id, in: db)
                 next += 1
             }
-            // A line's note by its position in the order as it was (the line must stay).
-            for (position, noteChange) in change.lineNotes.sorted(by: { $0.key < $1.key }) {
+            // A line's annotations by its position in the order as it was (the line must stay).
+            for (position, lineChange) in change.lineAnnotations.sorted(by: { $0.key < $1.key }) {
                 guard existing.indices.contains(position - 1), quantities[existing[position - 1].line.choice] != nil
                 else {
                     throw ValidationError([
@@ -224,10 +225,10 @@ extension OrderService {
                     ])
                 }
                 let (number, line) = existing[position - 1]
-                let text: String? = if case .set(let text) = noteChange { text.trimmingWhitespace() } else { nil }
-                guard text != line.note else { continue }
-                try OrderStore.setLineNote(text, line: number, order: id, in: db)
-                detail.append(text.map { "\(line.label) note: \($0)" } ?? "\(line.label) note removed")
+                let annotations = lineChange.applied(to: line.annotations).normalized
+                guard annotations != line.annotations else { continue }
+                try OrderStore.setAnnotations(annotations, line: number, order: id, in: db)
+                detail += annotations.changes(from: line.annotations, label: line.label)
             }
             var note = header.note
             switch change.note {

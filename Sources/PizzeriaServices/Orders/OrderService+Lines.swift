@@ -4,14 +4,6 @@ import PizzeriaStorage
 // What a booking's lines are: the items asked for merged by choice, each snapshotted from the
 // menu as it is now (variant, modifiers, allergens, stock), with the refusals a person reads.
 extension OrderService {
-    /// An item in a request's fingerprint: `PIZZAxQTY` as before variants, then `/VARIANT` and
-    /// `+MODIFIER…` (sorted) when chosen, so old keys keep matching their retries.
-    static func fingerprint(of item: OrderRequest.Item) -> String {
-        "\(item.pizza)" + (item.variant.map { "/\($0)" } ?? "")
-            + item.modifiers.sorted().map { "+\($0)" }.joined() + "x\(item.quantity)"
-            + (item.note.map { "#" + $0 } ?? "")
-    }
-
     /// The items with repeats of one choice (item, variant, modifiers) merged, in first-mention order.
     static func merged(_ items: [OrderRequest.Item]) throws -> [OrderRequest.Item] {
         var merged: [OrderRequest.Item] = []
@@ -25,7 +17,7 @@ extension OrderService {
         return merged
     }
 
-    /// Lines of one choice (item, variant, modifiers, note) as one line: two items that differ
+    /// Lines of one choice (item, variant, modifiers, annotations) as one line: two items that differ
     /// only in naming a choice's default (`Marinara` and `Marinara +classico`) book the same line.
     static func mergedByChoice(_ lines: [OrderLine]) throws -> [OrderLine] {
         var merged: [OrderLine] = []
@@ -109,7 +101,7 @@ extension OrderService {
             }
             guard !pizza.isArchived else { throw OrderError.archivedPizza(name: pizza.name) }
             let (chosen, choices) = try choose(item, of: pizza, in: db)
-            let line = chosen.with(note: item.note.map { $0.trimmingWhitespace() })
+            let line = chosen.with(annotations: item.annotations.normalized)
             if let left = Stock.left(pizza.stockLeft, until: pizza.stockUntil, for: pickup) {
                 let asked = line.quantity + lines.filter { $0.pizzaID == line.pizzaID }.reduce(0) { $0 + $1.quantity }
                 guard asked <= left else {

@@ -59,7 +59,7 @@ public final class OrderService: Sendable {
         let askedItems = whole == nil ? items : try merged(asked.items)
         var fingerprint: String {
             "user=\(asked.user);pickup=\(PickupTime.utc(asked.pickup));lines="
-                + askedItems.map(Self.fingerprint(of:)).sorted().joined(separator: ",")
+                + askedItems.map(\.fingerprint).sorted().joined(separator: ",")
         }
         // A retry with the same key returns the first order, whatever changed since (an archived pizza, a full slot).
         if let key = request.idempotencyKey, let existing = try OrderStore.header(key: key, in: db) {

@@ -214,12 +214,13 @@ enum OrderStore {
 
     // MARK: - Lines and history
 
-    /// The columns ``LineDecoder`` reads, from `order_lines l` (a constant).
+    /// The columns ``LineDecoder`` reads, from `order_lines l` (a constant: the annotations'
+    /// columns are ``LineAnnotations/columns``).
     static let lineColumns =
         """
         l.order_id, l.line_no, l.pizza_id, l.pizza_name AS name, l.unit_price_cents, l.quantity, l.uses_oven, l.variant_id,
-        l.variant_name AS variant, l.base_price_cents, l.modifiers, l.allergens, l.vat_rate_bp, l.note, l.station_id
-        """
+        l.variant_name AS variant, l.base_price_cents, l.modifiers, l.allergens, l.vat_rate_bp, l.station_id
+        """ + LineAnnotations.columns.map { ", l." + $0.description }.joined()
     /// The columns ``StatusEventDecoder`` reads, from `order_status_events e` (a constant).
     static let eventColumns = "e.id, e.order_id, e.kind, e.from_status, e.to_status, e.detail, e.actor, e.at"
 
@@ -264,43 +265,6 @@ enum OrderStore {
         try db.run(
             "UPDATE order_status_events SET total_cents = ? WHERE order_id = ? AND kind = 'placed' AND total_cents IS NULL",
             [lines.reduce(Int64(0)) { $0 + $1.total.cents }, id])
-    }
-
-    static func insertLine(_ line: OrderLine, number: Int, order id: Order.ID, in db: Connection) throws {
-        try db.run(
-            """
-            INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity, uses_oven,
-                                     variant_id, variant_name, base_price_cents, modifiers, allergens, vat_rate_bp, note,
-                                     station_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-                id, number, line.pizzaID, line.pizzaName, line.unitPrice.cents, line.quantity, line.usesOven,
-                line.variantID, line.variantName, line.basePrice.cents, try modifiersJSON(line.modifiers),
-                Allergen.bits(line.allergens), line.vatRate.basisPoints, line.note, line.stationID,
-            ])
-    }
-
-    /// Sets (or with `nil` clears) a line's note.
-    static func setLineNote(_ note: String?, line number: Int64, order id: Order.ID, in db: Connection) throws {
-        try db.run("UPDATE order_lines SET note = ? WHERE order_id = ? AND line_no = ?", [note, id, number])
-    }
-
-    /// The stored form of a line's modifiers: a JSON array of `{"default", "group", "id", "kind",
-    /// "name", "price_cents"}` (what the schema's trigger checks), or `NULL` for none.
-    static func modifiersJSON(_ modifiers: [ChosenModifier]) throws -> String? {
-        guard !modifiers.isEmpty else { return nil }
-        // Written by hand (keys sorted, as JSONEncoder's `.sortedKeys` would): one string per line
-        // instead of an encoder per booking.
-        var json = "["
-        for (index, modifier) in modifiers.enumerated() {
-            json +=
-                (index == 0 ? "{" : ",{") + #""default":"# + (modifier.isDefault ? "true" : "false") + #","group":"#
-                + JSONText.quoted(modifier.group) + #","id":"# + String(modifier.id.rawValue) + #","kind":""#
-                + modifier.kind.rawValue + #"","name":"# + JSONText.quoted(modifier.name) + #","price_cents":"#
-                + String(modifier.price.cents) + "}"
-        }
-        return json + "]"
     }
 
     /// Compare-and-set status change; the trigger records the event with `actor` and `at`.
