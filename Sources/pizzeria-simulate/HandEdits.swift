@@ -74,7 +74,11 @@ enum HandEdits {
             name: "replace who acts",
             sql: "REPLACE INTO audit_context (id, actor, source) VALUES (1, 'giulia', 'till')",
             expectation: .refused, needs: nil),
-        Edit(name: "zero a slot's load", sql: "UPDATE slot_loads SET booked = 0", expectation: .refused, needs: nil),
+        // Only loads that are not zero: setting a slot of drinks alone (booked 0) to 0 changes
+        // nothing, which the schema rightly lets through (found by seed 11).
+        Edit(
+            name: "zero a slot's load", sql: "UPDATE slot_loads SET booked = 0 WHERE booked > 0", expectation: .refused,
+            needs: nil),
         Edit(
             name: "type a total", sql: "UPDATE orders SET total_cents = 1 WHERE id = '{order}'", expectation: .refused,
             needs: [.placed, .preparing, .ready, .collected]),
