@@ -84,17 +84,25 @@ struct StoredDecoder<Model: StoredMembers>: RowDecoder {
     }
 
     func decode(_ row: Row) throws -> Model {
-        var reader = RowMemberReader(row: row, keys: keys, columns: columns, table: Model.table)
-        return try Model(reading: &reader)
+        try keys.withUnsafeBufferPointer { keys in
+            try columns.withUnsafeBufferPointer { columns in
+                var reader = RowMemberReader(row: row, keys: keys, columns: columns, model: Model.self)
+                return try Model(reading: &reader)
+            }
+        }
     }
 
     /// The model of `row`, with the id under `key` taken as `id` instead of parsed from its
     /// column: for a caller that has already matched that column's bytes to the row the id was
     /// read from (the menu read: a variant's `pizza_id` to its item's `id`, by ``UUIDText``).
     func decode<Entity>(_ row: Row, taking id: Identifier<Entity>, for key: StaticString) throws -> Model {
-        var reader = RowMemberReader(row: row, keys: keys, columns: columns, table: Model.table)
-        reader.given = (address(key), id.uuid)
-        return try Model(reading: &reader)
+        try keys.withUnsafeBufferPointer { keys in
+            try columns.withUnsafeBufferPointer { columns in
+                var reader = RowMemberReader(row: row, keys: keys, columns: columns, model: Model.self)
+                reader.given = (address(key), id.uuid)
+                return try Model(reading: &reader)
+            }
+        }
     }
 }
 
@@ -102,7 +110,10 @@ extension StoredMembers {
     /// A record from a row whose columns are looked up by name (a cold path's closure decoder;
     /// a hot query uses ``StoredDecoder``, which resolves them once per statement).
     init(row: Row) throws {
-        var reader = RowMemberReader(row: row, keys: [], columns: [], table: Self.table)
+        var reader = RowMemberReader(
+            row: row, keys: UnsafeBufferPointer(start: nil, count: 0),
+            columns: UnsafeBufferPointer(start: nil, count: 0),
+            model: Self.self)
         try self.init(reading: &reader)
     }
 }
@@ -156,12 +167,15 @@ private struct ResolvingReader: MemberReader {
     { try resolve(key, nil) }
 }
 
-/// Reads one row for ``StoredMembers/init(reading:)``.
+/// Reads one row for ``StoredMembers/init(reading:)``. It borrows the decoder's resolved keys and
+/// columns for one record (made per row: holding the arrays themselves cost a retain and a
+/// release of each per row) and names its model's table only when a value is damaged.
 private struct RowMemberReader: MemberReader {
     let row: Row
-    let keys: [UnsafeRawPointer?]
-    let columns: [Column]
-    let table: String
+    let keys: UnsafeBufferPointer<UnsafeRawPointer?>
+    let columns: UnsafeBufferPointer<Column>
+    let model: any StoredMembers.Type
+    var table: String { model.table }
     var position = 0
     /// An id the caller already has, by its key's address: read without its column (``StoredDecoder/decode(_:taking:for:)``).
     var given: (key: UnsafeRawPointer?, uuid: UUID)?
