@@ -6,18 +6,23 @@ import PizzeriaStorage
 extension OrderStore {
     /// The columns of a line's annotations (``LineAnnotations/columns``: constants), as a list.
     private static let annotationColumns = LineAnnotations.columns.map(\.description)
+    /// The columns a new line writes, in the order ``insertLine(_:number:order:in:)`` binds them.
+    private static let insertedColumns =
+        [
+            "order_id", "line_no", "pizza_id", "pizza_name", "unit_price_cents", "quantity", "uses_oven", "variant_id",
+            "variant_name", "base_price_cents", "modifiers", "allergens", "vat_rate_bp", "station_id",
+        ] + annotationColumns
 
-    // Only constants are spliced into these two: the annotations' column names.
+    // Only constants are spliced into these two: the column names above.
     private static let insertLineSQL =
-        """
-        INSERT INTO order_lines (order_id, line_no, pizza_id, pizza_name, unit_price_cents, quantity, uses_oven,
-                                 variant_id, variant_name, base_price_cents, modifiers, allergens, vat_rate_bp, station_id,
-        """ + " " + annotationColumns.joined(separator: ", ") + ") VALUES ("
-        + Array(repeating: "?", count: 14 + annotationColumns.count).joined(separator: ", ") + ")"
+        "INSERT INTO order_lines (" + insertedColumns.joined(separator: ", ") + ") VALUES ("
+        + Array(repeating: "?", count: insertedColumns.count).joined(separator: ", ") + ")"
     private static let setAnnotationsSQL =
         "UPDATE order_lines SET " + annotationColumns.map { $0 + " = ?" }.joined(separator: ", ")
         + " WHERE order_id = ? AND line_no = ?"
 
+    /// Inserts `line` as line `number` of the order `id` (the schema's triggers check it against
+    /// the menu and the slot and keep the order's total).
     static func insertLine(_ line: OrderLine, number: Int, order id: Order.ID, in db: Connection) throws {
         let values: [any DatabaseValueConvertible] = [
             id, number, line.pizzaID, line.pizzaName, line.unitPrice.cents, line.quantity, line.usesOven,
