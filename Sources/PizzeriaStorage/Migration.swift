@@ -45,8 +45,9 @@ public struct Migration: Sendable, Hashable {
 
 /// A repeatable definition: a file `Migrations/R__name.sql` holding the current text of some of
 /// the schema's views and triggers. Unlike a versioned migration it is edited in place: the
-/// migrator makes every view and trigger again from all of them whenever one changed (Flyway's
-/// repeatable migrations), so each view and trigger has one definition, in one file.
+/// migrator makes a file's views and triggers again whenever its text changed or one of them is
+/// missing (Flyway's repeatable migrations), so each view and trigger has one definition, in one
+/// file.
 public struct Repeatable: Sendable, Hashable {
     /// The file's name, such as `R__triggers_orders.sql`.
     public let fileName: String
@@ -60,8 +61,42 @@ public struct Repeatable: Sendable, Hashable {
         self.init(fileName: fileName, sql: sql, checksum: SHA256.hex(sql.utf8))
     }
 
+    /// The names of the views and triggers its text creates (`CREATE [TEMP] TRIGGER|VIEW [IF NOT
+    /// EXISTS] name`, comments left out), in order.
+    public let objectNames: [String]
+
     init(fileName: String, sql: String, checksum: String) {
         (self.fileName, self.sql, self.checksum) = (fileName, sql, checksum)
+        objectNames = Self.createdObjects(in: sql)
+    }
+
+    /// The names after each `CREATE … TRIGGER|VIEW` of `sql`, its `--` comments left out.
+    static func createdObjects(in sql: String) -> [String] {
+        var text = ""
+        for line in sql.split(separator: "\n", omittingEmptySubsequences: false) {
+            text += (line.range(of: "--").map { line[..<$0.lowerBound] } ?? line[...]) + " "
+        }
+        let separators: Set<Character> = [" ", "\t", "\r", "("]
+        let words = text.split(whereSeparator: { separators.contains($0) })
+        var names: [String] = []
+        var index = 0
+        while index < words.count {
+            defer { index += 1 }
+            guard words[index].uppercased() == "CREATE" else { continue }
+            var next = index + 1
+            if next < words.count, ["TEMP", "TEMPORARY"].contains(words[next].uppercased()) { next += 1 }
+            guard next < words.count, ["TRIGGER", "VIEW"].contains(words[next].uppercased()) else { continue }
+            next += 1
+            if next + 2 < words.count, words[next].uppercased() == "IF", words[next + 1].uppercased() == "NOT",
+                words[next + 2].uppercased() == "EXISTS"
+            {
+                next += 3
+            }
+            guard next < words.count else { continue }
+            names.append(String(words[next].filter { !"\"`[]".contains($0) }))
+            index = next
+        }
+        return names
     }
 
     /// The repeatable definitions compiled into this binary, by file name.

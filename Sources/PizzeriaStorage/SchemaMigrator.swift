@@ -248,30 +248,51 @@ public struct SchemaMigrator: Sendable {
         }
     }
 
-    /// Makes every view and trigger again from the repeatable definitions: all of them are
-    /// dropped, then each file runs, in name order, and its checksum is recorded. Views and
-    /// triggers name other objects only when they run, so the order of their creation is free.
+    /// Makes the views and triggers of each repeatable definition the file lacks: a definition
+    /// whose recorded checksum is not its own (changed, new, or never recorded) or one of whose
+    /// objects is missing (a migration that rebuilt a table dropped its triggers) is run again,
+    /// its objects dropped first; the others are left as they are, so a release that changes one
+    /// file re-makes that file's objects, not all of them. When the file holds a view or trigger
+    /// no definition makes (one an older version made and a later one renamed, or an analyst's),
+    /// every view and trigger is dropped and made again from all the definitions, as a file made
+    /// before the definitions were recorded is. Views and triggers name other objects only when
+    /// they run, so the order of their creation is free.
     private func applyRepeatables(in db: Connection) throws {
         guard !repeatables.isEmpty else { return }
         try db.execute(Self.repeatablesTable)
-        let objects = try db.fetchAll(
+        let live = try db.fetchAll(
             "SELECT type, name FROM sqlite_schema WHERE type = 'trigger' OR type = 'view' ORDER BY type, name"
-        ) { (try $0.string("type"), try $0.string("name")) }
-        for (type, name) in objects {
+        ) { (type: try $0.string("type"), name: try $0.string("name")) }
+        let recorded = Dictionary(
+            try db.fetchAll("SELECT name, checksum FROM schema_repeatables") {
+                (try $0.string("name"), try $0.string("checksum"))
+            }, uniquingKeysWith: { first, _ in first })
+        let liveNames = Set(live.map(\.name))
+        let defined = Set(repeatables.flatMap(\.objectNames))
+        let remakeAll = live.contains { !defined.contains($0.name) }
+        let stale = repeatables.filter { definition in
+            remakeAll || recorded[definition.fileName] != definition.checksum || definition.objectNames.isEmpty
+                || !definition.objectNames.allSatisfy(liveNames.contains)
+        }
+        let remade = Set(stale.flatMap(\.objectNames))
+        for (type, name) in live where remakeAll || remade.contains(name) {
             // The type and the name come from sqlite_schema, quoted as an identifier: not input.
             try db.execute("DROP \(type.uppercased()) \"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
         }
-        try db.execute("DELETE FROM schema_repeatables")
-        for repeatable in repeatables {
+        for definition in stale {
             do {
-                try db.execute(repeatable.sql)
+                try db.execute(definition.sql)
             } catch let error as DatabaseError where error.kind != .io && error.kind != .busy {
                 throw SchemaError.migrationFailed(
-                    version: latestVersion, name: repeatable.fileName, reason: error.message)
+                    version: latestVersion, name: definition.fileName, reason: error.message)
             }
             try db.run(
-                "INSERT INTO schema_repeatables (name, checksum) VALUES (?, ?)",
-                [repeatable.fileName, repeatable.checksum])
+                "INSERT OR REPLACE INTO schema_repeatables (name, checksum) VALUES (?, ?)",
+                [definition.fileName, definition.checksum])
+        }
+        // Definitions this binary no longer has: their objects went above (no definition makes them).
+        for name in recorded.keys.sorted() where !repeatables.contains(where: { $0.fileName == name }) {
+            try db.run("DELETE FROM schema_repeatables WHERE name = ?", [name])
         }
     }
 

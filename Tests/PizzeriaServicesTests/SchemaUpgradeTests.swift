@@ -1,9 +1,9 @@
 import Foundation
-import PizzeriaStorage
 import PizzeriaTestSupport
 import Testing
 
 @testable import PizzeriaServices
+@testable import PizzeriaStorage
 
 /// Every view and trigger has one definition, in the repeatable files (`Migrations/R__*.sql`):
 /// a file made by a binary of any earlier schema version upgrades to exactly the schema a new
@@ -54,6 +54,91 @@ struct SchemaUpgradeTests {
         }
         #expect(probe == 1)
         _ = try newer.open(path: path, access: .requireCurrent)
+    }
+
+    /// Marks every view and trigger of `path` as it stands (a newline after its stored SQL, by the
+    /// `sqlite3` shell with `writable_schema`): one made again afterwards has its SQL as written.
+    func mark(_ path: String) throws {
+        let shell = try SQLiteShell(databasePath: path)
+        defer { shell.close() }
+        try shell.run(
+            """
+            PRAGMA writable_schema = ON;
+            UPDATE sqlite_schema SET sql = sql || char(10) WHERE type IN ('trigger', 'view');
+            PRAGMA writable_schema = OFF;
+            """)
+    }
+
+    /// The views and triggers of `path` made since ``mark(_:)``.
+    func remade(_ path: String) throws -> Set<String> {
+        let database = try Pizzeria.migrator.open(path: path, access: .inspect)
+        return Set(
+            try database.read { db in
+                try db.fetchAll(
+                    "SELECT name FROM sqlite_schema WHERE type IN ('trigger', 'view') AND sql NOT LIKE '%' || char(10)"
+                ) { try $0.string("name") }
+            })
+    }
+
+    @Test("each definition names the objects it makes: together, every view and trigger, each once")
+    func definitionsNameTheirObjects() throws {
+        let names = Pizzeria.migrator.repeatables.flatMap(\.objectNames)
+        #expect(Set(names).count == names.count, "an object in two definitions")
+        #expect(Pizzeria.migrator.repeatables.allSatisfy { !$0.objectNames.isEmpty })
+        let expected = try Pizzeria.migrator.expectedSchema().filter { $0.type == "trigger" || $0.type == "view" }
+        #expect(Set(names) == Set(expected.map(\.name)))
+        #expect(
+            Repeatable.createdObjects(
+                in:
+                    "-- CREATE VIEW not_this AS SELECT 1;\ncreate temp view if not exists \"a\" as select 1;\nCREATE TRIGGER b\n"
+            ) == ["a", "b"])
+    }
+
+    @Test("a changed definition makes its own objects again, not the others'; a missing object its file's")
+    func onlyWhatChanged() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("shop.sqlite")
+        _ = try Pizzeria.open(path: path)
+        let fresh = try schema(path)
+        var changed = Pizzeria.migrator.repeatables
+        let index = try #require(changed.firstIndex { $0.fileName == "R__triggers_staff.sql" })
+        changed[index] = Repeatable(fileName: changed[index].fileName, sql: changed[index].sql + "\n-- edited\n")
+        let staff = Set(changed[index].objectNames)
+        let newer = SchemaMigrator(migrations: Pizzeria.migrator.migrations, repeatables: changed)
+        try mark(path)
+        _ = try newer.open(path: path, access: .migrate)
+        #expect(try remade(path) == staff)
+        // A trigger dropped by hand, and the definition changed back: both files are made again.
+        let dropped = "slot_loads_capacity"
+        let owner = try #require(Pizzeria.migrator.repeatables.first { $0.objectNames.contains(dropped) })
+        try newer.open(path: path, access: .migrate).write { try $0.execute("DROP TRIGGER \(dropped)") }
+        try mark(path)
+        _ = try Pizzeria.migrator.open(path: path, access: .migrate)
+        #expect(try remade(path) == Set(owner.objectNames).union(staff))
+        // Unmarked again by a full remake, the file's schema is a new file's.
+        try Pizzeria.migrator.open(path: path, access: .migrate).write {
+            _ = try $0.run("UPDATE schema_repeatables SET checksum = ?", [String(repeating: "0", count: 64)])
+        }
+        _ = try Pizzeria.migrator.open(path: path, access: .migrate)
+        #expect(try schema(path) == fresh)
+    }
+
+    @Test("a view or trigger no definition makes: every one is made again, and it is gone")
+    func strangerRemakesAll() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("shop.sqlite")
+        _ = try Pizzeria.open(path: path)
+        var changed = Pizzeria.migrator.repeatables
+        let index = try #require(changed.firstIndex { $0.fileName == "R__views.sql" })
+        changed[index] = Repeatable(fileName: changed[index].fileName, sql: changed[index].sql + "\n-- edited\n")
+        try Pizzeria.migrator.open(path: path, access: .migrate).write {
+            try $0.execute("CREATE VIEW left_behind AS SELECT 1 AS one")
+        }
+        try mark(path)
+        let newer = SchemaMigrator(migrations: Pizzeria.migrator.migrations, repeatables: changed)
+        _ = try newer.open(path: path, access: .migrate)
+        let all = Set(changed.flatMap(\.objectNames))
+        #expect(try remade(path) == all, "every object made again, the stranger gone")
     }
 
     @Test("init makes older views and triggers again and says so; migrations says what is pending")
