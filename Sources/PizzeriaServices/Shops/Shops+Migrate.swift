@@ -46,12 +46,13 @@ extension Shops {
                 guard index < names.count else { return }
                 let name = names[index], path = path(of: name)
                 do {
-                    if try Maintenance.migrations(path: path, configuration: configuration).isCurrent {
+                    let before = try Maintenance.migrations(path: path, configuration: configuration)
+                    if before.isCurrent {
                         results.withLock { $0.current += 1 }
                         continue
                     }
                     close(name)
-                    _ = try Maintenance.initialize(path: path, configuration: configuration)
+                    _ = try Maintenance.initialize(path: path, configuration: configuration, before: before)
                     results.withLock { $0.migrated.append(name.description) }
                 } catch {
                     let text = (error as? any PizzeriaFailure)?.description ?? "\(error)"
