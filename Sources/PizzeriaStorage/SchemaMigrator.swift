@@ -75,6 +75,18 @@ public struct SchemaMigrator: Sendable {
     /// stays byte-for-byte as it was.
     /// - Throws: ``SchemaError`` or ``DatabaseError``.
     public func open(path: String, access: Access, configuration: DatabaseConfiguration = .init()) throws -> Database {
+        try openReporting(path: path, access: access, configuration: configuration).database
+    }
+
+    /// ``open(path:access:configuration:)``, with the file's schema status as the open found it,
+    /// before any migration ran: one read of the schema for a caller that reports what it did
+    /// (`pizzeria init`, migrating every shop). A current file opened to migrate is not written
+    /// and takes no write lock.
+    /// - Throws: ``SchemaError`` or ``DatabaseError``.
+    public func openReporting(path: String, access: Access, configuration: DatabaseConfiguration = .init()) throws
+        -> (database: Database, found: SchemaStatus)
+    {
+        var found: SchemaStatus?
         let database = try Database(
             path: path, configuration: configuration, create: access == .migrate,
             readOnly: access == .inspect
@@ -86,11 +98,13 @@ public struct SchemaMigrator: Sendable {
             if access == .requireCurrent, !status.repeatablesCurrent {
                 throw SchemaError.definitionsPending(version: status.version)
             }
+            found = status
         }
-        if access == .migrate {
+        let status = try found ?? database.read { try self.status(of: $0) }
+        if access == .migrate, !status.isCurrent {
             try migrate(database)
         }
-        return database
+        return (database, status)
     }
 
     // MARK: - Status

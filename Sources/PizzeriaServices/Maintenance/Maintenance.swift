@@ -26,33 +26,26 @@ public enum Maintenance {
     ///   as it was).
     public static func initialize(path: String, configuration: PizzeriaConfiguration = .init()) throws -> InitResult {
         let existed = FileManager.default.fileExists(atPath: path)
-        let before = existed ? try migrations(path: path, configuration: configuration) : nil
-        return try initialize(path: path, configuration: configuration, before: before)
-    }
-
-    /// ``initialize(path:configuration:)`` of a file whose ``migrations(path:configuration:)``
-    /// the caller has just read (`nil`: no file yet): every shop's migration reads it first.
-    static func initialize(path: String, configuration: PizzeriaConfiguration, before: MigrationStatus?) throws
-        -> InitResult
-    {
-        // A current file needs nothing written: no write lock to wait for behind a busy writer.
-        if let before, before.isCurrent {
-            return InitResult(
-                created: false, previousVersion: before.version, applied: [], version: before.version,
-                definitionsRemade: false)
-        }
-        // The status after is read on the writer that migrated, whose schema is parsed already:
-        // a reader connection would parse all of it again for one read.
+        // The status after a migration is read on the writer that migrated, whose schema is
+        // parsed already: a reader connection would parse all of it again for one read.
         var oneRead = configuration
         oneRead.readsOnIdleWriter = true
-        let pizzeria = try Pizzeria.open(path: path, access: .migrate, configuration: oneRead)
-        let existed = before != nil
-        let after = try pizzeria.database.read { try Pizzeria.migrator.status(of: $0) }
-        let earlier = Set(before?.entries.filter(\.isApplied).map(\.version) ?? [])
+        // One read of the schema: the open says what it found, and a current file is neither
+        // written nor locked (no write lock to wait for behind a busy writer).
+        let (database, found) = try Pizzeria.migrator.openReporting(
+            path: path, access: .migrate, configuration: oneRead.database)
+        let previous = existed ? found.version : 0
+        if found.isCurrent {
+            return InitResult(
+                created: false, previousVersion: previous, applied: [], version: found.version,
+                definitionsRemade: false)
+        }
+        let after = try database.read { try Pizzeria.migrator.status(of: $0) }
+        let earlier = Set(found.applied.map(\.version))
         return InitResult(
-            created: !existed, previousVersion: before?.version ?? 0,
+            created: !existed, previousVersion: previous,
             applied: after.applied.filter { !earlier.contains($0.version) }.map(MigrationEntry.init(applied:)),
-            version: after.version, definitionsRemade: existed && before?.definitionsCurrent == false)
+            version: after.version, definitionsRemade: existed && !found.repeatablesCurrent)
     }
 
     // MARK: - Migrations

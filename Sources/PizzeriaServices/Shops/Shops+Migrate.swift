@@ -46,14 +46,15 @@ extension Shops {
                 guard index < names.count else { return }
                 let name = names[index], path = path(of: name)
                 do {
-                    let before = try Maintenance.migrations(path: path, configuration: configuration)
-                    if before.isCurrent {
+                    // The open reads the shop's schema once and leaves a current shop unwritten.
+                    let result = try Maintenance.initialize(path: path, configuration: configuration)
+                    if result.applied.isEmpty && !result.definitionsRemade {
                         results.withLock { $0.current += 1 }
-                        continue
+                    } else {
+                        // The pool's handle was made for the old schema: the next open makes a new one.
+                        close(name)
+                        results.withLock { $0.migrated.append(name.description) }
                     }
-                    close(name)
-                    _ = try Maintenance.initialize(path: path, configuration: configuration, before: before)
-                    results.withLock { $0.migrated.append(name.description) }
                 } catch {
                     let text = (error as? any PizzeriaFailure)?.description ?? "\(error)"
                     results.withLock { $0.failed.append(.init(name: name.description, error: text)) }
