@@ -141,6 +141,22 @@ struct SchemaUpgradeTests {
         #expect(try remade(path) == all, "every object made again, the stranger gone")
     }
 
+    @Test("a current file opened to migrate is not write-locked: it opens while a sqlite3 shell holds the write lock")
+    func currentOpensBesideAWriter() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("shop.sqlite")
+        _ = try Pizzeria.open(path: path)
+        let shell = try SQLiteShell(databasePath: path)
+        defer { shell.close() }
+        try shell.run("BEGIN IMMEDIATE;")
+        var configuration = PizzeriaConfiguration()
+        configuration.busyTimeoutMilliseconds = 100
+        let pizzeria = try Pizzeria.open(path: path, configuration: configuration)
+        #expect(try pizzeria.settings.current().slotMinutes > 0, "a read beside the shell's write lock")
+        let result = try Maintenance.initialize(path: path, configuration: configuration)
+        #expect(result.applied.isEmpty && !result.definitionsRemade && !result.created)
+    }
+
     @Test("init makes older views and triggers again and says so; migrations says what is pending")
     func initMakesThemAgain() throws {
         let directory = TemporaryDirectory()
