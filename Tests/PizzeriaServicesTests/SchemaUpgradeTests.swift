@@ -17,6 +17,15 @@ struct SchemaUpgradeTests {
         }
     }
 
+    /// This binary's migrator with the definition `fileName` edited: `text` appended, as the next
+    /// release's would have it.
+    func edited(_ fileName: String, appending text: String) throws -> SchemaMigrator {
+        var changed = Pizzeria.migrator.repeatables
+        let index = try #require(changed.firstIndex { $0.fileName == fileName })
+        changed[index] = Repeatable(fileName: fileName, sql: changed[index].sql + text)
+        return SchemaMigrator(migrations: Pizzeria.migrator.migrations, repeatables: changed)
+    }
+
     @Test("a file of each schema version 1…latest−1, as its binary made it, upgrades to the new file's schema")
     func everyVersionUpgrades() throws {
         let directory = TemporaryDirectory()
@@ -40,11 +49,7 @@ struct SchemaUpgradeTests {
         let directory = TemporaryDirectory()
         let path = directory.path("shop.sqlite")
         _ = try Pizzeria.open(path: path)
-        var changed = Pizzeria.migrator.repeatables
-        let index = try #require(changed.firstIndex { $0.fileName == "R__views.sql" })
-        let extra = changed[index].sql + "\nCREATE VIEW repeatable_probe AS SELECT 1 AS one;\n"
-        changed[index] = Repeatable(fileName: changed[index].fileName, sql: extra)
-        let newer = SchemaMigrator(migrations: Pizzeria.migrator.migrations, repeatables: changed)
+        let newer = try edited("R__views.sql", appending: "\nCREATE VIEW repeatable_probe AS SELECT 1 AS one;\n")
         #expect(throws: SchemaError.definitionsPending(version: newer.latestVersion)) {
             _ = try newer.open(path: path, access: .requireCurrent)
         }
@@ -100,11 +105,8 @@ struct SchemaUpgradeTests {
         let path = directory.path("shop.sqlite")
         _ = try Pizzeria.open(path: path)
         let fresh = try schema(path)
-        var changed = Pizzeria.migrator.repeatables
-        let index = try #require(changed.firstIndex { $0.fileName == "R__triggers_staff.sql" })
-        changed[index] = Repeatable(fileName: changed[index].fileName, sql: changed[index].sql + "\n-- edited\n")
-        let staff = Set(changed[index].objectNames)
-        let newer = SchemaMigrator(migrations: Pizzeria.migrator.migrations, repeatables: changed)
+        let newer = try edited("R__triggers_staff.sql", appending: "\n-- edited\n")
+        let staff = Set(try #require(newer.repeatables.first { $0.fileName == "R__triggers_staff.sql" }).objectNames)
         try mark(path)
         _ = try newer.open(path: path, access: .migrate)
         #expect(try remade(path) == staff)
@@ -128,16 +130,13 @@ struct SchemaUpgradeTests {
         let directory = TemporaryDirectory()
         let path = directory.path("shop.sqlite")
         _ = try Pizzeria.open(path: path)
-        var changed = Pizzeria.migrator.repeatables
-        let index = try #require(changed.firstIndex { $0.fileName == "R__views.sql" })
-        changed[index] = Repeatable(fileName: changed[index].fileName, sql: changed[index].sql + "\n-- edited\n")
+        let newer = try edited("R__views.sql", appending: "\n-- edited\n")
         try Pizzeria.migrator.open(path: path, access: .migrate).write {
             try $0.execute("CREATE VIEW left_behind AS SELECT 1 AS one")
         }
         try mark(path)
-        let newer = SchemaMigrator(migrations: Pizzeria.migrator.migrations, repeatables: changed)
         _ = try newer.open(path: path, access: .migrate)
-        let all = Set(changed.flatMap(\.objectNames))
+        let all = Set(newer.repeatables.flatMap(\.objectNames))
         #expect(try remade(path) == all, "every object made again, the stranger gone")
     }
 

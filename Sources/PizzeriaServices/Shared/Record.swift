@@ -153,8 +153,23 @@ public protocol MemberVisitor {
         throws
 }
 
+/// A visitor of the stored members only (reading a record, or binding its columns): the members
+/// derived for people (the `derived` ones) are passed over, in one place.
+protocol StoredMembersOnly: MemberVisitor {}
+
+extension StoredMembersOnly {
+    mutating func derived(_ key: StaticString, _ value: @autoclosure () -> String?) throws {}
+    mutating func derived(_ key: StaticString, _ value: @autoclosure () -> Bool) throws {}
+    mutating func derived(_ key: StaticString, _ value: @autoclosure () -> Int64) throws {}
+    mutating func derived(_ key: StaticString, plain value: @autoclosure () -> Money) throws {}
+    mutating func derived<Value: JSONMembers>(_ key: StaticString, object value: @autoclosure () -> Value?) throws {}
+    mutating func derived<Element: JSONMembers>(_ key: StaticString, objects value: @autoclosure () -> [Element])
+        throws
+    {}
+}
+
 /// Reads each member through a ``MemberReader``: a row's or a JSON object's.
-struct MemberReading<Reader: MemberReader>: MemberVisitor {
+struct MemberReading<Reader: MemberReader>: StoredMembersOnly {
     let reader: UnsafeMutablePointer<Reader>
 
     mutating func member(_ key: StaticString, _ value: inout String) throws { value = try reader.pointee.text(key) }
@@ -256,14 +271,6 @@ struct MemberReading<Reader: MemberReader>: MemberVisitor {
     {
         value = try reader.pointee.assembled(key, as: [Element].self) ?? []
     }
-    mutating func derived(_ key: StaticString, _ value: @autoclosure () -> String?) throws {}
-    mutating func derived(_ key: StaticString, _ value: @autoclosure () -> Bool) throws {}
-    mutating func derived(_ key: StaticString, _ value: @autoclosure () -> Int64) throws {}
-    mutating func derived(_ key: StaticString, plain value: @autoclosure () -> Money) throws {}
-    mutating func derived<Value: JSONMembers>(_ key: StaticString, object value: @autoclosure () -> Value?) throws {}
-    mutating func derived<Element: JSONMembers>(_ key: StaticString, objects value: @autoclosure () -> [Element])
-        throws
-    {}
 }
 
 /// What a raw value must be, for a refusal: `one of extra, removal, choice` (made only then: the

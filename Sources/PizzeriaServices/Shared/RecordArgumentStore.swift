@@ -41,7 +41,7 @@ struct UnstoredMember: PizzeriaFailure {
 }
 
 /// Collects each stored member's value in its stored form, by key.
-struct MemberArguments: MemberVisitor {
+struct MemberArguments: StoredMembersOnly {
     var values: [String: DatabaseValue] = [:]
 
     private mutating func put(_ key: StaticString, _ value: DatabaseValue) { values[key.description] = value }
@@ -110,14 +110,6 @@ struct MemberArguments: MemberVisitor {
         throws
     {}
     mutating func member<Element: JSONMembers & Decodable>(_ key: StaticString, assembled value: inout [Element])
-        throws
-    {}
-    mutating func derived(_ key: StaticString, _ value: @autoclosure () -> String?) throws {}
-    mutating func derived(_ key: StaticString, _ value: @autoclosure () -> Bool) throws {}
-    mutating func derived(_ key: StaticString, _ value: @autoclosure () -> Int64) throws {}
-    mutating func derived(_ key: StaticString, plain value: @autoclosure () -> Money) throws {}
-    mutating func derived<Value: JSONMembers>(_ key: StaticString, object value: @autoclosure () -> Value?) throws {}
-    mutating func derived<Element: JSONMembers>(_ key: StaticString, objects value: @autoclosure () -> [Element])
         throws
     {}
 }
