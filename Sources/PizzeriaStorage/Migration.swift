@@ -70,30 +70,73 @@ public struct Repeatable: Sendable, Hashable {
         objectNames = Self.createdObjects(in: sql)
     }
 
-    /// The names after each `CREATE … TRIGGER|VIEW` of `sql`, its `--` comments left out.
+    /// The names after each `CREATE [TEMP] TRIGGER|VIEW [IF NOT EXISTS]` of `sql`, its comments
+    /// and string literals left out. One pass over the bytes: every process that opens a file
+    /// builds this list for every embedded definition (160 KB of SQL), and splitting `String`s
+    /// took 25 ms of it.
     static func createdObjects(in sql: String) -> [String] {
-        var text = ""
-        for line in sql.split(separator: "\n", omittingEmptySubsequences: false) {
-            text += (line.range(of: "--").map { line[..<$0.lowerBound] } ?? line[...]) + " "
+        // The words in order (a quoted identifier unquoted and marked); punctuation and string
+        // literals are words of their own, so only adjacent keywords make a creation.
+        var words: [(text: String, quoted: Bool)] = []
+        var bytes = sql.utf8[...]
+        func isWordByte(_ byte: UInt8) -> Bool {
+            byte >= 0x80 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$")
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
         }
-        let separators: Set<Character> = [" ", "\t", "\r", "("]
-        let words = text.split(whereSeparator: { separators.contains($0) })
+        while let byte = bytes.first {
+            let next = bytes.dropFirst().first
+            if byte == UInt8(ascii: "-"), next == UInt8(ascii: "-") {
+                bytes = bytes.drop { $0 != UInt8(ascii: "\n") }
+            } else if byte == UInt8(ascii: "/"), next == UInt8(ascii: "*") {
+                bytes = bytes.dropFirst(2)
+                while !bytes.isEmpty,
+                    !(bytes.first == UInt8(ascii: "*") && bytes.dropFirst().first == UInt8(ascii: "/"))
+                {
+                    bytes = bytes.dropFirst()
+                }
+                bytes = bytes.dropFirst(2)
+            } else if byte == UInt8(ascii: "'") {
+                // '' inside a literal is a quote.
+                bytes = bytes.dropFirst()
+                while let inside = bytes.first {
+                    bytes = bytes.dropFirst()
+                    guard inside == UInt8(ascii: "'") else { continue }
+                    guard bytes.first == UInt8(ascii: "'") else { break }
+                    bytes = bytes.dropFirst()
+                }
+                words.append(("'", false))
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "[") {
+                let close = byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : byte
+                let body = bytes.dropFirst().prefix { $0 != close }
+                words.append((String(decoding: body, as: UTF8.self), true))
+                bytes = bytes.dropFirst(body.count + 2)
+            } else if isWordByte(byte) {
+                let body = bytes.prefix(while: isWordByte)
+                words.append((String(decoding: body, as: UTF8.self), false))
+                bytes = bytes.dropFirst(body.count)
+            } else {
+                if ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n")].contains(byte) {
+                    words.append((String(UnicodeScalar(byte)), false))
+                }
+                bytes = bytes.dropFirst()
+            }
+        }
+        func keyword(_ index: Int, _ candidates: String...) -> Bool {
+            index < words.count && !words[index].quoted && candidates.contains(words[index].text.uppercased())
+        }
         var names: [String] = []
         var index = 0
         while index < words.count {
             defer { index += 1 }
-            guard words[index].uppercased() == "CREATE" else { continue }
+            guard words[index].text.utf8.count == 6, keyword(index, "CREATE") else { continue }
             var next = index + 1
-            if next < words.count, ["TEMP", "TEMPORARY"].contains(words[next].uppercased()) { next += 1 }
-            guard next < words.count, ["TRIGGER", "VIEW"].contains(words[next].uppercased()) else { continue }
+            if keyword(next, "TEMP", "TEMPORARY") { next += 1 }
+            guard keyword(next, "TRIGGER", "VIEW") else { continue }
             next += 1
-            if next + 2 < words.count, words[next].uppercased() == "IF", words[next + 1].uppercased() == "NOT",
-                words[next + 2].uppercased() == "EXISTS"
-            {
-                next += 3
-            }
+            if keyword(next, "IF"), keyword(next + 1, "NOT"), keyword(next + 2, "EXISTS") { next += 3 }
             guard next < words.count else { continue }
-            names.append(String(words[next].filter { !"\"`[]".contains($0) }))
+            names.append(words[next].text)
             index = next
         }
         return names

@@ -97,6 +97,14 @@ struct SchemaUpgradeTests {
                 in:
                     "-- CREATE VIEW not_this AS SELECT 1;\ncreate temp view if not exists \"a\" as select 1;\nCREATE TRIGGER b\n"
             ) == ["a", "b"])
+        // Comments and string literals make nothing; a bracketed or back-quoted name is a name.
+        #expect(
+            Repeatable.createdObjects(
+                in: """
+                    /* CREATE VIEW c AS SELECT 1; */ CREATE TRIGGER [d e] BEGIN SELECT RAISE(ABORT, 'it''s \
+                    CREATE VIEW f -- not'); END;
+                    CREATE\tVIEW\n`g`(x) AS SELECT 'CREATE TRIGGER h'; CREATE TABLE i (j); CREATE (VIEW) k;
+                    """) == ["d e", "g"])
     }
 
     @Test("a changed definition makes its own objects again, not the others'; a missing object its file's")
