@@ -75,58 +75,67 @@ public struct Repeatable: Sendable, Hashable {
     /// builds this list for every embedded definition (160 KB of SQL), and splitting `String`s
     /// took 25 ms of it.
     static func createdObjects(in sql: String) -> [String] {
+        var text = sql
+        return text.withUTF8 { createdObjects(in: $0) }
+    }
+
+    private static func createdObjects(in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
         // The words in order (a quoted identifier unquoted and marked); punctuation and string
         // literals are words of their own, so only adjacent keywords make a creation.
         var words: [(text: String, quoted: Bool)] = []
-        var bytes = sql.utf8[...]
         func isWordByte(_ byte: UInt8) -> Bool {
             byte >= 0x80 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$")
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                 || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
         }
-        while let byte = bytes.first {
-            let next = bytes.dropFirst().first
-            if byte == UInt8(ascii: "-"), next == UInt8(ascii: "-") {
-                bytes = bytes.drop { $0 != UInt8(ascii: "\n") }
-            } else if byte == UInt8(ascii: "/"), next == UInt8(ascii: "*") {
-                bytes = bytes.dropFirst(2)
-                while !bytes.isEmpty,
-                    !(bytes.first == UInt8(ascii: "*") && bytes.dropFirst().first == UInt8(ascii: "/"))
-                {
-                    bytes = bytes.dropFirst()
+        func at(_ index: Int) -> UInt8 { index < bytes.count ? bytes[index] : 0 }
+        func text(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "-"), at(index + 1) == UInt8(ascii: "-") {
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+            } else if byte == UInt8(ascii: "/"), at(index + 1) == UInt8(ascii: "*") {
+                index += 2
+                while index < bytes.count, !(bytes[index] == UInt8(ascii: "*") && at(index + 1) == UInt8(ascii: "/")) {
+                    index += 1
                 }
-                bytes = bytes.dropFirst(2)
+                index += 2
             } else if byte == UInt8(ascii: "'") {
                 // '' inside a literal is a quote.
-                bytes = bytes.dropFirst()
-                while let inside = bytes.first {
-                    bytes = bytes.dropFirst()
-                    guard inside == UInt8(ascii: "'") else { continue }
-                    guard bytes.first == UInt8(ascii: "'") else { break }
-                    bytes = bytes.dropFirst()
+                index += 1
+                while index < bytes.count {
+                    index += 1
+                    guard bytes[index - 1] == UInt8(ascii: "'") else { continue }
+                    guard at(index) == UInt8(ascii: "'") else { break }
+                    index += 1
                 }
                 words.append(("'", false))
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "[") {
                 let close = byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : byte
-                let body = bytes.dropFirst().prefix { $0 != close }
-                words.append((String(decoding: body, as: UTF8.self), true))
-                bytes = bytes.dropFirst(body.count + 2)
+                var end = index + 1
+                while end < bytes.count, bytes[end] != close { end += 1 }
+                words.append((text(index + 1..<end), true))
+                index = end + 1
             } else if isWordByte(byte) {
-                let body = bytes.prefix(while: isWordByte)
-                words.append((String(decoding: body, as: UTF8.self), false))
-                bytes = bytes.dropFirst(body.count)
+                var end = index + 1
+                while end < bytes.count, isWordByte(bytes[end]) { end += 1 }
+                words.append((text(index..<end), false))
+                index = end
             } else {
                 if ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n")].contains(byte) {
                     words.append((String(UnicodeScalar(byte)), false))
                 }
-                bytes = bytes.dropFirst()
+                index += 1
             }
         }
         func keyword(_ index: Int, _ candidates: String...) -> Bool {
             index < words.count && !words[index].quoted && candidates.contains(words[index].text.uppercased())
         }
         var names: [String] = []
-        var index = 0
+        index = 0
         while index < words.count {
             defer { index += 1 }
             guard words[index].text.utf8.count == 6, keyword(index, "CREATE") else { continue }

@@ -170,8 +170,8 @@ public struct SchemaMigrator: Sendable {
     /// drop the old, rename); `foreign_key_check` must then find nothing before each migration is
     /// recorded, and the transaction commits only when every one passed.
     ///
-    /// Temporary storage goes to files while migrations run (`temp_store = FILE`, set back to
-    /// `MEMORY` after): a migration that rebuilds a table or builds an index sorts every row, and
+    /// Temporary storage goes to files while versioned migrations run (`temp_store = FILE`, set
+    /// back to `MEMORY` after): a migration that rebuilds a table or builds an index sorts every row, and
     /// in memory that sort of ten million navigation events took 2.4 GB; on disk, SQLite's sorter
     /// keeps its cache-sized share in memory and spills the rest (https://sqlite.org/tempfiles.html).
     /// - Returns: the migrations this call applied (empty when the schema was current).
@@ -183,18 +183,27 @@ public struct SchemaMigrator: Sendable {
             throw DatabaseError.misuse("a data step names no migration: \(unknown)")
         }
         return try database.withWriter { db in
+            // Only a versioned migration of a file with rows sorts them (a table rebuilt, an index
+            // built): a new file, or one whose views and triggers are made again, keeps temporary
+            // storage in memory, since changing temp_store makes SQLite parse the whole schema
+            // again at the next statement (it resets every schema of the connection) — twice,
+            // there and back, about 10 ms a shop. Pending only shrinks while another process
+            // migrates, so this read may come before the lock.
+            let found = try status(of: db)
+            let sorts = !found.pending.isEmpty && !found.applied.isEmpty
             // Outside the transaction: SQLite ignores the pragmas inside one.
-            try db.execute("PRAGMA foreign_keys = OFF; PRAGMA temp_store = FILE")
+            try db.execute(sorts ? "PRAGMA foreign_keys = OFF; PRAGMA temp_store = FILE" : "PRAGMA foreign_keys = OFF")
             // Changing temp_store dropped the connection's mark: a migration's writes are Pizzeria's own.
-            try db.execute(Connection.marker)
+            if sorts { try db.execute(Connection.marker) }
+            let restore = sorts ? db.applyUsualSettings : { try db.execute("PRAGMA foreign_keys = ON") }
             let applied: [Migration]
             do {
                 applied = try db.transaction(.immediate) { try applyPending(in: db) }
             } catch {
-                try db.applyUsualSettings()
+                try restore()
                 throw error
             }
-            try db.applyUsualSettings()
+            try restore()
             return applied
         }
     }

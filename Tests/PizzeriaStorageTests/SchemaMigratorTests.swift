@@ -667,7 +667,9 @@ struct SchemaMigratorTests {
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
-    @Test("migrations sort in temporary files, not in memory; the connection keeps temporary storage in memory after")
+    @Test(
+        "migrations of a file sort in temporary files, not in memory; the connection keeps temporary storage in memory after"
+    )
     func migrationsSpillToFiles() throws {
         let path = directory.path("temp-store.sqlite")
         // A migration that records the setting it runs under (0 default, 1 file, 2 memory).
@@ -680,6 +682,8 @@ struct SchemaMigratorTests {
         else {
             Issue.record("could not build the migration"); return
         }
+        // A file with a migration applied (a new file's baseline sorts nothing: it stays in memory).
+        _ = try SchemaMigrator(migrations: [Migration.embedded[0]]).open(path: path, access: .migrate)
         let database = try SchemaMigrator(migrations: [Migration.embedded[0], recording]).open(
             path: path, access: .migrate)
         let (during, after) = try database.withWriter { db in
