@@ -170,6 +170,18 @@ public final class Connection {
             writes: status(SQLITE_DBSTATUS_CACHE_WRITE))
     }
 
+    /// What this connection holds in memory: its parsed schema, page cache and statements.
+    public func memory() -> ConnectionMemory {
+        func status(_ operation: Int32) -> Int {
+            var current: Int32 = 0, highwater: Int32 = 0
+            sqlite3_db_status(handle, operation, &current, &highwater, 0)
+            return Int(current)
+        }
+        return ConnectionMemory(
+            schemaBytes: status(SQLITE_DBSTATUS_SCHEMA_USED), pageCacheBytes: status(SQLITE_DBSTATUS_CACHE_USED),
+            statementBytes: status(SQLITE_DBSTATUS_STMT_USED))
+    }
+
     /// `file:` URI for `path` with `immutable=1`; `%`, `?` and `#` are escaped so any file name
     /// works (<https://sqlite.org/uri.html>).
     private static func immutableURI(_ path: String) -> String {

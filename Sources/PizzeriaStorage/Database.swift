@@ -272,6 +272,12 @@ public final class Database: @unchecked Sendable {
         try withWriter { $0.pageCacheStatistics(reset: reset) }
     }
 
+    /// What the writer connection holds in memory (its parsed schema, page cache, statements):
+    /// what an open shop costs beyond the process (`pizzeria-bench-shops` prints it).
+    public func writerMemory() throws -> ConnectionMemory {
+        try withWriter { $0.memory() }
+    }
+
     /// The checkpoints this handle attempted since it was opened, and the last outcome.
     public var checkpointStatistics: CheckpointStatistics { statistics.withLock { $0 } }
 

@@ -62,18 +62,18 @@ public struct Repeatable: Sendable, Hashable {
     }
 
     /// The names of the views and triggers its text creates (`CREATE [TEMP] TRIGGER|VIEW [IF NOT
-    /// EXISTS] name`, comments left out), in order.
-    public let objectNames: [String]
+    /// EXISTS] name`, comments and string literals left out), in order. Read from the text on
+    /// each call (about 0.1 ms for all the embedded files): only a migration needs them, and an
+    /// open that does not migrate should not pay for them.
+    public var objectNames: [String] { Self.createdObjects(in: sql) }
 
     init(fileName: String, sql: String, checksum: String) {
         (self.fileName, self.sql, self.checksum) = (fileName, sql, checksum)
-        objectNames = Self.createdObjects(in: sql)
     }
 
     /// The names after each `CREATE [TEMP] TRIGGER|VIEW [IF NOT EXISTS]` of `sql`, its comments
-    /// and string literals left out. One pass over the bytes: every process that opens a file
-    /// builds this list for every embedded definition (160 KB of SQL), and splitting `String`s
-    /// took 25 ms of it.
+    /// and string literals left out. One pass over the bytes (splitting the 160 KB of embedded
+    /// definitions into `String`s took 20 ms, which every process that opened a file paid).
     static func createdObjects(in sql: String) -> [String] {
         var text = sql
         return text.withUTF8 { createdObjects(in: $0) }

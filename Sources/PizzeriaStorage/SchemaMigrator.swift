@@ -291,13 +291,15 @@ public struct SchemaMigrator: Sendable {
                 (try $0.string("name"), try $0.string("checksum"))
             }, uniquingKeysWith: { first, _ in first })
         let liveNames = Set(live.map(\.name))
-        let defined = Set(repeatables.flatMap(\.objectNames))
+        let objects = repeatables.map(\.objectNames)
+        let defined = Set(objects.joined())
         let remakeAll = live.contains { !defined.contains($0.name) }
-        let stale = repeatables.filter { definition in
-            remakeAll || recorded[definition.fileName] != definition.checksum || definition.objectNames.isEmpty
-                || !definition.objectNames.allSatisfy(liveNames.contains)
+        let staleIndices = repeatables.indices.filter { index in
+            remakeAll || recorded[repeatables[index].fileName] != repeatables[index].checksum || objects[index].isEmpty
+                || !objects[index].allSatisfy(liveNames.contains)
         }
-        let remade = Set(stale.flatMap(\.objectNames))
+        let stale = staleIndices.map { repeatables[$0] }
+        let remade = Set(staleIndices.flatMap { objects[$0] })
         for (type, name) in live where remakeAll || remade.contains(name) {
             // The type and the name come from sqlite_schema, quoted as an identifier: not input.
             try db.execute("DROP \(type.uppercased()) \"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"")

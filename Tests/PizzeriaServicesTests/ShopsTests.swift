@@ -1,5 +1,5 @@
 import Foundation
-import PizzeriaStorage
+@testable import PizzeriaStorage
 import PizzeriaTestSupport
 import Testing
 
@@ -52,6 +52,25 @@ struct ShopsTests {
         #expect(try shops.names() == [names[0], names[2]])
         #expect(!FileManager.default.fileExists(atPath: shops.path(of: names[1]) + "-wal"))
         #expect(throws: ShopsError.notFound(names[1])) { try shops.remove(names[1]) }
+    }
+
+    @Test("a shop opened by default and read holds one connection; a read overlapping a write gets a reader")
+    func oneConnectionByDefault() throws {
+        let directory = TemporaryDirectory()
+        let shops = try Shops(directory: directory.path("shops"))
+        let name = try ShopName.parse("napoli")
+        try shops.create(name)
+        let shop = try shops.open(name)
+        _ = try shop.settings.current()
+        _ = try shop.menu.categories()
+        #expect(shop.database.readerConnectionsOpened == 0, "reads ran on the idle writer")
+        // While the writer is busy a read does not wait for it: it opens a reader.
+        try shop.database.write { _ in _ = try shop.menu.categories() }
+        #expect(shop.database.readerConnectionsOpened == 1)
+        // A platform that wants readers beside its writers says so.
+        let busy = try Shops(directory: directory.path("shops"), configuration: PizzeriaConfiguration())
+        _ = try busy.open(name).settings.current()
+        #expect(try busy.open(name).database.readerConnectionsOpened == 1)
     }
 
     @Test("many threads opening and writing shops at once through one pool: every write lands, one handle each")

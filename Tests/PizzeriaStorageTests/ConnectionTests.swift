@@ -37,6 +37,25 @@ struct ConnectionTests {
         #expect(type?.uppercased() == value.typeName)
     }
 
+    @Test("a connection's memory: its parsed schema grows with the schema, its cache with the pages read")
+    func memory() throws {
+        let database = try openScratch()
+        let small = try database.writerMemory()
+        #expect(small.schemaBytes > 0)
+        try database.withWriter { db in
+            for index in 0..<20 {
+                try db.execute("CREATE TABLE wide\(index) (id INTEGER PRIMARY KEY, a TEXT, b TEXT, c INTEGER) STRICT")
+            }
+            try db.execute(
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50) INSERT INTO t (v) SELECT zeroblob(3000) FROM n"
+            )
+        }
+        let large = try database.writerMemory()
+        #expect(large.schemaBytes > small.schemaBytes)
+        #expect(large.pageCacheBytes > small.pageCacheBytes)
+        #expect(large.statementBytes >= 0)
+    }
+
     @Test("typed readers refuse NULL and other types with a type-mismatch error")
     func typedReaders() throws {
         let database = try openScratch()
