@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One schema migration: a file `Migrations/NNNN_short_name.sql` compiled into the binary.
 public struct Migration: Sendable, Hashable {
     /// The number at the start of the file name; migrations apply in this order.
@@ -62,36 +64,43 @@ public struct Repeatable: Sendable, Hashable {
     }
 
     /// The names of the views and triggers its text creates (`CREATE [TEMP] TRIGGER|VIEW [IF NOT
-    /// EXISTS] name`, comments and string literals left out), in order. Read from the text on
-    /// each call (about 0.1 ms for all the embedded files): only a migration needs them, and an
-    /// open that does not migrate should not pay for them.
-    public var objectNames: [String] { Self.createdObjects(in: sql) }
+    /// EXISTS] name`, comments and string literals left out), in order. Read from the text the
+    /// first time a process asks (only a migration does: an open that does not migrate should not
+    /// pay for it), then kept by checksum, so a run over many shops reads each text once.
+    public var objectNames: [String] {
+        if let known = Self.objectNamesByChecksum.withLock({ $0[checksum] }) { return known }
+        let names = Self.createdObjects(in: sql)
+        Self.objectNamesByChecksum.withLock { $0[checksum] = names }
+        return names
+    }
+
+    /// ``objectNames`` of each text read so far, by checksum.
+    private static let objectNamesByChecksum = Mutex<[String: [String]]>([:])
 
     init(fileName: String, sql: String, checksum: String) {
         (self.fileName, self.sql, self.checksum) = (fileName, sql, checksum)
     }
 
     /// The names after each `CREATE [TEMP] TRIGGER|VIEW [IF NOT EXISTS]` of `sql`, its comments
-    /// and string literals left out. One pass over the bytes (splitting the 160 KB of embedded
-    /// definitions into `String`s took 20 ms, which every process that opened a file paid).
+    /// and string literals left out. One pass over the bytes, words kept as ranges (splitting the
+    /// 160 KB of embedded definitions into `String`s took 20 ms, which every process that opened
+    /// a file paid; a `String` a word, 2.5 ms a migration).
     static func createdObjects(in sql: String) -> [String] {
         var text = sql
         return text.withUTF8 { createdObjects(in: $0) }
     }
 
     private static func createdObjects(in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
-        // The words in order (a quoted identifier unquoted and marked); punctuation and string
-        // literals are words of their own, so only adjacent keywords make a creation.
-        var words: [(text: String, quoted: Bool)] = []
+        // The words in order, as ranges of `bytes` (a quoted identifier's without its quotes, and
+        // marked); punctuation and string literals are words of their own, so only adjacent
+        // keywords make a creation.
+        var words: [(range: Range<Int>, quoted: Bool)] = []
         func isWordByte(_ byte: UInt8) -> Bool {
             byte >= 0x80 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$")
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                 || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
         }
         func at(_ index: Int) -> UInt8 { index < bytes.count ? bytes[index] : 0 }
-        func text(_ range: Range<Int>) -> String {
-            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-        }
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
@@ -105,6 +114,7 @@ public struct Repeatable: Sendable, Hashable {
                 index += 2
             } else if byte == UInt8(ascii: "'") {
                 // '' inside a literal is a quote.
+                let start = index
                 index += 1
                 while index < bytes.count {
                     index += 1
@@ -112,40 +122,51 @@ public struct Repeatable: Sendable, Hashable {
                     guard at(index) == UInt8(ascii: "'") else { break }
                     index += 1
                 }
-                words.append(("'", false))
+                words.append((start..<start + 1, false))
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "[") {
                 let close = byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : byte
                 var end = index + 1
                 while end < bytes.count, bytes[end] != close { end += 1 }
-                words.append((text(index + 1..<end), true))
+                words.append((index + 1..<min(end, bytes.count), true))
                 index = end + 1
             } else if isWordByte(byte) {
                 var end = index + 1
                 while end < bytes.count, isWordByte(bytes[end]) { end += 1 }
-                words.append((text(index..<end), false))
+                words.append((index..<end, false))
                 index = end
             } else {
-                if ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n")].contains(byte) {
-                    words.append((String(UnicodeScalar(byte)), false))
+                if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\r")
+                    && byte != UInt8(ascii: "\n")
+                {
+                    words.append((index..<index + 1, false))
                 }
                 index += 1
             }
         }
-        func keyword(_ index: Int, _ candidates: String...) -> Bool {
-            index < words.count && !words[index].quoted && candidates.contains(words[index].text.uppercased())
+        /// Whether word `index` is one of the upper-case ASCII `candidates`, in any case.
+        func keyword(_ index: Int, _ candidates: StaticString...) -> Bool {
+            guard index < words.count, !words[index].quoted else { return false }
+            let range = words[index].range
+            return candidates.contains { candidate in
+                candidate.utf8CodeUnitCount == range.count
+                    && zip(range, 0..<range.count).allSatisfy { at, offset in
+                        // ASCII letters: clearing bit 5 upper-cases them.
+                        bytes[at] & 0xDF == candidate.utf8Start[offset]
+                    }
+            }
         }
         var names: [String] = []
         index = 0
         while index < words.count {
             defer { index += 1 }
-            guard words[index].text.utf8.count == 6, keyword(index, "CREATE") else { continue }
+            guard keyword(index, "CREATE") else { continue }
             var next = index + 1
             if keyword(next, "TEMP", "TEMPORARY") { next += 1 }
             guard keyword(next, "TRIGGER", "VIEW") else { continue }
             next += 1
             if keyword(next, "IF"), keyword(next + 1, "NOT"), keyword(next + 2, "EXISTS") { next += 3 }
             guard next < words.count else { continue }
-            names.append(words[next].text)
+            names.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[words[next].range]), as: UTF8.self))
             index = next
         }
         return names

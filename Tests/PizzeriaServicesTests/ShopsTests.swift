@@ -1,6 +1,7 @@
 import Foundation
 @testable import PizzeriaStorage
 import PizzeriaTestSupport
+import Synchronization
 import Testing
 
 @testable import PizzeriaServices
@@ -93,6 +94,30 @@ struct ShopsTests {
         }
         #expect(total == 12)
         #expect(shops.openCount <= 3)
+    }
+
+    @Test("migrateAll runs its jobs at once, more of them than cores")
+    func jobsRunAtOnce() throws {
+        let directory = TemporaryDirectory()
+        let shops = try Shops(directory: directory.path("shops"))
+        for index in 0..<4 { try shops.create(ShopName.parse("s\(index)")) }
+        // Each job waits before its shop until four are inside or the deadline passes: with one
+        // job a core (two here) the four are never inside at once.
+        let inside = Mutex(0)
+        let peak = Mutex(0)
+        let deadline = Date().addingTimeInterval(30)
+        let migration = try shops.migrateAll(jobs: 4) { _ in
+            let now = inside.withLock { count in
+                count += 1
+                return count
+            }
+            peak.withLock { $0 = max($0, now) }
+            while inside.withLock({ $0 }) < 4, peak.withLock({ $0 }) < 4, Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.001)
+            }
+        }
+        #expect(peak.withLock { $0 } == 4)
+        #expect(migration.current == 4)
     }
 
     @Test("a shop with pending migrations is refused at open unless opted in; migrateAll upgrades every shop")

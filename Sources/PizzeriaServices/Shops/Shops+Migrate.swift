@@ -28,42 +28,72 @@ public struct ShopsMigration: Sendable, Hashable, Encodable {
     public let seconds: Double
 }
 
+/// The shops of one ``Shops/migrateAll(jobs:)`` run, the next to take, and what became of each:
+/// shared by its job threads.
+private final class MigrationRun: Sendable {
+    let names: [ShopName]
+    let next = Atomic<Int>(0)
+    let results = Mutex<(migrated: [String], current: Int, failed: [ShopsMigration.Failure])>(([], 0, []))
+
+    init(names: [ShopName]) { self.names = names }
+}
+
 extension Shops {
     /// Upgrades every shop, `jobs` at a time (1–64): a current shop is only read; a shop with
     /// pending migrations gets them, each in its own transaction, so a run killed at any instant
     /// is resumed by running it again. A shop that fails is reported and the others are done.
+    /// Each job is a thread of its own: a shop's migration waits on its syncs, so more jobs than
+    /// cores overlap one shop's sync with another's work.
     public func migrateAll(jobs: Int = 2) throws -> ShopsMigration {
+        try migrateAll(jobs: jobs, starting: nil)
+    }
+
+    /// ``migrateAll(jobs:)``, calling `starting` on the job's thread before each shop (tests
+    /// watch the jobs run at once).
+    func migrateAll(jobs: Int, starting: (@Sendable (ShopName) -> Void)?) throws -> ShopsMigration {
         guard (1...64).contains(jobs) else {
             throw ValidationError([FieldError(field: "jobs", message: "must be from 1 to 64, not \(jobs)")])
         }
         let started = Date()
-        let names = try names()
-        let next = Atomic<Int>(0)
-        let results = Mutex<(migrated: [String], current: Int, failed: [ShopsMigration.Failure])>(([], 0, []))
-        DispatchQueue.concurrentPerform(iterations: min(jobs, max(names.count, 1))) { _ in
-            while true {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < names.count else { return }
-                let name = names[index], path = path(of: name)
-                do {
-                    // The open reads the shop's schema once and leaves a current shop unwritten.
-                    let result = try Maintenance.initialize(path: path, configuration: configuration)
-                    if result.applied.isEmpty && !result.definitionsRemade {
-                        results.withLock { $0.current += 1 }
-                    } else {
-                        // The pool's handle was made for the old schema: the next open makes a new one.
-                        close(name)
-                        results.withLock { $0.migrated.append(name.description) }
-                    }
-                } catch {
-                    let text = (error as? any PizzeriaFailure)?.description ?? "\(error)"
-                    results.withLock { $0.failed.append(.init(name: name.description, error: text)) }
+        let run = MigrationRun(names: try names())
+        // Threads, not `concurrentPerform`, which ran at most one iteration a core at a time
+        // (`--jobs 4` on two cores was two jobs).
+        let finished = DispatchGroup()
+        for _ in 0..<min(jobs, max(run.names.count, 1)) {
+            finished.enter()
+            Thread { [self] in
+                defer { finished.leave() }
+                migrateShops(of: run, starting: starting)
+            }.start()
+        }
+        finished.wait()
+        let (migrated, current, failed) = run.results.withLock { ($0.migrated, $0.current, $0.failed) }
+        return ShopsMigration(
+            shops: run.names.count, migrated: migrated.sorted(), current: current,
+            failed: failed.sorted { $0.name < $1.name }, seconds: Date().timeIntervalSince(started))
+    }
+
+    /// One job: takes the next shop until none is left, and notes what became of each.
+    private func migrateShops(of run: MigrationRun, starting: (@Sendable (ShopName) -> Void)?) {
+        while true {
+            let index = run.next.add(1, ordering: .relaxed).oldValue
+            guard index < run.names.count else { return }
+            let name = run.names[index], path = path(of: name)
+            starting?(name)
+            do {
+                // The open reads the shop's schema once and leaves a current shop unwritten.
+                let result = try Maintenance.initialize(path: path, configuration: configuration)
+                if result.applied.isEmpty && !result.definitionsRemade {
+                    run.results.withLock { $0.current += 1 }
+                } else {
+                    // The pool's handle was made for the old schema: the next open makes a new one.
+                    close(name)
+                    run.results.withLock { $0.migrated.append(name.description) }
                 }
+            } catch {
+                let text = (error as? any PizzeriaFailure)?.description ?? "\(error)"
+                run.results.withLock { $0.failed.append(.init(name: name.description, error: text)) }
             }
         }
-        let (migrated, current, failed) = results.withLock { ($0.migrated, $0.current, $0.failed) }
-        return ShopsMigration(
-            shops: names.count, migrated: migrated.sorted(), current: current,
-            failed: failed.sorted { $0.name < $1.name }, seconds: Date().timeIntervalSince(started))
     }
 }
