@@ -112,14 +112,26 @@ public struct SchemaMigrator: Sendable {
     /// Reads the schema state of `db` and validates it against the known migrations.
     /// - Throws: ``SchemaError`` for a foreign database, a newer schema or a checksum mismatch.
     public func status(of db: Connection) throws -> SchemaStatus {
-        let objects = try db.fetchAll(
-            "SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name"
-        ) { try $0.string("name") }
-        guard !objects.isEmpty else {
+        // One row, not a row an object: every open reads this, and the schema's 400 names as
+        // strings cost more than the rest of the status.
+        let (objects, hasMigrations, hasRepeatables) =
+            try db.fetchOne(
+                """
+                SELECT count(*) AS objects, coalesce(sum(name = 'schema_migrations'), 0) AS migrations,
+                       coalesce(sum(name = 'schema_repeatables'), 0) AS repeatables
+                FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'
+                """
+            ) { (try $0.int("objects"), try $0.int("migrations") > 0, try $0.int("repeatables") > 0) } ?? (
+                0, false, false
+            )
+        guard objects > 0 else {
             return SchemaStatus(applied: [], pending: migrations, repeatablesCurrent: repeatables.isEmpty)
         }
-        guard objects.contains("schema_migrations") else {
-            throw SchemaError.foreignDatabase(path: db.path, objects: objects)
+        guard hasMigrations else {
+            let names = try db.fetchAll(
+                "SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name"
+            ) { try $0.string("name") }
+            throw SchemaError.foreignDatabase(path: db.path, objects: names)
         }
         let applied = try db.fetchAll(
             "SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version"
@@ -147,13 +159,13 @@ public struct SchemaMigrator: Sendable {
         let done = Set(applied.map(\.version))
         return SchemaStatus(
             applied: applied, pending: migrations.filter { !done.contains($0.version) },
-            repeatablesCurrent: try repeatablesCurrent(in: db, objects: objects))
+            repeatablesCurrent: try repeatablesCurrent(in: db, recorded: hasRepeatables))
     }
 
     /// Whether the file's views and triggers were made from exactly this binary's repeatable
     /// definitions (`schema_repeatables` holds each file's checksum as applied).
-    private func repeatablesCurrent(in db: Connection, objects: [String]) throws -> Bool {
-        guard objects.contains("schema_repeatables") else { return repeatables.isEmpty }
+    private func repeatablesCurrent(in db: Connection, recorded: Bool) throws -> Bool {
+        guard recorded else { return repeatables.isEmpty }
         let recorded = try db.fetchAll("SELECT name, checksum FROM schema_repeatables ORDER BY name") {
             "\(try $0.string("name")) \(try $0.string("checksum"))"
         }
