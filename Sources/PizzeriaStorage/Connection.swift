@@ -160,24 +160,22 @@ public final class Connection {
     /// The page cache's hits, misses and pages written since it was opened or last reset
     /// (`sqlite3_db_status` with `SQLITE_DBSTATUS_CACHE_HIT`, `_MISS` and `_WRITE`).
     public func pageCacheStatistics(reset: Bool = false) -> PageCacheStatistics {
-        func status(_ operation: Int32) -> Int {
-            var current: Int32 = 0, highwater: Int32 = 0
-            sqlite3_db_status(handle, operation, &current, &highwater, reset ? 1 : 0)
-            return Int(current)
-        }
-        return PageCacheStatistics(
-            hits: status(SQLITE_DBSTATUS_CACHE_HIT), misses: status(SQLITE_DBSTATUS_CACHE_MISS),
-            writes: status(SQLITE_DBSTATUS_CACHE_WRITE))
+        PageCacheStatistics(
+            hits: status(SQLITE_DBSTATUS_CACHE_HIT, reset: reset),
+            misses: status(SQLITE_DBSTATUS_CACHE_MISS, reset: reset),
+            writes: status(SQLITE_DBSTATUS_CACHE_WRITE, reset: reset))
+    }
+
+    /// One `sqlite3_db_status` figure's current value, optionally reset.
+    private func status(_ operation: Int32, reset: Bool = false) -> Int {
+        var current: Int32 = 0, highwater: Int32 = 0
+        sqlite3_db_status(handle, operation, &current, &highwater, reset ? 1 : 0)
+        return Int(current)
     }
 
     /// What this connection holds in memory: its parsed schema, page cache and statements.
     public func memory() -> ConnectionMemory {
-        func status(_ operation: Int32) -> Int {
-            var current: Int32 = 0, highwater: Int32 = 0
-            sqlite3_db_status(handle, operation, &current, &highwater, 0)
-            return Int(current)
-        }
-        return ConnectionMemory(
+        ConnectionMemory(
             schemaBytes: status(SQLITE_DBSTATUS_SCHEMA_USED), pageCacheBytes: status(SQLITE_DBSTATUS_CACHE_USED),
             statementBytes: status(SQLITE_DBSTATUS_STMT_USED))
     }

@@ -113,7 +113,7 @@ struct ShopsTests {
             }
             peak.withLock { $0 = max($0, now) }
             while inside.withLock({ $0 }) < 4, peak.withLock({ $0 }) < 4, Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.001)
+                Thread.sleep(forTimeInterval: 0.001)  // between looks at a condition with a deadline
             }
         }
         #expect(peak.withLock { $0 } == 4)
