@@ -29,22 +29,27 @@ enum MenuStreamStore {
         try db.withRows(keys.items, [], PizzaStore.Decoder.self) { items in
             try db.withRows(keys.variants, [], VariantStore.Decoder.self) { variants in
                 try db.withRows(keys.groups, [], AttachmentDecoder.self) { attachments in
-                    let itemID = try items.row.column("id"), variantItem = try variants.row.column("pizza_id")
-                    let attachmentItem = attachments.decoder.pizza
+                    // The rows and decoders held in constants for the loop: read through the
+                    // streams (`inout`), each row access retained and released the statement
+                    // and each decode the decoder's arrays — about 13 retains an item (callgrind).
+                    let itemRow = items.row, variantRow = variants.row, attachmentRow = attachments.row
+                    let variantDecoder = variants.decoder, attachmentDecoder = attachments.decoder
+                    let itemID = try itemRow.column("id"), variantItem = try variantRow.column("pizza_id")
+                    let attachmentItem = attachmentDecoder.pizza
                     var variantAhead = try variants.step(), attachmentAhead = try attachments.step()
                     var itemVariants: [Variant] = [], groupIDs: [ModifierGroup.ID] = []
                     while let pizza = try items.next() {
-                        let item = try UUIDText(items.row, itemID)
+                        let item = try UUIDText(itemRow, itemID)
                         itemVariants.removeAll(keepingCapacity: true)
-                        while variantAhead, try UUIDText(variants.row, variantItem) == item {
+                        while variantAhead, try UUIDText(variantRow, variantItem) == item {
                             itemVariants.append(
-                                try variants.decoder.decode(variants.row, taking: pizza.id, for: "pizza_id"))
+                                try variantDecoder.decode(variantRow, taking: pizza.id, for: "pizza_id"))
                             variantAhead = try variants.step()
                         }
                         if itemVariants.count > 1 { itemVariants.sort { ($0.position, $0.id) < ($1.position, $1.id) } }
                         groupIDs.removeAll(keepingCapacity: true)
-                        while attachmentAhead, try UUIDText(attachments.row, attachmentItem) == item {
-                            groupIDs.append(try attachments.decoder.decode(attachments.row))
+                        while attachmentAhead, try UUIDText(attachmentRow, attachmentItem) == item {
+                            groupIDs.append(try attachmentDecoder.decode(attachmentRow))
                             attachmentAhead = try attachments.step()
                         }
                         if groupIDs.count > 1 { groupIDs.sort { (rank($0), $0) < (rank($1), $1) } }
