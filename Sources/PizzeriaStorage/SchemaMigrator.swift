@@ -102,7 +102,7 @@ public struct SchemaMigrator: Sendable {
         }
         let status = try found ?? database.read { try self.status(of: $0) }
         if access == .migrate, !status.isCurrent {
-            try migrate(database)
+            try migrate(database, found: status)
         }
         return (database, status)
     }
@@ -112,26 +112,24 @@ public struct SchemaMigrator: Sendable {
     /// Reads the schema state of `db` and validates it against the known migrations.
     /// - Throws: ``SchemaError`` for a foreign database, a newer schema or a checksum mismatch.
     public func status(of db: Connection) throws -> SchemaStatus {
-        // One row, not a row an object: every open reads this, and the schema's 400 names as
-        // strings cost more than the rest of the status.
-        let (objects, hasMigrations, hasRepeatables) =
+        // Whether the bookkeeping tables exist, asked of the connection's parsed schema
+        // (`pragma_table_info` of one table: no scan). Every open reads this: counting the
+        // objects in `sqlite_schema` walked its 400 rows, a tenth of migrating a shop whose
+        // definitions changed (callgrind), and the names as strings cost more still.
+        let (hasMigrations, hasRepeatables) =
             try db.fetchOne(
                 """
-                SELECT count(*) AS objects, coalesce(sum(name = 'schema_migrations'), 0) AS migrations,
-                       coalesce(sum(name = 'schema_repeatables'), 0) AS repeatables
-                FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'
+                SELECT EXISTS (SELECT 1 FROM pragma_table_info('schema_migrations', 'main')) AS migrations,
+                       EXISTS (SELECT 1 FROM pragma_table_info('schema_repeatables', 'main')) AS repeatables
                 """
-            ) { (try $0.int("objects"), try $0.int("migrations") > 0, try $0.int("repeatables") > 0) } ?? (
-                0, false, false
-            )
-        guard objects > 0 else {
-            return SchemaStatus(applied: [], pending: migrations, repeatablesCurrent: repeatables.isEmpty)
-        }
+            ) { (try $0.int("migrations") != 0, try $0.int("repeatables") != 0) } ?? (false, false)
         guard hasMigrations else {
+            // A new file holds nothing; anything else is not Pizzeria's.
             let names = try db.fetchAll(
                 "SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name"
             ) { try $0.string("name") }
-            throw SchemaError.foreignDatabase(path: db.path, objects: names)
+            guard names.isEmpty else { throw SchemaError.foreignDatabase(path: db.path, objects: names) }
+            return SchemaStatus(applied: [], pending: migrations, repeatablesCurrent: repeatables.isEmpty)
         }
         let applied = try db.fetchAll(
             "SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version"
@@ -189,7 +187,13 @@ public struct SchemaMigrator: Sendable {
     /// - Returns: the migrations this call applied (empty when the schema was current).
     /// - Throws: ``SchemaError`` or ``DatabaseError``; nothing is applied when it throws.
     @discardableResult
-    public func migrate(_ database: Database) throws -> [Migration] {
+    public func migrate(_ database: Database) throws -> [Migration] { try migrate(database, found: nil) }
+
+    /// ``migrate(_:)`` for a caller that read the file's status on this connection already
+    /// (``openReporting(path:access:configuration:)``): that status decides where temporary
+    /// storage goes, instead of a second read of it before the lock.
+    @discardableResult
+    func migrate(_ database: Database, found known: SchemaStatus?) throws -> [Migration] {
         if let unknown = dataSteps.keys.sorted().first(where: { name in !migrations.contains { $0.fileName == name } })
         {
             throw DatabaseError.misuse("a data step names no migration: \(unknown)")
@@ -200,8 +204,8 @@ public struct SchemaMigrator: Sendable {
             // storage in memory, since changing temp_store makes SQLite parse the whole schema
             // again at the next statement (it resets every schema of the connection) — twice,
             // there and back, about 10 ms a shop. Pending only shrinks while another process
-            // migrates, so this read may come before the lock.
-            let found = try status(of: db)
+            // migrates, so this read (or the open's) may come before the lock.
+            let found = try known ?? status(of: db)
             let sorts = !found.pending.isEmpty && !found.applied.isEmpty
             // Outside the transaction: SQLite ignores the pragmas inside one.
             try db.execute(sorts ? "PRAGMA foreign_keys = OFF; PRAGMA temp_store = FILE" : "PRAGMA foreign_keys = OFF")
