@@ -299,9 +299,11 @@ public struct SchemaMigrator: Sendable {
     private func applyRepeatables(in db: Connection) throws {
         guard !repeatables.isEmpty else { return }
         try db.execute(Self.repeatablesTable)
-        let live = try db.fetchAll(
-            "SELECT type, name FROM sqlite_schema WHERE type = 'trigger' OR type = 'view' ORDER BY type, name"
-        ) { (type: try $0.string("type"), name: try $0.string("name")) }
+        // In the file's order: what is dropped below goes in any order (SQLite checks neither a
+        // view's nor a trigger's references when dropping one), so no sort.
+        let live = try db.fetchAll("SELECT type, name FROM sqlite_schema WHERE type = 'trigger' OR type = 'view'") {
+            (type: try $0.string("type"), name: try $0.string("name"))
+        }
         let recorded = Dictionary(
             try db.fetchAll("SELECT name, checksum FROM schema_repeatables") {
                 (try $0.string("name"), try $0.string("checksum"))
